@@ -1,0 +1,192 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"golang.org/x/term"
+
+	"github.com/gossipkit/gossipkit/plots"
+)
+
+// usageError is bad input: the CLI prints it on one line and exits with 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+
+// errHelp ends a command that printed its help.
+var errHelp = errors.New("help requested")
+
+// errFailed ends a command that already reported its failure (exit 1).
+var errFailed = errors.New("failed")
+
+func newFlags(name string, e *env) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	_ = e
+	return fs
+}
+
+// parse parses args; -h prints the flags to stdout (errHelp); any other
+// problem becomes a one-line usage error.
+func parse(fs *flag.FlagSet, args []string, out ...io.Writer) error {
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		w := io.Writer(os.Stdout)
+		if len(out) > 0 {
+			w = out[0]
+		}
+		printFlags(w, fs)
+		return errHelp
+	}
+	if err != nil {
+		return &usageError{strings.ReplaceAll(err.Error(), "\n", " ")}
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}
+
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "Usage: gossipkit %s [flags]\n\nFlags:\n", fs.Name())
+	fs.VisitAll(func(f *flag.Flag) {
+		dash := "--"
+		if len(f.Name) == 1 {
+			dash = "-"
+		}
+		def := ""
+		if f.DefValue != "" && f.DefValue != "false" {
+			def = fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintf(w, "  %s%s\n      %s%s\n", dash, f.Name, f.Usage, def)
+	})
+}
+
+// help wires -h so that it prints to the command's stdout.
+func parseEnv(fs *flag.FlagSet, e *env, args []string) error { return parse(fs, args, e.stdout) }
+
+func checkFormat(f string) error {
+	if !plots.ValidFormat(f) {
+		return usagef("--format %q: valid values are %s", f, strings.Join(plots.Formats, ", "))
+	}
+	return nil
+}
+
+// intRange is a parsed -n/-c/-s value: lo..hi by step.
+type intRange struct{ lo, hi, step int }
+
+// maxRangePoints bounds the number of values one range may expand to.
+const maxRangePoints = 1_000_000
+
+// parseRange parses "V", "LO:HI" or "LO:HI:STEP" (integers, LO ≤ HI,
+// STEP ≥ 1, at most maxRangePoints values).
+func parseRange(s string) (intRange, error) {
+	parts := strings.Split(s, ":")
+	if len(parts) > 3 {
+		return intRange{}, fmt.Errorf("%q: want V, LO:HI or LO:HI:STEP", s)
+	}
+	vals := make([]int, len(parts))
+	for i, p := range parts {
+		v, err := strconv.ParseInt(strings.TrimSpace(p), 10, 64)
+		if err != nil {
+			return intRange{}, fmt.Errorf("%q: %q is not an integer", s, p)
+		}
+		if v < -(1<<50) || v > 1<<50 {
+			return intRange{}, fmt.Errorf("%q: %d is out of range (|v| ≤ 2^50)", s, v)
+		}
+		vals[i] = int(v)
+	}
+	r := intRange{lo: vals[0], hi: vals[0], step: 1}
+	if len(vals) >= 2 {
+		r.hi = vals[1]
+	}
+	if len(vals) == 3 {
+		r.step = vals[2]
+	}
+	if r.step < 1 {
+		return intRange{}, fmt.Errorf("%q: step must be ≥ 1", s)
+	}
+	if r.hi < r.lo {
+		return intRange{}, fmt.Errorf("%q: empty range (hi < lo)", s)
+	}
+	if (r.hi-r.lo)/r.step+1 > maxRangePoints {
+		return intRange{}, fmt.Errorf("%q: more than %d values", s, maxRangePoints)
+	}
+	return r, nil
+}
+
+func (r intRange) values() []int {
+	var out []int
+	for v := r.lo; v <= r.hi; v += r.step {
+		out = append(out, v)
+	}
+	return out
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// writeFileAtomic writes a file through a temporary file in the same
+// directory and renames it into place, so that a failed or interrupted write
+// never leaves a partial file at path.
+func writeFileAtomic(path string, write func(w io.Writer) error) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// output writes a table to -o FILE (atomically) or to stdout.
+func output(e *env, path, format string, t *plots.Table) error {
+	if path == "" || path == "-" {
+		return t.Write(e.stdout, format)
+	}
+	return writeFileAtomic(path, func(w io.Writer) error { return t.Write(w, format) })
+}
+
+// progress prints a one-line progress indicator on stderr when it is a
+// terminal, and nothing otherwise.
+type progress struct {
+	e     *env
+	label string
+	last  int
+}
+
+func newProgress(e *env, label string) *progress { return &progress{e: e, label: label, last: -1} }
+
+func (p *progress) update(done, total int) {
+	if p == nil || !p.e.terminal || total <= 0 {
+		return
+	}
+	pct := 100 * done / total
+	if pct == p.last {
+		return
+	}
+	p.last = pct
+	fmt.Fprintf(p.e.stderr, "\r%s %3d%% (%d/%d)", p.label, pct, done, total)
+	if done >= total {
+		fmt.Fprint(p.e.stderr, "\r\033[K")
+	}
+}

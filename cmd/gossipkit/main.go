@@ -1,0 +1,140 @@
+// Command gossipkit computes, simulates and plots information dissemination
+// in gossip shuffle protocols and spanning-tree notification systems.
+//
+// Usage:
+//
+//	gossipkit <command> [flags]
+//
+// Run "gossipkit help" for the list of commands and "gossipkit help <command>"
+// for the flags of one.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+)
+
+// version is the toolkit's version, printed by "gossipkit version".
+const version = "0.1.0"
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// command is one subcommand of the CLI.
+type command struct {
+	name    string
+	summary string
+	// run executes the command; it returns a *usageError for bad input.
+	run func(ctx context.Context, env *env, args []string) error
+}
+
+// env is what a command sees of the outside world.
+type env struct {
+	stdout, stderr io.Writer
+	// getenv reads environment variables (scheduler index variables).
+	getenv func(string) string
+	// terminal reports whether stderr is a terminal (progress is shown then).
+	terminal bool
+}
+
+func commands() map[string]*command {
+	cs := []*command{
+		{name: "pdrop", summary: "exact drop probability: formula (1), γ form, simplified, enumeration", run: cmdPDrop},
+		{name: "gamma-check", summary: "verify the γ form against formula (1) on a grid", run: cmdGammaCheck},
+		{name: "reproduce", summary: "regenerate the paper's results: figures, tables and REPORT.md", run: cmdReproduce},
+		{name: "version", summary: "print the version", run: cmdVersion},
+	}
+	cs = append(cs, moreCommands()...)
+	m := make(map[string]*command, len(cs))
+	for _, c := range cs {
+		m[c.name] = c
+	}
+	return m
+}
+
+// moreCommands is extended by the files of later commands.
+var moreCommands = func() []*command { return nil }
+
+func run(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	e := &env{stdout: stdout, stderr: stderr, getenv: os.Getenv, terminal: isTerminal(stderr)}
+	return runEnv(ctx, e, args)
+}
+
+func runEnv(ctx context.Context, e *env, args []string) int {
+	cmds := commands()
+	if len(args) == 0 {
+		printHelp(e.stderr, cmds)
+		return 2
+	}
+	name := args[0]
+	if name == "help" || name == "-h" || name == "--help" || name == "-help" {
+		if len(args) > 1 {
+			c, ok := cmds[args[1]]
+			if !ok {
+				fmt.Fprintf(e.stderr, "gossipkit help: unknown command %q (valid: %s)\n", args[1], strings.Join(names(cmds), ", "))
+				return 2
+			}
+			_ = c.run(ctx, &env{stdout: e.stdout, stderr: e.stdout, getenv: e.getenv}, []string{"-h"})
+			return 0
+		}
+		printHelp(e.stdout, cmds)
+		return 0
+	}
+	c, ok := cmds[name]
+	if !ok {
+		fmt.Fprintf(e.stderr, "gossipkit: unknown command %q (valid: %s)\n", name, strings.Join(names(cmds), ", "))
+		return 2
+	}
+	err := c.run(ctx, e, args[1:])
+	var ue *usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(e.stderr, "gossipkit %s: %v\n", name, ue)
+		return 2
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(e.stderr, "gossipkit %s: interrupted; no output written\n", name)
+		return 130
+	case errors.Is(err, errFailed):
+		return 1
+	default:
+		fmt.Fprintf(e.stderr, "gossipkit %s: %v\n", name, err)
+		return 1
+	}
+}
+
+func names(cmds map[string]*command) []string {
+	var ns []string
+	for n := range cmds {
+		ns = append(ns, n)
+	}
+	sort.Strings(ns)
+	return ns
+}
+
+func printHelp(w io.Writer, cmds map[string]*command) {
+	fmt.Fprintf(w, "gossipkit %s: numerical analysis of information dissemination in peer-to-peer systems\n\nUsage: gossipkit <command> [flags]\n\nCommands:\n", version)
+	for _, n := range names(cmds) {
+		fmt.Fprintf(w, "  %-12s %s\n", n, cmds[n].summary)
+	}
+	fmt.Fprintf(w, "  %-12s %s\n\nEvery command takes --format text|json|csv|markdown where it prints a table.\n", "help", "help [command]: the flags of one command")
+}
+
+func cmdVersion(_ context.Context, e *env, args []string) error {
+	fs := newFlags("version", e)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "gossipkit %s\n", version)
+	return nil
+}

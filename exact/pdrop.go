@@ -1,0 +1,232 @@
+package exact
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+)
+
+// MaxS is the largest exchange size accepted by PDrop and NewFormula1. The
+// inner-sum table of formula (1) holds s big integers of about
+// s·log2(c) + log2(lcm(1..s)) bits and costs O(s²) multiplications to build;
+// at s = 5000 that is already tens of seconds, so larger s is refused.
+const MaxS = 5000
+
+// MaxN is the largest number of items accepted. C(n, s) has about
+// s·log2(n) bits; the bound keeps n inside int64 arithmetic everywhere.
+const MaxN = 1 << 40
+
+// ErrUndefined reports a quantity that is 0/0 at the given point, such as
+// S(n,c,s) = (n−c)/(n−s) at n = c = s.
+var ErrUndefined = errors.New("undefined (0/0) at this point")
+
+// Validate reports whether (n, c, s) is a valid shuffle: 1 ≤ s ≤ c ≤ n,
+// n ≤ MaxN and s ≤ MaxS.
+func Validate(n, c, s int) error {
+	switch {
+	case s < 1:
+		return fmt.Errorf("s = %d: need s ≥ 1", s)
+	case s > c:
+		return fmt.Errorf("s = %d: need s ≤ c = %d", s, c)
+	case c > n:
+		return fmt.Errorf("c = %d: need c ≤ n = %d", c, n)
+	case n > MaxN:
+		return fmt.Errorf("n = %d: need n ≤ %d", n, MaxN)
+	case s > MaxS:
+		return fmt.Errorf("s = %d: need s ≤ %d", s, MaxS)
+	}
+	return nil
+}
+
+// Formula1 evaluates formula (1) for fixed (c, s) and any n ≥ c. Building it
+// does the work that does not depend on n, so a sweep over n costs O(s)
+// big-integer multiplications per point.
+//
+// Writing both hypergeometric weights out, the C(c,k) cancel and
+//
+//	E(n,c,s) = Σ_{k=0}^{s−1} C(n−c, s−k)·(s−k)·U_k / (C(n,s)·L),
+//	U_k      = Σ_{ŝ=0}^{k} C(s,ŝ)·C(c−s,k−ŝ)·L/(s−ŝ),   L = lcm(1..s),
+//
+// so every term is an integer and one reduction ends the computation. The
+// binomial rows come from ratio recurrences, and k runs only where
+// C(n−c, s−k) ≠ 0, i.e. k ≥ max(0, s+c−n), as in the paper's case split.
+type Formula1 struct {
+	c, s int
+	l    *big.Int   // lcm(1..s)
+	u    []*big.Int // U_k, k = 0..s−1
+}
+
+// NewFormula1 prepares formula (1) for cache size c and exchange size s,
+// 1 ≤ s ≤ c, s ≤ MaxS.
+func NewFormula1(c, s int) (*Formula1, error) {
+	if err := Validate(c, c, s); err != nil {
+		return nil, err
+	}
+	l := lcmUpTo(s)
+	bs := binomialRow(s, s)   // C(s, ŝ)
+	bc := binomialRow(c-s, s) // C(c−s, j), j ≤ s
+	w := make([]*big.Int, s)  // C(s,ŝ)·L/(s−ŝ)
+	t := new(big.Int)
+	for sh := 0; sh < s; sh++ {
+		w[sh] = new(big.Int).Quo(l, t.SetInt64(int64(s-sh)))
+		w[sh].Mul(w[sh], bs[sh])
+	}
+	u := make([]*big.Int, s)
+	for k := 0; k < s; k++ {
+		acc := new(big.Int)
+		for sh := 0; sh <= k; sh++ {
+			if bc[k-sh].Sign() == 0 {
+				continue
+			}
+			acc.Add(acc, t.Mul(w[sh], bc[k-sh]))
+		}
+		u[k] = acc
+	}
+	return &Formula1{c: c, s: s, l: l, u: u}, nil
+}
+
+// fraction returns E(n,c,s) as an unreduced numerator and denominator.
+func (f *Formula1) fraction(n int) (num, den *big.Int) {
+	s, m := f.s, n-f.c
+	num = new(big.Int)
+	t := new(big.Int)
+	bin := big.NewInt(1) // C(m, j), j = s−k, from j = 0 upwards
+	for j := 1; j <= s && j <= m; j++ {
+		bin.Mul(bin, t.SetInt64(int64(m-j+1)))
+		bin.Quo(bin, t.SetInt64(int64(j)))
+		k := s - j
+		t.Mul(bin, f.u[k])
+		num.Add(num, t.Mul(t, big.NewInt(int64(j))))
+	}
+	den = new(big.Int).Binomial(int64(n), int64(s))
+	den.Mul(den, f.l)
+	return num, den
+}
+
+// At sets z to E(n, c, s) and returns z. It panics if n < c.
+func (f *Formula1) At(z *big.Rat, n int) *big.Rat {
+	if n < f.c || n > MaxN {
+		panic(fmt.Sprintf("exact: Formula1.At: n = %d outside [c, MaxN] = [%d, %d]", n, f.c, MaxN))
+	}
+	num, den := f.fraction(n)
+	return z.SetFrac(num, den)
+}
+
+// PDrop returns formula (1), E(n, c, s), the paper's "accurate" expected drop
+// probability, as a reduced fraction.
+func PDrop(n, c, s int) (*big.Rat, error) {
+	if err := Validate(n, c, s); err != nil {
+		return nil, err
+	}
+	f, err := NewFormula1(c, s)
+	if err != nil {
+		return nil, err
+	}
+	return f.At(new(big.Rat), n), nil
+}
+
+// PDropSimplified returns S(n,c,s) = (n−c)/(n−s). It is ErrUndefined at
+// n = s (which forces n = c = s).
+func PDropSimplified(n, c, s int) (*big.Rat, error) {
+	if err := Validate(n, c, s); err != nil {
+		return nil, err
+	}
+	if n == s {
+		return nil, ErrUndefined
+	}
+	return big.NewRat(int64(n-c), int64(n-s)), nil
+}
+
+// Gamma sets z to
+//
+//	γ_s(n) = Σ_{d=0}^{s−1} C(n,d) / (s·C(s−1,d))
+//
+// for n ≥ 0, s ≥ 1, and returns z. Terms with C(n,d) = 0 (d > n) are
+// skipped. The sum has s terms, so the γ form costs O(s) where formula (1)
+// costs O(s²).
+func Gamma(z *big.Rat, n, s int) *big.Rat {
+	if s < 1 || n < 0 {
+		panic(fmt.Sprintf("exact: Gamma(n=%d, s=%d): need n ≥ 0, s ≥ 1", n, s))
+	}
+	cn := binomialRow(n, s-1)
+	cs := binomialRow(s-1, s-1)
+	z.SetInt64(0)
+	term := new(big.Rat)
+	den := new(big.Int)
+	for d := 0; d < s; d++ {
+		if cn[d].Sign() == 0 {
+			break // C(n, d) = 0 for all larger d too
+		}
+		den.Mul(cs[d], big.NewInt(int64(s)))
+		term.SetFrac(cn[d], den)
+		z.Add(z, term)
+	}
+	return z
+}
+
+// PDropGamma returns the γ-corrected closed form
+//
+//	(n−c) / ((n−s) + 1/γ_s(n)) = (n−c)·γ / ((n−s)·γ + 1),
+//
+// which needs O(s) terms instead of formula (1)'s O(s²).
+func PDropGamma(n, c, s int) (*big.Rat, error) {
+	if err := Validate(n, c, s); err != nil {
+		return nil, err
+	}
+	g := Gamma(new(big.Rat), n, s)
+	return gammaForm(g, n, c, s), nil
+}
+
+func gammaForm(g *big.Rat, n, c, s int) *big.Rat {
+	num := new(big.Rat).Mul(g, big.NewRat(int64(n-c), 1))
+	den := new(big.Rat).Mul(g, big.NewRat(int64(n-s), 1))
+	den.Add(den, big.NewRat(1, 1))
+	return num.Quo(num, den)
+}
+
+// Ecs returns the paper's e_{c,s}(n) = (E(n,c,s)^{−1} − S(n,c,s)^{−1})^{−1},
+// computed from formula (1) by its definition. It is ErrUndefined when n = c
+// (E = S = 0) and when E = S. MODEL.md §2 claims e_{c,s}(n) = (n−c)·γ_s(n);
+// the tests check that against this definition.
+func Ecs(n, c, s int) (*big.Rat, error) {
+	e, err := PDrop(n, c, s)
+	if err != nil {
+		return nil, err
+	}
+	if n == c {
+		return nil, ErrUndefined
+	}
+	sim := big.NewRat(int64(n-c), int64(n-s))
+	ie := new(big.Rat).Inv(e)
+	is := new(big.Rat).Inv(sim)
+	ie.Sub(ie, is)
+	if ie.Sign() == 0 {
+		return nil, ErrUndefined
+	}
+	return ie.Inv(ie), nil
+}
+
+// Log10AbsDiff returns log10|a − b| and true, or 0 and false when a = b. The
+// logarithm is taken of the exact difference's numerator and denominator
+// separately, so it does not underflow however small the difference is
+// (float64 would give 0 below about 1e-308). Its absolute error is below 1e-13.
+func Log10AbsDiff(a, b *big.Rat) (float64, bool) {
+	d := new(big.Rat).Sub(a, b)
+	if d.Sign() == 0 {
+		return 0, false
+	}
+	d.Abs(d)
+	return log10Int(d.Num()) - log10Int(d.Denom()), true
+}
+
+// log10Int returns log10(x) for x > 0: x = m·2^e with m the leading 53 bits.
+func log10Int(x *big.Int) float64 {
+	bl := x.BitLen()
+	if bl <= 53 {
+		return math.Log10(float64(x.Int64()))
+	}
+	shift := uint(bl - 53)
+	m := new(big.Int).Rsh(x, shift)
+	return math.Log10(float64(m.Int64())) + float64(shift)*math.Log10(2)
+}

@@ -1,0 +1,172 @@
+package plots
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/big"
+	"strconv"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// Formats lists the output formats every gossipkit command accepts.
+var Formats = []string{"text", "json", "csv", "markdown"}
+
+// ValidFormat reports whether f is one of Formats.
+func ValidFormat(f string) bool {
+	for _, g := range Formats {
+		if f == g {
+			return true
+		}
+	}
+	return false
+}
+
+// Table is a rectangular result: Keys name the columns (the JSON keys and the
+// CSV header) and each row holds one value per key. A value is a string, an
+// integer, a float64, a bool, a *big.Rat (written as a reduced fraction), or
+// nil (JSON null, an empty CSV cell, "–" in text).
+type Table struct {
+	Keys []string
+	Rows [][]any
+	// TextCell, if set, renders a value for the text and Markdown formats,
+	// where a 300-digit fraction would make the table unreadable; JSON and
+	// CSV always carry the full value.
+	TextCell func(col int, v any) string
+}
+
+// Write renders t in the given format ("text", "json", "csv" or "markdown").
+func (t *Table) Write(w io.Writer, format string) error {
+	switch format {
+	case "json":
+		return t.writeJSON(w)
+	case "csv":
+		return t.writeCSV(w)
+	case "text", "markdown":
+		return t.writeTable(w, format == "markdown")
+	}
+	return fmt.Errorf("unknown format %q", format)
+}
+
+func (t *Table) writeJSON(w io.Writer) error {
+	var b bytes.Buffer
+	b.WriteString("[")
+	for i, row := range t.Rows {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n  {")
+		for j, v := range row {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			k, _ := json.Marshal(t.Keys[j])
+			b.Write(k)
+			b.WriteString(": ")
+			enc, err := jsonValue(v)
+			if err != nil {
+				return fmt.Errorf("column %s: %w", t.Keys[j], err)
+			}
+			b.Write(enc)
+		}
+		b.WriteString("}")
+	}
+	if len(t.Rows) > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString("]\n")
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func jsonValue(v any) ([]byte, error) {
+	switch x := v.(type) {
+	case nil:
+		return []byte("null"), nil
+	case *big.Rat:
+		return json.Marshal(x.RatString())
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return []byte("null"), nil
+		}
+		return []byte(strconv.FormatFloat(x, 'g', -1, 64)), nil
+	}
+	return json.Marshal(v)
+}
+
+// Cell renders one value as CSV does: full precision, shortest round-trip
+// form for floats.
+func Cell(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case *big.Rat:
+		return x.RatString()
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case string:
+		return x
+	}
+	return fmt.Sprint(v)
+}
+
+func (t *Table) writeCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(t.Keys); err != nil {
+		return err
+	}
+	rec := make([]string, len(t.Keys))
+	for _, row := range t.Rows {
+		for j, v := range row {
+			rec[j] = Cell(v)
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func (t *Table) textCell(j int, v any) string {
+	if t.TextCell != nil {
+		return t.TextCell(j, v)
+	}
+	switch x := v.(type) {
+	case nil:
+		return "–"
+	case float64:
+		return strconv.FormatFloat(x, 'g', 10, 64)
+	}
+	return Cell(v)
+}
+
+func (t *Table) writeTable(w io.Writer, markdown bool) error {
+	opts := []tablewriter.Option{
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
+	}
+	if markdown {
+		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
+	}
+	tab := tablewriter.NewTable(w, opts...)
+	tab.Header(t.Keys)
+	rows := make([][]string, len(t.Rows))
+	for i, row := range t.Rows {
+		rows[i] = make([]string, len(row))
+		for j, v := range row {
+			rows[i][j] = t.textCell(j, v)
+		}
+	}
+	if err := tab.Bulk(rows); err != nil {
+		return err
+	}
+	return tab.Render()
+}
