@@ -39,6 +39,9 @@ type Table struct {
 	// where a 300-digit fraction would make the table unreadable; JSON and
 	// CSV always carry the full value.
 	TextCell func(col int, v any) string
+	// Single marks a one-record result: JSON is then one object rather than
+	// an array, and text and Markdown list it as key–value lines.
+	Single bool
 }
 
 // Write renders t in the given format ("text", "json", "csv" or "markdown").
@@ -56,6 +59,26 @@ func (t *Table) Write(w io.Writer, format string) error {
 
 func (t *Table) writeJSON(w io.Writer) error {
 	var b bytes.Buffer
+	if t.Single && len(t.Rows) == 1 {
+		b.WriteString("{")
+		for j, v := range t.Rows[0] {
+			if j > 0 {
+				b.WriteString(",")
+			}
+			k, _ := json.Marshal(t.Keys[j])
+			b.WriteString("\n  ")
+			b.Write(k)
+			b.WriteString(": ")
+			enc, err := jsonValue(v)
+			if err != nil {
+				return fmt.Errorf("column %s: %w", t.Keys[j], err)
+			}
+			b.Write(enc)
+		}
+		b.WriteString("\n}\n")
+		_, err := w.Write(b.Bytes())
+		return err
+	}
 	b.WriteString("[")
 	for i, row := range t.Rows {
 		if i > 0 {
@@ -157,12 +180,20 @@ func (t *Table) writeTable(w io.Writer, markdown bool) error {
 		opts = append(opts, tablewriter.WithRenderer(renderer.NewMarkdown()))
 	}
 	tab := tablewriter.NewTable(w, opts...)
-	tab.Header(t.Keys)
-	rows := make([][]string, len(t.Rows))
-	for i, row := range t.Rows {
-		rows[i] = make([]string, len(row))
-		for j, v := range row {
-			rows[i][j] = t.textCell(j, v)
+	var rows [][]string
+	if t.Single && len(t.Rows) == 1 {
+		tab.Header([]string{"quantity", "value"})
+		for j, v := range t.Rows[0] {
+			rows = append(rows, []string{t.Keys[j], t.textCell(j, v)})
+		}
+	} else {
+		tab.Header(t.Keys)
+		rows = make([][]string, len(t.Rows))
+		for i, row := range t.Rows {
+			rows[i] = make([]string, len(row))
+			for j, v := range row {
+				rows[i][j] = t.textCell(j, v)
+			}
 		}
 	}
 	if err := tab.Bulk(rows); err != nil {

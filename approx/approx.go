@@ -1,0 +1,223 @@
+package approx
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/gossipkit/gossipkit/exact"
+)
+
+// Variant selects how P_drop is computed.
+type Variant int
+
+const (
+	// Simplified is q = (n−c)/(n−s), the paper's simplification and (see
+	// package exact) the exact per-item drop probability.
+	Simplified Variant = iota
+	// Gamma is the γ-corrected closed form, equal to formula (1).
+	Gamma
+	// Exact is formula (1) in rational arithmetic, rounded to float64.
+	Exact
+)
+
+// Variants lists every variant, in the order of their names.
+var Variants = []Variant{Simplified, Gamma, Exact}
+
+func (v Variant) String() string {
+	switch v {
+	case Simplified:
+		return "simplified"
+	case Gamma:
+		return "gamma"
+	case Exact:
+		return "exact"
+	}
+	return fmt.Sprintf("Variant(%d)", int(v))
+}
+
+// ParseVariant maps "simplified", "gamma" or "exact" to its Variant.
+func ParseVariant(s string) (Variant, error) {
+	for _, v := range Variants {
+		if v.String() == s {
+			return v, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown P_drop variant %q (valid: simplified, gamma, exact)", s)
+}
+
+// Validate checks 1 ≤ s ≤ c ≤ n and s < n (at s = n = c the simplified
+// P_drop is 0/0 and the model has no dynamics).
+func Validate(n, c, s int) error {
+	if err := exact.Validate(n, c, s); err != nil {
+		return err
+	}
+	if s == n {
+		return errors.New("need s < n")
+	}
+	return nil
+}
+
+// PSelect returns P_select = s/c, the chance that a cached item is put in the
+// exchange buffer.
+func PSelect(c, s int) float64 { return float64(s) / float64(c) }
+
+// PDrop returns P_drop for the variant. Gamma and Exact are computed exactly
+// (package exact) and rounded once, so they carry no cancellation error.
+func PDrop(v Variant, n, c, s int) (float64, error) {
+	if err := Validate(n, c, s); err != nil {
+		return 0, err
+	}
+	switch v {
+	case Simplified:
+		return float64(n-c) / float64(n-s), nil
+	case Gamma:
+		r, err := exact.PDropGamma(n, c, s)
+		if err != nil {
+			return 0, err
+		}
+		f, _ := r.Float64()
+		return f, nil
+	case Exact:
+		r, err := exact.PDrop(n, c, s)
+		if err != nil {
+			return 0, err
+		}
+		f, _ := r.Float64()
+		return f, nil
+	}
+	return 0, fmt.Errorf("unknown variant %d", int(v))
+}
+
+// State is the presence of d at initiator A and partner B, written "ab".
+type State int
+
+// The four states of Fig. 1, numbered by the bits a·2 + b.
+const (
+	S00 State = iota
+	S01
+	S10
+	S11
+)
+
+func (s State) String() string { return [...]string{"00", "01", "10", "11"}[s] }
+
+// Transitions is the 4×4 matrix of Fig. 1: T[from][to] is P(to | from).
+type Transitions [4][4]float64
+
+// NewTransitions returns the matrix for P_select = p and P_drop = q.
+func NewTransitions(p, q float64) Transitions {
+	var t Transitions
+	t[S00][S00] = 1
+	t[S10][S10] = 1 - p
+	t[S10][S11] = p * (1 - q)
+	t[S10][S01] = p * q
+	t[S01][S01] = 1 - p
+	t[S01][S11] = p * (1 - q)
+	t[S01][S10] = p * q
+	t[S11][S01] = p * (1 - p) * q
+	t[S11][S10] = p * (1 - p) * q
+	t[S11][S11] = 1 - 2*p*(1-p)*q
+	return t
+}
+
+// TransitionsFor returns the matrix for (n, c, s) under a P_drop variant.
+func TransitionsFor(v Variant, n, c, s int) (Transitions, error) {
+	q, err := PDrop(v, n, c, s)
+	if err != nil {
+		return Transitions{}, err
+	}
+	return NewTransitions(PSelect(c, s), q), nil
+}
+
+// swap exchanges the roles of A and B in a state.
+func swap(s State) State { return State((int(s)&1)<<1 | int(s)>>1) }
+
+// Check verifies the structural properties of Fig. 1 within tol: entries in
+// [0, 1], rows summing to 1, the symmetry P(a2b2|a1b1) = P(b2a2|b1a1), and no
+// state holding d going to 00 (an item is never lost).
+func (t Transitions) Check(tol float64) error {
+	for i := range 4 {
+		sum := 0.0
+		for j := range 4 {
+			if t[i][j] < -tol || t[i][j] > 1+tol {
+				return fmt.Errorf("P(%v|%v) = %g outside [0,1]", State(j), State(i), t[i][j])
+			}
+			sum += t[i][j]
+			if d := t[i][j] - t[swap(State(i))][swap(State(j))]; math.Abs(d) > tol {
+				return fmt.Errorf("P(%v|%v) ≠ P(%v|%v)", State(j), State(i), swap(State(j)), swap(State(i)))
+			}
+		}
+		if math.Abs(sum-1) > tol {
+			return fmt.Errorf("row %v sums to %g", State(i), sum)
+		}
+		if State(i) != S00 && t[i][S00] != 0 {
+			return fmt.Errorf("P(00|%v) = %g: d would be lost", State(i), t[i][S00])
+		}
+	}
+	return nil
+}
+
+// P11Given10 returns P(11|10) = p(1−q), the chance that a shuffle duplicates d.
+func P11Given10(v Variant, n, c, s int) (float64, error) {
+	q, err := PDrop(v, n, c, s)
+	if err != nil {
+		return 0, err
+	}
+	return PSelect(c, s) * (1 - q), nil
+}
+
+// SStar returns the real optimum of P(11|10) = (s/c)(c−s)/(n−s) over s,
+//
+//	s* = n − √(n(n−c)) = n·c / (n + √(n(n−c))),
+//
+// evaluated in the second form, which has no cancellation when c ≪ n.
+func SStar(n, c int) float64 {
+	nf, cf := float64(n), float64(c)
+	return nf * cf / (nf + math.Sqrt(nf*(nf-cf)))
+}
+
+// MaxArgmaxExactC bounds c for ArgmaxP11 with the Exact variant, which
+// evaluates formula (1) (O(s²) big-integer products) at every s ≤ c.
+const MaxArgmaxExactC = 400
+
+// ArgmaxP11 returns the integer s in [1, c], s < n, that maximises P(11|10)
+// = (s/c)(1 − q) under the variant, and that maximum. Every s is evaluated
+// and compared exactly in rational arithmetic, so exact ties (n = 72, c = 16:
+// s = 8 and s = 9 both give 1/16) go to the smaller s rather than to
+// whichever float rounds up. The Exact variant needs c ≤ MaxArgmaxExactC.
+func ArgmaxP11(v Variant, n, c int) (int, float64, error) {
+	if v == Exact && c > MaxArgmaxExactC {
+		return 0, 0, fmt.Errorf("c = %d: the exact argmax needs c ≤ %d", c, MaxArgmaxExactC)
+	}
+	var best int
+	var bestP *big.Rat
+	for s := 1; s <= c && s < n; s++ {
+		var q *big.Rat
+		var err error
+		switch v {
+		case Simplified:
+			q, err = exact.PDropSimplified(n, c, s)
+		case Gamma:
+			q, err = exact.PDropGamma(n, c, s)
+		case Exact:
+			q, err = exact.PDrop(n, c, s)
+		default:
+			err = fmt.Errorf("unknown variant %d", int(v))
+		}
+		if err != nil {
+			return 0, 0, err
+		}
+		p := new(big.Rat).Sub(big.NewRat(1, 1), q)
+		p.Mul(p, big.NewRat(int64(s), int64(c)))
+		if bestP == nil || p.Cmp(bestP) > 0 {
+			best, bestP = s, p
+		}
+	}
+	if bestP == nil {
+		return 0, 0, fmt.Errorf("no valid s for n = %d, c = %d (need c ≥ 1 and n ≥ 2)", n, c)
+	}
+	f, _ := bestP.Float64()
+	return best, f, nil
+}

@@ -1,0 +1,210 @@
+package approx
+
+import (
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
+)
+
+func TestTransitionsCheck(t *testing.T) {
+	for _, v := range Variants {
+		for _, p := range [][3]int{{500, 100, 50}, {7, 4, 2}, {10, 10, 3}, {200, 100, 100}, {30, 12, 1}} {
+			tr, err := TransitionsFor(v, p[0], p[1], p[2])
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Entries are sums of at most three products of numbers in [0,1]:
+			// a few ulps.
+			if err := tr.Check(1e-15); err != nil {
+				t.Errorf("%v %v: %v", v, p, err)
+			}
+		}
+	}
+	// A broken matrix must fail the check.
+	tr := NewTransitions(0.5, 0.5)
+	tr[S10][S00] = 0.1
+	if tr.Check(1e-15) == nil {
+		t.Error("a matrix losing d passed the check")
+	}
+	tr = NewTransitions(0.5, 0.5)
+	tr[S01][S11] += 0.01
+	tr[S01][S01] -= 0.01
+	if tr.Check(1e-15) == nil {
+		t.Error("an asymmetric matrix passed the check")
+	}
+}
+
+func TestPDropVariants(t *testing.T) {
+	// (7,4,2): S = 3/5, formula (1) = γ form = 4/7 (package exact, by hand).
+	for v, want := range map[Variant]float64{Simplified: 0.6, Gamma: 4.0 / 7, Exact: 4.0 / 7} {
+		got, err := PDrop(v, 7, 4, 2)
+		if err != nil || got != want {
+			t.Errorf("%v: %v %v, want %v", v, got, err, want)
+		}
+	}
+}
+
+// paperX and paperY are the paper's closed forms typed in as printed in
+// MODEL.md §4 (x0 = 1/N), a different arrangement from Model.X and Model.Y.
+func paperX(t, N, n, c, s float64) float64 {
+	k := 2 * (s / c) * (c - s) / (n - s)
+	e := math.Exp(k * t)
+	return c * e / (c*N + (e-1)*n)
+}
+
+func paperY(t, N, n, c, s float64) float64 {
+	k := 2 * (s / c) * (c - s) / (n - s)
+	return 1 - (1-1/N)*math.Pow(1+n/(c*N)*(math.Exp(k*t)-1), -c*(n-s)/(n*(c-s)))
+}
+
+func TestClosedFormsMatchPaper(t *testing.T) {
+	for _, p := range [][4]int{{2500, 500, 100, 50}, {2500, 1000, 100, 50}, {2500, 2000, 100, 50}, {100, 500, 100, 10}} {
+		m, err := NewModel(p[0], p[1], p[2], p[3], Simplified, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		N, n, c, s := float64(p[0]), float64(p[1]), float64(p[2]), float64(p[3])
+		// Four float operations each: a few ulps.
+		if !scalar.EqualWithinRel(m.Rate(), 2*(s/c)*(c-s)/(n-s), 1e-14) || !scalar.EqualWithinRel(m.Steady(), c/n, 1e-14) {
+			t.Errorf("%v: k = %v, K = %v", p, m.Rate(), m.Steady())
+		}
+		for _, tt := range []float64{0, 1, 10, 50, 100, 300, 600} {
+			// Both are a handful of float operations on numbers of size ≤ e^{kt}
+			// with kt < 200: relative agreement to 1e-12.
+			if !scalar.EqualWithinRel(m.X(tt), paperX(tt, N, n, c, s), 1e-12) {
+				t.Errorf("%v t=%v: X = %v, paper %v", p, tt, m.X(tt), paperX(tt, N, n, c, s))
+			}
+			if !scalar.EqualWithinAbs(m.Y(tt), paperY(tt, N, n, c, s), 1e-12) {
+				t.Errorf("%v t=%v: Y = %v, paper %v", p, tt, m.Y(tt), paperY(tt, N, n, c, s))
+			}
+		}
+		// Far beyond where e^{kt} overflows, the forms stay finite.
+		if x := m.X(1e5); !scalar.EqualWithinRel(x, c/n, 1e-12) {
+			t.Errorf("X(1e5) = %v", x)
+		}
+		if y := m.Y(1e5); y != 1 {
+			t.Errorf("Y(1e5) = %v", y)
+		}
+	}
+}
+
+func TestInverses(t *testing.T) {
+	m, _ := NewModel(2500, 500, 100, 50, Simplified, 1)
+	for _, l := range []float64{0.001, 0.01, 0.1, 0.19, 0.1999} {
+		tt := m.TimeToReplication(l)
+		if !scalar.EqualWithinRel(m.X(tt), l, 1e-12) {
+			t.Errorf("X(TimeToReplication(%v)) = %v", l, m.X(tt))
+		}
+	}
+	if !math.IsInf(m.TimeToReplication(0.2), 1) {
+		t.Error("the steady state c/n is reached in finite time")
+	}
+	for _, l := range []float64{0.01, 0.5, 0.9, 0.99, 0.999999} {
+		tt := m.TimeToCoverage(l)
+		if !scalar.EqualWithinAbs(m.Y(tt), l, 1e-12) {
+			t.Errorf("Y(TimeToCoverage(%v)) = %v", l, m.Y(tt))
+		}
+	}
+	// s = c: k = 0, x stays at 1/N, y = 1 − (1−1/N)e^{−2pt/N}.
+	m, _ = NewModel(100, 50, 10, 10, Simplified, 1)
+	tt := m.TimeToCoverage(0.5)
+	if want := math.Log((1-0.01)/0.5) / (2 * 0.01); !scalar.EqualWithinRel(tt, want, 1e-12) {
+		t.Errorf("k=0 coverage time %v, want %v", tt, want)
+	}
+}
+
+func TestDxDs(t *testing.T) {
+	N, n, c := 2500.0, 500.0, 100.0
+	for _, s := range []float64{5, 20, 50, 52.786, 70, 95} {
+		for _, tt := range []float64{5, 20, 50, 100} {
+			// Central difference of the paper's x in s with step h: truncation
+			// O(h²·x''') and rounding O(ε·x/h); h = 1e-4 gives ~1e-9 relative.
+			h := 1e-4
+			fd := (paperX(tt, N, n, c, s+h) - paperX(tt, N, n, c, s-h)) / (2 * h)
+			got := dxdsFloat(tt, N, n, c, s)
+			if !scalar.EqualWithinAbsOrRel(got, fd, 1e-12, 1e-6) {
+				t.Errorf("s=%v t=%v: ∂x/∂s = %v, finite difference %v", s, tt, got, fd)
+			}
+		}
+	}
+	// Zero at s* for any t > 0.
+	sStar := SStar(500, 100)
+	if d := dxdsFloat(30, N, n, c, sStar); math.Abs(d) > 1e-15 {
+		t.Errorf("∂x/∂s at s* = %v", d)
+	}
+}
+
+// dxdsFloat is DxDs at a real s (the paper differentiates in continuous s).
+func dxdsFloat(t, N, n, c, s float64) float64 {
+	k := 2 * s / c * (c - s) / (n - s)
+	e := math.Exp(-k * t)
+	den := c*N*e + (1-e)*n
+	return 2 * e * (c*N - n) * (c*n + s*(s-2*n)) * t / (den * den * (n - s) * (n - s))
+}
+
+func TestDxDsInteger(t *testing.T) {
+	// DxDs and dxdsFloat are the same expression: check the int wrapper.
+	if a, b := DxDs(20, 2500, 500, 100, 30), dxdsFloat(20, 2500, 500, 100, 30); a != b {
+		t.Errorf("%v vs %v", a, b)
+	}
+}
+
+func TestSStar(t *testing.T) {
+	// n = 500, c = 100: s* = 500 − √200000 = 52.7864045…; P(11|10) at 52 and
+	// 53: (52/100)(48/448) = 0.0557142…, (53/100)(47/447) = 0.0557270… → 53.
+	if s := SStar(500, 100); !scalar.EqualWithinAbs(s, 500-math.Sqrt(200000), 1e-12) {
+		t.Errorf("s* = %v", s)
+	}
+	if s, _, _ := ArgmaxP11(Simplified, 500, 100); s != 53 {
+		t.Errorf("integer argmax %d, want 53", s)
+	}
+	// Brute force: over a grid of (n, c) with c < n, the best integer s by
+	// direct search of s(c−s)/(c(n−s)), compared exactly in int64 by
+	// cross-multiplication (ties to the smaller s), is ⌊s*⌋ or ⌈s*⌉.
+	ties := 0
+	for n := 2; n <= 300; n += 7 {
+		for c := 1; c < n; c += 3 {
+			best := 0
+			for s := 1; s <= c; s++ {
+				if best == 0 {
+					best = s
+					continue
+				}
+				lhs := int64(s*(c-s)) * int64(n-best)
+				rhs := int64(best*(c-best)) * int64(n-s)
+				if lhs == rhs {
+					ties++
+				}
+				if lhs > rhs {
+					best = s
+				}
+			}
+			if best == 0 {
+				continue
+			}
+			ss := SStar(n, c)
+			if float64(best) < math.Floor(ss)-1e-9 || float64(best) > math.Ceil(ss)+1e-9 {
+				t.Errorf("n=%d c=%d: integer argmax %d, s* = %v", n, c, best, ss)
+			}
+			got, _, _ := ArgmaxP11(Simplified, n, c)
+			if got != best {
+				t.Errorf("n=%d c=%d: ArgmaxP11 = %d, brute force %d", n, c, got, best)
+			}
+		}
+	}
+	if ties == 0 {
+		t.Error("the grid has no exact ties: the tie-breaking is untested")
+	}
+}
+
+func TestBetaSimplifies(t *testing.T) {
+	// MODEL.md §4: the seed's β equals (n/c)².
+	for _, p := range [][3]float64{{500, 100, 50}, {1000, 100, 7}, {37, 20, 19}} {
+		n, c, s := p[0], p[1], p[2]
+		beta := (n / c) * (1 - (s/c)*(n-c)/(n-s)) / ((c - s) / (n - s))
+		if !scalar.EqualWithinRel(beta, (n/c)*(n/c), 1e-14) {
+			t.Errorf("%v: β = %v, (n/c)² = %v", p, beta, (n/c)*(n/c))
+		}
+	}
+}

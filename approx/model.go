@@ -1,0 +1,142 @@
+package approx
+
+import (
+	"fmt"
+	"math"
+)
+
+// Model is the mean-field model of one item in N nodes: replication x(t) and
+// coverage y(t), with P_select = P and P_drop = Q. Build it with NewModel.
+type Model struct {
+	N       int     // number of nodes, ≥ 2
+	P, Q    float64 // P_select and P_drop
+	X0, Y0  float64 // x(0) and y(0): initial copies / N
+	Variant Variant
+	n, c, s int
+}
+
+// NewModel returns the model for N nodes, n items, caches of c and exchange
+// size s under a P_drop variant, with d starting at `initial` nodes
+// (1 ≤ initial ≤ N).
+func NewModel(N, n, c, s int, v Variant, initial int) (Model, error) {
+	if N < 2 {
+		return Model{}, fmt.Errorf("N = %d: need N ≥ 2", N)
+	}
+	if initial < 1 || initial > N {
+		return Model{}, fmt.Errorf("initial = %d: need 1 ≤ initial ≤ N = %d", initial, N)
+	}
+	q, err := PDrop(v, n, c, s)
+	if err != nil {
+		return Model{}, err
+	}
+	x0 := float64(initial) / float64(N)
+	return Model{N: N, P: PSelect(c, s), Q: q, X0: x0, Y0: x0, Variant: v, n: n, c: c, s: s}, nil
+}
+
+// Rate returns the logistic growth rate k = 2p(1−q); for the simplified
+// P_drop it is 2(s/c)(c−s)/(n−s).
+func (m Model) Rate() float64 {
+	if m.Variant == Simplified {
+		// The closed form avoids the rounding of 1 − q.
+		return 2 * float64(m.s) / float64(m.c) * float64(m.c-m.s) / float64(m.n-m.s)
+	}
+	return 2 * m.P * (1 - m.Q)
+}
+
+// Steady returns the stable fixed point K = (1−q)/((1−q) + (1−p)q) of x; for
+// the simplified P_drop it is c/n.
+func (m Model) Steady() float64 {
+	if m.Variant == Simplified {
+		return float64(m.c) / float64(m.n) // exact to one rounding
+	}
+	a := 1 - m.Q
+	return a / (a + (1-m.P)*m.Q)
+}
+
+// Drift returns (dx/dt, dy/dt) at (x, y).
+func (m Model) Drift(x, y float64) (dx, dy float64) {
+	p, q := m.P, m.Q
+	dx = 2 * p * ((1-q)*x*(1-x) - (1-p)*q*x*x)
+	dy = 2 * p * x * (1 - y)
+	return dx, dy
+}
+
+// X returns the closed-form replication x(t) = K / (1 + (K/x0 − 1)e^{−kt}).
+func (m Model) X(t float64) float64 {
+	k, K := m.Rate(), m.Steady()
+	return K / (1 + (K/m.X0-1)*math.Exp(-k*t))
+}
+
+// integralX returns ∫₀ᵗ x = (K/k)·ln(1 + x0(e^{kt} − 1)/K), or x0·t when
+// k = 0 (s = c: nothing is ever duplicated).
+func (m Model) integralX(t float64) float64 {
+	k, K := m.Rate(), m.Steady()
+	if k == 0 {
+		return m.X0 * t
+	}
+	kt := k * t
+	if kt < 700 {
+		return K / k * math.Log1p(m.X0*math.Expm1(kt)/K)
+	}
+	// ln(1 + a(e^{kt} − 1)) = kt + ln a + ln(1 + (1/a − 1)e^{−kt}), a = x0/K
+	a := m.X0 / K
+	return K / k * (kt + math.Log(a) + math.Log1p((1/a-1)*math.Exp(-kt)))
+}
+
+// Y returns the closed-form coverage y(t) = 1 − (1 − y0)·exp(−2p ∫₀ᵗ x).
+func (m Model) Y(t float64) float64 {
+	// y0 + (1 − y0)(1 − e^{−u}) keeps y(0) = y0 exactly and loses no digits
+	// while u is small.
+	return m.Y0 - (1-m.Y0)*math.Expm1(-2*m.P*m.integralX(t))
+}
+
+// TimeToReplication returns the t at which x(t) = level, for x0 ≤ level < K,
+// and +Inf for level ≥ K (never reached).
+func (m Model) TimeToReplication(level float64) float64 {
+	k, K := m.Rate(), m.Steady()
+	switch {
+	case level <= m.X0:
+		return 0
+	case level >= K || k == 0:
+		return math.Inf(1)
+	}
+	// K/level − 1 = (K/x0 − 1)e^{−kt}
+	return math.Log((K/m.X0-1)/(K/level-1)) / k
+}
+
+// TimeToCoverage returns the t at which y(t) = level, for y0 ≤ level < 1.
+func (m Model) TimeToCoverage(level float64) float64 {
+	switch {
+	case level <= m.Y0:
+		return 0
+	case level >= 1:
+		return math.Inf(1)
+	}
+	// Needed ∫x: I = −ln((1−level)/(1−y0)) / (2p).
+	I := -math.Log((1-level)/(1-m.Y0)) / (2 * m.P)
+	k, K := m.Rate(), m.Steady()
+	if k == 0 {
+		return I / m.X0
+	}
+	// I = (K/k) ln(1 + a·expm1(kt)), a = x0/K  ⇒  kt = ln(1 + expm1(kI/K)/a)
+	a := m.X0 / K
+	u := k * I / K
+	if u < 700 {
+		return math.Log1p(math.Expm1(u)/a) / k
+	}
+	return (u - math.Log(a) + math.Log1p((a-1)*math.Exp(-u))) / k
+}
+
+// DxDs returns ∂x/∂s for the paper's model (simplified P_drop, x0 = 1/N),
+//
+//	∂x/∂s = 2e^{kt}(cN − n)(cn + s(s − 2n))·t / ((cN + (e^{kt} − 1)n)²(n − s)²),
+//
+// (Bakhshi et al., Sec. 5.1), written with e^{−kt} so that it does not
+// overflow; it is zero at s* = n − √(n(n−c)) for every t > 0.
+func DxDs(t float64, N, n, c, s int) float64 {
+	Nf, nf, cf, sf := float64(N), float64(n), float64(c), float64(s)
+	k := 2 * sf / cf * (cf - sf) / (nf - sf)
+	e := math.Exp(-k * t) // multiply numerator and denominator by e^{−2kt}
+	den := cf*Nf*e + (1-e)*nf
+	return 2 * e * (cf*Nf - nf) * (cf*nf + sf*(sf-2*nf)) * t / (den * den * (nf - sf) * (nf - sf))
+}

@@ -1,0 +1,301 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/ode"
+	"github.com/gossipkit/gossipkit/plots"
+)
+
+func init() {
+	prev := moreCommands
+	moreCommands = func() []*command {
+		return append(prev(),
+			&command{name: "transitions", summary: "the 4×4 transition matrix of one item in one shuffle (Fig. 1)", run: cmdTransitions},
+			&command{name: "ode", summary: "integrate replication x(t) and coverage y(t); compare with the closed forms", run: cmdODE},
+			&command{name: "optimal", summary: "the optimal exchange size s* and its integer counterparts", run: cmdOptimal},
+		)
+	}
+}
+
+// shuffleParams are the -n -c -s flags shared by the model commands.
+type shuffleParams struct{ n, c, s *int }
+
+func addShuffleFlags(fs interface {
+	Int(string, int, string) *int
+}, withS bool) shuffleParams {
+	p := shuffleParams{
+		n: fs.Int("n", 500, "number of distinct items n (≥ c)"),
+		c: fs.Int("c", 100, "cache size c (1 ≤ c ≤ n)"),
+	}
+	if withS {
+		p.s = fs.Int("s", 50, "exchange size s (1 ≤ s ≤ c, s < n)")
+	}
+	return p
+}
+
+func (p shuffleParams) check() error {
+	n, c := *p.n, *p.c
+	if c < 1 {
+		return usagef("-c %d: valid range 1..n (n = %d)", c, n)
+	}
+	if n < c || n > 1<<30 {
+		return usagef("-n %d: valid range c..2^30 (c = %d)", n, c)
+	}
+	if p.s != nil {
+		s := *p.s
+		if s < 1 || s > c || s >= n {
+			return usagef("-s %d: valid range 1..min(c, n−1) = 1..%d", s, min(c, n-1))
+		}
+	}
+	return nil
+}
+
+func cmdTransitions(_ context.Context, e *env, args []string) error {
+	fs := newFlags("transitions", e)
+	p := addShuffleFlags(fs, true)
+	variant := fs.String("pdrop", "simplified", "P_drop variant: simplified, gamma or exact")
+	format := fs.String("format", "text", "output format: text, json, csv or markdown")
+	if err := parseEnv(fs, e, args); err != nil {
+		return err
+	}
+	if err := checkFormat(*format); err != nil {
+		return err
+	}
+	if err := p.check(); err != nil {
+		return err
+	}
+	v, err := approx.ParseVariant(*variant)
+	if err != nil {
+		return usagef("--pdrop %q: valid values are simplified, gamma, exact", *variant)
+	}
+	tr, err := approx.TransitionsFor(v, *p.n, *p.c, *p.s)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if err := tr.Check(1e-12); err != nil {
+		return fmt.Errorf("transition matrix fails its check: %w", err)
+	}
+	t := transitionsTable(tr)
+	if *format == "text" {
+		q, _ := approx.PDrop(v, *p.n, *p.c, *p.s)
+		fmt.Fprintf(e.stdout, "P(to | from) for n=%d c=%d s=%d: P_select = %.10g, P_drop (%v) = %.10g\n", *p.n, *p.c, *p.s, approx.PSelect(*p.c, *p.s), v, q)
+	}
+	return t.Write(e.stdout, *format)
+}
+
+func transitionsTable(tr approx.Transitions) *plots.Table {
+	t := &plots.Table{Keys: []string{"from", "to_00", "to_01", "to_10", "to_11"}}
+	for i := approx.S00; i <= approx.S11; i++ {
+		t.Rows = append(t.Rows, []any{i.String(), tr[i][0], tr[i][1], tr[i][2], tr[i][3]})
+	}
+	return t
+}
+
+// odeFlags are the model flags of `ode` (and `optimal`'s -N).
+func checkNodes(N int) error {
+	if N < 2 || N > 1<<30 {
+		return usagef("-N %d: valid range 2..2^30", N)
+	}
+	return nil
+}
+
+func cmdODE(ctx context.Context, e *env, args []string) error {
+	fs := newFlags("ode", e)
+	N := fs.Int("N", 2500, "number of nodes N (≥ 2)")
+	p := addShuffleFlags(fs, true)
+	tMax := fs.Float64("t-max", 300, "last time, in rounds (> 0)")
+	dt := fs.Float64("dt", 1, "output spacing, in rounds (0 < dt ≤ t-max)")
+	rtol := fs.Float64("rtol", 1e-10, "relative tolerance of the integrator, in (0, 1)")
+	atol := fs.Float64("atol", 1e-13, "absolute tolerance of the integrator (≥ 0)")
+	initial := fs.Int("initial", 1, "initial number of copies of d (1..N)")
+	variant := fs.String("pdrop", "simplified", "P_drop variant: simplified, gamma or exact")
+	refined := fs.Bool("refined", false, "add the refined mean field (1/N correction) and predicted standard deviations")
+	timeModel := fs.String("time", "continuous", "with --refined: continuous or discrete time")
+	format := fs.String("format", "text", "output format: text, json, csv or markdown")
+	out := fs.String("o", "", "write to FILE instead of standard output")
+	if err := parseEnv(fs, e, args); err != nil {
+		return err
+	}
+	if err := checkFormat(*format); err != nil {
+		return err
+	}
+	if err := checkNodes(*N); err != nil {
+		return err
+	}
+	if err := p.check(); err != nil {
+		return err
+	}
+	switch {
+	case !(*tMax > 0) || math.IsInf(*tMax, 0):
+		return usagef("--t-max %g: must be > 0", *tMax)
+	case !(*dt > 0) || *dt > *tMax:
+		return usagef("--dt %g: valid range (0, t-max] = (0, %g]", *dt, *tMax)
+	case *tMax / *dt > 1e7:
+		return usagef("--dt %g: at most 10^7 output rows (t-max/dt = %g)", *dt, *tMax / *dt)
+	case !(*rtol > 0 && *rtol < 1):
+		return usagef("--rtol %g: valid range (0, 1)", *rtol)
+	case !(*atol >= 0) || math.IsInf(*atol, 0):
+		return usagef("--atol %g: must be ≥ 0", *atol)
+	case *initial < 1 || *initial > *N:
+		return usagef("--initial %d: valid range 1..N = 1..%d", *initial, *N)
+	case *timeModel != "continuous" && *timeModel != "discrete":
+		return usagef("--time %q: valid values are continuous, discrete", *timeModel)
+	}
+	v, err := approx.ParseVariant(*variant)
+	if err != nil {
+		return usagef("--pdrop %q: valid values are simplified, gamma, exact", *variant)
+	}
+	m, err := approx.NewModel(*N, *p.n, *p.c, *p.s, v, *initial)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	sol, err := ode.DormandPrince(ode.GossipXY(m), 0, []float64{m.X0, m.Y0}, *tMax, ode.Settings{RTol: *rtol, ATol: *atol})
+	if err != nil {
+		return err
+	}
+	keys := []string{"t", "x", "y", "x_closed", "y_closed"}
+	var ref *refinedResult
+	if *refined {
+		ref, err = refinedFor(ctx, m, *tMax, *dt, *timeModel, *rtol, *atol)
+		if err != nil {
+			return err
+		}
+		keys = append(keys, "x_refined", "y_refined", "x_sd", "y_sd")
+	}
+	t := &plots.Table{Keys: keys}
+	steps := int(math.Round(*tMax / *dt))
+	maxDiff, maxAt := 0.0, 0.0
+	y := make([]float64, 2)
+	for i := 0; i <= steps; i++ {
+		tt := math.Min(float64(i)**dt, *tMax)
+		sol.At(tt, y)
+		xc, yc := m.X(tt), m.Y(tt)
+		if d := math.Max(math.Abs(y[0]-xc), math.Abs(y[1]-yc)); d > maxDiff {
+			maxDiff, maxAt = d, tt
+		}
+		row := []any{tt, y[0], y[1], xc, yc}
+		if ref != nil {
+			row = append(row, ref.x[i], ref.y[i], ref.xsd[i], ref.ysd[i])
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	if err := output(e, *out, *format, t); err != nil {
+		return err
+	}
+	if *format == "text" {
+		w := e.stdout
+		if *out != "" {
+			w = e.stderr
+		}
+		fmt.Fprintf(w, "largest |integrated − closed form| = %.3g at t = %g (%d evaluations, %d accepted and %d rejected steps)\n",
+			maxDiff, maxAt, sol.Stats.Evaluations, sol.Stats.Accepted, sol.Stats.Rejected)
+	}
+	return nil
+}
+
+// coverageTime integrates the (x, y) system until y reaches level and returns
+// the time, located by an event on the dense output.
+func coverageTime(m approx.Model, level float64) (float64, error) {
+	// The closed form sets the horizon only; the time reported is the
+	// integrator's event.
+	horizon := 2*m.TimeToCoverage(level) + 10
+	if math.IsInf(horizon, 0) || horizon > 1e9 {
+		return math.Inf(1), nil
+	}
+	ev := ode.Event{G: func(_ float64, s []float64) float64 { return s[1] - level }, Direction: 1, Terminal: true}
+	sol, err := ode.DormandPrince(ode.GossipXY(m), 0, []float64{m.X0, m.Y0}, horizon, ode.Settings{RTol: 1e-10, ATol: 1e-13}, ev)
+	if err != nil {
+		return 0, err
+	}
+	if len(sol.Hits) == 0 {
+		return math.Inf(1), nil
+	}
+	return sol.Hits[0].T, nil
+}
+
+func cmdOptimal(ctx context.Context, e *env, args []string) error {
+	fs := newFlags("optimal", e)
+	p := addShuffleFlags(fs, false)
+	N := fs.Int("N", 2500, "number of nodes N (≥ 2), for the time to coverage")
+	level := fs.Float64("level", 0.99, "coverage level for the time criterion, in (1/N, 1)")
+	format := fs.String("format", "text", "output format: text, json, csv or markdown")
+	if err := parseEnv(fs, e, args); err != nil {
+		return err
+	}
+	if err := checkFormat(*format); err != nil {
+		return err
+	}
+	if err := p.check(); err != nil {
+		return err
+	}
+	if *p.n < 2 || *p.c >= *p.n {
+		return usagef("-c %d: need c < n = %d for an interior optimum", *p.c, *p.n)
+	}
+	if err := checkNodes(*N); err != nil {
+		return err
+	}
+	if !(*level > 1/float64(*N) && *level < 1) {
+		return usagef("--level %g: valid range (1/N, 1) = (%g, 1)", *level, 1/float64(*N))
+	}
+	res, err := optimalS(ctx, *N, *p.n, *p.c, *level)
+	if err != nil {
+		return err
+	}
+	t := &plots.Table{Single: true, Keys: []string{"n", "c", "N", "level", "s_star", "s_int", "s_int_gamma", "s_int_exact", "p11_at_s_int", "s_best_time", "best_time", "time_at_s_int"}}
+	t.Rows = [][]any{{*p.n, *p.c, *N, *level, res.sStar, res.sInt, res.sIntGamma, res.sIntExact, res.p11, res.sBestTime, res.bestTime, res.timeAtSInt}}
+	return t.Write(e.stdout, *format)
+}
+
+type optimum struct {
+	sStar                float64
+	sInt, sIntGamma      int
+	sIntExact            any // int, or nil when c is too large
+	p11                  float64
+	sBestTime            int
+	bestTime, timeAtSInt float64
+	times                []float64 // time to coverage for s = 1..c−1 (index s−1)
+}
+
+func optimalS(ctx context.Context, N, n, c int, level float64) (*optimum, error) {
+	r := &optimum{sStar: approx.SStar(n, c)}
+	var err error
+	if r.sInt, r.p11, err = approx.ArgmaxP11(approx.Simplified, n, c); err != nil {
+		return nil, err
+	}
+	if r.sIntGamma, _, err = approx.ArgmaxP11(approx.Gamma, n, c); err != nil {
+		return nil, err
+	}
+	if c <= approx.MaxArgmaxExactC {
+		s, _, err := approx.ArgmaxP11(approx.Exact, n, c)
+		if err != nil {
+			return nil, err
+		}
+		r.sIntExact = s
+	}
+	r.bestTime = math.Inf(1)
+	for s := 1; s < c; s++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		m, err := approx.NewModel(N, n, c, s, approx.Simplified, 1)
+		if err != nil {
+			return nil, err
+		}
+		tc, err := coverageTime(m, level)
+		if err != nil {
+			return nil, err
+		}
+		r.times = append(r.times, tc)
+		if tc < r.bestTime {
+			r.bestTime, r.sBestTime = tc, s
+		}
+		if s == r.sInt {
+			r.timeAtSInt = tc
+		}
+	}
+	return r, nil
+}

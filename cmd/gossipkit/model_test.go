@@ -1,0 +1,112 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestODEDefaultsAgreeWithClosedForms(t *testing.T) {
+	// Issue 3: `gossipkit ode --format csv` (defaults) agrees with the closed
+	// forms to 1e-8 at every row.
+	out, errOut, code := runCLI(t, nil, "ode", "--format", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(recs[0], ","); got != "t,x,y,x_closed,y_closed" {
+		t.Fatalf("header %q", got)
+	}
+	if len(recs) != 302 {
+		t.Fatalf("%d rows, want 301 + header", len(recs)-1)
+	}
+	for _, r := range recs[1:] {
+		v := make([]float64, 5)
+		for i := range v {
+			v[i], _ = strconv.ParseFloat(r[i], 64)
+		}
+		if math.Abs(v[1]-v[3]) > 1e-8 || math.Abs(v[2]-v[4]) > 1e-8 {
+			t.Fatalf("row %v differs by more than 1e-8", r)
+		}
+	}
+	// First row: x(0) = y(0) = 1/N = 1/2500 exactly as printed.
+	if recs[1][1] != "0.0004" || recs[1][4] != "0.0004" {
+		t.Errorf("t=0 row %v", recs[1])
+	}
+}
+
+func TestOptimalPaper(t *testing.T) {
+	// s* = 500 − √200000 = 52.786…; integer argmax 53 (approx.TestSStar).
+	out, errOut, code := runCLI(t, nil, "optimal", "-n", "500", "-c", "100", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var r map[string]any
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if s := r["s_star"].(float64); math.Abs(s-(500-math.Sqrt(200000))) > 1e-9 {
+		t.Errorf("s_star = %v", s)
+	}
+	if r["s_int"].(float64) != 53 {
+		t.Errorf("s_int = %v", r["s_int"])
+	}
+	// The time-optimal s is the argmin of the coverage time over s; it must
+	// not be beaten by its neighbours (checked through the closed form in
+	// TestCoverageTimeMatchesClosedForm).
+	if _, ok := r["s_best_time"].(float64); !ok {
+		t.Errorf("s_best_time missing: %v", r)
+	}
+}
+
+func TestTransitionsJSON(t *testing.T) {
+	out, _, code := runCLI(t, nil, "transitions", "-n", "7", "-c", "4", "-s", "2", "--pdrop", "exact", "--format", "json")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	// p = 1/2, q = 4/7: P(11|10) = (1/2)(3/7) = 3/14, P(01|10) = 2/7,
+	// P(01|11) = (1/2)(1/2)(4/7) = 1/7.
+	if v := rows[2]["to_11"].(float64); math.Abs(v-3.0/14) > 1e-15 {
+		t.Errorf("P(11|10) = %v", v)
+	}
+	if v := rows[2]["to_01"].(float64); math.Abs(v-2.0/7) > 1e-15 {
+		t.Errorf("P(01|10) = %v", v)
+	}
+	if v := rows[3]["to_01"].(float64); math.Abs(v-1.0/7) > 1e-15 {
+		t.Errorf("P(01|11) = %v", v)
+	}
+}
+
+func TestModelBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ode", "--t-max", "0"}, "--t-max"},
+		{[]string{"ode", "--dt", "0"}, "--dt"},
+		{[]string{"ode", "--dt", "400"}, "--dt"},
+		{[]string{"ode", "--rtol", "1"}, "--rtol"},
+		{[]string{"ode", "--rtol", "0"}, "--rtol"},
+		{[]string{"ode", "-N", "1"}, "-N"},
+		{[]string{"ode", "-s", "101"}, "-s"},
+		{[]string{"ode", "-c", "600"}, "-n"},
+		{[]string{"transitions", "--pdrop", "fast"}, "--pdrop"},
+		{[]string{"optimal", "--level", "1"}, "--level"},
+		{[]string{"optimal", "-n", "100", "-c", "100"}, "c < n"},
+	} {
+		out, errOut, code := runCLI(t, nil, tc.args...)
+		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q (want one line with %q)", tc.args, code, out, errOut, tc.want)
+		}
+	}
+}

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/gossipkit/gossipkit/approx"
+)
+
+// The integrator's event time against the closed-form inverse, and the
+// argmin over s against a direct search of the closed form.
+func TestCoverageTimeMatchesClosedForm(t *testing.T) {
+	res, err := optimalS(context.Background(), 2500, 500, 100, 0.99)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best, bestT := 0, math.Inf(1)
+	for s := 1; s < 100; s++ {
+		m, _ := approx.NewModel(2500, 500, 100, s, approx.Simplified, 1)
+		ct := m.TimeToCoverage(0.99)
+		// rtol 1e-10 integration (global error up to ~5·rtol, see
+		// ode.TestDormandPrinceLogisticTolerance), event located to 1e-12
+		// relative: 1e-9 relative on the time.
+		if math.Abs(res.times[s-1]-ct) > 1e-9*ct {
+			t.Errorf("s=%d: event %v, closed form %v", s, res.times[s-1], ct)
+		}
+		if ct < bestT {
+			best, bestT = s, ct
+		}
+	}
+	if res.sBestTime != best {
+		t.Errorf("s_best_time %d, closed-form search %d", res.sBestTime, best)
+	}
+}

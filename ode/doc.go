@@ -1,0 +1,22 @@
+// Package ode integrates ordinary differential equations (gonum has no ODE
+// solver) and holds the right-hand sides of the gossip model.
+//
+// DormandPrince is the adaptive explicit Runge–Kutta 5(4) pair of Dormand and
+// Prince (J. Comput. Appl. Math. 6, 1980), in the form of Hairer, Nørsett and
+// Wanner's DOPRI5 (Solving ODEs I, 2nd ed., Sec. II.4–II.6): first same as
+// last (6 new evaluations per step), local extrapolation (the 5th-order
+// solution is propagated), error norm
+//
+//	err = √( (1/d) Σ_i (e_i / (atol + rtol·max(|y_i|, |y_i,new|)))² ),
+//
+// a PI step-size controller (exponents 0.2 − 0.75β and β = 0.04, safety 0.9,
+// factor limits [0.2, 10]), Hairer's starting-step heuristic, dense output by
+// the method's 4th-order continuous extension (Shampine 1986; DOPRI5's
+// contd5), and event location on the dense output. It is the method of SciPy's
+// solve_ivp "RK45" and of Julia's DP5.
+//
+// RK4 is the classical fixed-step fourth-order method, for comparison.
+//
+// The package also provides the population-model machinery behind the
+// classic and the refined mean field (see population.go).
+package ode
