@@ -165,7 +165,9 @@ func (t *Table) textCell(j int, v any) string {
 	case nil:
 		return "–"
 	case float64:
-		return strconv.FormatFloat(x, 'g', 10, 64)
+		// Six significant digits keep text tables readable; JSON and CSV
+		// carry every digit.
+		return strconv.FormatFloat(x, 'g', 6, 64)
 	}
 	return Cell(v)
 }

@@ -1,0 +1,48 @@
+package sim
+
+import (
+	"context"
+	"testing"
+)
+
+// benchShuffles measures shuffles per second of the protocol on one core
+// (one replication of warm-up rounds, no observation).
+func benchShuffles(b *testing.B, N, n, c, s int) {
+	cfg := DefaultConfig()
+	cfg.Nodes, cfg.Items, cfg.Cache, cfg.Exchange = N, n, c, s
+	r := newStream(1, 0)
+	st := newProtocolState[uint16](cfg, r)
+	g := &graph{n: N}
+	sched := newScheduler(Rounds, g, 0, r)
+	b.ResetTimer()
+	for b.Loop() {
+		sched.round(r, st)
+	}
+	b.ReportMetric(float64(N)*float64(b.N)/b.Elapsed().Seconds(), "shuffles/s")
+}
+
+func BenchmarkProtocol_2500_500_100_50(b *testing.B)  { benchShuffles(b, 2500, 500, 100, 50) }
+func BenchmarkProtocol_2500_1000_100_50(b *testing.B) { benchShuffles(b, 2500, 1000, 100, 50) }
+
+// BenchmarkPaperScaleWorkers runs 4 replications of 100 + 100 rounds at the
+// paper's parameters with 1 and 2 workers (compare with -cpu 1,2).
+func BenchmarkPaperScale(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.Warmup, cfg.Rounds, cfg.Reps = 100, 100, 4
+	for b.Loop() {
+		if _, err := Run(context.Background(), cfg, Options{Workers: 2}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(cfg.Reps*(cfg.Warmup+cfg.Rounds)*cfg.Nodes)/b.Elapsed().Seconds()*float64(b.N), "shuffles/s")
+}
+
+func BenchmarkMarkov(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.Model, cfg.Rounds, cfg.Reps = Markov, 1000, 2
+	for b.Loop() {
+		if _, err := Run(context.Background(), cfg, Options{Workers: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

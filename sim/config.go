@@ -1,0 +1,182 @@
+package sim
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/gossipkit/gossipkit/approx"
+)
+
+// Model selects what is simulated.
+type Model int
+
+const (
+	// Protocol simulates every cache and every shuffle of MODEL.md §1.
+	Protocol Model = iota
+	// Markov simulates one item only: each node is 0/1 for d and each
+	// shuffle applies the transition probabilities of MODEL.md §3.
+	Markov
+)
+
+func (m Model) String() string { return [...]string{"protocol", "markov"}[m] }
+
+// ParseModel maps "protocol" or "markov" to a Model.
+func ParseModel(s string) (Model, error) {
+	switch s {
+	case "protocol":
+		return Protocol, nil
+	case "markov":
+		return Markov, nil
+	}
+	return 0, fmt.Errorf("unknown model %q (valid: protocol, markov)", s)
+}
+
+// Schedule is the order in which shuffles happen; see the package doc.
+type Schedule int
+
+const (
+	// Rounds: each round every node initiates once, in a fresh random order,
+	// shuffles one after another.
+	Rounds Schedule = iota
+	// Async: each node gossips once per round at its own random phase
+	// (tick); a shuffle needs both nodes free in its tick.
+	Async
+	// Continuous: shuffles at total rate N per round, initiator uniform,
+	// partner uniform among its neighbours (a Poisson clock).
+	Continuous
+)
+
+func (s Schedule) String() string { return [...]string{"rounds", "async", "continuous"}[s] }
+
+// ParseSchedule maps "rounds", "async" or "continuous" to a Schedule.
+func ParseSchedule(s string) (Schedule, error) {
+	for _, v := range []Schedule{Rounds, Async, Continuous} {
+		if v.String() == s {
+			return v, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown schedule %q (valid: rounds, async, continuous)", s)
+}
+
+// Config describes an experiment: Reps replications of Warmup rounds of
+// mixing, then the insertion of d at Initial random nodes at t = 0, then
+// Rounds rounds of observation.
+type Config struct {
+	Model    Model
+	Nodes    int // N ≥ 2
+	Items    int // n ≥ c
+	Cache    int // c ≥ 1
+	Exchange int // s, 1 ≤ s ≤ c, s < n
+	Warmup   int // W ≥ 0 (protocol only; the Markov model has no caches to mix)
+	Rounds   int // T ≥ 1
+	Reps     int // R ≥ 1
+	Seed     uint64
+	Initial  int // copies of d at t = 0, 1..N (default 1)
+	Schedule Schedule
+	// Ticks is the number of ticks per round of the Async schedule (≥ 2).
+	Ticks    int
+	Topology Topology
+	// PDrop is the P_drop variant of the Markov model.
+	PDrop approx.Variant
+	// Check verifies the protocol's invariants after every shuffle (slow).
+	Check bool
+}
+
+// DefaultConfig returns the paper's experiment (MODEL.md §1).
+func DefaultConfig() Config {
+	return Config{Model: Protocol, Nodes: 2500, Items: 500, Cache: 100, Exchange: 50,
+		Warmup: 1000, Rounds: 1000, Reps: 100, Seed: 1, Initial: 1, Ticks: 100}
+}
+
+// FieldError is invalid configuration; Field names the CLI flag.
+type FieldError struct {
+	Field string
+	Msg   string
+}
+
+func (e *FieldError) Error() string { return e.Field + " " + e.Msg }
+
+// Validate checks the configuration, including its memory estimate for
+// `workers` concurrent replications against what the machine has.
+func (c Config) Validate(workers int) error {
+	f := func(field, format string, a ...any) error { return &FieldError{field, fmt.Sprintf(format, a...)} }
+	switch {
+	case c.Nodes < 2 || c.Nodes > 1<<26:
+		return f("-N", "%d: valid range 2..%d", c.Nodes, 1<<26)
+	case c.Cache < 1:
+		return f("-c", "%d: valid range 1..n", c.Cache)
+	case c.Items < c.Cache || c.Items > 1<<24:
+		return f("-n", "%d: valid range c..%d (c = %d)", c.Items, 1<<24, c.Cache)
+	case c.Exchange < 1 || c.Exchange > c.Cache || c.Exchange >= c.Items:
+		return f("-s", "%d: valid range 1..min(c, n−1) = 1..%d", c.Exchange, min(c.Cache, c.Items-1))
+	case c.Warmup < 0 || c.Warmup > 1e7:
+		return f("--warmup", "%d: valid range 0..10000000", c.Warmup)
+	case c.Rounds < 1 || c.Rounds > 1e7:
+		return f("--rounds", "%d: valid range 1..10000000", c.Rounds)
+	case c.Reps < 1 || c.Reps > 1e7:
+		return f("--reps", "%d: valid range 1..10000000", c.Reps)
+	case c.Initial < 1 || c.Initial > c.Nodes:
+		return f("--initial", "%d: valid range 1..N = 1..%d", c.Initial, c.Nodes)
+	case c.Schedule == Async && (c.Ticks < 2 || c.Ticks > 1e6):
+		return f("--ticks", "%d: valid range 2..1000000", c.Ticks)
+	case c.Model == Protocol && c.Schedule == Continuous:
+		// Allowed: the protocol under a Poisson clock.
+	}
+	if c.Topology.Kind == Regular && (c.Topology.Degree >= c.Nodes || c.Nodes*c.Topology.Degree%2 != 0) {
+		return f("--topology", "regular:%d: need degree < N and N·degree even (N = %d)", c.Topology.Degree, c.Nodes)
+	}
+	if workers < 1 {
+		return f("--workers", "%d: must be ≥ 1", workers)
+	}
+	need := c.MemoryEstimate(workers)
+	if avail := availableMemory(); avail > 0 && need > avail {
+		return f("-N", "%d with n = %d, c = %d: the run needs about %s of memory, the machine has %s available", c.Nodes, c.Items, c.Cache, bytesString(need), bytesString(avail))
+	}
+	return nil
+}
+
+// MemoryEstimate returns the bytes a run needs with `workers` replications
+// in flight: per worker the caches (N·c·4 bytes, int32 items) and the
+// membership bitsets (N·⌈(n+1)/64⌉·8 ≈ N·n/8 bytes) for the protocol, or N
+// bytes for the Markov model, plus N·2 bytes of per-node flags; and for the
+// whole run the per-replication trajectories, 8·(T+1)·R bytes.
+func (c Config) MemoryEstimate(workers int) uint64 {
+	N := uint64(c.Nodes)
+	per := N * 3
+	if c.Model == Protocol {
+		per += N*uint64(c.Cache)*4 + N*uint64((c.Items+1+63)/64)*8
+	}
+	return per*uint64(workers) + 8*uint64(c.Rounds+1)*uint64(c.Reps)
+}
+
+func availableMemory() uint64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
+			kb, err := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err == nil {
+				return kb * 1024
+			}
+		}
+	}
+	return 0
+}
+
+func bytesString(b uint64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	}
+	return fmt.Sprintf("%d KiB", b/1024)
+}
+
+// DefaultWorkers is the number of CPUs.
+func DefaultWorkers() int { return runtime.NumCPU() }

@@ -1,0 +1,61 @@
+// Package sim is the Monte Carlo of the gossip shuffle protocol
+// (../shared/MODEL.md §1) and of its pairwise-Markov abstraction (§3).
+//
+// # Models
+//
+// Protocol keeps every cache: N nodes, n items (plus the tracked item d),
+// caches of c distinct items, exchange size s. A shuffle of initiator A and
+// partner B selects S_A and S_B uniformly, and each side adds the received
+// items it lacks, overwriting a uniform random choice among the items it
+// sent but did not also receive; both sides act on the caches as they were
+// before the shuffle. Initial placement gives each cache c distinct items and
+// each item ⌊cN/n⌋ or ⌈cN/n⌉ copies. After Warmup rounds, d replaces a random
+// item at Initial distinct random nodes (t = 0), and X(t), the number of
+// nodes holding d, and Y(t), the number that have held d since t = 0
+// (including a node that gets and loses d within one round), are recorded
+// after each of Rounds rounds.
+//
+// Markov keeps one bit per node: a shuffle of a and b moves the pair's state
+// by the matrix of approx.NewTransitions with the chosen P_drop variant. It
+// has the same finite N and single initial copy as the protocol but none of
+// its correlations, so it isolates what the ODE neglects.
+//
+// # Schedules
+//
+//   - Rounds (default): each round every node initiates exactly once, nodes
+//     in a fresh random order, partner uniform among its neighbours, the
+//     shuffles executed one after another. One round is the ODE's time unit.
+//   - Async: a round has Ticks ticks. Each node gossips once per round, at
+//     its own phase, a tick drawn uniformly once per replication. In a tick
+//     the nodes of that phase try, in random order, to shuffle with a
+//     uniform neighbour; a shuffle needs both nodes free in that tick (a
+//     node is busy once it has shuffled in the tick, as initiator or
+//     partner), and an attempt whose initiator or partner is busy fails and
+//     is counted in Counters.Failed. Every shuffle of a tick therefore acts
+//     on the state at the tick's start.
+//   - Continuous: a Poisson clock of rate N per round; at each event a
+//     uniform node initiates with a uniform neighbour. This is the
+//     continuous-time Markov chain for which the refined mean field of
+//     package ode is exact to o(1/N).
+//
+// # Topologies
+//
+// Full (default), a random DEG-regular graph, or a random geometric graph on
+// the unit torus (points uniform, neighbours within RADIUS), built once per
+// run from the seed with gonum's graph packages.
+//
+// # Reproducibility
+//
+// Replication r draws only from its own PCG-DXSM stream, seeded by
+// SplitMix64 of (seed, r); the topology has a stream of its own. Output is
+// therefore bit-identical for any number of workers and for any split of the
+// replications into shards.
+//
+// # Memory
+//
+// Each replication in flight needs N·c·4 bytes of caches (int32 items) and
+// N·⌈(n+1)/64⌉·8 ≈ N·n/8 bytes of membership bitsets (plus 3N bytes of
+// flags); the result keeps 8·(T+1) bytes per replication. N = 100000,
+// n = 1000, c = 100 needs about 53 MB per worker. Config.Validate refuses a
+// run whose estimate exceeds the machine's available memory.
+package sim

@@ -1,0 +1,416 @@
+package sim
+
+import (
+	"fmt"
+)
+
+// counters are the integer tallies of one replication; they add exactly
+// across replications and shards.
+type Counters struct {
+	Shuffles int64 `json:"shuffles"` // shuffles during observation
+	Failed   int64 `json:"failed"`   // failed attempts (Async) during observation
+	// SelectTrials counts (node holding d, shuffle) pairs; SelectHits those
+	// in which d was in the node's exchange buffer. Protocol only.
+	SelectTrials int64 `json:"select_trials"`
+	SelectHits   int64 `json:"select_hits"`
+	// DropCandidates sums |S_B \ S_A| (and |S_A \ S_B|) over shuffles; Drops
+	// the items actually overwritten. Their ratio is the per-item P_drop.
+	// Protocol only.
+	DropCandidates int64 `json:"drop_candidates"`
+	Drops          int64 `json:"drops"`
+	// Transitions[from][to] counts d's state changes (states ab as in
+	// approx.State) over shuffles in which A or B held d.
+	Transitions [4][4]int64 `json:"transitions"`
+}
+
+func (c *Counters) add(o *Counters) {
+	c.Shuffles += o.Shuffles
+	c.Failed += o.Failed
+	c.SelectTrials += o.SelectTrials
+	c.SelectHits += o.SelectHits
+	c.DropCandidates += o.DropCandidates
+	c.Drops += o.Drops
+	for i := range 4 {
+		for j := range 4 {
+			c.Transitions[i][j] += o.Transitions[i][j]
+		}
+	}
+}
+
+// item is the type of an item identifier: uint16 while n + 1 ≤ 65536, which
+// halves the cache footprint (the paper's N = 2500, c = 100 caches then fit
+// in a core's L2), int32 beyond.
+type item interface{ ~uint16 | ~int32 }
+
+// protocolState is the network of MODEL.md §1: N caches of c distinct items
+// out of n + 1 (the n items plus d = n). Memory: cache N·c·sizeof(T) bytes
+// (at most 4), bits N·⌈(n+1)/64⌉·8 bytes.
+type protocolState[T item] struct {
+	N, n, c, s   int
+	words        int
+	cache        []T      // cache[v*c : v*c+c] is node v's cache, in no order
+	bits         []uint64 // membership: bit x of row v set iff v holds x
+	markA        []uint32 // markA[x] == epoch iff x ∈ S_A of the current shuffle
+	markB        []uint32
+	epoch        uint32
+	newA, newB   []T      // received items a side lacks
+	candA, candB []int32  // slots of a side's buffer it may overwrite
+	raw          []uint32 // scratch for batches of random draws
+	d            T        // the tracked item
+	tracking     bool
+	xCount       int
+	covered      []bool
+	yCount       int
+	cnt          Counters
+	check        bool
+	copies       []int32 // Check mode: copies of each item in the network
+	existed      []bool  // Check mode: items that must not vanish
+	seen         []int32 // Check mode: scratch for the distinctness test
+}
+
+func newProtocolState[T item](cfg Config, r *rng) *protocolState[T] {
+	N, n, c, s := cfg.Nodes, cfg.Items, cfg.Cache, cfg.Exchange
+	words := (n + 1 + 63) / 64
+	st := &protocolState[T]{
+		N: N, n: n, c: c, s: s, words: words,
+		cache: make([]T, N*c), bits: make([]uint64, N*words),
+		markA: make([]uint32, n+1), markB: make([]uint32, n+1),
+		newA: make([]T, s), newB: make([]T, s),
+		candA: make([]int32, s), candB: make([]int32, s), raw: make([]uint32, c),
+		d: T(n), covered: make([]bool, N), check: cfg.Check,
+	}
+	// Initial placement: slot j of node v holds item π((v·c + j) mod n) for
+	// a random permutation π. c consecutive residues are distinct (c ≤ n), so
+	// caches hold distinct items, and the N·c slots cover the residues
+	// evenly, so every item has ⌊cN/n⌋ or ⌈cN/n⌉ copies.
+	pi := make([]int32, n)
+	r.perm(pi)
+	for v := range N {
+		for j := range c {
+			x := T(pi[(v*c+j)%n])
+			st.cache[v*c+j] = x
+			st.setBit(int32(v), x)
+		}
+	}
+	if st.check {
+		st.copies = make([]int32, n+1)
+		st.existed = make([]bool, n+1)
+		st.seen = make([]int32, n+1)
+		for _, x := range st.cache {
+			st.copies[x]++
+			st.existed[x] = true
+		}
+	}
+	return st
+}
+
+func (st *protocolState[T]) holds(v int32, x T) bool {
+	return st.bits[int(v)*st.words+int(x>>6)]>>(uint(x)&63)&1 != 0
+}
+func (st *protocolState[T]) setBit(v int32, x T) {
+	st.bits[int(v)*st.words+int(x>>6)] |= 1 << (uint(x) & 63)
+}
+func (st *protocolState[T]) clearBit(v int32, x T) {
+	st.bits[int(v)*st.words+int(x>>6)] &^= 1 << (uint(x) & 63)
+}
+
+// selectBuffer moves a uniform random s-subset of the c-slot cache to its
+// first s slots: a partial Fisher–Yates shuffle, run from whichever end
+// needs fewer draws (min(s, c−s)). raw is scratch space for the draws.
+func selectBuffer[T item](r *rng, cache []T, s int, raw []uint32) {
+	c := len(cache)
+	if 2*s <= c {
+		raw = raw[:s]
+		r.fill(raw)
+		for i, u := range raw {
+			j := i + int(r.bounded(u, uint32(c-i)))
+			cache[i], cache[j] = cache[j], cache[i]
+		}
+		return
+	}
+	raw = raw[:c-s]
+	r.fill(raw)
+	for k, u := range raw { // choose the c−s items left out, from the end
+		i := c - 1 - k
+		j := int(r.bounded(u, uint32(i+1)))
+		cache[i], cache[j] = cache[j], cache[i]
+	}
+}
+
+// chooseSubset moves a uniform random m-subset of p to its first m entries.
+func chooseSubset(r *rng, p []int32, m int, raw []uint32) {
+	k := len(p)
+	if 2*m <= k {
+		raw = raw[:m]
+		r.fill(raw)
+		for i, u := range raw {
+			j := i + int(r.bounded(u, uint32(k-i)))
+			p[i], p[j] = p[j], p[i]
+		}
+		return
+	}
+	raw = raw[:k-m]
+	r.fill(raw)
+	for t, u := range raw {
+		i := k - 1 - t
+		j := int(r.bounded(u, uint32(i+1)))
+		p[i], p[j] = p[j], p[i]
+	}
+}
+
+// shuffle performs one shuffle of MODEL.md §1 between initiator a and
+// partner b. Both sides act on the caches as they were before the shuffle:
+// each side's new items and drop candidates are worked out first, from the
+// unchanged caches, and only then applied.
+//
+// For B, the received items it lacks (S_A \ C_B) are new; the items of S_A
+// are stamped in markA, so the unstamped slots of S_B are the drop
+// candidates S_B \ S_A. Likewise for A with the roles swapped.
+func (st *protocolState[T]) shuffle(r *rng, a, b int32) {
+	c, s, w := st.c, st.s, st.words
+	ca := st.cache[int(a)*c : int(a)*c+c]
+	cb := st.cache[int(b)*c : int(b)*c+c]
+	ra := st.bits[int(a)*w : int(a)*w+w]
+	rb := st.bits[int(b)*w : int(b)*w+w]
+	st.epoch++
+	if st.epoch == 0 {
+		clear(st.markA)
+		clear(st.markB)
+		st.epoch = 1
+	}
+	ep := st.epoch
+	markA, markB := st.markA, st.markB
+	selectBuffer(r, ca, s, st.raw)
+	selectBuffer(r, cb, s, st.raw)
+	sa, sb := ca[:s], cb[:s]
+	d := st.d
+	aHad := ra[d>>6]>>(uint(d)&63)&1 != 0
+	bHad := rb[d>>6]>>(uint(d)&63)&1 != 0
+	// The loops below are branch-free (the outcomes are random, so branches
+	// would be mispredicted about one time in five): every item is written
+	// and the count advances by 0 or 1.
+	newB, newA := st.newB[:s], st.newA[:s]
+	nb, na := 0, 0
+	for _, x := range sa {
+		markA[x] = ep
+		newB[nb] = x
+		nb += int(rb[x>>6]>>(uint(x)&63)&1 ^ 1)
+	}
+	for _, x := range sb {
+		markB[x] = ep
+		newA[na] = x
+		na += int(ra[x>>6]>>(uint(x)&63)&1 ^ 1)
+	}
+	newB, newA = newB[:nb], newA[:na]
+	if st.tracking {
+		// Every item of S_A carries markA's stamp, so d ∈ S_A ⇔ markA[d] = ep.
+		if aHad {
+			st.cnt.SelectTrials++
+			st.cnt.SelectHits += int64(1 - notEqual(markA[d], ep))
+		}
+		if bHad {
+			st.cnt.SelectTrials++
+			st.cnt.SelectHits += int64(1 - notEqual(markB[d], ep))
+		}
+		st.cnt.Drops += int64(na + nb)
+		st.cnt.Shuffles++
+	}
+	if 2*s <= c {
+		// selectBuffer drew each buffer slot by slot, so each buffer is in
+		// uniformly random order, independent of the other side's choice:
+		// the first m slots of S_B not in S_A (in buffer order) are a
+		// uniform m-subset of S_B \ S_A. No candidate list, no extra draws.
+		if st.tracking {
+			st.countCandidates(sa, sb, ep)
+		}
+		st.dropInOrder(sb, rb, markA, ep, newB)
+		st.dropInOrder(sa, ra, markB, ep, newA)
+	} else {
+		// An item of S_B is in S_A exactly when markA has this shuffle's stamp.
+		candB, candA := st.candB[:s], st.candA[:s]
+		kb, ka := 0, 0
+		for i, x := range sb {
+			candB[kb] = int32(i)
+			kb += notEqual(markA[x], ep)
+		}
+		for i, x := range sa {
+			candA[ka] = int32(i)
+			ka += notEqual(markB[x], ep)
+		}
+		candB, candA = candB[:kb], candA[:ka]
+		if st.tracking {
+			st.cnt.DropCandidates += int64(ka + kb)
+		}
+		// len(new) ≤ len(cand): the side received s items of which k are
+		// duplicates, and the ŝ items of its buffer that it also received
+		// are among those k, so s − k ≤ s − ŝ.
+		st.replace(r, cb, rb, candB, newB)
+		st.replace(r, ca, ra, candA, newA)
+	}
+	if aHad || bHad {
+		aHas := ra[d>>6]>>(uint(d)&63)&1 != 0
+		bHas := rb[d>>6]>>(uint(d)&63)&1 != 0
+		if st.tracking {
+			from := b2i(aHad)<<1 | b2i(bHad)
+			to := b2i(aHas)<<1 | b2i(bHas)
+			st.cnt.Transitions[from][to]++
+		}
+		st.noteD(a, aHad, aHas)
+		st.noteD(b, bHad, bHas)
+	}
+	if st.check {
+		st.verify(a, b)
+	}
+}
+
+// notEqual returns 1 if a ≠ b and 0 otherwise, without a branch.
+func notEqual(a, b uint32) int {
+	d := a ^ b
+	return int((d | -d) >> 31)
+}
+
+// countCandidates adds |S_A \ S_B| + |S_B \ S_A| to the drop candidates.
+func (st *protocolState[T]) countCandidates(sa, sb []T, ep uint32) {
+	k := 0
+	for _, x := range sb {
+		k += notEqual(st.markA[x], ep)
+	}
+	for _, x := range sa {
+		k += notEqual(st.markB[x], ep)
+	}
+	st.cnt.DropCandidates += int64(k)
+}
+
+// dropInOrder overwrites, in buffer order, the first len(items) slots of buf
+// whose item does not carry inMark's stamp (the items sent but not also
+// received) with the new items, and updates the membership row. buf is the
+// front of the node's cache.
+func (st *protocolState[T]) dropInOrder(buf []T, row []uint64, inMark []uint32, ep uint32, items []T) {
+	k := 0
+	for i := 0; k < len(items); i++ {
+		x := buf[i]
+		if inMark[x] == ep {
+			continue
+		}
+		y := items[k]
+		k++
+		row[x>>6] &^= 1 << (uint(x) & 63)
+		row[y>>6] |= 1 << (uint(y) & 63)
+		buf[i] = y
+		if st.check {
+			st.copies[x]--
+			st.copies[y]++
+		}
+	}
+}
+
+// replace overwrites a uniform random choice of len(items) of the candidate
+// slots of a cache (membership row `row`) with the new items.
+func (st *protocolState[T]) replace(r *rng, cv []T, row []uint64, cand []int32, items []T) {
+	m := len(items)
+	if m == 0 {
+		return
+	}
+	chooseSubset(r, cand, m, st.raw)
+	for k, pos := range cand[:m] {
+		old := cv[pos]
+		x := items[k]
+		row[old>>6] &^= 1 << (uint(old) & 63)
+		row[x>>6] |= 1 << (uint(x) & 63)
+		cv[pos] = x
+		if st.check {
+			st.copies[old]--
+			st.copies[x]++
+		}
+	}
+}
+
+func (st *protocolState[T]) noteD(v int32, had, has bool) {
+	switch {
+	case has && !had:
+		st.xCount++
+		if !st.covered[v] {
+			st.covered[v] = true
+			st.yCount++
+		}
+	case had && !has:
+		st.xCount--
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// insert places d at the given nodes, each replacing a random cached item.
+func (st *protocolState[T]) insert(r *rng, nodes []int32) {
+	for _, v := range nodes {
+		j := int(r.intn(uint32(st.c)))
+		old := st.cache[int(v)*st.c+j]
+		st.clearBit(v, old)
+		st.cache[int(v)*st.c+j] = st.d
+		st.setBit(v, st.d)
+		if st.check {
+			st.copies[old]--
+			st.copies[st.d]++
+			// d replaced it: the old item may lose its last copy here, the
+			// only place the protocol allows that.
+			st.existed[old] = st.copies[old] > 0
+			st.existed[st.d] = true
+		}
+		st.xCount++
+		st.covered[v] = true
+		st.yCount++
+	}
+}
+
+// InvariantError reports a broken protocol invariant in Check mode.
+type InvariantError struct{ Msg string }
+
+func (e *InvariantError) Error() string { return "invariant broken: " + e.Msg }
+
+// verify checks, after a shuffle, that a's and b's caches hold c distinct
+// items matching their membership rows, that the total number of copies is
+// N·c, and that no item that existed has vanished.
+func (st *protocolState[T]) verify(a, b int32) {
+	for _, v := range []int32{a, b} {
+		cv := st.cache[int(v)*st.c : int(v)*st.c+st.c]
+		pop := 0
+		for _, w := range st.bits[int(v)*st.words : int(v+1)*st.words] {
+			pop += popcount(w)
+		}
+		if pop != st.c {
+			panic(&InvariantError{fmt.Sprintf("node %d holds %d distinct items, want c = %d", v, pop, st.c)})
+		}
+		for _, x := range cv {
+			if st.seen[x] == v+1 {
+				panic(&InvariantError{fmt.Sprintf("node %d holds item %d twice", v, x)})
+			}
+			st.seen[x] = v + 1
+		}
+		for _, x := range cv {
+			st.seen[x] = 0
+			if !st.holds(v, x) {
+				panic(&InvariantError{fmt.Sprintf("node %d: cached item %d missing from its membership row", v, x)})
+			}
+		}
+	}
+	total := int64(0)
+	for x, k := range st.copies {
+		if k < 0 {
+			panic(&InvariantError{fmt.Sprintf("item %d has %d copies", x, k)})
+		}
+		total += int64(k)
+	}
+	if total != int64(st.N)*int64(st.c) {
+		panic(&InvariantError{fmt.Sprintf("%d copies in the network, want N·c = %d", total, st.N*st.c)})
+	}
+	for x, k := range st.copies {
+		if k == 0 && st.existed[x] {
+			panic(&InvariantError{fmt.Sprintf("item %d vanished in a shuffle of %d and %d", x, a, b)})
+		}
+	}
+}

@@ -1,0 +1,191 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gossipkit/gossipkit/approx"
+)
+
+// Replication is the outcome of one replication: the number of nodes
+// holding d (X) and having held d (Y) at t = 0..T, and its counters.
+type Replication struct {
+	Index int     `json:"index"`
+	X     []int32 `json:"x"`
+	Y     []int32 `json:"y"`
+	Counters
+}
+
+// Result is a set of replications of one experiment, in increasing index.
+type Result struct {
+	Config    Config
+	Connected bool // the topology is connected (coverage can reach 1)
+	Reps      []Replication
+}
+
+// Options control how a run executes; they never change its output.
+type Options struct {
+	Workers int
+	// Indices, if not nil, lists the replications to run (a shard);
+	// otherwise all of 0..Reps−1.
+	Indices []int
+	// Progress, if set, is called after each replication with the number
+	// done and the total.
+	Progress func(done, total int)
+}
+
+// Run executes the experiment. Replication r draws only from stream r of
+// cfg.Seed, so the result does not depend on Workers or on which other
+// replications run. It stops with ctx.Err() when ctx is cancelled, and
+// returns an *InvariantError if Check mode finds one.
+func Run(ctx context.Context, cfg Config, opt Options) (*Result, error) {
+	if opt.Workers < 1 {
+		opt.Workers = 1
+	}
+	if err := cfg.Validate(opt.Workers); err != nil {
+		return nil, err
+	}
+	g, connected, err := buildGraph(cfg.Topology, cfg.Nodes, cfg.Seed)
+	if err != nil {
+		return nil, &FieldError{"--topology", err.Error()}
+	}
+	var tr approx.Transitions
+	if cfg.Model == Markov {
+		if tr, err = approx.TransitionsFor(cfg.PDrop, cfg.Items, cfg.Cache, cfg.Exchange); err != nil {
+			return nil, err
+		}
+	}
+	idx := opt.Indices
+	if idx == nil {
+		idx = make([]int, cfg.Reps)
+		for i := range idx {
+			idx[i] = i
+		}
+	}
+	res := &Result{Config: cfg, Connected: connected, Reps: make([]Replication, len(idx))}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	var done atomic.Int64
+	var firstErr error
+	var errOnce sync.Once
+	for range min(opt.Workers, len(idx)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range jobs {
+				rep, err := runOne(ctx, cfg, g, tr, idx[k])
+				if err != nil {
+					errOnce.Do(func() { firstErr = err; cancel() })
+					continue
+				}
+				res.Reps[k] = *rep
+				if opt.Progress != nil {
+					opt.Progress(int(done.Add(1)), len(idx))
+				}
+			}
+		}()
+	}
+feed:
+	for k := range idx {
+		select {
+		case jobs <- k:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// runOne runs replication `index`.
+func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, index int) (rep *Replication, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			if ie, ok := p.(*InvariantError); ok {
+				err = fmt.Errorf("replication %d: %w", index, ie)
+				return
+			}
+			panic(p)
+		}
+	}()
+	r := newStream(cfg.Seed, uint64(index))
+	sched := newScheduler(cfg.Schedule, g, cfg.Ticks, r)
+	rep = &Replication{Index: index, X: make([]int32, cfg.Rounds+1), Y: make([]int32, cfg.Rounds+1)}
+	initial := make([]int32, cfg.Initial)
+	pickNodes := func() {
+		// Initial distinct random nodes (partial Fisher–Yates on a permutation).
+		p := make([]int32, cfg.Nodes)
+		for i := range p {
+			p[i] = int32(i)
+		}
+		for i := range initial {
+			j := i + int(r.intn(uint32(cfg.Nodes-i)))
+			p[i], p[j] = p[j], p[i]
+			initial[i] = p[i]
+		}
+	}
+	switch cfg.Model {
+	case Protocol:
+		var err error
+		if cfg.Items+1 <= 1<<16 {
+			err = runProtocol(ctx, cfg, r, sched, newProtocolState[uint16](cfg, r), pickNodes, initial, rep)
+		} else {
+			err = runProtocol(ctx, cfg, r, sched, newProtocolState[int32](cfg, r), pickNodes, initial, rep)
+		}
+		if err != nil {
+			return nil, err
+		}
+	case Markov:
+		st := newMarkovState(cfg.Nodes, tr)
+		pickNodes()
+		for _, v := range initial {
+			st.set(v, true)
+		}
+		st.tracking = true
+		rep.X[0], rep.Y[0] = int32(st.xCount), int32(st.yCount)
+		for t := 1; t <= cfg.Rounds; t++ {
+			if t%64 == 0 && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			_, failed := sched.round(r, st)
+			st.cnt.Failed += failed
+			rep.X[t], rep.Y[t] = int32(st.xCount), int32(st.yCount)
+		}
+		rep.Counters = st.cnt
+	}
+	return rep, nil
+}
+
+func runProtocol[T item](ctx context.Context, cfg Config, r *rng, sched *scheduler, st *protocolState[T], pickNodes func(), initial []int32, rep *Replication) error {
+	for w := 0; w < cfg.Warmup; w++ {
+		if w%16 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		sched.round(r, st)
+	}
+	pickNodes()
+	st.insert(r, initial)
+	st.tracking = true
+	rep.X[0], rep.Y[0] = int32(st.xCount), int32(st.yCount)
+	for t := 1; t <= cfg.Rounds; t++ {
+		if t%16 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		_, failed := sched.round(r, st)
+		st.cnt.Failed += failed
+		rep.X[t], rep.Y[t] = int32(st.xCount), int32(st.yCount)
+	}
+	rep.Counters = st.cnt
+	return nil
+}

@@ -1,0 +1,96 @@
+package sim
+
+// driver feeds one round of shuffles to a state. Implementations differ in
+// schedule only; the state decides what a shuffle does.
+type shuffler interface {
+	// shuffle lets initiator a exchange with partner b.
+	shuffle(r *rng, a, b int32)
+}
+
+// scheduler runs one round of a schedule on a state and returns the number
+// of failed attempts (Async only). For Continuous, it advances the clock.
+type scheduler struct {
+	kind   Schedule
+	g      *graph
+	ticks  int
+	perm   []int32
+	phase  []int32   // Async: each node's tick within a round
+	byTick [][]int32 // Async: nodes grouped by phase
+	busy   []uint32  // Async: tick stamp of the last shuffle of each node
+	stamp  uint32
+	clock  float64 // Continuous: time of the next event, in rounds
+	now    float64 // Continuous: end of the last completed round
+}
+
+func newScheduler(kind Schedule, g *graph, ticks int, r *rng) *scheduler {
+	s := &scheduler{kind: kind, g: g, ticks: ticks, perm: make([]int32, g.n)}
+	switch kind {
+	case Async:
+		s.phase = make([]int32, g.n)
+		s.byTick = make([][]int32, ticks)
+		s.busy = make([]uint32, g.n)
+		for v := range g.n {
+			s.phase[v] = int32(r.intn(uint32(ticks)))
+			s.byTick[s.phase[v]] = append(s.byTick[s.phase[v]], int32(v))
+		}
+	case Continuous:
+		s.clock = r.exp() / float64(g.n)
+	}
+	return s
+}
+
+// round runs one round and returns (shuffles done, attempts failed).
+func (s *scheduler) round(r *rng, st shuffler) (done, failed int64) {
+	n := s.g.n
+	switch s.kind {
+	case Rounds:
+		r.perm(s.perm)
+		for _, a := range s.perm {
+			st.shuffle(r, a, s.g.partner(r, a))
+		}
+		return int64(n), 0
+	case Async:
+		// Within a tick every shuffle involves two nodes that are free in
+		// that tick, so no node takes part in two shuffles of one tick and
+		// the order of the tick's shuffles does not matter: each acts on the
+		// state at the tick's start.
+		for t := 0; t < s.ticks; t++ {
+			s.stamp++
+			if s.stamp == 0 { // wrapped: clear the stamps
+				clear(s.busy)
+				s.stamp = 1
+			}
+			group := s.byTick[t]
+			for i := len(group) - 1; i > 0; i-- { // random order within the tick
+				j := r.intn(uint32(i + 1))
+				group[i], group[j] = group[j], group[i]
+			}
+			for _, a := range group {
+				if s.busy[a] == s.stamp {
+					failed++ // a is already in a shuffle it was chosen for
+					continue
+				}
+				b := s.g.partner(r, a)
+				if s.busy[b] == s.stamp {
+					failed++
+					continue
+				}
+				s.busy[a], s.busy[b] = s.stamp, s.stamp
+				st.shuffle(r, a, b)
+				done++
+			}
+		}
+		return done, failed
+	case Continuous:
+		end := s.now + 1
+		for s.clock < end {
+			a := int32(r.intn(uint32(n)))
+			st.shuffle(r, a, s.g.partner(r, a))
+			done++
+			s.clock += r.exp() / float64(n)
+		}
+		s.now = end
+		return done, 0
+	}
+	panic("unknown schedule")
+}

@@ -1,0 +1,309 @@
+package sim
+
+import (
+	"context"
+	"math"
+	"math/big"
+	"testing"
+
+	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/exact"
+)
+
+func small() Config {
+	cfg := DefaultConfig()
+	cfg.Nodes, cfg.Items, cfg.Cache, cfg.Exchange = 200, 60, 12, 5
+	cfg.Warmup, cfg.Rounds, cfg.Reps = 30, 60, 6
+	return cfg
+}
+
+// TestInvariants runs the checking mode (after every shuffle: c distinct
+// items per cache matching the membership rows, N·c copies in all, no item
+// vanishing) under every schedule and topology, on both buffer paths
+// (2s ≤ c and 2s > c).
+func TestInvariants(t *testing.T) {
+	for _, s := range []int{5, 9, 12} {
+		for _, sched := range []Schedule{Rounds, Async, Continuous} {
+			for _, top := range []Topology{{Kind: Full}, {Kind: Regular, Degree: 4}, {Kind: Torus, Radius: 0.15}} {
+				cfg := small()
+				cfg.Exchange, cfg.Schedule, cfg.Topology, cfg.Ticks, cfg.Check = s, sched, top, 10, true
+				cfg.Reps = 2
+				if _, err := Run(context.Background(), cfg, Options{Workers: 2}); err != nil {
+					t.Fatalf("s=%d %v %v: %v", s, sched, top, err)
+				}
+			}
+		}
+	}
+}
+
+// TestCheckCatchesCorruption makes sure the checking mode can fail.
+func TestCheckCatchesCorruption(t *testing.T) {
+	cfg := small()
+	cfg.Check = true
+	st := newProtocolState[uint16](cfg, newStream(1, 1))
+	st.cache[3] = st.cache[4] // a duplicate in node 0's cache
+	defer func() {
+		if _, ok := recover().(*InvariantError); !ok {
+			t.Fatal("a corrupted cache passed the check")
+		}
+	}()
+	st.shuffle(newStream(1, 2), 0, 1)
+	st.verify(0, 1)
+}
+
+func TestInitialPlacement(t *testing.T) {
+	cfg := small()
+	cfg.Nodes, cfg.Items, cfg.Cache = 37, 23, 7 // cN/n = 11.26…
+	st := newProtocolState[int32](cfg, newStream(3, 3))
+	copies := make([]int, cfg.Items)
+	for v := range cfg.Nodes {
+		seen := map[int32]bool{}
+		for _, x := range st.cache[v*cfg.Cache : (v+1)*cfg.Cache] {
+			if seen[x] {
+				t.Fatalf("node %d holds %d twice", v, x)
+			}
+			seen[x] = true
+			copies[x]++
+		}
+	}
+	for x, k := range copies {
+		if k != 11 && k != 12 { // ⌊7·37/23⌋ = 11, ⌈⌉ = 12
+			t.Errorf("item %d has %d copies", x, k)
+		}
+	}
+}
+
+// TestDropProbabilityOneShuffle: one shuffle between independent uniform
+// caches, repeated; the per-item drop frequency must match the exact
+// enumerated probability (exact.PDropEnumerated: S = (n−c)/(n−s)). Both
+// buffer paths are exercised. The tolerance is 4 binomial standard errors.
+func TestDropProbabilityOneShuffle(t *testing.T) {
+	for _, p := range [][3]int{{12, 6, 3}, {12, 6, 4}, {20, 8, 2}, {15, 10, 7}} {
+		n, c, s := p[0], p[1], p[2]
+		en, err := exact.PDropEnumerated(n, c, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := en.PerItem.Float64()
+		cfg := DefaultConfig()
+		cfg.Nodes, cfg.Items, cfg.Cache, cfg.Exchange = 2, n, c, s
+		r := newStream(11, uint64(n*1000+s))
+		var drops, cands int64
+		for range 40000 {
+			st := newProtocolState[uint16](cfg, r)
+			// Independent uniform caches: a uniform c-subset for each node.
+			for v := range 2 {
+				perm := make([]int32, n)
+				r.perm(perm)
+				row := st.bits[v*st.words : (v+1)*st.words]
+				clear(row)
+				for j := range c {
+					st.cache[v*c+j] = uint16(perm[j])
+					row[perm[j]>>6] |= 1 << (uint(perm[j]) & 63)
+				}
+			}
+			st.tracking = true
+			st.shuffle(r, 0, 1)
+			drops += st.cnt.Drops
+			cands += st.cnt.DropCandidates
+		}
+		got := float64(drops) / float64(cands)
+		se := math.Sqrt(want * (1 - want) / float64(cands))
+		if math.Abs(got-want) > 4*se {
+			t.Errorf("(n,c,s)=%v: per-item drop frequency %.5f, exact %.5f (%s), 4·se = %.5f", p, got, want, en.PerItem, 4*se)
+		}
+	}
+}
+
+// TestSteadyState: the fraction of nodes holding d settles at c/n (the
+// number of copies of any item averages N·c/n). The mean over replications
+// and late rounds must be within 4 standard errors of 0.2 (the se from the
+// spread of the replications' time averages).
+func TestSteadyState(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Nodes, cfg.Items, cfg.Cache, cfg.Exchange = 500, 100, 20, 10
+	cfg.Warmup, cfg.Rounds, cfg.Reps = 50, 300, 16
+	res, err := Run(context.Background(), cfg, Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	avgs := make([]float64, len(res.Reps))
+	for i, rep := range res.Reps {
+		for tt := 200; tt <= 300; tt++ {
+			avgs[i] += float64(rep.X[tt]) / float64(cfg.Nodes)
+		}
+		avgs[i] /= 101
+	}
+	m, sd := meanSD(avgs)
+	se := sd / math.Sqrt(float64(len(avgs)))
+	if math.Abs(m-0.2) > 4*se+1e-3 {
+		t.Errorf("steady x = %.4f ± %.4f, want c/n = 0.2", m, se)
+	}
+	// Coverage reaches 1 on a full topology.
+	if y := res.Summary()[300].YMean; y != 1 {
+		t.Errorf("y(300) = %v", y)
+	}
+}
+
+func meanSD(v []float64) (float64, float64) {
+	m := 0.0
+	for _, x := range v {
+		m += x
+	}
+	m /= float64(len(v))
+	s := 0.0
+	for _, x := range v {
+		s += (x - m) * (x - m)
+	}
+	return m, math.Sqrt(s / float64(len(v)-1))
+}
+
+// TestMarkovEarlyGrowth: in the pairwise-Markov model with a single copy at
+// t = 0, while copies are few the expected number grows by the factor
+// (1 + k)·… per round. Exactly: starting from X = 1, one shuffle involving
+// the holder adds a copy w.p. P(11|10) = p(1−q), and the holder takes part
+// in 2 shuffles per round on average (N initiations, partner uniform), so
+// E[X(1)] = 1 + 2p(1−q)·(1 + O(1/N)) to first order. Check the mean of X(1)
+// over many replications against 1 + 2p(1−q) within 4 standard errors
+// plus the O(1/N) and second-order terms (bounded by 4(p(1−q))²).
+func TestMarkovEarlyGrowth(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Model, cfg.Rounds, cfg.Reps = Markov, 1, 20000
+	cfg.Nodes = 1000
+	res, err := Run(context.Background(), cfg, Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := make([]float64, len(res.Reps))
+	for i, rep := range res.Reps {
+		v[i] = float64(rep.X[1])
+	}
+	m, sd := meanSD(v)
+	p, q := 0.5, 400.0/450
+	want := 1 + 2*p*(1-q)
+	slack := 4*sd/math.Sqrt(float64(len(v))) + 4*(p*(1-q))*(p*(1-q))
+	if math.Abs(m-want) > slack {
+		t.Errorf("E[X(1)] = %.4f, want %.4f ± %.4f", m, want, slack)
+	}
+	_ = approx.Simplified
+}
+
+func TestDeterminismAcrossWorkers(t *testing.T) {
+	for _, model := range []Model{Protocol, Markov} {
+		cfg := small()
+		cfg.Model, cfg.Reps = model, 7
+		var ref *Result
+		for _, w := range []int{1, 2, 3} {
+			res, err := Run(context.Background(), cfg, Options{Workers: w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ref == nil {
+				ref = res
+				continue
+			}
+			for i := range res.Reps {
+				for tt := range res.Reps[i].X {
+					if res.Reps[i].X[tt] != ref.Reps[i].X[tt] || res.Reps[i].Y[tt] != ref.Reps[i].Y[tt] {
+						t.Fatalf("%v workers=%d: replication %d differs at t=%d", model, w, i, tt)
+					}
+				}
+			}
+		}
+		// A different seed gives a different result (the test can fail).
+		cfg.Seed++
+		other, _ := Run(context.Background(), cfg, Options{Workers: 1})
+		same := true
+		for i := range other.Reps {
+			for tt := range other.Reps[i].X {
+				same = same && other.Reps[i].X[tt] == ref.Reps[i].X[tt]
+			}
+		}
+		if same {
+			t.Errorf("%v: seed %d and %d give identical runs", model, cfg.Seed-1, cfg.Seed)
+		}
+	}
+}
+
+// TestShardIndicesReproduce: a replication computed alone equals the same
+// replication computed among all of them.
+func TestShardIndicesReproduce(t *testing.T) {
+	cfg := small()
+	cfg.Reps = 5
+	all, _ := Run(context.Background(), cfg, Options{Workers: 2})
+	part, _ := Run(context.Background(), cfg, Options{Workers: 1, Indices: []int{3}})
+	for tt := range part.Reps[0].X {
+		if part.Reps[0].X[tt] != all.Reps[3].X[tt] {
+			t.Fatalf("replication 3 alone differs at t=%d", tt)
+		}
+	}
+}
+
+func TestMomentsExact(t *testing.T) {
+	// Values 1, 2, 3, 4 (N = 1): mean 2.5, sample variance 5/3.
+	m := moments([]int32{4, 1, 3, 2})
+	mean, sd := m.meanSD(1)
+	if mean != 2.5 || math.Abs(sd-math.Sqrt(5.0/3)) > 1e-15 {
+		t.Errorf("mean %v sd %v", mean, sd)
+	}
+	if m.SumSq.Cmp(big.NewInt(30)) != 0 {
+		t.Errorf("Σv² = %v", m.SumSq)
+	}
+	// Type-7 quantiles of 1..5 (sorted): q(0.05) = 1.2, q(0.5) = 3, q(0.95) = 4.8.
+	xs := []int32{1, 2, 3, 4, 5}
+	for p, want := range map[float64]float64{0.05: 1.2, 0.5: 3, 0.95: 4.8} {
+		if got := quantile(xs, p); math.Abs(got-want) > 1e-12 {
+			t.Errorf("q(%v) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+func TestAsyncFailedAttempts(t *testing.T) {
+	// With 2 ticks per round, half the nodes try in each tick; failures
+	// must occur and be counted, and shuffles + failures = initiations.
+	cfg := small()
+	cfg.Schedule, cfg.Ticks, cfg.Reps = Async, 2, 1
+	res, err := Run(context.Background(), cfg, Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot := res.Totals()
+	if tot.Failed == 0 {
+		t.Error("no failed attempts with 2 ticks per round")
+	}
+	if tot.Shuffles+tot.Failed != int64(cfg.Nodes*cfg.Rounds) {
+		t.Errorf("shuffles %d + failed %d ≠ N·T = %d", tot.Shuffles, tot.Failed, cfg.Nodes*cfg.Rounds)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	bad := []func(*Config){
+		func(c *Config) { c.Nodes = 1 },
+		func(c *Config) { c.Cache = c.Items + 1 },
+		func(c *Config) { c.Exchange = c.Cache + 1 },
+		func(c *Config) { c.Rounds = 0 },
+		func(c *Config) { c.Reps = 0 },
+		func(c *Config) { c.Topology = Topology{Kind: Regular, Degree: 3}; c.Nodes = 201 },
+		func(c *Config) { c.Nodes, c.Items, c.Cache = 1 << 26, 1 << 24, 1 << 20 }, // petabytes
+	}
+	for i, f := range bad {
+		cfg := small()
+		f(&cfg)
+		if err := cfg.Validate(1); err == nil {
+			t.Errorf("case %d accepted", i)
+		}
+	}
+	cfg := small()
+	cfg.Topology = Topology{Kind: Torus, Radius: 0.001}
+	if _, err := Run(context.Background(), cfg, Options{Workers: 1}); err == nil {
+		t.Error("a torus radius leaving nodes isolated was accepted")
+	}
+}
+
+func TestCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, small(), Options{Workers: 2}); err != context.Canceled {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}

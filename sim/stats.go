@@ -1,0 +1,109 @@
+package sim
+
+import (
+	"math"
+	"math/big"
+	"slices"
+)
+
+// RoundStats summarises one round over replications, as fractions of N.
+type RoundStats struct {
+	T                int
+	XMean, XSD       float64
+	YMean, YSD       float64
+	XQ05, XQ50, XQ95 float64
+	YQ05, YQ50, YQ95 float64
+}
+
+// Moments are the exact integer power sums of a round's counts over
+// replications: Count, Σv and Σv². They add exactly across shards, which is
+// what makes a merge byte-identical to a single run: the mean Σv/Count and
+// the variance (Count·Σv² − (Σv)²)/(Count(Count−1)) are computed once, from
+// exact integers, whatever the order of the replications. (Chan et al.'s
+// pairwise update of (count, mean, M2) computes the same in floating point;
+// with integer data the power sums are exact and simpler.)
+type Moments struct {
+	Count int64
+	Sum   int64
+	SumSq *big.Int // Σv² may exceed 2^63 for large N and R
+}
+
+// meanSD returns the mean and the sample standard deviation (0 for one
+// replication), both divided by N, each rounded once from exact values.
+func (m Moments) meanSD(N int) (mean, sd float64) {
+	if m.Count == 0 {
+		return math.NaN(), math.NaN()
+	}
+	mr := new(big.Rat).SetFrac(big.NewInt(m.Sum), big.NewInt(m.Count*int64(N)))
+	mean, _ = mr.Float64()
+	if m.Count < 2 {
+		return mean, 0
+	}
+	// Var = (Count·Σv² − (Σv)²) / (Count·(Count−1)), in exact integers.
+	num := new(big.Int).Mul(big.NewInt(m.Count), m.SumSq)
+	s := big.NewInt(m.Sum)
+	num.Sub(num, s.Mul(s, s))
+	den := new(big.Int).Mul(big.NewInt(m.Count), big.NewInt(m.Count-1))
+	den.Mul(den, big.NewInt(int64(N)*int64(N)))
+	v, _ := new(big.Rat).SetFrac(num, den).Float64()
+	return mean, math.Sqrt(v)
+}
+
+func moments(vals []int32) Moments {
+	m := Moments{Count: int64(len(vals)), SumSq: new(big.Int)}
+	t := new(big.Int)
+	for _, v := range vals {
+		m.Sum += int64(v)
+		m.SumSq.Add(m.SumSq, t.SetInt64(int64(v)*int64(v)))
+	}
+	return m
+}
+
+// quantile returns the p-quantile of sorted data by linear interpolation
+// between order statistics (Hyndman and Fan type 7, the default of R and
+// NumPy): h = (k−1)p, q = x[⌊h⌋] + (h − ⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋]).
+func quantile(sorted []int32, p float64) float64 {
+	k := len(sorted)
+	if k == 1 {
+		return float64(sorted[0])
+	}
+	h := float64(k-1) * p
+	lo := int(math.Floor(h))
+	if lo >= k-1 {
+		return float64(sorted[k-1])
+	}
+	return float64(sorted[lo]) + (h-float64(lo))*float64(sorted[lo+1]-sorted[lo])
+}
+
+// Summary computes the per-round statistics of a result. It depends only on
+// the multiset of replications, not on their order.
+func (r *Result) Summary() []RoundStats {
+	T := r.Config.Rounds
+	N := float64(r.Config.Nodes)
+	out := make([]RoundStats, T+1)
+	xs := make([]int32, len(r.Reps))
+	ys := make([]int32, len(r.Reps))
+	for t := 0; t <= T; t++ {
+		for i, rep := range r.Reps {
+			xs[i], ys[i] = rep.X[t], rep.Y[t]
+		}
+		s := &out[t]
+		s.T = t
+		s.XMean, s.XSD = moments(xs).meanSD(r.Config.Nodes)
+		s.YMean, s.YSD = moments(ys).meanSD(r.Config.Nodes)
+		slices.Sort(xs)
+		slices.Sort(ys)
+		s.XQ05, s.XQ50, s.XQ95 = quantile(xs, 0.05)/N, quantile(xs, 0.5)/N, quantile(xs, 0.95)/N
+		s.YQ05, s.YQ50, s.YQ95 = quantile(ys, 0.05)/N, quantile(ys, 0.5)/N, quantile(ys, 0.95)/N
+	}
+	return out
+}
+
+// Totals adds the counters of every replication.
+func (r *Result) Totals() Counters {
+	var c Counters
+	for i := range r.Reps {
+		c.add(&r.Reps[i].Counters)
+	}
+	return c
+}
