@@ -284,7 +284,7 @@ func TestValidate(t *testing.T) {
 		func(c *Config) { c.Rounds = 0 },
 		func(c *Config) { c.Reps = 0 },
 		func(c *Config) { c.Topology = Topology{Kind: Regular, Degree: 3}; c.Nodes = 201 },
-		func(c *Config) { c.Nodes, c.Items, c.Cache = 1 << 26, 1 << 24, 1 << 20 }, // petabytes
+		func(c *Config) { c.Nodes, c.Items, c.Cache = 1<<26, 1<<24, 1<<20 }, // petabytes
 	}
 	for i, f := range bad {
 		cfg := small()
