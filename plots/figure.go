@@ -1,0 +1,305 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Figure size: a single-column figure of a two-column paper is about 3.5 in
+// wide; at 6 × 4 in with 11-pt text the figure stays readable when scaled
+// to a column and when shown full width.
+const (
+	Width  = 6 * vg.Inch
+	Height = 4 * vg.Inch
+	// DPI of the PNG files: 6 × 4 in at 150 dpi is 900 × 600 pixels.
+	DPI = 150
+)
+
+// Series is one curve: points, a legend entry, and how to draw it.
+type Series struct {
+	Name   string
+	X, Y   []float64
+	Lo, Hi []float64 // optional band (e.g. mean ± sd), drawn beneath
+	Dashed bool
+	Points bool // markers instead of a line (with error bars from Lo, Hi)
+	Open   bool // small open markers
+	Color  int  // palette index
+}
+
+// Palette is colour-blind safe (Okabe and Ito, 2008).
+var Palette = []color.Color{
+	color.RGBA{0, 114, 178, 255},   // blue
+	color.RGBA{213, 94, 0, 255},    // vermillion
+	color.RGBA{0, 158, 115, 255},   // bluish green
+	color.RGBA{204, 121, 167, 255}, // reddish purple
+	color.RGBA{230, 159, 0, 255},   // orange
+	color.RGBA{86, 180, 233, 255},  // sky blue
+	color.RGBA{0, 0, 0, 255},       // black
+	color.RGBA{240, 228, 66, 255},  // yellow
+}
+
+// Spec describes a figure.
+type Spec struct {
+	Title, XLabel, YLabel string
+	Series                []Series
+	// VLines are vertical reference lines (e.g. s*), with legend names.
+	VLines []VLine
+	// LegendLeft and LegendBottom move the legend from the top right;
+	// LegendDown shifts it further down (from the top) by that length.
+	LegendLeft, LegendBottom bool
+	LegendDown               vg.Length
+	YMin, YMax               *float64
+	XMax                     *float64
+}
+
+// VLine is a vertical reference line.
+type VLine struct {
+	X     float64
+	Name  string
+	Color int
+}
+
+// Build draws the figure.
+func (s *Spec) Build() (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = s.Title
+	p.X.Label.Text = s.XLabel
+	p.Y.Label.Text = s.YLabel
+	p.Title.TextStyle.Font.Size = 12
+	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
+		ax.Label.TextStyle.Font.Size = 11
+		ax.Tick.Label.Font.Size = 10
+	}
+	p.Legend.TextStyle.Font.Size = 9
+	p.Legend.Top = !s.LegendBottom
+	p.Legend.Left = s.LegendLeft
+	p.Legend.YOffs = -s.LegendDown
+	p.X.Tick.Marker = cleanTicks{}
+	p.Y.Tick.Marker = cleanTicks{}
+	p.Add(plotter.NewGrid())
+	for _, se := range s.Series {
+		if len(se.Lo) != len(se.X) || len(se.Hi) != len(se.X) || len(se.X) == 0 {
+			continue
+		}
+		if se.Points {
+			errs := make(plotter.YErrors, len(se.X))
+			xys := make(plotter.XYs, len(se.X))
+			for i := range se.X {
+				xys[i] = plotter.XY{X: se.X[i], Y: se.Y[i]}
+				errs[i].Low, errs[i].High = se.Y[i]-se.Lo[i], se.Hi[i]-se.Y[i]
+			}
+			eb, err := plotter.NewYErrorBars(struct {
+				plotter.XYs
+				plotter.YErrors
+			}{xys, errs})
+			if err != nil {
+				return nil, fmt.Errorf("%s error bars: %w", se.Name, err)
+			}
+			eb.LineStyle.Color = Palette[se.Color%len(Palette)]
+			p.Add(eb)
+			continue
+		}
+		if len(se.X) > 1 {
+			band := make(plotter.XYs, 0, 2*len(se.X))
+			for i := range se.X {
+				band = append(band, plotter.XY{X: se.X[i], Y: se.Hi[i]})
+			}
+			for i := len(se.X) - 1; i >= 0; i-- {
+				band = append(band, plotter.XY{X: se.X[i], Y: se.Lo[i]})
+			}
+			poly, err := plotter.NewPolygon(band)
+			if err != nil {
+				return nil, fmt.Errorf("%s band: %w", se.Name, err)
+			}
+			r, g, b, _ := Palette[se.Color%len(Palette)].RGBA()
+			poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 55}
+			poly.LineStyle.Width = 0
+			p.Add(poly)
+		}
+	}
+	for _, se := range s.Series {
+		xys := make(plotter.XYs, len(se.X))
+		for i := range se.X {
+			xys[i] = plotter.XY{X: se.X[i], Y: se.Y[i]}
+		}
+		col := Palette[se.Color%len(Palette)]
+		if se.Points {
+			sc, err := plotter.NewScatter(xys)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", se.Name, err)
+			}
+			sc.GlyphStyle.Color = col
+			sc.GlyphStyle.Radius = vg.Points(2.5)
+			sc.GlyphStyle.Shape = draw.CircleGlyph{}
+			if se.Open {
+				sc.GlyphStyle.Radius = vg.Points(2)
+				sc.GlyphStyle.Shape = draw.RingGlyph{}
+			}
+			p.Add(sc)
+			if se.Name != "" {
+				p.Legend.Add(se.Name, sc)
+			}
+			continue
+		}
+		l, err := plotter.NewLine(xys)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", se.Name, err)
+		}
+		l.LineStyle.Color = col
+		l.LineStyle.Width = vg.Points(1.5)
+		if se.Dashed {
+			l.LineStyle.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+		}
+		p.Add(l)
+		if se.Name != "" {
+			p.Legend.Add(se.Name, l)
+		}
+	}
+	for _, v := range s.VLines {
+		lo, hi := p.Y.Min, p.Y.Max
+		if s.YMin != nil {
+			lo = *s.YMin
+		}
+		if s.YMax != nil {
+			hi = *s.YMax
+		}
+		l, err := plotter.NewLine(plotter.XYs{{X: v.X, Y: lo}, {X: v.X, Y: hi}})
+		if err != nil {
+			return nil, err
+		}
+		l.LineStyle.Color = Palette[v.Color%len(Palette)]
+		l.LineStyle.Width = vg.Points(1)
+		l.LineStyle.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
+		p.Add(l)
+		if v.Name != "" {
+			p.Legend.Add(v.Name, l)
+		}
+	}
+	if s.XMax != nil {
+		p.X.Max = *s.XMax
+	}
+	if s.YMin != nil {
+		p.Y.Min = *s.YMin
+	}
+	if s.YMax != nil {
+		p.Y.Max = *s.YMax
+	}
+	return p, nil
+}
+
+// Save writes the figure as base.png and base.svg (each through a temporary
+// file renamed into place) and returns their paths.
+func (s *Spec) Save(base string) ([]string, error) {
+	p, err := s.Build()
+	if err != nil {
+		return nil, err
+	}
+	png := base + ".png"
+	svg := base + ".svg"
+	if err := atomicWrite(png, func(w io.Writer) error {
+		c := vgimg.NewWith(vgimg.UseWH(Width, Height), vgimg.UseDPI(DPI))
+		p.Draw(draw.New(c))
+		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	if err := atomicWrite(svg, func(w io.Writer) error {
+		c := vgsvg.New(Width, Height)
+		p.Draw(draw.New(c))
+		_, err := c.WriteTo(w)
+		return err
+	}); err != nil {
+		os.Remove(png)
+		return nil, err
+	}
+	return []string{png, svg}, nil
+}
+
+// atomicWrite writes path through a temporary file in its directory.
+func atomicWrite(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// AtomicWrite is atomicWrite for other packages' files (tables, reports).
+func AtomicWrite(path string, write func(io.Writer) error) error { return atomicWrite(path, write) }
+
+// SaveStack writes several figures stacked vertically in one image (each
+// panel Height tall) as base.png and base.svg.
+func SaveStack(base string, specs ...*Spec) ([]string, error) {
+	plots := make([][]*plot.Plot, len(specs))
+	for i, s := range specs {
+		p, err := s.Build()
+		if err != nil {
+			return nil, err
+		}
+		plots[i] = []*plot.Plot{p}
+	}
+	h := Height * vg.Length(len(specs))
+	draw1 := func(c draw.Canvas) {
+		tiles := draw.Tiles{Rows: len(specs), Cols: 1, PadX: vg.Points(4), PadY: vg.Points(8), PadTop: vg.Points(4), PadBottom: vg.Points(4)}
+		canv := plot.Align(plots, tiles, c)
+		for i := range plots {
+			plots[i][0].Draw(canv[i][0])
+		}
+	}
+	png, svg := base+".png", base+".svg"
+	if err := atomicWrite(png, func(w io.Writer) error {
+		c := vgimg.NewWith(vgimg.UseWH(Width, h), vgimg.UseDPI(DPI))
+		draw1(draw.New(c))
+		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	if err := atomicWrite(svg, func(w io.Writer) error {
+		c := vgsvg.New(Width, h)
+		draw1(draw.New(c))
+		_, err := c.WriteTo(w)
+		return err
+	}); err != nil {
+		os.Remove(png)
+		return nil, err
+	}
+	return []string{png, svg}, nil
+}
+
+// cleanTicks is plot.DefaultTicks with labels in the shortest form ("250",
+// not "250.00").
+type cleanTicks struct{}
+
+func (cleanTicks) Ticks(min, max float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 6, 64)
+		}
+	}
+	return ts
+}
