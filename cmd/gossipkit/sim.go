@@ -93,8 +93,9 @@ func cmdSim(ctx context.Context, e *env, args []string) error {
 	f := addSimFlags(fs)
 	format := fs.String("format", "csv", "output format: csv (per-round table), json, text or markdown (summary and table)")
 	out := fs.String("o", "", "write to FILE instead of standard output (atomically)")
-	shard := fs.String("shard", "", "run only shard I/M (replications r with r mod M = I−1) and write a part file for `gossipkit merge`")
-	allowEnv := fs.Bool("no-scheduler-env", false, "ignore JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID, AWS_BATCH_JOB_ARRAY_INDEX")
+	shard := fs.String("shard", "", "run only shard I/M (replications r with r mod M = I−1) and write a part file for `gossipkit merge` to -o (a file, or a directory ending in /)")
+	shards := fs.Int("shards", 0, "number of shards M when the shard index comes from JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX (Slurm: SLURM_ARRAY_TASK_COUNT)")
+	ignoreEnv := fs.Bool("no-scheduler-env", false, "ignore JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID and AWS_BATCH_JOB_ARRAY_INDEX")
 	if err := parseEnv(fs, e, args); err != nil {
 		return err
 	}
@@ -105,7 +106,10 @@ func cmdSim(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	sh, err := resolveShard(e, *shard, !*allowEnv)
+	if *shards < 0 || *shards > maxShards {
+		return usagef("--shards %d: valid range 1..%d", *shards, maxShards)
+	}
+	sh, err := resolveShard(e, *shard, *shards, !*ignoreEnv)
 	if err != nil {
 		return err
 	}

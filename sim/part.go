@@ -1,0 +1,296 @@
+package sim
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+
+	"github.com/gossipkit/gossipkit/approx"
+)
+
+// PartFormat and PartVersion identify a part file.
+const (
+	PartFormat  = "gossipkit-sim-part"
+	PartVersion = 1
+)
+
+// Part is one shard's share of an experiment, as written to a part file.
+//
+// # File format (version 1)
+//
+// A part file is one gzip member whose content is a JSON object:
+//
+//	format       "gossipkit-sim-part"
+//	version      1
+//	config       the experiment: every field of Config (seed as a decimal
+//	             string, enums as their names); identical in every part
+//	connected    whether the topology is connected
+//	shard        {"index": I, "count": M}: this part ran the replications r
+//	             with r mod M = I − 1
+//	replications the indices it holds, increasing
+//	moments      per round t = 0..T, for x and y: {"count", "sum", "sumsq"},
+//	             exact integers (sumsq as a decimal string): count, Σv, Σv²
+//	             of the node counts over this part's replications. A reader
+//	             recomputes them from the trajectories and rejects a part
+//	             where they differ.
+//	reps         per replication: index, x and y (node counts at t = 0..T)
+//	             and its integer counters
+//
+// gzip's CRC-32 and length check reject truncated or corrupted files; the
+// decoder rejects unknown fields. Merging adds the integer power sums, so a
+// merge is exact and independent of the order of the parts; the
+// trajectories give exact quantiles.
+type Part struct {
+	Format       string        `json:"format"`
+	Version      int           `json:"version"`
+	Config       partConfig    `json:"config"`
+	Connected    bool          `json:"connected"`
+	Shard        ShardID       `json:"shard"`
+	Replications []int         `json:"replications"`
+	Moments      partMoments   `json:"moments"`
+	Reps         []Replication `json:"reps"`
+}
+
+// ShardID is shard Index of Count (1 ≤ Index ≤ Count).
+type ShardID struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+// Indices returns the replications of shard s among R: r mod Count = Index−1.
+func (s ShardID) Indices(R int) []int {
+	var out []int
+	for r := s.Index - 1; r < R; r += s.Count {
+		out = append(out, r)
+	}
+	return out
+}
+
+type partConfig struct {
+	Model    string `json:"model"`
+	Nodes    int    `json:"N"`
+	Items    int    `json:"n"`
+	Cache    int    `json:"c"`
+	Exchange int    `json:"s"`
+	Warmup   int    `json:"warmup"`
+	Rounds   int    `json:"rounds"`
+	Reps     int    `json:"reps"`
+	Seed     string `json:"seed"`
+	Initial  int    `json:"initial"`
+	Schedule string `json:"schedule"`
+	Ticks    int    `json:"ticks"`
+	Topology string `json:"topology"`
+	PDrop    string `json:"pdrop"`
+}
+
+type momentJSON struct {
+	Count int64  `json:"count"`
+	Sum   int64  `json:"sum"`
+	SumSq string `json:"sumsq"`
+}
+
+type partMoments struct {
+	X []momentJSON `json:"x"`
+	Y []momentJSON `json:"y"`
+}
+
+func toPartConfig(c Config) partConfig {
+	return partConfig{Model: c.Model.String(), Nodes: c.Nodes, Items: c.Items, Cache: c.Cache, Exchange: c.Exchange,
+		Warmup: c.Warmup, Rounds: c.Rounds, Reps: c.Reps, Seed: strconv.FormatUint(c.Seed, 10), Initial: c.Initial,
+		Schedule: c.Schedule.String(), Ticks: c.Ticks, Topology: c.Topology.String(), PDrop: c.PDrop.String()}
+}
+
+func (p partConfig) config() (Config, error) {
+	c := Config{Nodes: p.Nodes, Items: p.Items, Cache: p.Cache, Exchange: p.Exchange, Warmup: p.Warmup,
+		Rounds: p.Rounds, Reps: p.Reps, Initial: p.Initial, Ticks: p.Ticks}
+	var err error
+	if c.Model, err = ParseModel(p.Model); err != nil {
+		return c, err
+	}
+	if c.Schedule, err = ParseSchedule(p.Schedule); err != nil {
+		return c, err
+	}
+	if c.Topology, err = ParseTopology(p.Topology); err != nil {
+		return c, err
+	}
+	if c.PDrop, err = approx.ParseVariant(p.PDrop); err != nil {
+		return c, err
+	}
+	if c.Seed, err = strconv.ParseUint(p.Seed, 10, 64); err != nil {
+		return c, fmt.Errorf("seed %q: %w", p.Seed, err)
+	}
+	return c, nil
+}
+
+func momentsOf(reps []Replication, T int, pick func(*Replication) []int32) []momentJSON {
+	out := make([]momentJSON, T+1)
+	vals := make([]int32, len(reps))
+	for t := 0; t <= T; t++ {
+		for i := range reps {
+			vals[i] = pick(&reps[i])[t]
+		}
+		m := moments(vals)
+		out[t] = momentJSON{Count: m.Count, Sum: m.Sum, SumSq: m.SumSq.String()}
+	}
+	return out
+}
+
+func pickX(r *Replication) []int32 { return r.X }
+func pickY(r *Replication) []int32 { return r.Y }
+
+// WritePart writes res, the replications of shard id, as a part file.
+func WritePart(w io.Writer, res *Result, id ShardID) error {
+	p := Part{Format: PartFormat, Version: PartVersion, Config: toPartConfig(res.Config), Connected: res.Connected, Shard: id, Reps: res.Reps}
+	for _, r := range res.Reps {
+		p.Replications = append(p.Replications, r.Index)
+	}
+	T := res.Config.Rounds
+	p.Moments = partMoments{X: momentsOf(res.Reps, T, pickX), Y: momentsOf(res.Reps, T, pickY)}
+	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(zw)
+	if err := json.NewEncoder(bw).Encode(&p); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+// ReadPart reads and checks one part file: its format and version, its
+// gzip integrity, its shard's replication set, the trajectory lengths, and
+// the stored moments against the trajectories.
+func ReadPart(r io.Reader) (*Part, error) {
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("not a gossipkit part file (not gzip: %v)", err)
+	}
+	zr.Multistream(false)
+	raw, err := io.ReadAll(io.LimitReader(zr, 1<<34))
+	if err != nil {
+		return nil, fmt.Errorf("corrupted or truncated part file: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	var p Part
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("not a gossipkit part file: %v", err)
+	}
+	if p.Format != PartFormat {
+		return nil, fmt.Errorf("not a gossipkit part file (format %q)", p.Format)
+	}
+	if p.Version != PartVersion {
+		return nil, fmt.Errorf("part format version %d, this gossipkit reads version %d", p.Version, PartVersion)
+	}
+	cfg, err := p.Config.config()
+	if err != nil {
+		return nil, fmt.Errorf("bad configuration in part file: %v", err)
+	}
+	if p.Shard.Count < 1 || p.Shard.Index < 1 || p.Shard.Index > p.Shard.Count {
+		return nil, fmt.Errorf("bad shard %d/%d in part file", p.Shard.Index, p.Shard.Count)
+	}
+	T := cfg.Rounds
+	if len(p.Reps) != len(p.Replications) || len(p.Moments.X) != T+1 || len(p.Moments.Y) != T+1 {
+		return nil, errors.New("corrupted part file: inconsistent lengths")
+	}
+	for i, rep := range p.Reps {
+		if rep.Index != p.Replications[i] || rep.Index < 0 || rep.Index >= cfg.Reps || rep.Index%p.Shard.Count != p.Shard.Index-1 {
+			return nil, fmt.Errorf("corrupted part file: replication %d does not belong to shard %d/%d of %d", rep.Index, p.Shard.Index, p.Shard.Count, cfg.Reps)
+		}
+		if len(rep.X) != T+1 || len(rep.Y) != T+1 {
+			return nil, fmt.Errorf("corrupted part file: replication %d has %d rounds, want %d", rep.Index, len(rep.X)-1, T)
+		}
+	}
+	for _, pair := range []struct {
+		stored []momentJSON
+		pick   func(*Replication) []int32
+		name   string
+	}{{p.Moments.X, pickX, "x"}, {p.Moments.Y, pickY, "y"}} {
+		got := momentsOf(p.Reps, T, pair.pick)
+		for t := range got {
+			if got[t] != pair.stored[t] {
+				return nil, fmt.Errorf("corrupted part file: the moments of %s at t = %d do not match its trajectories", pair.name, t)
+			}
+		}
+	}
+	return &p, nil
+}
+
+// MergeError is a set of parts that cannot be merged.
+type MergeError struct{ Msg string }
+
+func (e *MergeError) Error() string { return e.Msg }
+
+// Merge combines parts of one experiment into the Result the single run
+// would have produced. names label the parts in errors. It refuses parts of
+// different experiments and replications present twice; missing
+// replications are returned, and refused unless allowMissing.
+func Merge(parts []*Part, names []string, allowMissing bool) (*Result, []int, error) {
+	if len(parts) == 0 {
+		return nil, nil, &MergeError{"no parts to merge"}
+	}
+	ref, _ := json.Marshal(parts[0].Config)
+	cfg, err := parts[0].Config.config()
+	if err != nil {
+		return nil, nil, err
+	}
+	owner := map[int]string{}
+	res := &Result{Config: cfg, Connected: parts[0].Connected}
+	for i, p := range parts {
+		got, _ := json.Marshal(p.Config)
+		if !bytes.Equal(got, ref) {
+			return nil, nil, &MergeError{fmt.Sprintf("%s and %s are from different experiments (parameters or seed differ: %s vs %s)", names[0], names[i], got, ref)}
+		}
+		for _, rep := range p.Reps {
+			if prev, dup := owner[rep.Index]; dup {
+				return nil, nil, &MergeError{fmt.Sprintf("replication %d is in both %s and %s", rep.Index, prev, names[i])}
+			}
+			owner[rep.Index] = names[i]
+			res.Reps = append(res.Reps, rep)
+		}
+	}
+	sort.Slice(res.Reps, func(a, b int) bool { return res.Reps[a].Index < res.Reps[b].Index })
+	var missing []int
+	for r := 0; r < cfg.Reps; r++ {
+		if _, ok := owner[r]; !ok {
+			missing = append(missing, r)
+		}
+	}
+	if len(missing) > 0 && !allowMissing {
+		return nil, missing, &MergeError{fmt.Sprintf("%d of %d replications missing: %s (pass --allow-missing to merge what is there)", len(missing), cfg.Reps, Ranges(missing))}
+	}
+	if len(res.Reps) == 0 {
+		return nil, missing, &MergeError{"the parts hold no replications"}
+	}
+	return res, missing, nil
+}
+
+// Ranges writes sorted indices compactly: "0-3, 7, 9-10".
+func Ranges(v []int) string {
+	var b bytes.Buffer
+	for i := 0; i < len(v); {
+		j := i
+		for j+1 < len(v) && v[j+1] == v[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		if j > i {
+			fmt.Fprintf(&b, "%d-%d", v[i], v[j])
+		} else {
+			fmt.Fprintf(&b, "%d", v[i])
+		}
+		i = j + 1
+	}
+	return b.String()
+}
