@@ -114,7 +114,7 @@ func cmdODE(ctx context.Context, e *env, args []string) error {
 	initial := fs.Int("initial", 1, "initial number of copies of d (1..N)")
 	variant := fs.String("pdrop", "simplified", "P_drop variant: simplified, gamma or exact")
 	refined := fs.Bool("refined", false, "add the refined mean field (1/N correction) and predicted standard deviations")
-	timeModel := fs.String("time", "continuous", "with --refined: continuous or discrete time")
+	timeModel := fs.String("time", "continuous", "with --refined: continuous (shuffles at rate N per round, as `sim --schedule continuous`) or discrete (synchronous rounds: every shuffle of a round acts on the state at its start)")
 	format := fs.String("format", "text", "output format: text, json, csv or markdown")
 	out := fs.String("o", "", "write to FILE instead of standard output")
 	if err := parseEnv(fs, e, args); err != nil {
@@ -144,6 +144,8 @@ func cmdODE(ctx context.Context, e *env, args []string) error {
 		return usagef("--initial %d: valid range 1..N = 1..%d", *initial, *N)
 	case *timeModel != "continuous" && *timeModel != "discrete":
 		return usagef("--time %q: valid values are continuous, discrete", *timeModel)
+	case *refined && *timeModel == "discrete" && math.Abs(*dt-math.Round(*dt)) > 1e-9:
+		return usagef("--dt %g: with --time discrete the output spacing is a whole number of rounds", *dt)
 	}
 	v, err := approx.ParseVariant(*variant)
 	if err != nil {

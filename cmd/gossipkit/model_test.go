@@ -110,3 +110,32 @@ func TestModelBadInput(t *testing.T) {
 		}
 	}
 }
+
+func TestODERefinedColumns(t *testing.T) {
+	for _, tm := range []string{"continuous", "discrete"} {
+		out, errOut, code := runCLI(t, nil, "ode", "-N", "100", "--initial", "5", "--refined", "--time", tm, "--t-max", "50", "--dt", "10", "--format", "json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tm, code, errOut)
+		}
+		var rows []map[string]float64
+		if err := json.Unmarshal([]byte(out), &rows); err != nil {
+			t.Fatal(err)
+		}
+		// t = 0: deterministic start, x = y = 5/100, no correction, sd 0.
+		r0 := rows[0]
+		if r0["x_refined"] != 0.05 || r0["y_refined"] != 0.05 || r0["x_sd"] != 0 || r0["y_sd"] != 0 {
+			t.Errorf("%s t=0: %v", tm, r0)
+		}
+		// In the growth phase the correction is nonzero and the sd positive.
+		r := rows[2]
+		if r["x_refined"] == r["x"] || r["y_sd"] <= 0 {
+			t.Errorf("%s t=20: %v", tm, r)
+		}
+	}
+	if _, errOut, code := runCLI(t, nil, "ode", "--refined", "--time", "discrete", "--dt", "0.5"); code != 2 || !strings.Contains(errOut, "--dt") {
+		t.Errorf("discrete with fractional dt: %d %q", code, errOut)
+	}
+	if _, errOut, code := runCLI(t, nil, "ode", "--initial", "0"); code != 2 || !strings.Contains(errOut, "--initial") {
+		t.Errorf("--initial 0: %d %q", code, errOut)
+	}
+}
