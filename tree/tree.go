@@ -1,0 +1,582 @@
+package tree
+
+import (
+	"container/heap"
+	"errors"
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"sort"
+)
+
+// JoinStrategy picks the entry point of a join.
+type JoinStrategy int
+
+const (
+	JoinFirst   JoinStrategy = iota // the earliest registration under the group id
+	JoinRoot                        // the root
+	JoinClosest                     // the member XOR-closest to the group id
+)
+
+// Redirect picks the alternative a full node names.
+type Redirect int
+
+const (
+	RedirectRandom   Redirect = iota // a uniform child
+	RedirectDistance                 // the child XOR-closest to the newcomer
+)
+
+// Repair is the tree-reconstruction strategy.
+type Repair int
+
+const (
+	Breakout Repair = iota
+	Preservation
+	Election
+)
+
+// Elect is the priority of the recursive election.
+type Elect int
+
+const (
+	ElectXOR      Elect = iota // smallest XOR distance to the group id
+	ElectLifetime              // longest in the tree
+)
+
+var (
+	joinNames     = []string{"first", "root", "closest"}
+	redirectNames = []string{"random", "distance"}
+	repairNames   = []string{"breakout", "preservation", "election"}
+	electNames    = []string{"xor", "lifetime"}
+)
+
+func (j JoinStrategy) String() string { return joinNames[j] }
+func (r Redirect) String() string     { return redirectNames[r] }
+func (r Repair) String() string       { return repairNames[r] }
+func (e Elect) String() string        { return electNames[e] }
+
+func parseName(s string, names []string, what string) (int, error) {
+	for i, n := range names {
+		if n == s {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown %s %q (valid: %v)", what, s, names)
+}
+
+// ParseJoin, ParseRedirect, ParseRepair and ParseElect map names to values.
+func ParseJoin(s string) (JoinStrategy, error) {
+	i, err := parseName(s, joinNames, "join strategy")
+	return JoinStrategy(i), err
+}
+func ParseRedirect(s string) (Redirect, error) {
+	i, err := parseName(s, redirectNames, "redirect strategy")
+	return Redirect(i), err
+}
+func ParseRepair(s string) (Repair, error) {
+	i, err := parseName(s, repairNames, "repair strategy")
+	return Repair(i), err
+}
+func ParseElect(s string) (Elect, error) {
+	i, err := parseName(s, electNames, "election priority")
+	return Elect(i), err
+}
+
+// Config describes one run.
+type Config struct {
+	Nodes    int // ≥ 1
+	Degree   int // k ≥ 1
+	Join     JoinStrategy
+	Redirect Redirect
+	Seed     uint64
+	// Failure experiment (Fail).
+	FailFraction float64 // in [0, 1)
+	Repair       Repair
+	Elect        Elect
+	// Timing, in ms; zero values take the defaults.
+	ArrivalMs, PingPeriodMs, PingTimeoutMs, TauMinMs, TauMaxMs, FailAtMs float64
+}
+
+// DefaultConfig is the document's setting: 4000 nodes, k = 8, first, random.
+func DefaultConfig() Config {
+	return Config{Nodes: 4000, Degree: 8, Join: JoinFirst, Redirect: RedirectRandom, Seed: 1, Repair: Election}
+}
+
+func (c *Config) defaults() {
+	set := func(v *float64, d float64) {
+		if *v == 0 {
+			*v = d
+		}
+	}
+	set(&c.ArrivalMs, 100)
+	set(&c.PingPeriodMs, 1000)
+	set(&c.PingTimeoutMs, 200)
+	set(&c.TauMinMs, 10)
+	set(&c.TauMaxMs, 20)
+	set(&c.FailAtMs, 5000)
+}
+
+// Validate checks the configuration.
+func (c Config) Validate() error {
+	switch {
+	case c.Nodes < 1 || c.Nodes > 1<<22:
+		return fmt.Errorf("nodes %d: valid range 1..%d", c.Nodes, 1<<22)
+	case c.Degree < 1 || c.Degree > 1<<16:
+		return fmt.Errorf("degree %d: valid range 1..65536", c.Degree)
+	case !(c.FailFraction >= 0 && c.FailFraction < 1):
+		return fmt.Errorf("fraction %g: valid range [0, 1)", c.FailFraction)
+	}
+	return nil
+}
+
+// Metrics are the indicators of the document, Sec. V.
+type Metrics struct {
+	Nodes         int     `json:"nodes"`          // nodes alive and in the tree
+	Depth         int     `json:"depth"`          // δ: longest root–leaf path
+	MessagesMean  float64 `json:"messages_mean"`  // ν averaged over alive nodes
+	MessagesMax   int     `json:"messages_max"`   // largest ν
+	PropagationMs float64 `json:"propagation_ms"` // π: last arrival of a notification from the root
+	Reach99Ms     float64 `json:"reach99_ms"`     // time until 99 % of the tree has it
+	// After a failure (zero in Build's metrics).
+	Failed        int     `json:"failed"`
+	RepairMsgs    int     `json:"repair_messages"` // control messages delivered during repair
+	Reconnected   bool    `json:"reconnected"`     // every survivor in one tree
+	ReconnectMs   float64 `json:"reconnect_ms"`    // failure → last survivor reattached
+	Pings         int64   `json:"pings"`           // ping messages (not in ν)
+	JoinRequests  int     `json:"join_requests"`   // join requests delivered in all
+	MessagesTotal int     `json:"messages_total"`  // Σ ν
+}
+
+// event kinds
+const (
+	evArrive = iota
+	evJoinRequest
+	evJoinReply
+	evJoinTimeout
+	evDetectParent
+	evDetectChild
+	evBreak
+	evElectionDone
+)
+
+type event struct {
+	t    float64
+	seq  uint64
+	kind int
+	a, b int32 // meaning depends on kind
+	alt  int32 // join reply: −1 accepted, else the alternative; timeout: the request's hop
+	gen  int32 // join attempt generation (stale replies are ignored)
+}
+
+type queue []event
+
+func (q queue) Len() int { return len(q) }
+func (q queue) Less(i, j int) bool {
+	if q[i].t != q[j].t {
+		return q[i].t < q[j].t
+	}
+	return q[i].seq < q[j].seq
+}
+func (q queue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *queue) Push(x any)   { *q = append(*q, x.(event)) }
+func (q *queue) Pop() any {
+	old := *q
+	e := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return e
+}
+
+// Sim is one simulated group.
+type Sim struct {
+	cfg      Config
+	r        *rng
+	now      float64
+	seq      uint64
+	q        queue
+	group    uint64
+	id       []uint64
+	parent   []int32
+	children [][]int32
+	alive    []bool
+	joined   []bool    // has been accepted at least once (member of the group)
+	reg      []bool    // registered under the group id (believes it is connected)
+	since    []float64 // time of (re)connection, for the lifetime priority
+	msgs     []int32   // ν
+	phase    []float64 // ping phase
+	gen      []int32   // join attempt generation per node (stale replies are ignored)
+	hop      []int32   // request count per node (a timeout is for one request)
+	joining  []bool
+	root     int32
+	byGroup  []int32 // nodes by XOR distance to the group id
+	regOrder []int32 // registrations in time order (may hold stale entries)
+	// failure bookkeeping
+	failing      bool
+	repairMsgs   int
+	joinRequests int
+	pings        int64
+	lastChange   float64
+	electing     map[int32]bool // failed nodes whose election has started
+	handled      []bool         // Breakout/Preservation: orphan already acted
+}
+
+// New prepares a group of cfg.Nodes nodes; Build then runs the joins.
+func New(cfg Config) (*Sim, error) {
+	cfg.defaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	n := cfg.Nodes
+	s := &Sim{cfg: cfg, r: newRNG(cfg.Seed), root: 0,
+		id: make([]uint64, n), parent: make([]int32, n), children: make([][]int32, n), alive: make([]bool, n),
+		joined: make([]bool, n), reg: make([]bool, n), since: make([]float64, n), msgs: make([]int32, n),
+		phase: make([]float64, n), gen: make([]int32, n), hop: make([]int32, n), joining: make([]bool, n), electing: map[int32]bool{}, handled: make([]bool, n)}
+	s.group = s.r.uint64()
+	for v := range n {
+		s.id[v] = s.r.uint64()
+		s.parent[v] = -1
+		s.alive[v] = true
+		s.phase[v] = s.r.float64() * cfg.PingPeriodMs
+	}
+	s.byGroup = make([]int32, n)
+	for v := range n {
+		s.byGroup[v] = int32(v)
+	}
+	sort.Slice(s.byGroup, func(i, j int) bool {
+		return s.id[s.byGroup[i]]^s.group < s.id[s.byGroup[j]]^s.group
+	})
+	// Node 0 creates the group.
+	s.joined[0] = true
+	s.register(0)
+	for v := 1; v < n; v++ {
+		s.push(event{t: float64(v) * cfg.ArrivalMs, kind: evArrive, a: int32(v)})
+	}
+	return s, nil
+}
+
+func (s *Sim) push(e event) {
+	e.seq = s.seq
+	s.seq++
+	heap.Push(&s.q, e)
+}
+
+func (s *Sim) delay() float64 {
+	c := s.cfg
+	return c.TauMinMs + s.r.float64()*(c.TauMaxMs-c.TauMinMs) + c.TauMinMs + s.r.float64()*(c.TauMaxMs-c.TauMinMs)
+}
+
+// deliver counts a control message arriving at v.
+func (s *Sim) deliver(v int32) {
+	if !s.alive[v] {
+		return
+	}
+	s.msgs[v]++
+	if s.failing {
+		s.repairMsgs++
+	}
+}
+
+// connected reports whether v reaches the root through alive nodes.
+func (s *Sim) connected(v int32) bool {
+	for steps := 0; v >= 0; steps++ {
+		if !s.alive[v] || steps > len(s.id) {
+			return false
+		}
+		if v == s.root {
+			return true
+		}
+		v = s.parent[v]
+	}
+	return false
+}
+
+// register records v under the group identifier (appended to the list).
+func (s *Sim) register(v int32) {
+	s.reg[v] = true
+	s.regOrder = append(s.regOrder, v)
+}
+
+// entry returns the entry point for a newcomer, or −1 if none exists.
+func (s *Sim) entry(newcomer int32) int32 {
+	switch s.cfg.Join {
+	case JoinRoot:
+		if s.alive[s.root] && s.root != newcomer {
+			return s.root
+		}
+		return -1
+	case JoinFirst:
+		// The first entry of the member list under the group key that is
+		// still valid; stale entries at the front are dropped.
+		for i, v := range s.regOrder {
+			if v != newcomer && s.alive[v] && s.reg[v] && s.connected(v) && !s.inSubtree(v, newcomer) {
+				if i > 0 && !s.reg[s.regOrder[0]] {
+					s.regOrder = s.regOrder[i:]
+				}
+				return v
+			}
+		}
+		return -1
+	}
+	for _, v := range s.byGroup {
+		if v != newcomer && s.alive[v] && s.reg[v] && s.connected(v) && !s.inSubtree(v, newcomer) {
+			return v
+		}
+	}
+	return -1
+}
+
+// inSubtree reports whether v lies in the subtree of top.
+func (s *Sim) inSubtree(v, top int32) bool {
+	for steps := 0; v >= 0 && steps <= len(s.id); steps++ {
+		if v == top {
+			return true
+		}
+		v = s.parent[v]
+	}
+	return false
+}
+
+// startJoin sends a join request from v to its entry point.
+func (s *Sim) startJoin(v int32) {
+	s.gen[v]++
+	s.joining[v] = true
+	e := s.entry(v)
+	if e < 0 {
+		// No tree to join: v becomes the root (only after the root failed).
+		s.becomeRoot(v)
+		return
+	}
+	s.sendJoin(v, e)
+}
+
+// sendJoin sends one join request; if no answer comes within the longest
+// round trip plus the ping timeout, the newcomer starts over.
+func (s *Sim) sendJoin(v, target int32) {
+	s.hop[v]++
+	s.push(event{t: s.now + s.delay(), kind: evJoinRequest, a: v, b: target, gen: s.gen[v]})
+	s.push(event{t: s.now + 4*s.cfg.TauMaxMs + s.cfg.PingTimeoutMs, kind: evJoinTimeout, a: v, gen: s.gen[v], alt: s.hop[v]})
+}
+
+func (s *Sim) becomeRoot(v int32) {
+	s.root = v
+	s.parent[v] = -1
+	s.joining[v] = false
+	s.register(v)
+	s.since[v] = s.now
+	s.lastChange = s.now
+}
+
+// alternative is the child a full node names (Algorithm 2).
+func (s *Sim) alternative(t, newcomer int32) int32 {
+	ch := s.children[t]
+	if s.cfg.Redirect == RedirectRandom {
+		return ch[s.r.intn(uint32(len(ch)))]
+	}
+	best := ch[0]
+	for _, c := range ch[1:] {
+		if s.id[c]^s.id[newcomer] < s.id[best]^s.id[newcomer] {
+			best = c
+		}
+	}
+	return best
+}
+
+func (s *Sim) handle(e event) {
+	switch e.kind {
+	case evArrive:
+		s.startJoin(e.a)
+	case evJoinRequest: // Algorithm 2 at b for newcomer a
+		n, t := e.a, e.b
+		if !s.alive[t] || !s.alive[n] {
+			return // unanswered: the newcomer's timeout fires
+		}
+		s.deliver(t)
+		s.joinRequests++
+		if len(s.children[t]) < s.cfg.Degree {
+			s.children[t] = append(s.children[t], n) // numChildren + 1 now
+			s.push(event{t: s.now + s.delay(), kind: evJoinReply, a: n, b: t, alt: -1, gen: e.gen})
+			return
+		}
+		s.push(event{t: s.now + s.delay(), kind: evJoinReply, a: n, b: t, alt: s.alternative(t, n), gen: e.gen})
+	case evJoinReply: // Algorithm 1 at a
+		n := e.a
+		if !s.alive[n] || e.gen != s.gen[n] || !s.joining[n] {
+			if e.alt < 0 && s.alive[e.b] { // a stale acceptance: give the slot back
+				s.removeChild(e.b, n)
+			}
+			return
+		}
+		s.deliver(n)
+		if e.alt >= 0 {
+			s.sendJoin(n, e.alt)
+			return
+		}
+		s.gen[n]++ // cancels the pending timeout
+		s.joining[n] = false
+		s.parent[n] = e.b
+		s.joined[n] = true
+		s.register(n)
+		s.since[n] = s.now
+		s.lastChange = s.now
+		s.reregisterSubtree(n)
+		if !s.alive[e.b] {
+			s.scheduleDetect(n)
+		}
+	case evJoinTimeout:
+		if s.alive[e.a] && e.gen == s.gen[e.a] && e.alt == s.hop[e.a] && s.joining[e.a] {
+			s.startJoin(e.a)
+		}
+	case evDetectParent:
+		s.detectParent(e.a, e.b)
+	case evDetectChild:
+		s.detectChild(e.a, e.b)
+	case evBreak:
+		v := e.a
+		if !s.alive[v] || s.parent[v] != e.b {
+			return
+		}
+		s.deliver(v)
+		s.breakOut(v)
+	case evElectionDone:
+		s.replace(e.a, s.parent[e.a])
+	}
+}
+
+func (s *Sim) removeChild(p, c int32) {
+	ch := s.children[p]
+	if i := slices.Index(ch, c); i >= 0 {
+		s.children[p] = slices.Delete(ch, i, i+1)
+	}
+}
+
+// reregisterSubtree marks a reattached (preserved) subtree as registered.
+func (s *Sim) reregisterSubtree(v int32) {
+	for _, c := range s.children[v] {
+		if s.alive[c] && s.parent[c] == v {
+			if !s.reg[c] {
+				s.register(c)
+			}
+			s.reregisterSubtree(c)
+		}
+	}
+}
+
+func (s *Sim) deregisterSubtree(v int32) {
+	s.reg[v] = false
+	for _, c := range s.children[v] {
+		if s.parent[c] == v {
+			s.deregisterSubtree(c)
+		}
+	}
+}
+
+// run processes events until the queue is empty.
+func (s *Sim) run() {
+	for s.q.Len() > 0 {
+		e := heap.Pop(&s.q).(event)
+		s.now = e.t
+		s.handle(e)
+	}
+}
+
+// Build runs the joins of every node and returns the tree's metrics.
+func Build(cfg Config) (*Sim, Metrics, error) {
+	s, err := New(cfg)
+	if err != nil {
+		return nil, Metrics{}, err
+	}
+	s.run()
+	if err := s.Check(); err != nil {
+		return nil, Metrics{}, fmt.Errorf("tree: after building: %w", err)
+	}
+	return s, s.metrics(), nil
+}
+
+// Check verifies the invariants: the alive nodes in the root's tree form
+// one tree (parent and child links agree, no cycle), no node has more than k
+// children.
+func (s *Sim) Check() error {
+	for v := range s.id {
+		if !s.alive[v] {
+			continue
+		}
+		if len(s.children[v]) > s.cfg.Degree {
+			return fmt.Errorf("node %d has %d children, k = %d", v, len(s.children[v]), s.cfg.Degree)
+		}
+		for _, c := range s.children[v] {
+			if s.alive[c] && s.parent[c] != int32(v) {
+				return fmt.Errorf("node %d lists %d as a child, whose parent is %d", v, c, s.parent[c])
+			}
+		}
+		if p := s.parent[v]; p >= 0 && s.alive[p] && !slices.Contains(s.children[p], int32(v)) {
+			return fmt.Errorf("node %d's parent %d does not list it", v, p)
+		}
+	}
+	if !s.alive[s.root] || s.parent[s.root] != -1 {
+		return errors.New("the root is not a live parentless node")
+	}
+	return nil
+}
+
+// AllConnected reports whether every alive node is in the root's tree.
+func (s *Sim) AllConnected() bool {
+	for v := range s.id {
+		if s.alive[v] && !s.connected(int32(v)) {
+			return false
+		}
+	}
+	return true
+}
+
+// metrics measures the tree: depth, ν, and a notification's propagation.
+func (s *Sim) metrics() Metrics {
+	m := Metrics{}
+	depth := make([]int, len(s.id))
+	arrive := make([]float64, len(s.id))
+	var times []float64
+	// breadth-first from the root over alive nodes
+	queue := []int32{s.root}
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		m.Nodes++
+		times = append(times, arrive[v])
+		if depth[v] > m.Depth {
+			m.Depth = depth[v]
+		}
+		for _, c := range s.children[v] {
+			if s.alive[c] && s.parent[c] == v {
+				depth[c] = depth[v] + 1
+				arrive[c] = arrive[v] + s.delay()
+				queue = append(queue, c)
+			}
+		}
+	}
+	sort.Float64s(times)
+	m.PropagationMs = times[len(times)-1]
+	m.Reach99Ms = times[int(math.Ceil(0.99*float64(len(times))))-1]
+	alive := 0
+	for v := range s.id {
+		if s.alive[v] {
+			alive++
+			m.MessagesMean += float64(s.msgs[v])
+			m.MessagesTotal += int(s.msgs[v])
+			m.MessagesMax = max(m.MessagesMax, int(s.msgs[v]))
+		}
+	}
+	m.MessagesMean /= float64(alive)
+	m.JoinRequests = s.joinRequests
+	return m
+}
+
+// xorPriority orders election candidates: true if a beats b.
+func (s *Sim) beats(a, b int32) bool {
+	if s.cfg.Elect == ElectLifetime {
+		if s.since[a] != s.since[b] {
+			return s.since[a] < s.since[b]
+		}
+	}
+	return s.id[a]^s.group < s.id[b]^s.group
+}
+
+func popcount(x uint64) int { return bits.OnesCount64(x) }
