@@ -27,7 +27,6 @@ func (s *Sim) Fail(fraction float64, repair Repair, elect Elect) (Metrics, error
 	if !(fraction >= 0 && fraction < 1) {
 		return Metrics{}, fmt.Errorf("fraction %g: valid range [0, 1)", fraction)
 	}
-	s.cfg.Repair, s.cfg.Elect = repair, elect
 	n := len(s.id)
 	k := int(math.Round(fraction * float64(n)))
 	perm := make([]int32, n)
@@ -38,6 +37,15 @@ func (s *Sim) Fail(fraction float64, repair Repair, elect Elect) (Metrics, error
 		j := i + int(s.r.intn(uint32(n-i)))
 		perm[i], perm[j] = perm[j], perm[i]
 	}
+	return s.FailNodes(perm[:k], repair, elect)
+}
+
+// FailNodes makes the given nodes fail at once and repairs the tree.
+func (s *Sim) FailNodes(nodes []int32, repair Repair, elect Elect) (Metrics, error) {
+	s.cfg.Repair, s.cfg.Elect = repair, elect
+	n := len(s.id)
+	k := len(nodes)
+	perm := nodes
 	tf := s.now + s.cfg.FailAtMs
 	s.now = tf
 	s.failing = true
@@ -131,6 +139,7 @@ func (s *Sim) breakOut(v int32) {
 	}
 	for _, c := range s.children[v] {
 		if s.alive[c] && s.parent[c] == v {
+			s.breaking[c] = true
 			s.push(event{t: s.now + s.delay(), kind: evBreak, a: c, b: v})
 		}
 	}
@@ -211,7 +220,6 @@ func (s *Sim) replace(f, gp int32) {
 		s.parent[w] = -1
 	}
 	s.adopt(w, cands, dead)
-	s.since[w] = s.now
 	s.lastChange = s.now
 	s.fillVacancy(w, former)
 	if detached {

@@ -207,10 +207,13 @@ type Sim struct {
 	gen      []int32   // join attempt generation per node (stale replies are ignored)
 	hop      []int32   // request count per node (a timeout is for one request)
 	joining  []bool
+	breaking []bool // a break notice from the parent is on its way
 	root     int32
 	byGroup  []int32 // nodes by XOR distance to the group id
 	regOrder []int32 // registrations in time order (may hold stale entries)
 	// failure bookkeeping
+	// CheckEvery makes run verify the invariants after every event batch.
+	CheckEvery   bool
 	failing      bool
 	repairMsgs   int
 	joinRequests int
@@ -230,7 +233,7 @@ func New(cfg Config) (*Sim, error) {
 	s := &Sim{cfg: cfg, r: newRNG(cfg.Seed), root: 0,
 		id: make([]uint64, n), parent: make([]int32, n), children: make([][]int32, n), alive: make([]bool, n),
 		joined: make([]bool, n), reg: make([]bool, n), since: make([]float64, n), msgs: make([]int32, n),
-		phase: make([]float64, n), gen: make([]int32, n), hop: make([]int32, n), joining: make([]bool, n), electing: map[int32]bool{}, handled: make([]bool, n)}
+		phase: make([]float64, n), gen: make([]int32, n), hop: make([]int32, n), breaking: make([]bool, n), joining: make([]bool, n), electing: map[int32]bool{}, handled: make([]bool, n)}
 	s.group = s.r.uint64()
 	for v := range n {
 		s.id[v] = s.r.uint64()
@@ -411,6 +414,12 @@ func (s *Sim) handle(e event) {
 			s.sendJoin(n, e.alt)
 			return
 		}
+		if !slices.Contains(s.children[e.b], n) {
+			// The acceptor dropped its children (it broke out) while the
+			// acceptance was on its way: start over.
+			s.startJoin(n)
+			return
+		}
 		s.gen[n]++ // cancels the pending timeout
 		s.joining[n] = false
 		s.parent[n] = e.b
@@ -435,6 +444,7 @@ func (s *Sim) handle(e event) {
 		if !s.alive[v] || s.parent[v] != e.b {
 			return
 		}
+		s.breaking[v] = false
 		s.deliver(v)
 		s.breakOut(v)
 	case evElectionDone:
@@ -470,12 +480,19 @@ func (s *Sim) deregisterSubtree(v int32) {
 	}
 }
 
-// run processes events until the queue is empty.
+// run processes events until the queue is empty. With CheckEvery set it
+// checks the structural invariants after every batch of events sharing a
+// virtual time, and panics on a violation (tests).
 func (s *Sim) run() {
 	for s.q.Len() > 0 {
 		e := heap.Pop(&s.q).(event)
 		s.now = e.t
 		s.handle(e)
+		if s.CheckEvery && (s.q.Len() == 0 || s.q[0].t != s.now) {
+			if err := s.check(true); err != nil {
+				panic(fmt.Sprintf("tree: at t = %g ms: %v", s.now, err))
+			}
+		}
 	}
 }
 
@@ -492,10 +509,14 @@ func Build(cfg Config) (*Sim, Metrics, error) {
 	return s, s.metrics(), nil
 }
 
-// Check verifies the invariants: the alive nodes in the root's tree form
-// one tree (parent and child links agree, no cycle), no node has more than k
-// children.
-func (s *Sim) Check() error {
+// Check verifies the invariants of a settled tree: parent and child links
+// agree, no node has more than k children, the root is alive and
+// parentless, and following parents from any node ends (no cycle).
+func (s *Sim) Check() error { return s.check(false) }
+
+// check is Check; inFlight tolerates a child slot reserved for a join whose
+// acceptance is still on its way.
+func (s *Sim) check(inFlight bool) error {
 	for v := range s.id {
 		if !s.alive[v] {
 			continue
@@ -504,15 +525,20 @@ func (s *Sim) Check() error {
 			return fmt.Errorf("node %d has %d children, k = %d", v, len(s.children[v]), s.cfg.Degree)
 		}
 		for _, c := range s.children[v] {
-			if s.alive[c] && s.parent[c] != int32(v) {
+			if s.alive[c] && s.parent[c] != int32(v) && !(inFlight && s.joining[c]) {
 				return fmt.Errorf("node %d lists %d as a child, whose parent is %d", v, c, s.parent[c])
 			}
 		}
-		if p := s.parent[v]; p >= 0 && s.alive[p] && !slices.Contains(s.children[p], int32(v)) {
+		for u, steps := int32(v), 0; u >= 0; u, steps = s.parent[u], steps+1 {
+			if steps > len(s.id) {
+				return fmt.Errorf("a cycle through node %d", v)
+			}
+		}
+		if p := s.parent[v]; p >= 0 && s.alive[p] && !slices.Contains(s.children[p], int32(v)) && !(inFlight && s.breaking[v]) {
 			return fmt.Errorf("node %d's parent %d does not list it", v, p)
 		}
 	}
-	if !s.alive[s.root] || s.parent[s.root] != -1 {
+	if !inFlight && (!s.alive[s.root] || s.parent[s.root] != -1) {
 		return errors.New("the root is not a live parentless node")
 	}
 	return nil
