@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -61,6 +62,9 @@ type Spec struct {
 	LegendDown               vg.Length
 	YMin, YMax               *float64
 	XMax                     *float64
+	// LogY puts the y axis on a log scale; every y value must be > 0
+	// (gonum/plot panics otherwise), which Build checks.
+	LogY bool
 }
 
 // VLine is a vertical reference line.
@@ -70,8 +74,41 @@ type VLine struct {
 	Color int
 }
 
-// Build draws the figure.
+// finite returns the series without the points where y (or a band end)
+// is NaN or infinite: an unreached level, say, has no point to draw.
+func (se Series) finite() Series {
+	ok := func(i int) bool {
+		if math.IsNaN(se.Y[i]) || math.IsInf(se.Y[i], 0) {
+			return false
+		}
+		if len(se.Lo) == len(se.Y) && (math.IsNaN(se.Lo[i]) || math.IsNaN(se.Hi[i])) {
+			return false
+		}
+		return true
+	}
+	out := se
+	out.X, out.Y, out.Lo, out.Hi = nil, nil, nil, nil
+	band := len(se.Lo) == len(se.Y) && len(se.Hi) == len(se.Y)
+	for i := range se.Y {
+		if !ok(i) {
+			continue
+		}
+		out.X, out.Y = append(out.X, se.X[i]), append(out.Y, se.Y[i])
+		if band {
+			out.Lo, out.Hi = append(out.Lo, se.Lo[i]), append(out.Hi, se.Hi[i])
+		}
+	}
+	return out
+}
+
+// Build draws the figure. Points where y is NaN or infinite are left out.
 func (s *Spec) Build() (*plot.Plot, error) {
+	clean := *s
+	clean.Series = make([]Series, len(s.Series))
+	for i, se := range s.Series {
+		clean.Series[i] = se.finite()
+	}
+	s = &clean
 	p := plot.New()
 	p.Title.Text = s.Title
 	p.X.Label.Text = s.XLabel
@@ -188,6 +225,17 @@ func (s *Spec) Build() (*plot.Plot, error) {
 	}
 	if s.XMax != nil {
 		p.X.Max = *s.XMax
+	}
+	if s.LogY {
+		for _, se := range s.Series {
+			for _, y := range se.Y {
+				if !(y > 0) {
+					return nil, fmt.Errorf("%s: log scale needs y > 0, got %g", se.Name, y)
+				}
+			}
+		}
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
 	if s.YMin != nil {
 		p.Y.Min = *s.YMin

@@ -139,3 +139,19 @@ func TestTableFormats(t *testing.T) {
 		t.Errorf("markdown %q %v", b.String(), err)
 	}
 }
+
+// TestNaNPointsDropped: an unreached level (NaN) is left out of a figure,
+// and a log axis refuses non-positive values instead of panicking.
+func TestNaNPointsDropped(t *testing.T) {
+	se := Series{X: []float64{1, 2, 3}, Y: []float64{1, math.NaN(), 3}, Lo: []float64{0, 0, 2}, Hi: []float64{2, 2, 4}}
+	f := se.finite()
+	if len(f.X) != 2 || f.X[1] != 3 || len(f.Lo) != 2 {
+		t.Errorf("finite: %+v", f)
+	}
+	if _, err := (&Spec{Series: []Series{se}}).Build(); err != nil {
+		t.Error(err)
+	}
+	if _, err := (&Spec{LogY: true, Series: []Series{{X: []float64{1, 2}, Y: []float64{1, 0}}}}).Build(); err == nil {
+		t.Error("a zero on a log axis was accepted")
+	}
+}

@@ -83,6 +83,10 @@ type Config struct {
 	PDrop approx.Variant
 	// Check verifies the protocol's invariants after every shuffle (slow).
 	Check bool
+	// FailFraction of the nodes, chosen uniformly among those not holding d,
+	// fail at t = 0 right after the insertion and take no further part
+	// (full topology only): what share of the survivors d still reaches.
+	FailFraction float64
 }
 
 // DefaultConfig returns the paper's experiment (MODEL.md §1).
@@ -124,6 +128,12 @@ func (c Config) Validate(workers int) error {
 		return f("--ticks", "%d: valid range 2..1000000", c.Ticks)
 	case c.Model == Protocol && c.Schedule == Continuous:
 		// Allowed: the protocol under a Poisson clock.
+	}
+	if !(c.FailFraction >= 0 && c.FailFraction < 1) {
+		return f("--fail", "%g: valid range [0, 1)", c.FailFraction)
+	}
+	if c.FailFraction > 0 && (c.Topology.Kind != Full || c.Nodes-int(c.FailFraction*float64(c.Nodes)+0.5) < 2) {
+		return f("--fail", "%g: needs the full topology and at least 2 survivors", c.FailFraction)
 	}
 	if c.Topology.Kind == Regular && (c.Topology.Degree >= c.Nodes || c.Nodes*c.Topology.Degree%2 != 0) {
 		return f("--topology", "regular:%d: need degree < N and N·degree even (N = %d)", c.Topology.Degree, c.Nodes)

@@ -87,6 +87,7 @@ type partConfig struct {
 	Ticks    int    `json:"ticks"`
 	Topology string `json:"topology"`
 	PDrop    string `json:"pdrop"`
+	Fail     string `json:"fail"`
 }
 
 type momentJSON struct {
@@ -103,7 +104,7 @@ type partMoments struct {
 func toPartConfig(c Config) partConfig {
 	return partConfig{Model: c.Model.String(), Nodes: c.Nodes, Items: c.Items, Cache: c.Cache, Exchange: c.Exchange,
 		Warmup: c.Warmup, Rounds: c.Rounds, Reps: c.Reps, Seed: strconv.FormatUint(c.Seed, 10), Initial: c.Initial,
-		Schedule: c.Schedule.String(), Ticks: c.Ticks, Topology: c.Topology.String(), PDrop: c.PDrop.String()}
+		Schedule: c.Schedule.String(), Ticks: c.Ticks, Topology: c.Topology.String(), PDrop: c.PDrop.String(), Fail: strconv.FormatFloat(c.FailFraction, 'g', -1, 64)}
 }
 
 func (p partConfig) config() (Config, error) {
@@ -124,6 +125,9 @@ func (p partConfig) config() (Config, error) {
 	}
 	if c.Seed, err = strconv.ParseUint(p.Seed, 10, 64); err != nil {
 		return c, fmt.Errorf("seed %q: %w", p.Seed, err)
+	}
+	if c.FailFraction, err = strconv.ParseFloat(p.Fail, 64); err != nil {
+		return c, fmt.Errorf("fail %q: %w", p.Fail, err)
 	}
 	return c, nil
 }

@@ -152,6 +152,7 @@ func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, in
 		for _, v := range initial {
 			st.set(v, true)
 		}
+		failNodes(cfg, r, sched, initial)
 		st.tracking = true
 		rep.X[0], rep.Y[0] = int32(st.xCount), int32(st.yCount)
 		for t := 1; t <= cfg.Rounds; t++ {
@@ -167,6 +168,32 @@ func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, in
 	return rep, nil
 }
 
+// failNodes makes round(FailFraction·N) nodes not holding d fail: they
+// leave the schedule. Under the async schedule failures are not modelled.
+func failNodes(cfg Config, r *rng, sched *scheduler, initial []int32) {
+	k := int(cfg.FailFraction*float64(cfg.Nodes) + 0.5)
+	if k == 0 || sched.kind == Async {
+		return
+	}
+	dead := make([]bool, cfg.Nodes)
+	holder := make([]bool, cfg.Nodes)
+	for _, v := range initial {
+		holder[v] = true
+	}
+	cand := make([]int32, 0, cfg.Nodes)
+	for v := range cfg.Nodes {
+		if !holder[v] {
+			cand = append(cand, int32(v))
+		}
+	}
+	for i := 0; i < k; i++ {
+		j := i + int(r.intn(uint32(len(cand)-i)))
+		cand[i], cand[j] = cand[j], cand[i]
+		dead[cand[i]] = true
+	}
+	sched.fail(dead)
+}
+
 func runProtocol[T item](ctx context.Context, cfg Config, r *rng, sched *scheduler, st *protocolState[T], pickNodes func(), initial []int32, rep *Replication) error {
 	for w := 0; w < cfg.Warmup; w++ {
 		if w%16 == 0 && ctx.Err() != nil {
@@ -176,6 +203,7 @@ func runProtocol[T item](ctx context.Context, cfg Config, r *rng, sched *schedul
 	}
 	pickNodes()
 	st.insert(r, initial)
+	failNodes(cfg, r, sched, initial)
 	st.tracking = true
 	rep.X[0], rep.Y[0] = int32(st.xCount), int32(st.yCount)
 	for t := 1; t <= cfg.Rounds; t++ {

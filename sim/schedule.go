@@ -20,6 +20,33 @@ type scheduler struct {
 	stamp  uint32
 	clock  float64 // Continuous: time of the next event, in rounds
 	now    float64 // Continuous: end of the last completed round
+	// live, if not nil, lists the nodes still taking part (after failures);
+	// they initiate, and choose partners, among themselves only.
+	live []int32
+}
+
+// fail removes the given nodes from the schedule (full topology).
+func (s *scheduler) fail(dead []bool) {
+	s.live = make([]int32, 0, len(dead))
+	for v, d := range dead {
+		if !d {
+			s.live = append(s.live, int32(v))
+		}
+	}
+	s.perm = s.perm[:len(s.live)]
+}
+
+// partner draws a partner for a, the node at index ai of live; after
+// failures, uniform among the other live nodes.
+func (s *scheduler) partner(r *rng, a int32, ai int) int32 {
+	if s.live == nil {
+		return s.g.partner(r, a)
+	}
+	j := int(r.intn(uint32(len(s.live) - 1)))
+	if j >= ai {
+		j++
+	}
+	return s.live[j]
 }
 
 func newScheduler(kind Schedule, g *graph, ticks int, r *rng) *scheduler {
@@ -45,6 +72,12 @@ func (s *scheduler) round(r *rng, st shuffler) (done, failed int64) {
 	switch s.kind {
 	case Rounds:
 		r.perm(s.perm)
+		if s.live != nil {
+			for _, i := range s.perm {
+				st.shuffle(r, s.live[i], s.partner(r, s.live[i], int(i)))
+			}
+			return int64(len(s.perm)), 0
+		}
 		for _, a := range s.perm {
 			st.shuffle(r, a, s.g.partner(r, a))
 		}
@@ -83,9 +116,17 @@ func (s *scheduler) round(r *rng, st shuffler) (done, failed int64) {
 		return done, failed
 	case Continuous:
 		end := s.now + 1
+		if s.live != nil {
+			n = len(s.live)
+		}
 		for s.clock < end {
-			a := int32(r.intn(uint32(n)))
-			st.shuffle(r, a, s.g.partner(r, a))
+			if s.live != nil {
+				i := int(r.intn(uint32(n)))
+				st.shuffle(r, s.live[i], s.partner(r, s.live[i], i))
+			} else {
+				a := int32(r.intn(uint32(n)))
+				st.shuffle(r, a, s.g.partner(r, a))
+			}
 			done++
 			s.clock += r.exp() / float64(n)
 		}

@@ -307,3 +307,30 @@ func TestCancel(t *testing.T) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
 }
+
+// TestFailures: after a failure of half the nodes at t = 0, the survivors
+// keep gossiping among themselves, d reaches every survivor (full
+// topology) and no failed node is ever covered: y ends at exactly
+// N − failed.
+func TestFailures(t *testing.T) {
+	for _, model := range []Model{Protocol, Markov} {
+		for _, sched := range []Schedule{Rounds, Continuous} {
+			cfg := small()
+			cfg.Model, cfg.Schedule, cfg.FailFraction, cfg.Rounds = model, sched, 0.5, 200
+			res, err := Run(context.Background(), cfg, Options{Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, rep := range res.Reps {
+				if got := rep.Y[cfg.Rounds]; got != int32(cfg.Nodes/2) {
+					t.Errorf("%v %v: %d nodes covered at the end, want the %d survivors", model, sched, got, cfg.Nodes/2)
+				}
+			}
+		}
+	}
+	cfg := small()
+	cfg.FailFraction, cfg.Topology = 0.5, Topology{Kind: Regular, Degree: 4}
+	if err := cfg.Validate(1); err == nil {
+		t.Error("failures on a regular topology accepted")
+	}
+}

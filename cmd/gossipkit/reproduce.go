@@ -33,22 +33,23 @@ type scale struct {
 	optW      int
 	optT      int
 	optR      int
-	refinedRs int // replications for the refined mean-field comparison
+	refinedRs int // replications for the refined mean-field comparison (tiny)
+	treeSeeds int // seeds per point of the tree sweep
 }
 
 var scales = map[string]scale{
 	// quick: under 3 minutes on 2 cores.
 	"quick": {name: "quick", fig4NMax: 3000, fig4Step: 25,
 		N: 2500, c: 100, s: 50, ns: []int{500, 1000, 2000}, W: 200, T: 500, R: 10, markovR: 200,
-		optN: 1000, optS: []int{10, 20, 30, 40, 50, 53, 60, 70, 80, 90}, optW: 100, optT: 400, optR: 4, refinedRs: 2000},
+		optN: 1000, optS: []int{10, 20, 30, 40, 50, 53, 60, 70, 80, 90}, optW: 100, optT: 400, optR: 4, refinedRs: 2000, treeSeeds: 10},
 	// paper: the paper's 100 replications of 1000 + 1000 rounds.
 	"paper": {name: "paper", fig4NMax: 5000, fig4Step: 10,
 		N: 2500, c: 100, s: 50, ns: []int{500, 1000, 2000}, W: 1000, T: 1000, R: 100, markovR: 1000,
-		optN: 2500, optS: []int{5, 10, 20, 30, 40, 45, 50, 53, 55, 60, 65, 70, 80, 90}, optW: 1000, optT: 1000, optR: 20, refinedRs: 20000},
+		optN: 2500, optS: []int{5, 10, 20, 30, 40, 45, 50, 53, 55, 60, 65, 70, 80, 90}, optW: 1000, optT: 1000, optR: 20, refinedRs: 20000, treeSeeds: 10},
 	// tiny: for the end-to-end test only.
 	"tiny": {name: "tiny", fig4NMax: 700, fig4Step: 100,
 		N: 200, c: 20, s: 10, ns: []int{100, 200}, W: 10, T: 60, R: 3, markovR: 10,
-		optN: 100, optS: []int{5, 10, 15}, optW: 5, optT: 60, optR: 2, refinedRs: 50},
+		optN: 100, optS: []int{5, 10, 15}, optW: 5, optT: 60, optR: 2, refinedRs: 50, treeSeeds: 1},
 }
 
 func cmdReproduce(ctx context.Context, e *env, args []string) error {

@@ -19,7 +19,7 @@ func TestReproduceTiny(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"fig4", "fig7", "fig8", "optimal", "models", "refined"} {
+	for _, f := range []string{"fig4", "fig7", "fig8", "optimal", "models", "refined", "tree_fig3", "tree_fig4", "gossip_vs_tree"} {
 		for _, ext := range []string{".png", ".svg"} {
 			if _, err := os.Stat(filepath.Join(dir, f+ext)); err != nil {
 				t.Errorf("missing %s%s", f, ext)
@@ -29,7 +29,7 @@ func TestReproduceTiny(t *testing.T) {
 			t.Errorf("REPORT.md does not show %s.png", f)
 		}
 	}
-	for _, f := range []string{"pdrop", "transitions", "ode_vs_sim", "optimal_s", "refined"} {
+	for _, f := range []string{"pdrop", "transitions", "ode_vs_sim", "optimal_s", "refined", "tree_table1", "tree_breakout", "tree_preservation", "tree_election", "gossip_vs_tree", "gossip_vs_tree_failures"} {
 		for _, ext := range []string{".csv", ".md"} {
 			if _, err := os.Stat(filepath.Join(dir, f+ext)); err != nil {
 				t.Errorf("missing %s%s", f, ext)

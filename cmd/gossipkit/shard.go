@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -195,21 +196,44 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 	if len(files) == 0 {
 		return usagef("no part files given (usage: gossipkit merge PART|DIR... [-o FILE])")
 	}
-	parts := make([]*sim.Part, len(files))
-	for i, f := range files {
+	parts := make([]*sim.Part, 0, len(files))
+	var tparts []*treePart
+	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		fh, err := os.Open(f)
+		raw, err := os.ReadFile(f)
 		if err != nil {
 			return usagef("%s: cannot read: %v", f, errors.Unwrap(err))
 		}
-		p, err := sim.ReadPart(fh)
-		fh.Close()
+		format, plain, err := partFormat(raw)
 		if err != nil {
 			return usagef("%s: %v", f, err)
 		}
-		parts[i] = p
+		switch format {
+		case treePartFormat:
+			p, err := readTreePart(plain)
+			if err != nil {
+				return usagef("%s: %v", f, err)
+			}
+			tparts = append(tparts, p)
+		default:
+			p, err := sim.ReadPart(bytes.NewReader(raw))
+			if err != nil {
+				return usagef("%s: %v", f, err)
+			}
+			parts = append(parts, p)
+		}
+	}
+	if len(tparts) > 0 {
+		if len(parts) > 0 {
+			return usagef("%s: simulation and tree parts cannot be merged together", files[0])
+		}
+		x, res, err := mergeTree(tparts, files, *allowMissing, e)
+		if err != nil {
+			return usagef("%v", err)
+		}
+		return output(e, *out, *format, x.table(res))
 	}
 	res, missing, err := sim.Merge(parts, files, *allowMissing)
 	if err != nil {

@@ -36,6 +36,7 @@ func addSimFlags(fs interface {
 	String(string, string, string) *string
 	Uint64(string, uint64, string) *uint64
 	BoolVar(*bool, string, bool, string)
+	Float64Var(*float64, string, float64, string)
 }) *simFlags {
 	d := sim.DefaultConfig()
 	f := &simFlags{cfg: d}
@@ -55,6 +56,7 @@ func addSimFlags(fs interface {
 	f.topology = fs.String("topology", "full", "full, regular:DEG or torus:RADIUS")
 	f.pdrop = fs.String("pdrop", "simplified", "P_drop variant of the markov model: simplified, gamma or exact")
 	fs.BoolVar(&f.cfg.Check, "check", false, "verify the protocol's invariants after every shuffle (slow)")
+	fs.Float64Var(&f.cfg.FailFraction, "fail", 0, "fraction of the nodes, in [0, 1), that fail at t = 0 right after d is inserted (not its holders; full topology)")
 	return f
 }
 
