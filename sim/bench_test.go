@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"github.com/gossipkit/gossipkit/internal/rng"
+
 	"context"
 	"testing"
 )
@@ -10,7 +12,7 @@ import (
 func benchShuffles(b *testing.B, N, n, c, s int) {
 	cfg := DefaultConfig()
 	cfg.Nodes, cfg.Items, cfg.Cache, cfg.Exchange = N, n, c, s
-	r := newStream(1, 0)
+	r := rng.NewStream(1, 0)
 	st := newProtocolState[uint16](cfg, r)
 	g := &graph{n: N}
 	sched := newScheduler(Rounds, g, 0, r)

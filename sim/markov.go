@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"github.com/gossipkit/gossipkit/internal/rng"
+
 	"math/bits"
 
 	"github.com/gossipkit/gossipkit/approx"
@@ -34,7 +36,7 @@ func newMarkovState(N int, tr approx.Transitions) *markovState {
 	return st
 }
 
-func (st *markovState) shuffle(r *rng, a, b int32) {
+func (st *markovState) shuffle(r *rng.Rand, a, b int32) {
 	if st.tracking {
 		st.cnt.Shuffles++
 	}
@@ -43,7 +45,7 @@ func (st *markovState) shuffle(r *rng, a, b int32) {
 		return
 	}
 	from := b2i(ha)<<1 | b2i(hb)
-	u := r.float64()
+	u := r.Float64()
 	to := 0
 	for to < 3 && u >= st.cum[from][to] {
 		to++

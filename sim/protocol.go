@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"github.com/gossipkit/gossipkit/internal/rng"
+
 	"fmt"
 )
 
@@ -68,7 +70,7 @@ type protocolState[T item] struct {
 	seen         []int32 // Check mode: scratch for the distinctness test
 }
 
-func newProtocolState[T item](cfg Config, r *rng) *protocolState[T] {
+func newProtocolState[T item](cfg Config, r *rng.Rand) *protocolState[T] {
 	N, n, c, s := cfg.Nodes, cfg.Items, cfg.Cache, cfg.Exchange
 	words := (n + 1 + 63) / 64
 	st := &protocolState[T]{
@@ -84,7 +86,7 @@ func newProtocolState[T item](cfg Config, r *rng) *protocolState[T] {
 	// caches hold distinct items, and the N·c slots cover the residues
 	// evenly, so every item has ⌊cN/n⌋ or ⌈cN/n⌉ copies.
 	pi := make([]int32, n)
-	r.perm(pi)
+	r.Perm(pi)
 	for v := range N {
 		for j := range c {
 			x := T(pi[(v*c+j)%n])
@@ -114,47 +116,26 @@ func (st *protocolState[T]) clearBit(v int32, x T) {
 	st.bits[int(v)*st.words+int(x>>6)] &^= 1 << (uint(x) & 63)
 }
 
-// selectBuffer moves a uniform random s-subset of the c-slot cache to its
-// first s slots: a partial Fisher–Yates shuffle, run from whichever end
+// selectBuffer moves a uniform random s-subset of the c slots of cache (or
+// of any list) to its first s slots: a partial Fisher–Yates shuffle, run from whichever end
 // needs fewer draws (min(s, c−s)). raw is scratch space for the draws.
-func selectBuffer[T item](r *rng, cache []T, s int, raw []uint32) {
+func selectBuffer[T item](r *rng.Rand, cache []T, s int, raw []uint32) {
 	c := len(cache)
 	if 2*s <= c {
 		raw = raw[:s]
-		r.fill(raw)
+		r.Fill(raw)
 		for i, u := range raw {
-			j := i + int(r.bounded(u, uint32(c-i)))
+			j := i + int(r.Bounded(u, uint32(c-i)))
 			cache[i], cache[j] = cache[j], cache[i]
 		}
 		return
 	}
 	raw = raw[:c-s]
-	r.fill(raw)
+	r.Fill(raw)
 	for k, u := range raw { // choose the c−s items left out, from the end
 		i := c - 1 - k
-		j := int(r.bounded(u, uint32(i+1)))
+		j := int(r.Bounded(u, uint32(i+1)))
 		cache[i], cache[j] = cache[j], cache[i]
-	}
-}
-
-// chooseSubset moves a uniform random m-subset of p to its first m entries.
-func chooseSubset(r *rng, p []int32, m int, raw []uint32) {
-	k := len(p)
-	if 2*m <= k {
-		raw = raw[:m]
-		r.fill(raw)
-		for i, u := range raw {
-			j := i + int(r.bounded(u, uint32(k-i)))
-			p[i], p[j] = p[j], p[i]
-		}
-		return
-	}
-	raw = raw[:k-m]
-	r.fill(raw)
-	for t, u := range raw {
-		i := k - 1 - t
-		j := int(r.bounded(u, uint32(i+1)))
-		p[i], p[j] = p[j], p[i]
 	}
 }
 
@@ -166,7 +147,7 @@ func chooseSubset(r *rng, p []int32, m int, raw []uint32) {
 // For B, the received items it lacks (S_A \ C_B) are new; the items of S_A
 // are stamped in markA, so the unstamped slots of S_B are the drop
 // candidates S_B \ S_A. Likewise for A with the roles swapped.
-func (st *protocolState[T]) shuffle(r *rng, a, b int32) {
+func (st *protocolState[T]) shuffle(r *rng.Rand, a, b int32) {
 	c, s, w := st.c, st.s, st.words
 	ca := st.cache[int(a)*c : int(a)*c+c]
 	cb := st.cache[int(b)*c : int(b)*c+c]
@@ -306,12 +287,12 @@ func (st *protocolState[T]) dropInOrder(buf []T, row []uint64, inMark []uint32, 
 
 // replace overwrites a uniform random choice of len(items) of the candidate
 // slots of a cache (membership row `row`) with the new items.
-func (st *protocolState[T]) replace(r *rng, cv []T, row []uint64, cand []int32, items []T) {
+func (st *protocolState[T]) replace(r *rng.Rand, cv []T, row []uint64, cand []int32, items []T) {
 	m := len(items)
 	if m == 0 {
 		return
 	}
-	chooseSubset(r, cand, m, st.raw)
+	selectBuffer(r, cand, m, st.raw) // a uniform m-subset of the candidates
 	for k, pos := range cand[:m] {
 		old := cv[pos]
 		x := items[k]
@@ -346,9 +327,9 @@ func b2i(b bool) int {
 }
 
 // insert places d at the given nodes, each replacing a random cached item.
-func (st *protocolState[T]) insert(r *rng, nodes []int32) {
+func (st *protocolState[T]) insert(r *rng.Rand, nodes []int32) {
 	for _, v := range nodes {
-		j := int(r.intn(uint32(st.c)))
+		j := int(r.Intn(uint32(st.c)))
 		old := st.cache[int(v)*st.c+j]
 		st.clearBit(v, old)
 		st.cache[int(v)*st.c+j] = st.d

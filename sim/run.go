@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"github.com/gossipkit/gossipkit/internal/rng"
+
 	"context"
 	"fmt"
 	"sync"
@@ -119,7 +121,7 @@ func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, in
 			panic(p)
 		}
 	}()
-	r := newStream(cfg.Seed, uint64(index))
+	r := rng.NewStream(cfg.Seed, uint64(index))
 	sched := newScheduler(cfg.Schedule, g, cfg.Ticks, r)
 	rep = &Replication{Index: index, X: make([]int32, cfg.Rounds+1), Y: make([]int32, cfg.Rounds+1)}
 	initial := make([]int32, cfg.Initial)
@@ -130,7 +132,7 @@ func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, in
 			p[i] = int32(i)
 		}
 		for i := range initial {
-			j := i + int(r.intn(uint32(cfg.Nodes-i)))
+			j := i + int(r.Intn(uint32(cfg.Nodes-i)))
 			p[i], p[j] = p[j], p[i]
 			initial[i] = p[i]
 		}
@@ -170,7 +172,7 @@ func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, in
 
 // failNodes makes round(FailFraction·N) nodes not holding d fail: they
 // leave the schedule. Under the async schedule failures are not modelled.
-func failNodes(cfg Config, r *rng, sched *scheduler, initial []int32) {
+func failNodes(cfg Config, r *rng.Rand, sched *scheduler, initial []int32) {
 	k := int(cfg.FailFraction*float64(cfg.Nodes) + 0.5)
 	if k == 0 || sched.kind == Async {
 		return
@@ -187,14 +189,14 @@ func failNodes(cfg Config, r *rng, sched *scheduler, initial []int32) {
 		}
 	}
 	for i := 0; i < k; i++ {
-		j := i + int(r.intn(uint32(len(cand)-i)))
+		j := i + int(r.Intn(uint32(len(cand)-i)))
 		cand[i], cand[j] = cand[j], cand[i]
 		dead[cand[i]] = true
 	}
 	sched.fail(dead)
 }
 
-func runProtocol[T item](ctx context.Context, cfg Config, r *rng, sched *scheduler, st *protocolState[T], pickNodes func(), initial []int32, rep *Replication) error {
+func runProtocol[T item](ctx context.Context, cfg Config, r *rng.Rand, sched *scheduler, st *protocolState[T], pickNodes func(), initial []int32, rep *Replication) error {
 	for w := 0; w < cfg.Warmup; w++ {
 		if w%16 == 0 && ctx.Err() != nil {
 			return ctx.Err()

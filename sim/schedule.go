@@ -1,10 +1,12 @@
 package sim
 
+import "github.com/gossipkit/gossipkit/internal/rng"
+
 // driver feeds one round of shuffles to a state. Implementations differ in
 // schedule only; the state decides what a shuffle does.
 type shuffler interface {
 	// shuffle lets initiator a exchange with partner b.
-	shuffle(r *rng, a, b int32)
+	shuffle(r *rng.Rand, a, b int32)
 }
 
 // scheduler runs one round of a schedule on a state and returns the number
@@ -38,18 +40,18 @@ func (s *scheduler) fail(dead []bool) {
 
 // partner draws a partner for a, the node at index ai of live; after
 // failures, uniform among the other live nodes.
-func (s *scheduler) partner(r *rng, a int32, ai int) int32 {
+func (s *scheduler) partner(r *rng.Rand, a int32, ai int) int32 {
 	if s.live == nil {
 		return s.g.partner(r, a)
 	}
-	j := int(r.intn(uint32(len(s.live) - 1)))
+	j := int(r.Intn(uint32(len(s.live) - 1)))
 	if j >= ai {
 		j++
 	}
 	return s.live[j]
 }
 
-func newScheduler(kind Schedule, g *graph, ticks int, r *rng) *scheduler {
+func newScheduler(kind Schedule, g *graph, ticks int, r *rng.Rand) *scheduler {
 	s := &scheduler{kind: kind, g: g, ticks: ticks, perm: make([]int32, g.n)}
 	switch kind {
 	case Async:
@@ -57,21 +59,21 @@ func newScheduler(kind Schedule, g *graph, ticks int, r *rng) *scheduler {
 		s.byTick = make([][]int32, ticks)
 		s.busy = make([]uint32, g.n)
 		for v := range g.n {
-			s.phase[v] = int32(r.intn(uint32(ticks)))
+			s.phase[v] = int32(r.Intn(uint32(ticks)))
 			s.byTick[s.phase[v]] = append(s.byTick[s.phase[v]], int32(v))
 		}
 	case Continuous:
-		s.clock = r.exp() / float64(g.n)
+		s.clock = r.Exp() / float64(g.n)
 	}
 	return s
 }
 
 // round runs one round and returns (shuffles done, attempts failed).
-func (s *scheduler) round(r *rng, st shuffler) (done, failed int64) {
+func (s *scheduler) round(r *rng.Rand, st shuffler) (done, failed int64) {
 	n := s.g.n
 	switch s.kind {
 	case Rounds:
-		r.perm(s.perm)
+		r.Perm(s.perm)
 		if s.live != nil {
 			for _, i := range s.perm {
 				st.shuffle(r, s.live[i], s.partner(r, s.live[i], int(i)))
@@ -95,7 +97,7 @@ func (s *scheduler) round(r *rng, st shuffler) (done, failed int64) {
 			}
 			group := s.byTick[t]
 			for i := len(group) - 1; i > 0; i-- { // random order within the tick
-				j := r.intn(uint32(i + 1))
+				j := r.Intn(uint32(i + 1))
 				group[i], group[j] = group[j], group[i]
 			}
 			for _, a := range group {
@@ -121,14 +123,14 @@ func (s *scheduler) round(r *rng, st shuffler) (done, failed int64) {
 		}
 		for s.clock < end {
 			if s.live != nil {
-				i := int(r.intn(uint32(n)))
+				i := int(r.Intn(uint32(n)))
 				st.shuffle(r, s.live[i], s.partner(r, s.live[i], i))
 			} else {
-				a := int32(r.intn(uint32(n)))
+				a := int32(r.Intn(uint32(n)))
 				st.shuffle(r, a, s.g.partner(r, a))
 			}
 			done++
-			s.clock += r.exp() / float64(n)
+			s.clock += r.Exp() / float64(n)
 		}
 		s.now = end
 		return done, 0

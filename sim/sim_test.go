@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"github.com/gossipkit/gossipkit/internal/rng"
+
 	"context"
 	"math"
 	"math/big"
@@ -40,21 +42,21 @@ func TestInvariants(t *testing.T) {
 func TestCheckCatchesCorruption(t *testing.T) {
 	cfg := small()
 	cfg.Check = true
-	st := newProtocolState[uint16](cfg, newStream(1, 1))
+	st := newProtocolState[uint16](cfg, rng.NewStream(1, 1))
 	st.cache[3] = st.cache[4] // a duplicate in node 0's cache
 	defer func() {
 		if _, ok := recover().(*InvariantError); !ok {
 			t.Fatal("a corrupted cache passed the check")
 		}
 	}()
-	st.shuffle(newStream(1, 2), 0, 1)
+	st.shuffle(rng.NewStream(1, 2), 0, 1)
 	st.verify(0, 1)
 }
 
 func TestInitialPlacement(t *testing.T) {
 	cfg := small()
 	cfg.Nodes, cfg.Items, cfg.Cache = 37, 23, 7 // cN/n = 11.26…
-	st := newProtocolState[int32](cfg, newStream(3, 3))
+	st := newProtocolState[int32](cfg, rng.NewStream(3, 3))
 	copies := make([]int, cfg.Items)
 	for v := range cfg.Nodes {
 		seen := map[int32]bool{}
@@ -87,14 +89,14 @@ func TestDropProbabilityOneShuffle(t *testing.T) {
 		want, _ := en.PerItem.Float64()
 		cfg := DefaultConfig()
 		cfg.Nodes, cfg.Items, cfg.Cache, cfg.Exchange = 2, n, c, s
-		r := newStream(11, uint64(n*1000+s))
+		r := rng.NewStream(11, uint64(n*1000+s))
 		var drops, cands int64
 		for range 40000 {
 			st := newProtocolState[uint16](cfg, r)
 			// Independent uniform caches: a uniform c-subset for each node.
 			for v := range 2 {
 				perm := make([]int32, n)
-				r.perm(perm)
+				r.Perm(perm)
 				row := st.bits[v*st.words : (v+1)*st.words]
 				clear(row)
 				for j := range c {

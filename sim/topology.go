@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"github.com/gossipkit/gossipkit/internal/rng"
+
 	"fmt"
 	"math"
 	"strconv"
@@ -63,6 +65,10 @@ func ParseTopology(s string) (Topology, error) {
 	return Topology{}, fmt.Errorf("unknown topology %q (valid: full, regular:DEG, torus:RADIUS)", s)
 }
 
+// streamTopology is the stream of the topology, apart from the
+// replications' streams 0..R−1.
+const streamTopology = 1 << 62
+
 // graph is a network in compressed adjacency form; nil adj means full.
 type graph struct {
 	n     int
@@ -73,16 +79,16 @@ type graph struct {
 func (g *graph) full() bool { return g.adj == nil }
 
 // partner draws a uniform neighbour of a.
-func (g *graph) partner(r *rng, a int32) int32 {
+func (g *graph) partner(r *rng.Rand, a int32) int32 {
 	if g.adj == nil {
-		b := int32(r.intn(uint32(g.n - 1)))
+		b := int32(r.Intn(uint32(g.n - 1)))
 		if b >= a {
 			b++
 		}
 		return b
 	}
 	lo, hi := g.start[a], g.start[a+1]
-	return g.adj[lo+int32(r.intn(uint32(hi-lo)))]
+	return g.adj[lo+int32(r.Intn(uint32(hi-lo)))]
 }
 
 // buildGraph constructs the topology for N nodes from its own RNG stream. It
@@ -92,7 +98,7 @@ func buildGraph(t Topology, N int, seed uint64) (g *graph, connected bool, err e
 	if t.Kind == Full {
 		return &graph{n: N}, true, nil
 	}
-	r := newStream(seed, streamTopology)
+	r := rng.NewStream(seed, streamTopology)
 	ug := simple.NewUndirectedGraph()
 	for v := range N {
 		ug.AddNode(simple.Node(v))
@@ -131,7 +137,7 @@ func buildGraph(t Topology, N int, seed uint64) (g *graph, connected bool, err e
 // gets stuck is restarted. Re-drawing makes the law slightly non-uniform
 // (exact rejection needs about e^{(d²−1)/4} restarts, hopeless beyond d ≈ 5),
 // which does not matter for a mixing topology.
-func randomRegular(ug *simple.UndirectedGraph, r *rng, N, d int) error {
+func randomRegular(ug *simple.UndirectedGraph, r *rng.Rand, N, d int) error {
 	stubs := make([]int32, N*d)
 	for tries := 0; tries < 1000; tries++ {
 		for i := range stubs {
@@ -143,7 +149,7 @@ func randomRegular(ug *simple.UndirectedGraph, r *rng, N, d int) error {
 			// pick a random partner stub for stubs[i] among stubs[0..i-1]
 			found := false
 			for attempt := 0; attempt < 50; attempt++ {
-				j := int(r.intn(uint32(i)))
+				j := int(r.Intn(uint32(i)))
 				u, v := stubs[i], stubs[j]
 				key := [2]int32{min(u, v), max(u, v)}
 				if u == v || edges[key] {
@@ -172,10 +178,10 @@ func randomRegular(ug *simple.UndirectedGraph, r *rng, N, d int) error {
 
 // randomTorus places N points uniformly on the unit torus and joins those
 // within distance rad, using a cell grid so the cost is O(N·degree).
-func randomTorus(ug *simple.UndirectedGraph, r *rng, N int, rad float64) {
+func randomTorus(ug *simple.UndirectedGraph, r *rng.Rand, N int, rad float64) {
 	xs, ys := make([]float64, N), make([]float64, N)
 	for i := range N {
-		xs[i], ys[i] = r.float64(), r.float64()
+		xs[i], ys[i] = r.Float64(), r.Float64()
 	}
 	cells := max(1, int(1/rad))
 	grid := make([][]int, cells*cells)

@@ -34,7 +34,7 @@ func (s *Sim) Fail(fraction float64, repair Repair, elect Elect) (Metrics, error
 		perm[i] = int32(i)
 	}
 	for i := 0; i < k; i++ { // partial Fisher–Yates: k uniform distinct nodes
-		j := i + int(s.r.intn(uint32(n-i)))
+		j := i + int(s.r.Intn(uint32(n-i)))
 		perm[i], perm[j] = perm[j], perm[i]
 	}
 	return s.FailNodes(perm[:k], repair, elect)

@@ -77,7 +77,7 @@ func (s *Sim) ReachWithFailures(fraction float64) float64 {
 	k = min(k, len(cand))
 	dead := make([]bool, n)
 	for i := 0; i < k; i++ {
-		j := i + int(s.r.intn(uint32(len(cand)-i)))
+		j := i + int(s.r.Intn(uint32(len(cand)-i)))
 		cand[i], cand[j] = cand[j], cand[i]
 		dead[cand[i]] = true
 	}

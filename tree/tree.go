@@ -1,6 +1,8 @@
 package tree
 
 import (
+	"github.com/gossipkit/gossipkit/internal/rng"
+
 	"container/heap"
 	"errors"
 	"fmt"
@@ -190,7 +192,7 @@ func (q *queue) Pop() any {
 // Sim is one simulated group.
 type Sim struct {
 	cfg      Config
-	r        *rng
+	r        *rng.Rand
 	now      float64
 	seq      uint64
 	q        queue
@@ -230,16 +232,16 @@ func New(cfg Config) (*Sim, error) {
 		return nil, err
 	}
 	n := cfg.Nodes
-	s := &Sim{cfg: cfg, r: newRNG(cfg.Seed), root: 0,
+	s := &Sim{cfg: cfg, r: rng.NewStream(cfg.Seed, 0), root: 0,
 		id: make([]uint64, n), parent: make([]int32, n), children: make([][]int32, n), alive: make([]bool, n),
 		joined: make([]bool, n), reg: make([]bool, n), since: make([]float64, n), msgs: make([]int32, n),
 		phase: make([]float64, n), gen: make([]int32, n), hop: make([]int32, n), breaking: make([]bool, n), joining: make([]bool, n), electing: map[int32]bool{}, handled: make([]bool, n)}
-	s.group = s.r.uint64()
+	s.group = s.r.Uint64()
 	for v := range n {
-		s.id[v] = s.r.uint64()
+		s.id[v] = s.r.Uint64()
 		s.parent[v] = -1
 		s.alive[v] = true
-		s.phase[v] = s.r.float64() * cfg.PingPeriodMs
+		s.phase[v] = s.r.Float64() * cfg.PingPeriodMs
 	}
 	s.byGroup = make([]int32, n)
 	for v := range n {
@@ -265,7 +267,7 @@ func (s *Sim) push(e event) {
 
 func (s *Sim) delay() float64 {
 	c := s.cfg
-	return c.TauMinMs + s.r.float64()*(c.TauMaxMs-c.TauMinMs) + c.TauMinMs + s.r.float64()*(c.TauMaxMs-c.TauMinMs)
+	return c.TauMinMs + s.r.Float64()*(c.TauMaxMs-c.TauMinMs) + c.TauMinMs + s.r.Float64()*(c.TauMaxMs-c.TauMinMs)
 }
 
 // deliver counts a control message arriving at v.
@@ -373,7 +375,7 @@ func (s *Sim) becomeRoot(v int32) {
 func (s *Sim) alternative(t, newcomer int32) int32 {
 	ch := s.children[t]
 	if s.cfg.Redirect == RedirectRandom {
-		return ch[s.r.intn(uint32(len(ch)))]
+		return ch[s.r.Intn(uint32(len(ch)))]
 	}
 	best := ch[0]
 	for _, c := range ch[1:] {
