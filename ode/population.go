@@ -163,15 +163,8 @@ func RefinedContinuous(p *Population, x0 []float64, ts []float64, set Settings) 
 		p.Hessian(x, h)
 		p.Q(x, q)
 		p.C(x, c)
+		meanCorrection(d, a, v, h, w, c, dv)
 		for i := range d {
-			s := c[i]
-			for j := range d {
-				s += a[i*d+j] * v[j]
-				for k := range d {
-					s += 0.5 * h[(i*d+j)*d+k] * w[j*d+k]
-				}
-			}
-			dv[i] = s
 			for k := range d {
 				s := q[i*d+k]
 				for j := range d {
@@ -206,6 +199,22 @@ func RefinedContinuous(p *Population, x0 []float64, ts []float64, set Settings) 
 		out.W = append(out.W, append([]float64(nil), z[2*d:]...))
 	}
 	return out, nil
+}
+
+// meanCorrection sets out = A·v + ½ H·W + c, the right-hand side of the
+// continuous V equation and the discrete V recursion alike
+// ((H·W)_i = Σ_jk H_ijk W_jk).
+func meanCorrection(d int, a, v, h, w, c, out []float64) {
+	for i := range d {
+		s := c[i]
+		for j := range d {
+			s += a[i*d+j] * v[j]
+			for k := range d {
+				s += 0.5 * h[(i*d+j)*d+k] * w[j*d+k]
+			}
+		}
+		out[i] = s
+	}
 }
 
 // SteadyState returns the refined correction at a stable fixed point x* of
@@ -309,15 +318,8 @@ func RefinedDiscrete(m DiscreteModel, x0 []float64, T int) (*Refined, error) {
 		m.StepHessian(x, h)
 		m.Gamma(x, g)
 		m.StepCorr(x, c)
+		meanCorrection(d, a, v, h, w, c, nv)
 		for i := range d {
-			s := c[i]
-			for j := range d {
-				s += a[i*d+j] * v[j]
-				for k := range d {
-					s += 0.5 * h[(i*d+j)*d+k] * w[j*d+k]
-				}
-			}
-			nv[i] = s
 			for k := range d {
 				s := g[i*d+k]
 				for j := range d {

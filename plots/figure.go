@@ -253,19 +253,23 @@ func (s *Spec) Save(base string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	png := base + ".png"
-	svg := base + ".svg"
+	return saveBoth(base, Height, func(c draw.Canvas) { p.Draw(c) })
+}
+
+// saveBoth draws a Width × h image as base.png (at DPI) and base.svg.
+func saveBoth(base string, h vg.Length, paint func(draw.Canvas)) ([]string, error) {
+	png, svg := base+".png", base+".svg"
 	if err := atomicWrite(png, func(w io.Writer) error {
-		c := vgimg.NewWith(vgimg.UseWH(Width, Height), vgimg.UseDPI(DPI))
-		p.Draw(draw.New(c))
+		c := vgimg.NewWith(vgimg.UseWH(Width, h), vgimg.UseDPI(DPI))
+		paint(draw.New(c))
 		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
 		return err
 	}); err != nil {
 		return nil, err
 	}
 	if err := atomicWrite(svg, func(w io.Writer) error {
-		c := vgsvg.New(Width, Height)
-		p.Draw(draw.New(c))
+		c := vgsvg.New(Width, h)
+		paint(draw.New(c))
 		_, err := c.WriteTo(w)
 		return err
 	}); err != nil {
@@ -309,33 +313,13 @@ func SaveStack(base string, specs ...*Spec) ([]string, error) {
 		}
 		plots[i] = []*plot.Plot{p}
 	}
-	h := Height * vg.Length(len(specs))
-	draw1 := func(c draw.Canvas) {
+	return saveBoth(base, Height*vg.Length(len(specs)), func(c draw.Canvas) {
 		tiles := draw.Tiles{Rows: len(specs), Cols: 1, PadX: vg.Points(4), PadY: vg.Points(8), PadTop: vg.Points(4), PadBottom: vg.Points(4)}
 		canv := plot.Align(plots, tiles, c)
 		for i := range plots {
 			plots[i][0].Draw(canv[i][0])
 		}
-	}
-	png, svg := base+".png", base+".svg"
-	if err := atomicWrite(png, func(w io.Writer) error {
-		c := vgimg.NewWith(vgimg.UseWH(Width, h), vgimg.UseDPI(DPI))
-		draw1(draw.New(c))
-		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
-		return err
-	}); err != nil {
-		return nil, err
-	}
-	if err := atomicWrite(svg, func(w io.Writer) error {
-		c := vgsvg.New(Width, h)
-		draw1(draw.New(c))
-		_, err := c.WriteTo(w)
-		return err
-	}); err != nil {
-		os.Remove(png)
-		return nil, err
-	}
-	return []string{png, svg}, nil
+	})
 }
 
 // cleanTicks is plot.DefaultTicks with labels in the shortest form ("250",

@@ -60,52 +60,55 @@ func (t *Table) Write(w io.Writer, format string) error {
 func (t *Table) writeJSON(w io.Writer) error {
 	var b bytes.Buffer
 	if t.Single && len(t.Rows) == 1 {
-		b.WriteString("{")
-		for j, v := range t.Rows[0] {
-			if j > 0 {
+		if err := t.jsonObject(&b, t.Rows[0], "\n  ", "\n"); err != nil {
+			return err
+		}
+		b.WriteString("\n")
+	} else {
+		b.WriteString("[")
+		for i, row := range t.Rows {
+			if i > 0 {
 				b.WriteString(",")
 			}
-			k, _ := json.Marshal(t.Keys[j])
 			b.WriteString("\n  ")
-			b.Write(k)
-			b.WriteString(": ")
-			enc, err := jsonValue(v)
-			if err != nil {
-				return fmt.Errorf("column %s: %w", t.Keys[j], err)
+			if err := t.jsonObject(&b, row, " ", ""); err != nil {
+				return err
 			}
-			b.Write(enc)
 		}
-		b.WriteString("\n}\n")
-		_, err := w.Write(b.Bytes())
-		return err
-	}
-	b.WriteString("[")
-	for i, row := range t.Rows {
-		if i > 0 {
-			b.WriteString(",")
+		if len(t.Rows) > 0 {
+			b.WriteString("\n")
 		}
-		b.WriteString("\n  {")
-		for j, v := range row {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			k, _ := json.Marshal(t.Keys[j])
-			b.Write(k)
-			b.WriteString(": ")
-			enc, err := jsonValue(v)
-			if err != nil {
-				return fmt.Errorf("column %s: %w", t.Keys[j], err)
-			}
-			b.Write(enc)
-		}
-		b.WriteString("}")
+		b.WriteString("]\n")
 	}
-	if len(t.Rows) > 0 {
-		b.WriteString("\n")
-	}
-	b.WriteString("]\n")
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// jsonObject writes one row as an object with the keys in column order:
+// each member after sep (the first after "{" + sep, or "{" when sep is a
+// space), the closing brace after end.
+func (t *Table) jsonObject(b *bytes.Buffer, row []any, sep, end string) error {
+	b.WriteString("{")
+	for j, v := range row {
+		switch {
+		case j > 0:
+			b.WriteString(",")
+			b.WriteString(sep)
+		case sep != " ":
+			b.WriteString(sep)
+		}
+		k, _ := json.Marshal(t.Keys[j])
+		b.Write(k)
+		b.WriteString(": ")
+		enc, err := jsonValue(v)
+		if err != nil {
+			return fmt.Errorf("column %s: %w", t.Keys[j], err)
+		}
+		b.Write(enc)
+	}
+	b.WriteString(end)
+	b.WriteString("}")
+	return nil
 }
 
 func jsonValue(v any) ([]byte, error) {

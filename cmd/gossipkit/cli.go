@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -75,6 +74,14 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 // help wires -h so that it prints to the command's stdout.
 func parseEnv(fs *flag.FlagSet, e *env, args []string) error { return parse(fs, args, e.stdout) }
 
+// parseFormatted parses a command's flags and checks its --format.
+func parseFormatted(fs *flag.FlagSet, e *env, args []string, format *string) error {
+	if err := parseEnv(fs, e, args); err != nil {
+		return err
+	}
+	return checkFormat(*format)
+}
+
 func checkFormat(f string) error {
 	if !plots.ValidFormat(f) {
 		return usagef("--format %q: valid values are %s", f, strings.Join(plots.Formats, ", "))
@@ -139,26 +146,10 @@ func isTerminal(w io.Writer) bool {
 }
 
 // writeFileAtomic writes a file through a temporary file in the same
-// directory and renames it into place, so that a failed or interrupted write
-// never leaves a partial file at path.
+// directory renamed into place (plots.AtomicWrite), so a failed or
+// interrupted write never leaves a partial file at path.
 func writeFileAtomic(path string, write func(w io.Writer) error) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return plots.AtomicWrite(path, write)
 }
 
 // output writes a table to -o FILE (atomically) or to stdout.

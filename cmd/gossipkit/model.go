@@ -59,10 +59,7 @@ func cmdTransitions(_ context.Context, e *env, args []string) error {
 	p := addShuffleFlags(fs, true)
 	variant := fs.String("pdrop", "simplified", "P_drop variant: simplified, gamma or exact")
 	format := fs.String("format", "text", "output format: text, json, csv or markdown")
-	if err := parseEnv(fs, e, args); err != nil {
-		return err
-	}
-	if err := checkFormat(*format); err != nil {
+	if err := parseFormatted(fs, e, args, format); err != nil {
 		return err
 	}
 	if err := p.check(); err != nil {
@@ -117,10 +114,7 @@ func cmdODE(ctx context.Context, e *env, args []string) error {
 	timeModel := fs.String("time", "continuous", "with --refined: continuous (shuffles at rate N per round, as `sim --schedule continuous`) or discrete (synchronous rounds: every shuffle of a round acts on the state at its start)")
 	format := fs.String("format", "text", "output format: text, json, csv or markdown")
 	out := fs.String("o", "", "write to FILE instead of standard output")
-	if err := parseEnv(fs, e, args); err != nil {
-		return err
-	}
-	if err := checkFormat(*format); err != nil {
+	if err := parseFormatted(fs, e, args, format); err != nil {
 		return err
 	}
 	if err := checkNodes(*N); err != nil {
@@ -225,10 +219,7 @@ func cmdOptimal(ctx context.Context, e *env, args []string) error {
 	N := fs.Int("N", 2500, "number of nodes N (≥ 2), for the time to coverage")
 	level := fs.Float64("level", 0.99, "coverage level for the time criterion, in (1/N, 1)")
 	format := fs.String("format", "text", "output format: text, json, csv or markdown")
-	if err := parseEnv(fs, e, args); err != nil {
-		return err
-	}
-	if err := checkFormat(*format); err != nil {
+	if err := parseFormatted(fs, e, args, format); err != nil {
 		return err
 	}
 	if err := p.check(); err != nil {

@@ -18,10 +18,7 @@ func cmdPDrop(ctx context.Context, e *env, args []string) error {
 	enum := fs.Bool("enumerate", false, fmt.Sprintf("also enumerate one shuffle exhaustively (n ≤ 63, C(n,s) ≤ %d)", exact.MaxEnumeration))
 	format := fs.String("format", "text", "output format: text, json, csv or markdown")
 	out := fs.String("o", "", "write to FILE instead of standard output")
-	if err := parseEnv(fs, e, args); err != nil {
-		return err
-	}
-	if err := checkFormat(*format); err != nil {
+	if err := parseFormatted(fs, e, args, format); err != nil {
 		return err
 	}
 	ranges := map[string]intRange{}
@@ -134,10 +131,7 @@ func cmdGammaCheck(ctx context.Context, e *env, args []string) error {
 	cMax := fs.Int("c-max", 20, "largest cache size c (≥ 1)")
 	nMax := fs.Int("n-max", 40, "largest number of items n (≥ 2)")
 	format := fs.String("format", "text", "output format: text, json, csv or markdown")
-	if err := parseEnv(fs, e, args); err != nil {
-		return err
-	}
-	if err := checkFormat(*format); err != nil {
+	if err := parseFormatted(fs, e, args, format); err != nil {
 		return err
 	}
 	switch {

@@ -172,10 +172,7 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 		}
 		files = append(files, a)
 	}
-	if err := parseEnv(fs, e, rest); err != nil {
-		return err
-	}
-	if err := checkFormat(*format); err != nil {
+	if err := parseFormatted(fs, e, rest, format); err != nil {
 		return err
 	}
 	// A directory stands for the *.gkpart files in it (so a container

@@ -98,10 +98,7 @@ func cmdSim(ctx context.Context, e *env, args []string) error {
 	shard := fs.String("shard", "", "run only shard I/M (replications r with r mod M = I−1) and write a part file for `gossipkit merge` to -o (a file, or a directory ending in /)")
 	shards := fs.Int("shards", 0, "number of shards M when the shard index comes from JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX (Slurm: SLURM_ARRAY_TASK_COUNT)")
 	ignoreEnv := fs.Bool("no-scheduler-env", false, "ignore JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID and AWS_BATCH_JOB_ARRAY_INDEX")
-	if err := parseEnv(fs, e, args); err != nil {
-		return err
-	}
-	if err := checkFormat(*format); err != nil {
+	if err := parseFormatted(fs, e, args, format); err != nil {
 		return err
 	}
 	cfg, workers, err := f.config()

@@ -46,10 +46,7 @@ func cmdTree(ctx context.Context, e *env, args []string) error {
 	elect := fs.String("elect", "xor", "fail with election: priority xor (distance to the group id) or lifetime")
 	shard := fs.String("shard", "", "run only seeds i with i mod M = I−1 and write a part file for `gossipkit merge`")
 	outDir := fs.String("out", "out/tree", "sweep: output directory")
-	if err := parseEnv(fs, e, args[1:]); err != nil {
-		return err
-	}
-	if err := checkFormat(*format); err != nil {
+	if err := parseFormatted(fs, e, args[1:], format); err != nil {
 		return err
 	}
 	var err error
