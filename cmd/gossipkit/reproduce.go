@@ -383,7 +383,7 @@ func (r *reproduction) modelComparison() error {
 	}
 	gkx, gky := plots.CompareTrajectory(mx, kx), plots.CompareTrajectory(my, ky)
 	gpx, gpy := plots.CompareTrajectory(mx, px), plots.CompareTrajectory(my, py)
-	r.printf("**Measured:** largest |ODE − mean|: pairwise Markov %.3f (x, t = %.0f) and %.3f (y, t = %.0f); protocol %.3f (x, t = %.0f) and %.3f (y, t = %.0f). Both simulations lag the ODE during take-off by a similar amount, so the gap comes from finiteness and the single initial copy (what the pairwise-Markov model keeps), not from the protocol's correlations between caches (what it drops). The refined mean field (section 7, when present) corrects the 1/N part of it.\n",
+	r.printf("**Measured:** largest |ODE − mean|: pairwise Markov %.3f (x, t = %.0f) and %.3f (y, t = %.0f); protocol %.3f (x, t = %.0f) and %.3f (y, t = %.0f). Both simulations lag the ODE during take-off by a similar amount, so the gap comes from finiteness and the single initial copy (what the pairwise-Markov model keeps), not from the protocol's correlations between caches (what it drops). The refined mean field (section 7) corrects the 1/N part of it.\n",
 		gkx.Max, gkx.At, gky.Max, gky.At, gpx.Max, gpx.At, gpy.Max, gpy.At)
 	return nil
 }
@@ -474,7 +474,7 @@ func (r *reproduction) optimal() error {
 	if err := r.figure("optimal", top, bottom); err != nil {
 		return err
 	}
-	r.printf("**Measured:** s* = %.3f; integer argmax of P(11|10): %d (simplified), %d (γ form). s* maximises the *rate* k of the logistic x(t) and so the replication speed, but coverage also grows with p = s/c itself (dy/dt = 2p·x(1−y)): the ODE's time to 99%% coverage (N = %d) is smallest at s = %d (%.1f rounds, against %.1f at s = %d). The protocol simulation's fastest s among those simulated is %d (%.1f rounds, mean of %d runs). The paper's claim holds for replication; for coverage the optimum lies above s*.\n",
+	r.printf("**Measured:** s* = %.3f; integer argmax of P(11|10): %d (simplified), %d (γ form). s* maximises the *rate* k of the logistic x(t) and so the replication speed, but coverage also grows with p = s/c itself (dy/dt = 2p·x(1−y)): the ODE's time to 99%% coverage (N = %d) is smallest at s = %d (%.1f rounds, against %.1f at s = %d). The protocol simulation's fastest s among those simulated is %d (%.1f rounds, mean of %d runs; the error bars show how coarsely so few runs separate neighbouring s, so the simulation neither confirms nor refutes the shift). In the model, the paper's claim holds for replication; for coverage the optimum lies above s*.\n",
 		sStar, res.sInt, res.sIntGamma, sc.optN, res.sBestTime, res.bestTime, res.timeAtSInt, res.sInt, bestSim, bestSimT, sc.optR)
 	g := &plots.Table{Keys: []string{"n", "c", "s_star", "s_int", "s_int_gamma", "p11_at_s_int"}}
 	for _, nn := range []int{200, 500, 1000, 2000, 5000} {
