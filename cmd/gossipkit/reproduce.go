@@ -108,6 +108,8 @@ type reproduction struct {
 	report  bytes.Buffer
 	// results shared between sections
 	sims map[int]*sim.Result // protocol runs of Figs. 7/8 by n
+	// Fig. 4's cache and exchange sizes (nil: 250, 500 and 1, 2, 5, 10, 25)
+	fig4C, fig4S []int
 }
 
 func (r *reproduction) step(name string) {
@@ -186,7 +188,11 @@ func (r *reproduction) dropProbability() error {
 	r.step("Fig. 4: exact drop probabilities")
 	r.printf("\n## 1. Drop probability (Fig. 4)\n\n")
 	r.printf("**Paper (Sec. 3.2):** the γ-corrected form (n−c)/((n−s)+1/γ) coincides with formula (1) (\"extensive experiments with Mathematica and Matlab\"), and the simplification S = (n−c)/(n−s) is close to it (\"the correction factor is small\").\n\n")
-	curves, err := plots.Fig4Data(r.ctx, []int{250, 500}, []int{1, 2, 5, 10, 25}, r.sc.fig4NMax, r.sc.fig4Step, 4)
+	cs, ss := r.fig4C, r.fig4S
+	if cs == nil {
+		cs, ss = []int{250, 500}, []int{1, 2, 5, 10, 25}
+	}
+	curves, err := plots.Fig4Data(r.ctx, cs, ss, r.sc.fig4NMax, r.sc.fig4Step, 4)
 	if err != nil {
 		return err
 	}
