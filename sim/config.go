@@ -132,8 +132,8 @@ func (c Config) Validate(workers int) error {
 	if !(c.FailFraction >= 0 && c.FailFraction < 1) {
 		return f("--fail", "%g: valid range [0, 1)", c.FailFraction)
 	}
-	if c.FailFraction > 0 && (c.Topology.Kind != Full || c.Nodes-int(c.FailFraction*float64(c.Nodes)+0.5) < 2) {
-		return f("--fail", "%g: needs the full topology and at least 2 survivors", c.FailFraction)
+	if c.FailFraction > 0 && (c.Topology.Kind != Full || c.Schedule == Async || c.Nodes-int(c.FailFraction*float64(c.Nodes)+0.5) < 2) {
+		return f("--fail", "%g: needs the full topology, the rounds or continuous schedule, and at least 2 survivors", c.FailFraction)
 	}
 	if c.Topology.Kind == Regular && (c.Topology.Degree >= c.Nodes || c.Nodes*c.Topology.Degree%2 != 0) {
 		return f("--topology", "regular:%d: need degree < N and N·degree even (N = %d)", c.Topology.Degree, c.Nodes)

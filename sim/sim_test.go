@@ -335,4 +335,9 @@ func TestFailures(t *testing.T) {
 	if err := cfg.Validate(1); err == nil {
 		t.Error("failures on a regular topology accepted")
 	}
+	cfg = small()
+	cfg.FailFraction, cfg.Schedule = 0.5, Async
+	if err := cfg.Validate(1); err == nil {
+		t.Error("failures under the async schedule (not modelled) accepted")
+	}
 }

@@ -23,6 +23,16 @@ func runCLI(t *testing.T, vars map[string]string, args ...string) (stdout, stder
 	return o.String(), e.String(), code
 }
 
+// expectUsage runs the CLI and checks the bad-input contract: exit status
+// 2, nothing on stdout, and one line on stderr containing want.
+func expectUsage(t *testing.T, vars map[string]string, args []string, want string) {
+	t.Helper()
+	out, errOut, code := runCLI(t, vars, args...)
+	if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, want) {
+		t.Errorf("%v %v: exit %d, stdout %q, stderr %q (want one line with %q)", args, vars, code, out, errOut, want)
+	}
+}
+
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("..", "..", "testdata", "cli", name)
@@ -110,16 +120,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"gamma-check", "--s-max", "0"}, "--s-max"},
 		{[]string{"nosuch"}, "unknown command"},
 	} {
-		out, errOut, code := runCLI(t, nil, tc.args...)
-		if code != 2 {
-			t.Errorf("%v: exit %d, want 2", tc.args, code)
-		}
-		if out != "" {
-			t.Errorf("%v: printed on stdout: %q", tc.args, out)
-		}
-		if strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, tc.want) {
-			t.Errorf("%v: stderr %q, want one line containing %q", tc.args, errOut, tc.want)
-		}
+		expectUsage(t, nil, tc.args, tc.want)
 	}
 }
 

@@ -104,10 +104,7 @@ func TestModelBadInput(t *testing.T) {
 		{[]string{"optimal", "--level", "1"}, "--level"},
 		{[]string{"optimal", "-n", "100", "-c", "100"}, "c < n"},
 	} {
-		out, errOut, code := runCLI(t, nil, tc.args...)
-		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, tc.want) {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q (want one line with %q)", tc.args, code, out, errOut, tc.want)
-		}
+		expectUsage(t, nil, tc.args, tc.want)
 	}
 }
 

@@ -44,9 +44,6 @@ func TestPlotBadInput(t *testing.T) {
 		{[]string{"plot", "fig7", "-s", "200"}, "-s"},
 		{[]string{"plot", "fig4", "--step", "0"}, "--step"},
 	} {
-		out, errOut, code := runCLI(t, nil, tc.args...)
-		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, tc.want) {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q", tc.args, code, out, errOut)
-		}
+		expectUsage(t, nil, tc.args, tc.want)
 	}
 }

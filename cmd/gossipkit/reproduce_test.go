@@ -63,9 +63,6 @@ func TestReproduceBadInput(t *testing.T) {
 		{[]string{"reproduce", "--out", filepath.Join(f, "sub")}, "--out"},
 		{[]string{"reproduce", "--workers", "0"}, "--workers"},
 	} {
-		out, errOut, code := runCLI(t, nil, tc.args...)
-		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, tc.want) {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q", tc.args, code, out, errOut)
-		}
+		expectUsage(t, nil, tc.args, tc.want)
 	}
 }

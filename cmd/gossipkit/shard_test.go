@@ -176,10 +176,7 @@ func TestShardBadInput(t *testing.T) {
 		{[]string{"--shard", "13/13"}, nil, "no replication"},
 	} {
 		args := append(append(append([]string{}, shardSim...), "-o", t.TempDir()+"/"), tc.args...)
-		out, errOut, code := runCLI(t, tc.vars, args...)
-		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, tc.want) {
-			t.Errorf("%v %v: exit %d, stdout %q, stderr %q", tc.args, tc.vars, code, out, errOut)
-		}
+		expectUsage(t, tc.vars, args, tc.want)
 	}
 	if _, errOut, code := runCLI(t, nil, "merge", "/no/such/file"); code != 2 || !strings.Contains(errOut, "/no/such/file") {
 		t.Errorf("unreadable: %d %q", code, errOut)

@@ -81,9 +81,6 @@ func TestSimBadInput(t *testing.T) {
 		{[]string{"sim", "--workers", "0"}, "--workers"},
 		{[]string{"sim", "-N", "60000000", "-n", "10000000", "-c", "1000000"}, "memory"},
 	} {
-		out, errOut, code := runCLI(t, nil, tc.args...)
-		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, tc.want) {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q (want one line with %q)", tc.args, code, out, errOut, tc.want)
-		}
+		expectUsage(t, nil, tc.args, tc.want)
 	}
 }

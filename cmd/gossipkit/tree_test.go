@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -96,9 +95,6 @@ func TestTreeBadInput(t *testing.T) {
 		{[]string{"tree", "fail", "--repair", "glue"}, "--repair"},
 		{[]string{"tree", "fail", "--elect", "age"}, "--elect"},
 	} {
-		out, errOut, code := runCLI(t, nil, tc.args...)
-		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, tc.want) {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q", tc.args, code, out, errOut)
-		}
+		expectUsage(t, nil, tc.args, tc.want)
 	}
 }
