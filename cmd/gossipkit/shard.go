@@ -18,7 +18,7 @@ func init() {
 	prev := moreCommands
 	moreCommands = func() []*command {
 		return append(prev(),
-			&command{name: "merge", summary: "combine the part files of a sharded sim run, exactly", run: cmdMerge},
+			&command{name: "merge", summary: "combine the part files of a sharded sim or tree run, exactly", run: cmdMerge},
 		)
 	}
 }
