@@ -149,15 +149,15 @@ func (c Config) Validate(workers int) error {
 }
 
 // MemoryEstimate returns the bytes a run needs with `workers` replications
-// in flight: per worker the caches (N·c·4 bytes, int32 items) and the
-// membership bitsets (N·⌈(n+1)/64⌉·8 ≈ N·n/8 bytes) for the protocol, or N
-// bytes for the Markov model, plus N·2 bytes of per-node flags; and for the
-// whole run the per-replication trajectories, 8·(T+1)·R bytes.
+// in flight: per worker the caches (N·c·4 bytes at most: int32 items, or
+// 2 bytes when n < 65535) and two stamp arrays (8·(n+1) bytes) for the
+// protocol, plus 3N bytes of per-node flags; and for the whole run the
+// per-replication trajectories, 8·(T+1)·R bytes. It is an upper bound.
 func (c Config) MemoryEstimate(workers int) uint64 {
 	N := uint64(c.Nodes)
 	per := N * 3
 	if c.Model == Protocol {
-		per += N*uint64(c.Cache)*4 + N*uint64((c.Items+1+63)/64)*8
+		per += N*uint64(c.Cache)*4 + 8*uint64(c.Items+1)
 	}
 	return per*uint64(workers) + 8*uint64(c.Rounds+1)*uint64(c.Reps)
 }

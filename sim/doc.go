@@ -53,9 +53,11 @@
 //
 // # Memory
 //
-// Each replication in flight needs N·c·4 bytes of caches (int32 items) and
-// N·⌈(n+1)/64⌉·8 ≈ N·n/8 bytes of membership bitsets (plus 3N bytes of
-// flags); the result keeps 8·(T+1) bytes per replication. N = 100000,
-// n = 1000, c = 100 needs about 53 MB per worker. Config.Validate refuses a
+// Each replication in flight needs N·c·4 bytes of caches at most (int32
+// items; 2 bytes an item when n < 65535), two stamp arrays of 4·(n+1) bytes
+// and 3N bytes of flags; no per-node membership index is kept (each shuffle
+// stamps the two caches it touches). The result keeps 8·(T+1) bytes per
+// replication. N = 100000, n = 1000, c = 100 needs about 20 MB per worker
+// (40 MB bounded by the estimate). Config.Validate refuses a
 // run whose estimate exceeds the machine's available memory.
 package sim

@@ -3,12 +3,8 @@ package sim
 import (
 	"github.com/gossipkit/gossipkit/internal/rng"
 
-	"math/bits"
-
 	"github.com/gossipkit/gossipkit/approx"
 )
-
-func popcount(w uint64) int { return bits.OnesCount64(w) }
 
 // markovState is the pairwise-Markov model of one item: node v holds d or
 // not, and a shuffle of a and b moves the pair's state ab by the transition

@@ -46,14 +46,15 @@ type item interface{ ~uint16 | ~int32 }
 
 // protocolState is the network of MODEL.md §1: N caches of c distinct items
 // out of n + 1 (the n items plus d = n). Memory: cache N·c·sizeof(T) bytes
-// (at most 4), bits N·⌈(n+1)/64⌉·8 bytes.
+// (at most 4) and two stamp arrays of n + 1 words. Membership is not stored
+// per node: each shuffle stamps the two caches it touches (markA, markB), so
+// "does B hold x" is one comparison, and no per-node index has to be kept
+// up to date (which cost chains of dependent read-modify-writes).
 type protocolState[T item] struct {
 	N, n, c, s   int
-	words        int
 	cache        []T      // cache[v*c : v*c+c] is node v's cache, in no order
-	bits         []uint64 // membership: bit x of row v set iff v holds x
-	markA        []uint32 // markA[x] == epoch iff x ∈ S_A of the current shuffle
-	markB        []uint32
+	markA        []uint32 // markA[x] ≥ epoch iff x ∈ C_A; = epoch+1 iff x ∈ S_A
+	markB        []uint32 // likewise for B, in the current shuffle
 	epoch        uint32
 	newA, newB   []T      // received items a side lacks
 	candA, candB []int32  // slots of a side's buffer it may overwrite
@@ -72,10 +73,9 @@ type protocolState[T item] struct {
 
 func newProtocolState[T item](cfg Config, r *rng.Rand) *protocolState[T] {
 	N, n, c, s := cfg.Nodes, cfg.Items, cfg.Cache, cfg.Exchange
-	words := (n + 1 + 63) / 64
 	st := &protocolState[T]{
-		N: N, n: n, c: c, s: s, words: words,
-		cache: make([]T, N*c), bits: make([]uint64, N*words),
+		N: N, n: n, c: c, s: s,
+		cache: make([]T, N*c),
 		markA: make([]uint32, n+1), markB: make([]uint32, n+1),
 		newA: make([]T, s), newB: make([]T, s),
 		candA: make([]int32, s), candB: make([]int32, s), raw: make([]uint32, c),
@@ -91,7 +91,6 @@ func newProtocolState[T item](cfg Config, r *rng.Rand) *protocolState[T] {
 		for j := range c {
 			x := T(pi[(v*c+j)%n])
 			st.cache[v*c+j] = x
-			st.setBit(int32(v), x)
 		}
 	}
 	if st.check {
@@ -104,16 +103,6 @@ func newProtocolState[T item](cfg Config, r *rng.Rand) *protocolState[T] {
 		}
 	}
 	return st
-}
-
-func (st *protocolState[T]) holds(v int32, x T) bool {
-	return st.bits[int(v)*st.words+int(x>>6)]>>(uint(x)&63)&1 != 0
-}
-func (st *protocolState[T]) setBit(v int32, x T) {
-	st.bits[int(v)*st.words+int(x>>6)] |= 1 << (uint(x) & 63)
-}
-func (st *protocolState[T]) clearBit(v int32, x T) {
-	st.bits[int(v)*st.words+int(x>>6)] &^= 1 << (uint(x) & 63)
 }
 
 // selectBuffer moves a uniform random s-subset of the c slots of cache (or
@@ -144,79 +133,86 @@ func selectBuffer[T item](r *rng.Rand, cache []T, s int, raw []uint32) {
 // each side's new items and drop candidates are worked out first, from the
 // unchanged caches, and only then applied.
 //
-// For B, the received items it lacks (S_A \ C_B) are new; the items of S_A
-// are stamped in markA, so the unstamped slots of S_B are the drop
-// candidates S_B \ S_A. Likewise for A with the roles swapped.
+// Each side's cache is stamped first: markA[x] = epoch for x ∈ C_A \ S_A and
+// epoch+1 for x ∈ S_A (likewise markB). For B, the received items it lacks
+// are those of S_A with markB[x] < epoch, and the items it may overwrite are
+// those of S_B with markA[x] ≠ epoch+1 (S_B \ S_A). Likewise for A.
 func (st *protocolState[T]) shuffle(r *rng.Rand, a, b int32) {
-	c, s, w := st.c, st.s, st.words
+	c, s := st.c, st.s
 	ca := st.cache[int(a)*c : int(a)*c+c]
 	cb := st.cache[int(b)*c : int(b)*c+c]
-	ra := st.bits[int(a)*w : int(a)*w+w]
-	rb := st.bits[int(b)*w : int(b)*w+w]
-	st.epoch++
-	if st.epoch == 0 {
+	st.epoch += 2
+	if st.epoch < 2 { // wrapped: old stamps could look current
 		clear(st.markA)
 		clear(st.markB)
-		st.epoch = 1
+		st.epoch = 2
 	}
-	ep := st.epoch
+	inC, inS := st.epoch, st.epoch+1
 	markA, markB := st.markA, st.markB
 	selectBuffer(r, ca, s, st.raw)
 	selectBuffer(r, cb, s, st.raw)
 	sa, sb := ca[:s], cb[:s]
+	for _, x := range ca[s:] {
+		markA[x] = inC
+	}
+	for _, x := range sa {
+		markA[x] = inS
+	}
+	for _, x := range cb[s:] {
+		markB[x] = inC
+	}
+	for _, x := range sb {
+		markB[x] = inS
+	}
 	d := st.d
-	aHad := ra[d>>6]>>(uint(d)&63)&1 != 0
-	bHad := rb[d>>6]>>(uint(d)&63)&1 != 0
-	// The loops below are branch-free (the outcomes are random, so branches
-	// would be mispredicted about one time in five): every item is written
-	// and the count advances by 0 or 1.
+	aHad, bHad := markA[d] >= inC, markB[d] >= inC
+	// Branch-free (the outcomes are random, so branches would be
+	// mispredicted about one time in five): every item is written and the
+	// count advances by 0 or 1.
 	newB, newA := st.newB[:s], st.newA[:s]
 	nb, na := 0, 0
 	for _, x := range sa {
-		markA[x] = ep
 		newB[nb] = x
-		nb += int(rb[x>>6]>>(uint(x)&63)&1 ^ 1)
+		nb += below(markB[x], inC)
 	}
 	for _, x := range sb {
-		markB[x] = ep
 		newA[na] = x
-		na += int(ra[x>>6]>>(uint(x)&63)&1 ^ 1)
+		na += below(markA[x], inC)
 	}
 	newB, newA = newB[:nb], newA[:na]
 	if st.tracking {
-		// Every item of S_A carries markA's stamp, so d ∈ S_A ⇔ markA[d] = ep.
 		if aHad {
 			st.cnt.SelectTrials++
-			st.cnt.SelectHits += int64(1 - notEqual(markA[d], ep))
+			st.cnt.SelectHits += int64(1 - notEqual(markA[d], inS))
 		}
 		if bHad {
 			st.cnt.SelectTrials++
-			st.cnt.SelectHits += int64(1 - notEqual(markB[d], ep))
+			st.cnt.SelectHits += int64(1 - notEqual(markB[d], inS))
 		}
 		st.cnt.Drops += int64(na + nb)
 		st.cnt.Shuffles++
 	}
+	var lostA, lostB bool // d overwritten at A, at B
 	if 2*s <= c {
 		// selectBuffer drew each buffer slot by slot, so each buffer is in
 		// uniformly random order, independent of the other side's choice:
 		// the first m slots of S_B not in S_A (in buffer order) are a
 		// uniform m-subset of S_B \ S_A. No candidate list, no extra draws.
 		if st.tracking {
-			st.countCandidates(sa, sb, ep)
+			st.countCandidates(sa, sb, inS)
 		}
-		st.dropInOrder(sb, rb, markA, ep, newB)
-		st.dropInOrder(sa, ra, markB, ep, newA)
+		lostB = st.dropInOrder(sb, markA, inS, newB)
+		lostA = st.dropInOrder(sa, markB, inS, newA)
 	} else {
-		// An item of S_B is in S_A exactly when markA has this shuffle's stamp.
 		candB, candA := st.candB[:s], st.candA[:s]
 		kb, ka := 0, 0
 		for i, x := range sb {
 			candB[kb] = int32(i)
-			kb += notEqual(markA[x], ep)
+			kb += notEqual(markA[x], inS)
 		}
 		for i, x := range sa {
 			candA[ka] = int32(i)
-			ka += notEqual(markB[x], ep)
+			ka += notEqual(markB[x], inS)
 		}
 		candB, candA = candB[:kb], candA[:ka]
 		if st.tracking {
@@ -225,12 +221,14 @@ func (st *protocolState[T]) shuffle(r *rng.Rand, a, b int32) {
 		// len(new) ≤ len(cand): the side received s items of which k are
 		// duplicates, and the ŝ items of its buffer that it also received
 		// are among those k, so s − k ≤ s − ŝ.
-		st.replace(r, cb, rb, candB, newB)
-		st.replace(r, ca, ra, candA, newA)
+		lostB = st.replace(r, cb, candB, newB)
+		lostA = st.replace(r, ca, candA, newA)
 	}
 	if aHad || bHad {
-		aHas := ra[d>>6]>>(uint(d)&63)&1 != 0
-		bHas := rb[d>>6]>>(uint(d)&63)&1 != 0
+		// d arrives where it was sent and new; it stays where it was held
+		// unless the drop overwrote it.
+		aHas := (aHad && !lostA) || (!aHad && markB[d] == inS)
+		bHas := (bHad && !lostB) || (!bHad && markA[d] == inS)
 		if st.tracking {
 			from := b2i(aHad)<<1 | b2i(bHad)
 			to := b2i(aHas)<<1 | b2i(bHas)
@@ -243,6 +241,9 @@ func (st *protocolState[T]) shuffle(r *rng.Rand, a, b int32) {
 		st.verify(a, b)
 	}
 }
+
+// below returns 1 if a < b and 0 otherwise, without a branch.
+func below(a, b uint32) int { return int((uint64(a) - uint64(b)) >> 63) }
 
 // notEqual returns 1 if a ≠ b and 0 otherwise, without a branch.
 func notEqual(a, b uint32) int {
@@ -263,47 +264,47 @@ func (st *protocolState[T]) countCandidates(sa, sb []T, ep uint32) {
 }
 
 // dropInOrder overwrites, in buffer order, the first len(items) slots of buf
-// whose item does not carry inMark's stamp (the items sent but not also
-// received) with the new items, and updates the membership row. buf is the
-// front of the node's cache.
-func (st *protocolState[T]) dropInOrder(buf []T, row []uint64, inMark []uint32, ep uint32, items []T) {
+// whose item does not carry the other side's S stamp inS (the items sent but
+// not also received) with the new items, and reports whether it overwrote
+// d. buf is the front of the cache.
+func (st *protocolState[T]) dropInOrder(buf []T, inMark []uint32, inS uint32, items []T) (lostD bool) {
 	k := 0
 	for i := 0; k < len(items); i++ {
 		x := buf[i]
-		if inMark[x] == ep {
+		if inMark[x] == inS {
 			continue
 		}
 		y := items[k]
 		k++
-		row[x>>6] &^= 1 << (uint(x) & 63)
-		row[y>>6] |= 1 << (uint(y) & 63)
 		buf[i] = y
+		lostD = lostD || x == st.d
 		if st.check {
 			st.copies[x]--
 			st.copies[y]++
 		}
 	}
+	return lostD
 }
 
 // replace overwrites a uniform random choice of len(items) of the candidate
-// slots of a cache (membership row `row`) with the new items.
-func (st *protocolState[T]) replace(r *rng.Rand, cv []T, row []uint64, cand []int32, items []T) {
+// slots of a cache with the new items, and reports whether it overwrote d.
+func (st *protocolState[T]) replace(r *rng.Rand, cv []T, cand []int32, items []T) (lostD bool) {
 	m := len(items)
 	if m == 0 {
-		return
+		return false
 	}
 	selectBuffer(r, cand, m, st.raw) // a uniform m-subset of the candidates
 	for k, pos := range cand[:m] {
 		old := cv[pos]
 		x := items[k]
-		row[old>>6] &^= 1 << (uint(old) & 63)
-		row[x>>6] |= 1 << (uint(x) & 63)
 		cv[pos] = x
+		lostD = lostD || old == st.d
 		if st.check {
 			st.copies[old]--
 			st.copies[x]++
 		}
 	}
+	return lostD
 }
 
 func (st *protocolState[T]) noteD(v int32, had, has bool) {
@@ -331,9 +332,7 @@ func (st *protocolState[T]) insert(r *rng.Rand, nodes []int32) {
 	for _, v := range nodes {
 		j := int(r.Intn(uint32(st.c)))
 		old := st.cache[int(v)*st.c+j]
-		st.clearBit(v, old)
 		st.cache[int(v)*st.c+j] = st.d
-		st.setBit(v, st.d)
 		if st.check {
 			st.copies[old]--
 			st.copies[st.d]++
@@ -354,18 +353,11 @@ type InvariantError struct{ Msg string }
 func (e *InvariantError) Error() string { return "invariant broken: " + e.Msg }
 
 // verify checks, after a shuffle, that a's and b's caches hold c distinct
-// items matching their membership rows, that the total number of copies is
-// N·c, and that no item that existed has vanished.
+// items, that the total number of copies is N·c, and that no item that
+// existed has vanished.
 func (st *protocolState[T]) verify(a, b int32) {
 	for _, v := range []int32{a, b} {
 		cv := st.cache[int(v)*st.c : int(v)*st.c+st.c]
-		pop := 0
-		for _, w := range st.bits[int(v)*st.words : int(v+1)*st.words] {
-			pop += popcount(w)
-		}
-		if pop != st.c {
-			panic(&InvariantError{fmt.Sprintf("node %d holds %d distinct items, want c = %d", v, pop, st.c)})
-		}
 		for _, x := range cv {
 			if st.seen[x] == v+1 {
 				panic(&InvariantError{fmt.Sprintf("node %d holds item %d twice", v, x)})
@@ -374,9 +366,6 @@ func (st *protocolState[T]) verify(a, b int32) {
 		}
 		for _, x := range cv {
 			st.seen[x] = 0
-			if !st.holds(v, x) {
-				panic(&InvariantError{fmt.Sprintf("node %d: cached item %d missing from its membership row", v, x)})
-			}
 		}
 	}
 	total := int64(0)

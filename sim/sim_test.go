@@ -97,11 +97,8 @@ func TestDropProbabilityOneShuffle(t *testing.T) {
 			for v := range 2 {
 				perm := make([]int32, n)
 				r.Perm(perm)
-				row := st.bits[v*st.words : (v+1)*st.words]
-				clear(row)
 				for j := range c {
 					st.cache[v*c+j] = uint16(perm[j])
-					row[perm[j]>>6] |= 1 << (uint(perm[j]) & 63)
 				}
 			}
 			st.tracking = true
