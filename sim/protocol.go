@@ -199,7 +199,7 @@ func (st *protocolState[T]) shuffle(r *rng.Rand, a, b int32) {
 		// the first m slots of S_B not in S_A (in buffer order) are a
 		// uniform m-subset of S_B \ S_A. No candidate list, no extra draws.
 		if st.tracking {
-			st.countCandidates(sa, sb, inS)
+			st.countCandidates(sa, inS)
 		}
 		lostB = st.dropInOrder(sb, markA, inS, newB)
 		lostA = st.dropInOrder(sa, markB, inS, newA)
@@ -251,16 +251,14 @@ func notEqual(a, b uint32) int {
 	return int((d | -d) >> 31)
 }
 
-// countCandidates adds |S_A \ S_B| + |S_B \ S_A| to the drop candidates.
-func (st *protocolState[T]) countCandidates(sa, sb []T, ep uint32) {
-	k := 0
-	for _, x := range sb {
-		k += notEqual(st.markA[x], ep)
-	}
+// countCandidates adds |S_A \ S_B| + |S_B \ S_A| = 2(s − ŝ) to the drop
+// candidates, ŝ = |S_A ∩ S_B| counted over S_A.
+func (st *protocolState[T]) countCandidates(sa []T, inS uint32) {
+	shared := 0
 	for _, x := range sa {
-		k += notEqual(st.markB[x], ep)
+		shared += 1 - notEqual(st.markB[x], inS)
 	}
-	st.cnt.DropCandidates += int64(k)
+	st.cnt.DropCandidates += int64(2 * (len(sa) - shared))
 }
 
 // dropInOrder overwrites, in buffer order, the first len(items) slots of buf
