@@ -272,14 +272,8 @@ func (st *protocolState[T]) dropInOrder(buf []T, inMark []uint32, inS uint32, it
 		if inMark[x] == inS {
 			continue
 		}
-		y := items[k]
+		lostD = st.overwrite(buf, i, items[k]) || lostD
 		k++
-		buf[i] = y
-		lostD = lostD || x == st.d
-		if st.check {
-			st.copies[x]--
-			st.copies[y]++
-		}
 	}
 	return lostD
 }
@@ -293,16 +287,21 @@ func (st *protocolState[T]) replace(r *rng.Rand, cv []T, cand []int32, items []T
 	}
 	selectBuffer(r, cand, m, st.raw) // a uniform m-subset of the candidates
 	for k, pos := range cand[:m] {
-		old := cv[pos]
-		x := items[k]
-		cv[pos] = x
-		lostD = lostD || old == st.d
-		if st.check {
-			st.copies[old]--
-			st.copies[x]++
-		}
+		lostD = st.overwrite(cv, int(pos), items[k]) || lostD
 	}
 	return lostD
+}
+
+// overwrite puts y into slot i of buf, keeps the Check-mode copy counts,
+// and reports whether the item overwritten was d.
+func (st *protocolState[T]) overwrite(buf []T, i int, y T) bool {
+	x := buf[i]
+	buf[i] = y
+	if st.check {
+		st.copies[x]--
+		st.copies[y]++
+	}
+	return x == st.d
 }
 
 func (st *protocolState[T]) noteD(v int32, had, has bool) {
