@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/bits"
 	"slices"
 	"sort"
 )
@@ -201,7 +200,6 @@ type Sim struct {
 	parent   []int32
 	children [][]int32
 	alive    []bool
-	joined   []bool    // has been accepted at least once (member of the group)
 	reg      []bool    // registered under the group id (believes it is connected)
 	since    []float64 // time of (re)connection, for the lifetime priority
 	msgs     []int32   // ν
@@ -222,7 +220,6 @@ type Sim struct {
 	pings        int64
 	lastChange   float64
 	electing     map[int32]bool // failed nodes whose election has started
-	handled      []bool         // Breakout/Preservation: orphan already acted
 }
 
 // New prepares a group of cfg.Nodes nodes; Build then runs the joins.
@@ -234,8 +231,8 @@ func New(cfg Config) (*Sim, error) {
 	n := cfg.Nodes
 	s := &Sim{cfg: cfg, r: rng.NewStream(cfg.Seed, 0), root: 0,
 		id: make([]uint64, n), parent: make([]int32, n), children: make([][]int32, n), alive: make([]bool, n),
-		joined: make([]bool, n), reg: make([]bool, n), since: make([]float64, n), msgs: make([]int32, n),
-		phase: make([]float64, n), gen: make([]int32, n), hop: make([]int32, n), breaking: make([]bool, n), joining: make([]bool, n), electing: map[int32]bool{}, handled: make([]bool, n)}
+		reg: make([]bool, n), since: make([]float64, n), msgs: make([]int32, n),
+		phase: make([]float64, n), gen: make([]int32, n), hop: make([]int32, n), breaking: make([]bool, n), joining: make([]bool, n), electing: map[int32]bool{}}
 	s.group = s.r.Uint64()
 	for v := range n {
 		s.id[v] = s.r.Uint64()
@@ -251,7 +248,6 @@ func New(cfg Config) (*Sim, error) {
 		return s.id[s.byGroup[i]]^s.group < s.id[s.byGroup[j]]^s.group
 	})
 	// Node 0 creates the group.
-	s.joined[0] = true
 	s.register(0)
 	for v := 1; v < n; v++ {
 		s.push(event{t: float64(v) * cfg.ArrivalMs, kind: evArrive, a: int32(v)})
@@ -425,7 +421,6 @@ func (s *Sim) handle(e event) {
 		s.gen[n]++ // cancels the pending timeout
 		s.joining[n] = false
 		s.parent[n] = e.b
-		s.joined[n] = true
 		s.register(n)
 		s.since[n] = s.now
 		s.lastChange = s.now
@@ -606,5 +601,3 @@ func (s *Sim) beats(a, b int32) bool {
 	}
 	return s.id[a]^s.group < s.id[b]^s.group
 }
-
-func popcount(x uint64) int { return bits.OnesCount64(x) }
