@@ -27,24 +27,22 @@ var errHelp = errors.New("help requested")
 // errFailed ends a command that already reported its failure (exit 1).
 var errFailed = errors.New("failed")
 
-func newFlags(name string, e *env) *flag.FlagSet {
+// newFlags returns a flag set that reports nothing itself: parseEnv turns
+// its errors into one-line usage errors and prints -h to the command's
+// stdout.
+func newFlags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
-	_ = e
 	return fs
 }
 
-// parse parses args; -h prints the flags to stdout (errHelp); any other
-// problem becomes a one-line usage error.
-func parse(fs *flag.FlagSet, args []string, out ...io.Writer) error {
+// parseEnv parses args; -h prints the flags to the command's stdout
+// (errHelp); any other problem becomes a one-line usage error.
+func parseEnv(fs *flag.FlagSet, e *env, args []string) error {
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
-		w := io.Writer(os.Stdout)
-		if len(out) > 0 {
-			w = out[0]
-		}
-		printFlags(w, fs)
+		printFlags(e.stdout, fs)
 		return errHelp
 	}
 	if err != nil {
@@ -70,9 +68,6 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 		fmt.Fprintf(w, "  %s%s\n      %s%s\n", dash, f.Name, f.Usage, def)
 	})
 }
-
-// help wires -h so that it prints to the command's stdout.
-func parseEnv(fs *flag.FlagSet, e *env, args []string) error { return parse(fs, args, e.stdout) }
 
 // parseFormatted parses a command's flags and checks its --format.
 func parseFormatted(fs *flag.FlagSet, e *env, args []string, format *string) error {

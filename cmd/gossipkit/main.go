@@ -131,8 +131,8 @@ func printHelp(w io.Writer, cmds map[string]*command) {
 }
 
 func cmdVersion(_ context.Context, e *env, args []string) error {
-	fs := newFlags("version", e)
-	if err := parse(fs, args); err != nil {
+	fs := newFlags("version")
+	if err := parseEnv(fs, e, args); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "gossipkit %s\n", version)

@@ -55,7 +55,7 @@ func (p shuffleParams) check() error {
 }
 
 func cmdTransitions(_ context.Context, e *env, args []string) error {
-	fs := newFlags("transitions", e)
+	fs := newFlags("transitions")
 	p := addShuffleFlags(fs, true)
 	variant := fs.String("pdrop", "simplified", "P_drop variant: simplified, gamma or exact")
 	format := fs.String("format", "text", "output format: text, json, csv or markdown")
@@ -101,7 +101,7 @@ func checkNodes(N int) error {
 }
 
 func cmdODE(ctx context.Context, e *env, args []string) error {
-	fs := newFlags("ode", e)
+	fs := newFlags("ode")
 	N := fs.Int("N", 2500, "number of nodes N (≥ 2)")
 	p := addShuffleFlags(fs, true)
 	tMax := fs.Float64("t-max", 300, "last time, in rounds (> 0)")
@@ -214,7 +214,7 @@ func coverageTime(m approx.Model, level float64) (float64, error) {
 }
 
 func cmdOptimal(ctx context.Context, e *env, args []string) error {
-	fs := newFlags("optimal", e)
+	fs := newFlags("optimal")
 	p := addShuffleFlags(fs, false)
 	N := fs.Int("N", 2500, "number of nodes N (≥ 2), for the time to coverage")
 	level := fs.Float64("level", 0.99, "coverage level for the time criterion, in (1/N, 1)")

@@ -11,7 +11,7 @@ import (
 )
 
 func cmdPDrop(ctx context.Context, e *env, args []string) error {
-	fs := newFlags("pdrop", e)
+	fs := newFlags("pdrop")
 	nS := fs.String("n", "", "number of items n: V, LO:HI or LO:HI:STEP (required)")
 	cS := fs.String("c", "", "cache size c: V, LO:HI or LO:HI:STEP (required)")
 	sS := fs.String("s", "", "exchange size s: V, LO:HI or LO:HI:STEP (required)")
@@ -126,7 +126,7 @@ func shortFraction(_ int, v any) string {
 }
 
 func cmdGammaCheck(ctx context.Context, e *env, args []string) error {
-	fs := newFlags("gamma-check", e)
+	fs := newFlags("gamma-check")
 	sMax := fs.Int("s-max", 8, fmt.Sprintf("largest exchange size s (1..%d)", exact.MaxS))
 	cMax := fs.Int("c-max", 20, "largest cache size c (≥ 1)")
 	nMax := fs.Int("n-max", 40, "largest number of items n (≥ 2)")

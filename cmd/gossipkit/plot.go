@@ -56,7 +56,7 @@ func cmdPlot(ctx context.Context, e *env, args []string) error {
 		return usagef("unknown figure %q (valid: %s)", fig, strings.Join(plotFigures, ", "))
 	}
 	sc := scales["quick"]
-	fs := newFlags("plot "+fig, e)
+	fs := newFlags("plot " + fig)
 	out := fs.String("out", ".", "directory for FIGURE.png and FIGURE.svg")
 	seed := fs.Uint64("seed", 1, "random seed of the simulations")
 	workers := fs.Int("workers", sim.DefaultWorkers(), "worker goroutines (≥ 1)")

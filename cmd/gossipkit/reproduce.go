@@ -53,7 +53,7 @@ var scales = map[string]scale{
 }
 
 func cmdReproduce(ctx context.Context, e *env, args []string) error {
-	fs := newFlags("reproduce", e)
+	fs := newFlags("reproduce")
 	out := fs.String("out", "out", "output directory (created if missing; files in it are replaced)")
 	scaleName := fs.String("scale", "quick", "quick (under 3 minutes on 2 cores) or paper (100 replications of 1000 + 1000 rounds)")
 	seed := fs.Uint64("seed", 1, "random seed of every simulation")

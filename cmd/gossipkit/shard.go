@@ -154,7 +154,7 @@ func runShard(ctx context.Context, e *env, cfg sim.Config, opt sim.Options, id *
 }
 
 func cmdMerge(ctx context.Context, e *env, args []string) error {
-	fs := newFlags("merge", e)
+	fs := newFlags("merge")
 	out := fs.String("o", "", "write to FILE instead of standard output (atomically)")
 	format := fs.String("format", "csv", "output format: csv, json, text or markdown (as `gossipkit sim`)")
 	allowMissing := fs.Bool("allow-missing", false, "merge even if some replications are missing (they are listed on stderr)")

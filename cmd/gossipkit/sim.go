@@ -91,7 +91,7 @@ func (f *simFlags) config() (sim.Config, int, error) {
 }
 
 func cmdSim(ctx context.Context, e *env, args []string) error {
-	fs := newFlags("sim", e)
+	fs := newFlags("sim")
 	f := addSimFlags(fs)
 	format := fs.String("format", "csv", "output format: csv (per-round table), json, text or markdown (summary and table)")
 	out := fs.String("o", "", "write to FILE instead of standard output (atomically)")

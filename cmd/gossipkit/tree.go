@@ -31,7 +31,7 @@ func cmdTree(ctx context.Context, e *env, args []string) error {
 		return errHelp
 	}
 	sub := args[0]
-	fs := newFlags("tree "+sub, e)
+	fs := newFlags("tree " + sub)
 	cfg := tree.DefaultConfig()
 	fs.IntVar(&cfg.Nodes, "nodes", cfg.Nodes, "number of nodes (≥ 1)")
 	fs.IntVar(&cfg.Degree, "degree", cfg.Degree, "k, the most children a node accepts (≥ 1)")
