@@ -49,7 +49,7 @@ func commands() map[string]*command {
 		{name: "reproduce", summary: "regenerate the paper's results: figures, tables and REPORT.md", run: cmdReproduce},
 		{name: "version", summary: "print the version", run: cmdVersion},
 	}
-	cs = append(cs, moreCommands()...)
+	cs = append(cs, moreCommands...)
 	m := make(map[string]*command, len(cs))
 	for _, c := range cs {
 		m[c.name] = c
@@ -57,8 +57,9 @@ func commands() map[string]*command {
 	return m
 }
 
-// moreCommands is extended by the files of later commands.
-var moreCommands = func() []*command { return nil }
+// moreCommands are the commands defined in the other files of this
+// package; each file's init appends its own.
+var moreCommands []*command
 
 func run(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -11,14 +11,11 @@ import (
 )
 
 func init() {
-	prev := moreCommands
-	moreCommands = func() []*command {
-		return append(prev(),
-			&command{name: "transitions", summary: "the 4×4 transition matrix of one item in one shuffle (Fig. 1)", run: cmdTransitions},
-			&command{name: "ode", summary: "integrate replication x(t) and coverage y(t); compare with the closed forms", run: cmdODE},
-			&command{name: "optimal", summary: "the optimal exchange size s* and its integer counterparts", run: cmdOptimal},
-		)
-	}
+	moreCommands = append(moreCommands,
+		&command{name: "transitions", summary: "the 4×4 transition matrix of one item in one shuffle (Fig. 1)", run: cmdTransitions},
+		&command{name: "ode", summary: "integrate replication x(t) and coverage y(t); compare with the closed forms", run: cmdODE},
+		&command{name: "optimal", summary: "the optimal exchange size s* and its integer counterparts", run: cmdOptimal},
+	)
 }
 
 // shuffleParams are the -n -c -s flags shared by the model commands.

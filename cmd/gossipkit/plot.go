@@ -13,12 +13,9 @@ import (
 )
 
 func init() {
-	prev := moreCommands
-	moreCommands = func() []*command {
-		return append(prev(),
-			&command{name: "plot", summary: "draw one figure (fig4, fig7, fig8, optimal) with custom parameters", run: cmdPlot},
-		)
-	}
+	moreCommands = append(moreCommands,
+		&command{name: "plot", summary: "draw one figure (fig4, fig7, fig8, optimal) with custom parameters", run: cmdPlot},
+	)
 }
 
 var plotFigures = []string{"fig4", "fig7", "fig8", "optimal"}

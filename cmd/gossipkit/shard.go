@@ -15,12 +15,9 @@ import (
 )
 
 func init() {
-	prev := moreCommands
-	moreCommands = func() []*command {
-		return append(prev(),
-			&command{name: "merge", summary: "combine the part files of a sharded sim or tree run, exactly", run: cmdMerge},
-		)
-	}
+	moreCommands = append(moreCommands,
+		&command{name: "merge", summary: "combine the part files of a sharded sim or tree run, exactly", run: cmdMerge},
+	)
 }
 
 // maxShards bounds M in --shard I/M.

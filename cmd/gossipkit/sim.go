@@ -14,12 +14,9 @@ import (
 )
 
 func init() {
-	prev := moreCommands
-	moreCommands = func() []*command {
-		return append(prev(),
-			&command{name: "sim", summary: "Monte Carlo of the shuffle protocol or its pairwise-Markov model", run: cmdSim},
-		)
-	}
+	moreCommands = append(moreCommands,
+		&command{name: "sim", summary: "Monte Carlo of the shuffle protocol or its pairwise-Markov model", run: cmdSim},
+	)
 }
 
 // simFlags parses the experiment flags shared by sim (and its shards).

@@ -10,12 +10,9 @@ import (
 )
 
 func init() {
-	prev := moreCommands
-	moreCommands = func() []*command {
-		return append(prev(),
-			&command{name: "tree", summary: "spanning-tree notification simulator: build, fail, sweep", run: cmdTree},
-		)
-	}
+	moreCommands = append(moreCommands,
+		&command{name: "tree", summary: "spanning-tree notification simulator: build, fail, sweep", run: cmdTree},
+	)
 }
 
 func cmdTree(ctx context.Context, e *env, args []string) error {
