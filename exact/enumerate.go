@@ -24,6 +24,22 @@ type Enumeration struct {
 	Configurations int64
 }
 
+// CheckEnumerable reports, without enumerating, whether PDropEnumerated
+// accepts (n, c, s): a valid shuffle with n ≤ 63 and C(n, s) ≤
+// MaxEnumeration.
+func CheckEnumerable(n, c, s int) error {
+	if err := Validate(n, c, s); err != nil {
+		return err
+	}
+	if n > 63 {
+		return fmt.Errorf("enumeration needs n ≤ 63, got n = %d", n)
+	}
+	if total := new(big.Int).Binomial(int64(n), int64(s)); total.Cmp(big.NewInt(MaxEnumeration)) > 0 {
+		return fmt.Errorf("enumeration of C(%d,%d) = %s buffers exceeds the limit %d", n, s, total, MaxEnumeration)
+	}
+	return nil
+}
+
 // PDropEnumerated enumerates one shuffle between B and A whose caches C_A,
 // C_B are independent uniform c-subsets of the n items, and returns the
 // exact per-item and per-shuffle drop probabilities of items in S_B \ S_A.
@@ -40,14 +56,8 @@ type Enumeration struct {
 // Limits: n ≤ 63 and C(n, s) ≤ MaxEnumeration; beyond them it returns an
 // error.
 func PDropEnumerated(n, c, s int) (*Enumeration, error) {
-	if err := Validate(n, c, s); err != nil {
+	if err := CheckEnumerable(n, c, s); err != nil {
 		return nil, err
-	}
-	if n > 63 {
-		return nil, fmt.Errorf("enumeration needs n ≤ 63, got n = %d", n)
-	}
-	if total := new(big.Int).Binomial(int64(n), int64(s)); total.Cmp(big.NewInt(MaxEnumeration)) > 0 {
-		return nil, fmt.Errorf("enumeration of C(%d,%d) = %s buffers exceeds the limit %d", n, s, total, MaxEnumeration)
 	}
 	if n == s {
 		// Only S_A = everything: k = ŝ = s, nothing to drop, S_B \ S_A empty.

@@ -55,7 +55,7 @@ func cmdPDrop(ctx context.Context, e *env, args []string) error {
 					return usagef("point (n=%d, c=%d, s=%d): %v (valid: 1 ≤ s ≤ c ≤ n)", n, c, s, err)
 				}
 				if *enum {
-					if _, err := exact.PDropEnumerated(n, c, s); err != nil && err != exact.ErrUndefined {
+					if err := exact.CheckEnumerable(n, c, s); err != nil {
 						return usagef("--enumerate at (n=%d, c=%d, s=%d): %v", n, c, s, err)
 					}
 				}
