@@ -6,6 +6,7 @@ import (
 	"context"
 	"math"
 	"math/big"
+	"slices"
 	"testing"
 
 	"github.com/gossipkit/gossipkit/approx"
@@ -336,5 +337,24 @@ func TestFailures(t *testing.T) {
 	cfg.FailFraction, cfg.Schedule = 0.5, Async
 	if err := cfg.Validate(1); err == nil {
 		t.Error("failures under the async schedule (not modelled) accepted")
+	}
+}
+
+// TestGraphDependsOnSeedOnly: building a topology again from the same seed
+// gives the same neighbour lists in the same order (partners are drawn by an
+// index into them). gonum's graph iterates neighbours in map order, which Go
+// varies from one iteration to the next, so an unsorted list fails this.
+func TestGraphDependsOnSeedOnly(t *testing.T) {
+	for _, top := range []Topology{{Kind: Regular, Degree: 6}, {Kind: Torus, Radius: 0.1}} {
+		ref, _, err := buildGraph(top, 400, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 5 {
+			g, _, _ := buildGraph(top, 400, 3)
+			if !slices.Equal(g.start, ref.start) || !slices.Equal(g.adj, ref.adj) {
+				t.Fatalf("%+v: two builds from seed 3 differ", top)
+			}
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -126,6 +127,10 @@ func buildGraph(t Topology, N int, seed uint64) (g *graph, connected bool, err e
 		for nb.Next() {
 			g.adj = append(g.adj, int32(nb.Node().ID()))
 		}
+		// gonum's graph keeps neighbours in a map, which Go iterates in a
+		// different order every time: sorted, the lists (and so the partner
+		// drawn by an index into them) depend on the seed only.
+		slices.Sort(g.adj[g.start[v]:])
 		g.start[v+1] = int32(len(g.adj))
 	}
 	return g, len(topo.ConnectedComponents(ug)) == 1, nil
