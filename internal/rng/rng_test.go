@@ -61,3 +61,23 @@ func TestPerm(t *testing.T) {
 		seen[v] = true
 	}
 }
+
+// TestFillIsUint64Halves: Fill writes the low then the high half of each
+// successive Uint64 draw, and a last odd slot takes the low half of one
+// more draw, so batched and unbatched code consume the same stream.
+func TestFillIsUint64Halves(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 7, 50} {
+		a, b := NewStream(9, 4), NewStream(9, 4)
+		buf := make([]uint32, n)
+		a.Fill(buf)
+		for i := 0; i < n; i += 2 {
+			v := b.Uint64()
+			if buf[i] != uint32(v) || (i+1 < n && buf[i+1] != uint32(v>>32)) {
+				t.Fatalf("n=%d: slot %d differs from the Uint64 stream", n, i)
+			}
+		}
+		if a.Uint64() != b.Uint64() {
+			t.Fatalf("n=%d: streams out of step after Fill", n)
+		}
+	}
+}
