@@ -42,19 +42,20 @@
 //
 // Full (default), a random DEG-regular graph, or a random geometric graph on
 // the unit torus (points uniform, neighbours within RADIUS), built once per
-// run from the seed with gonum's graph packages.
+// run from the seed with gonum's graph packages (each neighbour list sorted,
+// so the graph depends on the seed only).
 //
 // # Reproducibility
 //
-// Replication r draws only from its own PCG-DXSM stream, seeded by
-// SplitMix64 of (seed, r); the topology has a stream of its own. Output is
+// Replication r draws only from its own wyrand stream (internal/rng), seeded
+// by SplitMix64 of (seed, r); the topology has a stream of its own. Output is
 // therefore bit-identical for any number of workers and for any split of the
 // replications into shards.
 //
 // # Memory
 //
 // Each replication in flight needs N·c·4 bytes of caches at most (int32
-// items; 2 bytes an item when n < 65535), two stamp arrays of 4·(n+1) bytes
+// items; 2 bytes an item when n ≤ 65535), two stamp arrays of 4·(n+1) bytes
 // and 3N bytes of flags; no per-node membership index is kept (each shuffle
 // stamps the two caches it touches). The result keeps 8·(T+1) bytes per
 // replication. N = 100000, n = 1000, c = 100 needs about 20 MB per worker
