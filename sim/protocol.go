@@ -265,8 +265,8 @@ func notEqual(a, b uint32) int {
 // candidates, ŝ = |S_A ∩ S_B| counted over S_A.
 func (st *protocolState[T]) countCandidates(sa []T, inS uint32) {
 	shared := 0
-	for _, x := range sa {
-		shared += 1 - notEqual(st.markB[x], inS)
+	for _, x := range sa { // x ≤ n < len(markB)
+		shared += 1 - notEqual(*at(st.markB, int(x)), inS)
 	}
 	st.cnt.DropCandidates += int64(2 * (len(sa) - shared))
 }
