@@ -283,7 +283,8 @@ func (st *protocolState[T]) dropInOrder(buf []T, inMark []uint32, inS uint32, it
 	k, lost, d := 0, 0, st.d
 	for i := 0; k < len(items); i++ {
 		// i < len(buf): buf holds at least len(items) items without the
-		// stamp (see replace), so the loop ends before it runs out.
+		// stamp (len(new) ≤ len(cand), shown in shuffle), so the loop ends
+		// before it runs out.
 		p := at(buf, i)
 		x := *p
 		keep := 1 - notEqual(*at(inMark, int(x)), inS)

@@ -21,18 +21,25 @@ func small() Config {
 }
 
 // TestInvariants runs the checking mode (after every shuffle: c distinct
-// items per cache matching the membership rows, N·c copies in all, no item
-// vanishing) under every schedule and topology, on both buffer paths
-// (2s ≤ c and 2s > c).
+// items per cache, each at most n, N·c copies in all, no item vanishing)
+// under every schedule and topology, on both buffer paths (2s ≤ c and
+// 2s > c) and at their edges (s = 1, 2s = c, s = c), with n = 60 and with
+// n = c + 1, where almost every received item is a duplicate. .ci/run also
+// runs it with the bounds checks on (-tags gossipkit_bounds).
 func TestInvariants(t *testing.T) {
-	for _, s := range []int{5, 9, 12} {
-		for _, sched := range []Schedule{Rounds, Async, Continuous} {
-			for _, top := range []Topology{{Kind: Full}, {Kind: Regular, Degree: 4}, {Kind: Torus, Radius: 0.15}} {
-				cfg := small()
-				cfg.Exchange, cfg.Schedule, cfg.Topology, cfg.Ticks, cfg.Check = s, sched, top, 10, true
-				cfg.Reps = 2
-				if _, err := Run(context.Background(), cfg, Options{Workers: 2}); err != nil {
-					t.Fatalf("s=%d %v %v: %v", s, sched, top, err)
+	for _, n := range []int{60, 13} {
+		for _, s := range []int{1, 5, 6, 9, 12} {
+			if s >= n {
+				continue
+			}
+			for _, sched := range []Schedule{Rounds, Async, Continuous} {
+				for _, top := range []Topology{{Kind: Full}, {Kind: Regular, Degree: 4}, {Kind: Torus, Radius: 0.15}} {
+					cfg := small()
+					cfg.Items, cfg.Exchange, cfg.Schedule, cfg.Topology, cfg.Ticks, cfg.Check = n, s, sched, top, 10, true
+					cfg.Reps = 2
+					if _, err := Run(context.Background(), cfg, Options{Workers: 2}); err != nil {
+						t.Fatalf("n=%d s=%d %v %v: %v", n, s, sched, top, err)
+					}
 				}
 			}
 		}
