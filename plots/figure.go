@@ -109,6 +109,11 @@ func (s *Spec) Build() (*plot.Plot, error) {
 		clean.Series[i] = se.finite()
 	}
 	s = &clean
+	if s.LogY {
+		if err := s.toLog10(); err != nil {
+			return nil, err
+		}
+	}
 	p := plot.New()
 	p.Title.Text = s.Title
 	p.X.Label.Text = s.XLabel
@@ -227,15 +232,7 @@ func (s *Spec) Build() (*plot.Plot, error) {
 		p.X.Max = *s.XMax
 	}
 	if s.LogY {
-		for _, se := range s.Series {
-			for _, y := range se.Y {
-				if !(y > 0) {
-					return nil, fmt.Errorf("%s: log scale needs y > 0, got %g", se.Name, y)
-				}
-			}
-		}
-		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = decadeTicks{}
 	}
 	if s.YMin != nil {
 		p.Y.Min = *s.YMin
@@ -324,6 +321,72 @@ func SaveStack(base string, specs ...*Spec) ([]string, error) {
 
 // cleanTicks is plot.DefaultTicks with labels in the shortest form ("250",
 // not "250.00").
+// toLog10 replaces every y value (and band end, and the y limits) of a
+// LogY figure by its log10, after checking it is > 0; decadeTicks labels
+// the axis in the original units. The figure is drawn on a linear axis in
+// log10 units rather than with plot.LogScale because gonum places the box
+// of the rotated y label at the data mean (Min+Max)/2, which on a log axis
+// lies near the top, and then shrinks the plot to make room for it: a
+// blank band between the title and the axes.
+func (s *Spec) toLog10() error {
+	toLog := func(name string, v []float64) ([]float64, error) {
+		out := make([]float64, len(v))
+		for i, y := range v {
+			if !(y > 0) {
+				return nil, fmt.Errorf("%s: log scale needs y > 0, got %g", name, y)
+			}
+			out[i] = math.Log10(y)
+		}
+		return out, nil
+	}
+	for i, se := range s.Series {
+		var err error
+		if se.Y, err = toLog(se.Name, se.Y); err != nil {
+			return err
+		}
+		if se.Lo, err = toLog(se.Name+" (band)", se.Lo); err != nil {
+			return err
+		}
+		if se.Hi, err = toLog(se.Name+" (band)", se.Hi); err != nil {
+			return err
+		}
+		s.Series[i] = se
+	}
+	for _, lim := range []**float64{&s.YMin, &s.YMax} {
+		if *lim != nil {
+			v, err := toLog("y limit", []float64{**lim})
+			if err != nil {
+				return err
+			}
+			*lim = &v[0]
+		}
+	}
+	return nil
+}
+
+// decadeTicks marks an axis in log10 units: labelled ticks at the whole
+// decades, labelled with 10^k, and minor ticks at 2…9 × 10^k, all within
+// [min, max].
+type decadeTicks struct{}
+
+func (decadeTicks) Ticks(min, max float64) []plot.Tick {
+	var ts []plot.Tick
+	for k := math.Floor(min); k <= math.Ceil(max); k++ {
+		for m := 1; m <= 9; m++ {
+			v := k + math.Log10(float64(m))
+			if v < min || v > max {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 {
+				t.Label = strconv.FormatFloat(math.Pow(10, k), 'g', 6, 64)
+			}
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}
+
 type cleanTicks struct{}
 
 func (cleanTicks) Ticks(min, max float64) []plot.Tick {

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -153,5 +154,40 @@ func TestNaNPointsDropped(t *testing.T) {
 	}
 	if _, err := (&Spec{LogY: true, Series: []Series{{X: []float64{1, 2}, Y: []float64{1, 0}}}}).Build(); err == nil {
 		t.Error("a zero on a log axis was accepted")
+	}
+}
+
+// TestDecadeTicks: a log axis from 45 to 250000 (drawn in log10 units) has
+// labelled ticks at the decades 100 … 100000, labelled in the original
+// units, and minor ticks at m × 10^k, m = 2…9, within the range: 50…90 (5),
+// 200…90000 (3 decades × 8) and 200000 (1), 30 in all; nothing outside.
+func TestDecadeTicks(t *testing.T) {
+	lo, hi := math.Log10(45), math.Log10(250000)
+	var labels []string
+	minor := 0
+	for _, tk := range (decadeTicks{}).Ticks(lo, hi) {
+		if tk.Value < lo || tk.Value > hi {
+			t.Errorf("tick %g outside [%g, %g]", tk.Value, lo, hi)
+		}
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		} else {
+			minor++
+		}
+	}
+	if want := []string{"100", "1000", "10000", "100000"}; !slices.Equal(labels, want) {
+		t.Errorf("labels %v, want %v", labels, want)
+	}
+	if minor != 30 {
+		t.Errorf("%d minor ticks, want 30", minor)
+	}
+}
+
+// TestLogYNeedsPositive: a LogY figure refuses y ≤ 0 with the series' name
+// instead of letting gonum panic.
+func TestLogYNeedsPositive(t *testing.T) {
+	s := &Spec{LogY: true, Series: []Series{{Name: "tree", X: []float64{1, 2}, Y: []float64{1, 0}}}}
+	if _, err := s.Build(); err == nil || !strings.Contains(err.Error(), "tree: log scale needs y > 0") {
+		t.Errorf("got %v", err)
 	}
 }
