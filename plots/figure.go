@@ -62,8 +62,8 @@ type Spec struct {
 	LegendDown               vg.Length
 	YMin, YMax               *float64
 	XMax                     *float64
-	// LogY puts the y axis on a log scale; every y value must be > 0
-	// (gonum/plot panics otherwise), which Build checks.
+	// LogY puts the y axis on a log scale (drawn as log10 y, labelled in
+	// y); every y value must be > 0, which Build checks.
 	LogY bool
 }
 
@@ -319,8 +319,6 @@ func SaveStack(base string, specs ...*Spec) ([]string, error) {
 	})
 }
 
-// cleanTicks is plot.DefaultTicks with labels in the shortest form ("250",
-// not "250.00").
 // toLog10 replaces every y value (and band end, and the y limits) of a
 // LogY figure by its log10, after checking it is > 0; decadeTicks labels
 // the axis in the original units. The figure is drawn on a linear axis in
@@ -387,6 +385,8 @@ func (decadeTicks) Ticks(min, max float64) []plot.Tick {
 	return ts
 }
 
+// cleanTicks is plot.DefaultTicks with labels in the shortest form ("250",
+// not "250.00").
 type cleanTicks struct{}
 
 func (cleanTicks) Ticks(min, max float64) []plot.Tick {
