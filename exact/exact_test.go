@@ -35,15 +35,6 @@ func directPDrop(n, c, s int) *big.Rat {
 	return sum
 }
 
-func mustRat(t *testing.T, s string) *big.Rat {
-	t.Helper()
-	r, ok := new(big.Rat).SetString(s)
-	if !ok {
-		t.Fatalf("bad rational %q", s)
-	}
-	return r
-}
-
 func TestBinomial(t *testing.T) {
 	for _, tc := range []struct {
 		m, l int64

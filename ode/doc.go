@@ -1,5 +1,5 @@
 // Package ode integrates ordinary differential equations (gonum has no ODE
-// solver) and holds the right-hand sides of the gossip model.
+// solver). It knows nothing of gossip: the models live in package meanfield.
 //
 // DormandPrince is the adaptive explicit Runge–Kutta 5(4) pair of Dormand and
 // Prince (J. Comput. Appl. Math. 6, 1980), in the form of Hairer, Nørsett and
@@ -16,7 +16,4 @@
 // solve_ivp "RK45" and of Julia's DP5.
 //
 // RK4 is the classical fixed-step fourth-order method, for comparison.
-//
-// The package also provides the population-model machinery behind the
-// classic and the refined mean field (see population.go).
 package ode

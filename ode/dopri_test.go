@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
-
-	"github.com/gossipkit/gossipkit/approx"
 )
 
 // logistic: y' = r·y(1 − y/K), y(t) = K / (1 + (K/y0 − 1)e^{−rt}).
@@ -140,20 +138,4 @@ func TestBadSettings(t *testing.T) {
 	if _, err := DormandPrince(logistic, 1, []float64{1}, 1, Settings{}); err == nil {
 		t.Error("empty interval accepted")
 	}
-}
-
-// BenchmarkGossipXY integrates the (x, y) system of the paper's default
-// parameters from t = 0 to 1000 at rtol 1e-10.
-func BenchmarkGossipXY(b *testing.B) {
-	m, _ := approx.NewModel(2500, 500, 100, 50, approx.Simplified, 1)
-	var st Stats
-	for b.Loop() {
-		sol, err := DormandPrince(GossipXY(m), 0, []float64{m.X0, m.Y0}, 1000, Settings{RTol: 1e-10, ATol: 1e-13})
-		if err != nil {
-			b.Fatal(err)
-		}
-		st = sol.Stats
-	}
-	b.ReportMetric(float64(st.Evaluations), "evals")
-	b.ReportMetric(float64(st.Accepted), "steps")
 }

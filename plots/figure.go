@@ -2,11 +2,11 @@ package plots
 
 import (
 	"fmt"
+	"github.com/gossipkit/gossipkit/internal/atomicfile"
 	"image/color"
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -256,7 +256,7 @@ func (s *Spec) Save(base string) ([]string, error) {
 // saveBoth draws a Width × h image as base.png (at DPI) and base.svg.
 func saveBoth(base string, h vg.Length, paint func(draw.Canvas)) ([]string, error) {
 	png, svg := base+".png", base+".svg"
-	if err := atomicWrite(png, func(w io.Writer) error {
+	if err := atomicfile.Write(png, func(w io.Writer) error {
 		c := vgimg.NewWith(vgimg.UseWH(Width, h), vgimg.UseDPI(DPI))
 		paint(draw.New(c))
 		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
@@ -264,7 +264,7 @@ func saveBoth(base string, h vg.Length, paint func(draw.Canvas)) ([]string, erro
 	}); err != nil {
 		return nil, err
 	}
-	if err := atomicWrite(svg, func(w io.Writer) error {
+	if err := atomicfile.Write(svg, func(w io.Writer) error {
 		c := vgsvg.New(Width, h)
 		paint(draw.New(c))
 		_, err := c.WriteTo(w)
@@ -275,29 +275,6 @@ func saveBoth(base string, h vg.Length, paint func(draw.Canvas)) ([]string, erro
 	}
 	return []string{png, svg}, nil
 }
-
-// atomicWrite writes path through a temporary file in its directory.
-func atomicWrite(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := write(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
-// AtomicWrite is atomicWrite for other packages' files (tables, reports).
-func AtomicWrite(path string, write func(io.Writer) error) error { return atomicWrite(path, write) }
 
 // SaveStack writes several figures stacked vertically in one image (each
 // panel Height tall) as base.png and base.svg.

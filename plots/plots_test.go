@@ -2,7 +2,6 @@ package plots
 
 import (
 	"bytes"
-	"context"
 	"encoding/xml"
 	"image/png"
 	"math"
@@ -11,60 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/gossipkit/gossipkit/approx"
 )
-
-func TestFig4Data(t *testing.T) {
-	curves, err := Fig4Data(context.Background(), []int{20}, []int{1, 2}, 60, 10, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// s = 1: E − S = (n−c)/n − (n−c)/(n−1) = −(n−c)/(n(n−1)) (hand derivation,
-	// exact.TestPDropSEqualsOne), so log10|E−S| = log10((n−c)/(n(n−1))).
-	c1 := curves[0]
-	if c1.S != 1 || len(c1.N) != 4 { // n = 30, 40, 50, 60
-		t.Fatalf("curve %+v", c1)
-	}
-	for i, n := range c1.N {
-		want := math.Log10((n - 20) / (n * (n - 1)))
-		if math.Abs(c1.Log10Diff[i]-want) > 1e-12 {
-			t.Errorf("n=%v: %v, want %v", n, c1.Log10Diff[i], want)
-		}
-	}
-	for _, cu := range curves {
-		if cu.GammaMismatches != 0 || len(cu.GammaN) != len(cu.N) {
-			t.Errorf("c=%d s=%d: %d γ mismatches, %d check points", cu.C, cu.S, cu.GammaMismatches, len(cu.GammaN))
-		}
-	}
-	if specs := Fig4(curves); len(specs) != 1 || len(specs[0].Series) != 4 {
-		t.Errorf("Fig4 built %d panels", len(specs))
-	}
-}
-
-func TestCompareTrajectoryAndFirstReach(t *testing.T) {
-	sim := Trajectory{T: []float64{0, 1, 2, 3}, Mean: []float64{0, 0.2, 0.6, 1}, SD: []float64{0, 0.1, 0.1, 0}}
-	model := []float64{0, 0.25, 0.9, 1}
-	g := CompareTrajectory(model, sim)
-	if math.Abs(g.Max-0.3) > 1e-15 || g.At != 2 || g.WithinSD != 0.75 {
-		t.Errorf("gap %+v, want max 0.3 at t=2, 3/4 within sd", g)
-	}
-	// Linear interpolation: 0.5 is reached between t=1 (0.2) and t=2 (0.6) at 1.75.
-	if got := FirstReach(sim.T, sim.Mean, 0.5); math.Abs(got-1.75) > 1e-15 {
-		t.Errorf("FirstReach = %v, want 1.75", got)
-	}
-	if !math.IsNaN(FirstReach(sim.T, sim.Mean, 2)) {
-		t.Error("an unreached level returned a time")
-	}
-}
-
-func TestModelCurves(t *testing.T) {
-	m, _ := approx.NewModel(2500, 500, 100, 50, approx.Simplified, 1)
-	ts, xs, ys := ModelCurves(m, 10)
-	if len(ts) != 11 || xs[0] != 1.0/2500 || ys[0] != 1.0/2500 {
-		t.Errorf("t=0: x=%v y=%v", xs[0], ys[0])
-	}
-}
 
 // TestSaveDecodes writes a figure and checks that the PNG decodes at
 // Width×Height at DPI and the SVG parses with the same size in points.

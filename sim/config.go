@@ -95,7 +95,7 @@ func DefaultConfig() Config {
 		Warmup: 1000, Rounds: 1000, Reps: 100, Seed: 1, Initial: 1, Ticks: 100}
 }
 
-// FieldError is invalid configuration; Field names the CLI flag.
+// FieldError is invalid configuration; Field names the field (Config.Nodes).
 type FieldError struct {
 	Field string
 	Msg   string
@@ -109,48 +109,46 @@ func (c Config) Validate(workers int) error {
 	f := func(field, format string, a ...any) error { return &FieldError{field, fmt.Sprintf(format, a...)} }
 	switch {
 	case c.Nodes < 2 || c.Nodes > 1<<26:
-		return f("-N", "%d: valid range 2..%d", c.Nodes, 1<<26)
+		return f("Config.Nodes", "%d: valid range 2..%d", c.Nodes, 1<<26)
 	case c.Cache < 1:
-		return f("-c", "%d: valid range 1..n", c.Cache)
+		return f("Config.Cache", "%d: valid range 1..n", c.Cache)
 	case c.Items < c.Cache || c.Items > 1<<24:
-		return f("-n", "%d: valid range c..%d (c = %d)", c.Items, 1<<24, c.Cache)
+		return f("Config.Items", "%d: valid range c..%d (c = %d)", c.Items, 1<<24, c.Cache)
 	case c.Exchange < 1 || c.Exchange > c.Cache || c.Exchange >= c.Items:
-		return f("-s", "%d: valid range 1..min(c, n−1) = 1..%d", c.Exchange, min(c.Cache, c.Items-1))
+		return f("Config.Exchange", "%d: valid range 1..min(c, n−1) = 1..%d", c.Exchange, min(c.Cache, c.Items-1))
 	case c.Warmup < 0 || c.Warmup > 1e7:
-		return f("--warmup", "%d: valid range 0..10000000", c.Warmup)
+		return f("Config.Warmup", "%d: valid range 0..10000000", c.Warmup)
 	case c.Rounds < 1 || c.Rounds > 1e7:
-		return f("--rounds", "%d: valid range 1..10000000", c.Rounds)
+		return f("Config.Rounds", "%d: valid range 1..10000000", c.Rounds)
 	case c.Reps < 1 || c.Reps > 1e7:
-		return f("--reps", "%d: valid range 1..10000000", c.Reps)
+		return f("Config.Reps", "%d: valid range 1..10000000", c.Reps)
 	case c.Initial < 1 || c.Initial > c.Nodes:
-		return f("--initial", "%d: valid range 1..N = 1..%d", c.Initial, c.Nodes)
+		return f("Config.Initial", "%d: valid range 1..N = 1..%d", c.Initial, c.Nodes)
 	case c.Schedule == Async && (c.Ticks < 2 || c.Ticks > 1e6):
-		return f("--ticks", "%d: valid range 2..1000000", c.Ticks)
-	case c.Model == Protocol && c.Schedule == Continuous:
-		// Allowed: the protocol under a Poisson clock.
+		return f("Config.Ticks", "%d: valid range 2..1000000", c.Ticks)
 	}
 	if !(c.FailFraction >= 0 && c.FailFraction < 1) {
-		return f("--fail", "%g: valid range [0, 1)", c.FailFraction)
+		return f("Config.FailFraction", "%g: valid range [0, 1)", c.FailFraction)
 	}
 	if c.FailFraction > 0 && (c.Topology.Kind != Full || c.Schedule == Async || c.Nodes-int(c.FailFraction*float64(c.Nodes)+0.5) < 2) {
-		return f("--fail", "%g: needs the full topology, the rounds or continuous schedule, and at least 2 survivors", c.FailFraction)
+		return f("Config.FailFraction", "%g: needs the full topology, the rounds or continuous schedule, and at least 2 survivors", c.FailFraction)
 	}
 	if c.Topology.Kind == Regular && (c.Topology.Degree >= c.Nodes || c.Nodes*c.Topology.Degree%2 != 0) {
-		return f("--topology", "regular:%d: need degree < N and N·degree even (N = %d)", c.Topology.Degree, c.Nodes)
+		return f("Config.Topology", "regular:%d: need degree < N and N·degree even (N = %d)", c.Topology.Degree, c.Nodes)
 	}
 	if workers < 1 {
-		return f("--workers", "%d: must be ≥ 1", workers)
+		return f("Options.Workers", "%d: must be ≥ 1", workers)
 	}
 	need := c.MemoryEstimate(workers)
 	if avail := availableMemory(); avail > 0 && need > avail {
-		return f("-N", "%d with n = %d, c = %d: the run needs about %s of memory, the machine has %s available", c.Nodes, c.Items, c.Cache, bytesString(need), bytesString(avail))
+		return f("Config.Nodes", "%d with n = %d, c = %d: the run needs about %s of memory, the machine has %s available", c.Nodes, c.Items, c.Cache, bytesString(need), bytesString(avail))
 	}
 	return nil
 }
 
 // MemoryEstimate returns the bytes a run needs with `workers` replications
 // in flight: per worker the caches (N·c·4 bytes at most: int32 items, or
-// 2 bytes when n < 65535) and two stamp arrays (8·(n+1) bytes) for the
+// 2 bytes when n ≤ 65535) and two stamp arrays (8·(n+1) bytes) for the
 // protocol, plus 3N bytes of per-node flags; and for the whole run the
 // per-replication trajectories, 8·(T+1)·R bytes. It is an upper bound.
 func (c Config) MemoryEstimate(workers int) uint64 {

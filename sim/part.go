@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
@@ -12,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/internal/shard"
 )
 
 // PartFormat and PartVersion identify a part file.
@@ -57,19 +57,18 @@ type Part struct {
 	Reps         []Replication `json:"reps"`
 }
 
-// ShardID is shard Index of Count (1 ≤ Index ≤ Count).
-type ShardID struct {
-	Index int `json:"index"`
-	Count int `json:"count"`
-}
+// ShardID is shard Index of Count (1 ≤ Index ≤ Count); shard I of M runs
+// the replications r with r mod M = I − 1 (ShardID.Indices). It is the same
+// type as tree.ShardID.
+type ShardID = shard.ID
 
-// Indices returns the replications of shard s among R: r mod Count = Index−1.
-func (s ShardID) Indices(R int) []int {
-	var out []int
-	for r := s.Index - 1; r < R; r += s.Count {
-		out = append(out, r)
-	}
-	return out
+// ShardFromEnv reads the shard of this process from a batch scheduler's
+// array-index variable (Kubernetes, Slurm, AWS Batch); count is the number
+// of shards where the scheduler does not give it (0: unknown). It returns
+// nil when no such variable is set, and otherwise the shard and a
+// description of the variable it came from.
+func ShardFromEnv(getenv func(string) string, count int) (*ShardID, string, error) {
+	return shard.FromEnv(getenv, count)
 }
 
 type partConfig struct {
@@ -156,18 +155,7 @@ func WritePart(w io.Writer, res *Result, id ShardID) error {
 	}
 	T := res.Config.Rounds
 	p.Moments = partMoments{X: momentsOf(res.Reps, T, pickX), Y: momentsOf(res.Reps, T, pickY)}
-	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(zw)
-	if err := json.NewEncoder(bw).Encode(&p); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	return zw.Close()
+	return shard.WriteJSON(w, &p)
 }
 
 // ReadPart reads and checks one part file: its format and version, its
@@ -199,7 +187,7 @@ func ReadPart(r io.Reader) (*Part, error) {
 	if err != nil {
 		return nil, fmt.Errorf("bad configuration in part file: %v", err)
 	}
-	if p.Shard.Count < 1 || p.Shard.Index < 1 || p.Shard.Index > p.Shard.Count {
+	if !p.Shard.Valid() {
 		return nil, fmt.Errorf("bad shard %d/%d in part file", p.Shard.Index, p.Shard.Count)
 	}
 	T := cfg.Rounds
@@ -207,7 +195,7 @@ func ReadPart(r io.Reader) (*Part, error) {
 		return nil, errors.New("corrupted part file: inconsistent lengths")
 	}
 	for i, rep := range p.Reps {
-		if rep.Index != p.Replications[i] || rep.Index < 0 || rep.Index >= cfg.Reps || rep.Index%p.Shard.Count != p.Shard.Index-1 {
+		if rep.Index != p.Replications[i] || rep.Index >= cfg.Reps || !p.Shard.Owns(rep.Index) {
 			return nil, fmt.Errorf("corrupted part file: replication %d does not belong to shard %d/%d of %d", rep.Index, p.Shard.Index, p.Shard.Count, cfg.Reps)
 		}
 		if len(rep.X) != T+1 || len(rep.Y) != T+1 {
@@ -263,38 +251,12 @@ func Merge(parts []*Part, names []string, allowMissing bool) (*Result, []int, er
 		}
 	}
 	sort.Slice(res.Reps, func(a, b int) bool { return res.Reps[a].Index < res.Reps[b].Index })
-	var missing []int
-	for r := 0; r < cfg.Reps; r++ {
-		if _, ok := owner[r]; !ok {
-			missing = append(missing, r)
-		}
-	}
+	missing := shard.Missing(cfg.Reps, func(r int) bool { _, ok := owner[r]; return ok })
 	if len(missing) > 0 && !allowMissing {
-		return nil, missing, &MergeError{fmt.Sprintf("%d of %d replications missing: %s (pass --allow-missing to merge what is there)", len(missing), cfg.Reps, Ranges(missing))}
+		return nil, missing, &MergeError{fmt.Sprintf("%d of %d replications missing: %s (pass --allow-missing to merge what is there)", len(missing), cfg.Reps, shard.Ranges(missing))}
 	}
 	if len(res.Reps) == 0 {
 		return nil, missing, &MergeError{"the parts hold no replications"}
 	}
 	return res, missing, nil
-}
-
-// Ranges writes sorted indices compactly: "0-3, 7, 9-10".
-func Ranges(v []int) string {
-	var b bytes.Buffer
-	for i := 0; i < len(v); {
-		j := i
-		for j+1 < len(v) && v[j+1] == v[j]+1 {
-			j++
-		}
-		if b.Len() > 0 {
-			b.WriteString(", ")
-		}
-		if j > i {
-			fmt.Fprintf(&b, "%d-%d", v[i], v[j])
-		} else {
-			fmt.Fprintf(&b, "%d", v[i])
-		}
-		i = j + 1
-	}
-	return b.String()
 }

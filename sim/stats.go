@@ -15,14 +15,14 @@ type RoundStats struct {
 	YQ05, YQ50, YQ95 float64
 }
 
-// Moments are the exact integer power sums of a round's counts over
+// powerSums are the exact integer power sums of a round's counts over
 // replications: Count, Σv and Σv². They add exactly across shards, which is
 // what makes a merge byte-identical to a single run: the mean Σv/Count and
 // the variance (Count·Σv² − (Σv)²)/(Count(Count−1)) are computed once, from
 // exact integers, whatever the order of the replications. (Chan et al.'s
 // pairwise update of (count, mean, M2) computes the same in floating point;
 // with integer data the power sums are exact and simpler.)
-type Moments struct {
+type powerSums struct {
 	Count int64
 	Sum   int64
 	SumSq *big.Int // Σv² may exceed 2^63 for large N and R
@@ -30,7 +30,7 @@ type Moments struct {
 
 // meanSD returns the mean and the sample standard deviation (0 for one
 // replication), both divided by N, each rounded once from exact values.
-func (m Moments) meanSD(N int) (mean, sd float64) {
+func (m powerSums) meanSD(N int) (mean, sd float64) {
 	if m.Count == 0 {
 		return math.NaN(), math.NaN()
 	}
@@ -49,8 +49,8 @@ func (m Moments) meanSD(N int) (mean, sd float64) {
 	return mean, math.Sqrt(v)
 }
 
-func moments(vals []int32) Moments {
-	m := Moments{Count: int64(len(vals)), SumSq: new(big.Int)}
+func moments(vals []int32) powerSums {
+	m := powerSums{Count: int64(len(vals)), SumSq: new(big.Int)}
 	t := new(big.Int)
 	for _, v := range vals {
 		m.Sum += int64(v)

@@ -77,8 +77,6 @@ type graph struct {
 	adj   []int32
 }
 
-func (g *graph) full() bool { return g.adj == nil }
-
 // partner draws a uniform neighbour of a.
 func (g *graph) partner(r *rng.Rand, a int32) int32 {
 	if g.adj == nil {

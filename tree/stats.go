@@ -3,6 +3,8 @@ package tree
 import (
 	"fmt"
 	"math"
+
+	"github.com/gossipkit/gossipkit/internal/stats"
 )
 
 // Stat is a mean and sample standard deviation over seeds.
@@ -19,19 +21,8 @@ func StatOf(v []float64) Stat {
 	if len(v) == 0 {
 		return Stat{Mean: math.NaN(), SD: math.NaN()}
 	}
-	m := 0.0
-	for _, x := range v {
-		m += x
-	}
-	m /= float64(len(v))
-	if len(v) < 2 {
-		return Stat{Mean: m}
-	}
-	s := 0.0
-	for _, x := range v {
-		s += (x - m) * (x - m)
-	}
-	return Stat{Mean: m, SD: math.Sqrt(s / float64(len(v)-1))}
+	m, sd := stats.MeanSD(v)
+	return Stat{Mean: m, SD: sd}
 }
 
 // SeedResult is one seed's outcome: the built tree's metrics and, for a

@@ -118,15 +118,24 @@ func (c *Config) defaults() {
 	set(&c.FailAtMs, 5000)
 }
 
-// Validate checks the configuration.
+// FieldError is an invalid field of Config or Experiment; Field names it
+// (Config.Nodes).
+type FieldError struct {
+	Field string
+	Msg   string
+}
+
+func (e *FieldError) Error() string { return e.Field + " " + e.Msg }
+
+// Validate checks the configuration; a problem is a *FieldError.
 func (c Config) Validate() error {
 	switch {
 	case c.Nodes < 1 || c.Nodes > 1<<22:
-		return fmt.Errorf("nodes %d: valid range 1..%d", c.Nodes, 1<<22)
+		return &FieldError{"Config.Nodes", fmt.Sprintf("%d: valid range 1..%d", c.Nodes, 1<<22)}
 	case c.Degree < 1 || c.Degree > 1<<16:
-		return fmt.Errorf("degree %d: valid range 1..65536", c.Degree)
+		return &FieldError{"Config.Degree", fmt.Sprintf("%d: valid range 1..65536", c.Degree)}
 	case !(c.FailFraction >= 0 && c.FailFraction < 1):
-		return fmt.Errorf("fraction %g: valid range [0, 1)", c.FailFraction)
+		return &FieldError{"Config.FailFraction", fmt.Sprintf("%g: valid range [0, 1)", c.FailFraction)}
 	}
 	return nil
 }
@@ -139,7 +148,9 @@ type Metrics struct {
 	MessagesMax   int     `json:"messages_max"`   // largest ν
 	PropagationMs float64 `json:"propagation_ms"` // π: last arrival of a notification from the root
 	Reach99Ms     float64 `json:"reach99_ms"`     // time until 99 % of the tree has it
-	// After a failure (zero in Build's metrics).
+	// Failure and repair: Failed, RepairMsgs, Reconnected, ReconnectMs and
+	// Pings are zero in Build's metrics; JoinRequests and MessagesTotal
+	// count from the start of the build, so after a repair they include it.
 	Failed        int     `json:"failed"`
 	RepairMsgs    int     `json:"repair_messages"` // control messages delivered during repair
 	Reconnected   bool    `json:"reconnected"`     // every survivor in one tree
@@ -592,7 +603,9 @@ func (s *Sim) metrics() Metrics {
 	return m
 }
 
-// xorPriority orders election candidates: true if a beats b.
+// beats orders election candidates: true if a beats b. With lifetime
+// priority the older member wins; otherwise, and on a tie, the smaller XOR
+// distance of its identifier to the group identifier.
 func (s *Sim) beats(a, b int32) bool {
 	if s.cfg.Elect == ElectLifetime {
 		if s.since[a] != s.since[b] {

@@ -11,7 +11,10 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/gossipkit/gossipkit/internal/atomicfile"
 	"github.com/gossipkit/gossipkit/plots"
+	"github.com/gossipkit/gossipkit/sim"
+	"github.com/gossipkit/gossipkit/tree"
 )
 
 // usageError is bad input: the CLI prints it on one line and exits with 2.
@@ -140,19 +143,52 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// writeFileAtomic writes a file through a temporary file in the same
-// directory renamed into place (plots.AtomicWrite), so a failed or
-// interrupted write never leaves a partial file at path.
-func writeFileAtomic(path string, write func(w io.Writer) error) error {
-	return plots.AtomicWrite(path, write)
+// output writes with write to -o FILE (atomically: a failed or interrupted
+// write leaves no partial file) or, for "" and "-", to stdout.
+func output(e *env, path string, write func(w io.Writer) error) error {
+	if path == "" || path == "-" {
+		return write(e.stdout)
+	}
+	return atomicfile.Write(path, write)
 }
 
-// output writes a table to -o FILE (atomically) or to stdout.
-func output(e *env, path, format string, t *plots.Table) error {
-	if path == "" || path == "-" {
-		return t.Write(e.stdout, format)
+// outputTable writes a table in format to -o FILE or stdout.
+func outputTable(e *env, path, format string, t *plots.Table) error {
+	return output(e, path, func(w io.Writer) error { return t.Write(w, format) })
+}
+
+// fieldFlags maps the fields that library errors name to this CLI's flags.
+var fieldFlags = map[string]string{
+	"Config.Nodes": "-N", "Config.Items": "-n", "Config.Cache": "-c", "Config.Exchange": "-s",
+	"Config.Warmup": "--warmup", "Config.Rounds": "--rounds", "Config.Reps": "--reps",
+	"Config.Initial": "--initial", "Config.Ticks": "--ticks", "Config.FailFraction": "--fail",
+	"Config.Topology": "--topology", "Options.Workers": "--workers",
+}
+
+// treeFieldFlags maps tree.Config and tree.Experiment fields to flags.
+var treeFieldFlags = map[string]string{
+	"Config.Nodes": "--nodes", "Config.Degree": "--degree", "Config.FailFraction": "--fraction", "Experiment.Seeds": "--seeds",
+}
+
+// fieldUsage turns a library error that names a field (field + " " + msg)
+// into a usage error that names its flag; other errors pass unchanged.
+func fieldUsage(err error, flags map[string]string) error {
+	var se *sim.FieldError
+	var te *tree.FieldError
+	switch {
+	case errors.As(err, &se):
+		return usagef("%s %s", flagOf(se.Field, flags), se.Msg)
+	case errors.As(err, &te):
+		return usagef("%s %s", flagOf(te.Field, flags), te.Msg)
 	}
-	return writeFileAtomic(path, func(w io.Writer) error { return t.Write(w, format) })
+	return err
+}
+
+func flagOf(field string, flags map[string]string) string {
+	if f, ok := flags[field]; ok {
+		return f
+	}
+	return field
 }
 
 // progress prints a one-line progress indicator on stderr when it is a

@@ -18,10 +18,12 @@ import (
 	"os/signal"
 	"sort"
 	"strings"
+
+	"github.com/gossipkit/gossipkit/internal/buildinfo"
 )
 
 // version is the toolkit's version, printed by "gossipkit version".
-const version = "0.1.0"
+const version = buildinfo.Version
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
@@ -42,24 +44,32 @@ type env struct {
 	terminal bool
 }
 
-func commands() map[string]*command {
-	cs := []*command{
+// commandList is every command, in the order of `gossipkit help`'s
+// table (which sorts them by name).
+func commandList() []*command {
+	return []*command{
 		{name: "pdrop", summary: "exact drop probability: formula (1), γ form, simplified, enumeration", run: cmdPDrop},
 		{name: "gamma-check", summary: "verify the γ form against formula (1) on a grid", run: cmdGammaCheck},
+		{name: "transitions", summary: "the 4×4 transition matrix of one item in one shuffle (Fig. 1)", run: cmdTransitions},
+		{name: "ode", summary: "integrate replication x(t) and coverage y(t); compare with the closed forms", run: cmdODE},
+		{name: "optimal", summary: "the optimal exchange size s* and its integer counterparts", run: cmdOptimal},
+		{name: "sim", summary: "Monte Carlo of the shuffle protocol or its pairwise-Markov model", run: cmdSim},
+		{name: "merge", summary: "combine the part files of a sharded sim or tree run, exactly", run: cmdMerge},
+		{name: "tree", summary: "spanning-tree notification simulator: build, fail, sweep", run: cmdTree},
+		{name: "plot", summary: "draw one figure (fig4, fig7, fig8, optimal) with custom parameters", run: cmdPlot},
 		{name: "reproduce", summary: "regenerate the paper's results: figures, tables and REPORT.md", run: cmdReproduce},
 		{name: "version", summary: "print the version", run: cmdVersion},
 	}
-	cs = append(cs, moreCommands...)
+}
+
+func commands() map[string]*command {
+	cs := commandList()
 	m := make(map[string]*command, len(cs))
 	for _, c := range cs {
 		m[c.name] = c
 	}
 	return m
 }
-
-// moreCommands are the commands defined in the other files of this
-// package; each file's init appends its own.
-var moreCommands []*command
 
 func run(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

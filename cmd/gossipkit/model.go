@@ -6,17 +6,11 @@ import (
 	"math"
 
 	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/meanfield"
 	"github.com/gossipkit/gossipkit/ode"
 	"github.com/gossipkit/gossipkit/plots"
+	"github.com/gossipkit/gossipkit/report"
 )
-
-func init() {
-	moreCommands = append(moreCommands,
-		&command{name: "transitions", summary: "the 4×4 transition matrix of one item in one shuffle (Fig. 1)", run: cmdTransitions},
-		&command{name: "ode", summary: "integrate replication x(t) and coverage y(t); compare with the closed forms", run: cmdODE},
-		&command{name: "optimal", summary: "the optimal exchange size s* and its integer counterparts", run: cmdOptimal},
-	)
-}
 
 // shuffleParams are the -n -c -s flags shared by the model commands.
 type shuffleParams struct{ n, c, s *int }
@@ -73,7 +67,7 @@ func cmdTransitions(_ context.Context, e *env, args []string) error {
 	if err := tr.Check(1e-12); err != nil {
 		return fmt.Errorf("transition matrix fails its check: %w", err)
 	}
-	t := transitionsTable(tr)
+	t := report.TransitionsTable(tr)
 	if *format == "text" {
 		q, _ := approx.PDrop(v, *p.n, *p.c, *p.s)
 		fmt.Fprintf(e.stdout, "P(to | from) for n=%d c=%d s=%d: P_select = %.10g, P_drop (%v) = %.10g\n", *p.n, *p.c, *p.s, approx.PSelect(*p.c, *p.s), v, q)
@@ -81,15 +75,7 @@ func cmdTransitions(_ context.Context, e *env, args []string) error {
 	return t.Write(e.stdout, *format)
 }
 
-func transitionsTable(tr approx.Transitions) *plots.Table {
-	t := &plots.Table{Keys: []string{"from", "to_00", "to_01", "to_10", "to_11"}}
-	for i := approx.S00; i <= approx.S11; i++ {
-		t.Rows = append(t.Rows, []any{i.String(), tr[i][0], tr[i][1], tr[i][2], tr[i][3]})
-	}
-	return t
-}
-
-// odeFlags are the model flags of `ode` (and `optimal`'s -N).
+// checkNodes checks -N, the number of nodes of `ode` and `optimal`.
 func checkNodes(N int) error {
 	if N < 2 || N > 1<<30 {
 		return usagef("-N %d: valid range 2..2^30", N)
@@ -146,14 +132,15 @@ func cmdODE(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	sol, err := ode.DormandPrince(ode.GossipXY(m), 0, []float64{m.X0, m.Y0}, *tMax, ode.Settings{RTol: *rtol, ATol: *atol})
+	sol, err := ode.DormandPrince(meanfield.XY(m), 0, []float64{m.X0, m.Y0}, *tMax, ode.Settings{RTol: *rtol, ATol: *atol})
 	if err != nil {
 		return err
 	}
 	keys := []string{"t", "x", "y", "x_closed", "y_closed"}
-	var ref *refinedResult
+	var ref *meanfield.RefinedCurves
 	if *refined {
-		ref, err = refinedFor(ctx, m, *tMax, *dt, *timeModel, *rtol, *atol)
+		tm, _ := meanfield.ParseTime(*timeModel) // checked above
+		ref, err = meanfield.RefineGrid(ctx, m, *tMax, *dt, tm, ode.Settings{RTol: *rtol, ATol: *atol})
 		if err != nil {
 			return err
 		}
@@ -172,11 +159,11 @@ func cmdODE(ctx context.Context, e *env, args []string) error {
 		}
 		row := []any{tt, y[0], y[1], xc, yc}
 		if ref != nil {
-			row = append(row, ref.x[i], ref.y[i], ref.xsd[i], ref.ysd[i])
+			row = append(row, ref.X[i], ref.Y[i], ref.XSD[i], ref.YSD[i])
 		}
 		t.Rows = append(t.Rows, row)
 	}
-	if err := output(e, *out, *format, t); err != nil {
+	if err := outputTable(e, *out, *format, t); err != nil {
 		return err
 	}
 	if *format == "text" {
@@ -188,26 +175,6 @@ func cmdODE(ctx context.Context, e *env, args []string) error {
 			maxDiff, maxAt, sol.Stats.Evaluations, sol.Stats.Accepted, sol.Stats.Rejected)
 	}
 	return nil
-}
-
-// coverageTime integrates the (x, y) system until y reaches level and returns
-// the time, located by an event on the dense output.
-func coverageTime(m approx.Model, level float64) (float64, error) {
-	// The closed form sets the horizon only; the time reported is the
-	// integrator's event.
-	horizon := 2*m.TimeToCoverage(level) + 10
-	if math.IsInf(horizon, 0) || horizon > 1e9 {
-		return math.Inf(1), nil
-	}
-	ev := ode.Event{G: func(_ float64, s []float64) float64 { return s[1] - level }, Direction: 1, Terminal: true}
-	sol, err := ode.DormandPrince(ode.GossipXY(m), 0, []float64{m.X0, m.Y0}, horizon, ode.Settings{RTol: 1e-10, ATol: 1e-13}, ev)
-	if err != nil {
-		return 0, err
-	}
-	if len(sol.Hits) == 0 {
-		return math.Inf(1), nil
-	}
-	return sol.Hits[0].T, nil
 }
 
 func cmdOptimal(ctx context.Context, e *env, args []string) error {
@@ -231,61 +198,15 @@ func cmdOptimal(ctx context.Context, e *env, args []string) error {
 	if !(*level > 1/float64(*N) && *level < 1) {
 		return usagef("--level %g: valid range (1/N, 1) = (%g, 1)", *level, 1/float64(*N))
 	}
-	res, err := optimalS(ctx, *N, *p.n, *p.c, *level)
+	res, err := meanfield.Optimize(ctx, *N, *p.n, *p.c, *level)
 	if err != nil {
 		return err
 	}
+	var sIntExact any // null where c is too large for the exact argmax
+	if res.HasSIntExact {
+		sIntExact = res.SIntExact
+	}
 	t := &plots.Table{Single: true, Keys: []string{"n", "c", "N", "level", "s_star", "s_int", "s_int_gamma", "s_int_exact", "p11_at_s_int", "s_best_time", "best_time", "time_at_s_int"}}
-	t.Rows = [][]any{{*p.n, *p.c, *N, *level, res.sStar, res.sInt, res.sIntGamma, res.sIntExact, res.p11, res.sBestTime, res.bestTime, res.timeAtSInt}}
+	t.Rows = [][]any{{*p.n, *p.c, *N, *level, res.SStar, res.SInt, res.SIntGamma, sIntExact, res.P11, res.SBestTime, res.BestTime, res.TimeAtSInt}}
 	return t.Write(e.stdout, *format)
-}
-
-type optimum struct {
-	sStar                float64
-	sInt, sIntGamma      int
-	sIntExact            any // int, or nil when c is too large
-	p11                  float64
-	sBestTime            int
-	bestTime, timeAtSInt float64
-	times                []float64 // time to coverage for s = 1..c−1 (index s−1)
-}
-
-func optimalS(ctx context.Context, N, n, c int, level float64) (*optimum, error) {
-	r := &optimum{sStar: approx.SStar(n, c)}
-	var err error
-	if r.sInt, r.p11, err = approx.ArgmaxP11(approx.Simplified, n, c); err != nil {
-		return nil, err
-	}
-	if r.sIntGamma, _, err = approx.ArgmaxP11(approx.Gamma, n, c); err != nil {
-		return nil, err
-	}
-	if c <= approx.MaxArgmaxExactC {
-		s, _, err := approx.ArgmaxP11(approx.Exact, n, c)
-		if err != nil {
-			return nil, err
-		}
-		r.sIntExact = s
-	}
-	r.bestTime = math.Inf(1)
-	for s := 1; s < c; s++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		m, err := approx.NewModel(N, n, c, s, approx.Simplified, 1)
-		if err != nil {
-			return nil, err
-		}
-		tc, err := coverageTime(m, level)
-		if err != nil {
-			return nil, err
-		}
-		r.times = append(r.times, tc)
-		if tc < r.bestTime {
-			r.bestTime, r.sBestTime = tc, s
-		}
-		if s == r.sInt {
-			r.timeAtSInt = tc
-		}
-	}
-	return r, nil
 }

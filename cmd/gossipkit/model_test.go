@@ -10,7 +10,7 @@ import (
 )
 
 func TestODEDefaultsAgreeWithClosedForms(t *testing.T) {
-	// Issue 3: `gossipkit ode --format csv` (defaults) agrees with the closed
+	// `gossipkit ode --format csv` (defaults) agrees with the closed
 	// forms to 1e-8 at every row.
 	out, errOut, code := runCLI(t, nil, "ode", "--format", "csv")
 	if code != 0 {

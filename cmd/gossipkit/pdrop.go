@@ -104,7 +104,7 @@ func cmdPDrop(ctx context.Context, e *env, args []string) error {
 		t.Rows = append(t.Rows, row)
 		prog.update(i+1, len(pts))
 	}
-	return output(e, *out, *format, t)
+	return outputTable(e, *out, *format, t)
 }
 
 // shortFraction shows a fraction in text tables as itself when it is short

@@ -8,48 +8,20 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
+	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/sim"
+	"github.com/gossipkit/gossipkit/tree"
 )
 
-func init() {
-	moreCommands = append(moreCommands,
-		&command{name: "merge", summary: "combine the part files of a sharded sim or tree run, exactly", run: cmdMerge},
-	)
-}
-
-// maxShards bounds M in --shard I/M.
-const maxShards = 1_000_000
-
-// parseShard parses "I/M" with 1 ≤ I ≤ M ≤ maxShards.
-func parseShard(s string) (sim.ShardID, error) {
-	a, b, ok := strings.Cut(s, "/")
-	i, err1 := strconv.Atoi(a)
-	m, err2 := strconv.Atoi(b)
-	if !ok || err1 != nil || err2 != nil {
-		return sim.ShardID{}, fmt.Errorf("%q: want I/M with integers 1 ≤ I ≤ M", s)
-	}
-	if m < 1 || m > maxShards || i < 1 || i > m {
-		return sim.ShardID{}, fmt.Errorf("%q: need 1 ≤ I ≤ M ≤ %d", s, maxShards)
-	}
-	return sim.ShardID{Index: i, Count: m}, nil
-}
-
 // resolveShard decides whether this run is a shard: --shard wins; otherwise
-// a batch scheduler's array index variable is used, with the shard count
-// from --shards or, under Slurm, SLURM_ARRAY_TASK_COUNT:
-//
-//	Kubernetes Indexed Job  JOB_COMPLETION_INDEX = 0..M−1
-//	Slurm job array         SLURM_ARRAY_TASK_ID = MIN..MIN+COUNT−1, with
-//	                        SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT
-//	AWS Batch array job     AWS_BATCH_JOB_ARRAY_INDEX = 0..M−1
-//
+// a batch scheduler's array index variable is used (shard.FromEnv), with
+// the shard count from --shards or, under Slurm, SLURM_ARRAY_TASK_COUNT.
 // The choice is reported on stderr.
-func resolveShard(e *env, flagVal string, shards int, useEnv bool) (*sim.ShardID, error) {
+func resolveShard(e *env, flagVal string, shards int, useEnv bool) (*shard.ID, error) {
 	if flagVal != "" {
-		id, err := parseShard(flagVal)
+		id, err := shard.Parse(flagVal)
 		if err != nil {
 			return nil, usagef("--shard %v", err)
 		}
@@ -58,64 +30,22 @@ func resolveShard(e *env, flagVal string, shards int, useEnv bool) (*sim.ShardID
 	if !useEnv {
 		return nil, nil
 	}
-	atoi := func(name string) (int, error) {
-		v, err := strconv.Atoi(strings.TrimSpace(e.getenv(name)))
-		if err != nil {
-			return 0, usagef("%s=%q: not an integer", name, e.getenv(name))
-		}
-		return v, nil
-	}
-	var idx0, count int
-	var source string
+	id, source, err := shard.FromEnv(e.getenv, shards)
 	switch {
-	case e.getenv("JOB_COMPLETION_INDEX") != "":
-		v, err := atoi("JOB_COMPLETION_INDEX")
-		if err != nil {
-			return nil, err
-		}
-		idx0, count, source = v, shards, "JOB_COMPLETION_INDEX (Kubernetes Indexed Job)"
-	case e.getenv("SLURM_ARRAY_TASK_ID") != "":
-		id, err := atoi("SLURM_ARRAY_TASK_ID")
-		if err != nil {
-			return nil, err
-		}
-		lo := 0
-		if e.getenv("SLURM_ARRAY_TASK_MIN") != "" {
-			if lo, err = atoi("SLURM_ARRAY_TASK_MIN"); err != nil {
-				return nil, err
-			}
-		}
-		count = shards
-		if count == 0 && e.getenv("SLURM_ARRAY_TASK_COUNT") != "" {
-			if count, err = atoi("SLURM_ARRAY_TASK_COUNT"); err != nil {
-				return nil, err
-			}
-		}
-		idx0, source = id-lo, "SLURM_ARRAY_TASK_ID (Slurm job array)"
-	case e.getenv("AWS_BATCH_JOB_ARRAY_INDEX") != "":
-		v, err := atoi("AWS_BATCH_JOB_ARRAY_INDEX")
-		if err != nil {
-			return nil, err
-		}
-		idx0, count, source = v, shards, "AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch array job)"
-	default:
-		return nil, nil
+	case errors.Is(err, shard.ErrNeedCount):
+		return nil, usagef("--shards: %s is set, so the number of shards is needed (--shards M, 1..%d)", source, shard.MaxCount)
+	case err != nil:
+		return nil, usagef("%v", err)
+	case id != nil:
+		fmt.Fprintf(e.stderr, "gossipkit sim: running shard %d/%d from %s\n", id.Index, id.Count, source)
 	}
-	if count < 1 {
-		return nil, usagef("--shards: %s is set, so the number of shards is needed (--shards M, 1..%d)", source, maxShards)
-	}
-	if idx0 < 0 || idx0 >= count || count > maxShards {
-		return nil, usagef("%s gives shard index %d, outside 0..%d for %d shards", source, idx0, count-1, count)
-	}
-	id := sim.ShardID{Index: idx0 + 1, Count: count}
-	fmt.Fprintf(e.stderr, "gossipkit sim: running shard %d/%d from %s\n", id.Index, id.Count, source)
-	return &id, nil
+	return id, nil
 }
 
 // partPath is where a shard writes: -o FILE, or a file named after the
 // shard inside -o DIR/ (or the current directory).
-func partPath(out string, id sim.ShardID) string {
-	name := fmt.Sprintf("part-%06d-of-%06d.gkpart", id.Index, id.Count)
+func partPath(out string, id shard.ID) string {
+	name := shard.FileName(id)
 	if out == "" {
 		return name
 	}
@@ -130,7 +60,7 @@ func isDir(p string) bool {
 	return err == nil && st.IsDir()
 }
 
-func runShard(ctx context.Context, e *env, cfg sim.Config, opt sim.Options, id *sim.ShardID, out string) error {
+func runShard(ctx context.Context, e *env, cfg sim.Config, opt sim.Options, id *shard.ID, out string) error {
 	opt.Indices = id.Indices(cfg.Reps)
 	if len(opt.Indices) == 0 {
 		return usagef("--shard %d/%d: no replication falls in this shard (--reps %d)", id.Index, id.Count, cfg.Reps)
@@ -141,12 +71,12 @@ func runShard(ctx context.Context, e *env, cfg sim.Config, opt sim.Options, id *
 	}
 	res, err := sim.Run(ctx, cfg, opt)
 	if err != nil {
-		return simError(err)
+		return fieldUsage(err, fieldFlags)
 	}
-	if err := writeFileAtomic(path, func(w io.Writer) error { return sim.WritePart(w, res, *id) }); err != nil {
+	if err := output(e, path, func(w io.Writer) error { return sim.WritePart(w, res, *id) }); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "gossipkit sim: wrote %s (replications %s of %d)\n", path, sim.Ranges(opt.Indices), cfg.Reps)
+	fmt.Fprintf(e.stderr, "gossipkit sim: wrote %s (replications %s of %d)\n", path, shard.Ranges(opt.Indices), cfg.Reps)
 	return nil
 }
 
@@ -191,7 +121,7 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 		return usagef("no part files given (usage: gossipkit merge PART|DIR... [-o FILE])")
 	}
 	parts := make([]*sim.Part, 0, len(files))
-	var tparts []*treePart
+	var tparts []*tree.Part
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -200,41 +130,43 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return usagef("%s: cannot read: %v", f, errors.Unwrap(err))
 		}
-		format, plain, err := partFormat(raw)
+		format, _, err := shard.ReadFormat(raw)
 		if err != nil {
 			return usagef("%s: %v", f, err)
 		}
-		switch format {
-		case treePartFormat:
-			p, err := readTreePart(plain)
+		if format == tree.PartFormat {
+			p, err := tree.ReadPart(bytes.NewReader(raw))
 			if err != nil {
 				return usagef("%s: %v", f, err)
 			}
 			tparts = append(tparts, p)
-		default:
-			p, err := sim.ReadPart(bytes.NewReader(raw))
-			if err != nil {
-				return usagef("%s: %v", f, err)
-			}
-			parts = append(parts, p)
+			continue
 		}
+		p, err := sim.ReadPart(bytes.NewReader(raw))
+		if err != nil {
+			return usagef("%s: %v", f, err)
+		}
+		parts = append(parts, p)
 	}
 	if len(tparts) > 0 {
 		if len(parts) > 0 {
 			return usagef("%s: simulation and tree parts cannot be merged together", files[0])
 		}
-		x, res, err := mergeTree(tparts, files, *allowMissing, e)
+		x, res, missing, err := tree.Merge(tparts, files, *allowMissing)
 		if err != nil {
 			return usagef("%v", err)
 		}
-		return output(e, *out, *format, x.table(res))
+		if len(missing) > 0 {
+			fmt.Fprintf(e.stderr, "gossipkit merge: %d of %d seeds missing: %s\n", len(missing), x.Seeds, shard.Ranges(missing))
+		}
+		return outputTable(e, *out, *format, treeTable(x.Summarize(res)))
 	}
 	res, missing, err := sim.Merge(parts, files, *allowMissing)
 	if err != nil {
 		return usagef("%v", err)
 	}
 	if len(missing) > 0 {
-		fmt.Fprintf(e.stderr, "gossipkit merge: %d of %d replications missing: %s\n", len(missing), res.Config.Reps, sim.Ranges(missing))
+		fmt.Fprintf(e.stderr, "gossipkit merge: %d of %d replications missing: %s\n", len(missing), res.Config.Reps, shard.Ranges(missing))
 	}
 	return writeSimResult(e, res, *format, *out)
 }

@@ -2,22 +2,16 @@ package main
 
 import (
 	"context"
-	"errors"
+
 	"fmt"
 	"io"
 	"strconv"
 
 	"github.com/gossipkit/gossipkit/approx"
-	"github.com/gossipkit/gossipkit/exact"
+	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/sim"
 )
-
-func init() {
-	moreCommands = append(moreCommands,
-		&command{name: "sim", summary: "Monte Carlo of the shuffle protocol or its pairwise-Markov model", run: cmdSim},
-	)
-}
 
 // simFlags parses the experiment flags shared by sim (and its shards).
 type simFlags struct {
@@ -78,11 +72,7 @@ func (f *simFlags) config() (sim.Config, int, error) {
 		return cfg, 0, usagef("--workers %d: valid range 1..4096", *f.workers)
 	}
 	if err := cfg.Validate(*f.workers); err != nil {
-		var fe *sim.FieldError
-		if errors.As(err, &fe) {
-			return cfg, 0, usagef("%v", fe)
-		}
-		return cfg, 0, usagef("%v", err)
+		return cfg, 0, usagef("%v", fieldUsage(err, fieldFlags))
 	}
 	return cfg, *f.workers, nil
 }
@@ -92,7 +82,7 @@ func cmdSim(ctx context.Context, e *env, args []string) error {
 	f := addSimFlags(fs)
 	format := fs.String("format", "csv", "output format: csv (per-round table), json, text or markdown (summary and table)")
 	out := fs.String("o", "", "write to FILE instead of standard output (atomically)")
-	shard := fs.String("shard", "", "run only shard I/M (replications r with r mod M = I−1) and write a part file for `gossipkit merge` to -o (a file, or a directory ending in /)")
+	shardFlag := fs.String("shard", "", "run only shard I/M (replications r with r mod M = I−1) and write a part file for `gossipkit merge` to -o (a file, or a directory ending in /)")
 	shards := fs.Int("shards", 0, "number of shards M when the shard index comes from JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX (Slurm: SLURM_ARRAY_TASK_COUNT)")
 	ignoreEnv := fs.Bool("no-scheduler-env", false, "ignore JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID and AWS_BATCH_JOB_ARRAY_INDEX")
 	if err := parseFormatted(fs, e, args, format); err != nil {
@@ -102,10 +92,10 @@ func cmdSim(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *shards < 0 || *shards > maxShards {
-		return usagef("--shards %d: valid range 1..%d", *shards, maxShards)
+	if *shards < 0 || *shards > shard.MaxCount {
+		return usagef("--shards %d: valid range 1..%d", *shards, shard.MaxCount)
 	}
-	sh, err := resolveShard(e, *shard, *shards, !*ignoreEnv)
+	sh, err := resolveShard(e, *shardFlag, *shards, !*ignoreEnv)
 	if err != nil {
 		return err
 	}
@@ -117,29 +107,18 @@ func cmdSim(ctx context.Context, e *env, args []string) error {
 	}
 	res, err := sim.Run(ctx, cfg, opt)
 	if err != nil {
-		return simError(err)
+		return fieldUsage(err, fieldFlags)
 	}
 	return writeSimResult(e, res, *format, *out)
 }
 
-func simError(err error) error {
-	var fe *sim.FieldError
-	if errors.As(err, &fe) {
-		return usagef("%v", fe)
-	}
-	return err
-}
-
 // writeSimResult prints a result in the chosen format to -o FILE or stdout.
 func writeSimResult(e *env, res *sim.Result, format, path string) error {
-	write := func(w io.Writer) error { return renderSim(w, res, format) }
-	if path == "" || path == "-" {
-		return write(e.stdout)
-	}
-	return writeFileAtomic(path, write)
+	return output(e, path, func(w io.Writer) error { return renderSim(w, res, format) })
 }
 
-// roundsTable is the per-round CSV table of issue 4.
+// roundsTable is the per-round table: mean, sd and 5/50/95 % quantiles of
+// x and y over the replications, as fractions of N.
 func roundsTable(res *sim.Result) *plots.Table {
 	t := &plots.Table{Keys: []string{"t", "x_mean", "x_sd", "y_mean", "y_sd", "x_q05", "x_q50", "x_q95", "y_q05", "y_q50", "y_q95"}}
 	for _, r := range res.Summary() {
@@ -148,57 +127,17 @@ func roundsTable(res *sim.Result) *plots.Table {
 	return t
 }
 
-// measured is what a run measured of the model's probabilities.
-type measured struct {
-	PSelect, PSelectModel float64
-	PDrop                 any // nil for the Markov model
-	PDropS, PDropE        float64
-	Trans                 [4][4]float64 // empirical P(to|from), NaN where never seen
-	TransModel            approx.Transitions
-	Failed, Shuffles      int64
-}
-
-func measure(res *sim.Result) measured {
-	c := res.Config
-	tot := res.Totals()
-	m := measured{PSelectModel: approx.PSelect(c.Cache, c.Exchange), Failed: tot.Failed, Shuffles: tot.Shuffles}
-	m.PSelect = ratio(tot.SelectHits, tot.SelectTrials)
-	if c.Model == sim.Protocol {
-		m.PDrop = ratio(tot.Drops, tot.DropCandidates)
-	}
-	m.PDropS, _ = approx.PDrop(approx.Simplified, c.Items, c.Cache, c.Exchange)
-	if e, err := exact.PDropGamma(c.Items, c.Cache, c.Exchange); err == nil {
-		m.PDropE, _ = e.Float64()
-	}
-	m.TransModel, _ = approx.TransitionsFor(approx.Simplified, c.Items, c.Cache, c.Exchange)
-	for i := range 4 {
-		var row int64
-		for j := range 4 {
-			row += tot.Transitions[i][j]
-		}
-		for j := range 4 {
-			m.Trans[i][j] = ratio(tot.Transitions[i][j], row)
-		}
-	}
-	return m
-}
-
-func ratio(a, b int64) float64 {
-	if b == 0 {
-		return nanValue
-	}
-	return float64(a) / float64(b)
-}
-
-var nanValue = func() float64 { var z float64; return z / z }()
-
 func renderSim(w io.Writer, res *sim.Result, format string) error {
 	t := roundsTable(res)
 	if format == "csv" {
 		return t.Write(w, "csv")
 	}
-	m := measure(res)
+	m := res.Measure()
 	c := res.Config
+	var pdrop any // null for the Markov model, which draws drops from the model
+	if c.Model == sim.Protocol {
+		pdrop = m.PDrop
+	}
 	sum := res.Summary()
 	last := sum[len(sum)-1]
 	if format == "json" {
@@ -211,7 +150,7 @@ func renderSim(w io.Writer, res *sim.Result, format string) error {
 			}
 		}
 		meas := &plots.Table{Single: true, Keys: []string{"p_select", "p_select_model", "p_drop", "p_drop_simplified", "p_drop_formula1", "shuffles", "failed_attempts", "x_mean_final", "y_mean_final"},
-			Rows: [][]any{{m.PSelect, m.PSelectModel, m.PDrop, m.PDropS, m.PDropE, m.Shuffles, m.Failed, last.XMean, last.YMean}}}
+			Rows: [][]any{{m.PSelect, m.PSelectModel, pdrop, m.PDropSimplified, m.PDropFormula1, m.Shuffles, m.Failed, last.XMean, last.YMean}}}
 		fmt.Fprint(w, "{\n\"parameters\": ")
 		if err := params.Write(w, "json"); err != nil {
 			return err
@@ -240,8 +179,8 @@ func renderSim(w io.Writer, res *sim.Result, format string) error {
 	fmt.Fprintf(w, "steady state x = c/n = %.6g predicted; x_mean(T) = %.6g ± %.2g (sd over replications); y_mean(T) = %.6g\n",
 		float64(c.Cache)/float64(c.Items), last.XMean, last.XSD, last.YMean)
 	fmt.Fprintf(w, "P_select: measured %.6g, model s/c = %.6g\n", m.PSelect, m.PSelectModel)
-	if m.PDrop != nil {
-		fmt.Fprintf(w, "P_drop (per item of S_B \\ S_A): measured %.6g; simplified (n−c)/(n−s) = %.6g; formula (1) = %.6g\n", m.PDrop, m.PDropS, m.PDropE)
+	if pdrop != nil {
+		fmt.Fprintf(w, "P_drop (per item of S_B \\ S_A): measured %.6g; simplified (n−c)/(n−s) = %.6g; formula (1) = %.6g\n", m.PDrop, m.PDropSimplified, m.PDropFormula1)
 	}
 	if c.Schedule == sim.Async {
 		fmt.Fprintf(w, "async: %d shuffles, %d failed attempts (%.3g%%)\n", m.Shuffles, m.Failed, 100*float64(m.Failed)/float64(m.Failed+m.Shuffles))

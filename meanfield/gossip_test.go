@@ -1,6 +1,7 @@
-package ode
+package meanfield
 
 import (
+	"github.com/gossipkit/gossipkit/ode"
 	"math"
 	"testing"
 
@@ -17,7 +18,7 @@ func TestGossipClosedFormsAgainstIntegration(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sol, err := DormandPrince(GossipXY(m), 0, []float64{m.X0, m.Y0}, 1000, Settings{RTol: 1e-12, ATol: 1e-15})
+		sol, err := ode.DormandPrince(XY(m), 0, []float64{m.X0, m.Y0}, 1000, ode.Settings{RTol: 1e-12, ATol: 1e-15})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +44,7 @@ func TestGossipClosedFormsAgainstIntegration(t *testing.T) {
 func TestGossipMapSteadyState(t *testing.T) {
 	// The map's fixed points are those of the ODE: x = c/n is one.
 	m, _ := approx.NewModel(2500, 500, 100, 50, approx.Simplified, 1)
-	xs, ys := GossipMap(m, 2000)
+	xs, ys := Map(m, 2000)
 	if math.Abs(xs[2000]-0.2) > 1e-12 || math.Abs(ys[2000]-1) > 1e-12 {
 		t.Errorf("map at t=2000: x=%g y=%g, want 0.2, 1", xs[2000], ys[2000])
 	}

@@ -1,6 +1,7 @@
-package ode
+package meanfield
 
 import (
+	"github.com/gossipkit/gossipkit/ode"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -30,7 +31,7 @@ func TestBirthDeathExact(t *testing.T) {
 	lambda, mu, x0 := 1.3, 0.5, 0.2
 	r := lambda - mu
 	ts := []float64{0, 0.5, 1, 2, 3}
-	ref, err := RefinedContinuous(birthDeath(lambda, mu), []float64{x0}, ts, Settings{RTol: 1e-12, ATol: 1e-14})
+	ref, err := RefinedContinuous(birthDeath(lambda, mu), []float64{x0}, ts, ode.Settings{RTol: 1e-12, ATol: 1e-14})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func TestBirthDeathDiscrete(t *testing.T) {
 // approx.Model.Drift.
 func TestGossipDerivatives(t *testing.T) {
 	m, _ := approx.NewModel(100, 500, 100, 50, approx.Simplified, 5)
-	for _, pop := range []*Population{GossipReplication(m), GossipCoverage(m)} {
+	for _, pop := range []*Population{Replication(m), Coverage(m)} {
 		d := pop.Dim()
 		for _, x := range [][]float64{{0.05, 0.3}, {0.15, 0.9}, {0.2, 1}} {
 			x = x[:d]
@@ -167,7 +168,7 @@ func TestRefinedAgainstSimulation(t *testing.T) {
 	for t := 1; t <= 30; t++ {
 		ts = append(ts, float64(t))
 	}
-	ref, err := RefinedContinuous(GossipReplication(m), []float64{m.X0}, ts, Settings{RTol: 1e-10, ATol: 1e-13})
+	ref, err := RefinedContinuous(Replication(m), []float64{m.X0}, ts, ode.Settings{RTol: 1e-10, ATol: 1e-13})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,12 +206,12 @@ func TestSteadyState(t *testing.T) {
 	// Replication at x* = K = c/n: the steady state of the refined
 	// equations must equal the long-time limit of their integration.
 	m, _ := approx.NewModel(100, 500, 100, 50, approx.Simplified, 20)
-	pop := GossipReplication(m)
+	pop := Replication(m)
 	v, w, err := SteadyState(pop, []float64{m.Steady()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := RefinedContinuous(pop, []float64{m.Steady()}, []float64{400}, Settings{RTol: 1e-12, ATol: 1e-15})
+	ref, err := RefinedContinuous(pop, []float64{m.Steady()}, []float64{400}, ode.Settings{RTol: 1e-12, ATol: 1e-15})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,9 @@
-package ode
+package meanfield
 
 import (
 	"errors"
 	"fmt"
+	"github.com/gossipkit/gossipkit/ode"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -118,7 +119,7 @@ func (p *Population) C(x, c []float64) {
 type Refined struct {
 	T       []float64
 	X, V, W [][]float64
-	Stats   Stats // integrator work (continuous time)
+	Stats   ode.Stats // integrator work (continuous time)
 }
 
 // Mean returns x + v/N at output i.
@@ -148,10 +149,10 @@ func (r *Refined) SD(i, N int) []float64 {
 //
 // from x(0) = x0, V(0) = 0, W(0) = 0 (a deterministic start), and returns
 // them at the times ts (increasing, ts[0] ≥ 0).
-func RefinedContinuous(p *Population, x0 []float64, ts []float64, set Settings) (*Refined, error) {
+func RefinedContinuous(p *Population, x0 []float64, ts []float64, set ode.Settings) (*Refined, error) {
 	d := p.Dim()
 	if len(x0) != d {
-		return nil, fmt.Errorf("ode: x0 has %d components, the model %d", len(x0), d)
+		return nil, fmt.Errorf("meanfield: x0 has %d components, the model %d", len(x0), d)
 	}
 	n := d + d + d*d
 	a, h, q, c := make([]float64, d*d), make([]float64, d*d*d), make([]float64, d*d), make([]float64, d)
@@ -179,10 +180,10 @@ func RefinedContinuous(p *Population, x0 []float64, ts []float64, set Settings) 
 	t0 := 0.0
 	tEnd := ts[len(ts)-1]
 	out := &Refined{T: ts}
-	var sol *Solution
+	var sol *ode.Solution
 	if tEnd > t0 {
 		var err error
-		if sol, err = DormandPrince(f, t0, z0, tEnd, set); err != nil {
+		if sol, err = ode.DormandPrince(f, t0, z0, tEnd, set); err != nil {
 			return nil, err
 		}
 		out.Stats = sol.Stats
@@ -228,23 +229,23 @@ func SteadyState(p *Population, xs []float64) (v, w []float64, err error) {
 	p.Q(xs, q)
 	p.C(xs, c)
 	// (I⊗A + A⊗I) vec(W) = −vec(Q), with vec row-major: W_ik at i·d + k.
-	K := mat.NewDense(d*d, d*d, nil)
+	// (AW)_ik = Σ_j A_ij W_jk is A⊗I and (WAᵀ)_ik = Σ_j W_ij A_kj is I⊗A.
+	A := mat.NewDense(d, d, a)
+	eye := mat.NewDiagDense(d, nil)
 	for i := range d {
-		for k := range d {
-			row := i*d + k
-			for j := range d {
-				K.Set(row, j*d+k, K.At(row, j*d+k)+a[i*d+j]) // (A W)_ik
-				K.Set(row, i*d+j, K.At(row, i*d+j)+a[k*d+j]) // (W Aᵀ)_ik
-			}
-		}
+		eye.SetDiag(i, 1)
 	}
+	var K, IA mat.Dense
+	K.Kronecker(A, eye)
+	IA.Kronecker(eye, A)
+	K.Add(&K, &IA)
 	rhs := mat.NewVecDense(d*d, nil)
 	for i := range d * d {
 		rhs.SetVec(i, -q[i])
 	}
 	var wv mat.VecDense
-	if err := wv.SolveVec(K, rhs); err != nil {
-		return nil, nil, fmt.Errorf("ode: Lyapunov equation: %w", err)
+	if err := wv.SolveVec(&K, rhs); err != nil {
+		return nil, nil, fmt.Errorf("meanfield: Lyapunov equation: %w", err)
 	}
 	w = make([]float64, d*d)
 	for i := range w {
@@ -261,8 +262,8 @@ func SteadyState(p *Population, xs []float64) (v, w []float64, err error) {
 		b.SetVec(i, -s)
 	}
 	var vv mat.VecDense
-	if err := vv.SolveVec(mat.NewDense(d, d, a), b); err != nil {
-		return nil, nil, fmt.Errorf("ode: singular Jacobian at the fixed point: %w", err)
+	if err := vv.SolveVec(A, b); err != nil {
+		return nil, nil, fmt.Errorf("meanfield: singular Jacobian at the fixed point: %w", err)
 	}
 	v = make([]float64, d)
 	for i := range v {
@@ -295,7 +296,7 @@ type DiscreteModel interface {
 func RefinedDiscrete(m DiscreteModel, x0 []float64, T int) (*Refined, error) {
 	d := m.Dim()
 	if len(x0) != d {
-		return nil, errors.New("ode: x0 has the wrong dimension")
+		return nil, errors.New("meanfield: x0 has the wrong dimension")
 	}
 	x := append([]float64(nil), x0...)
 	v, w := make([]float64, d), make([]float64, d*d)

@@ -1,20 +1,21 @@
-package ode
+package meanfield
 
 import (
 	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/ode"
 )
 
-// GossipXY returns the right-hand side of the replication–coverage system
+// XY returns the right-hand side of the replication–coverage system
 // of approx.Model (state y = (x, y)):
 //
 //	dx/dt = 2p[(1−q)·x(1−x) − (1−p)q·x²],   dy/dt = 2p·x·(1 − y).
-func GossipXY(m approx.Model) Func {
+func XY(m approx.Model) ode.Func {
 	return func(_ float64, s, ds []float64) {
 		ds[0], ds[1] = m.Drift(s[0], s[1])
 	}
 }
 
-// GossipMap is the synchronous discrete-time model: one round is one step in
+// Map is the synchronous discrete-time model: one round is one step in
 // which every shuffle acts on the state at the round's start, so the mean
 // moves by the whole round's drift at once,
 //
@@ -24,7 +25,7 @@ func GossipXY(m approx.Model) Func {
 // the coverage line because an uncovered node takes part in two shuffles a
 // round on average (one it initiates, one it is chosen for), each handing it
 // d with probability p·x_t. It returns x and y at t = 0..T.
-func GossipMap(m approx.Model, T int) (xs, ys []float64) {
+func Map(m approx.Model, T int) (xs, ys []float64) {
 	xs, ys = make([]float64, T+1), make([]float64, T+1)
 	xs[0], ys[0] = m.X0, m.Y0
 	for t := 0; t < T; t++ {

@@ -1,10 +1,10 @@
-package ode
+package meanfield
 
 import (
 	"github.com/gossipkit/gossipkit/approx"
 )
 
-// GossipReplication is the replication model of one item as a population
+// Replication is the replication model of one item as a population
 // model: x is the fraction of nodes holding d. Shuffles happen at rate N per
 // round; the initiator is uniform and the partner uniform among the other
 // N − 1 nodes, so a pair holds d at one end with probability
@@ -21,7 +21,7 @@ import (
 //
 // so that C = c₊ − c₋. The rate of the last copy's loss, x(x − 1/N), is 0
 // at X = 1, as in the protocol.
-func GossipReplication(m approx.Model) *Population {
+func Replication(m approx.Model) *Population {
 	p, q := m.P, m.Q
 	a := 2 * p * (1 - q)
 	b := 2 * p * (1 - p) * q
@@ -42,7 +42,7 @@ func GossipReplication(m approx.Model) *Population {
 	}
 }
 
-// GossipCoverage is replication with coverage: three node types, holding d
+// Coverage is replication with coverage: three node types, holding d
 // (fraction x), having held it (y − x) and never having held it (1 − y),
 // with state (x, y). The jumps of one shuffle are listed jointly: a node that
 // never held d and receives it changes both x and y.
@@ -53,9 +53,9 @@ func GossipReplication(m approx.Model) *Population {
 //	(−1,  0)  w.p. 2p(1−p)q·x(x−1/N)·N/(N−1) one of two holders drops d
 //
 // (moving d between a holder and a formerly covered node changes neither).
-// Their drift is that of approx.Model: dx/dt as in GossipReplication,
+// Their drift is that of approx.Model: dx/dt as in Replication,
 // dy/dt = 2p·x(1−y).
-func GossipCoverage(m approx.Model) *Population {
+func Coverage(m approx.Model) *Population {
 	p, q := m.P, m.Q
 	a := 2 * p * (1 - q)
 	e := 2 * p * q

@@ -1,0 +1,193 @@
+// Package shard is the one sharding concept of gossipkit's simulators: a
+// shard's identity, the replications (or seeds) it runs, the array-index
+// variables of the batch engines that start shards, and the gzip-compressed
+// JSON envelope of part files. Package sim and package tree re-export ID
+// (sim.ShardID, tree.ShardID) so that library users can shard a run.
+package shard
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// MaxCount bounds the number of shards M.
+const MaxCount = 1_000_000
+
+// ID is shard Index of Count (1 ≤ Index ≤ Count). Shard I of M runs the
+// replications r with r mod M = I − 1.
+type ID struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+}
+
+// Indices returns the replications of shard s among R: r mod Count = Index−1.
+func (s ID) Indices(R int) []int {
+	var out []int
+	for r := s.Index - 1; r < R; r += s.Count {
+		out = append(out, r)
+	}
+	return out
+}
+
+// Valid reports whether 1 ≤ Index ≤ Count ≤ MaxCount.
+func (s ID) Valid() bool {
+	return s.Count >= 1 && s.Count <= MaxCount && s.Index >= 1 && s.Index <= s.Count
+}
+
+// Owns reports whether replication r belongs to shard s.
+func (s ID) Owns(r int) bool { return r >= 0 && r%s.Count == s.Index-1 }
+
+// Parse parses "I/M" with 1 ≤ I ≤ M ≤ MaxCount.
+func Parse(s string) (ID, error) {
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	m, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil {
+		return ID{}, fmt.Errorf("%q: want I/M with integers 1 ≤ I ≤ M", s)
+	}
+	if id := (ID{Index: i, Count: m}); id.Valid() {
+		return id, nil
+	}
+	return ID{}, fmt.Errorf("%q: need 1 ≤ I ≤ M ≤ %d", s, MaxCount)
+}
+
+// ErrNeedCount is returned by FromEnv when an index variable is set but the
+// number of shards is known neither from the caller nor from the scheduler.
+var ErrNeedCount = errors.New("the number of shards is needed")
+
+// FromEnv reads a batch scheduler's array index, with the shard count from
+// count (0: unknown) or, under Slurm, SLURM_ARRAY_TASK_COUNT:
+//
+//	Kubernetes Indexed Job  JOB_COMPLETION_INDEX = 0..M−1
+//	Slurm job array         SLURM_ARRAY_TASK_ID = MIN..MIN+COUNT−1, with
+//	                        SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT
+//	AWS Batch array job     AWS_BATCH_JOB_ARRAY_INDEX = 0..M−1
+//
+// It returns nil when no such variable is set, and otherwise the shard and
+// a description of its source. A missing count is ErrNeedCount (wrapped
+// with the source).
+func FromEnv(getenv func(string) string, count int) (*ID, string, error) {
+	atoi := func(name string) (int, error) {
+		v, err := strconv.Atoi(strings.TrimSpace(getenv(name)))
+		if err != nil {
+			return 0, fmt.Errorf("%s=%q: not an integer", name, getenv(name))
+		}
+		return v, nil
+	}
+	var idx0 int
+	var source string
+	var err error
+	switch {
+	case getenv("JOB_COMPLETION_INDEX") != "":
+		idx0, err = atoi("JOB_COMPLETION_INDEX")
+		source = "JOB_COMPLETION_INDEX (Kubernetes Indexed Job)"
+	case getenv("SLURM_ARRAY_TASK_ID") != "":
+		source = "SLURM_ARRAY_TASK_ID (Slurm job array)"
+		var id, lo int
+		if id, err = atoi("SLURM_ARRAY_TASK_ID"); err != nil {
+			return nil, source, err
+		}
+		if getenv("SLURM_ARRAY_TASK_MIN") != "" {
+			if lo, err = atoi("SLURM_ARRAY_TASK_MIN"); err != nil {
+				return nil, source, err
+			}
+		}
+		if count == 0 && getenv("SLURM_ARRAY_TASK_COUNT") != "" {
+			if count, err = atoi("SLURM_ARRAY_TASK_COUNT"); err != nil {
+				return nil, source, err
+			}
+		}
+		idx0 = id - lo
+	case getenv("AWS_BATCH_JOB_ARRAY_INDEX") != "":
+		idx0, err = atoi("AWS_BATCH_JOB_ARRAY_INDEX")
+		source = "AWS_BATCH_JOB_ARRAY_INDEX (AWS Batch array job)"
+	default:
+		return nil, "", nil
+	}
+	if err != nil {
+		return nil, source, err
+	}
+	if count < 1 {
+		return nil, source, fmt.Errorf("%s is set: %w", source, ErrNeedCount)
+	}
+	if idx0 < 0 || idx0 >= count || count > MaxCount {
+		return nil, source, fmt.Errorf("%s gives shard index %d, outside 0..%d for %d shards", source, idx0, count-1, count)
+	}
+	return &ID{Index: idx0 + 1, Count: count}, source, nil
+}
+
+// FileName is the part file name of shard id inside a folder.
+func FileName(id ID) string { return fmt.Sprintf("part-%06d-of-%06d.gkpart", id.Index, id.Count) }
+
+// Ranges writes sorted indices compactly: "0-3, 7, 9-10".
+func Ranges(v []int) string {
+	var b bytes.Buffer
+	for i := 0; i < len(v); {
+		j := i
+		for j+1 < len(v) && v[j+1] == v[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteString(", ")
+		}
+		if j > i {
+			fmt.Fprintf(&b, "%d-%d", v[i], v[j])
+		} else {
+			fmt.Fprintf(&b, "%d", v[i])
+		}
+		i = j + 1
+	}
+	return b.String()
+}
+
+// Missing returns the indices in 0..n−1 that have is false, in order.
+func Missing(n int, has func(int) bool) []int {
+	var out []int
+	for i := range n {
+		if !has(i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// maxPlain bounds the decompressed size of a part file (16 GiB).
+const maxPlain = 1 << 34
+
+// WriteJSON writes v as one gzip member of JSON (best compression).
+func WriteJSON(w io.Writer, v any) error {
+	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	if err != nil {
+		return err
+	}
+	if err := json.NewEncoder(zw).Encode(v); err != nil {
+		return err
+	}
+	return zw.Close()
+}
+
+// ReadFormat decompresses a part file and reads its "format" field; it
+// returns the format and the plain JSON.
+func ReadFormat(raw []byte) (string, []byte, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		return "", nil, fmt.Errorf("not a gossipkit part file (not gzip: %v)", err)
+	}
+	plain, err := io.ReadAll(io.LimitReader(zr, maxPlain))
+	if err != nil {
+		return "", nil, fmt.Errorf("corrupted or truncated part file: %v", err)
+	}
+	var head struct {
+		Format string `json:"format"`
+	}
+	if err := json.Unmarshal(plain, &head); err != nil {
+		return "", nil, fmt.Errorf("not a gossipkit part file: %v", err)
+	}
+	return head.Format, plain, nil
+}

@@ -1,0 +1,20 @@
+package stats
+
+import (
+	"math"
+	"testing"
+)
+
+func TestMeanSD(t *testing.T) {
+	// 1, 2, 3, 4: mean 5/2, sample variance ((9+1+1+9)/4)/3 = 5/3.
+	m, sd := MeanSD([]float64{4, 1, 3, 2})
+	if m != 2.5 || math.Abs(sd-math.Sqrt(5.0/3)) > 1e-15 {
+		t.Errorf("mean %v sd %v", m, sd)
+	}
+	if m, sd := MeanSD([]float64{7}); m != 7 || sd != 0 {
+		t.Errorf("one value: %v %v", m, sd)
+	}
+	if m, _ := MeanSD(nil); !math.IsNaN(m) {
+		t.Errorf("no value: mean %v, want NaN", m)
+	}
+}

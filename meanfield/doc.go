@@ -1,0 +1,22 @@
+// Package meanfield holds the gossip shuffle protocol's population models
+// on top of package ode's integrator: the classic mean field of replication
+// x(t) and coverage y(t) (MODEL.md §4), its synchronous discrete-time map,
+// the refined mean field with its 1/N correction (Gast and Van Houdt 2017;
+// Gast, Latella and Massink 2018) in continuous and discrete time on any
+// output grid, the time to a coverage level, and the exchange size that
+// minimises it.
+//
+// The classic model, with p = P_select = s/c and q = P_drop:
+//
+//	dx/dt = 2p[(1−q)·x(1−x) − (1−p)q·x²],   dy/dt = 2p·x·(1 − y)
+//
+// (XY); approx.Model has its closed forms, which the tests compare with the
+// integration. Replication and Coverage state the same drift as
+// density-dependent population processes (Population), with the finite-N
+// rates of each jump, which is what the refined mean field expands.
+//
+// CoverageTime locates y(t) = level by an event on DormandPrince's dense
+// output; Optimize scans s = 1..c−1 for the smallest such time and sets it
+// beside s* = n − √(n(n−c)), which maximises P(11|10) and the logistic rate
+// of x(t) but not the speed of coverage (dy/dt grows with p itself).
+package meanfield

@@ -1,0 +1,91 @@
+package meanfield
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/ode"
+)
+
+// Time is the time model of the refined mean field.
+type Time int
+
+const (
+	// Continuous: shuffles at rate N per round (`sim --schedule continuous`).
+	Continuous Time = iota
+	// Discrete: synchronous rounds; every shuffle of a round acts on the
+	// state at its start.
+	Discrete
+)
+
+func (t Time) String() string { return [...]string{"continuous", "discrete"}[t] }
+
+// ParseTime parses "continuous" or "discrete".
+func ParseTime(s string) (Time, error) {
+	switch s {
+	case "continuous":
+		return Continuous, nil
+	case "discrete":
+		return Discrete, nil
+	}
+	return 0, fmt.Errorf("meanfield: unknown time model %q (valid: continuous, discrete)", s)
+}
+
+// RefinedCurves are the refined mean field of replication and coverage at
+// output times T: the corrected means x + V_x/N, y + V_y/N and the
+// predicted standard deviations √(W_kk/N).
+type RefinedCurves struct {
+	T, X, Y, XSD, YSD []float64
+	// Classic is the underlying refined solution (classic mean field X, V, W).
+	Classic *Refined
+}
+
+// RefineGrid computes the refined mean field of m's replication–coverage
+// model at t = 0, dt, …, tMax (the last point clipped to tMax): in
+// continuous time by integrating x, V and W with set; in discrete time by
+// the synchronous recursion with steps of one round, so dt must then be a
+// whole number of rounds. ctx is checked once before the work.
+func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm Time, set ode.Settings) (*RefinedCurves, error) {
+	if !(tMax > 0) || !(dt > 0) || dt > tMax {
+		return nil, fmt.Errorf("meanfield: need 0 < dt ≤ tMax (dt = %g, tMax = %g)", dt, tMax)
+	}
+	if tm == Discrete && math.Abs(dt-math.Round(dt)) > 1e-9 {
+		return nil, fmt.Errorf("meanfield: dt = %g: discrete time needs a whole number of rounds", dt)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	pop := Coverage(m)
+	steps := int(math.Round(tMax / dt))
+	ts := make([]float64, steps+1)
+	for i := range ts {
+		ts[i] = math.Min(float64(i)*dt, tMax)
+	}
+	var ref *Refined
+	if tm == Discrete {
+		full, err := RefinedDiscrete(SynchronousSteps{P: pop, H: 1}, []float64{m.X0, m.Y0}, int(math.Ceil(tMax)))
+		if err != nil {
+			return nil, err
+		}
+		ref = &Refined{}
+		for _, t := range ts {
+			k := int(math.Round(t))
+			ref.T = append(ref.T, t)
+			ref.X, ref.V, ref.W = append(ref.X, full.X[k]), append(ref.V, full.V[k]), append(ref.W, full.W[k])
+		}
+	} else {
+		var err error
+		if ref, err = RefinedContinuous(pop, []float64{m.X0, m.Y0}, ts, set); err != nil {
+			return nil, err
+		}
+	}
+	out := &RefinedCurves{T: ts, Classic: ref}
+	for i := range ts {
+		mean, sd := ref.Mean(i, m.N), ref.SD(i, m.N)
+		out.X, out.Y = append(out.X, mean[0]), append(out.Y, mean[1])
+		out.XSD, out.YSD = append(out.XSD, sd[0]), append(out.YSD, sd[1])
+	}
+	return out, nil
+}

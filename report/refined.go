@@ -1,0 +1,158 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/meanfield"
+	"github.com/gossipkit/gossipkit/ode"
+	"github.com/gossipkit/gossipkit/plots"
+	"github.com/gossipkit/gossipkit/sim"
+)
+
+// Refined is section 7: the refined mean field against the pairwise-Markov
+// simulation (both schedules) and the protocol, for each RefinedCase.
+type Refined struct {
+	Items, Cache, Exchange int
+	// Table has a row per case, simulation and quantity (x, y).
+	Table  *plots.Table
+	Panels []*plots.Spec
+}
+
+// simRun is one simulation's mean curves in the refined-mean-field section.
+type simRun struct {
+	name string
+	x, y sim.Trajectory
+	runs int
+}
+
+func (s simRun) mean(q int) []float64 {
+	if q == 0 {
+		return s.x.Mean
+	}
+	return s.y.Mean
+}
+
+// maxErr is the largest |mean − model| over t = 0..T and where it is.
+func maxErr(model []float64, mean []float64, T int) (float64, float64) {
+	worst, at := 0.0, 0.0
+	for t := 0; t <= T; t++ {
+		if d := math.Abs(mean[t] - model[t]); d > worst {
+			worst, at = d, float64(t)
+		}
+	}
+	return worst, at
+}
+
+// Refined computes section 7.
+func (s *Study) Refined(ctx context.Context) (*Refined, error) {
+	sc := s.Scale
+	n, c, sz := sc.Ns[0], sc.Cache, sc.Exchange
+	r := &Refined{Items: n, Cache: c, Exchange: sz}
+	r.Table = &plots.Table{Keys: []string{"N", "initial", "simulation", "runs", "quantity", "max_err_classic", "max_err_refined", "refined_over_classic", "sd_simulated", "sd_predicted"}}
+	for _, rc := range sc.Refined {
+		s.step(fmt.Sprintf("refined mean field: N = %d, %d initial copies", rc.N, rc.Initial))
+		m, err := approx.NewModel(rc.N, n, c, sz, approx.Simplified, rc.Initial)
+		if err != nil {
+			return nil, err
+		}
+		ts := make([]float64, rc.T+1)
+		for i := range ts {
+			ts[i] = float64(i)
+		}
+		ref, err := meanfield.RefinedContinuous(meanfield.Coverage(m), []float64{m.X0, m.Y0}, ts, ode.Settings{RTol: 1e-10, ATol: 1e-13})
+		if err != nil {
+			return nil, err
+		}
+		classic := [2][]float64{}
+		refined := [2][]float64{}
+		sdPred := [2][]float64{}
+		for i := range ts {
+			mean, sd := ref.Mean(i, rc.N), ref.SD(i, rc.N)
+			for q := range 2 {
+				classic[q] = append(classic[q], ref.X[i][q])
+				refined[q] = append(refined[q], mean[q])
+				sdPred[q] = append(sdPred[q], sd[q])
+			}
+		}
+		var runs []simRun
+		for _, v := range []struct {
+			name       string
+			model      sim.Model
+			schedule   sim.Schedule
+			reps, W, T int
+		}{
+			{"Markov, continuous time", sim.Markov, sim.Continuous, rc.Runs, 0, rc.T},
+			{"Markov, rounds", sim.Markov, sim.Rounds, rc.RoundRuns, 0, rc.T},
+			{"protocol, rounds", sim.Protocol, sim.Rounds, rc.ProtoRuns, sc.OptWarmup, rc.ProtoT},
+		} {
+			cfg := sim.DefaultConfig()
+			cfg.Model, cfg.Schedule, cfg.Nodes, cfg.Items, cfg.Cache, cfg.Exchange = v.model, v.schedule, rc.N, n, c, sz
+			cfg.Warmup, cfg.Rounds, cfg.Reps, cfg.Initial = v.W, v.T, v.reps, rc.Initial
+			res, err := s.simulate(ctx, cfg)
+			if err != nil {
+				return nil, err
+			}
+			x, y := res.Trajectories()
+			runs = append(runs, simRun{v.name, x, y, v.reps})
+		}
+		for _, sr := range runs {
+			for q, tr := range []sim.Trajectory{sr.x, sr.y} {
+				ec, _ := maxErr(classic[q], tr.Mean, len(tr.Mean)-1)
+				er, _ := maxErr(refined[q], tr.Mean, len(tr.Mean)-1)
+				// sd compared where the simulated sd peaks.
+				peak := 0
+				for i := range tr.SD {
+					if tr.SD[i] > tr.SD[peak] {
+						peak = i
+					}
+				}
+				r.Table.Rows = append(r.Table.Rows, []any{rc.N, rc.Initial, sr.name, sr.runs, []string{"x", "y"}[q], ec, er, er / ec,
+					fmt.Sprintf("%.4f (t=%d)", tr.SD[peak], peak), fmt.Sprintf("%.4f", sdPred[q][peak])})
+			}
+		}
+		if rc.Plot {
+			// Deviations from the classic mean field make the 1/N effect
+			// visible: refined − classic = V/N, and each simulation's mean −
+			// classic. Shown over the growth phase.
+			xmax := math.Min(float64(rc.T), math.Ceil(2*m.TimeToCoverage(0.999)))
+			for q, name := range []string{"replication x", "coverage y"} {
+				dev := func(v []float64) []float64 {
+					o := make([]float64, len(v))
+					for i := range v {
+						o[i] = v[i] - classic[q][i]
+					}
+					return o
+				}
+				zero := make([]float64, len(ts))
+				sp := &plots.Spec{Title: fmt.Sprintf("%s, N = %d, %d initial copies", name, rc.N, rc.Initial), XLabel: "t (rounds)",
+					YLabel: "mean − classic mean field", XMax: &xmax, LegendBottom: true,
+					Series: []plots.Series{
+						{Name: "classic mean field", X: ts, Y: zero, Color: 6},
+						{Name: "refined: V/N", X: ts, Y: dev(refined[q]), Color: 1},
+						{Name: fmt.Sprintf("Markov, continuous time (%d runs)", runs[0].runs), X: runs[0].x.T, Y: dev(runs[0].mean(q)), Color: 0, Dashed: true},
+						{Name: fmt.Sprintf("Markov, rounds (%d runs)", runs[1].runs), X: runs[1].x.T, Y: dev(runs[1].mean(q)), Color: 5, Dashed: true},
+						{Name: fmt.Sprintf("protocol, rounds (%d runs)", runs[2].runs), X: runs[2].x.T, Y: dev(runs[2].mean(q)), Color: 2, Dashed: true},
+					}}
+				r.Panels = append(r.Panels, sp)
+			}
+		}
+	}
+	return r, nil
+}
+
+// Render writes section 7.
+func (r *Refined) Render(d *Doc) error {
+	d.printf("**Claim (Gast and Van Houdt 2017; Gast, Latella and Massink 2018):** E[X^N(t)] = x(t) + V(t)/N + o(1/N) and Cov X^N(t) ≈ W(t)/N, with V, W from linear ODEs along the mean field. Here for replication and coverage jointly (three node types, joint jumps, the exact finite-N pairing in the 1/N part C), against the pairwise-Markov simulation under the continuous-time schedule (shuffles at rate N per round: the process the expansion describes), under the round schedule (each node initiates once per round), and against the protocol simulation (rounds). n = %d, c = %d, s = %d.\n", r.Items, r.Cache, r.Exchange)
+	if err := d.figure("refined", r.Panels...); err != nil {
+		return err
+	}
+	d.printf("Each panel shows how far the mean of each simulation lies from the classic mean field, and the refined correction V/N that predicts it.\n\n**Measured** (largest |simulated mean − model| over t ∈ [0, T]; T = 100 rounds at N = 100, 300 at N = 2500 (the protocol runs at N = 2500: 150 in the quick scale); predicted and simulated standard deviations where the simulated one peaks):\n")
+	if err := d.table("refined", r.Table); err != nil {
+		return err
+	}
+	d.printf("\nWhere the expansion fails: with a single initial copy, d starts next to the unstable fixed point x = 0 and the take-off time is random, so the mean of the runs is a mixture of delayed logistic curves that no expansion in 1/N around one trajectory describes well; its error shrinks less than with 5 copies (compare the ratios). The round schedule has less noise than the Poisson clock (exactly N shuffles per round), so its mean departs from the continuous-time expansion by the amount shown in the `Markov, rounds` rows.\n")
+	return nil
+}

@@ -1,0 +1,345 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"path/filepath"
+	"time"
+
+	"github.com/gossipkit/gossipkit/internal/atomicfile"
+	"github.com/gossipkit/gossipkit/internal/buildinfo"
+	"github.com/gossipkit/gossipkit/plots"
+	"github.com/gossipkit/gossipkit/sim"
+)
+
+// Scale fixes the sizes of one reproduction. Quick and Paper are the two
+// the CLI offers; any other is built field by field.
+type Scale struct {
+	Name string
+	// Seed is the random seed of every simulation.
+	Seed uint64
+	// Fig. 4: n from c+Fig4Step to Fig4NMax by Fig4Step, for every cache
+	// size in Fig4C and exchange size in Fig4S (nil: 250, 500 and
+	// 1, 2, 5, 10, 25).
+	Fig4NMax, Fig4Step int
+	Fig4C, Fig4S       []int
+	// Figs. 7, 8 and the model comparison: the paper's experiment with
+	// Nodes nodes, caches of Cache, exchanges of Exchange and each n in Ns,
+	// Warmup + Rounds rounds, Reps protocol and MarkovReps pairwise-Markov
+	// replications.
+	Nodes, Cache, Exchange int
+	Ns                     []int
+	Warmup, Rounds, Reps   int
+	MarkovReps             int
+	// The optimal-s simulation: OptNodes nodes, each exchange size in OptS,
+	// OptWarmup + OptRounds rounds, OptReps replications.
+	OptNodes                      int
+	OptS                          []int
+	OptWarmup, OptRounds, OptReps int
+	Refined                       []RefinedCase
+	TreeSeeds                     int   // seeds per point of the tree sweep
+	GossipTreeNs                  []int // group sizes of the gossip-against-tree comparison
+	GossipTreeFailNodes           int   // group size of its failure table
+}
+
+// RefinedCase is one validation setting of the refined mean field (section
+// 7): N nodes, Initial copies, T rounds; Runs pairwise-Markov runs under the
+// continuous-time schedule, RoundRuns under the round schedule, ProtoRuns
+// protocol runs of ProtoT rounds (the deviations are over by then). Plot
+// draws its deviation panels.
+type RefinedCase struct {
+	N, Initial, T              int
+	Runs, RoundRuns, ProtoRuns int
+	ProtoT                     int
+	Plot                       bool
+}
+
+// Quick is the default scale: under 3 minutes on 2 cores.
+func Quick() Scale {
+	return Scale{Name: "quick", Seed: 1, Fig4NMax: 3000, Fig4Step: 25,
+		Nodes: 2500, Cache: 100, Exchange: 50, Ns: []int{500, 1000, 2000}, Warmup: 200, Rounds: 500, Reps: 10, MarkovReps: 200,
+		OptNodes: 1000, OptS: []int{10, 20, 30, 40, 50, 53, 60, 70, 80, 90}, OptWarmup: 100, OptRounds: 400, OptReps: 4,
+		// The refined error at N = 100 with 5 copies is about 5·10⁻⁴; with
+		// 20 000 runs the standard error of the mean (3·10⁻⁴) would hide
+		// it, so that case gets 100 000 continuous-time runs. At N = 2500
+		// the protocol runs 150 rounds (the deviations are over by then):
+		// 20 runs over 300 rounds left standard errors of 0.04 in coverage,
+		// 40 over 150 bring them to about 0.025 within the time budget.
+		Refined: []RefinedCase{
+			{N: 100, Initial: 5, T: 100, Runs: 100000, RoundRuns: 20000, ProtoRuns: 400, ProtoT: 100, Plot: true},
+			{N: 100, Initial: 1, T: 100, Runs: 20000, RoundRuns: 20000, ProtoRuns: 400, ProtoT: 100},
+			{N: 2500, Initial: 5, T: 300, Runs: 200, RoundRuns: 200, ProtoRuns: 40, ProtoT: 150, Plot: true},
+			{N: 2500, Initial: 1, T: 300, Runs: 200, RoundRuns: 200, ProtoRuns: 40, ProtoT: 150},
+		},
+		TreeSeeds: 10, GossipTreeNs: []int{100, 500, 1000, 2000, 4000}, GossipTreeFailNodes: 1000}
+}
+
+// Paper runs the paper's 100 replications of 1000 + 1000 rounds (about 30
+// minutes on 2 cores).
+func Paper() Scale {
+	return Scale{Name: "paper", Seed: 1, Fig4NMax: 5000, Fig4Step: 10,
+		Nodes: 2500, Cache: 100, Exchange: 50, Ns: []int{500, 1000, 2000}, Warmup: 1000, Rounds: 1000, Reps: 100, MarkovReps: 1000,
+		OptNodes: 2500, OptS: []int{5, 10, 20, 30, 40, 45, 50, 53, 55, 60, 65, 70, 80, 90}, OptWarmup: 1000, OptRounds: 1000, OptReps: 20,
+		Refined: []RefinedCase{
+			{N: 100, Initial: 5, T: 100, Runs: 200000, RoundRuns: 100000, ProtoRuns: 2000, ProtoT: 100, Plot: true},
+			{N: 100, Initial: 1, T: 100, Runs: 100000, RoundRuns: 100000, ProtoRuns: 2000, ProtoT: 100},
+			{N: 2500, Initial: 5, T: 300, Runs: 20000, RoundRuns: 20000, ProtoRuns: 200, ProtoT: 300, Plot: true},
+			{N: 2500, Initial: 1, T: 300, Runs: 20000, RoundRuns: 20000, ProtoRuns: 200, ProtoT: 300},
+		},
+		TreeSeeds: 10, GossipTreeNs: []int{100, 500, 1000, 2000, 4000}, GossipTreeFailNodes: 1000}
+}
+
+// Options control how a reproduction runs, never what it computes.
+type Options struct {
+	// Workers is the number of simulation goroutines (0: sim.DefaultWorkers).
+	Workers int
+	// Progress, if not nil, is told the name of each step as it starts.
+	Progress func(step string)
+}
+
+// Study is the shared state of one reproduction: its scale and options and
+// the simulations that several sections read (run once, on first use).
+type Study struct {
+	Scale Scale
+	opt   Options
+	// protocol runs of Figs. 7/8 by n
+	fig78 *Fig78
+}
+
+// NewStudy returns a study of sc.
+func NewStudy(sc Scale, opt Options) *Study {
+	if opt.Workers < 1 {
+		opt.Workers = sim.DefaultWorkers()
+	}
+	return &Study{Scale: sc, opt: opt}
+}
+
+func (s *Study) step(name string) {
+	if s.opt.Progress != nil {
+		s.opt.Progress(name)
+	}
+}
+
+// simulate runs one simulation of the study's seed with its workers.
+func (s *Study) simulate(ctx context.Context, cfg sim.Config) (*sim.Result, error) {
+	cfg.Seed = s.Scale.Seed
+	return sim.Run(ctx, cfg, sim.Options{Workers: s.opt.Workers})
+}
+
+// experiment runs the protocol (or Markov) experiment with given sizes.
+func (s *Study) experiment(ctx context.Context, model sim.Model, N, n, c, sz, W, T, R int) (*sim.Result, error) {
+	cfg := sim.DefaultConfig()
+	cfg.Model, cfg.Nodes, cfg.Items, cfg.Cache, cfg.Exchange = model, N, n, c, sz
+	cfg.Warmup, cfg.Rounds, cfg.Reps = W, T, R
+	return s.simulate(ctx, cfg)
+}
+
+// A Renderer is a section's computed result; Render writes its text,
+// tables and figures.
+type Renderer interface {
+	Render(d *Doc) error
+}
+
+// Section is one numbered section of REPORT.md: a title and the compute
+// step that returns its result.
+type Section struct {
+	Title   string
+	Compute func(ctx context.Context, s *Study) (Renderer, error)
+}
+
+// step adapts a typed compute step to a Section's.
+func step[R Renderer](f func(*Study, context.Context) (R, error)) func(context.Context, *Study) (Renderer, error) {
+	return func(ctx context.Context, s *Study) (Renderer, error) {
+		r, err := f(s, ctx)
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	}
+}
+
+// Sections returns the report's sections in order; section i+1 is
+// Sections()[i].
+func Sections() []Section {
+	return []Section{
+		{"Drop probability (Fig. 4)", step((*Study).DropProbability)},
+		{"Transition matrix (Fig. 1)", step((*Study).Transitions)},
+		{"Replication x(t) (Fig. 7)", step((*Study).Replication)},
+		{"Coverage y(t) (Fig. 8)", step((*Study).Coverage)},
+		{"What the mean-field model misses", step((*Study).ModelComparison)},
+		{"Optimal exchange size", step((*Study).Optimal)},
+		{"Refined mean field: the 1/N correction", step((*Study).Refined)},
+		{treeTitle, step((*Study).Tree)},
+		{"Gossip against tree: one notification to a group of N nodes", step((*Study).GossipVsTree)},
+	}
+}
+
+const treeTitle = "Spanning-tree notification (second source document)"
+
+// Doc collects a report's Markdown and writes its tables and figures into
+// a folder.
+type Doc struct {
+	dir string
+	buf bytes.Buffer
+}
+
+// NewDoc returns a Doc writing its files into dir.
+func NewDoc(dir string) *Doc { return &Doc{dir: dir} }
+
+// Markdown returns the text so far.
+func (d *Doc) Markdown() []byte { return d.buf.Bytes() }
+
+func (d *Doc) printf(format string, a ...any) { fmt.Fprintf(&d.buf, format, a...) }
+
+func (d *Doc) path(name string) string { return filepath.Join(d.dir, name) }
+
+func (d *Doc) heading(number int, title string) { d.printf("\n## %d. %s\n\n", number, title) }
+
+// table writes name.csv and name.md and embeds the Markdown in the report.
+func (d *Doc) table(name string, t *plots.Table) error {
+	if err := atomicfile.Write(d.path(name+".csv"), func(w io.Writer) error { return t.Write(w, "csv") }); err != nil {
+		return err
+	}
+	var md bytes.Buffer
+	if err := t.Write(&md, "markdown"); err != nil {
+		return err
+	}
+	if err := atomicfile.WriteBytes(d.path(name+".md"), md.Bytes()); err != nil {
+		return err
+	}
+	d.printf("\n%s\n(`%s.csv`, `%s.md`)\n", md.String(), name, name)
+	return nil
+}
+
+// figure writes name.png and name.svg (one panel, or several stacked) and
+// shows it in the report.
+func (d *Doc) figure(name string, specs ...*plots.Spec) error {
+	if err := saveFigure(d.path(name), specs...); err != nil {
+		return err
+	}
+	d.printf("\n![%s](%s.png)\n\n(`%s.png`, `%s.svg`)\n", name, name, name, name)
+	return nil
+}
+
+func saveFigure(base string, specs ...*plots.Spec) error {
+	var err error
+	if len(specs) == 1 {
+		_, err = specs[0].Save(base)
+	} else {
+		_, err = plots.SaveStack(base, specs...)
+	}
+	return err
+}
+
+// Run writes the whole reproduction into dir (created if missing; files of
+// the same name are replaced): every figure (PNG and SVG), the tables (CSV
+// and Markdown) and REPORT.md. The files are built in a hidden folder
+// inside dir and moved in only when every section has succeeded, so an
+// error or a cancelled ctx leaves dir as it was. A folder that cannot be
+// created or written to is a *DirError.
+func Run(ctx context.Context, dir string, sc Scale, opt Options) error {
+	start := time.Now()
+	_, err := buildDir(dir, ".reproduce-", func(tmp string) error {
+		s := NewStudy(sc, opt)
+		d := NewDoc(tmp)
+		d.printf("# gossipkit reproduction report\n\n")
+		d.printf("Scale `%s`, seed %d, gossipkit %s. Every number below was computed by this run; each figure stands beside the claim of the paper (Bakhshi, Gavidia, Fokkink, van Steen, *An analytical model of information dissemination for a gossip-based protocol*) that it checks.\n", sc.Name, sc.Seed, buildinfo.Version)
+		d.printf("\nSimulations: N = %d nodes, c = %d, s = %d, %d warm-up + %d rounds, %d replications per setting (the paper: 1000 + 1000 rounds, 100 replications; `--scale paper`).\n", sc.Nodes, sc.Cache, sc.Exchange, sc.Warmup, sc.Rounds, sc.Reps)
+		for i, sec := range Sections() {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			r, err := sec.Compute(ctx, s)
+			if err != nil {
+				return err
+			}
+			d.heading(i+1, sec.Title)
+			if err := r.Render(d); err != nil {
+				return err
+			}
+		}
+		d.printf("\n---\nRun time %.0f s on %d worker(s).\n", time.Since(start).Seconds(), s.opt.Workers)
+		return atomicfile.WriteBytes(d.path("REPORT.md"), d.Markdown())
+	})
+	return err
+}
+
+// DirError is an output folder that cannot be created or written to.
+type DirError = atomicfile.DirError
+
+func buildDir(dir, prefix string, build func(tmp string) error) ([]string, error) {
+	return atomicfile.BuildDir(dir, prefix, build)
+}
+
+// TreeSweep writes the tree section of the report on its own into dir:
+// TREE.md, its figures and tables, with seeds seeds per point from seed.
+// It returns the names of the files written.
+func TreeSweep(ctx context.Context, dir string, seeds int, seed uint64, opt Options) ([]string, error) {
+	return buildDir(dir, ".sweep-", func(tmp string) error {
+		sc := Quick()
+		sc.TreeSeeds, sc.Seed = seeds, seed
+		s := NewStudy(sc, opt)
+		d := NewDoc(tmp)
+		d.printf("# Spanning-tree notification: sweep\n")
+		r, err := s.Tree(ctx)
+		if err != nil {
+			return err
+		}
+		d.heading(sectionNumber(treeTitle), treeTitle)
+		if err := r.Render(d); err != nil {
+			return err
+		}
+		return atomicfile.WriteBytes(d.path("TREE.md"), d.Markdown())
+	})
+}
+
+func sectionNumber(title string) int {
+	for i, s := range Sections() {
+		if s.Title == title {
+			return i + 1
+		}
+	}
+	panic("report: no section " + title)
+}
+
+// Figures are the names Plot draws.
+var Figures = []string{"fig4", "fig7", "fig8", "optimal"}
+
+// Plot computes and draws one figure of the report (one of Figures) with
+// the sizes of sc, writing NAME.png and NAME.svg into dir (created if
+// missing). It runs only that figure's compute step.
+func Plot(ctx context.Context, dir, name string, sc Scale, opt Options) error {
+	s := NewStudy(sc, opt)
+	var specs []*plots.Spec
+	var err error
+	switch name {
+	case "fig4":
+		var curves []Fig4Curve
+		if curves, err = s.Fig4Curves(ctx); err == nil {
+			specs = Fig4Specs(curves)
+		}
+	case "fig7", "fig8":
+		var f *Fig78
+		if f, err = s.Fig78(ctx); err == nil {
+			if name == "fig7" {
+				specs = []*plots.Spec{f.fig7()}
+			} else {
+				specs = []*plots.Spec{f.fig8()}
+			}
+		}
+	case "optimal":
+		var o *Optimal
+		if o, err = s.optimalFigure(ctx); err == nil {
+			specs = o.specs()
+		}
+	default:
+		return fmt.Errorf("report: unknown figure %q (valid: fig4, fig7, fig8, optimal)", name)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = buildDir(dir, ".plot-", func(tmp string) error { return saveFigure(filepath.Join(tmp, name), specs...) })
+	return err
+}

@@ -1,0 +1,61 @@
+package report
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// tiny is a scale small enough for a test of the whole report.
+func tiny() Scale {
+	return Scale{Name: "tiny", Seed: 1, Fig4NMax: 700, Fig4Step: 100,
+		Nodes: 200, Cache: 20, Exchange: 10, Ns: []int{100, 200}, Warmup: 10, Rounds: 60, Reps: 3, MarkovReps: 10,
+		OptNodes: 100, OptS: []int{5, 10, 15}, OptWarmup: 5, OptRounds: 60, OptReps: 2,
+		Refined:   []RefinedCase{{N: 50, Initial: 5, T: 40, Runs: 50, RoundRuns: 50, ProtoRuns: 5, ProtoT: 40, Plot: true}},
+		TreeSeeds: 1, GossipTreeNs: []int{50, 100}, GossipTreeFailNodes: 100}
+}
+
+// TestRunTiny runs the whole pipeline at the tiny scale and checks the
+// files and the report's structure.
+func TestRunTiny(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := Run(context.Background(), dir, tiny(), Options{Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	report, err := os.ReadFile(filepath.Join(dir, "REPORT.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"fig4", "fig7", "fig8", "optimal", "models", "refined", "tree_fig3", "tree_fig4", "gossip_vs_tree"} {
+		for _, ext := range []string{".png", ".svg"} {
+			if _, err := os.Stat(filepath.Join(dir, f+ext)); err != nil {
+				t.Errorf("missing %s%s", f, ext)
+			}
+		}
+		if !strings.Contains(string(report), "]("+f+".png)") {
+			t.Errorf("REPORT.md does not show %s.png", f)
+		}
+	}
+	for _, f := range []string{"pdrop", "transitions", "ode_vs_sim", "optimal_s", "refined", "tree_table1", "tree_breakout", "tree_preservation", "tree_election", "gossip_vs_tree", "gossip_vs_tree_failures"} {
+		for _, ext := range []string{".csv", ".md"} {
+			if _, err := os.Stat(filepath.Join(dir, f+ext)); err != nil {
+				t.Errorf("missing %s%s", f, ext)
+			}
+		}
+	}
+	if !strings.Contains(string(report), "equals **S exactly at every point**") {
+		t.Error("the enumeration finding is missing from the report")
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("temporary entry %s left behind", e.Name())
+		}
+	}
+	// Rerunning replaces the files.
+	if err := Run(context.Background(), dir, tiny(), Options{Workers: 1}); err != nil {
+		t.Fatalf("rerun: %v", err)
+	}
+}

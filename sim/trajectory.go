@@ -1,0 +1,163 @@
+package sim
+
+import (
+	"math"
+
+	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/exact"
+	"github.com/gossipkit/gossipkit/internal/stats"
+)
+
+// Trajectory is the mean and sd over replications of x or y per round, as
+// fractions of N, at the times T = 0, 1, …, Rounds.
+type Trajectory struct {
+	T, Mean, SD []float64
+}
+
+// Trajectories returns the replication (x) and coverage (y) curves of the
+// result's Summary.
+func (r *Result) Trajectories() (x, y Trajectory) {
+	for _, s := range r.Summary() {
+		t := float64(s.T)
+		x.T = append(x.T, t)
+		x.Mean = append(x.Mean, s.XMean)
+		x.SD = append(x.SD, s.XSD)
+		y.T = append(y.T, t)
+		y.Mean = append(y.Mean, s.YMean)
+		y.SD = append(y.SD, s.YSD)
+	}
+	return x, y
+}
+
+// Gap is the largest |model − simulated mean| over rounds and where it is.
+type Gap struct {
+	Max float64
+	At  float64
+	// WithinSD is the share of rounds at which the model lies within one
+	// standard deviation of the simulated mean.
+	WithinSD float64
+}
+
+// CompareTrajectory measures the gap between a model curve, evaluated at
+// the trajectory's times, and the simulated mean.
+func CompareTrajectory(model []float64, tr Trajectory) Gap {
+	g := Gap{}
+	within := 0
+	for i := range tr.T {
+		d := math.Abs(model[i] - tr.Mean[i])
+		if d > g.Max {
+			g.Max, g.At = d, tr.T[i]
+		}
+		if d <= tr.SD[i] {
+			within++
+		}
+	}
+	g.WithinSD = float64(within) / float64(len(tr.T))
+	return g
+}
+
+// FirstReach returns the first time at which curve ≥ level, interpolating
+// linearly between the sample times ts, or NaN if it never does.
+func FirstReach(ts, curve []float64, level float64) float64 {
+	for i := range curve {
+		if curve[i] >= level {
+			if i == 0 {
+				return ts[0]
+			}
+			f := (level - curve[i-1]) / (curve[i] - curve[i-1])
+			return ts[i-1] + f*(ts[i]-ts[i-1])
+		}
+	}
+	return math.NaN()
+}
+
+// TimesToCoverage returns, for each replication in order, the first round
+// at which at least count nodes have held d (Y ≥ count), or NaN where that
+// never happens within the rounds simulated.
+func (r *Result) TimesToCoverage(count float64) []float64 {
+	out := make([]float64, len(r.Reps))
+	for i, rep := range r.Reps {
+		out[i] = math.NaN()
+		for t, y := range rep.Y {
+			if float64(y) >= count {
+				out[i] = float64(t)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// LateMean returns the mean of x over the last fifth of the rounds and all
+// replications, and its standard error from the spread of the
+// replications' own late means (rounds within one run are correlated, so
+// they are not independent samples).
+func (r *Result) LateMean() (mean, se float64) {
+	T := r.Config.Rounds
+	from := T - T/5
+	means := make([]float64, len(r.Reps))
+	for i, rep := range r.Reps {
+		for t := from; t <= T; t++ {
+			means[i] += float64(rep.X[t])
+		}
+		means[i] /= float64(T-from+1) * float64(r.Config.Nodes)
+	}
+	m, sd := stats.MeanSD(means)
+	return m, sd / math.Sqrt(float64(len(means)))
+}
+
+// Measured is what a run measured of the model's probabilities, beside the
+// model's values.
+type Measured struct {
+	PSelect, PSelectModel float64
+	// PDrop is the measured drop frequency of items of S_B \ S_A; NaN for
+	// the Markov model, which draws drops from the model.
+	PDrop float64
+	// PDropSimplified is (n−c)/(n−s); PDropFormula1 is formula (1),
+	// computed exactly and rounded once: by its double sum for s ≤ 256 and,
+	// above (where the O(s²) sum takes seconds), by the γ form, which equals
+	// it exactly (exact.VerifyGamma); 0 where s > exact.MaxS.
+	PDropSimplified, PDropFormula1 float64
+	// Trans is the empirical P(to|from) of d's state in shuffles, NaN where
+	// a state was never seen; TransModel the model's with simplified P_drop.
+	Trans            [4][4]float64
+	TransModel       approx.Transitions
+	Failed, Shuffles int64
+}
+
+// Measure computes the measured probabilities from the run's counters.
+func (r *Result) Measure() Measured {
+	c := r.Config
+	tot := r.Totals()
+	m := Measured{PSelectModel: approx.PSelect(c.Cache, c.Exchange), Failed: tot.Failed, Shuffles: tot.Shuffles, PDrop: math.NaN()}
+	m.PSelect = ratio(tot.SelectHits, tot.SelectTrials)
+	if c.Model == Protocol {
+		m.PDrop = ratio(tot.Drops, tot.DropCandidates)
+	}
+	m.PDropSimplified, _ = approx.PDrop(approx.Simplified, c.Items, c.Cache, c.Exchange)
+	f1 := exact.PDrop
+	if c.Exchange > 256 {
+		f1 = exact.PDropGamma
+	}
+	if e, err := f1(c.Items, c.Cache, c.Exchange); err == nil {
+		m.PDropFormula1, _ = e.Float64()
+	}
+	m.TransModel, _ = approx.TransitionsFor(approx.Simplified, c.Items, c.Cache, c.Exchange)
+	for i := range 4 {
+		var row int64
+		for j := range 4 {
+			row += tot.Transitions[i][j]
+		}
+		for j := range 4 {
+			m.Trans[i][j] = ratio(tot.Transitions[i][j], row)
+		}
+	}
+	return m
+}
+
+func ratio(a, b int64) float64 {
+	if b == 0 {
+		return math.NaN()
+	}
+	return float64(a) / float64(b)
+}

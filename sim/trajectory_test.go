@@ -1,0 +1,22 @@
+package sim
+
+import (
+	"math"
+	"testing"
+)
+
+func TestCompareTrajectoryAndFirstReach(t *testing.T) {
+	tr := Trajectory{T: []float64{0, 1, 2, 3}, Mean: []float64{0, 0.2, 0.6, 1}, SD: []float64{0, 0.1, 0.1, 0}}
+	model := []float64{0, 0.25, 0.9, 1}
+	g := CompareTrajectory(model, tr)
+	if math.Abs(g.Max-0.3) > 1e-15 || g.At != 2 || g.WithinSD != 0.75 {
+		t.Errorf("gap %+v, want max 0.3 at t=2, 3/4 within sd", g)
+	}
+	// Linear interpolation: 0.5 is reached between t=1 (0.2) and t=2 (0.6) at 1.75.
+	if got := FirstReach(tr.T, tr.Mean, 0.5); math.Abs(got-1.75) > 1e-15 {
+		t.Errorf("FirstReach = %v, want 1.75", got)
+	}
+	if !math.IsNaN(FirstReach(tr.T, tr.Mean, 2)) {
+		t.Error("an unreached level returned a time")
+	}
+}

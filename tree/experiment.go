@@ -1,0 +1,262 @@
+package tree
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/gossipkit/gossipkit/internal/shard"
+)
+
+// ShardID is shard Index of Count (1 ≤ Index ≤ Count); shard I of M runs
+// the seeds i with i mod M = I − 1. It is the same type as sim.ShardID.
+type ShardID = shard.ID
+
+// MaxSeeds bounds Experiment.Seeds.
+const MaxSeeds = 1_000_000
+
+// Experiment is a tree build (or, with Fail, build-fail-repair) experiment
+// over the seeds Seed, Seed+1, …, Seed+Seeds−1; seed i runs RunSeed(Cfg,
+// Seed, i, Fail). Cfg.Seed is ignored.
+type Experiment struct {
+	Cfg   Config
+	Fail  bool
+	Seeds int
+	Seed  uint64
+}
+
+// Validate checks the experiment; a problem is a *FieldError.
+func (x Experiment) Validate() error {
+	if err := x.Cfg.Validate(); err != nil {
+		return err
+	}
+	if x.Seeds < 1 || x.Seeds > MaxSeeds {
+		return &FieldError{"Experiment.Seeds", fmt.Sprintf("%d: valid range 1..%d", x.Seeds, MaxSeeds)}
+	}
+	return nil
+}
+
+// Indices returns the seed indices of shard id (nil: every seed), in order.
+func (x Experiment) Indices(id *ShardID) []int {
+	if id != nil {
+		return id.Indices(x.Seeds)
+	}
+	all := make([]int, x.Seeds)
+	for i := range all {
+		all[i] = i
+	}
+	return all
+}
+
+// Run runs the seeds of shard id (nil: all of them) in seed order and
+// returns their results. progress, if not nil, is called after each seed
+// with the number done and the total. ctx is checked between seeds.
+func (x Experiment) Run(ctx context.Context, id *ShardID, progress func(done, total int)) ([]SeedResult, error) {
+	if err := x.Validate(); err != nil {
+		return nil, err
+	}
+	indices := x.Indices(id)
+	res := make([]SeedResult, 0, len(indices))
+	for k, i := range indices {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		r, err := RunSeed(x.Cfg, x.Seed, i, x.Fail)
+		if err != nil {
+			return nil, err
+		}
+		res = append(res, r)
+		if progress != nil {
+			progress(k+1, len(indices))
+		}
+	}
+	return res, nil
+}
+
+// DepthChangePct is the repaired tree's depth change, in % of the built
+// tree's depth (NaN without a repair).
+func (r SeedResult) DepthChangePct() float64 {
+	return r.pct(func(m Metrics) float64 { return float64(m.Depth) }, func(m Metrics) float64 { return float64(m.Depth) })
+}
+
+// JoinRequestsIncreasePct is the rise in join requests that the repair
+// caused, in % of the build's join requests (NaN without a repair).
+func (r SeedResult) JoinRequestsIncreasePct() float64 {
+	return r.pct(func(m Metrics) float64 { return float64(m.JoinRequests) }, func(m Metrics) float64 { return float64(m.JoinRequests) })
+}
+
+// RepairMessagesPct is the repair's messages in % of the build's (NaN
+// without a repair).
+func (r SeedResult) RepairMessagesPct() float64 {
+	if r.Repair == nil {
+		return nan
+	}
+	return 100 * float64(r.Repair.RepairMsgs) / float64(r.Build.MessagesTotal)
+}
+
+// pct is 100·(after − before)/before of one metric.
+func (r SeedResult) pct(after, before func(Metrics) float64) float64 {
+	if r.Repair == nil {
+		return nan
+	}
+	return 100 * (after(*r.Repair) - before(r.Build)) / before(r.Build)
+}
+
+var nan = func() float64 { var z float64; return z / z }()
+
+// Over summarises one quantity over seeds, in the order given.
+func Over(res []SeedResult, f func(SeedResult) float64) Stat {
+	v := make([]float64, len(res))
+	for i, x := range res {
+		v[i] = f(x)
+	}
+	return StatOf(v)
+}
+
+// Summary aggregates an experiment's per-seed results (mean ± sd over
+// seeds). The metrics are the repaired tree's for a failure experiment and
+// the built tree's otherwise.
+type Summary struct {
+	Exp                                                           Experiment
+	Seeds                                                         int // seeds aggregated
+	Depth, MessagesPerNode, MessagesMax, PropagationMs, Reach99Ms Stat
+	// Failure experiment only.
+	Failed                                         Stat
+	Reconnected                                    bool // in every seed
+	ReconnectMs, RepairMessages, RepairMessagesPct Stat
+	JoinRequestsIncreasePct, DepthChangePct, Pings Stat
+}
+
+// Summarize aggregates res (in seed order, as Run and Merge return them).
+func (x Experiment) Summarize(res []SeedResult) Summary {
+	m := func(r SeedResult) Metrics {
+		if x.Fail {
+			return *r.Repair
+		}
+		return r.Build
+	}
+	s := Summary{Exp: x, Seeds: len(res),
+		Depth:           Over(res, func(r SeedResult) float64 { return float64(m(r).Depth) }),
+		MessagesPerNode: Over(res, func(r SeedResult) float64 { return m(r).MessagesMean }),
+		MessagesMax:     Over(res, func(r SeedResult) float64 { return float64(m(r).MessagesMax) }),
+		PropagationMs:   Over(res, func(r SeedResult) float64 { return m(r).PropagationMs }),
+		Reach99Ms:       Over(res, func(r SeedResult) float64 { return m(r).Reach99Ms }),
+	}
+	if x.Fail {
+		s.Reconnected = true
+		for _, r := range res {
+			s.Reconnected = s.Reconnected && r.Repair.Reconnected
+		}
+		s.Failed = Over(res, func(r SeedResult) float64 { return float64(r.Repair.Failed) })
+		s.ReconnectMs = Over(res, func(r SeedResult) float64 { return r.Repair.ReconnectMs })
+		s.RepairMessages = Over(res, func(r SeedResult) float64 { return float64(r.Repair.RepairMsgs) })
+		s.RepairMessagesPct = Over(res, SeedResult.RepairMessagesPct)
+		s.JoinRequestsIncreasePct = Over(res, SeedResult.JoinRequestsIncreasePct)
+		s.DepthChangePct = Over(res, SeedResult.DepthChangePct)
+		s.Pings = Over(res, func(r SeedResult) float64 { return float64(r.Repair.Pings) })
+	}
+	return s
+}
+
+// PartFormat and PartVersion identify a tree part file.
+const (
+	PartFormat  = "gossipkit-tree-part"
+	PartVersion = 1
+)
+
+// Part is one shard's share of an Experiment, as written to a part file:
+// gzip-compressed JSON with the format name, the version, the experiment
+// (every configuration field, the first seed and the number of seeds), the
+// shard, and each of its seeds' metrics. A merge reorders the seeds and
+// summarises them exactly as a single run does.
+type Part struct {
+	Format  string       `json:"format"`
+	Version int          `json:"version"`
+	Exp     Experiment   `json:"experiment"`
+	Shard   ShardID      `json:"shard"`
+	Results []SeedResult `json:"results"`
+}
+
+// WritePart writes the results of shard id as a part file.
+func WritePart(w io.Writer, x Experiment, id ShardID, res []SeedResult) error {
+	return shard.WriteJSON(w, Part{Format: PartFormat, Version: PartVersion, Exp: x, Shard: id, Results: res})
+}
+
+// ReadPart reads and checks one part file: gzip integrity, format,
+// version, and that every seed belongs to the part's shard.
+func ReadPart(r io.Reader) (*Part, error) {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	format, plain, err := shard.ReadFormat(raw)
+	if err != nil {
+		return nil, err
+	}
+	if format != PartFormat {
+		return nil, fmt.Errorf("not a gossipkit tree part file (format %q)", format)
+	}
+	dec := json.NewDecoder(bytes.NewReader(plain))
+	dec.DisallowUnknownFields()
+	var p Part
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("not a gossipkit tree part file: %v", err)
+	}
+	if p.Version != PartVersion {
+		return nil, fmt.Errorf("tree part format version %d, this gossipkit reads version %d", p.Version, PartVersion)
+	}
+	if !p.Shard.Valid() {
+		return nil, fmt.Errorf("bad shard %d/%d in part file", p.Shard.Index, p.Shard.Count)
+	}
+	for _, r := range p.Results {
+		if r.Index >= p.Exp.Seeds || !p.Shard.Owns(r.Index) || (r.Repair == nil) == p.Exp.Fail {
+			return nil, fmt.Errorf("corrupted part file: seed %d does not belong to shard %d/%d", r.Index, p.Shard.Index, p.Shard.Count)
+		}
+	}
+	return &p, nil
+}
+
+// MergeError is a set of parts that cannot be merged.
+type MergeError struct{ Msg string }
+
+func (e *MergeError) Error() string { return e.Msg }
+
+// Merge combines the parts of one experiment into the single run's
+// results, in seed order. names label the parts in errors. It refuses parts
+// of different experiments and seeds present twice; missing seeds are
+// returned, and refused unless allowMissing.
+func Merge(parts []*Part, names []string, allowMissing bool) (Experiment, []SeedResult, []int, error) {
+	if len(parts) == 0 {
+		return Experiment{}, nil, nil, &MergeError{"no parts to merge"}
+	}
+	ref, _ := json.Marshal(parts[0].Exp)
+	owner := map[int]string{}
+	var res []SeedResult
+	for i, p := range parts {
+		got, _ := json.Marshal(p.Exp)
+		if !bytes.Equal(got, ref) {
+			return Experiment{}, nil, nil, &MergeError{fmt.Sprintf("%s and %s are from different experiments", names[0], names[i])}
+		}
+		for _, r := range p.Results {
+			if prev, dup := owner[r.Index]; dup {
+				return Experiment{}, nil, nil, &MergeError{fmt.Sprintf("seed %d is in both %s and %s", r.Index, prev, names[i])}
+			}
+			owner[r.Index] = names[i]
+			res = append(res, r)
+		}
+	}
+	sort.Slice(res, func(a, b int) bool { return res[a].Index < res[b].Index })
+	x := parts[0].Exp
+	missing := shard.Missing(x.Seeds, func(i int) bool { _, ok := owner[i]; return ok })
+	if len(missing) > 0 && !allowMissing {
+		return x, nil, missing, &MergeError{fmt.Sprintf("%d of %d seeds missing: %s (pass --allow-missing to merge what is there)", len(missing), x.Seeds, shard.Ranges(missing))}
+	}
+	if len(res) == 0 {
+		return x, nil, missing, errors.New("the parts hold no seeds")
+	}
+	return x, res, missing, nil
+}
