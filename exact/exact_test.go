@@ -272,3 +272,32 @@ func TestValidate(t *testing.T) {
 		}
 	}
 }
+
+// Evaluate shares one Formula1 per (c, s); its values must be those of the
+// single-point functions, and E(7,4,2) = 4/7, S = 3/5 (MODEL.md §2).
+func TestEvaluateMatchesSinglePoints(t *testing.T) {
+	pts := []Point{{7, 4, 2}, {9, 4, 2}, {12, 6, 3}, {5, 5, 5}}
+	evs, err := Evaluate(context.Background(), pts, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if evs[0].Formula1.Cmp(big.NewRat(4, 7)) != 0 || evs[0].Simplified.Cmp(big.NewRat(3, 5)) != 0 {
+		t.Errorf("(7,4,2): E = %v, S = %v", evs[0].Formula1, evs[0].Simplified)
+	}
+	for _, ev := range evs {
+		e, _ := PDrop(ev.N, ev.C, ev.S)
+		g, _ := PDropGamma(ev.N, ev.C, ev.S)
+		if ev.Formula1.Cmp(e) != 0 || ev.Gamma.Cmp(g) != 0 {
+			t.Errorf("%v: %v %v, want %v %v", ev.Point, ev.Formula1, ev.Gamma, e, g)
+		}
+		// One shuffle enumerated: its mean conditional drop probability is
+		// formula (1) (enumerate_test.go); n = s leaves S_B \ S_A empty.
+		if ev.N > ev.S && (ev.Enumerated == nil || ev.Enumerated.PerShuffle.Cmp(e) != 0) {
+			t.Errorf("%v: enumeration %+v", ev.Point, ev.Enumerated)
+		}
+	}
+	// n = s: S = (n−c)/(n−s) is undefined, and so is its logarithm.
+	if last := evs[3]; last.Simplified != nil || last.HasLog10 {
+		t.Errorf("n = s: %+v", last)
+	}
+}

@@ -58,11 +58,7 @@ func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm Time, 
 		return nil, err
 	}
 	pop := Coverage(m)
-	steps := int(math.Round(tMax / dt))
-	ts := make([]float64, steps+1)
-	for i := range ts {
-		ts[i] = math.Min(float64(i)*dt, tMax)
-	}
+	ts := Grid(tMax, dt)
 	var ref *Refined
 	if tm == Discrete {
 		full, err := RefinedDiscrete(SynchronousSteps{P: pop, H: 1}, []float64{m.X0, m.Y0}, int(math.Ceil(tMax)))
@@ -86,6 +82,50 @@ func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm Time, 
 		mean, sd := ref.Mean(i, m.N), ref.SD(i, m.N)
 		out.X, out.Y = append(out.X, mean[0]), append(out.Y, mean[1])
 		out.XSD, out.YSD = append(out.XSD, sd[0]), append(out.YSD, sd[1])
+	}
+	return out, nil
+}
+
+// Grid returns the output times 0, dt, 2dt, …, tMax (round(tMax/dt) + 1
+// points, the last clipped to tMax).
+func Grid(tMax, dt float64) []float64 {
+	ts := make([]float64, int(math.Round(tMax/dt))+1)
+	for i := range ts {
+		ts[i] = math.Min(float64(i)*dt, tMax)
+	}
+	return ts
+}
+
+// Solution is the classic mean field integrated on an output grid, beside
+// its closed forms.
+type Solution struct {
+	T, X, Y, XClosed, YClosed []float64
+	// MaxDiff is the largest |integrated − closed form| over x and y and
+	// the grid, at MaxDiffAt.
+	MaxDiff, MaxDiffAt float64
+	Stats              ode.Stats
+}
+
+// Solve integrates the (x, y) system of m with DormandPrince and set, and
+// evaluates it and the closed forms on Grid(tMax, dt).
+func Solve(m approx.Model, tMax, dt float64, set ode.Settings) (*Solution, error) {
+	if !(tMax > 0) || !(dt > 0) || dt > tMax {
+		return nil, fmt.Errorf("meanfield: need 0 < dt ≤ tMax (dt = %g, tMax = %g)", dt, tMax)
+	}
+	sol, err := ode.DormandPrince(XY(m), 0, []float64{m.X0, m.Y0}, tMax, set)
+	if err != nil {
+		return nil, err
+	}
+	out := &Solution{T: Grid(tMax, dt), Stats: sol.Stats}
+	y := make([]float64, 2)
+	for _, t := range out.T {
+		sol.At(t, y)
+		xc, yc := m.X(t), m.Y(t)
+		if d := math.Max(math.Abs(y[0]-xc), math.Abs(y[1]-yc)); d > out.MaxDiff {
+			out.MaxDiff, out.MaxDiffAt = d, t
+		}
+		out.X, out.Y = append(out.X, y[0]), append(out.Y, y[1])
+		out.XClosed, out.YClosed = append(out.XClosed, xc), append(out.YClosed, yc)
 	}
 	return out, nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 
 	"golang.org/x/term"
@@ -85,57 +84,6 @@ func checkFormat(f string) error {
 		return usagef("--format %q: valid values are %s", f, strings.Join(plots.Formats, ", "))
 	}
 	return nil
-}
-
-// intRange is a parsed -n/-c/-s value: lo..hi by step.
-type intRange struct{ lo, hi, step int }
-
-// maxRangePoints bounds the number of values one range may expand to.
-const maxRangePoints = 1_000_000
-
-// parseRange parses "V", "LO:HI" or "LO:HI:STEP" (integers, LO ≤ HI,
-// STEP ≥ 1, at most maxRangePoints values).
-func parseRange(s string) (intRange, error) {
-	parts := strings.Split(s, ":")
-	if len(parts) > 3 {
-		return intRange{}, fmt.Errorf("%q: want V, LO:HI or LO:HI:STEP", s)
-	}
-	vals := make([]int, len(parts))
-	for i, p := range parts {
-		v, err := strconv.ParseInt(strings.TrimSpace(p), 10, 64)
-		if err != nil {
-			return intRange{}, fmt.Errorf("%q: %q is not an integer", s, p)
-		}
-		if v < -(1<<50) || v > 1<<50 {
-			return intRange{}, fmt.Errorf("%q: %d is out of range (|v| ≤ 2^50)", s, v)
-		}
-		vals[i] = int(v)
-	}
-	r := intRange{lo: vals[0], hi: vals[0], step: 1}
-	if len(vals) >= 2 {
-		r.hi = vals[1]
-	}
-	if len(vals) == 3 {
-		r.step = vals[2]
-	}
-	if r.step < 1 {
-		return intRange{}, fmt.Errorf("%q: step must be ≥ 1", s)
-	}
-	if r.hi < r.lo {
-		return intRange{}, fmt.Errorf("%q: empty range (hi < lo)", s)
-	}
-	if (r.hi-r.lo)/r.step+1 > maxRangePoints {
-		return intRange{}, fmt.Errorf("%q: more than %d values", s, maxRangePoints)
-	}
-	return r, nil
-}
-
-func (r intRange) values() []int {
-	var out []int
-	for v := r.lo; v <= r.hi; v += r.step {
-		out = append(out, v)
-	}
-	return out
 }
 
 func isTerminal(w io.Writer) bool {

@@ -132,7 +132,8 @@ func cmdODE(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	sol, err := ode.DormandPrince(meanfield.XY(m), 0, []float64{m.X0, m.Y0}, *tMax, ode.Settings{RTol: *rtol, ATol: *atol})
+	set := ode.Settings{RTol: *rtol, ATol: *atol}
+	sol, err := meanfield.Solve(m, *tMax, *dt, set)
 	if err != nil {
 		return err
 	}
@@ -140,24 +141,14 @@ func cmdODE(ctx context.Context, e *env, args []string) error {
 	var ref *meanfield.RefinedCurves
 	if *refined {
 		tm, _ := meanfield.ParseTime(*timeModel) // checked above
-		ref, err = meanfield.RefineGrid(ctx, m, *tMax, *dt, tm, ode.Settings{RTol: *rtol, ATol: *atol})
-		if err != nil {
+		if ref, err = meanfield.RefineGrid(ctx, m, *tMax, *dt, tm, set); err != nil {
 			return err
 		}
 		keys = append(keys, "x_refined", "y_refined", "x_sd", "y_sd")
 	}
 	t := &plots.Table{Keys: keys}
-	steps := int(math.Round(*tMax / *dt))
-	maxDiff, maxAt := 0.0, 0.0
-	y := make([]float64, 2)
-	for i := 0; i <= steps; i++ {
-		tt := math.Min(float64(i)**dt, *tMax)
-		sol.At(tt, y)
-		xc, yc := m.X(tt), m.Y(tt)
-		if d := math.Max(math.Abs(y[0]-xc), math.Abs(y[1]-yc)); d > maxDiff {
-			maxDiff, maxAt = d, tt
-		}
-		row := []any{tt, y[0], y[1], xc, yc}
+	for i, tt := range sol.T {
+		row := []any{tt, sol.X[i], sol.Y[i], sol.XClosed[i], sol.YClosed[i]}
 		if ref != nil {
 			row = append(row, ref.X[i], ref.Y[i], ref.XSD[i], ref.YSD[i])
 		}
@@ -172,7 +163,7 @@ func cmdODE(ctx context.Context, e *env, args []string) error {
 			w = e.stderr
 		}
 		fmt.Fprintf(w, "largest |integrated − closed form| = %.3g at t = %g (%d evaluations, %d accepted and %d rejected steps)\n",
-			maxDiff, maxAt, sol.Stats.Evaluations, sol.Stats.Accepted, sol.Stats.Rejected)
+			sol.MaxDiff, sol.MaxDiffAt, sol.Stats.Evaluations, sol.Stats.Accepted, sol.Stats.Rejected)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/gossipkit/gossipkit/exact"
+	"github.com/gossipkit/gossipkit/internal/flagval"
 	"github.com/gossipkit/gossipkit/plots"
 )
 
@@ -21,31 +22,31 @@ func cmdPDrop(ctx context.Context, e *env, args []string) error {
 	if err := parseFormatted(fs, e, args, format); err != nil {
 		return err
 	}
-	ranges := map[string]intRange{}
+	ranges := map[string]flagval.Range{}
 	for _, f := range []struct {
 		name, val string
 	}{{"n", *nS}, {"c", *cS}, {"s", *sS}} {
 		if f.val == "" {
 			return usagef("-%s is required (an integer ≥ 1, or a range LO:HI[:STEP])", f.name)
 		}
-		r, err := parseRange(f.val)
+		r, err := flagval.ParseRange(f.val)
 		if err != nil {
 			return usagef("-%s %v", f.name, err)
 		}
-		if r.lo < 1 {
+		if r.Lo < 1 {
 			return usagef("-%s %q: values must be ≥ 1", f.name, f.val)
 		}
 		ranges[f.name] = r
 	}
-	if ranges["s"].hi > exact.MaxS {
+	if ranges["s"].Hi > exact.MaxS {
 		return usagef("-s %q: s ≤ %d (formula (1) costs O(s²) big-integer products)", *sS, exact.MaxS)
 	}
-	if ranges["n"].hi > exact.MaxN {
+	if ranges["n"].Hi > exact.MaxN {
 		return usagef("-n %q: n ≤ %d", *nS, exact.MaxN)
 	}
-	ns, cs, ss := ranges["n"].values(), ranges["c"].values(), ranges["s"].values()
-	if len(ns)*len(cs)*len(ss) > maxRangePoints {
-		return usagef("-n, -c, -s: %d points; at most %d", len(ns)*len(cs)*len(ss), maxRangePoints)
+	ns, cs, ss := ranges["n"].Values(), ranges["c"].Values(), ranges["s"].Values()
+	if len(ns)*len(cs)*len(ss) > flagval.MaxPoints {
+		return usagef("-n, -c, -s: %d points; at most %d", len(ns)*len(cs)*len(ss), flagval.MaxPoints)
 	}
 	var pts []exact.Point
 	for _, c := range cs {
@@ -67,42 +68,29 @@ func cmdPDrop(ctx context.Context, e *env, args []string) error {
 	if *enum {
 		keys = append(keys, "enumerated", "enumerated_per_shuffle")
 	}
+	evs, err := exact.Evaluate(ctx, pts, *enum, newProgress(e, "pdrop").update)
+	if err != nil {
+		return err
+	}
 	t := &plots.Table{Keys: keys, TextCell: shortFraction}
-	f1 := map[[2]int]*exact.Formula1{}
-	prog := newProgress(e, "pdrop")
-	for i, p := range pts {
-		if err := ctx.Err(); err != nil {
-			return err
+	for _, ev := range evs {
+		var simp, ldiff any // null where S or the logarithm is undefined
+		if ev.Simplified != nil {
+			simp = ev.Simplified
 		}
-		f, ok := f1[[2]int{p.C, p.S}]
-		if !ok {
-			var err error
-			if f, err = exact.NewFormula1(p.C, p.S); err != nil {
-				return usagef("%v", err)
-			}
-			f1[[2]int{p.C, p.S}] = f
+		if ev.HasLog10 {
+			ldiff = ev.Log10AbsDiff
 		}
-		ex := f.At(new(big.Rat), p.N)
-		g, _ := exact.PDropGamma(p.N, p.C, p.S)
-		var simp, ldiff any
-		if sv, err := exact.PDropSimplified(p.N, p.C, p.S); err == nil {
-			simp = sv
-			if l, ok := exact.Log10AbsDiff(ex, sv); ok {
-				ldiff = l
-			}
-		}
-		exf, _ := ex.Float64()
-		row := []any{p.N, p.C, p.S, ex, g, simp, exf, ldiff}
+		exf, _ := ev.Formula1.Float64()
+		row := []any{ev.N, ev.C, ev.S, ev.Formula1, ev.Gamma, simp, exf, ldiff}
 		if *enum {
-			en, err := exact.PDropEnumerated(p.N, p.C, p.S)
-			if err != nil {
-				row = append(row, nil, nil)
-			} else {
+			if en := ev.Enumerated; en != nil {
 				row = append(row, en.PerItem, en.PerShuffle)
+			} else {
+				row = append(row, nil, nil)
 			}
 		}
 		t.Rows = append(t.Rows, row)
-		prog.update(i+1, len(pts))
 	}
 	return outputTable(e, *out, *format, t)
 }

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/gossipkit/gossipkit/internal/flagval"
 	"github.com/gossipkit/gossipkit/report"
 	"github.com/gossipkit/gossipkit/sim"
 )
@@ -70,19 +70,6 @@ func cmdReproduce(ctx context.Context, e *env, args []string) error {
 	return nil
 }
 
-// intList parses "a,b,c" into positive integers.
-func intList(flagName, s string) ([]int, error) {
-	var out []int
-	for _, p := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(p))
-		if err != nil || v < 1 {
-			return nil, usagef("%s %q: want a comma-separated list of integers ≥ 1", flagName, s)
-		}
-		out = append(out, v)
-	}
-	return out, nil
-}
-
 // cmdPlot draws one figure of the report with the parameters given: it runs
 // that figure's compute step (report.Plot) and writes its PNG and SVG into
 // --out.
@@ -126,8 +113,8 @@ func cmdPlot(ctx context.Context, e *env, args []string) error {
 		flag, val string
 		dst       *[]int
 	}{{"--ns", *ns, &sc.Ns}, {"--opt-s", *optS, &sc.OptS}, {"--cs", *cs, &sc.Fig4C}, {"--ss", *ss, &sc.Fig4S}} {
-		if *l.dst, err = intList(l.flag, l.val); err != nil {
-			return err
+		if *l.dst, err = flagval.IntList(l.flag, l.val); err != nil {
+			return usagef("%v", err)
 		}
 	}
 	if fig != "fig4" {

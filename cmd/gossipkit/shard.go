@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gossipkit/gossipkit/internal/shard"
+	"github.com/gossipkit/gossipkit/report"
 	"github.com/gossipkit/gossipkit/sim"
 	"github.com/gossipkit/gossipkit/tree"
 )
@@ -159,7 +160,7 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 		if len(missing) > 0 {
 			fmt.Fprintf(e.stderr, "gossipkit merge: %d of %d seeds missing: %s\n", len(missing), x.Seeds, shard.Ranges(missing))
 		}
-		return outputTable(e, *out, *format, treeTable(x.Summarize(res)))
+		return outputTable(e, *out, *format, report.TreeTable(x.Summarize(res)))
 	}
 	res, missing, err := sim.Merge(parts, files, *allowMissing)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/report"
 	"github.com/gossipkit/gossipkit/tree"
 )
@@ -81,21 +80,5 @@ func cmdTree(ctx context.Context, e *env, args []string) error {
 	if id != nil {
 		return output(e, partPath(*out, *id), func(w io.Writer) error { return tree.WritePart(w, exp, *id, res) })
 	}
-	return outputTable(e, *out, *format, treeTable(exp.Summarize(res)))
-}
-
-// treeTable prints a tree experiment's summary as one record.
-func treeTable(s tree.Summary) *plots.Table {
-	c := s.Exp.Cfg
-	t := &plots.Table{Single: true,
-		Keys: []string{"nodes", "degree", "join", "redirect", "seeds", "depth", "messages_per_node", "messages_max", "propagation_ms", "reach99_ms"},
-	}
-	row := []any{c.Nodes, c.Degree, c.Join.String(), c.Redirect.String(), s.Seeds, s.Depth, s.MessagesPerNode, s.MessagesMax, s.PropagationMs, s.Reach99Ms}
-	if s.Exp.Fail {
-		t.Keys = append(t.Keys, "fraction", "repair", "elect", "failed", "reconnected", "reconnect_ms", "repair_messages", "messages_increase_pct", "join_requests_increase_pct", "depth_change_pct", "pings")
-		row = append(row, c.FailFraction, c.Repair.String(), c.Elect.String(), s.Failed, s.Reconnected, s.ReconnectMs,
-			s.RepairMessages, s.RepairMessagesPct, s.JoinRequestsIncreasePct, s.DepthChangePct, s.Pings)
-	}
-	t.Rows = [][]any{row}
-	return t
+	return outputTable(e, *out, *format, report.TreeTable(exp.Summarize(res)))
 }

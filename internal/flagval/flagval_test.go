@@ -1,4 +1,4 @@
-package main
+package flagval
 
 import "testing"
 
@@ -9,11 +9,11 @@ func TestParseRange(t *testing.T) {
 	}{
 		{"5", []int{5}}, {"3:5", []int{3, 4, 5}}, {"3:9:3", []int{3, 6, 9}}, {"3:10:3", []int{3, 6, 9}}, {"-2:-1", []int{-2, -1}},
 	} {
-		r, err := parseRange(tc.in)
+		r, err := ParseRange(tc.in)
 		if err != nil {
 			t.Fatalf("%q: %v", tc.in, err)
 		}
-		got := r.values()
+		got := r.Values()
 		if len(got) != len(tc.want) {
 			t.Fatalf("%q: %v, want %v", tc.in, got, tc.want)
 		}
@@ -24,7 +24,7 @@ func TestParseRange(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "a", "1:", ":2", "2:1", "1:2:0", "1:2:-1", "1:2:3:4", "1.5", "0:2000000", "99999999999999999999"} {
-		if _, err := parseRange(bad); err == nil {
+		if _, err := ParseRange(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}
@@ -37,18 +37,18 @@ func FuzzParseRange(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		r, err := parseRange(s)
+		r, err := ParseRange(s)
 		if err != nil {
 			return
 		}
-		if r.step < 1 || r.hi < r.lo {
+		if r.Step < 1 || r.Hi < r.Lo {
 			t.Fatalf("%q accepted as %+v", s, r)
 		}
-		if n := (r.hi-r.lo)/r.step + 1; n > maxRangePoints {
+		if n := (r.Hi-r.Lo)/r.Step + 1; n > MaxPoints {
 			t.Fatalf("%q: %d points", s, n)
 		}
-		vs := r.values()
-		if len(vs) == 0 || vs[0] != r.lo || vs[len(vs)-1] > r.hi {
+		vs := r.Values()
+		if len(vs) == 0 || vs[0] != r.Lo || vs[len(vs)-1] > r.Hi {
 			t.Fatalf("%q: values %v for %+v", s, vs, r)
 		}
 	})

@@ -1,0 +1,125 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/plots"
+	"github.com/gossipkit/gossipkit/sim"
+	"github.com/gossipkit/gossipkit/tree"
+)
+
+// RoundsTable is a simulation's per-round table: mean, sd and 5/50/95 % quantiles of
+// x and y over the replications, as fractions of N.
+func RoundsTable(res *sim.Result) *plots.Table {
+	t := &plots.Table{Keys: []string{"t", "x_mean", "x_sd", "y_mean", "y_sd", "x_q05", "x_q50", "x_q95", "y_q05", "y_q50", "y_q95"}}
+	for _, r := range res.Summary() {
+		t.Rows = append(t.Rows, []any{r.T, r.XMean, r.XSD, r.YMean, r.YSD, r.XQ05, r.XQ50, r.XQ95, r.YQ05, r.YQ50, r.YQ95})
+	}
+	return t
+}
+
+// WriteSim writes a simulation result as `gossipkit sim` prints it: in
+// csv the per-round table; in json the parameters, the measured
+// probabilities and transitions beside the model's, and the rounds; in
+// text and markdown a summary, then the rounds (every 20th in text).
+func WriteSim(w io.Writer, res *sim.Result, format string) error {
+	t := RoundsTable(res)
+	if format == "csv" {
+		return t.Write(w, "csv")
+	}
+	m := res.Measure()
+	c := res.Config
+	var pdrop any // null for the Markov model, which draws drops from the model
+	if c.Model == sim.Protocol {
+		pdrop = m.PDrop
+	}
+	sum := res.Summary()
+	last := sum[len(sum)-1]
+	if format == "json" {
+		params := &plots.Table{Single: true, Keys: []string{"model", "N", "n", "c", "s", "warmup", "rounds", "reps", "seed", "initial", "schedule", "topology", "connected"},
+			Rows: [][]any{{c.Model.String(), c.Nodes, c.Items, c.Cache, c.Exchange, c.Warmup, c.Rounds, c.Reps, strconv.FormatUint(c.Seed, 10), c.Initial, c.Schedule.String(), c.Topology.String(), res.Connected}}}
+		trans := &plots.Table{Keys: []string{"from", "to", "measured", "model"}}
+		for i := 1; i < 4; i++ {
+			for j := range 4 {
+				trans.Rows = append(trans.Rows, []any{approx.State(i).String(), approx.State(j).String(), m.Trans[i][j], m.TransModel[i][j]})
+			}
+		}
+		meas := &plots.Table{Single: true, Keys: []string{"p_select", "p_select_model", "p_drop", "p_drop_simplified", "p_drop_formula1", "shuffles", "failed_attempts", "x_mean_final", "y_mean_final"},
+			Rows: [][]any{{m.PSelect, m.PSelectModel, pdrop, m.PDropSimplified, m.PDropFormula1, m.Shuffles, m.Failed, last.XMean, last.YMean}}}
+		fmt.Fprint(w, "{\n\"parameters\": ")
+		if err := params.Write(w, "json"); err != nil {
+			return err
+		}
+		fmt.Fprint(w, ",\n\"measured\": ")
+		if err := meas.Write(w, "json"); err != nil {
+			return err
+		}
+		fmt.Fprint(w, ",\n\"transitions\": ")
+		if err := trans.Write(w, "json"); err != nil {
+			return err
+		}
+		fmt.Fprint(w, ",\n\"rounds\": ")
+		if err := t.Write(w, "json"); err != nil {
+			return err
+		}
+		_, err := fmt.Fprint(w, "}\n")
+		return err
+	}
+	// text and markdown: a summary, then the table.
+	fmt.Fprintf(w, "%s simulation: N=%d n=%d c=%d s=%d, %d warm-up + %d rounds, %d replications, seed %d, %s schedule, %s topology\n\n",
+		c.Model, c.Nodes, c.Items, c.Cache, c.Exchange, c.Warmup, c.Rounds, c.Reps, c.Seed, c.Schedule, c.Topology)
+	if !res.Connected {
+		fmt.Fprintln(w, "warning: the topology is not connected; coverage cannot reach every node")
+	}
+	fmt.Fprintf(w, "steady state x = c/n = %.6g predicted; x_mean(T) = %.6g ± %.2g (sd over replications); y_mean(T) = %.6g\n",
+		float64(c.Cache)/float64(c.Items), last.XMean, last.XSD, last.YMean)
+	fmt.Fprintf(w, "P_select: measured %.6g, model s/c = %.6g\n", m.PSelect, m.PSelectModel)
+	if pdrop != nil {
+		fmt.Fprintf(w, "P_drop (per item of S_B \\ S_A): measured %.6g; simplified (n−c)/(n−s) = %.6g; formula (1) = %.6g\n", m.PDrop, m.PDropSimplified, m.PDropFormula1)
+	}
+	if c.Schedule == sim.Async {
+		fmt.Fprintf(w, "async: %d shuffles, %d failed attempts (%.3g%%)\n", m.Shuffles, m.Failed, 100*float64(m.Failed)/float64(m.Failed+m.Shuffles))
+	}
+	fmt.Fprintln(w, "\nTransitions of d in shuffles (measured / model with simplified P_drop):")
+	for i := 1; i < 4; i++ {
+		fmt.Fprintf(w, "  from %v:", approx.State(i))
+		for j := range 4 {
+			fmt.Fprintf(w, "  →%v %.4f/%.4f", approx.State(j), m.Trans[i][j], m.TransModel[i][j])
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w)
+	if format == "text" {
+		// Every step-th round keeps the text readable; csv has all.
+		step := max(1, c.Rounds/20)
+		thin := &plots.Table{Keys: t.Keys}
+		for i, row := range t.Rows {
+			if i%step == 0 || i == len(t.Rows)-1 {
+				thin.Rows = append(thin.Rows, row)
+			}
+		}
+		fmt.Fprintf(w, "Per round (every %d rounds; --format csv for all):\n", step)
+		t = thin
+	}
+	return t.Write(w, format)
+}
+
+// TreeTable is a tree experiment's summary as one record, as `gossipkit
+// tree build|fail` prints it.
+func TreeTable(s tree.Summary) *plots.Table {
+	c := s.Exp.Cfg
+	t := &plots.Table{Single: true,
+		Keys: []string{"nodes", "degree", "join", "redirect", "seeds", "depth", "messages_per_node", "messages_max", "propagation_ms", "reach99_ms"},
+	}
+	row := []any{c.Nodes, c.Degree, c.Join.String(), c.Redirect.String(), s.Seeds, s.Depth, s.MessagesPerNode, s.MessagesMax, s.PropagationMs, s.Reach99Ms}
+	if s.Exp.Fail {
+		t.Keys = append(t.Keys, "fraction", "repair", "elect", "failed", "reconnected", "reconnect_ms", "repair_messages", "messages_increase_pct", "join_requests_increase_pct", "depth_change_pct", "pings")
+		row = append(row, c.FailFraction, c.Repair.String(), c.Elect.String(), s.Failed, s.Reconnected, s.ReconnectMs,
+			s.RepairMessages, s.RepairMessagesPct, s.JoinRequestsIncreasePct, s.DepthChangePct, s.Pings)
+	}
+	t.Rows = [][]any{row}
+	return t
+}
