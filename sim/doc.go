@@ -52,6 +52,21 @@
 // therefore bit-identical for any number of workers and for any split of the
 // replications into shards.
 //
+// # Results
+//
+// Result.Summary gives the per-round statistics; Trajectories, LateMean,
+// TimesToCoverage and Measure (the measured P_select, P_drop and transition
+// frequencies beside the model's) read a Result, and CompareTrajectory and
+// FirstReach set a model curve beside a simulated one.
+//
+// # Shards
+//
+// Options.Indices runs a subset of the replications; a ShardID names shard
+// I of M (replications r with r mod M = I − 1), ShardFromEnv reads it from
+// Kubernetes, Slurm or AWS Batch array variables, WritePart and ReadPart
+// store a shard's replications and Merge combines the parts exactly: the
+// merged Result is the single run's.
+//
 // # Memory
 //
 // Each replication in flight needs N·c·4 bytes of caches at most (int32

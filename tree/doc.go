@@ -70,4 +70,12 @@
 //     each forwards it; π is the time until the last connected node has it.
 //   - Reconnection time: from the failure until every surviving node is in
 //     the root's tree again.
+//
+// # Experiments and shards
+//
+// An Experiment runs RunSeed over seeds Seed, Seed+1, …; Summarize gives
+// mean ± sd over seeds of every metric. Run takes a ShardID (the same type
+// as sim.ShardID: seeds i with i mod M = I − 1), WritePart and ReadPart
+// store a shard's results, and Merge restores seed order so that the
+// merged Summary equals the single run's exactly.
 package tree

@@ -1,0 +1,21 @@
+// Package report is gossipkit's reproduction of its two source documents
+// as a library: Run writes every figure (PNG and SVG), every table (CSV and
+// Markdown) and REPORT.md, which sets each figure beside the claim it
+// checks; `gossipkit reproduce` is flag parsing around it.
+//
+// A Scale fixes the sizes (Quick, Paper, or any other built field by
+// field); Options control only how the work runs (worker goroutines,
+// progress), never what it computes. Sections lists the report's sections
+// in order: each is a compute step on a Study, returning a typed result
+// (DropProbability, Transitions, Replication, Coverage, ModelComparison,
+// Optimal, Refined, Tree, GossipVsTree) whose Render writes its part of the
+// report. A program can call one compute step and use the numbers without
+// writing anything; Plot draws one figure with only that figure's work;
+// TreeSweep writes the tree section on its own.
+//
+// RoundsTable, WriteSim and TreeTable print simulation and tree results as
+// the CLI prints them.
+//
+// Every output folder is built in a hidden temporary folder inside it and
+// moved in only when the whole run has succeeded.
+package report
