@@ -20,10 +20,10 @@ type Model struct {
 // (1 ≤ initial ≤ N).
 func NewModel(N, n, c, s int, v Variant, initial int) (Model, error) {
 	if N < 2 {
-		return Model{}, fmt.Errorf("N = %d: need N ≥ 2", N)
+		return Model{}, fmt.Errorf("approx.NewModel: N = %d: need N ≥ 2", N)
 	}
 	if initial < 1 || initial > N {
-		return Model{}, fmt.Errorf("initial = %d: need 1 ≤ initial ≤ N = %d", initial, N)
+		return Model{}, fmt.Errorf("approx.NewModel: initial = %d: need 1 ≤ initial ≤ N = %d", initial, N)
 	}
 	q, err := PDrop(v, n, c, s)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/ode"
@@ -20,15 +21,14 @@ const (
 	Discrete
 )
 
-func (t Time) String() string { return [...]string{"continuous", "discrete"}[t] }
+var timeNames = []string{"continuous", "discrete"}
+
+func (t Time) String() string { return timeNames[t] }
 
 // ParseTime parses "continuous" or "discrete".
 func ParseTime(s string) (Time, error) {
-	switch s {
-	case "continuous":
-		return Continuous, nil
-	case "discrete":
-		return Discrete, nil
+	if i := slices.Index(timeNames, s); i >= 0 {
+		return Time(i), nil
 	}
 	return 0, fmt.Errorf("meanfield: unknown time model %q (valid: continuous, discrete)", s)
 }

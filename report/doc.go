@@ -7,8 +7,8 @@
 // field); Options control only how the work runs (worker goroutines,
 // progress), never what it computes. Sections lists the report's sections
 // in order: each is a compute step on a Study, returning a typed result
-// (DropProbability, Transitions, Replication, Coverage, ModelComparison,
-// Optimal, Refined, Tree, GossipVsTree) whose Render writes its part of the
+// (DropProbability, Transitions, Fig78 for sections 3 and 4,
+// ModelComparison, Optimal, Refined, Tree, GossipVsTree) whose Render writes its part of the
 // report. A program can call one compute step and use the numbers without
 // writing anything; Plot draws one figure with only that figure's work;
 // TreeSweep writes the tree section on its own.

@@ -80,12 +80,10 @@ func (s *Study) DropProbability(ctx context.Context) (*DropProbability, error) {
 
 // Render writes section 1.
 func (r *DropProbability) Render(d *Doc) error {
-	d.printf("**Paper (Sec. 3.2):** the γ-corrected form (n−c)/((n−s)+1/γ) coincides with formula (1) (\"extensive experiments with Mathematica and Matlab\"), and the simplification S = (n−c)/(n−s) is close to it (\"the correction factor is small\").\n\n")
-	if err := d.figure("fig4", Fig4Specs(r.Curves)...); err != nil {
+	if err := d.claimFigure("**Paper (Sec. 3.2):** the γ-corrected form (n−c)/((n−s)+1/γ) coincides with formula (1) (\"extensive experiments with Mathematica and Matlab\"), and the simplification S = (n−c)/(n−s) is close to it (\"the correction factor is small\").\n\n", "fig4", Fig4Specs(r.Curves)...); err != nil {
 		return err
 	}
 	mism, gpts := 0, 0
-	d.printf("**Measured:**\n\n")
 	for _, cu := range r.Curves {
 		mism += cu.GammaMismatches
 		gpts += len(cu.GammaN)
@@ -165,7 +163,8 @@ type Fig78 struct {
 	Table *plots.Table
 }
 
-// Fig78 runs (once per study) the protocol simulations of Figs. 7 and 8.
+// Fig78 runs (once per study) the protocol simulations of Figs. 7 and 8:
+// the compute step of sections 3 (replication) and 4 (coverage).
 func (s *Study) Fig78(ctx context.Context) (*Fig78, error) {
 	if s.fig78 != nil {
 		return s.fig78, nil
@@ -241,44 +240,22 @@ func band(name string, tr sim.Trajectory, color int) plots.Series {
 	return plots.Series{Name: name, X: tr.T, Y: tr.Mean, Lo: lo, Hi: hi, Color: color, Dashed: true}
 }
 
-// Replication is section 3 (Fig. 7).
-type Replication struct{ *Fig78 }
-
-// Replication computes section 3.
-func (s *Study) Replication(ctx context.Context) (Replication, error) {
-	f, err := s.Fig78(ctx)
-	return Replication{f}, err
-}
-
-// Render writes section 3.
-func (r Replication) Render(d *Doc) error {
-	d.printf("**Paper (Sec. 5.1):** the simulations show \"the same initial increase in replicas\" as x(t) and \"in all cases the steady state reaches precisely the expected value c/n\".\n")
-	if err := d.figure("fig7", r.fig7()); err != nil {
+// renderReplication writes section 3 (Fig. 7).
+func (r *Fig78) renderReplication(d *Doc) error {
+	if err := d.claimFigure("**Paper (Sec. 5.1):** the simulations show \"the same initial increase in replicas\" as x(t) and \"in all cases the steady state reaches precisely the expected value c/n\".\n", "fig7", r.fig7()); err != nil {
 		return err
 	}
-	d.printf("**Measured:**\n\n")
 	for i, n := range r.Ns {
 		d.printf("- n = %d: steady state c/n: %.4g predicted, %.4g ± %.2g measured (mean over the last fifth of the rounds and the replications ± its standard error).\n", n, float64(r.C)/float64(n), r.Table.Rows[i][2], r.Table.Rows[i][3])
 	}
 	return nil
 }
 
-// Coverage is section 4 (Fig. 8).
-type Coverage struct{ *Fig78 }
-
-// Coverage computes section 4.
-func (s *Study) Coverage(ctx context.Context) (Coverage, error) {
-	f, err := s.Fig78(ctx)
-	return Coverage{f}, err
-}
-
-// Render writes section 4.
-func (r Coverage) Render(d *Doc) error {
-	d.printf("**Paper (Sec. 5.2):** \"the solution y(t) models the behaviour observed in simulations, falling nicely within the standard deviation of the simulation results\", and coverage eventually reaches 1.\n")
-	if err := d.figure("fig8", r.fig8()); err != nil {
+// renderCoverage writes section 4 (Fig. 8).
+func (r *Fig78) renderCoverage(d *Doc) error {
+	if err := d.claimFigure("**Paper (Sec. 5.2):** \"the solution y(t) models the behaviour observed in simulations, falling nicely within the standard deviation of the simulation results\", and coverage eventually reaches 1.\n", "fig8", r.fig8()); err != nil {
 		return err
 	}
-	d.printf("**Measured:**\n\n")
 	for i, n := range r.Ns {
 		row := r.Table.Rows[i]
 		at := int(row[7].(float64))

@@ -67,28 +67,31 @@ func Quick() Scale {
 		// the protocol runs 150 rounds (the deviations are over by then):
 		// 20 runs over 300 rounds left standard errors of 0.04 in coverage,
 		// 40 over 150 bring them to about 0.025 within the time budget.
-		Refined: []RefinedCase{
-			{N: 100, Initial: 5, T: 100, Runs: 100000, RoundRuns: 20000, ProtoRuns: 400, ProtoT: 100, Plot: true},
-			{N: 100, Initial: 1, T: 100, Runs: 20000, RoundRuns: 20000, ProtoRuns: 400, ProtoT: 100},
-			{N: 2500, Initial: 5, T: 300, Runs: 200, RoundRuns: 200, ProtoRuns: 40, ProtoT: 150, Plot: true},
-			{N: 2500, Initial: 1, T: 300, Runs: 200, RoundRuns: 200, ProtoRuns: 40, ProtoT: 150},
-		},
+		Refined:   refinedCases([3]int{100000, 20000, 400}, [3]int{20000, 20000, 400}, [3]int{200, 200, 40}, 150),
 		TreeSeeds: 10, GossipTreeNs: []int{100, 500, 1000, 2000, 4000}, GossipTreeFailNodes: 1000}
 }
 
 // Paper runs the paper's 100 replications of 1000 + 1000 rounds (about 30
 // minutes on 2 cores).
 func Paper() Scale {
-	return Scale{Name: "paper", Seed: 1, Fig4NMax: 5000, Fig4Step: 10,
-		Nodes: 2500, Cache: 100, Exchange: 50, Ns: []int{500, 1000, 2000}, Warmup: 1000, Rounds: 1000, Reps: 100, MarkovReps: 1000,
-		OptNodes: 2500, OptS: []int{5, 10, 20, 30, 40, 45, 50, 53, 55, 60, 65, 70, 80, 90}, OptWarmup: 1000, OptRounds: 1000, OptReps: 20,
-		Refined: []RefinedCase{
-			{N: 100, Initial: 5, T: 100, Runs: 200000, RoundRuns: 100000, ProtoRuns: 2000, ProtoT: 100, Plot: true},
-			{N: 100, Initial: 1, T: 100, Runs: 100000, RoundRuns: 100000, ProtoRuns: 2000, ProtoT: 100},
-			{N: 2500, Initial: 5, T: 300, Runs: 20000, RoundRuns: 20000, ProtoRuns: 200, ProtoT: 300, Plot: true},
-			{N: 2500, Initial: 1, T: 300, Runs: 20000, RoundRuns: 20000, ProtoRuns: 200, ProtoT: 300},
-		},
-		TreeSeeds: 10, GossipTreeNs: []int{100, 500, 1000, 2000, 4000}, GossipTreeFailNodes: 1000}
+	sc := Quick()
+	sc.Name, sc.Fig4NMax, sc.Fig4Step = "paper", 5000, 10
+	sc.Warmup, sc.Rounds, sc.Reps, sc.MarkovReps = 1000, 1000, 100, 1000
+	sc.OptNodes, sc.OptWarmup, sc.OptRounds, sc.OptReps = 2500, 1000, 1000, 20
+	sc.OptS = []int{5, 10, 20, 30, 40, 45, 50, 53, 55, 60, 65, 70, 80, 90}
+	sc.Refined = refinedCases([3]int{200000, 100000, 2000}, [3]int{100000, 100000, 2000}, [3]int{20000, 20000, 200}, 300)
+	return sc
+}
+
+// refinedCases are the four settings of section 7: N = 100 with 5 and 1
+// initial copies over 100 rounds, N = 2500 with 5 and 1 over 300 (the
+// protocol over protoT2500); each [3]int is (Runs, RoundRuns, ProtoRuns).
+// The 5-copy cases are plotted.
+func refinedCases(n100x5, n100x1, n2500 [3]int, protoT2500 int) []RefinedCase {
+	c := func(N, initial, T, protoT int, runs [3]int) RefinedCase {
+		return RefinedCase{N: N, Initial: initial, T: T, Runs: runs[0], RoundRuns: runs[1], ProtoRuns: runs[2], ProtoT: protoT, Plot: initial == 5}
+	}
+	return []RefinedCase{c(100, 5, 100, 100, n100x5), c(100, 1, 100, 100, n100x1), c(2500, 5, 300, protoT2500, n2500), c(2500, 1, 300, protoT2500, n2500)}
 }
 
 // Options control how a reproduction runs, never what it computes.
@@ -160,14 +163,30 @@ func step[R Renderer](f func(*Study, context.Context) (R, error)) func(context.C
 	}
 }
 
+// view is a Renderer made of a render function over a shared result.
+type view func(d *Doc) error
+
+func (v view) Render(d *Doc) error { return v(d) }
+
+// fig78Section is a section that renders one side of the shared Fig78.
+func fig78Section(render func(*Fig78, *Doc) error) func(context.Context, *Study) (Renderer, error) {
+	return func(ctx context.Context, s *Study) (Renderer, error) {
+		f, err := s.Fig78(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return view(func(d *Doc) error { return render(f, d) }), nil
+	}
+}
+
 // Sections returns the report's sections in order; section i+1 is
 // Sections()[i].
 func Sections() []Section {
 	return []Section{
 		{"Drop probability (Fig. 4)", step((*Study).DropProbability)},
 		{"Transition matrix (Fig. 1)", step((*Study).Transitions)},
-		{"Replication x(t) (Fig. 7)", step((*Study).Replication)},
-		{"Coverage y(t) (Fig. 8)", step((*Study).Coverage)},
+		{"Replication x(t) (Fig. 7)", fig78Section((*Fig78).renderReplication)},
+		{"Coverage y(t) (Fig. 8)", fig78Section((*Fig78).renderCoverage)},
 		{"What the mean-field model misses", step((*Study).ModelComparison)},
 		{"Optimal exchange size", step((*Study).Optimal)},
 		{"Refined mean field: the 1/N correction", step((*Study).Refined)},
@@ -220,6 +239,17 @@ func (d *Doc) figure(name string, specs ...*plots.Spec) error {
 		return err
 	}
 	d.printf("\n![%s](%s.png)\n\n(`%s.png`, `%s.svg`)\n", name, name, name, name)
+	return nil
+}
+
+// claimFigure writes the claim a figure checks, the figure, and the
+// heading of what was measured.
+func (d *Doc) claimFigure(claim, name string, specs ...*plots.Spec) error {
+	d.printf("%s", claim)
+	if err := d.figure(name, specs...); err != nil {
+		return err
+	}
+	d.printf("**Measured:**\n\n")
 	return nil
 }
 

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -162,14 +161,9 @@ func WritePart(w io.Writer, res *Result, id ShardID) error {
 // gzip integrity, its shard's replication set, the trajectory lengths, and
 // the stored moments against the trajectories.
 func ReadPart(r io.Reader) (*Part, error) {
-	zr, err := gzip.NewReader(r)
+	raw, err := shard.Decompress(r)
 	if err != nil {
-		return nil, fmt.Errorf("not a gossipkit part file (not gzip: %v)", err)
-	}
-	zr.Multistream(false)
-	raw, err := io.ReadAll(io.LimitReader(zr, 1<<34))
-	if err != nil {
-		return nil, fmt.Errorf("corrupted or truncated part file: %v", err)
+		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()

@@ -189,22 +189,18 @@ func WritePart(w io.Writer, x Experiment, id ShardID, res []SeedResult) error {
 // ReadPart reads and checks one part file: gzip integrity, format,
 // version, and that every seed belongs to the part's shard.
 func ReadPart(r io.Reader) (*Part, error) {
-	raw, err := io.ReadAll(r)
+	plain, err := shard.Decompress(r)
 	if err != nil {
 		return nil, err
-	}
-	format, plain, err := shard.ReadFormat(raw)
-	if err != nil {
-		return nil, err
-	}
-	if format != PartFormat {
-		return nil, fmt.Errorf("not a gossipkit tree part file (format %q)", format)
 	}
 	dec := json.NewDecoder(bytes.NewReader(plain))
 	dec.DisallowUnknownFields()
 	var p Part
 	if err := dec.Decode(&p); err != nil {
 		return nil, fmt.Errorf("not a gossipkit tree part file: %v", err)
+	}
+	if p.Format != PartFormat {
+		return nil, fmt.Errorf("not a gossipkit tree part file (format %q)", p.Format)
 	}
 	if p.Version != PartVersion {
 		return nil, fmt.Errorf("tree part format version %d, this gossipkit reads version %d", p.Version, PartVersion)

@@ -172,16 +172,27 @@ func WriteJSON(w io.Writer, v any) error {
 	return zw.Close()
 }
 
+// Decompress reads a part file: one gzip member (its CRC-32 and length
+// checked), at most 16 GiB of plain JSON.
+func Decompress(r io.Reader) ([]byte, error) {
+	zr, err := gzip.NewReader(r)
+	if err != nil {
+		return nil, fmt.Errorf("not a gossipkit part file (not gzip: %v)", err)
+	}
+	zr.Multistream(false)
+	plain, err := io.ReadAll(io.LimitReader(zr, maxPlain))
+	if err != nil {
+		return nil, fmt.Errorf("corrupted or truncated part file: %v", err)
+	}
+	return plain, nil
+}
+
 // ReadFormat decompresses a part file and reads its "format" field; it
 // returns the format and the plain JSON.
 func ReadFormat(raw []byte) (string, []byte, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	plain, err := Decompress(bytes.NewReader(raw))
 	if err != nil {
-		return "", nil, fmt.Errorf("not a gossipkit part file (not gzip: %v)", err)
-	}
-	plain, err := io.ReadAll(io.LimitReader(zr, maxPlain))
-	if err != nil {
-		return "", nil, fmt.Errorf("corrupted or truncated part file: %v", err)
+		return "", nil, err
 	}
 	var head struct {
 		Format string `json:"format"`
