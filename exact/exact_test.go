@@ -2,6 +2,7 @@ package exact
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
@@ -44,9 +45,11 @@ func TestBinomial(t *testing.T) {
 		// Concrete Mathematics (5.14): C(−1, l) = (−1)^l, C(−2, 3) = −C(4, 3).
 		{-1, 0, 1}, {-1, 1, -1}, {-1, 4, 1}, {-2, 3, -4}, {-3, 2, 6},
 	} {
-		if got := Binomial(new(big.Int), tc.m, tc.l); got.Int64() != tc.want {
-			t.Errorf("C(%d,%d) = %v, want %d", tc.m, tc.l, got, tc.want)
-		}
+		t.Run(fmt.Sprintf("C(%d,%d)", tc.m, tc.l), func(t *testing.T) {
+			if got := Binomial(new(big.Int), tc.m, tc.l); got.Int64() != tc.want {
+				t.Errorf("C(%d,%d) = %v, want %d", tc.m, tc.l, got, tc.want)
+			}
+		})
 	}
 	// Pascal's rule holds for every integer m under the extension.
 	for m := int64(-12); m <= 12; m++ {

@@ -1,6 +1,7 @@
 package meanfield
 
 import (
+	"fmt"
 	"github.com/gossipkit/gossipkit/ode"
 	"math"
 	"testing"
@@ -14,30 +15,32 @@ func TestGossipClosedFormsAgainstIntegration(t *testing.T) {
 	for _, p := range []struct{ N, n, c, s, init int }{
 		{2500, 500, 100, 50, 1}, {2500, 1000, 100, 50, 1}, {2500, 2000, 100, 50, 1}, {100, 500, 100, 50, 5}, {2500, 500, 100, 1, 1}, {2500, 500, 100, 99, 1},
 	} {
-		m, err := approx.NewModel(p.N, p.n, p.c, p.s, approx.Simplified, p.init)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sol, err := ode.DormandPrince(XY(m), 0, []float64{m.X0, m.Y0}, 1000, ode.Settings{RTol: 1e-12, ATol: 1e-15})
-		if err != nil {
-			t.Fatal(err)
-		}
-		worst := 0.0
-		prevY := 0.0
-		for tt := 0.0; tt <= 1000; tt++ {
-			s := sol.At(tt, nil)
-			worst = math.Max(worst, math.Max(math.Abs(s[0]-m.X(tt)), math.Abs(s[1]-m.Y(tt))))
-			// Invariants: x ≤ c/n, y non-decreasing and ≤ 1.
-			if s[0] > float64(p.c)/float64(p.n)*(1+1e-12) || s[1] < prevY-1e-15 || s[1] > 1+1e-15 {
-				t.Fatalf("%+v t=%g: x=%g y=%g (prev y %g)", p, tt, s[0], s[1], prevY)
+		t.Run(fmt.Sprintf("%+v", p), func(t *testing.T) {
+			m, err := approx.NewModel(p.N, p.n, p.c, p.s, approx.Simplified, p.init)
+			if err != nil {
+				t.Fatal(err)
 			}
-			prevY = s[1]
-		}
-		// rtol 1e-12 on values ≤ 1 with the ~5× amplification measured in
-		// TestDormandPrinceLogisticTolerance.
-		if worst > 1e-11 {
-			t.Errorf("%+v: closed forms differ from integration by %.3g", p, worst)
-		}
+			sol, err := ode.DormandPrince(XY(m), 0, []float64{m.X0, m.Y0}, 1000, ode.Settings{RTol: 1e-12, ATol: 1e-15})
+			if err != nil {
+				t.Fatal(err)
+			}
+			worst := 0.0
+			prevY := 0.0
+			for tt := 0.0; tt <= 1000; tt++ {
+				s := sol.At(tt, nil)
+				worst = math.Max(worst, math.Max(math.Abs(s[0]-m.X(tt)), math.Abs(s[1]-m.Y(tt))))
+				// Invariants: x ≤ c/n, y non-decreasing and ≤ 1.
+				if s[0] > float64(p.c)/float64(p.n)*(1+1e-12) || s[1] < prevY-1e-15 || s[1] > 1+1e-15 {
+					t.Fatalf("%+v t=%g: x=%g y=%g (prev y %g)", p, tt, s[0], s[1], prevY)
+				}
+				prevY = s[1]
+			}
+			// rtol 1e-12 on values ≤ 1 with the ~5× amplification measured in
+			// TestDormandPrinceLogisticTolerance.
+			if worst > 1e-11 {
+				t.Errorf("%+v: closed forms differ from integration by %.3g", p, worst)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package meanfield
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -39,9 +40,11 @@ func TestOptimizeRefusesBadInput(t *testing.T) {
 		N, n, c int
 		level   float64
 	}{{1, 500, 100, 0.99}, {2500, 100, 100, 0.99}, {2500, 500, 0, 0.99}, {2500, 500, 100, 1}, {2500, 500, 100, 0}} {
-		if _, err := Optimize(context.Background(), tc.N, tc.n, tc.c, tc.level); err == nil {
-			t.Errorf("%+v accepted", tc)
-		}
+		t.Run(fmt.Sprintf("%+v", tc), func(t *testing.T) {
+			if _, err := Optimize(context.Background(), tc.N, tc.n, tc.c, tc.level); err == nil {
+				t.Errorf("%+v accepted", tc)
+			}
+		})
 	}
 }
 

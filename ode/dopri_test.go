@@ -68,14 +68,16 @@ func TestConvergenceOrder(t *testing.T) {
 		err   func(float64) float64
 		order float64
 	}{{"DP5", dpErr, 5}, {"RK4", rkErr, 4}} {
-		// Steps small enough for the asymptotic regime, large enough that
-		// rounding (1e-16) does not dominate.
-		e1, e2, e3 := tc.err(0.2), tc.err(0.1), tc.err(0.05)
-		p1, p2 := math.Log2(e1/e2), math.Log2(e2/e3)
-		t.Logf("%s: errors %.3g %.3g %.3g, observed orders %.3f %.3f", tc.name, e1, e2, e3, p1, p2)
-		if !scalar.EqualWithinAbs(p2, tc.order, 0.25) {
-			t.Errorf("%s: observed order %.3f, want %.0f ± 0.25", tc.name, p2, tc.order)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			// Steps small enough for the asymptotic regime, large enough that
+			// rounding (1e-16) does not dominate.
+			e1, e2, e3 := tc.err(0.2), tc.err(0.1), tc.err(0.05)
+			p1, p2 := math.Log2(e1/e2), math.Log2(e2/e3)
+			t.Logf("%s: errors %.3g %.3g %.3g, observed orders %.3f %.3f", tc.name, e1, e2, e3, p1, p2)
+			if !scalar.EqualWithinAbs(p2, tc.order, 0.25) {
+				t.Errorf("%s: observed order %.3f, want %.0f ± 0.25", tc.name, p2, tc.order)
+			}
+		})
 	}
 }
 

@@ -120,7 +120,9 @@ func TestBadInput(t *testing.T) {
 		{[]string{"gamma-check", "--s-max", "0"}, "--s-max"},
 		{[]string{"nosuch"}, "unknown command"},
 	} {
-		expectUsage(t, nil, tc.args, tc.want)
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			expectUsage(t, nil, tc.args, tc.want)
+		})
 	}
 }
 

@@ -104,7 +104,9 @@ func TestModelBadInput(t *testing.T) {
 		{[]string{"optimal", "--level", "1"}, "--level"},
 		{[]string{"optimal", "-n", "100", "-c", "100"}, "c < n"},
 	} {
-		expectUsage(t, nil, tc.args, tc.want)
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			expectUsage(t, nil, tc.args, tc.want)
+		})
 	}
 }
 

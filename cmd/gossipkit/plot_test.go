@@ -44,6 +44,8 @@ func TestPlotBadInput(t *testing.T) {
 		{[]string{"plot", "fig7", "-s", "200"}, "-s"},
 		{[]string{"plot", "fig4", "--step", "0"}, "--step"},
 	} {
-		expectUsage(t, nil, tc.args, tc.want)
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			expectUsage(t, nil, tc.args, tc.want)
+		})
 	}
 }

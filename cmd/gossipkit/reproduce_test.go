@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -19,7 +20,9 @@ func TestReproduceBadInput(t *testing.T) {
 		{[]string{"reproduce", "--out", filepath.Join(f, "sub")}, "--out"},
 		{[]string{"reproduce", "--workers", "0"}, "--workers"},
 	} {
-		expectUsage(t, nil, tc.args, tc.want)
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			expectUsage(t, nil, tc.args, tc.want)
+		})
 	}
 }
 

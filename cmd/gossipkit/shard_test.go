@@ -199,8 +199,10 @@ func TestShardBadInput(t *testing.T) {
 		{nil, map[string]string{"SLURM_ARRAY_TASK_ID": "x"}, "SLURM_ARRAY_TASK_ID"},
 		{[]string{"--shard", "13/13"}, nil, "no replication"},
 	} {
-		args := append(append(append([]string{}, shardSim...), "-o", t.TempDir()+"/"), tc.args...)
-		expectUsage(t, tc.vars, args, tc.want)
+		t.Run(fmt.Sprint(tc.args, tc.vars), func(t *testing.T) {
+			args := append(append(append([]string{}, shardSim...), "-o", t.TempDir()+"/"), tc.args...)
+			expectUsage(t, tc.vars, args, tc.want)
+		})
 	}
 	if _, errOut, code := runCLI(t, nil, "merge", "/no/such/file"); code != 2 || !strings.Contains(errOut, "/no/such/file") {
 		t.Errorf("unreadable: %d %q", code, errOut)

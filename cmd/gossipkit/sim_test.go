@@ -81,6 +81,8 @@ func TestSimBadInput(t *testing.T) {
 		{[]string{"sim", "--workers", "0"}, "--workers"},
 		{[]string{"sim", "-N", "60000000", "-n", "10000000", "-c", "1000000"}, "memory"},
 	} {
-		expectUsage(t, nil, tc.args, tc.want)
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			expectUsage(t, nil, tc.args, tc.want)
+		})
 	}
 }

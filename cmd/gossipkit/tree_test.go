@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -95,6 +96,8 @@ func TestTreeBadInput(t *testing.T) {
 		{[]string{"tree", "fail", "--repair", "glue"}, "--repair"},
 		{[]string{"tree", "fail", "--elect", "age"}, "--elect"},
 	} {
-		expectUsage(t, nil, tc.args, tc.want)
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			expectUsage(t, nil, tc.args, tc.want)
+		})
 	}
 }

@@ -9,19 +9,21 @@ func TestParseRange(t *testing.T) {
 	}{
 		{"5", []int{5}}, {"3:5", []int{3, 4, 5}}, {"3:9:3", []int{3, 6, 9}}, {"3:10:3", []int{3, 6, 9}}, {"-2:-1", []int{-2, -1}},
 	} {
-		r, err := ParseRange(tc.in)
-		if err != nil {
-			t.Fatalf("%q: %v", tc.in, err)
-		}
-		got := r.Values()
-		if len(got) != len(tc.want) {
-			t.Fatalf("%q: %v, want %v", tc.in, got, tc.want)
-		}
-		for i := range got {
-			if got[i] != tc.want[i] {
+		t.Run(tc.in, func(t *testing.T) {
+			r, err := ParseRange(tc.in)
+			if err != nil {
+				t.Fatalf("%q: %v", tc.in, err)
+			}
+			got := r.Values()
+			if len(got) != len(tc.want) {
 				t.Fatalf("%q: %v, want %v", tc.in, got, tc.want)
 			}
-		}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Fatalf("%q: %v, want %v", tc.in, got, tc.want)
+				}
+			}
+		})
 	}
 	for _, bad := range []string{"", "a", "1:", ":2", "2:1", "1:2:0", "1:2:-1", "1:2:3:4", "1.5", "0:2000000", "99999999999999999999"} {
 		if _, err := ParseRange(bad); err == nil {
