@@ -197,9 +197,9 @@ func Ecs(n, c, s int) (*big.Rat, error) {
 	if n == c {
 		return nil, ErrUndefined
 	}
-	sim := big.NewRat(int64(n-c), int64(n-s))
+	simp := big.NewRat(int64(n-c), int64(n-s))
 	ie := new(big.Rat).Inv(e)
-	is := new(big.Rat).Inv(sim)
+	is := new(big.Rat).Inv(simp)
 	ie.Sub(ie, is)
 	if ie.Sign() == 0 {
 		return nil, ErrUndefined

@@ -63,7 +63,7 @@ func VerifyGamma(ctx context.Context, sMax, cMax, nMax int, progress func(done, 
 				checked++
 				if lhs.Cmp(rhs) != 0 {
 					return checked, &GammaMismatch{
-						Point: Point{n, c, s},
+						Point: Point{N: n, C: c, S: s},
 						Exact: new(big.Rat).SetFrac(num, den),
 						Gamma: gammaForm(gammas[n], n, c, s),
 					}, nil

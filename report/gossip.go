@@ -12,6 +12,7 @@ import (
 	"github.com/gossipkit/gossipkit/meanfield"
 	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/sim"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -233,10 +234,8 @@ func timeSeriesSpec(title, ylabel string, names []string, ts [][]float64, model 
 
 // band is a simulated mean (dashed) with its ±1 sd band.
 func band(name string, tr sim.Trajectory, color int) plots.Series {
-	lo, hi := make([]float64, len(tr.T)), make([]float64, len(tr.T))
-	for k := range lo {
-		lo[k], hi[k] = tr.Mean[k]-tr.SD[k], tr.Mean[k]+tr.SD[k]
-	}
+	lo := floats.SubTo(make([]float64, len(tr.T)), tr.Mean, tr.SD)
+	hi := floats.AddTo(make([]float64, len(tr.T)), tr.Mean, tr.SD)
 	return plots.Series{Name: name, X: tr.T, Y: tr.Mean, Lo: lo, Hi: hi, Color: color, Dashed: true}
 }
 

@@ -96,7 +96,7 @@ func (s *Study) Refined(ctx context.Context) (*Refined, error) {
 				return nil, err
 			}
 			x, y := res.Trajectories()
-			runs = append(runs, simRun{v.name, x, y, v.reps})
+			runs = append(runs, simRun{name: v.name, x: x, y: y, runs: v.reps})
 		}
 		for _, sr := range runs {
 			for q, tr := range []sim.Trajectory{sr.x, sr.y} {

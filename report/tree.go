@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/sim"
@@ -47,9 +48,9 @@ func (s *Study) Tree(ctx context.Context) (*Tree, error) {
 				return nil, err
 			}
 			r.Curves[join] = append(r.Curves[join], TreePoint{
-				tree.Over(res, depth),
-				tree.Over(res, func(x tree.SeedResult) float64 { return x.Build.MessagesMean }),
-				tree.Over(res, func(x tree.SeedResult) float64 { return x.Build.PropagationMs }),
+				Depth: tree.Over(res, depth),
+				Msgs:  tree.Over(res, func(x tree.SeedResult) float64 { return x.Build.MessagesMean }),
+				Prop:  tree.Over(res, func(x tree.SeedResult) float64 { return x.Build.PropagationMs }),
 			})
 		}
 	}
@@ -120,7 +121,7 @@ func (r *Tree) Render(d *Doc) error {
 	if err := d.figure("tree_fig4", &plots.Spec{Title: "Fig. 4 (analogue): propagation delay π against k", XLabel: "node degree k", YLabel: "π (ms)", Series: series(func(p TreePoint) tree.Stat { return p.Prop })}); err != nil {
 		return err
 	}
-	k8 := r.Curves[tree.JoinFirst][2]
+	k8 := r.Curves[tree.JoinFirst][slices.Index(r.Ks, 8)]
 	d.printf("**Measured:** at k = 8, first strategy: δ = %v, ν = %v, π = %v ms. Under this package's reading of \"first\" (the earliest registration under the group key, which is the root while nothing fails) building with first and root gives the same tree, so the two curves coincide; the document's small differences between them cannot be reproduced without knowing what its lookup returned (a reading that takes the member XOR-closest to the group identifier gives depth ≈ 21, see `go doc ./tree`).\n", k8.Depth, k8.Msgs, k8.Prop)
 	d.printf("\nTable I (analogue): redirect strategies, 4000 nodes, k = 8, first, %d seeds (the document: 50). ν counts join requests and answers delivered; the document does not say which messages it counted, and its ν is about 0.6 lower, consistent with counting one message fewer per join.\n", 5*r.Seeds)
 	if err := d.table("tree_table1", r.Table1); err != nil {
@@ -166,7 +167,7 @@ func (s *Study) gossipCoverage(ctx context.Context, N int, frac float64) (gossip
 	for i, rep := range res.Reps {
 		share[i] = float64(rep.Y[len(rep.Y)-1]) / alive
 	}
-	return gossipStats{tree.StatOf(res.TimesToCoverage(0.99 * alive)), tree.StatOf(share)}, nil
+	return gossipStats{t99: tree.StatOf(res.TimesToCoverage(0.99 * alive)), share: tree.StatOf(share)}, nil
 }
 
 // GossipVsTree computes section 9.

@@ -106,7 +106,9 @@ func (e *FieldError) Error() string { return e.Field + " " + e.Msg }
 // Validate checks the configuration, including its memory estimate for
 // `workers` concurrent replications against what the machine has.
 func (c Config) Validate(workers int) error {
-	f := func(field, format string, a ...any) error { return &FieldError{field, fmt.Sprintf(format, a...)} }
+	f := func(field, format string, a ...any) error {
+		return &FieldError{Field: field, Msg: fmt.Sprintf(format, a...)}
+	}
 	switch {
 	case c.Nodes < 2 || c.Nodes > 1<<26:
 		return f("Config.Nodes", "%d: valid range 2..%d", c.Nodes, 1<<26)

@@ -51,7 +51,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Result, error) {
 	}
 	g, connected, err := buildGraph(cfg.Topology, cfg.Nodes, cfg.Seed)
 	if err != nil {
-		return nil, &FieldError{"Config.Topology", err.Error()}
+		return nil, &FieldError{Field: "Config.Topology", Msg: err.Error()}
 	}
 	var tr approx.Transitions
 	if cfg.Model == Markov {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 
 	"github.com/gossipkit/gossipkit/internal/shard"
@@ -35,7 +36,7 @@ func (x Experiment) Validate() error {
 		return err
 	}
 	if x.Seeds < 1 || x.Seeds > MaxSeeds {
-		return &FieldError{"Experiment.Seeds", fmt.Sprintf("%d: valid range 1..%d", x.Seeds, MaxSeeds)}
+		return &FieldError{Field: "Experiment.Seeds", Msg: fmt.Sprintf("%d: valid range 1..%d", x.Seeds, MaxSeeds)}
 	}
 	return nil
 }
@@ -93,7 +94,7 @@ func (r SeedResult) JoinRequestsIncreasePct() float64 {
 // without a repair).
 func (r SeedResult) RepairMessagesPct() float64 {
 	if r.Repair == nil {
-		return nan
+		return math.NaN()
 	}
 	return 100 * float64(r.Repair.RepairMsgs) / float64(r.Build.MessagesTotal)
 }
@@ -101,12 +102,10 @@ func (r SeedResult) RepairMessagesPct() float64 {
 // pct is 100·(after − before)/before of one metric.
 func (r SeedResult) pct(after, before func(Metrics) float64) float64 {
 	if r.Repair == nil {
-		return nan
+		return math.NaN()
 	}
 	return 100 * (after(*r.Repair) - before(r.Build)) / before(r.Build)
 }
-
-var nan = func() float64 { var z float64; return z / z }()
 
 // Over summarises one quantity over seeds, in the order given.
 func Over(res []SeedResult, f func(SeedResult) float64) Stat {

@@ -131,11 +131,11 @@ func (e *FieldError) Error() string { return e.Field + " " + e.Msg }
 func (c Config) Validate() error {
 	switch {
 	case c.Nodes < 1 || c.Nodes > 1<<22:
-		return &FieldError{"Config.Nodes", fmt.Sprintf("%d: valid range 1..%d", c.Nodes, 1<<22)}
+		return &FieldError{Field: "Config.Nodes", Msg: fmt.Sprintf("%d: valid range 1..%d", c.Nodes, 1<<22)}
 	case c.Degree < 1 || c.Degree > 1<<16:
-		return &FieldError{"Config.Degree", fmt.Sprintf("%d: valid range 1..65536", c.Degree)}
+		return &FieldError{Field: "Config.Degree", Msg: fmt.Sprintf("%d: valid range 1..65536", c.Degree)}
 	case !(c.FailFraction >= 0 && c.FailFraction < 1):
-		return &FieldError{"Config.FailFraction", fmt.Sprintf("%g: valid range [0, 1)", c.FailFraction)}
+		return &FieldError{Field: "Config.FailFraction", Msg: fmt.Sprintf("%g: valid range [0, 1)", c.FailFraction)}
 	}
 	return nil
 }
