@@ -1,0 +1,190 @@
+package chain
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gossipkit/gossipkit/approx"
+)
+
+// Time is the time model of the chain.
+type Time int
+
+const (
+	// Continuous: shuffles at rate N per round (every node initiates at
+	// rate 1), as `sim --schedule continuous`.
+	Continuous Time = iota
+	// Shuffles: the per-shuffle chain, N shuffles a round.
+	Shuffles
+)
+
+var timeNames = []string{"continuous", "shuffles"}
+
+func (t Time) String() string { return timeNames[t] }
+
+// ParseTime parses "continuous" or "shuffles".
+func ParseTime(s string) (Time, error) {
+	if i := slices.Index(timeNames, s); i >= 0 {
+		return Time(i), nil
+	}
+	return 0, fmt.Errorf("chain: unknown time model %q (valid: continuous, shuffles)", s)
+}
+
+// Config is one chain to solve.
+type Config struct {
+	Nodes, Items, Cache, Exchange int
+	// Initial is the number of nodes holding d at t = 0 (0 means 1).
+	Initial int
+	PDrop   approx.Variant
+	// ReplicationOnly solves the chain of X alone (no coverage).
+	ReplicationOnly bool
+	Time            Time
+	// Output times 0, Dt, 2Dt, …, TMax (rounds).
+	TMax, Dt float64
+	// Level, if in (0, 1], asks for the law of the time to coverage Level
+	// and P(Y(t) ≥ ⌈Level·N⌉) at every output time (not with
+	// ReplicationOnly).
+	Level float64
+}
+
+// Limits of Solve: the joint chain keeps three dense (N+2)² arrays of
+// float64; every chain is refused above MaxSteps shuffles to TMax.
+const (
+	MaxNodesJoint       = 5000
+	MaxNodesReplication = 10_000_000
+	MaxSteps            = 2e9
+)
+
+// FieldError is an invalid field of Config.
+type FieldError struct {
+	Field string
+	Msg   string
+}
+
+func (e *FieldError) Error() string { return e.Field + " " + e.Msg }
+
+// Validate checks the configuration and the limits; a problem is a
+// *FieldError.
+func (c Config) Validate() error {
+	f := func(field, format string, a ...any) error {
+		return &FieldError{Field: field, Msg: fmt.Sprintf(format, a...)}
+	}
+	maxN := MaxNodesJoint
+	if c.ReplicationOnly {
+		maxN = MaxNodesReplication
+	}
+	initial := max(c.Initial, 1)
+	switch {
+	case c.Nodes < 2 || c.Nodes > maxN:
+		return f("Config.Nodes", "%d: valid range 2..%d (the joint chain of X and Y has N²/2 states, %d bytes each, kept three times)", c.Nodes, maxN, 8)
+	case c.Cache < 1:
+		return f("Config.Cache", "%d: valid range 1..n", c.Cache)
+	case c.Items < c.Cache:
+		return f("Config.Items", "%d: valid range c.. (c = %d)", c.Items, c.Cache)
+	case c.Exchange < 1 || c.Exchange > c.Cache || c.Exchange >= c.Items:
+		return f("Config.Exchange", "%d: valid range 1..min(c, n−1) = 1..%d", c.Exchange, min(c.Cache, c.Items-1))
+	case c.Initial < 0 || initial > c.Nodes:
+		return f("Config.Initial", "%d: valid range 1..N = 1..%d", c.Initial, c.Nodes)
+	case !(c.TMax > 0) || math.IsInf(c.TMax, 0):
+		return f("Config.TMax", "%g: must be > 0", c.TMax)
+	case !(c.Dt > 0) || c.Dt > c.TMax:
+		return f("Config.Dt", "%g: valid range (0, TMax] = (0, %g]", c.Dt, c.TMax)
+	case c.TMax/c.Dt > 1e6:
+		return f("Config.Dt", "%g: at most 10^6 output times (TMax/Dt = %g)", c.Dt, c.TMax/c.Dt)
+	case float64(c.Nodes)*c.TMax > MaxSteps:
+		return f("Config.TMax", "%g: N·TMax = %g shuffles, more than the %g this solver takes (minutes of work)", c.TMax, float64(c.Nodes)*c.TMax, float64(MaxSteps))
+	case c.Level != 0 && (c.ReplicationOnly || !(c.Level > 0 && c.Level <= 1)):
+		return f("Config.Level", "%g: valid range (0, 1], and not with ReplicationOnly", c.Level)
+	}
+	return nil
+}
+
+// Jumps are the per-shuffle probabilities of the chain, up to the factor
+// X(·)/D of each jump (see the package doc): Up = T(11|10) + T(11|01),
+// Move = T(01|10) + T(10|01), Drop = T(01|11) + T(10|11).
+type Jumps struct {
+	Up, Move, Drop float64
+}
+
+// JumpsFor derives the jump probabilities from the transition matrix of
+// approx.TransitionsFor.
+func JumpsFor(v approx.Variant, n, c, s int) (Jumps, error) {
+	tr, err := approx.TransitionsFor(v, n, c, s)
+	if err != nil {
+		return Jumps{}, err
+	}
+	return Jumps{
+		Up:   tr[approx.S10][approx.S11] + tr[approx.S01][approx.S11],
+		Move: tr[approx.S10][approx.S01] + tr[approx.S01][approx.S10],
+		Drop: tr[approx.S11][approx.S01] + tr[approx.S11][approx.S10],
+	}, nil
+}
+
+// Settings control Solve. The zero value of a field means its default.
+type Settings struct {
+	// Tol bounds the Poisson tail cut from each mixture; default 1e-14.
+	Tol float64
+	// Drop is the mass of an edge of the live region below which it is
+	// dropped; default 1e-18.
+	Drop float64
+	// Progress, if not nil, is called now and then with the shuffles done
+	// and the total expected.
+	Progress func(done, total int64)
+}
+
+// Stat is a law's mean, standard deviation and 5, 50 and 95 % quantiles
+// (the smallest value whose cumulative probability reaches the level).
+type Stat struct {
+	Mean, SD, Q05, Q50, Q95 float64
+}
+
+// Row is the law at one output time: X/N and Y/N (Y zero with
+// ReplicationOnly), and PLevel = P(Y(t) ≥ ⌈Level·N⌉).
+type Row struct {
+	T      float64
+	X, Y   Stat
+	PLevel float64
+}
+
+// LevelTime is the law of the time T_L to coverage Level (rounds); Count is
+// ⌈Level·N⌉.
+type LevelTime struct {
+	Level float64
+	Count int
+	Stat
+}
+
+// Stats count the work.
+type Stats struct {
+	Steps     int64 // shuffles applied (both passes)
+	MaxStates int   // largest live region, in states
+}
+
+// Result is a solved chain.
+type Result struct {
+	Config Config
+	Rows   []Row
+	Level  *LevelTime
+	// Bound bounds, in total variation, the distance of every law reported
+	// from the exact one (so every probability is within Bound and every
+	// mean of X/N or Y/N within 2·Bound); Missing is 1 − the mass of the
+	// last law, which Solve checks is at most Bound.
+	Bound, Missing float64
+	Stats          Stats
+}
+
+// ErrMass is returned when the probability mass drifts outside the bound
+// (a defect of the solver).
+var ErrMass = errors.New("chain: probability mass outside the error bound")
+
+func (s Settings) withDefaults() Settings {
+	if s.Tol <= 0 {
+		s.Tol = 1e-14
+	}
+	if s.Drop <= 0 {
+		s.Drop = 1e-18
+	}
+	return s
+}

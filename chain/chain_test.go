@@ -1,0 +1,160 @@
+package chain
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/gossipkit/gossipkit/approx"
+)
+
+// N = 2: X ∈ {1, 2}. From X = 1 a shuffle pairs the holder with the other
+// node in one of the two orders, each w.p. 1/2, and copies d w.p. T(11|10)
+// = p(1−q): up w.p. p(1−q) (both orders alike). From X = 2 one of the two
+// holders drops d w.p. 2p(1−p)q. In continuous time (2 shuffles a round)
+// this is a two-state chain with rates α = 2p(1−q), β = 4p(1−p)q, so
+// P(X(t) = 2) = α/(α+β)·(1 − e^{−(α+β)t}).
+func TestTwoNodesByHand(t *testing.T) {
+	n, c, s := 7, 4, 2 // p = 1/2, q = 3/5 (simplified)
+	p, q := 0.5, 0.6
+	alpha, beta := 2*p*(1-q), 4*p*(1-p)*q
+	for _, tm := range []Time{Continuous, Shuffles} {
+		t.Run(tm.String(), func(t *testing.T) {
+			res, err := Solve(context.Background(), Config{Nodes: 2, Items: n, Cache: c, Exchange: s, TMax: 3, Dt: 0.5, Time: tm}, Settings{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range res.Rows {
+				var p2 float64
+				if tm == Continuous {
+					p2 = alpha / (alpha + beta) * (1 - math.Exp(-(alpha+beta)*r.T))
+				} else {
+					// Per shuffle: 1 → 2 w.p. a = p(1−q), 2 → 1 w.p. b = 2p(1−p)q;
+					// after k shuffles P(2) = a/(a+b)·(1 − (1−a−b)^k).
+					a, b := p*(1-q), 2*p*(1-p)*q
+					k := math.Round(2 * r.T)
+					p2 = a / (a + b) * (1 - math.Pow(1-a-b, k))
+				}
+				// E[X/N] = (1 + P(X=2))/2; Y/N: Y = 2 once d was copied.
+				want := (1 + p2) / 2
+				if math.Abs(r.X.Mean-want) > 1e-12 {
+					t.Errorf("t=%g: E[X/N] = %.15g, want %.15g", r.T, r.X.Mean, want)
+				}
+			}
+		})
+	}
+}
+
+// N = 3, by hand: D = N(N−1) = 6. Simplified P_drop with n = 7, c = 4,
+// s = 2: T(11|10) = T(11|01) = 1/5, T(01|10) = T(10|01) = 3/10, and
+// T(01|11) = T(10|11) = 3/20, so u = 2/5, m = 3/5, w = 3/10.
+func TestJumpsAndThreeNodesByHand(t *testing.T) {
+	j, err := JumpsFor(approx.Simplified, 7, 4, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(j.Up-0.4) > 1e-15 || math.Abs(j.Move-0.6) > 1e-15 || math.Abs(j.Drop-0.3) > 1e-15 {
+		t.Fatalf("jumps %+v, want u = 0.4, m = 0.6, w = 0.3", j)
+	}
+	// One shuffle from (X, Y) = (1, 1): → (2, 2) w.p. u·1·2/6 = 2/15,
+	// → (1, 2) w.p. m·1·2/6 = 1/5, stays w.p. 2/3.
+	l := newLaw(3, true, j, 1)
+	l.step()
+	got := map[[2]int]float64{}
+	l.each(func(x, y int, p float64) { got[[2]int{x, y}] = p })
+	want := map[[2]int]float64{{2, 2}: 2.0 / 15, {1, 2}: 0.2, {1, 1}: 2.0 / 3}
+	for k, w := range want {
+		if math.Abs(got[k]-w) > 1e-15 {
+			t.Errorf("P%v = %v, want %v", k, got[k], w)
+		}
+	}
+	if len(got) != 3 {
+		t.Errorf("mass on %v", got)
+	}
+	// From (2, 2): → (3, 3) u·2·1/6 = 2/15; → (2, 3) m·2·1/6 = 1/5;
+	// → (1, 2) w·2·1/6 = 1/10; stays 17/30.
+	l = newLaw(3, true, j, 2)
+	l.step()
+	got = map[[2]int]float64{}
+	l.each(func(x, y int, p float64) { got[[2]int{x, y}] = p })
+	want = map[[2]int]float64{{3, 3}: 2.0 / 15, {2, 3}: 0.2, {1, 2}: 0.1, {2, 2}: 17.0 / 30}
+	for k, w := range want {
+		if math.Abs(got[k]-w) > 1e-15 {
+			t.Errorf("from (2,2): P%v = %v, want %v", k, got[k], w)
+		}
+	}
+}
+
+// E[K] and E[K²] by two independent algorithms: first-step analysis
+// (HittingMoments, row-by-row tridiagonal solves) and the sums
+// Σ S_k, Σ (2k+1)·S_k over the stepped per-shuffle laws.
+func TestHittingMomentsAgainstSurvivalSums(t *testing.T) {
+	j, _ := JumpsFor(approx.Simplified, 500, 100, 50)
+	for _, tc := range []struct{ N, initial, m int }{{20, 1, 19}, {50, 1, 50}, {50, 3, 40}} {
+		t.Run(fmt.Sprint(tc), func(t *testing.T) {
+			ek, ek2, err := HittingMoments(context.Background(), tc.N, tc.initial, tc.m, j)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := newLaw(tc.N, true, j, tc.initial)
+			s := l.below(tc.m)
+			sum, sum2 := 0.0, 0.0
+			for k := 0; s > 1e-17; k++ {
+				sum += s
+				sum2 += float64(2*k+1) * s
+				c := l.crossing(tc.m)
+				l.step()
+				s -= c
+				if l.steps%64 == 0 {
+					s = l.below(tc.m) // no trimming here: exact up to rounding
+				}
+			}
+			// Both are sums of O(10⁴) terms of size ≤ 1 (or ≤ 2k+1);
+			// rounding stays below 1e-10 relative.
+			if math.Abs(ek-sum) > 1e-10*sum || math.Abs(ek2-sum2) > 1e-10*sum2 {
+				t.Errorf("E[K] %.15g vs %.15g, E[K²] %.15g vs %.15g", ek, sum, ek2, sum2)
+			}
+		})
+	}
+}
+
+// The stationary law against the transient law long after the start, and
+// its closed form: with simplified P_drop, r = c/(n−c), so X is
+// Bin(N, c/n) conditioned on X ≥ 1 (mean ≈ N·c/n, sd ≈ √(N(c/n)(1−c/n))).
+func TestStationaryAgainstLongTransient(t *testing.T) {
+	const N, n, c, s = 60, 50, 10, 5
+	j, _ := JumpsFor(approx.Simplified, n, c, s)
+	if r := j.Up / j.Drop; math.Abs(r-float64(c)/float64(n-c)) > 1e-14 {
+		t.Fatalf("r = %v, want c/(n−c) = %v", r, float64(c)/float64(n-c))
+	}
+	pi, err := Stationary(N, j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Binomial(60, 0.2) conditioned on X ≥ 1: P(X=0) = 0.8^60 ≈ 1.5e-6.
+	p0 := math.Pow(0.8, N)
+	mean := 0.0
+	for x, p := range pi {
+		mean += float64(x) * p
+	}
+	if want := N * 0.2 / (1 - p0); math.Abs(mean-want) > 1e-10 {
+		t.Errorf("stationary mean %.12g, want %.12g", mean, want)
+	}
+	res, err := Solve(context.Background(), Config{Nodes: N, Items: n, Cache: c, Exchange: s, ReplicationOnly: true, Time: Shuffles, TMax: 2000, Dt: 2000, Initial: 12}, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := res.Rows[len(res.Rows)-1]
+	sd := 0.0
+	for x, p := range pi {
+		sd += (float64(x) - mean) * (float64(x) - mean) * p
+	}
+	sd = math.Sqrt(sd)
+	// After 2000 rounds (120 000 shuffles; the chain's relaxation time is
+	// a few rounds) the transient law equals the stationary one to
+	// rounding, plus the error bound.
+	if math.Abs(last.X.Mean-mean/N) > 1e-9 || math.Abs(last.X.SD-sd/N) > 1e-9 {
+		t.Errorf("transient mean %.12g sd %.12g, stationary %.12g %.12g", last.X.Mean, last.X.SD, mean/N, sd/N)
+	}
+}

@@ -1,0 +1,35 @@
+package chain_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/chain"
+)
+
+// The stationary share of holders is c/n: with the simplified P_drop the
+// stationary law of X is Bin(N, c/n) conditioned on X ≥ 1 (package doc),
+// so for N = 2500, n = 500, c = 100 its mean is 0.2 and its sd
+// √(0.2·0.8/2500) = 0.008 (P(X = 0) = 0.8^2500 is negligible).
+func ExampleStationary() {
+	j, _ := chain.JumpsFor(approx.Simplified, 500, 100, 50)
+	pi, _ := chain.Stationary(2500, j)
+	mean, sq := 0.0, 0.0
+	for x, p := range pi {
+		mean += float64(x) * p / 2500
+		sq += float64(x) * float64(x) * p / 2500 / 2500
+	}
+	fmt.Printf("mean %.4f, sd %.4f\n", mean, math.Sqrt(sq-mean*mean))
+	// Output: mean 0.2000, sd 0.0080
+}
+
+// Two nodes, n = 7, c = 4, s = 2: in continuous time X jumps 1 → 2 at rate
+// α = 2p(1−q) = 0.4 and 2 → 1 at β = 4p(1−p)q = 0.6, so E[X/2] at t = 1
+// is (1 + 0.4·(1 − e^{−1}))/2 = 0.626424.
+func ExampleSolve() {
+	res, _ := chain.Solve(context.Background(), chain.Config{Nodes: 2, Items: 7, Cache: 4, Exchange: 2, TMax: 1, Dt: 1}, chain.Settings{})
+	fmt.Printf("E[X(1)/N] = %.6f\n", res.Rows[1].X.Mean)
+	// Output: E[X(1)/N] = 0.626424
+}

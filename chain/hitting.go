@@ -1,0 +1,79 @@
+package chain
+
+import (
+	"context"
+	"fmt"
+	"math"
+)
+
+// HittingMoments returns E[K] and E[K²] for K, the number of shuffles until
+// Y ≥ m, from the state (initial, initial). It solves the linear equations
+// of first-step analysis exactly (up to rounding), with no truncation:
+//
+//	h(X,Y) = 1 + Σ P((X,Y)→(X',Y'))·h(X',Y'),                 h = 0 for Y ≥ m
+//	g(X,Y) = 1 + Σ P((X,Y)→(X',Y'))·(2h(X',Y') + g(X',Y')),   g = 0 for Y ≥ m
+//
+// Y never decreases, so the rows Y = m−1, m−2, … are solved in turn: within
+// a row only X moves (±1), a tridiagonal system with the row above on the
+// right-hand side. Every row is strictly diagonally dominant (a shuffle
+// leaves the row with probability (u+m)·X(N−Y)/D > 0), so the Thomas
+// algorithm is stable. The work is O(N·m); ctx is checked between rows.
+func HittingMoments(ctx context.Context, N, initial, m int, j Jumps) (ek, ek2 float64, err error) {
+	if m <= initial {
+		return 0, 0, nil
+	}
+	if m > N {
+		return 0, 0, fmt.Errorf("chain: level count %d > N = %d", m, N)
+	}
+	d := float64(N) * float64(N-1)
+	cu, cm, cw := j.Up/d, j.Move/d, j.Drop/d
+	// h, g of row Y+1 (zero for Y+1 ≥ m), indexed by X = 0..N+1.
+	hUp, gUp := make([]float64, N+2), make([]float64, N+2)
+	h, g := make([]float64, N+2), make([]float64, N+2)
+	// Thomas algorithm scratch.
+	cp, dh, dg := make([]float64, N+2), make([]float64, N+2), make([]float64, N+2)
+	// Row y, for X = 1..y, with a = cu·X(N−Y), b = cm·X(N−Y) (to row y+1),
+	// c = cu·X(Y−X), dn = cw·X(X−1) (within the row):
+	//   (a+b+c+dn)·h_X − c·h_{X+1} − dn·h_{X−1} = 1 + a·h'_{X+1} + b·h'_X
+	//   (a+b+c+dn)·g_X − c·g_{X+1} − dn·g_{X−1} = 2h_X − 1 + a·g'_{X+1} + b·g'_X
+	// (the second since Σ P·h = h − 1), h', g' from row y+1.
+	solve := func(y int, rhs func(x int, a, b float64) float64, out, dd []float64) {
+		ny := float64(N - y)
+		for x := 1; x <= y; x++ {
+			fx := float64(x)
+			a, b := cu*fx*ny, cm*fx*ny
+			c, dn := cu*fx*float64(y-x), cw*fx*float64(x-1)
+			den, r := a+b+c+dn, rhs(x, a, b)
+			if x > 1 {
+				den -= dn * cp[x-1]
+				r += dn * dd[x-1]
+			}
+			cp[x], dd[x] = c/den, r/den
+		}
+		out[y+1] = 0
+		for x := y; x >= 1; x-- {
+			out[x] = dd[x] + cp[x]*out[x+1]
+		}
+	}
+	for y := m - 1; y >= initial; y-- {
+		if err := ctx.Err(); err != nil {
+			return 0, 0, err
+		}
+		solve(y, func(x int, a, b float64) float64 { return 1 + a*hUp[x+1] + b*hUp[x] }, h, dh)
+		solve(y, func(x int, a, b float64) float64 { return 2*h[x] - 1 + a*gUp[x+1] + b*gUp[x] }, g, dg)
+		hUp, h = h, hUp
+		gUp, g = g, gUp
+	}
+	return hUp[initial], gUp[initial], nil
+}
+
+// hittingStat turns the moments of K into the mean and standard deviation
+// of the time to the level, in rounds.
+func hittingStat(tm Time, N int, ek, ek2 float64) (mean, sd float64) {
+	n := float64(N)
+	vk := math.Max(0, ek2-ek*ek)
+	if tm == Shuffles {
+		return ek / n, math.Sqrt(vk) / n
+	}
+	return ek / n, math.Sqrt(ek+vk) / n
+}

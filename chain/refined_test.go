@@ -1,0 +1,52 @@
+package chain
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/meanfield"
+	"github.com/gossipkit/gossipkit/ode"
+)
+
+// The refined mean field's 1/N term against the exact chain: E[X^N(t)/N] =
+// x(t) + V(t)/N + O(1/N²), so N·(E_exact − x) tends to V as N grows. With
+// the start at 5 % of the nodes (so that x(0) is the same for every N), the
+// relative distance of N·(E_exact − x) from V over t ∈ [0, 40] must shrink
+// like 1/N: it is checked to fall by at least a factor 2.5 from each N to
+// 4N (1/N would give 4).
+func TestRefinedMeanFieldOneOverN(t *testing.T) {
+	const n, c, s, T = 500, 100, 50, 40
+	prev := math.Inf(1)
+	for _, N := range []int{100, 400, 1600} {
+		m, err := approx.NewModel(N, n, c, s, approx.Simplified, N/20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := make([]float64, T+1)
+		for i := range ts {
+			ts[i] = float64(i)
+		}
+		ref, err := meanfield.RefinedContinuous(meanfield.Replication(m), []float64{m.X0}, ts, ode.Settings{RTol: 1e-12, ATol: 1e-15})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ex, err := Solve(context.Background(), Config{Nodes: N, Items: n, Cache: c, Exchange: s, Initial: N / 20, ReplicationOnly: true, Time: Continuous, TMax: T, Dt: 1}, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		worst, vmax := 0.0, 0.0
+		for i := range ts {
+			got := float64(N) * (ex.Rows[i].X.Mean - ref.X[i][0])
+			worst = math.Max(worst, math.Abs(got-ref.V[i][0]))
+			vmax = math.Max(vmax, math.Abs(ref.V[i][0]))
+		}
+		rel := worst / vmax
+		t.Logf("N = %d: max |N(E − x) − V| / max|V| = %.4f", N, rel)
+		if rel > prev/2.5 {
+			t.Errorf("N = %d: relative distance %.4f did not shrink enough from %.4f", N, rel, prev)
+		}
+		prev = rel
+	}
+}

@@ -1,0 +1,268 @@
+package chain
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// trimEvery is the number of shuffles between trims of the live region.
+const trimEvery = 16
+
+// Solve computes the law of X(t)/N (and Y(t)/N) at t = 0, Dt, …, TMax and,
+// with a Level, the law of the time to that coverage. ctx is checked every
+// few thousand shuffles.
+func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	set = set.withDefaults()
+	j, err := JumpsFor(cfg.PDrop, cfg.Items, cfg.Cache, cfg.Exchange)
+	if err != nil {
+		return nil, err
+	}
+	N := cfg.Nodes
+	initial := max(cfg.Initial, 1)
+	joint := !cfg.ReplicationOnly
+	m := 0 // coverage count of the level
+	if cfg.Level > 0 {
+		m = int(math.Ceil(cfg.Level*float64(N) - 1e-9))
+	}
+	res := &Result{Config: cfg}
+	ts := grid(cfg.TMax, cfg.Dt)
+	l := newLaw(N, joint, j, initial)
+	total := int64(math.Round(float64(N) * cfg.TMax))
+	tick := func() error {
+		if l.steps%trimEvery == 0 {
+			l.trim(set.Drop)
+			res.Stats.MaxStates = max(res.Stats.MaxStates, l.states())
+		}
+		if l.steps%4096 == 0 {
+			if set.Progress != nil {
+				set.Progress(l.steps, total)
+			}
+			return ctx.Err()
+		}
+		return nil
+	}
+	var sk []float64 // S_k = P(Y_k < m), Shuffles pass
+	record := func(t float64, poissonLost float64) {
+		res.Rows = append(res.Rows, l.row(t, m))
+		res.Bound = l.dropped + poissonLost
+	}
+	switch cfg.Time {
+	case Shuffles:
+		// One pass: the law after round(N·t) shuffles, and S_k on the way.
+		if m > 0 {
+			sk = append(sk, l.below(m))
+		}
+		for _, t := range ts {
+			target := int64(math.Round(float64(N) * t))
+			for l.steps < target {
+				c := 0.0
+				if m > 0 {
+					c = l.crossing(m)
+				}
+				l.step()
+				if m > 0 {
+					sk = append(sk, math.Max(sk[len(sk)-1]-c, 0))
+				}
+				if err := tick(); err != nil {
+					return nil, err
+				}
+				if m > 0 && l.steps%trimEvery == 0 {
+					sk[len(sk)-1] = l.below(m)
+				}
+			}
+			record(t, 0)
+		}
+	case Continuous:
+		lost := 0.0
+		mix := l.newMixer()
+		prev := 0.0
+		for _, t := range ts {
+			if t > prev {
+				lo, w, tail := poisson(float64(N)*(t-prev), set.Tol)
+				for k := 0; k < lo+len(w); k++ {
+					if k >= lo {
+						mix.add(l, w[k-lo])
+					}
+					if k < lo+len(w)-1 {
+						l.step()
+						if err := tick(); err != nil {
+							return nil, err
+						}
+					}
+				}
+				mix.install(l)
+				lost += tail
+			}
+			record(t, lost)
+			prev = t
+		}
+	}
+	res.Stats.Steps = l.steps
+	res.Missing = 1 - l.mass()
+	if res.Missing > res.Bound+1e-9 || res.Missing < -1e-9 {
+		return nil, fmt.Errorf("%w: missing %g, bound %g", ErrMass, res.Missing, res.Bound)
+	}
+	if m > 0 {
+		lt, steps, err := levelTime(ctx, cfg, set, j, initial, m, sk)
+		if err != nil {
+			return nil, err
+		}
+		res.Stats.Steps += steps
+		res.Level = lt
+	}
+	return res, nil
+}
+
+func grid(tMax, dt float64) []float64 {
+	ts := make([]float64, int(math.Round(tMax/dt))+1)
+	for i := range ts {
+		ts[i] = math.Min(float64(i)*dt, tMax)
+	}
+	return ts
+}
+
+func (l *law) mass() float64 {
+	s := 0.0
+	l.each(func(_, _ int, p float64) { s += p })
+	return s
+}
+
+// row summarises the current law at time t.
+func (l *law) row(t float64, m int) Row {
+	n := l.n
+	px := make([]float64, n+1)
+	var py []float64
+	if l.joint {
+		py = make([]float64, n+1)
+	}
+	total, above := 0.0, 0.0
+	l.each(func(x, y int, p float64) {
+		px[x] += p
+		if py != nil {
+			py[y] += p
+			if m > 0 && y >= m {
+				above += p
+			}
+		}
+		total += p
+	})
+	r := Row{T: t, X: stat(px, total, n)}
+	if py != nil {
+		r.Y = stat(py, total, n)
+	}
+	if m > 0 {
+		r.PLevel = above / total
+	}
+	return r
+}
+
+// stat summarises a law over 0..n (normalised by total) as fractions of n.
+func stat(p []float64, total float64, n int) Stat {
+	mean, sq := 0.0, 0.0
+	for v, pv := range p {
+		mean += float64(v) * pv
+	}
+	mean /= total
+	for v, pv := range p {
+		d := float64(v) - mean
+		sq += d * d * pv
+	}
+	q := func(level float64) float64 {
+		acc := 0.0
+		for v, pv := range p {
+			acc += pv
+			if acc >= level*total {
+				return float64(v) / float64(n)
+			}
+		}
+		return 1
+	}
+	return Stat{Mean: mean / float64(n), SD: math.Sqrt(sq/total) / float64(n), Q05: q(0.05), Q50: q(0.5), Q95: q(0.95)}
+}
+
+// levelTime computes the law of the time to coverage count m from S_k =
+// P(Y_k < m) of the per-shuffle chain, stepping (a fresh chain, or on
+// from sk) until S_k < Tol.
+func levelTime(ctx context.Context, cfg Config, set Settings, j Jumps, initial, m int, sk []float64) (*LevelTime, int64, error) {
+	N := cfg.Nodes
+	var steps int64
+	if len(sk) == 0 || sk[len(sk)-1] >= set.Tol {
+		// (Re)run the per-shuffle chain from the start: in Continuous time
+		// the first pass did not produce S_k; in Shuffles time TMax may end
+		// before the level is reached.
+		l := newLaw(N, true, j, initial)
+		sk = sk[:0]
+		sk = append(sk, l.below(m))
+		for sk[len(sk)-1] >= set.Tol {
+			if int64(len(sk)) > int64(MaxSteps) {
+				return nil, steps, fmt.Errorf("chain: coverage %g not reached within %g shuffles", cfg.Level, float64(MaxSteps))
+			}
+			c := l.crossing(m)
+			l.step()
+			s := sk[len(sk)-1] - c
+			if l.steps%trimEvery == 0 {
+				l.trim(set.Drop)
+				s = l.below(m)
+			}
+			if l.steps%4096 == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, steps, err
+				}
+			}
+			sk = append(sk, math.Max(s, 0))
+		}
+		steps = l.steps
+	}
+	// The mean and sd come from first-step analysis (HittingMoments), with
+	// no truncation; the quantiles from S_k.
+	ek, ek2, err := HittingMoments(ctx, N, initial, m, j)
+	if err != nil {
+		return nil, steps, err
+	}
+	n := float64(N)
+	lt := &LevelTime{Level: cfg.Level, Count: m}
+	lt.Mean, lt.SD = hittingStat(cfg.Time, N, ek, ek2)
+	cdfK := func(k int) float64 { // P(K ≤ k)
+		if k >= len(sk) {
+			return 1
+		}
+		return 1 - sk[k]
+	}
+	if cfg.Time == Shuffles {
+		q := func(level float64) float64 {
+			k := sort.Search(len(sk), func(k int) bool { return cdfK(k) >= level })
+			return float64(k) / n
+		}
+		lt.Q05, lt.Q50, lt.Q95 = q(0.05), q(0.5), q(0.95)
+		return lt, steps, nil
+	}
+	// P(T ≤ t) = Σ_k Pois(k; N t) P(K ≤ k).
+	cdfT := func(t float64) float64 {
+		lo, w, _ := poisson(n*t, set.Tol)
+		s := 0.0
+		for i, wk := range w {
+			s += wk * cdfK(lo+i)
+		}
+		return s
+	}
+	hi := (float64(len(sk)) + 40*math.Sqrt(float64(len(sk))) + 100) / n
+	q := func(level float64) float64 {
+		a, b := 0.0, hi
+		for range 60 {
+			mid := (a + b) / 2
+			if cdfT(mid) >= level {
+				b = mid
+			} else {
+				a = mid
+			}
+		}
+		return b
+	}
+	lt.Q05, lt.Q50, lt.Q95 = q(0.05), q(0.5), q(0.95)
+	return lt, steps, nil
+}
