@@ -206,3 +206,21 @@ func (t *Table) writeTable(w io.Writer, markdown bool) error {
 	}
 	return tab.Render()
 }
+
+// ShortFraction shows a fraction in text tables as itself when it is short
+// and as a 12-digit decimal otherwise (JSON and CSV keep the full fraction).
+func ShortFraction(_ int, v any) string {
+	switch x := v.(type) {
+	case *big.Rat:
+		if s := x.RatString(); len(s) <= 24 {
+			return s
+		}
+		f, _ := x.Float64()
+		return "≈" + strconv.FormatFloat(f, 'g', 12, 64)
+	case float64:
+		return strconv.FormatFloat(x, 'g', 10, 64)
+	case nil:
+		return "–"
+	}
+	return Cell(v)
+}

@@ -6,6 +6,9 @@ import (
 	"strconv"
 
 	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/chain"
+	"github.com/gossipkit/gossipkit/exact"
+	"github.com/gossipkit/gossipkit/meanfield"
 	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/sim"
 	"github.com/gossipkit/gossipkit/tree"
@@ -121,5 +124,116 @@ func TreeTable(s tree.Summary) *plots.Table {
 			s.RepairMessages, s.RepairMessagesPct, s.JoinRequestsIncreasePct, s.DepthChangePct, s.Pings)
 	}
 	t.Rows = [][]any{row}
+	return t
+}
+
+// ChainTable is a solved chain's law per output time: t, x_mean, x_sd,
+// x_q05, x_q50, x_q95, then the same for y (not with ReplicationOnly), then
+// p_level = P(Y(t) ≥ ⌈L·N⌉) when a level was asked for.
+func ChainTable(res *chain.Result) *plots.Table {
+	keys := []string{"t", "x_mean", "x_sd", "x_q05", "x_q50", "x_q95"}
+	cfg := res.Config
+	if !cfg.ReplicationOnly {
+		keys = append(keys, "y_mean", "y_sd", "y_q05", "y_q50", "y_q95")
+	}
+	if cfg.Level > 0 {
+		keys = append(keys, "p_level")
+	}
+	t := &plots.Table{Keys: keys}
+	for _, r := range res.Rows {
+		row := []any{r.T, r.X.Mean, r.X.SD, r.X.Q05, r.X.Q50, r.X.Q95}
+		if !cfg.ReplicationOnly {
+			row = append(row, r.Y.Mean, r.Y.SD, r.Y.Q05, r.Y.Q50, r.Y.Q95)
+		}
+		if cfg.Level > 0 {
+			row = append(row, r.PLevel)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// WriteChain writes a solved chain as `gossipkit chain` prints it: csv and
+// markdown the table; json an object with the rows, "time_to_level" and
+// "error_bound"; text a summary, then the table.
+func WriteChain(w io.Writer, res *chain.Result, format string) error {
+	t := ChainTable(res)
+	var lvl *plots.Table
+	if l := res.Level; l != nil {
+		lvl = &plots.Table{Single: true, Keys: []string{"level", "count", "mean", "sd", "q05", "q50", "q95"},
+			Rows: [][]any{{l.Level, l.Count, l.Mean, l.SD, l.Q05, l.Q50, l.Q95}}}
+	}
+	switch format {
+	case "json":
+		fmt.Fprint(w, "{\n\"error_bound\": ", strconv.FormatFloat(res.Bound, 'g', -1, 64), ",\n\"rows\": ")
+		if err := t.Write(w, "json"); err != nil {
+			return err
+		}
+		if lvl != nil {
+			fmt.Fprint(w, ",\n\"time_to_level\": ")
+			if err := lvl.Write(w, "json"); err != nil {
+				return err
+			}
+		}
+		_, err := fmt.Fprint(w, "}\n")
+		return err
+	case "text":
+		c := res.Config
+		fmt.Fprintf(w, "exact pairwise chain: N=%d n=%d c=%d s=%d, %d initial copies, P_drop %v, %v time; error bound %.2g (total variation), %d shuffles applied\n",
+			c.Nodes, c.Items, c.Cache, c.Exchange, max(c.Initial, 1), c.PDrop, c.Time, res.Bound, res.Stats.Steps)
+		if l := res.Level; l != nil {
+			fmt.Fprintf(w, "time to coverage %g (Y ≥ %d): mean %.6g, sd %.4g, quantiles 5/50/95 %% %.4g / %.4g / %.4g rounds\n", l.Level, l.Count, l.Mean, l.SD, l.Q05, l.Q50, l.Q95)
+		}
+		fmt.Fprintln(w)
+	}
+	return t.Write(w, format)
+}
+
+// PDropTable is `gossipkit pdrop`'s table: formula (1), the γ form and S
+// exactly (null where undefined), formula (1) rounded, log10 |E − S| and,
+// with enumerate, the enumerated per-item and per-shuffle probabilities.
+func PDropTable(evs []exact.Evaluation, enumerate bool) *plots.Table {
+	keys := []string{"n", "c", "s", "exact", "gamma", "simplified", "exact_float", "log10_abs_diff"}
+	if enumerate {
+		keys = append(keys, "enumerated", "enumerated_per_shuffle")
+	}
+	t := &plots.Table{Keys: keys, TextCell: plots.ShortFraction}
+	for _, ev := range evs {
+		var simp, ldiff any // null where S or the logarithm is undefined
+		if ev.Simplified != nil {
+			simp = ev.Simplified
+		}
+		if ev.HasLog10 {
+			ldiff = ev.Log10AbsDiff
+		}
+		exf, _ := ev.Formula1.Float64()
+		row := []any{ev.N, ev.C, ev.S, ev.Formula1, ev.Gamma, simp, exf, ldiff}
+		if enumerate {
+			if en := ev.Enumerated; en != nil {
+				row = append(row, en.PerItem, en.PerShuffle)
+			} else {
+				row = append(row, nil, nil)
+			}
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// ODETable is `gossipkit ode`'s table: the integrated x, y beside the
+// closed forms and, if ref is not nil, the refined means and predicted sds.
+func ODETable(sol *meanfield.Solution, ref *meanfield.RefinedCurves) *plots.Table {
+	keys := []string{"t", "x", "y", "x_closed", "y_closed"}
+	if ref != nil {
+		keys = append(keys, "x_refined", "y_refined", "x_sd", "y_sd")
+	}
+	t := &plots.Table{Keys: keys}
+	for i, tt := range sol.T {
+		row := []any{tt, sol.X[i], sol.Y[i], sol.XClosed[i], sol.YClosed[i]}
+		if ref != nil {
+			row = append(row, ref.X[i], ref.Y[i], ref.XSD[i], ref.YSD[i])
+		}
+		t.Rows = append(t.Rows, row)
+	}
 	return t
 }

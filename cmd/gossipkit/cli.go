@@ -7,9 +7,13 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
+	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/gossipkit/gossipkit/chain"
 	"github.com/gossipkit/gossipkit/internal/atomicfile"
 	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/sim"
@@ -105,9 +109,11 @@ func outputTable(e *env, path, format string, t *plots.Table) error {
 	return output(e, path, func(w io.Writer) error { return t.Write(w, format) })
 }
 
-// fieldFlags maps the fields that library errors name to this CLI's flags.
+// fieldFlags maps the fields that library errors name (sim.Config,
+// chain.Config) to this CLI's flags.
 var fieldFlags = map[string]string{
 	"Config.Nodes": "-N", "Config.Items": "-n", "Config.Cache": "-c", "Config.Exchange": "-s",
+	"Config.TMax": "--t-max", "Config.Dt": "--dt", "Config.Level": "--level",
 	"Config.Warmup": "--warmup", "Config.Rounds": "--rounds", "Config.Reps": "--reps",
 	"Config.Initial": "--initial", "Config.Ticks": "--ticks", "Config.FailFraction": "--fail",
 	"Config.Topology": "--topology", "Options.Workers": "--workers",
@@ -123,11 +129,14 @@ var treeFieldFlags = map[string]string{
 func fieldUsage(err error, flags map[string]string) error {
 	var se *sim.FieldError
 	var te *tree.FieldError
+	var ce *chain.FieldError
 	switch {
 	case errors.As(err, &se):
 		return usagef("%s %s", flagOf(se.Field, flags), se.Msg)
 	case errors.As(err, &te):
 		return usagef("%s %s", flagOf(te.Field, flags), te.Msg)
+	case errors.As(err, &ce):
+		return usagef("%s %s", flagOf(ce.Field, flags), ce.Msg)
 	}
 	return err
 }
@@ -139,27 +148,23 @@ func flagOf(field string, flags map[string]string) string {
 	return field
 }
 
-// progress prints a one-line progress indicator on stderr when it is a
-// terminal, and nothing otherwise.
-type progress struct {
-	e     *env
-	label string
-	last  int
-}
-
-func newProgress(e *env, label string) *progress { return &progress{e: e, label: label, last: -1} }
-
-func (p *progress) update(done, total int) {
-	if p == nil || !p.e.terminal || total <= 0 {
-		return
+// newProgress returns a progress callback that draws a bar with count,
+// rate and ETA on stderr when it is a terminal (schollz/progressbar, which
+// locks, so replications finishing on several goroutines may call it),
+// and does nothing otherwise. The bar is made on the first call, which
+// brings the total.
+func newProgress(e *env, label string) func(done, total int) {
+	if !e.terminal {
+		return func(int, int) {}
 	}
-	pct := 100 * done / total
-	if pct == p.last {
-		return
-	}
-	p.last = pct
-	fmt.Fprintf(p.e.stderr, "\r%s %3d%% (%d/%d)", p.label, pct, done, total)
-	if done >= total {
-		fmt.Fprint(p.e.stderr, "\r\033[K")
+	var once sync.Once
+	var bar *progressbar.ProgressBar
+	return func(done, total int) {
+		once.Do(func() {
+			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(e.stderr), progressbar.OptionSetDescription(label),
+				progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetPredictTime(true),
+				progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(200*time.Millisecond))
+		})
+		bar.Set(done)
 	}
 }

@@ -53,6 +53,7 @@ func commandList() []*command {
 		{name: "transitions", summary: "the 4×4 transition matrix of one item in one shuffle (Fig. 1)", run: cmdTransitions},
 		{name: "ode", summary: "integrate replication x(t) and coverage y(t); compare with the closed forms", run: cmdODE},
 		{name: "optimal", summary: "the optimal exchange size s* and its integer counterparts", run: cmdOptimal},
+		{name: "chain", summary: "the pairwise model solved exactly: laws of x(t), y(t) and of the time to a coverage level", run: cmdChain},
 		{name: "sim", summary: "Monte Carlo of the shuffle protocol or its pairwise-Markov model", run: cmdSim},
 		{name: "merge", summary: "combine the part files of a sharded sim or tree run, exactly", run: cmdMerge},
 		{name: "tree", summary: "spanning-tree notification simulator: build, fail, sweep", run: cmdTree},

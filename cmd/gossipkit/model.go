@@ -137,24 +137,14 @@ func cmdODE(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	keys := []string{"t", "x", "y", "x_closed", "y_closed"}
 	var ref *meanfield.RefinedCurves
 	if *refined {
 		tm, _ := meanfield.ParseTime(*timeModel) // checked above
 		if ref, err = meanfield.RefineGrid(ctx, m, *tMax, *dt, tm, set); err != nil {
 			return err
 		}
-		keys = append(keys, "x_refined", "y_refined", "x_sd", "y_sd")
 	}
-	t := &plots.Table{Keys: keys}
-	for i, tt := range sol.T {
-		row := []any{tt, sol.X[i], sol.Y[i], sol.XClosed[i], sol.YClosed[i]}
-		if ref != nil {
-			row = append(row, ref.X[i], ref.Y[i], ref.XSD[i], ref.YSD[i])
-		}
-		t.Rows = append(t.Rows, row)
-	}
-	if err := outputTable(e, *out, *format, t); err != nil {
+	if err := outputTable(e, *out, *format, report.ODETable(sol, ref)); err != nil {
 		return err
 	}
 	if *format == "text" {

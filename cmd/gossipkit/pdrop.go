@@ -3,12 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"math/big"
-	"strconv"
 
 	"github.com/gossipkit/gossipkit/exact"
 	"github.com/gossipkit/gossipkit/internal/flagval"
 	"github.com/gossipkit/gossipkit/plots"
+	"github.com/gossipkit/gossipkit/report"
 )
 
 func cmdPDrop(ctx context.Context, e *env, args []string) error {
@@ -64,53 +63,12 @@ func cmdPDrop(ctx context.Context, e *env, args []string) error {
 			}
 		}
 	}
-	keys := []string{"n", "c", "s", "exact", "gamma", "simplified", "exact_float", "log10_abs_diff"}
-	if *enum {
-		keys = append(keys, "enumerated", "enumerated_per_shuffle")
-	}
-	evs, err := exact.Evaluate(ctx, pts, *enum, newProgress(e, "pdrop").update)
+	evs, err := exact.Evaluate(ctx, pts, *enum, newProgress(e, "pdrop"))
 	if err != nil {
 		return err
 	}
-	t := &plots.Table{Keys: keys, TextCell: shortFraction}
-	for _, ev := range evs {
-		var simp, ldiff any // null where S or the logarithm is undefined
-		if ev.Simplified != nil {
-			simp = ev.Simplified
-		}
-		if ev.HasLog10 {
-			ldiff = ev.Log10AbsDiff
-		}
-		exf, _ := ev.Formula1.Float64()
-		row := []any{ev.N, ev.C, ev.S, ev.Formula1, ev.Gamma, simp, exf, ldiff}
-		if *enum {
-			if en := ev.Enumerated; en != nil {
-				row = append(row, en.PerItem, en.PerShuffle)
-			} else {
-				row = append(row, nil, nil)
-			}
-		}
-		t.Rows = append(t.Rows, row)
-	}
+	t := report.PDropTable(evs, *enum)
 	return outputTable(e, *out, *format, t)
-}
-
-// shortFraction shows a fraction in text tables as itself when it is short
-// and as a 12-digit decimal otherwise (JSON and CSV keep the full fraction).
-func shortFraction(_ int, v any) string {
-	switch x := v.(type) {
-	case *big.Rat:
-		if s := x.RatString(); len(s) <= 24 {
-			return s
-		}
-		f, _ := x.Float64()
-		return "≈" + strconv.FormatFloat(f, 'g', 12, 64)
-	case float64:
-		return strconv.FormatFloat(x, 'g', 10, 64)
-	case nil:
-		return "–"
-	}
-	return plots.Cell(v)
 }
 
 func cmdGammaCheck(ctx context.Context, e *env, args []string) error {
@@ -130,8 +88,7 @@ func cmdGammaCheck(ctx context.Context, e *env, args []string) error {
 	case *nMax < 2 || *nMax > 10_000_000:
 		return usagef("--n-max %d: valid range 2..10000000", *nMax)
 	}
-	prog := newProgress(e, "gamma-check")
-	checked, mm, err := exact.VerifyGamma(ctx, *sMax, *cMax, *nMax, prog.update)
+	checked, mm, err := exact.VerifyGamma(ctx, *sMax, *cMax, *nMax, newProgress(e, "gamma-check"))
 	if err != nil {
 		return err
 	}

@@ -98,8 +98,7 @@ func cmdSim(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	opt := sim.Options{Workers: workers}
-	prog := newProgress(e, "sim")
-	opt.Progress = prog.update
+	opt.Progress = newProgress(e, "sim")
 	if sh != nil {
 		return runShard(ctx, e, cfg, opt, sh, *out)
 	}

@@ -73,7 +73,7 @@ func cmdTree(ctx context.Context, e *env, args []string) error {
 	if id != nil && len(exp.Indices(id)) == 0 {
 		return usagef("--shard %d/%d: no seed falls in this shard (--seeds %d)", id.Index, id.Count, *seeds)
 	}
-	res, err := exp.Run(ctx, id, newProgress(e, "tree").update)
+	res, err := exp.Run(ctx, id, newProgress(e, "tree"))
 	if err != nil {
 		return err
 	}
