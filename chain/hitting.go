@@ -77,3 +77,30 @@ func hittingStat(tm Time, N int, ek, ek2 float64) (mean, sd float64) {
 	}
 	return ek / n, math.Sqrt(ek+vk) / n
 }
+
+// MeanTimeToLevel returns the mean and standard deviation of the time, in
+// rounds, until ⌈cfg.Level·N⌉ nodes have held d, by first-step analysis
+// (HittingMoments): exact up to rounding, and O(N²) work, so it reaches
+// sizes whose transient laws Solve cannot. TMax and Dt are not used.
+func MeanTimeToLevel(ctx context.Context, cfg Config) (mean, sd float64, err error) {
+	if cfg.TMax == 0 {
+		cfg.TMax, cfg.Dt = 1, 1 // not used here; satisfy Validate
+	}
+	if err := cfg.Validate(); err != nil {
+		return 0, 0, err
+	}
+	if cfg.Level <= 0 {
+		return 0, 0, &FieldError{Field: "Config.Level", Msg: "0: a level in (0, 1] is needed"}
+	}
+	j, err := JumpsFor(cfg.PDrop, cfg.Items, cfg.Cache, cfg.Exchange)
+	if err != nil {
+		return 0, 0, err
+	}
+	m := levelCount(cfg.Level, cfg.Nodes)
+	ek, ek2, err := HittingMoments(ctx, cfg.Nodes, max(cfg.Initial, 1), m, j)
+	if err != nil {
+		return 0, 0, err
+	}
+	mean, sd = hittingStat(cfg.Time, cfg.Nodes, ek, ek2)
+	return mean, sd, nil
+}

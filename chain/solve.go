@@ -27,7 +27,7 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 	joint := !cfg.ReplicationOnly
 	m := 0 // coverage count of the level
 	if cfg.Level > 0 {
-		m = int(math.Ceil(cfg.Level*float64(N) - 1e-9))
+		m = levelCount(cfg.Level, N)
 	}
 	res := &Result{Config: cfg}
 	ts := grid(cfg.TMax, cfg.Dt)
@@ -266,3 +266,6 @@ func levelTime(ctx context.Context, cfg Config, set Settings, j Jumps, initial, 
 	lt.Q05, lt.Q50, lt.Q95 = q(0.05), q(0.5), q(0.95)
 	return lt, steps, nil
 }
+
+// levelCount is ⌈L·N⌉, with a margin for the rounding of L·N.
+func levelCount(level float64, N int) int { return int(math.Ceil(level*float64(N) - 1e-9)) }
