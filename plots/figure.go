@@ -33,6 +33,7 @@ type Series struct {
 	X, Y   []float64
 	Lo, Hi []float64 // optional band (e.g. mean ± sd), drawn beneath
 	Dashed bool
+	Dotted bool // a dotted line (a third style beside solid and dashed)
 	Points bool // markers instead of a line (with error bars from Lo, Hi)
 	Open   bool // small open markers
 	Color  int  // palette index
@@ -200,8 +201,11 @@ func (s *Spec) Build() (*plot.Plot, error) {
 		}
 		l.LineStyle.Color = col
 		l.LineStyle.Width = vg.Points(1.5)
-		if se.Dashed {
+		switch {
+		case se.Dashed:
 			l.LineStyle.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+		case se.Dotted:
+			l.LineStyle.Dashes = []vg.Length{vg.Points(1.5), vg.Points(2)}
 		}
 		p.Add(l)
 		if se.Name != "" {

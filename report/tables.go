@@ -14,12 +14,15 @@ import (
 	"github.com/gossipkit/gossipkit/tree"
 )
 
-// RoundsTable is a simulation's per-round table: mean, sd and 5/50/95 % quantiles of
-// x and y over the replications, as fractions of N.
+// RoundsTable is a simulation's per-round table: mean, sd and 5/50/95 %
+// quantiles of x, of y (per event) and of y_round (round snapshots) over
+// the replications, as fractions of N.
 func RoundsTable(res *sim.Result) *plots.Table {
-	t := &plots.Table{Keys: []string{"t", "x_mean", "x_sd", "y_mean", "y_sd", "x_q05", "x_q50", "x_q95", "y_q05", "y_q50", "y_q95"}}
+	t := &plots.Table{Keys: []string{"t", "x_mean", "x_sd", "y_mean", "y_sd", "x_q05", "x_q50", "x_q95", "y_q05", "y_q50", "y_q95",
+		"y_round_mean", "y_round_sd", "y_round_q05", "y_round_q50", "y_round_q95"}}
 	for _, r := range res.Summary() {
-		t.Rows = append(t.Rows, []any{r.T, r.XMean, r.XSD, r.YMean, r.YSD, r.XQ05, r.XQ50, r.XQ95, r.YQ05, r.YQ50, r.YQ95})
+		t.Rows = append(t.Rows, []any{r.T, r.XMean, r.XSD, r.YMean, r.YSD, r.XQ05, r.XQ50, r.XQ95, r.YQ05, r.YQ50, r.YQ95,
+			r.YRMean, r.YRSD, r.YRQ05, r.YRQ50, r.YRQ95})
 	}
 	return t
 }

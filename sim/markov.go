@@ -14,13 +14,14 @@ type markovState struct {
 	covered  []bool
 	xCount   int
 	yCount   int
+	snap     snapshotCoverage
 	cum      [4][4]float64 // cumulative transition rows
 	tracking bool
 	cnt      Counters
 }
 
 func newMarkovState(N int, tr approx.Transitions) *markovState {
-	st := &markovState{has: make([]bool, N), covered: make([]bool, N)}
+	st := &markovState{has: make([]bool, N), covered: make([]bool, N), snap: newSnapshotCoverage(N)}
 	for i := range 4 {
 		acc := 0.0
 		for j := range 4 {
@@ -59,12 +60,14 @@ func (st *markovState) set(v int32, h bool) {
 	}
 	st.has[v] = h
 	if h {
+		st.snap.gain(v)
 		st.xCount++
 		if !st.covered[v] {
 			st.covered[v] = true
 			st.yCount++
 		}
 	} else {
+		st.snap.lose(v)
 		st.xCount--
 	}
 }

@@ -16,12 +16,12 @@ import (
 // PartFormat and PartVersion identify a part file.
 const (
 	PartFormat  = "gossipkit-sim-part"
-	PartVersion = 1
+	PartVersion = 2
 )
 
 // Part is one shard's share of an experiment, as written to a part file.
 //
-// # File format (version 1)
+// # File format (version 2)
 //
 // A part file is one gzip member whose content is a JSON object:
 //
@@ -33,13 +33,16 @@ const (
 //	shard        {"index": I, "count": M}: this part ran the replications r
 //	             with r mod M = I − 1
 //	replications the indices it holds, increasing
-//	moments      per round t = 0..T, for x and y: {"count", "sum", "sumsq"},
+//	moments      per round t = 0..T, for x, y and y_round: {"count", "sum", "sumsq"},
 //	             exact integers (sumsq as a decimal string): count, Σv, Σv²
 //	             of the node counts over this part's replications. A reader
 //	             recomputes them from the trajectories and rejects a part
 //	             where they differ.
-//	reps         per replication: index, x and y (node counts at t = 0..T)
-//	             and its integer counters
+//	reps         per replication: index, x, y and y_round (node counts at
+//	             t = 0..T: holders, nodes that have held d, nodes that held
+//	             it at a snapshot) and its integer counters
+//
+// Version 1 had no y_round; this gossipkit refuses it (rerun the shard).
 //
 // gzip's CRC-32 and length check reject truncated or corrupted files; the
 // decoder rejects unknown fields. Merging adds the integer power sums, so a
@@ -95,8 +98,9 @@ type momentJSON struct {
 }
 
 type partMoments struct {
-	X []momentJSON `json:"x"`
-	Y []momentJSON `json:"y"`
+	X  []momentJSON `json:"x"`
+	Y  []momentJSON `json:"y"`
+	YR []momentJSON `json:"y_round"`
 }
 
 func toPartConfig(c Config) partConfig {
@@ -146,6 +150,8 @@ func momentsOf(reps []Replication, T int, pick func(*Replication) []int32) []mom
 func pickX(r *Replication) []int32 { return r.X }
 func pickY(r *Replication) []int32 { return r.Y }
 
+func pickYR(r *Replication) []int32 { return r.YRound }
+
 // WritePart writes res, the replications of shard id, as a part file.
 func WritePart(w io.Writer, res *Result, id ShardID) error {
 	p := Part{Format: PartFormat, Version: PartVersion, Config: toPartConfig(res.Config), Connected: res.Connected, Shard: id, Reps: res.Reps}
@@ -153,7 +159,7 @@ func WritePart(w io.Writer, res *Result, id ShardID) error {
 		p.Replications = append(p.Replications, r.Index)
 	}
 	T := res.Config.Rounds
-	p.Moments = partMoments{X: momentsOf(res.Reps, T, pickX), Y: momentsOf(res.Reps, T, pickY)}
+	p.Moments = partMoments{X: momentsOf(res.Reps, T, pickX), Y: momentsOf(res.Reps, T, pickY), YR: momentsOf(res.Reps, T, pickYR)}
 	return shard.WriteJSON(w, &p)
 }
 
@@ -185,14 +191,14 @@ func ReadPart(r io.Reader) (*Part, error) {
 		return nil, fmt.Errorf("bad shard %d/%d in part file", p.Shard.Index, p.Shard.Count)
 	}
 	T := cfg.Rounds
-	if len(p.Reps) != len(p.Replications) || len(p.Moments.X) != T+1 || len(p.Moments.Y) != T+1 {
+	if len(p.Reps) != len(p.Replications) || len(p.Moments.X) != T+1 || len(p.Moments.Y) != T+1 || len(p.Moments.YR) != T+1 {
 		return nil, errors.New("corrupted part file: inconsistent lengths")
 	}
 	for i, rep := range p.Reps {
 		if rep.Index != p.Replications[i] || rep.Index >= cfg.Reps || !p.Shard.Owns(rep.Index) {
 			return nil, fmt.Errorf("corrupted part file: replication %d does not belong to shard %d/%d of %d", rep.Index, p.Shard.Index, p.Shard.Count, cfg.Reps)
 		}
-		if len(rep.X) != T+1 || len(rep.Y) != T+1 {
+		if len(rep.X) != T+1 || len(rep.Y) != T+1 || len(rep.YRound) != T+1 {
 			return nil, fmt.Errorf("corrupted part file: replication %d has %d rounds, want %d", rep.Index, len(rep.X)-1, T)
 		}
 	}
@@ -200,7 +206,7 @@ func ReadPart(r io.Reader) (*Part, error) {
 		stored []momentJSON
 		pick   func(*Replication) []int32
 		name   string
-	}{{p.Moments.X, pickX, "x"}, {p.Moments.Y, pickY, "y"}} {
+	}{{p.Moments.X, pickX, "x"}, {p.Moments.Y, pickY, "y"}, {p.Moments.YR, pickYR, "y_round"}} {
 		got := momentsOf(p.Reps, T, pair.pick)
 		for t := range got {
 			if got[t] != pair.stored[t] {

@@ -64,6 +64,7 @@ type protocolState[T item] struct {
 	xCount       int
 	covered      []bool
 	yCount       int
+	snap         snapshotCoverage
 	cnt          Counters
 	check        bool
 	copies       []int32 // Check mode: copies of each item in the network
@@ -80,7 +81,7 @@ func newProtocolState[T item](cfg Config, r *rng.Rand) *protocolState[T] {
 		markA: make([]uint32, n+1), markB: make([]uint32, n+1),
 		newA: make([]T, s), newB: make([]T, s),
 		candA: make([]int32, s), candB: make([]int32, s), raw: make([]uint32, c),
-		d: T(n), covered: make([]bool, N), check: cfg.Check,
+		d: T(n), covered: make([]bool, N), snap: newSnapshotCoverage(N), check: cfg.Check,
 	}
 	// Initial placement: slot j of node v holds item π((v·c + j) mod n) for
 	// a random permutation π. c consecutive residues are distinct (c ≤ n), so
@@ -324,12 +325,14 @@ func (st *protocolState[T]) overwrite(p *T, y T) bool {
 func (st *protocolState[T]) noteD(v int32, had, has bool) {
 	switch {
 	case has && !had:
+		st.snap.gain(v)
 		st.xCount++
 		if !st.covered[v] {
 			st.covered[v] = true
 			st.yCount++
 		}
 	case had && !has:
+		st.snap.lose(v)
 		st.xCount--
 	}
 }
@@ -355,6 +358,7 @@ func (st *protocolState[T]) insert(r *rng.Rand, nodes []int32) {
 			st.existed[old] = st.copies[old] > 0
 			st.existed[st.d] = true
 		}
+		st.snap.gain(v)
 		st.xCount++
 		st.covered[v] = true
 		st.yCount++

@@ -17,6 +17,9 @@ type Replication struct {
 	Index int     `json:"index"`
 	X     []int32 `json:"x"`
 	Y     []int32 `json:"y"`
+	// YRound is the round-snapshot coverage: nodes that held d at one of
+	// the snapshots 0..t (see the package doc); YRound ≤ Y.
+	YRound []int32 `json:"y_round"`
 	Counters
 }
 
@@ -123,7 +126,7 @@ func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, in
 	}()
 	r := rng.NewStream(cfg.Seed, uint64(index))
 	sched := newScheduler(cfg.Schedule, g, cfg.Ticks, r)
-	rep = &Replication{Index: index, X: make([]int32, cfg.Rounds+1), Y: make([]int32, cfg.Rounds+1)}
+	rep = &Replication{Index: index, X: make([]int32, cfg.Rounds+1), Y: make([]int32, cfg.Rounds+1), YRound: make([]int32, cfg.Rounds+1)}
 	initial := make([]int32, cfg.Initial)
 	pickNodes := func() {
 		// Initial distinct random nodes (partial Fisher–Yates on a permutation).
@@ -156,18 +159,23 @@ func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, in
 		}
 		failNodes(cfg, r, sched, initial)
 		st.tracking = true
-		rep.X[0], rep.Y[0] = int32(st.xCount), int32(st.yCount)
+		rep.record(0, st.xCount, st.yCount, &st.snap)
 		for t := 1; t <= cfg.Rounds; t++ {
 			if t%64 == 0 && ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
 			_, failed := sched.round(r, st)
 			st.cnt.Failed += failed
-			rep.X[t], rep.Y[t] = int32(st.xCount), int32(st.yCount)
+			rep.record(t, st.xCount, st.yCount, &st.snap)
 		}
 		rep.Counters = st.cnt
 	}
 	return rep, nil
+}
+
+// record stores the counts at the snapshot after round t.
+func (rep *Replication) record(t, x, y int, snap *snapshotCoverage) {
+	rep.X[t], rep.Y[t], rep.YRound[t] = int32(x), int32(y), int32(snap.snapshot())
 }
 
 // failNodes makes round(FailFraction·N) nodes not holding d fail: they
@@ -207,14 +215,14 @@ func runProtocol[T item](ctx context.Context, cfg Config, r *rng.Rand, sched *sc
 	st.insert(r, initial)
 	failNodes(cfg, r, sched, initial)
 	st.tracking = true
-	rep.X[0], rep.Y[0] = int32(st.xCount), int32(st.yCount)
+	rep.record(0, st.xCount, st.yCount, &st.snap)
 	for t := 1; t <= cfg.Rounds; t++ {
 		if t%16 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
 		_, failed := sched.round(r, st)
 		st.cnt.Failed += failed
-		rep.X[t], rep.Y[t] = int32(st.xCount), int32(st.yCount)
+		rep.record(t, st.xCount, st.yCount, &st.snap)
 	}
 	rep.Counters = st.cnt
 	return nil

@@ -365,3 +365,60 @@ func TestGraphDependsOnSeedOnly(t *testing.T) {
 		}
 	}
 }
+
+// The round-snapshot record by hand, on the Markov state of 3 nodes:
+// node 0 holds d at the first snapshot; within the next round d is copied
+// from 0 to 1, then from 1 to 2, and 1 drops it. Per event all three nodes
+// have held d (Y = 3); at the second snapshot only 0 and 2 hold it, so the
+// snapshot record is {0, 2}: 2 nodes.
+func TestSnapshotCoverageByHand(t *testing.T) {
+	st := newMarkovState(3, approx.Transitions{})
+	st.set(0, true)
+	if got := st.snap.snapshot(); got != 1 {
+		t.Fatalf("first snapshot %d, want 1", got)
+	}
+	st.set(1, true)  // copied 0 → 1
+	st.set(2, true)  // copied 1 → 2
+	st.set(1, false) // 1 drops it
+	if got := st.snap.snapshot(); got != 2 || st.yCount != 3 || st.xCount != 2 {
+		t.Fatalf("second snapshot %d, Y %d, X %d; want 2, 3, 2", got, st.yCount, st.xCount)
+	}
+	// 1 gets it again and keeps it: counted at the next snapshot.
+	st.set(1, true)
+	if got := st.snap.snapshot(); got != 3 {
+		t.Fatalf("third snapshot %d, want 3", got)
+	}
+}
+
+// X ≤ YRound ≤ Y at every round, for both models and every schedule, and
+// YRound never decreases.
+func TestSnapshotBetweenHoldersAndPerEvent(t *testing.T) {
+	for _, tc := range []struct {
+		model    Model
+		schedule Schedule
+	}{{Protocol, Rounds}, {Protocol, Async}, {Protocol, Continuous}, {Markov, Rounds}, {Markov, Async}, {Markov, Continuous}} {
+		t.Run(tc.model.String()+"/"+tc.schedule.String(), func(t *testing.T) {
+			cfg := small()
+			cfg.Model, cfg.Schedule, cfg.Reps = tc.model, tc.schedule, 3
+			if tc.model == Markov {
+				cfg.Warmup = 0
+			}
+			res, err := Run(context.Background(), cfg, Options{Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			below := false
+			for _, rep := range res.Reps {
+				for i := range rep.X {
+					if rep.X[i] > rep.YRound[i] || rep.YRound[i] > rep.Y[i] || i > 0 && rep.YRound[i] < rep.YRound[i-1] {
+						t.Fatalf("rep %d t=%d: X %d, YRound %d, Y %d", rep.Index, i, rep.X[i], rep.YRound[i], rep.Y[i])
+					}
+					below = below || rep.YRound[i] < rep.Y[i]
+				}
+			}
+			if !below {
+				t.Error("the snapshot record never lagged the per-event one: the test has no power")
+			}
+		})
+	}
+}

@@ -13,6 +13,9 @@ type RoundStats struct {
 	YMean, YSD       float64
 	XQ05, XQ50, XQ95 float64
 	YQ05, YQ50, YQ95 float64
+	// The round-snapshot coverage (Replication.YRound).
+	YRMean, YRSD        float64
+	YRQ05, YRQ50, YRQ95 float64
 }
 
 // powerSums are the exact integer power sums of a round's counts over
@@ -83,18 +86,22 @@ func (r *Result) Summary() []RoundStats {
 	out := make([]RoundStats, T+1)
 	xs := make([]int32, len(r.Reps))
 	ys := make([]int32, len(r.Reps))
+	yr := make([]int32, len(r.Reps))
 	for t := 0; t <= T; t++ {
 		for i, rep := range r.Reps {
-			xs[i], ys[i] = rep.X[t], rep.Y[t]
+			xs[i], ys[i], yr[i] = rep.X[t], rep.Y[t], rep.YRound[t]
 		}
 		s := &out[t]
 		s.T = t
 		s.XMean, s.XSD = moments(xs).meanSD(r.Config.Nodes)
 		s.YMean, s.YSD = moments(ys).meanSD(r.Config.Nodes)
+		s.YRMean, s.YRSD = moments(yr).meanSD(r.Config.Nodes)
 		slices.Sort(xs)
 		slices.Sort(ys)
+		slices.Sort(yr)
 		s.XQ05, s.XQ50, s.XQ95 = quantile(xs, 0.05)/N, quantile(xs, 0.5)/N, quantile(xs, 0.95)/N
 		s.YQ05, s.YQ50, s.YQ95 = quantile(ys, 0.05)/N, quantile(ys, 0.5)/N, quantile(ys, 0.95)/N
+		s.YRQ05, s.YRQ50, s.YRQ95 = quantile(yr, 0.05)/N, quantile(yr, 0.5)/N, quantile(yr, 0.95)/N
 	}
 	return out
 }

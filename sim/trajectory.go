@@ -29,6 +29,18 @@ func (r *Result) Trajectories() (x, y Trajectory) {
 	return x, y
 }
 
+// RoundCoverage returns the round-snapshot coverage curve (mean and sd of
+// YRound/N), the record the paper's Fig. 8 was drawn from.
+func (r *Result) RoundCoverage() Trajectory {
+	var y Trajectory
+	for _, s := range r.Summary() {
+		y.T = append(y.T, float64(s.T))
+		y.Mean = append(y.Mean, s.YRMean)
+		y.SD = append(y.SD, s.YRSD)
+	}
+	return y
+}
+
 // Gap is the largest |model − simulated mean| over rounds and where it is.
 type Gap struct {
 	Max float64

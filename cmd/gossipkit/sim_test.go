@@ -20,11 +20,12 @@ func TestSimWorkersIdentical(t *testing.T) {
 		t.Fatal("CSV differs between --workers 1 and 3")
 	}
 	lines := strings.Split(strings.TrimSpace(a), "\n")
-	if lines[0] != "t,x_mean,x_sd,y_mean,y_sd,x_q05,x_q50,x_q95,y_q05,y_q50,y_q95" || len(lines) != 42 {
+	if lines[0] != "t,x_mean,x_sd,y_mean,y_sd,x_q05,x_q50,x_q95,y_q05,y_q50,y_q95,y_round_mean,y_round_sd,y_round_q05,y_round_q50,y_round_q95" || len(lines) != 42 {
 		t.Fatalf("header %q, %d lines", lines[0], len(lines))
 	}
-	// t = 0: exactly one copy at one node in every replication: 1/N, sd 0.
-	if lines[1] != "0,0.008333333333333333,0,0.008333333333333333,0,0.008333333333333333,0.008333333333333333,0.008333333333333333,0.008333333333333333,0.008333333333333333,0.008333333333333333" {
+	// t = 0: exactly one copy at one node in every replication: 1/N, sd 0,
+	// in both coverage records (the insertion is the first snapshot).
+	if lines[1] != "0,0.008333333333333333,0,0.008333333333333333,0,0.008333333333333333,0.008333333333333333,0.008333333333333333,0.008333333333333333,0.008333333333333333,0.008333333333333333,0.008333333333333333,0,0.008333333333333333,0.008333333333333333,0.008333333333333333" {
 		t.Errorf("t=0 row %q", lines[1])
 	}
 }
