@@ -161,6 +161,12 @@ type Fig78 struct {
 	// per n (in the order of Ns)
 	ModelT, ModelX, ModelY [][]float64
 	SimX, SimY             []sim.Trajectory
+	// SimYRound is the round-snapshot coverage (the paper's measure).
+	SimYRound []sim.Trajectory
+	// GapY, GapYRound compare the ODE's y with each coverage record;
+	// Records is the largest (per-event − snapshot) mean and where it is.
+	GapY, GapYRound []sim.Gap
+	Records         []sim.Gap
 	// Table: the ODE against the protocol at each n (ode_vs_sim).
 	Table *plots.Table
 }
@@ -173,7 +179,8 @@ func (s *Study) Fig78(ctx context.Context) (*Fig78, error) {
 	}
 	sc := s.Scale
 	f := &Fig78{N: sc.Nodes, C: sc.Cache, S: sc.Exchange, T: sc.Rounds, Ns: sc.Ns, Runs: map[int]*sim.Result{}}
-	f.Table = &plots.Table{Keys: []string{"n", "steady_c_over_n", "x_late_mean", "x_late_se", "max_gap_x", "at_t_x", "max_gap_y", "at_t_y", "y_within_1sd", "t50_ode", "t50_sim", "t90_ode", "t90_sim", "t99_ode", "t99_sim", "y_final"}}
+	f.Table = &plots.Table{Keys: []string{"n", "steady_c_over_n", "x_late_mean", "x_late_se", "max_gap_x", "at_t_x", "max_gap_y", "at_t_y", "y_within_1sd", "t50_ode", "t50_sim", "t90_ode", "t90_sim", "t99_ode", "t99_sim", "y_final",
+		"max_gap_y_round", "at_t_y_round", "y_round_within_1sd", "max_event_minus_round", "at_t_records"}}
 	for _, n := range sc.Ns {
 		s.step(fmt.Sprintf("Figs. 7–8: protocol simulation, n = %d", n))
 		res, err := s.experiment(ctx, sim.Protocol, sc.Nodes, n, sc.Cache, sc.Exchange, sc.Warmup, sc.Rounds, sc.Reps)
@@ -187,15 +194,21 @@ func (s *Study) Fig78(ctx context.Context) (*Fig78, error) {
 		}
 		tt, mx, my := meanfield.Curves(m, sc.Rounds)
 		sx, sy := res.Trajectories()
+		syr := res.RoundCoverage()
 		f.ModelT, f.ModelX, f.ModelY = append(f.ModelT, tt), append(f.ModelX, mx), append(f.ModelY, my)
-		f.SimX, f.SimY = append(f.SimX, sx), append(f.SimY, sy)
+		f.SimX, f.SimY, f.SimYRound = append(f.SimX, sx), append(f.SimY, sy), append(f.SimYRound, syr)
 		gx, gy := sim.CompareTrajectory(mx, sx), sim.CompareTrajectory(my, sy)
+		gyr := sim.CompareTrajectory(my, syr)
+		f.GapY, f.GapYRound = append(f.GapY, gy), append(f.GapYRound, gyr)
+		// The two records against each other: CompareTrajectory of the
+		// per-event mean as the "model" gives max |per-event − snapshot|.
+		f.Records = append(f.Records, sim.CompareTrajectory(sy.Mean, syr))
 		lm, lse := res.LateMean()
 		row := []any{n, float64(sc.Cache) / float64(n), lm, lse, gx.Max, gx.At, gy.Max, gy.At, gy.WithinSD}
 		for _, lv := range []float64{0.5, 0.9, 0.99} {
 			row = append(row, sim.FirstReach(tt, my, lv), sim.FirstReach(sy.T, sy.Mean, lv))
 		}
-		row = append(row, sy.Mean[len(sy.Mean)-1])
+		row = append(row, sy.Mean[len(sy.Mean)-1], gyr.Max, gyr.At, gyr.WithinSD, f.Records[len(f.Records)-1].Max, f.Records[len(f.Records)-1].At)
 		f.Table.Rows = append(f.Table.Rows, row)
 	}
 	s.fig78 = f
@@ -217,7 +230,10 @@ func (f *Fig78) fig7() *plots.Spec {
 }
 
 func (f *Fig78) fig8() *plots.Spec {
-	sp := timeSeriesSpec(fmt.Sprintf("Fig. 8: coverage, N=%d, c=%d, s=%d", f.N, f.C, f.S), "y(t): fraction of nodes that have held d", f.names(), f.ModelT, f.ModelY, f.SimY, "ODE", "protocol mean ± sd")
+	sp := timeSeriesSpec(fmt.Sprintf("Fig. 8: coverage, N=%d, c=%d, s=%d", f.N, f.C, f.S), "y(t): fraction of nodes that have held d", f.names(), f.ModelT, f.ModelY, f.SimY, "ODE", "protocol, per event, mean ± sd")
+	for i, name := range f.names() {
+		sp.Series = append(sp.Series, plots.Series{Name: name + " protocol, round snapshots, mean", X: f.SimYRound[i].T, Y: f.SimYRound[i].Mean, Color: i, Dotted: true})
+	}
 	sp.LegendBottom = true // below the curves once coverage is complete
 	return sp
 }
@@ -266,8 +282,26 @@ func (r *Fig78) renderCoverage(d *Doc) error {
 		d.printf("- n = %d: the ODE lies within one sd of the simulated mean at %.0f%% of the rounds; the largest gap, %.3f, is at t = %d, where %s. Final coverage %.4g.\n",
 			n, 100*row[8].(float64), row[6], at, how, row[15])
 	}
+	d.printf("\n**Two coverage records.** The ODE's y(t) counts a node the moment it receives d: dy/dt = 2p·x(1−y) counts every reception, so it models the *per-event* record. The paper measured coverage from *round snapshots* (Sec. 5.2: at every round the holders are identified and a record kept), which misses a node that receives d and passes it on or drops it within the round; the snapshot record lags while d spreads (dotted curves). Verdict on \"falls nicely within the standard deviation\", per measure (holds: the ODE within one sd of the mean at ≥ 95 %% of the rounds; holds with a qualification: ≥ 68 %%; otherwise does not hold):\n\n")
+	for i, n := range r.Ns {
+		ge, gr, rec := r.GapY[i], r.GapYRound[i], r.Records[i]
+		d.printf("- n = %d: per event %s (within one sd at %.0f%% of the rounds, largest gap %.3f at t = %.0f); round snapshots %s (%.0f%%, largest gap %.3f at t = %.0f). The two records differ by up to %.3f (t = %.0f).\n",
+			n, sdVerdict(ge.WithinSD), 100*ge.WithinSD, ge.Max, ge.At, sdVerdict(gr.WithinSD), 100*gr.WithinSD, gr.Max, gr.At, rec.Max, rec.At)
+	}
 	d.printf("\nODE against protocol simulation (times in rounds; a time is where the mean curve first reaches the level):\n")
 	return d.table("ode_vs_sim", r.Table)
+}
+
+// sdVerdict grades "the model falls within the standard deviation" by the
+// share of rounds at which it does.
+func sdVerdict(within float64) string {
+	switch {
+	case within >= 0.95:
+		return "**holds**"
+	case within >= 0.68:
+		return "**holds with a qualification**"
+	}
+	return "**does not hold**"
 }
 
 // ModelComparison is section 5: the ODE against the pairwise-Markov and
