@@ -3,6 +3,7 @@ module github.com/gossipkit/gossipkit
 go 1.26.8
 
 require (
+	github.com/ALTree/bigfloat v0.0.0-20220102081255-38c8b72a9924
 	github.com/olekukonko/tablewriter v1.1.5
 	github.com/schollz/progressbar/v3 v3.19.1
 	golang.org/x/term v0.48.0

@@ -7,8 +7,6 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"testing"
-
-	"gonum.org/v1/gonum/floats/scalar"
 )
 
 // directPDrop evaluates formula (1) term by term exactly as printed in the
@@ -256,15 +254,31 @@ func TestLog10AbsDiff(t *testing.T) {
 	if _, ok := Log10AbsDiff(big.NewRat(1, 3), big.NewRat(2, 6)); ok {
 		t.Error("equal values reported a difference")
 	}
-	got, _ := Log10AbsDiff(big.NewRat(1, 3), big.NewRat(1, 7))
-	if want := math.Log10(4.0 / 21); !scalar.EqualWithinAbs(got, want, 1e-13) {
-		t.Errorf("log10|1/3−1/7| = %v, want %v", got, want)
-	}
-	// 10^-400 underflows float64; 3·10^-400 has log10 = log10(3) − 400.
-	tiny := new(big.Rat).SetFrac(big.NewInt(3), new(big.Int).Exp(big.NewInt(10), big.NewInt(400), nil))
-	got, _ = Log10AbsDiff(tiny, new(big.Rat))
-	if want := math.Log10(3) - 400; !scalar.EqualWithinAbs(got, want, 1e-12) {
-		t.Errorf("log10(3e-400) = %v, want %v", got, want)
+	ulp := func(v float64) float64 { return math.Abs(math.Nextafter(v, 0) - v) }
+	pow10 := func(k int64) *big.Int { return new(big.Int).Exp(big.NewInt(10), big.NewInt(k), nil) }
+	for _, tc := range []struct {
+		name string
+		a, b *big.Rat
+		want float64 // exact, or float64 arithmetic within 1 ulp of it
+		tol  float64 // in ulp of want
+	}{
+		// |1/3 − 1/7| = 4/21: math.Log10 of the rounded quotient is within
+		// 1 ulp (quotient) + 1 ulp (Log10) of the exact value.
+		{"4/21", big.NewRat(1, 3), big.NewRat(1, 7), math.Log10(4.0 / 21), 2},
+		// 10^−k: log10 is −k exactly, so the result must be −k exactly or
+		// within 1 ulp.
+		{"1e-1", new(big.Rat).SetFrac(big.NewInt(1), pow10(1)), new(big.Rat), -1, 1},
+		{"1e-17", new(big.Rat).SetFrac(big.NewInt(1), pow10(17)), new(big.Rat), -17, 1},
+		{"1e-400 (below float64)", new(big.Rat).SetFrac(big.NewInt(1), pow10(400)), new(big.Rat), -400, 1},
+		// 7·10^−5000: −5000 + log10 7; the float64 sum rounds once more.
+		{"7e-5000", new(big.Rat).SetFrac(big.NewInt(7), pow10(5000)), new(big.Rat), math.Log10(7) - 5000, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ok := Log10AbsDiff(tc.a, tc.b)
+			if !ok || math.Abs(got-tc.want) > tc.tol*ulp(tc.want) {
+				t.Errorf("got %.17g, want %.17g within %g ulp", got, tc.want, tc.tol)
+			}
+		})
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/gossipkit/gossipkit/ode"
 	"math"
+	"math/big"
 	"testing"
 
 	"github.com/gossipkit/gossipkit/approx"
@@ -56,4 +57,37 @@ func TestGossipMapSteadyState(t *testing.T) {
 	if got := ys[1] - ys[0]; math.Abs(got-dy)/dy > 2*m.P*xs[0] {
 		t.Errorf("first coverage step %g vs drift %g", got, dy)
 	}
+}
+
+// DP5 at tight tolerances against the 256-bit reference of the closed
+// forms (approx.Model.Reference): its global error is ~5·rtol
+// (ode.TestDormandPrinceLogisticTolerance), so with rtol = 1e-12 every
+// value must lie within 1e-11 relative of the reference.
+func TestDormandPrinceAgainstReference(t *testing.T) {
+	worst := 0.0
+	for _, p := range []struct{ N, n, c, s, init int }{
+		{2500, 500, 100, 50, 1}, {2500, 2000, 100, 50, 1}, {100, 500, 100, 50, 5}, {2, 1000000, 10, 5, 1},
+	} {
+		m, _ := approx.NewModel(p.N, p.n, p.c, p.s, approx.Simplified, p.init)
+		sol, err := ode.DormandPrince(XY(m), 0, []float64{m.X0, m.Y0}, 1000, ode.Settings{RTol: 1e-12, ATol: 1e-15})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tt := range []float64{0, 1, 10, 50, 100, 300, 1000} {
+			x, y, err := m.Reference(tt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := sol.At(tt, nil)
+			for i, ref := range []*big.Float{x, y} {
+				r, _ := ref.Float64()
+				rel := math.Abs(got[i]-r) / r
+				worst = math.Max(worst, rel)
+				if rel > 1e-11 {
+					t.Errorf("%+v t=%g component %d: %.17g, reference %.17g (relative %.2g)", p, tt, i, got[i], r, rel)
+				}
+			}
+		}
+	}
+	t.Logf("largest relative error of DP5 (rtol 1e-12) against the reference: %.2g", worst)
 }

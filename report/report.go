@@ -25,6 +25,8 @@ type Scale struct {
 	// 1, 2, 5, 10, 25).
 	Fig4NMax, Fig4Step int
 	Fig4C, Fig4S       []int
+	// ProveS: the γ identity is proved for every s = 1..ProveS.
+	ProveS int
 	// Figs. 7, 8 and the model comparison: the paper's experiment with
 	// Nodes nodes, caches of Cache, exchanges of Exchange and each n in Ns,
 	// Warmup + Rounds rounds, Reps protocol and MarkovReps pairwise-Markov
@@ -59,7 +61,7 @@ type RefinedCase struct {
 
 // Quick is the default scale: under 3 minutes on 2 cores.
 func Quick() Scale {
-	return Scale{Name: "quick", Seed: 1, Fig4NMax: 3000, Fig4Step: 25,
+	return Scale{Name: "quick", Seed: 1, Fig4NMax: 3000, Fig4Step: 25, ProveS: 60,
 		Nodes: 2500, Cache: 100, Exchange: 50, Ns: []int{500, 1000, 2000}, Warmup: 200, Rounds: 500, Reps: 10, MarkovReps: 200,
 		OptNodes: 1000, OptS: []int{10, 20, 30, 40, 50, 53, 60, 70, 80, 90}, OptWarmup: 100, OptRounds: 400, OptReps: 4,
 		// At N = 100 the continuous-time reference is the exact chain (no
@@ -76,7 +78,7 @@ func Quick() Scale {
 // minutes on 2 cores).
 func Paper() Scale {
 	sc := Quick()
-	sc.Name, sc.Fig4NMax, sc.Fig4Step = "paper", 5000, 10
+	sc.Name, sc.Fig4NMax, sc.Fig4Step, sc.ProveS = "paper", 5000, 10, 120
 	sc.Warmup, sc.Rounds, sc.Reps, sc.MarkovReps = 1000, 1000, 100, 1000
 	sc.OptNodes, sc.OptWarmup, sc.OptRounds, sc.OptReps = 2500, 1000, 1000, 20
 	sc.OptS = []int{5, 10, 20, 30, 40, 45, 50, 53, 55, 60, 65, 70, 80, 90}

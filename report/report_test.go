@@ -10,7 +10,7 @@ import (
 
 // tiny is a scale small enough for a test of the whole report.
 func tiny() Scale {
-	return Scale{Name: "tiny", Seed: 1, Fig4NMax: 700, Fig4Step: 100,
+	return Scale{Name: "tiny", Seed: 1, Fig4NMax: 700, Fig4Step: 100, ProveS: 5,
 		Nodes: 200, Cache: 20, Exchange: 10, Ns: []int{100, 200}, Warmup: 10, Rounds: 60, Reps: 3, MarkovReps: 10,
 		OptNodes: 100, OptS: []int{5, 10, 15}, OptWarmup: 5, OptRounds: 60, OptReps: 2,
 		Refined:   []RefinedCase{{N: 50, Initial: 5, T: 40, Runs: 50, RoundRuns: 50, ProtoRuns: 5, ProtoT: 40, Plot: true}},

@@ -1,0 +1,66 @@
+package approx
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/ALTree/bigfloat"
+)
+
+// RefPrec is the precision of Reference, in bits: 256 bits carry ~77
+// decimal digits, far beyond float64's 53 bits, and stay below the ~960
+// bits above which bigfloat's Exp and Log share a cache that is not safe
+// for concurrent use.
+const RefPrec = 256
+
+// Reference evaluates the closed forms x(t) and y(t) in arbitrary precision
+// (RefPrec bits) with github.com/ALTree/bigfloat: the parameters are
+// formed exactly from the integers N, n, c, s and the initial count —
+// k = 2(s/c)(c−s)/(n−s), K = c/n, x0 = y0 = initial/N, p = s/c — and
+//
+//	x(t) = K / (1 + (K/x0 − 1)·e^{−kt})
+//	y(t) = 1 − (1 − y0)·exp(−2p·(K/k)·ln(1 + (x0/K)(e^{kt} − 1)))
+//
+// so the float64 closed forms (X, Y) and the integrators can be measured
+// against it. Every operation rounds to RefPrec bits, so the results are
+// accurate to far better than float64 for t up to ~10⁸/k. Only the
+// simplified P_drop has these exact parameters; other variants are
+// refused.
+func (m Model) Reference(t float64) (x, y *big.Float, err error) {
+	if m.Variant != Simplified {
+		return nil, nil, fmt.Errorf("approx: Reference needs the simplified P_drop (got %v)", m.Variant)
+	}
+	if m.s == m.c {
+		return nil, nil, fmt.Errorf("approx: Reference needs s < c (k = 0)")
+	}
+	f := func(v float64) *big.Float { return new(big.Float).SetPrec(RefPrec).SetFloat64(v) }
+	rat := func(a, b int64) *big.Float {
+		return new(big.Float).SetPrec(RefPrec).Quo(f(float64(a)), f(float64(b)))
+	}
+	n, c, s := int64(m.n), int64(m.c), int64(m.s)
+	initial := int64(math.Round(m.X0 * float64(m.N)))
+	k := new(big.Float).SetPrec(RefPrec).Mul(rat(2*s, c), rat(c-s, n-s))
+	K := rat(c, n)
+	x0 := rat(initial, int64(m.N))
+	p := rat(s, c)
+	kt := new(big.Float).SetPrec(RefPrec).Mul(k, f(t))
+	one := f(1)
+	// x = K / (1 + (K/x0 − 1)·e^{−kt})
+	ekt := bigfloat.Exp(new(big.Float).SetPrec(RefPrec).Neg(kt))
+	den := new(big.Float).SetPrec(RefPrec).Quo(K, x0)
+	den.Sub(den, one).Mul(den, ekt).Add(den, one)
+	x = new(big.Float).SetPrec(RefPrec).Quo(K, den)
+	// ∫x = (K/k)·ln(1 + (x0/K)(e^{kt} − 1))
+	e := bigfloat.Exp(new(big.Float).SetPrec(RefPrec).Set(kt))
+	e.Sub(e, one).Mul(e, new(big.Float).SetPrec(RefPrec).Quo(x0, K)).Add(e, one)
+	integral := bigfloat.Log(e)
+	integral.Mul(integral, new(big.Float).SetPrec(RefPrec).Quo(K, k))
+	// y = 1 − (1 − y0)·exp(−2p·∫x)
+	u := new(big.Float).SetPrec(RefPrec).Mul(p, integral)
+	u.Mul(u, f(-2))
+	y = bigfloat.Exp(u)
+	y.Mul(y, new(big.Float).SetPrec(RefPrec).Sub(one, x0))
+	y.Sub(one, y)
+	return x, y, nil
+}
