@@ -167,19 +167,51 @@ func step[R Renderer](f func(*Study, context.Context) (R, error)) func(context.C
 }
 
 // view is a Renderer made of a render function over a shared result.
-type view func(d *Doc) error
+type view struct {
+	render   func(d *Doc) error
+	verdicts []Verdict
+}
 
-func (v view) Render(d *Doc) error { return v(d) }
+func (v view) Render(d *Doc) error { return v.render(d) }
 
-// fig78Section is a section that renders one side of the shared Fig78.
-func fig78Section(render func(*Fig78, *Doc) error) func(context.Context, *Study) (Renderer, error) {
+// Verdicts are the claims this view judges.
+func (v view) Verdicts() []Verdict { return v.verdicts }
+
+// fig78Section is a section that renders one side of the shared Fig78 and
+// judges the claims of that side.
+func fig78Section(render func(*Fig78, *Doc) error, verdicts func(*Fig78) []Verdict) func(context.Context, *Study) (Renderer, error) {
 	return func(ctx context.Context, s *Study) (Renderer, error) {
 		f, err := s.Fig78(ctx)
 		if err != nil {
 			return nil, err
 		}
-		return view(func(d *Doc) error { return render(f, d) }), nil
+		return view{render: func(d *Doc) error { return render(f, d) }, verdicts: verdicts(f)}, nil
 	}
+}
+
+// Verdict judges one claim of the source documents: Verdict is one of
+// "holds", "holds with a qualification", "does not hold", "cannot be
+// checked"; Measured is the figure behind it.
+type Verdict struct {
+	Claim, Verdict, Measured string
+}
+
+// A Judge is a section result that judges claims.
+type Judge interface {
+	Verdicts() []Verdict
+}
+
+// verdictTable lists the verdicts with the sections that show them.
+func verdictTable(results []Renderer) *plots.Table {
+	t := &plots.Table{Keys: []string{"claim", "verdict", "measured", "section"}}
+	for i, r := range results {
+		if j, ok := r.(Judge); ok {
+			for _, v := range j.Verdicts() {
+				t.Rows = append(t.Rows, []any{v.Claim, v.Verdict, v.Measured, i + 1})
+			}
+		}
+	}
+	return t
 }
 
 // Sections returns the report's sections in order; section i+1 is
@@ -188,8 +220,8 @@ func Sections() []Section {
 	return []Section{
 		{"Drop probability (Fig. 4)", step((*Study).DropProbability)},
 		{"Transition matrix (Fig. 1)", step((*Study).Transitions)},
-		{"Replication x(t) (Fig. 7)", fig78Section((*Fig78).renderReplication)},
-		{"Coverage y(t) (Fig. 8)", fig78Section((*Fig78).renderCoverage)},
+		{"Replication x(t) (Fig. 7)", fig78Section((*Fig78).renderReplication, (*Fig78).replicationVerdicts)},
+		{"Coverage y(t) (Fig. 8)", fig78Section((*Fig78).renderCoverage, (*Fig78).coverageVerdicts)},
 		{"What the mean-field model misses", step((*Study).ModelComparison)},
 		{"Optimal exchange size", step((*Study).Optimal)},
 		{"Refined mean field: the 1/N correction", step((*Study).Refined)},
@@ -280,7 +312,10 @@ func Run(ctx context.Context, dir string, sc Scale, opt Options) error {
 		d.printf("# gossipkit reproduction report\n\n")
 		d.printf("Scale `%s`, seed %d, gossipkit %s. Every number below was computed by this run; each figure stands beside the claim of the paper (Bakhshi, Gavidia, Fokkink, van Steen, *An analytical model of information dissemination for a gossip-based protocol*) that it checks.\n", sc.Name, sc.Seed, buildinfo.Version)
 		d.printf("\nSimulations: N = %d nodes, c = %d, s = %d, %d warm-up + %d rounds, %d replications per setting (the paper: 1000 + 1000 rounds, 100 replications; `--scale paper`).\n", sc.Nodes, sc.Cache, sc.Exchange, sc.Warmup, sc.Rounds, sc.Reps)
-		for i, sec := range Sections() {
+		// Every section is computed first, so that the verdicts can open
+		// the report.
+		var results []Renderer
+		for _, sec := range Sections() {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
@@ -288,8 +323,15 @@ func Run(ctx context.Context, dir string, sc Scale, opt Options) error {
 			if err != nil {
 				return err
 			}
+			results = append(results, r)
+		}
+		d.printf("\n## Verdicts at a glance\n\nEach claim of the two source documents, judged by this run (details in the section named).\n")
+		if err := d.table("verdicts", verdictTable(results)); err != nil {
+			return err
+		}
+		for i, sec := range Sections() {
 			d.heading(i+1, sec.Title)
-			if err := r.Render(d); err != nil {
+			if err := results[i].Render(d); err != nil {
 				return err
 			}
 		}

@@ -38,7 +38,7 @@ func TestRunTiny(t *testing.T) {
 			t.Errorf("REPORT.md does not show %s.png", f)
 		}
 	}
-	for _, f := range []string{"pdrop", "transitions", "ode_vs_sim", "optimal_s", "refined", "tree_table1", "tree_breakout", "tree_preservation", "tree_election", "gossip_vs_tree", "gossip_vs_tree_failures"} {
+	for _, f := range []string{"verdicts", "pdrop", "transitions", "ode_vs_sim", "optimal_s", "refined", "tree_table1", "tree_breakout", "tree_preservation", "tree_election", "gossip_vs_tree", "gossip_vs_tree_failures"} {
 		for _, ext := range []string{".csv", ".md"} {
 			if _, err := os.Stat(filepath.Join(dir, f+ext)); err != nil {
 				t.Errorf("missing %s%s", f, ext)
@@ -47,6 +47,19 @@ func TestRunTiny(t *testing.T) {
 	}
 	if !strings.Contains(string(report), "equals **S exactly at every point**") {
 		t.Error("the enumeration finding is missing from the report")
+	}
+	// The verdicts open the report, before section 1, one row per claim
+	// (17: 3 drop probability, 3 replication, 3 coverage, 2 optimal s,
+	// 6 tree), and Fig. 8 shows both coverage records.
+	v := strings.Index(string(report), "## Verdicts at a glance")
+	if v < 0 || v > strings.Index(string(report), "## 1. ") {
+		t.Error("the verdict table does not open the report")
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "verdicts.csv")); err != nil || strings.Count(string(b), "\n") != 18 {
+		t.Errorf("verdicts.csv: %d lines, %v", strings.Count(string(b), "\n"), err)
+	}
+	if !strings.Contains(string(report), "round snapshots") || !strings.Contains(string(report), "proved** for every s = 1..5") {
+		t.Error("Fig. 8's two coverage records or the γ proof are missing")
 	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {

@@ -26,9 +26,12 @@ type Tree struct {
 	Ks     []int
 	Curves map[tree.JoinStrategy][]TreePoint
 	Table1 *plots.Table
+	// Redirects are Table I's depth and messages per node by strategy.
+	Redirects map[tree.Redirect][2]tree.Stat
 	// Repairs holds Tables II–IV, in the order breakout, preservation,
-	// election.
+	// election; At50 each repair's summary at 50 % failures.
 	Repairs []*plots.Table
+	At50    map[tree.Repair]tree.Summary
 }
 
 var treeRepairs = []tree.Repair{tree.Breakout, tree.Preservation, tree.Election}
@@ -36,7 +39,8 @@ var treeRepairs = []tree.Repair{tree.Breakout, tree.Preservation, tree.Election}
 // Tree computes section 8.
 func (s *Study) Tree(ctx context.Context) (*Tree, error) {
 	seeds := s.Scale.TreeSeeds
-	r := &Tree{Seeds: seeds, Ks: []int{2, 4, 8, 16, 32, 64}, Curves: map[tree.JoinStrategy][]TreePoint{}}
+	r := &Tree{Seeds: seeds, Ks: []int{2, 4, 8, 16, 32, 64}, Curves: map[tree.JoinStrategy][]TreePoint{},
+		Redirects: map[tree.Redirect][2]tree.Stat{}, At50: map[tree.Repair]tree.Summary{}}
 	depth := func(x tree.SeedResult) float64 { return float64(x.Build.Depth) }
 	for _, join := range []tree.JoinStrategy{tree.JoinRoot, tree.JoinFirst} {
 		for _, k := range r.Ks {
@@ -65,9 +69,11 @@ func (s *Study) Tree(ctx context.Context) (*Tree, error) {
 		if err != nil {
 			return nil, err
 		}
+		dep, msgs := tree.Over(res, depth), tree.Over(res, func(x tree.SeedResult) float64 { return x.Build.MessagesMean })
+		r.Redirects[red] = [2]tree.Stat{dep, msgs}
 		r.Table1.Rows = append(r.Table1.Rows, []any{red.String(),
-			tree.Over(res, depth).String(), doc[red][0],
-			tree.Over(res, func(x tree.SeedResult) float64 { return x.Build.MessagesMean }).String(), doc[red][1],
+			dep.String(), doc[red][0],
+			msgs.String(), doc[red][1],
 			tree.Over(res, func(x tree.SeedResult) float64 { return float64(x.Build.MessagesMax) }).String()})
 	}
 	// Tables II–IV.
@@ -83,6 +89,9 @@ func (s *Study) Tree(ctx context.Context) (*Tree, error) {
 				return nil, err
 			}
 			sum := x.Summarize(res)
+			if f == 0.50 {
+				r.At50[rep] = sum
+			}
 			t.Rows = append(t.Rows, []any{100 * f, sum.Depth.String(), sum.DepthChangePct.String(), sum.MessagesPerNode.String(),
 				sum.RepairMessagesPct.String(), sum.JoinRequestsIncreasePct.String(), sum.ReconnectMs.String(), sum.Reconnected})
 		}
