@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/gossipkit/gossipkit/internal/atomicfile"
@@ -386,35 +387,37 @@ var Figures = []string{"fig4", "fig7", "fig8", "optimal"}
 // the sizes of sc, writing NAME.png and NAME.svg into dir (created if
 // missing). It runs only that figure's compute step.
 func Plot(ctx context.Context, dir, name string, sc Scale, opt Options) error {
-	s := NewStudy(sc, opt)
-	var specs []*plots.Spec
-	var err error
-	switch name {
-	case "fig4":
-		var curves []Fig4Curve
-		if curves, err = s.Fig4Curves(ctx); err == nil {
-			specs = Fig4Specs(curves)
-		}
-	case "fig7", "fig8":
-		var f *Fig78
-		if f, err = s.Fig78(ctx); err == nil {
-			if name == "fig7" {
-				specs = []*plots.Spec{f.fig7()}
-			} else {
-				specs = []*plots.Spec{f.fig8()}
-			}
-		}
-	case "optimal":
-		var o *Optimal
-		if o, err = s.optimalFigure(ctx); err == nil {
-			specs = o.specs()
-		}
-	default:
+	if !slices.Contains(Figures, name) {
 		return fmt.Errorf("report: unknown figure %q (valid: fig4, fig7, fig8, optimal)", name)
 	}
-	if err != nil {
-		return err
-	}
-	_, err = buildDir(dir, ".plot-", func(tmp string) error { return saveFigure(filepath.Join(tmp, name), specs...) })
+	// The folder is created (or found unwritable) before any work.
+	_, err := buildDir(dir, ".plot-", func(tmp string) error {
+		s := NewStudy(sc, opt)
+		var specs []*plots.Spec
+		switch name {
+		case "fig4":
+			curves, err := s.Fig4Curves(ctx)
+			if err != nil {
+				return err
+			}
+			specs = Fig4Specs(curves)
+		case "fig7", "fig8":
+			f, err := s.Fig78(ctx)
+			if err != nil {
+				return err
+			}
+			specs = []*plots.Spec{f.fig7()}
+			if name == "fig8" {
+				specs = []*plots.Spec{f.fig8()}
+			}
+		case "optimal":
+			o, err := s.optimalFigure(ctx)
+			if err != nil {
+				return err
+			}
+			specs = o.specs()
+		}
+		return saveFigure(filepath.Join(tmp, name), specs...)
+	})
 	return err
 }

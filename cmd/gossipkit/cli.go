@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -46,6 +49,9 @@ func newFlags(name string) *flag.FlagSet {
 // parseEnv parses args; -h prints the flags to the command's stdout
 // (errHelp); any other problem becomes a one-line usage error.
 func parseEnv(fs *flag.FlagSet, e *env, args []string) error {
+	if err := duplicateFlag(fs, args); err != nil {
+		return err
+	}
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		printFlags(e.stdout, fs)
@@ -56,6 +62,33 @@ func parseEnv(fs *flag.FlagSet, e *env, args []string) error {
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}
+
+// duplicateFlag refuses a flag given twice, under one name or two names
+// of the same variable (-N and --nodes): the flag package would silently
+// keep the last value.
+func duplicateFlag(fs *flag.FlagSet, args []string) error {
+	seen := map[uintptr]string{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || len(a) < 2 || a[0] != '-' {
+			break // the flag package stops here too
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f := fs.Lookup(name)
+		if f == nil {
+			continue // fs.Parse reports it
+		}
+		key := reflect.ValueOf(f.Value).Pointer()
+		if prev, dup := seen[key]; dup {
+			return usagef("%s: given twice (first as %s); give each flag once", a, prev)
+		}
+		seen[key] = a
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !hasValue && !(ok && b.IsBoolFlag()) {
+			i++ // its value
+		}
 	}
 	return nil
 }
@@ -75,12 +108,63 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 	})
 }
 
-// parseFormatted parses a command's flags and checks its --format.
+// parseFormatted parses a command's flags and checks its --format and, if
+// it has one, its -o FILE (checkOut) before any work starts. A -o that
+// names a folder (ending in /, or existing) is left to the command (shard
+// part files go there).
 func parseFormatted(fs *flag.FlagSet, e *env, args []string, format *string) error {
 	if err := parseEnv(fs, e, args); err != nil {
 		return err
 	}
-	return checkFormat(*format)
+	if err := checkFormat(*format); err != nil {
+		return err
+	}
+	if f := fs.Lookup("o"); f != nil {
+		if p := f.Value.String(); p != "" && p != "-" && !strings.HasSuffix(p, "/") && !isDir(p) {
+			return checkOut("-o", p)
+		}
+	}
+	return nil
+}
+
+// checkOut checks that a file can be written at path: its folder exists
+// and is writable (a probe file is created there and removed), and path is
+// not a folder.
+func checkOut(flagName, path string) error {
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return usagef("%s %s: the folder %s does not exist", flagName, path, dir)
+	case !st.IsDir():
+		return usagef("%s %s: %s is not a folder", flagName, path, dir)
+	case isDir(path):
+		return usagef("%s %s: is a folder; a file is wanted", flagName, path)
+	}
+	probe, err := os.CreateTemp(dir, ".gossipkit-probe-*")
+	if err != nil {
+		return usagef("%s %s: the folder %s is not writable", flagName, path, dir)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return nil
+}
+
+// outFlag adds the -o FILE flag.
+func outFlag(fs *flag.FlagSet) *string {
+	return fs.String("o", "", "write to FILE instead of standard output (atomically; checked before any work)")
+}
+
+// buffered runs print into a buffer and writes it to -o FILE or stdout;
+// print's error (e.g. errFailed after a verdict is printed) is returned
+// after the output is written.
+func buffered(e *env, path string, print func(w io.Writer) error) error {
+	var b bytes.Buffer
+	perr := print(&b)
+	if err := output(e, path, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
+		return err
+	}
+	return perr
 }
 
 func checkFormat(f string) error {
@@ -121,7 +205,7 @@ var fieldFlags = map[string]string{
 
 // treeFieldFlags maps tree.Config and tree.Experiment fields to flags.
 var treeFieldFlags = map[string]string{
-	"Config.Nodes": "--nodes", "Config.Degree": "--degree", "Config.FailFraction": "--fraction", "Experiment.Seeds": "--seeds",
+	"Config.Nodes": "-N", "Config.Degree": "--degree", "Config.FailFraction": "--fraction", "Experiment.Seeds": "--seeds",
 }
 
 // fieldUsage turns a library error that names a field (field + " " + msg)

@@ -18,6 +18,7 @@ import (
 	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/gossipkit/gossipkit/internal/buildinfo"
 )
@@ -72,9 +73,35 @@ func commands() map[string]*command {
 	return m
 }
 
+// signalError is the cause of a context cancelled by a signal.
+type signalError struct{ sig os.Signal }
+
+func (s *signalError) Error() string { return s.sig.String() }
+
+// exitCode is 128 + the signal number: 130 for SIGINT, 143 for SIGTERM
+// (what Kubernetes and Slurm send).
+func (s *signalError) exitCode() int {
+	if s.sig == syscall.SIGTERM {
+		return 143
+	}
+	return 130
+}
+
 func run(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	// SIGINT and SIGTERM cancel the context, so that every command stops
+	// at its next check and its deferred clean-up removes temporary files
+	// and folders; a second signal ends the process at once.
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		s := <-sigs
+		cancel(&signalError{s})
+		s = <-sigs
+		os.Exit((&signalError{s}).exitCode())
+	}()
 	e := &env{stdout: stdout, stderr: stderr, getenv: os.Getenv, terminal: isTerminal(stderr)}
 	return runEnv(ctx, e, args)
 }
@@ -93,7 +120,14 @@ func runEnv(ctx context.Context, e *env, args []string) int {
 				fmt.Fprintf(e.stderr, "gossipkit help: unknown command %q (valid: %s)\n", args[1], strings.Join(names(cmds), ", "))
 				return 2
 			}
-			_ = c.run(ctx, &env{stdout: e.stdout, stderr: e.stdout, getenv: e.getenv}, []string{"-h"})
+			// help plot fig7, help tree fail: the subcommand's flags.
+			sub := append(append([]string{}, args[2:]...), "-h")
+			err := c.run(ctx, &env{stdout: e.stdout, stderr: e.stdout, getenv: e.getenv}, sub)
+			var ue *usageError
+			if errors.As(err, &ue) {
+				fmt.Fprintf(e.stderr, "gossipkit help %s: %v\n", args[1], ue)
+				return 2
+			}
 			return 0
 		}
 		printHelp(e.stdout, cmds)
@@ -115,8 +149,13 @@ func runEnv(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "gossipkit %s: %v\n", name, ue)
 		return 2
 	case errors.Is(err, context.Canceled):
-		fmt.Fprintf(e.stderr, "gossipkit %s: interrupted; no output written\n", name)
-		return 130
+		code, what := 130, "interrupted"
+		var se *signalError
+		if errors.As(context.Cause(ctx), &se) && se.exitCode() == 143 {
+			code, what = 143, "terminated"
+		}
+		fmt.Fprintf(e.stderr, "gossipkit %s: %s; no output written\n", name, what)
+		return code
 	case errors.Is(err, errFailed):
 		return 1
 	default:

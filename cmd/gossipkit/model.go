@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 
 	"github.com/gossipkit/gossipkit/approx"
@@ -50,6 +51,7 @@ func cmdTransitions(_ context.Context, e *env, args []string) error {
 	p := addShuffleFlags(fs, true)
 	variant := fs.String("pdrop", "simplified", "P_drop variant: simplified, gamma or exact")
 	format := fs.String("format", "text", "output format: text, json, csv or markdown")
+	out := outFlag(fs)
 	if err := parseFormatted(fs, e, args, format); err != nil {
 		return err
 	}
@@ -68,11 +70,13 @@ func cmdTransitions(_ context.Context, e *env, args []string) error {
 		return fmt.Errorf("transition matrix fails its check: %w", err)
 	}
 	t := report.TransitionsTable(tr)
-	if *format == "text" {
-		q, _ := approx.PDrop(v, *p.n, *p.c, *p.s)
-		fmt.Fprintf(e.stdout, "P(to | from) for n=%d c=%d s=%d: P_select = %.10g, P_drop (%v) = %.10g\n", *p.n, *p.c, *p.s, approx.PSelect(*p.c, *p.s), v, q)
-	}
-	return t.Write(e.stdout, *format)
+	return buffered(e, *out, func(w io.Writer) error {
+		if *format == "text" {
+			q, _ := approx.PDrop(v, *p.n, *p.c, *p.s)
+			fmt.Fprintf(w, "P(to | from) for n=%d c=%d s=%d: P_select = %.10g, P_drop (%v) = %.10g\n", *p.n, *p.c, *p.s, approx.PSelect(*p.c, *p.s), v, q)
+		}
+		return t.Write(w, *format)
+	})
 }
 
 // checkNodes checks -N, the number of nodes of `ode` and `optimal`.
@@ -164,6 +168,7 @@ func cmdOptimal(ctx context.Context, e *env, args []string) error {
 	N := fs.Int("N", 2500, "number of nodes N (≥ 2), for the time to coverage")
 	level := fs.Float64("level", 0.99, "coverage level for the time criterion, in (1/N, 1)")
 	format := fs.String("format", "text", "output format: text, json, csv or markdown")
+	out := outFlag(fs)
 	if err := parseFormatted(fs, e, args, format); err != nil {
 		return err
 	}
@@ -189,5 +194,5 @@ func cmdOptimal(ctx context.Context, e *env, args []string) error {
 	}
 	t := &plots.Table{Single: true, Keys: []string{"n", "c", "N", "level", "s_star", "s_int", "s_int_gamma", "s_int_exact", "p11_at_s_int", "s_best_time", "best_time", "time_at_s_int"}}
 	t.Rows = [][]any{{*p.n, *p.c, *N, *level, res.SStar, res.SInt, res.SIntGamma, sIntExact, res.P11, res.SBestTime, res.BestTime, res.TimeAtSInt}}
-	return t.Write(e.stdout, *format)
+	return outputTable(e, *out, *format, t)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 
 	"github.com/gossipkit/gossipkit/exact"
 	"github.com/gossipkit/gossipkit/internal/flagval"
@@ -77,13 +78,14 @@ func cmdGammaCheck(ctx context.Context, e *env, args []string) error {
 	sMax := fs.Int("s-max", 8, fmt.Sprintf("largest exchange size s (1..%d)", exact.MaxS))
 	cMax := fs.Int("c-max", 20, "largest cache size c (≥ 1)")
 	nMax := fs.Int("n-max", 40, "largest number of items n (≥ 2)")
+	out := outFlag(fs)
 	prove := fs.Bool("prove", false, fmt.Sprintf("prove the identity for each s = 1..s-max (up to %d) by exact evaluation on a (2s+1)×(s+1) grid, for all n and c (go doc ./exact ProveGamma)", exact.MaxProveS))
 	format := fs.String("format", "text", "output format: text, json, csv or markdown")
 	if err := parseFormatted(fs, e, args, format); err != nil {
 		return err
 	}
 	if *prove {
-		return proveGamma(ctx, e, fs, *sMax, *format)
+		return proveGamma(ctx, e, fs, *sMax, *format, *out)
 	}
 	switch {
 	case *sMax < 1 || *sMax > exact.MaxS:
@@ -103,23 +105,25 @@ func cmdGammaCheck(ctx context.Context, e *env, args []string) error {
 		row = []any{*sMax, *cMax, *nMax, checked, false, mm.N, mm.C, mm.S, mm.Exact, mm.Gamma}
 	}
 	t.Rows = append(t.Rows, row)
-	if *format == "text" {
-		if mm == nil {
-			fmt.Fprintf(e.stdout, "γ form = formula (1) at all %d points (1 ≤ s ≤ %d, s ≤ c ≤ %d, c ≤ n ≤ %d, n > s)\n", checked, *sMax, *cMax, *nMax)
-		} else {
-			fmt.Fprintf(e.stdout, "MISMATCH at %v after %d points: formula (1) = %s, γ form = %s\n", mm.Point, checked, mm.Exact.RatString(), mm.Gamma.RatString())
+	return buffered(e, *out, func(w io.Writer) error {
+		if *format == "text" {
+			if mm == nil {
+				fmt.Fprintf(w, "γ form = formula (1) at all %d points (1 ≤ s ≤ %d, s ≤ c ≤ %d, c ≤ n ≤ %d, n > s)\n", checked, *sMax, *cMax, *nMax)
+			} else {
+				fmt.Fprintf(w, "MISMATCH at %v after %d points: formula (1) = %s, γ form = %s\n", mm.Point, checked, mm.Exact.RatString(), mm.Gamma.RatString())
+			}
+		} else if err := t.Write(w, *format); err != nil {
+			return err
 		}
-	} else if err := t.Write(e.stdout, *format); err != nil {
-		return err
-	}
-	if mm != nil {
-		return errFailed
-	}
-	return nil
+		if mm != nil {
+			return errFailed
+		}
+		return nil
+	})
 }
 
 // proveGamma is `gamma-check --prove`.
-func proveGamma(ctx context.Context, e *env, fs *flag.FlagSet, sMax int, format string) error {
+func proveGamma(ctx context.Context, e *env, fs *flag.FlagSet, sMax int, format, out string) error {
 	var grid error
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "c-max" || f.Name == "n-max" {
@@ -144,17 +148,19 @@ func proveGamma(ctx context.Context, e *env, fs *flag.FlagSet, sMax int, format 
 			refuted = append(refuted, p.S)
 		}
 	}
-	if format == "text" {
-		if len(refuted) == 0 {
-			fmt.Fprintf(e.stdout, "γ form = formula (1) proved for every s = 1..%d, for all n and c with s ≤ c ≤ n, n > s (each s: a polynomial identity of degree ≤ 2s in n and ≤ s in c, zero on a (2s+1)×(s+1) grid)\n", sMax)
-		} else {
-			fmt.Fprintf(e.stdout, "γ identity REFUTED for s = %v\n", refuted)
+	return buffered(e, out, func(w io.Writer) error {
+		if format == "text" {
+			if len(refuted) == 0 {
+				fmt.Fprintf(w, "γ form = formula (1) proved for every s = 1..%d, for all n and c with s ≤ c ≤ n, n > s (each s: a polynomial identity of degree ≤ 2s in n and ≤ s in c, zero on a (2s+1)×(s+1) grid)\n", sMax)
+			} else {
+				fmt.Fprintf(w, "γ identity REFUTED for s = %v\n", refuted)
+			}
+		} else if err := t.Write(w, format); err != nil {
+			return err
 		}
-	} else if err := t.Write(e.stdout, format); err != nil {
-		return err
-	}
-	if len(refuted) > 0 {
-		return errFailed
-	}
-	return nil
+		if len(refuted) > 0 {
+			return errFailed
+		}
+		return nil
+	})
 }

@@ -56,6 +56,19 @@ func partPath(out string, id shard.ID) string {
 	return out
 }
 
+// shardOut resolves and checks where shard id writes, before any work: a
+// folder named with a trailing / is created if missing (the README's
+// `-o parts/`), and the part file must be writable there.
+func shardOut(out string, id shard.ID) (string, error) {
+	if strings.HasSuffix(out, "/") {
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return "", usagef("-o %s: cannot create the folder: %v", out, errors.Unwrap(err))
+		}
+	}
+	path := partPath(out, id)
+	return path, checkOut("-o", path)
+}
+
 func isDir(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
@@ -66,9 +79,9 @@ func runShard(ctx context.Context, e *env, cfg sim.Config, opt sim.Options, id *
 	if len(opt.Indices) == 0 {
 		return usagef("--shard %d/%d: no replication falls in this shard (--reps %d)", id.Index, id.Count, cfg.Reps)
 	}
-	path := partPath(out, *id)
-	if dir := filepath.Dir(path); !isDir(dir) {
-		return usagef("-o %s: directory %s does not exist", out, dir)
+	path, err := shardOut(out, *id)
+	if err != nil {
+		return err
 	}
 	res, err := sim.Run(ctx, cfg, opt)
 	if err != nil {
@@ -120,6 +133,13 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 	files = expanded
 	if len(files) == 0 {
 		return usagef("no part files given (usage: gossipkit merge PART|DIR... [-o FILE])")
+	}
+	if st, err := os.Stat(*out); *out != "" && err == nil {
+		for _, f := range files {
+			if fst, err := os.Stat(f); err == nil && os.SameFile(st, fst) {
+				return usagef("-o %s: is one of the part files being merged", *out)
+			}
+		}
 	}
 	parts := make([]*sim.Part, 0, len(files))
 	var tparts []*tree.Part

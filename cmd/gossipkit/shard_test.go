@@ -134,7 +134,9 @@ func TestMergeRefusals(t *testing.T) {
 	}
 	// A part from another seed.
 	other := t.TempDir()
-	_, _, code = runCLI(t, nil, append(append([]string{}, shardSim...), "--seed", "10", "--shard", "3/3", "-o", other+"/")...)
+	otherSeed := append([]string{}, shardSim...)
+	otherSeed[len(otherSeed)-1] = "10" // --seed 10 (a flag given twice is refused)
+	_, _, code = runCLI(t, nil, append(otherSeed, "--shard", "3/3", "-o", other+"/")...)
 	if code != 0 {
 		t.Fatal(code)
 	}

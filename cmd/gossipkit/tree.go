@@ -24,7 +24,8 @@ func cmdTree(ctx context.Context, e *env, args []string) error {
 	sub := args[0]
 	fs := newFlags("tree " + sub)
 	cfg := tree.DefaultConfig()
-	fs.IntVar(&cfg.Nodes, "nodes", cfg.Nodes, "number of nodes (≥ 1)")
+	fs.IntVar(&cfg.Nodes, "N", cfg.Nodes, "number of nodes N (1..4194304)")
+	fs.IntVar(&cfg.Nodes, "nodes", cfg.Nodes, "alias of -N")
 	fs.IntVar(&cfg.Degree, "degree", cfg.Degree, "k, the most children a node accepts (≥ 1)")
 	join := fs.String("join", "first", "entry point: first, root or closest (see `go doc ./tree`)")
 	redirect := fs.String("redirect", "random", "alternative named by a full node: random or distance")
@@ -73,12 +74,18 @@ func cmdTree(ctx context.Context, e *env, args []string) error {
 	if id != nil && len(exp.Indices(id)) == 0 {
 		return usagef("--shard %d/%d: no seed falls in this shard (--seeds %d)", id.Index, id.Count, *seeds)
 	}
+	path := ""
+	if id != nil {
+		if path, err = shardOut(*out, *id); err != nil {
+			return err
+		}
+	}
 	res, err := exp.Run(ctx, id, newProgress(e, "tree"))
 	if err != nil {
 		return err
 	}
 	if id != nil {
-		return output(e, partPath(*out, *id), func(w io.Writer) error { return tree.WritePart(w, exp, *id, res) })
+		return output(e, path, func(w io.Writer) error { return tree.WritePart(w, exp, *id, res) })
 	}
 	return outputTable(e, *out, *format, report.TreeTable(exp.Summarize(res)))
 }

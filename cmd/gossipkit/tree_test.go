@@ -88,7 +88,7 @@ func TestTreeBadInput(t *testing.T) {
 		{[]string{"tree"}, "subcommands"},
 		{[]string{"tree", "grow"}, "subcommands"},
 		{[]string{"tree", "build", "--degree", "0"}, "--degree"},
-		{[]string{"tree", "build", "--nodes", "0"}, "--nodes"},
+		{[]string{"tree", "build", "--nodes", "0"}, "-N"},
 		{[]string{"tree", "build", "--join", "leaf"}, "--join"},
 		{[]string{"tree", "build", "--redirect", "far"}, "--redirect"},
 		{[]string{"tree", "fail", "--fraction", "1"}, "--fraction"},

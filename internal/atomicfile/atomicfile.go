@@ -58,11 +58,20 @@ func (e *DirError) Unwrap() error { return e.Err }
 // BuildDir creates dir if it is missing, runs build on a fresh hidden
 // folder inside it (named prefix + random) and, when build succeeds, moves
 // every entry of that folder into dir, replacing files of the same name. The
-// temporary folder is removed in every case. It returns the names moved.
+// temporary folder is removed in every case, and so is dir itself when
+// this call created it and the build failed. It returns the names moved.
 // Failing to create or write to dir is a *DirError.
-func BuildDir(dir, prefix string, build func(tmp string) error) ([]string, error) {
+func BuildDir(dir, prefix string, build func(tmp string) error) (names []string, err error) {
+	_, statErr := os.Stat(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, &DirError{Dir: dir, Op: "create", Err: err}
+	}
+	if os.IsNotExist(statErr) {
+		defer func() {
+			if err != nil {
+				os.Remove(dir) // only if still empty
+			}
+		}()
 	}
 	tmp, err := os.MkdirTemp(dir, prefix)
 	if err != nil {
@@ -76,7 +85,7 @@ func BuildDir(dir, prefix string, build func(tmp string) error) ([]string, error
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, 0, len(entries))
+	names = make([]string, 0, len(entries))
 	for _, en := range entries {
 		if err := os.Rename(filepath.Join(tmp, en.Name()), filepath.Join(dir, en.Name())); err != nil {
 			return names, err

@@ -45,6 +45,14 @@ func TestBuildDir(t *testing.T) {
 	if len(entries) != 1 || entries[0].Name() != "a" {
 		t.Fatalf("after a failed build: %v", entries)
 	}
+	// A folder this call created is removed again when the build fails.
+	fresh := filepath.Join(t.TempDir(), "new")
+	if _, err := BuildDir(fresh, ".x-", func(string) error { return boom }); !errors.Is(err, boom) {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(fresh); !os.IsNotExist(err) {
+		t.Errorf("the folder created for a failed build is still there: %v", err)
+	}
 	f := filepath.Join(dir, "a")
 	var de *DirError
 	if _, err := BuildDir(filepath.Join(f, "sub"), ".x-", func(string) error { return nil }); !errors.As(err, &de) || de.Op != "create" {
