@@ -137,3 +137,26 @@ func TestLogYNeedsPositive(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+type ms struct{ m, s float64 }
+
+func (v ms) MeanSD() (float64, float64) { return v.m, v.s }
+func (v ms) String() string             { return "m ± s" }
+
+// CSV carries numbers: a mean ± sd column becomes two columns, and a value
+// that does not exist (NaN, ±Inf, nil) is an empty cell, never "NaN".
+func TestCSVNumbersOnly(t *testing.T) {
+	tb := &Table{Keys: []string{"k", "depth", "x"}, Rows: [][]any{{1, ms{2.5, 0.5}, math.NaN()}, {2, ms{3, 0}, math.Inf(1)}}}
+	var b bytes.Buffer
+	if err := tb.Write(&b, "csv"); err != nil {
+		t.Fatal(err)
+	}
+	if want := "k,depth_mean,depth_sd,x\n1,2.5,0.5,\n2,3,0,\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+	b.Reset()
+	tb.Write(&b, "json")
+	if strings.Contains(b.String(), "NaN") || strings.Contains(b.String(), "Inf") {
+		t.Errorf("JSON %s", b.String())
+	}
+}

@@ -126,8 +126,14 @@ func jsonValue(v any) ([]byte, error) {
 	return json.Marshal(v)
 }
 
+// MeanSD is a value shown as "mean ± sd" in text and Markdown, and as two
+// numeric columns KEY_mean and KEY_sd in CSV (JSON: as the value encodes).
+type MeanSD interface {
+	MeanSD() (mean, sd float64)
+}
+
 // Cell renders one value as CSV does: full precision, shortest round-trip
-// form for floats.
+// form for floats; a value that does not exist (nil, NaN, ±Inf) is empty.
 func Cell(v any) string {
 	switch x := v.(type) {
 	case nil:
@@ -135,6 +141,9 @@ func Cell(v any) string {
 	case *big.Rat:
 		return x.RatString()
 	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return ""
+		}
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	case string:
 		return x
@@ -144,13 +153,38 @@ func Cell(v any) string {
 
 func (t *Table) writeCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(t.Keys); err != nil {
-		return err
-	}
-	rec := make([]string, len(t.Keys))
+	// A column of MeanSD values becomes two numeric columns.
+	split := make([]bool, len(t.Keys))
 	for _, row := range t.Rows {
 		for j, v := range row {
-			rec[j] = Cell(v)
+			_, ok := v.(MeanSD)
+			split[j] = split[j] || ok
+		}
+	}
+	var keys []string
+	for j, k := range t.Keys {
+		if split[j] {
+			keys = append(keys, k+"_mean", k+"_sd")
+		} else {
+			keys = append(keys, k)
+		}
+	}
+	if err := cw.Write(keys); err != nil {
+		return err
+	}
+	for _, row := range t.Rows {
+		rec := make([]string, 0, len(keys))
+		for j, v := range row {
+			if !split[j] {
+				rec = append(rec, Cell(v))
+				continue
+			}
+			if ms, ok := v.(MeanSD); ok {
+				m, sd := ms.MeanSD()
+				rec = append(rec, Cell(m), Cell(sd))
+			} else {
+				rec = append(rec, "", "")
+			}
 		}
 		if err := cw.Write(rec); err != nil {
 			return err
@@ -168,6 +202,9 @@ func (t *Table) textCell(j int, v any) string {
 	case nil:
 		return "–"
 	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return "–"
+		}
 		// Six significant digits keep text tables readable; JSON and CSV
 		// carry every digit.
 		return strconv.FormatFloat(x, 'g', 6, 64)

@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/gossipkit/gossipkit/plots"
@@ -72,9 +73,9 @@ func (s *Study) Tree(ctx context.Context) (*Tree, error) {
 		dep, msgs := tree.Over(res, depth), tree.Over(res, func(x tree.SeedResult) float64 { return x.Build.MessagesMean })
 		r.Redirects[red] = [2]tree.Stat{dep, msgs}
 		r.Table1.Rows = append(r.Table1.Rows, []any{red.String(),
-			dep.String(), doc[red][0],
-			msgs.String(), doc[red][1],
-			tree.Over(res, func(x tree.SeedResult) float64 { return float64(x.Build.MessagesMax) }).String()})
+			dep, doc[red][0],
+			msgs, doc[red][1],
+			tree.Over(res, func(x tree.SeedResult) float64 { return float64(x.Build.MessagesMax) })})
 	}
 	// Tables II–IV.
 	for _, rep := range treeRepairs {
@@ -92,8 +93,8 @@ func (s *Study) Tree(ctx context.Context) (*Tree, error) {
 			if f == 0.50 {
 				r.At50[rep] = sum
 			}
-			t.Rows = append(t.Rows, []any{100 * f, sum.Depth.String(), sum.DepthChangePct.String(), sum.MessagesPerNode.String(),
-				sum.RepairMessagesPct.String(), sum.JoinRequestsIncreasePct.String(), sum.ReconnectMs.String(), sum.Reconnected})
+			t.Rows = append(t.Rows, []any{100 * f, sum.Depth, sum.DepthChangePct, sum.MessagesPerNode,
+				sum.RepairMessagesPct, sum.JoinRequestsIncreasePct, sum.ReconnectMs, sum.Reconnected})
 		}
 		r.Repairs = append(r.Repairs, t)
 	}
@@ -198,7 +199,7 @@ func (s *Study) GossipVsTree(ctx context.Context) (*GossipVsTree, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.Table.Rows = append(r.Table.Rows, []any{N, t99.String(), tall.String(), float64(N-1) / float64(N), g.t99.String(), fmt.Sprintf("%.0f", 1000*g.t99.Mean), fmt.Sprintf("%.0f", 2*g.t99.Mean)})
+		r.Table.Rows = append(r.Table.Rows, []any{N, t99, tall, float64(N-1) / float64(N), g.t99, math.Round(1000 * g.t99.Mean), math.Round(2 * g.t99.Mean)})
 		r.Ns, r.TreeT, r.GossipT = append(r.Ns, float64(N)), append(r.TreeT, t99.Mean), append(r.GossipT, 1000*g.t99.Mean)
 	}
 	N := sc.GossipTreeFailNodes
@@ -224,7 +225,7 @@ func (s *Study) GossipVsTree(ctx context.Context) (*GossipVsTree, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.Failures.Rows = append(r.Failures.Rows, []any{100 * frac, tree.StatOf(share).String(), g.share.String(), g.t99.String()})
+		r.Failures.Rows = append(r.Failures.Rows, []any{100 * frac, tree.StatOf(share), g.share, g.t99})
 		r.AllReached = r.AllReached && g.share.Mean == 1 && g.share.SD == 0
 	}
 	return r, nil

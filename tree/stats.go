@@ -15,6 +15,9 @@ type Stat struct {
 
 func (s Stat) String() string { return fmt.Sprintf("%.4g ± %.2g", s.Mean, s.SD) }
 
+// MeanSD returns the mean and sd (tables print them as two CSV columns).
+func (s Stat) MeanSD() (mean, sd float64) { return s.Mean, s.SD }
+
 // StatOf summarises values in the order given (the order fixes the float
 // rounding, so a merge that restores seed order reproduces it exactly).
 func StatOf(v []float64) Stat {
