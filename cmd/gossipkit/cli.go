@@ -58,12 +58,48 @@ func parseEnv(fs *flag.FlagSet, e *env, args []string) error {
 		return errHelp
 	}
 	if err != nil {
-		return &usageError{strings.ReplaceAll(err.Error(), "\n", " ")}
+		return flagError(fs, err)
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
 	return nil
+}
+
+// flagError rewrites the flag package's errors in the CLI's form:
+// "--name VALUE: what is wrong".
+func flagError(fs *flag.FlagSet, err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return usagef("%s: unknown flag (gossipkit help %s lists the flags)", name, fs.Name())
+	}
+	var value, name string
+	if _, scanErr := fmt.Sscanf(msg, "invalid value %q for flag %s", &value, &name); scanErr == nil {
+		name = strings.TrimSuffix(strings.TrimLeft(name, "-"), ":")
+		want := "a valid value"
+		if f := fs.Lookup(name); f != nil {
+			switch fmt.Sprintf("%T", f.Value) {
+			case "*flag.intValue":
+				want = "an integer"
+			case "*flag.uint64Value":
+				want = "a whole number ≥ 0"
+			case "*flag.float64Value":
+				want = "a number"
+			case "*flag.boolValue":
+				want = "true or false"
+			}
+		}
+		return usagef("%s %s: not %s", flagName(name), value, want)
+	}
+	return &usageError{strings.ReplaceAll(msg, "\n", " ")}
+}
+
+// flagName writes a flag as the help does: -N, --seed.
+func flagName(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 // duplicateFlag refuses a flag given twice, under one name or two names
@@ -120,7 +156,10 @@ func parseFormatted(fs *flag.FlagSet, e *env, args []string, format *string) err
 		return err
 	}
 	if f := fs.Lookup("o"); f != nil {
-		if p := f.Value.String(); p != "" && p != "-" && !strings.HasSuffix(p, "/") && !isDir(p) {
+		p := f.Value.String()
+		// A folder is a valid -o only for commands that write shard parts.
+		shardDir := fs.Lookup("shard") != nil && (strings.HasSuffix(p, "/") || isDir(p))
+		if p != "" && p != "-" && !shardDir {
 			return checkOut("-o", p)
 		}
 	}
