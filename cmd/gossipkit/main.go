@@ -7,6 +7,19 @@
 //
 // Run "gossipkit help" for the list of commands and "gossipkit help <command>"
 // for the flags of one.
+//
+// # Contract
+//
+// Bad input: exit 2, nothing on stdout, one line on stderr naming the flag
+// and the valid range; every flag, a flag given twice and -o are checked
+// before any work. SIGINT and SIGTERM: the command stops at its next check,
+// prints one line and exits 130 or 143, leaving no partial or temporary
+// file and no output folder it created. Exit 1: a verified check failed
+// (gamma-check) or an internal error. Every command that prints a table
+// takes --format text|json|csv|markdown and -o FILE (written atomically);
+// CSV and JSON carry numbers (mean ± sd as two columns, a missing quantity
+// as an empty cell or null). Progress shows on stderr only when it is a
+// terminal.
 package main
 
 import (
