@@ -27,13 +27,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"os/signal"
-	"sort"
+	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/gossipkit/gossipkit/internal/buildinfo"
+	"github.com/gossipkit/gossipkit/internal/cli"
 )
 
 // version is the toolkit's version, printed by "gossipkit version".
@@ -86,36 +86,10 @@ func commands() map[string]*command {
 	return m
 }
 
-// signalError is the cause of a context cancelled by a signal.
-type signalError struct{ sig os.Signal }
-
-func (s *signalError) Error() string { return s.sig.String() }
-
-// exitCode is 128 + the signal number: 130 for SIGINT, 143 for SIGTERM
-// (what Kubernetes and Slurm send).
-func (s *signalError) exitCode() int {
-	if s.sig == syscall.SIGTERM {
-		return 143
-	}
-	return 130
-}
-
 func run(args []string, stdout, stderr io.Writer) int {
-	// SIGINT and SIGTERM cancel the context, so that every command stops
-	// at its next check and its deferred clean-up removes temporary files
-	// and folders; a second signal ends the process at once.
-	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	go func() {
-		s := <-sigs
-		cancel(&signalError{s})
-		s = <-sigs
-		os.Exit((&signalError{s}).exitCode())
-	}()
-	e := &env{stdout: stdout, stderr: stderr, getenv: os.Getenv, terminal: isTerminal(stderr)}
+	ctx, stop := cli.WithSignals(context.Background())
+	defer stop()
+	e := &env{stdout: stdout, stderr: stderr, getenv: os.Getenv, terminal: cli.IsTerminal(stderr)}
 	return runEnv(ctx, e, args)
 }
 
@@ -162,11 +136,7 @@ func runEnv(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "gossipkit %s: %v\n", name, ue)
 		return 2
 	case errors.Is(err, context.Canceled):
-		code, what := 130, "interrupted"
-		var se *signalError
-		if errors.As(context.Cause(ctx), &se) && se.exitCode() == 143 {
-			code, what = 143, "terminated"
-		}
+		code, what := cli.Interrupted(ctx)
 		fmt.Fprintf(e.stderr, "gossipkit %s: %s; no output written\n", name, what)
 		return code
 	case errors.Is(err, errFailed):
@@ -177,14 +147,7 @@ func runEnv(ctx context.Context, e *env, args []string) int {
 	}
 }
 
-func names(cmds map[string]*command) []string {
-	var ns []string
-	for n := range cmds {
-		ns = append(ns, n)
-	}
-	sort.Strings(ns)
-	return ns
-}
+func names(cmds map[string]*command) []string { return slices.Sorted(maps.Keys(cmds)) }
 
 func printHelp(w io.Writer, cmds map[string]*command) {
 	fmt.Fprintf(w, "gossipkit %s: numerical analysis of information dissemination in peer-to-peer systems\n\nUsage: gossipkit <command> [flags]\n\nCommands:\n", version)

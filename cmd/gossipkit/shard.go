@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/report"
 	"github.com/gossipkit/gossipkit/sim"
@@ -66,7 +67,7 @@ func shardOut(out string, id shard.ID) (string, error) {
 		}
 	}
 	path := partPath(out, id)
-	return path, checkOut("-o", path)
+	return path, cli.CheckOut("-o", path)
 }
 
 func isDir(p string) bool {
@@ -100,19 +101,7 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 	format := fs.String("format", "csv", "output format: csv, json, text or markdown (as `gossipkit sim`)")
 	allowMissing := fs.Bool("allow-missing", false, "merge even if some replications are missing (they are listed on stderr)")
 	// Flags may follow the part files: parse them out first.
-	var files, rest []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if strings.HasPrefix(a, "-") && a != "-" {
-			rest = append(rest, a)
-			if !strings.Contains(a, "=") && (a == "-o" || a == "--o" || a == "-format" || a == "--format") && i+1 < len(args) {
-				rest = append(rest, args[i+1])
-				i++
-			}
-			continue
-		}
-		files = append(files, a)
-	}
+	files, rest := cli.SplitArgs(fs, args)
 	if err := parseFormatted(fs, e, rest, format); err != nil {
 		return err
 	}

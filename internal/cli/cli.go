@@ -1,0 +1,331 @@
+// Package cli is the machinery of gossipkit's command line that knows
+// nothing of the models: flag parsing in the CLI's error form, duplicate
+// flags, output paths checked before work and written atomically, formats,
+// and progress bars.
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/gossipkit/gossipkit/internal/atomicfile"
+	"github.com/gossipkit/gossipkit/plots"
+)
+
+// usageError is bad input: the CLI prints it on one line and exits with 2.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+func Usagef(format string, a ...any) error { return &UsageError{fmt.Sprintf(format, a...)} }
+
+// ErrHelp ends a command that printed its help.
+var ErrHelp = errors.New("help requested")
+
+// errFailed ends a command that already reported its failure (exit 1).
+var ErrFailed = errors.New("failed")
+
+// newFlags returns a flag set that reports nothing itself: parseEnv turns
+// its errors into one-line usage errors and prints -h to the command's
+// stdout.
+func NewFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs
+}
+
+// parseEnv parses args; -h prints the flags to the command's stdout
+// (ErrHelp); any other problem becomes a one-line usage error.
+func Parse(fs *flag.FlagSet, stdout io.Writer, args []string) error {
+	if err := duplicateFlag(fs, args); err != nil {
+		return err
+	}
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		printFlags(stdout, fs)
+		return ErrHelp
+	}
+	if err != nil {
+		return flagError(fs, err)
+	}
+	if fs.NArg() > 0 {
+		return Usagef("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}
+
+// flagError rewrites the flag package's errors in the CLI's form:
+// "--name VALUE: what is wrong".
+func flagError(fs *flag.FlagSet, err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return Usagef("%s: unknown flag (gossipkit help %s lists the flags)", name, fs.Name())
+	}
+	var value, name string
+	if _, scanErr := fmt.Sscanf(msg, "invalid value %q for flag %s", &value, &name); scanErr == nil {
+		name = strings.TrimSuffix(strings.TrimLeft(name, "-"), ":")
+		want := "a valid value"
+		if f := fs.Lookup(name); f != nil {
+			switch fmt.Sprintf("%T", f.Value) {
+			case "*flag.intValue":
+				want = "an integer"
+			case "*flag.uint64Value":
+				want = "a whole number ≥ 0"
+			case "*flag.float64Value":
+				want = "a number"
+			case "*flag.boolValue":
+				want = "true or false"
+			}
+		}
+		return Usagef("%s %s: not %s", flagName(name), value, want)
+	}
+	return &UsageError{strings.ReplaceAll(msg, "\n", " ")}
+}
+
+// flagName writes a flag as the help does: -N, --seed.
+func flagName(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// duplicateFlag refuses a flag given twice, under one name or two names
+// of the same variable (-N and --nodes): the flag package would silently
+// keep the last value.
+func duplicateFlag(fs *flag.FlagSet, args []string) error {
+	seen := map[uintptr]string{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || len(a) < 2 || a[0] != '-' {
+			break // the flag package stops here too
+		}
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f := fs.Lookup(name)
+		if f == nil {
+			continue // fs.Parse reports it
+		}
+		key := reflect.ValueOf(f.Value).Pointer()
+		if prev, dup := seen[key]; dup {
+			return Usagef("%s: given twice (first as %s); give each flag once", a, prev)
+		}
+		seen[key] = a
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !hasValue && !(ok && b.IsBoolFlag()) {
+			i++ // its value
+		}
+	}
+	return nil
+}
+
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "Usage: gossipkit %s [flags]\n\nFlags:\n", fs.Name())
+	fs.VisitAll(func(f *flag.Flag) {
+		dash := "--"
+		if len(f.Name) == 1 {
+			dash = "-"
+		}
+		def := ""
+		if f.DefValue != "" && f.DefValue != "false" {
+			def = fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		fmt.Fprintf(w, "  %s%s\n      %s%s\n", dash, f.Name, f.Usage, def)
+	})
+}
+
+// parseFormatted parses a command's flags and checks its --format and, if
+// it has one, its -o FILE (checkOut) before any work starts. A -o that
+// names a folder (ending in /, or existing) is left to the command (shard
+// part files go there).
+func ParseFormatted(fs *flag.FlagSet, stdout io.Writer, args []string, format *string) error {
+	if err := Parse(fs, stdout, args); err != nil {
+		return err
+	}
+	if err := CheckFormat(*format); err != nil {
+		return err
+	}
+	if f := fs.Lookup("o"); f != nil {
+		p := f.Value.String()
+		// A folder is a valid -o only for commands that write shard parts.
+		shardDir := fs.Lookup("shard") != nil && (strings.HasSuffix(p, "/") || isDir(p))
+		if p != "" && p != "-" && !shardDir {
+			return CheckOut("-o", p)
+		}
+	}
+	return nil
+}
+
+// checkOut checks that a file can be written at path: its folder exists
+// and is writable (a probe file is created there and removed), and path is
+// not a folder.
+func CheckOut(flagName, path string) error {
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return Usagef("%s %s: the folder %s does not exist", flagName, path, dir)
+	case !st.IsDir():
+		return Usagef("%s %s: %s is not a folder", flagName, path, dir)
+	case isDir(path):
+		return Usagef("%s %s: is a folder; a file is wanted", flagName, path)
+	}
+	probe, err := os.CreateTemp(dir, ".gossipkit-probe-*")
+	if err != nil {
+		return Usagef("%s %s: the folder %s is not writable", flagName, path, dir)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return nil
+}
+
+// outFlag adds the -o FILE flag.
+func OutFlag(fs *flag.FlagSet) *string {
+	return fs.String("o", "", "write to FILE instead of standard output (atomically; checked before any work)")
+}
+
+// buffered runs print into a buffer and writes it to -o FILE or stdout;
+// print's error (e.g. errFailed after a verdict is printed) is returned
+// after the output is written.
+func Buffered(stdout io.Writer, path string, print func(w io.Writer) error) error {
+	var b bytes.Buffer
+	perr := print(&b)
+	if err := Output(stdout, path, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
+		return err
+	}
+	return perr
+}
+
+func CheckFormat(f string) error {
+	if !plots.ValidFormat(f) {
+		return Usagef("--format %q: valid values are %s", f, strings.Join(plots.Formats, ", "))
+	}
+	return nil
+}
+
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// output writes with write to -o FILE (atomically: a failed or interrupted
+// write leaves no partial file) or, for "" and "-", to stdout.
+func Output(stdout io.Writer, path string, write func(w io.Writer) error) error {
+	if path == "" || path == "-" {
+		return write(stdout)
+	}
+	return atomicfile.Write(path, write)
+}
+
+// outputTable writes a table in format to -o FILE or stdout.
+func OutputTable(stdout io.Writer, path, format string, t *plots.Table) error {
+	return Output(stdout, path, func(w io.Writer) error { return t.Write(w, format) })
+}
+
+// newProgress returns a progress callback that draws a bar with count,
+// rate and ETA on stderr when it is a terminal (schollz/progressbar, which
+// locks, so replications finishing on several goroutines may call it),
+// and does nothing otherwise. The bar is made on the first call, which
+// brings the total.
+func NewProgress(stderr io.Writer, terminal bool, label string) func(done, total int) {
+	if !terminal {
+		return func(int, int) {}
+	}
+	var once sync.Once
+	var bar *progressbar.ProgressBar
+	return func(done, total int) {
+		once.Do(func() {
+			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription(label),
+				progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetPredictTime(true),
+				progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(200*time.Millisecond))
+		})
+		bar.Set(done)
+	}
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// SplitArgs separates positional arguments from flags when they are mixed
+// (merge PART… -o FILE): a flag of fs that takes a value keeps the next
+// argument with it.
+func SplitArgs(fs *flag.FlagSet, args []string) (positional, flags []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			positional = append(positional, a)
+			continue
+		}
+		flags = append(flags, a)
+		name, _, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		f := fs.Lookup(name)
+		if f == nil || hasValue || i+1 == len(args) {
+			continue
+		}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !(ok && b.IsBoolFlag()) {
+			flags = append(flags, args[i+1])
+			i++
+		}
+	}
+	return positional, flags
+}
+
+// signalError is the cause of a context cancelled by a signal.
+type signalError struct{ sig os.Signal }
+
+func (s *signalError) Error() string { return s.sig.String() }
+
+// code is 128 + the signal number: 130 for SIGINT, 143 for SIGTERM (what
+// Kubernetes and Slurm send).
+func (s *signalError) code() int {
+	if s.sig == syscall.SIGTERM {
+		return 143
+	}
+	return 130
+}
+
+// WithSignals returns a context that SIGINT and SIGTERM cancel, so that a
+// command stops at its next check and its deferred clean-up removes
+// temporary files and folders; a second signal ends the process at once.
+func WithSignals(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		s, ok := <-sigs
+		if !ok {
+			return
+		}
+		cancel(&signalError{s})
+		if s, ok = <-sigs; ok {
+			os.Exit((&signalError{s}).code())
+		}
+	}()
+	return ctx, func() { signal.Stop(sigs); close(sigs); cancel(nil) }
+}
+
+// Interrupted returns the exit status and word for a command cancelled by
+// ctx: 143 "terminated" after SIGTERM, 130 "interrupted" otherwise.
+func Interrupted(ctx context.Context) (int, string) {
+	var se *signalError
+	if errors.As(context.Cause(ctx), &se) && se.code() == 143 {
+		return 143, "terminated"
+	}
+	return 130, "interrupted"
+}
