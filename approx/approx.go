@@ -50,10 +50,18 @@ func ParseVariant(s string) (Variant, error) {
 // Validate checks 1 ≤ s ≤ c ≤ n and s < n (at s = n = c the simplified
 // P_drop is 0/0 and the model has no dynamics).
 func Validate(n, c, s int) error {
-	if err := exact.Validate(n, c, s); err != nil {
-		return err
-	}
-	if s == n {
+	// The float forms have no limit on s; the exact variants check
+	// exact.Validate's (s ≤ exact.MaxS) themselves.
+	switch {
+	case s < 1:
+		return fmt.Errorf("s = %d: need s ≥ 1", s)
+	case s > c:
+		return fmt.Errorf("s = %d: need s ≤ c = %d", s, c)
+	case c > n:
+		return fmt.Errorf("c = %d: need c ≤ n = %d", c, n)
+	case n > exact.MaxN:
+		return fmt.Errorf("n = %d: need n ≤ %d", n, exact.MaxN)
+	case s == n:
 		return errors.New("need s < n")
 	}
 	return nil
@@ -178,6 +186,11 @@ func SStar(n, c int) float64 {
 	return nf * cf / (nf + math.Sqrt(nf*(nf-cf)))
 }
 
+// MaxArgmaxGammaC bounds c for ArgmaxP11 with the Gamma variant: it
+// evaluates the exact γ form for every s < c (O(c²) big-number work, and
+// exact.MaxS caps s).
+const MaxArgmaxGammaC = 2000
+
 // MaxArgmaxExactC bounds c for ArgmaxP11 with the Exact variant, which
 // evaluates formula (1) (O(s²) big-integer products) at every s ≤ c.
 const MaxArgmaxExactC = 400
@@ -191,6 +204,9 @@ func ArgmaxP11(v Variant, n, c int) (int, float64, error) {
 	if v == Exact && c > MaxArgmaxExactC {
 		return 0, 0, fmt.Errorf("c = %d: the exact argmax needs c ≤ %d", c, MaxArgmaxExactC)
 	}
+	if v == Gamma && c > MaxArgmaxGammaC {
+		return 0, 0, fmt.Errorf("c = %d: the γ-form argmax needs c ≤ %d", c, MaxArgmaxGammaC)
+	}
 	var best int
 	var bestP *big.Rat
 	for s := 1; s <= c && s < n; s++ {
@@ -198,7 +214,9 @@ func ArgmaxP11(v Variant, n, c int) (int, float64, error) {
 		var err error
 		switch v {
 		case Simplified:
-			q, err = exact.PDropSimplified(n, c, s)
+			// (n−c)/(n−s) exactly; no limit on s (exact.PDropSimplified
+			// shares formula (1)'s s ≤ exact.MaxS).
+			q = big.NewRat(int64(n-c), int64(n-s))
 		case Gamma:
 			q, err = exact.PDropGamma(n, c, s)
 		case Exact:

@@ -35,7 +35,7 @@ func Evaluate(ctx context.Context, pts []Point, enumerate bool, progress func(do
 		f, ok := f1[[2]int{p.C, p.S}]
 		if !ok {
 			var err error
-			if f, err = NewFormula1(p.C, p.S); err != nil {
+			if f, err = NewFormula1Context(ctx, p.C, p.S); err != nil {
 				return nil, err
 			}
 			f1[[2]int{p.C, p.S}] = f
@@ -60,4 +60,22 @@ func Evaluate(ctx context.Context, pts []Point, enumerate bool, progress func(do
 		}
 	}
 	return out, nil
+}
+
+// GridPoints returns the valid points (Validate) of the grid ns × cs × ss,
+// in the order c, s, n (n fastest), and the number of invalid ones
+// skipped.
+func GridPoints(ns, cs, ss []int) (pts []Point, skipped int) {
+	for _, c := range cs {
+		for _, s := range ss {
+			for _, n := range ns {
+				if Validate(n, c, s) != nil {
+					skipped++
+					continue
+				}
+				pts = append(pts, Point{N: n, C: c, S: s})
+			}
+		}
+	}
+	return pts, skipped
 }

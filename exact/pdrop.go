@@ -1,6 +1,7 @@
 package exact
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"github.com/ALTree/bigfloat"
@@ -60,6 +61,12 @@ type Formula1 struct {
 // NewFormula1 prepares formula (1) for cache size c and exchange size s,
 // 1 ≤ s ≤ c, s ≤ MaxS.
 func NewFormula1(c, s int) (*Formula1, error) {
+	return NewFormula1Context(context.Background(), c, s)
+}
+
+// NewFormula1Context is NewFormula1 checking ctx between the s rows of its
+// O(s²) big-integer sums (s = 5000 with c − s ≥ s takes over a minute).
+func NewFormula1Context(ctx context.Context, c, s int) (*Formula1, error) {
 	if err := Validate(c, c, s); err != nil {
 		return nil, err
 	}
@@ -74,6 +81,11 @@ func NewFormula1(c, s int) (*Formula1, error) {
 	}
 	u := make([]*big.Int, s)
 	for k := 0; k < s; k++ {
+		if k%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		acc := new(big.Int)
 		for sh := 0; sh <= k; sh++ {
 			if bc[k-sh].Sign() == 0 {

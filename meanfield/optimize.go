@@ -41,11 +41,12 @@ type Optimum struct {
 	Level           float64
 	// SStar is n − √(n(n−c)), the real maximiser of P(11|10).
 	SStar float64
-	// SInt, SIntGamma are the integer argmax of P(11|10) with the simplified
-	// and the γ-form P_drop; SIntExact with formula (1) where
+	// SInt is the integer argmax of P(11|10) with the simplified P_drop;
+	// SIntGamma with the γ form where c ≤ approx.MaxArgmaxGammaC
+	// (HasSIntGamma), SIntExact with formula (1) where
 	// c ≤ approx.MaxArgmaxExactC (HasSIntExact).
 	SInt, SIntGamma, SIntExact int
-	HasSIntExact               bool
+	HasSIntGamma, HasSIntExact bool
 	// P11 is P(11|10) at SInt.
 	P11 float64
 	// SBestTime minimises the ODE's time to coverage Level over s = 1..c−1;
@@ -74,8 +75,11 @@ func Optimize(ctx context.Context, N, n, c int, level float64) (*Optimum, error)
 	if r.SInt, r.P11, err = approx.ArgmaxP11(approx.Simplified, n, c); err != nil {
 		return nil, err
 	}
-	if r.SIntGamma, _, err = approx.ArgmaxP11(approx.Gamma, n, c); err != nil {
-		return nil, err
+	if c <= approx.MaxArgmaxGammaC {
+		if r.SIntGamma, _, err = approx.ArgmaxP11(approx.Gamma, n, c); err != nil {
+			return nil, err
+		}
+		r.HasSIntGamma = true
 	}
 	if c <= approx.MaxArgmaxExactC {
 		if r.SIntExact, _, err = approx.ArgmaxP11(approx.Exact, n, c); err != nil {

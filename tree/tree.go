@@ -136,6 +136,10 @@ func (c Config) Validate() error {
 		return &FieldError{Field: "Config.Degree", Msg: fmt.Sprintf("%d: valid range 1..65536", c.Degree)}
 	case !(c.FailFraction >= 0 && c.FailFraction < 1):
 		return &FieldError{Field: "Config.FailFraction", Msg: fmt.Sprintf("%g: valid range [0, 1)", c.FailFraction)}
+	case c.FailFraction > 0 && c.Nodes-int(math.Round(c.FailFraction*float64(c.Nodes))) < 2:
+		return &FieldError{Field: "Config.FailFraction", Msg: fmt.Sprintf("%g: leaves fewer than 2 of N = %d nodes to repair a tree from; valid range [0, %g]", c.FailFraction, c.Nodes, (float64(c.Nodes)-2.5)/float64(c.Nodes))}
+	case c.Degree == 1 && c.Nodes > 20000:
+		return &FieldError{Field: "Config.Degree", Msg: fmt.Sprintf("1 with N = %d: a degree-1 tree is a chain, each join walks it (O(N²) events); with k = 1, N ≤ 20000", c.Nodes)}
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ func cmdPDrop(ctx context.Context, e *env, args []string) error {
 	sS := fs.String("s", "", "exchange size s: V, LO:HI or LO:HI:STEP (required)")
 	enum := fs.Bool("enumerate", false, fmt.Sprintf("also enumerate one shuffle exhaustively (n ≤ 63, C(n,s) ≤ %d)", exact.MaxEnumeration))
 	format := fs.String("format", "text", "output format: text, json, csv or markdown")
-	out := fs.String("o", "", "write to FILE instead of standard output")
+	out := outFlag(fs)
 	if err := parseFormatted(fs, e, args, format); err != nil {
 		return err
 	}
@@ -49,28 +49,27 @@ func cmdPDrop(ctx context.Context, e *env, args []string) error {
 	if len(ns)*len(cs)*len(ss) > flagval.MaxPoints {
 		return usagef("-n, -c, -s: %d points; at most %d", len(ns)*len(cs)*len(ss), flagval.MaxPoints)
 	}
-	var pts []exact.Point
-	for _, c := range cs {
-		for _, s := range ss {
-			for _, n := range ns {
-				if err := exact.Validate(n, c, s); err != nil {
-					return usagef("point (n=%d, c=%d, s=%d): %v (valid: 1 ≤ s ≤ c ≤ n)", n, c, s, err)
-				}
-				if *enum {
-					if err := exact.CheckEnumerable(n, c, s); err != nil {
-						return usagef("--enumerate at (n=%d, c=%d, s=%d): %v", n, c, s, err)
-					}
-				}
-				pts = append(pts, exact.Point{N: n, C: c, S: s})
-			}
+	// A grid skips (and counts) points with s > c or c > n; one point must be valid.
+	pts, skipped := exact.GridPoints(ns, cs, ss)
+	if len(ns)*len(cs)*len(ss) == 1 && skipped == 1 {
+		err := exact.Validate(ns[0], cs[0], ss[0])
+		return usagef("point (n=%d, c=%d, s=%d): %v (valid: 1 ≤ s ≤ c ≤ n)", ns[0], cs[0], ss[0], err)
+	}
+	for _, p := range pts {
+		if err := exact.CheckEnumerable(p.N, p.C, p.S); *enum && err != nil {
+			return usagef("--enumerate at %v: %v", p, err)
 		}
+	}
+	if len(pts) == 0 {
+		return usagef("-n, -c, -s: no point of the grid has 1 ≤ s ≤ c ≤ n")
+	} else if skipped > 0 {
+		fmt.Fprintf(e.stderr, "gossipkit pdrop: skipped %d of %d grid points with s > c or c > n\n", skipped, skipped+len(pts))
 	}
 	evs, err := exact.Evaluate(ctx, pts, *enum, newProgress(e, "pdrop"))
 	if err != nil {
 		return err
 	}
-	t := report.PDropTable(evs, *enum)
-	return outputTable(e, *out, *format, t)
+	return outputTable(e, *out, *format, report.PDropTable(evs, *enum))
 }
 
 func cmdGammaCheck(ctx context.Context, e *env, args []string) error {
