@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/internal/shard"
@@ -240,7 +242,7 @@ func Merge(parts []*Part, names []string, allowMissing bool) (*Result, []int, er
 	for i, p := range parts {
 		got, _ := json.Marshal(p.Config)
 		if !bytes.Equal(got, ref) {
-			return nil, nil, &MergeError{fmt.Sprintf("%s and %s are from different experiments (parameters or seed differ: %s vs %s)", names[0], names[i], got, ref)}
+			return nil, nil, &MergeError{fmt.Sprintf("%s and %s are from different experiments: %s", names[0], names[i], configDiff(parts[0].Config, p.Config, names[0], names[i]))}
 		}
 		for _, rep := range p.Reps {
 			if prev, dup := owner[rep.Index]; dup {
@@ -259,4 +261,17 @@ func Merge(parts []*Part, names []string, allowMissing bool) (*Result, []int, er
 		return nil, missing, &MergeError{"the parts hold no replications"}
 	}
 	return res, missing, nil
+}
+
+// configDiff names the first field in which two part configurations
+// differ, with both values.
+func configDiff(a, b partConfig, nameA, nameB string) string {
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	for i := range va.NumField() {
+		if x, y := va.Field(i).Interface(), vb.Field(i).Interface(); x != y {
+			tag, _, _ := strings.Cut(va.Type().Field(i).Tag.Get("json"), ",")
+			return fmt.Sprintf("%s is %v in %s and %v in %s", tag, x, nameA, y, nameB)
+		}
+	}
+	return "their configurations differ"
 }

@@ -141,7 +141,7 @@ func TestMergeRefusals(t *testing.T) {
 		t.Fatal(code)
 	}
 	_, errOut, code = runCLI(t, nil, "merge", p1, p2, filepath.Join(other, "part-000003-of-000003.gkpart"))
-	if code != 2 || !strings.Contains(errOut, "different experiments") {
+	if code != 2 || !strings.Contains(errOut, "different experiments: seed is 9 in") {
 		t.Errorf("foreign seed: exit %d, %q", code, errOut)
 	}
 	// Truncated, corrupted and foreign files.
