@@ -91,8 +91,9 @@ func (c Config) Validate() error {
 		return f("Config.TMax", "%g: must be > 0", c.TMax)
 	case !(c.Dt > 0) || c.Dt > c.TMax:
 		return f("Config.Dt", "%g: valid range (0, TMax] = (0, %g]", c.Dt, c.TMax)
-	case c.TMax/c.Dt > 1e6:
-		return f("Config.Dt", "%g: at most 10^6 output times (TMax/Dt = %g)", c.Dt, c.TMax/c.Dt)
+	case c.TMax/c.Dt > 2e5:
+		// Each output row is printed as a table row of up to 17 values.
+		return f("Config.Dt", "%g: at most 2·10^5 output times (TMax/Dt = %g)", c.Dt, c.TMax/c.Dt)
 	case float64(c.Nodes)*c.TMax > MaxSteps:
 		return f("Config.TMax", "%g: N·TMax = %g shuffles, more than the %g this solver takes (minutes of work)", c.TMax, float64(c.Nodes)*c.TMax, float64(MaxSteps))
 	case c.Level != 0 && (c.ReplicationOnly || !(c.Level > 0 && c.Level <= 1)):

@@ -22,23 +22,23 @@ type Evaluation struct {
 }
 
 // Evaluate evaluates every point (each must satisfy Validate), sharing one
-// Formula1 per (c, s). With enumerate, each point is also enumerated where
+// Formula1 between consecutive points with the same (c, s). With enumerate, each point is also enumerated where
 // CheckEnumerable allows. It checks ctx before each point; progress, if
 // not nil, is called after each with the number done and the total.
 func Evaluate(ctx context.Context, pts []Point, enumerate bool, progress func(done, total int)) ([]Evaluation, error) {
-	f1 := map[[2]int]*Formula1{}
+	// Only the last Formula1 is kept: at s = 5000 one holds ~25 MB, and
+	// GridPoints orders points so that each (c, s) is one run.
+	var f *Formula1
 	out := make([]Evaluation, 0, len(pts))
 	for i, p := range pts {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		f, ok := f1[[2]int{p.C, p.S}]
-		if !ok {
+		if f == nil || f.c != p.C || f.s != p.S {
 			var err error
 			if f, err = NewFormula1Context(ctx, p.C, p.S); err != nil {
 				return nil, err
 			}
-			f1[[2]int{p.C, p.S}] = f
 		}
 		ev := Evaluation{Point: p, Formula1: f.At(new(big.Rat), p.N)}
 		var err error

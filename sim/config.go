@@ -152,14 +152,17 @@ func (c Config) Validate(workers int) error {
 // in flight: per worker the caches (N·c·4 bytes at most: int32 items, or
 // 2 bytes when n ≤ 65535) and two stamp arrays (8·(n+1) bytes) for the
 // protocol, plus 3N bytes of per-node flags; and for the whole run the
-// per-replication trajectories, 8·(T+1)·R bytes. It is an upper bound.
+// per-replication trajectories, 12·(T+1)·R bytes, and the printed
+// summary, ~700·(T+1) bytes. It is an upper bound.
 func (c Config) MemoryEstimate(workers int) uint64 {
 	N := uint64(c.Nodes)
 	per := N * 3
 	if c.Model == Protocol {
 		per += N*uint64(c.Cache)*4 + 8*uint64(c.Items+1)
 	}
-	return per*uint64(workers) + 8*uint64(c.Rounds+1)*uint64(c.Reps)
+	// Per replication 12 bytes a round (x, y, y_round); per round of the
+	// output ~700 bytes (the summary, and a table row of 16 boxed values).
+	return per*uint64(workers) + 12*uint64(c.Rounds+1)*uint64(c.Reps) + 700*uint64(c.Rounds+1)
 }
 
 func availableMemory() uint64 {

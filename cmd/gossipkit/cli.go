@@ -12,8 +12,7 @@ import (
 	"github.com/gossipkit/gossipkit/tree"
 )
 
-// The CLI's machinery lives in internal/cli; these names keep the commands
-// short.
+// The CLI's machinery lives in internal/cli; these names keep commands short.
 type usageError = cli.UsageError
 
 var (
@@ -46,8 +45,7 @@ func newProgress(e *env, label string) func(done, total int) {
 	return cli.NewProgress(e.stderr, e.terminal, label)
 }
 
-// fieldFlags maps the fields that library errors name (sim.Config,
-// chain.Config) to this CLI's flags.
+// fieldFlags maps the fields library errors name (sim, chain) to flags.
 var fieldFlags = map[string]string{
 	"Config.Nodes": "-N", "Config.Items": "-n", "Config.Cache": "-c", "Config.Exchange": "-s",
 	"Config.TMax": "--t-max", "Config.Dt": "--dt", "Config.Level": "--level",

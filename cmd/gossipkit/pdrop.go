@@ -91,8 +91,9 @@ func cmdGammaCheck(ctx context.Context, e *env, args []string) error {
 		return usagef("--s-max %d: valid range 1..%d", *sMax, exact.MaxS)
 	case *cMax < 1 || *cMax > 1_000_000:
 		return usagef("--c-max %d: valid range 1..1000000", *cMax)
-	case *nMax < 2 || *nMax > 10_000_000:
-		return usagef("--n-max %d: valid range 2..10000000", *nMax)
+	case *nMax < 2 || *nMax > 1_000_000:
+		// VerifyGamma keeps γ_s(n) for every n ≤ n-max (~200 bytes each).
+		return usagef("--n-max %d: valid range 2..1000000", *nMax)
 	}
 	checked, mm, err := exact.VerifyGamma(ctx, *sMax, *cMax, *nMax, newProgress(e, "gamma-check"))
 	if err != nil {

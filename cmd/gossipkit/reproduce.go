@@ -16,8 +16,7 @@ import (
 // scales are the scales `reproduce --scale` offers.
 var scales = map[string]func() report.Scale{"quick": report.Quick, "paper": report.Paper}
 
-// dirUsage turns an output folder that cannot be created or written into a
-// usage error naming flag; other errors pass unchanged.
+// dirUsage makes an unusable output folder a usage error naming flag.
 func dirUsage(err error, flag string) error {
 	var de *report.DirError
 	if errors.As(err, &de) {
@@ -128,8 +127,10 @@ func cmdPlot(ctx context.Context, e *env, args []string) error {
 	switch {
 	case *workers < 1 || *workers > 4096:
 		return usagef("--workers %d: valid range 1..4096", *workers)
-	case sc.Fig4Step < 1 || sc.Fig4NMax < 2:
-		return usagef("--n-max %d, --step %d: need n-max ≥ 2 and step ≥ 1", sc.Fig4NMax, sc.Fig4Step)
+	case sc.Fig4Step < 1 || sc.Fig4NMax < 2 || sc.Fig4NMax > 1_000_000 || sc.Fig4NMax/sc.Fig4Step > 100_000:
+		return usagef("--n-max %d, --step %d: need 2 ≤ n-max ≤ 10^6, step ≥ 1 and at most 10^5 points a curve", sc.Fig4NMax, sc.Fig4Step)
+	case fig == "optimal" && slices.Max(sc.OptS) >= sc.Cache:
+		return usagef("--opt-s %s: every s must be < c = %d", *optS, sc.Cache)
 	case sc.OptReps < 1 || sc.OptRounds < 1 || sc.OptNodes < 2:
 		return usagef("--opt-reps, --opt-rounds ≥ 1 and --opt-N ≥ 2")
 	}
