@@ -215,7 +215,7 @@ func (s *Study) GossipVsTree(ctx context.Context) (*GossipVsTree, error) {
 				return nil, err
 			}
 			cfg.Seed = sc.Seed + uint64(i)
-			t, _, err := tree.Build(cfg)
+			t, _, err := tree.BuildContext(ctx, cfg)
 			if err != nil {
 				return nil, err
 			}

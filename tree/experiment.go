@@ -21,7 +21,7 @@ type ShardID = shard.ID
 const MaxSeeds = 1_000_000
 
 // Experiment is a tree build (or, with Fail, build-fail-repair) experiment
-// over the seeds Seed, Seed+1, …, Seed+Seeds−1; seed i runs RunSeed(Cfg,
+// over the seeds Seed, Seed+1, …, Seed+Seeds−1; seed i runs RunSeed(ctx, Cfg,
 // Seed, i, Fail). Cfg.Seed is ignored.
 type Experiment struct {
 	Cfg   Config
@@ -66,7 +66,7 @@ func (x Experiment) Run(ctx context.Context, id *ShardID, progress func(done, to
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		r, err := RunSeed(x.Cfg, x.Seed, i, x.Fail)
+		r, err := RunSeed(ctx, x.Cfg, x.Seed, i, x.Fail)
 		if err != nil {
 			return nil, err
 		}

@@ -70,7 +70,9 @@ func (s *Sim) FailNodes(nodes []int32, repair Repair, elect Elect) (Metrics, err
 			}
 		}
 	}
-	s.run()
+	if err := s.run(); err != nil {
+		return Metrics{}, err
+	}
 	// Pings until reconnection: every alive node pings its neighbours once
 	// per period (parent + children, each ping answered: 2 messages).
 	periods := math.Ceil((s.lastChange - tf) / s.cfg.PingPeriodMs)

@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -38,9 +39,9 @@ type SeedResult struct {
 
 // RunSeed builds the tree of cfg with seed base + index and, if fail is
 // true, fails cfg.FailFraction of it and repairs it.
-func RunSeed(cfg Config, base uint64, index int, fail bool) (SeedResult, error) {
+func RunSeed(ctx context.Context, cfg Config, base uint64, index int, fail bool) (SeedResult, error) {
 	cfg.Seed = base + uint64(index)
-	s, b, err := Build(cfg)
+	s, b, err := BuildContext(ctx, cfg)
 	if err != nil {
 		return SeedResult{}, err
 	}

@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"context"
 	"github.com/gossipkit/gossipkit/internal/rng"
 
 	"container/heap"
@@ -205,6 +206,7 @@ func (q *queue) Pop() any {
 
 // Sim is one simulated group.
 type Sim struct {
+	ctx      context.Context // checked by run; nil: never cancelled
 	cfg      Config
 	r        *rng.Rand
 	now      float64
@@ -495,8 +497,13 @@ func (s *Sim) deregisterSubtree(v int32) {
 // run processes events until the queue is empty. With CheckEvery set it
 // checks the structural invariants after every batch of events sharing a
 // virtual time, and panics on a violation (tests).
-func (s *Sim) run() {
-	for s.q.Len() > 0 {
+func (s *Sim) run() error {
+	for n := 0; s.q.Len() > 0; n++ {
+		if n%4096 == 0 && s.ctx != nil {
+			if err := s.ctx.Err(); err != nil {
+				return err
+			}
+		}
 		e := heap.Pop(&s.q).(event)
 		s.now = e.t
 		s.handle(e)
@@ -506,15 +513,23 @@ func (s *Sim) run() {
 			}
 		}
 	}
+	return nil
 }
 
 // Build runs the joins of every node and returns the tree's metrics.
-func Build(cfg Config) (*Sim, Metrics, error) {
+func Build(cfg Config) (*Sim, Metrics, error) { return BuildContext(context.Background(), cfg) }
+
+// BuildContext is Build checking ctx every few thousand events (here and
+// in a later Fail), so that a large tree stops soon after a cancel.
+func BuildContext(ctx context.Context, cfg Config) (*Sim, Metrics, error) {
 	s, err := New(cfg)
 	if err != nil {
 		return nil, Metrics{}, err
 	}
-	s.run()
+	s.ctx = ctx
+	if err := s.run(); err != nil {
+		return nil, Metrics{}, err
+	}
 	if err := s.Check(); err != nil {
 		return nil, Metrics{}, fmt.Errorf("tree: after building: %w", err)
 	}
