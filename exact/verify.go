@@ -52,6 +52,9 @@ func VerifyGamma(ctx context.Context, sMax, cMax, nMax int, progress func(done, 
 				if n == s {
 					continue
 				}
+				if n%4096 == 0 && ctx.Err() != nil {
+					return checked, nil, ctx.Err()
+				}
 				num, den := f.fraction(n)
 				// γ form = (n−c)·g / ((n−s)·g + h) with γ = g/h.
 				g, h := gammas[n].Num(), gammas[n].Denom()

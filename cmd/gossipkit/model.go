@@ -99,7 +99,7 @@ func cmdODE(ctx context.Context, e *env, args []string) error {
 	variant := fs.String("pdrop", "simplified", "P_drop variant: simplified, gamma or exact")
 	refined := fs.Bool("refined", false, "add the refined mean field (1/N correction) and predicted standard deviations")
 	timeModel := fs.String("time", "continuous", "with --refined: continuous (shuffles at rate N per round, as `sim --schedule continuous`) or discrete (synchronous rounds: every shuffle of a round acts on the state at its start)")
-	format := fs.String("format", "text", "output format: text, json, csv or markdown")
+	format := fs.String("format", "csv", "output format: csv (the default of every time series), json, text or markdown")
 	out := fs.String("o", "", "write to FILE instead of standard output")
 	if err := parseFormatted(fs, e, args, format); err != nil {
 		return err

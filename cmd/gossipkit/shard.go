@@ -51,7 +51,7 @@ func partPath(out string, id shard.ID) string {
 	if out == "" {
 		return name
 	}
-	if strings.HasSuffix(out, "/") || isDir(out) {
+	if strings.HasSuffix(out, "/") || cli.IsDir(out) {
 		return filepath.Join(out, name)
 	}
 	return out
@@ -68,11 +68,6 @@ func shardOut(out string, id shard.ID) (string, error) {
 	}
 	path := partPath(out, id)
 	return path, cli.CheckOut("-o", path)
-}
-
-func isDir(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.IsDir()
 }
 
 func runShard(ctx context.Context, e *env, cfg sim.Config, opt sim.Options, id *shard.ID, out string) error {
@@ -109,7 +104,7 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 	// without a shell can merge a folder).
 	var expanded []string
 	for _, f := range files {
-		if isDir(f) {
+		if cli.IsDir(f) {
 			m, _ := filepath.Glob(filepath.Join(f, "*.gkpart"))
 			if len(m) == 0 {
 				return usagef("%s: no *.gkpart files in this directory", f)
@@ -168,6 +163,9 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 		}
 		if len(missing) > 0 {
 			fmt.Fprintf(e.stderr, "gossipkit merge: %d of %d seeds missing: %s\n", len(missing), x.Seeds, shard.Ranges(missing))
+		}
+		if !cli.Given(fs, "format") {
+			*format = "text" // as `gossipkit tree` prints
 		}
 		return outputTable(e, *out, *format, report.TreeTable(x.Summarize(res)))
 	}

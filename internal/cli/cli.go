@@ -162,7 +162,7 @@ func ParseFormatted(fs *flag.FlagSet, stdout io.Writer, args []string, format *s
 	if f := fs.Lookup("o"); f != nil {
 		p := f.Value.String()
 		// A folder is a valid -o only for commands that write shard parts.
-		shardDir := fs.Lookup("shard") != nil && (strings.HasSuffix(p, "/") || isDir(p))
+		shardDir := fs.Lookup("shard") != nil && (strings.HasSuffix(p, "/") || IsDir(p))
 		if p != "" && p != "-" && !shardDir {
 			return CheckOut("-o", p)
 		}
@@ -181,7 +181,7 @@ func CheckOut(flagName, path string) error {
 		return Usagef("%s %s: the folder %s does not exist", flagName, path, dir)
 	case !st.IsDir():
 		return Usagef("%s %s: %s is not a folder", flagName, path, dir)
-	case isDir(path):
+	case IsDir(path):
 		return Usagef("%s %s: is a folder; a file is wanted", flagName, path)
 	}
 	probe, err := os.CreateTemp(dir, ".gossipkit-probe-*")
@@ -257,7 +257,8 @@ func NewProgress(stderr io.Writer, terminal bool, label string) func(done, total
 	}
 }
 
-func isDir(p string) bool {
+// IsDir reports whether p is an existing folder.
+func IsDir(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
 }
@@ -328,4 +329,11 @@ func Interrupted(ctx context.Context) (int, string) {
 		return 143, "terminated"
 	}
 	return 130, "interrupted"
+}
+
+// Given reports whether the flag was set on the command line.
+func Given(fs *flag.FlagSet, name string) bool {
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
+	return given
 }
