@@ -21,54 +21,74 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// The bad-input contract, for every command: a bad value, an out-of-range
-// value, an unknown flag, a flag given twice and an unusable -o each give
-// exit 2, nothing on stdout and one line on stderr naming the flag.
+// The bad-input contract, for every command (and subcommand): a value
+// that does not parse, an out-of-range value, an unknown flag, a flag given
+// twice and an unusable output path each give exit 2, nothing on stdout and
+// one line on stderr naming the flag.
 func TestContractEveryCommand(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "f")
 	os.WriteFile(file, []byte("x"), 0o644)
 	noDir := filepath.Join(t.TempDir(), "missing", "out.csv")
+	for _, c := range []struct {
+		cmd             []string // command and the arguments it needs
+		flag, bad, huge string   // a flag, a value that does not parse, one out of range
+		out             string   // its output flag ("" if none)
+	}{
+		{[]string{"pdrop", "-c", "4", "-s", "2"}, "-n", "x", "0", "-o"},
+		{[]string{"gamma-check"}, "--s-max", "x", "0", "-o"},
+		{[]string{"transitions"}, "-s", "y", "500", "-o"},
+		{[]string{"ode"}, "--t-max", "x", "-1", "-o"},
+		{[]string{"optimal"}, "--level", "x", "2", "-o"},
+		{[]string{"chain"}, "-N", "x", "1", "-o"},
+		{[]string{"sim"}, "--reps", "x", "0", "-o"},
+		{[]string{"merge", file}, "--format", "", "xml", "-o"},
+		{[]string{"tree", "build"}, "--degree", "x", "0", "-o"},
+		{[]string{"tree", "fail"}, "--fraction", "x", "1", "-o"},
+		{[]string{"tree", "sweep"}, "--seeds", "x", "0", "--out"},
+		{[]string{"plot", "fig4"}, "--step", "x", "0", "--out"},
+		{[]string{"plot", "fig7"}, "--reps", "x", "-3", "--out"},
+		{[]string{"plot", "fig8"}, "-N", "x", "1", "--out"},
+		{[]string{"plot", "optimal"}, "--opt-reps", "x", "0", "--out"},
+		{[]string{"reproduce"}, "--workers", "x", "0", "--out"},
+		{[]string{"version"}, "", "", "", ""},
+	} {
+		with := func(extra ...string) []string { return append(append([]string{}, c.cmd...), extra...) }
+		cases := [][]string{with("--nope", "1")}
+		if c.flag != "" {
+			if c.bad != "" {
+				cases = append(cases, with(c.flag, c.bad))
+			}
+			cases = append(cases, with(c.flag, c.huge), with(c.flag, c.huge, c.flag, c.huge))
+		}
+		switch c.out {
+		case "-o":
+			cases = append(cases, with("-o", noDir), with("-o", t.TempDir()))
+		case "--out":
+			cases = append(cases, with("--out", filepath.Join(file, "sub")))
+		}
+		for _, args := range cases {
+			t.Run(strings.Join(args, " "), func(t *testing.T) {
+				want := args[len(args)-2] // the flag named in the one line
+				if want == "-o" || want == "--out" || args[len(args)-1] == "1" && want == "--nope" {
+					want = strings.TrimLeft(want, "-")
+				}
+				expectUsage(t, nil, args, want)
+			})
+		}
+	}
+	// Specific checks that the table above does not make.
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"pdrop", "-n", "x", "-c", "4", "-s", "2"}, "-n"},
-		{[]string{"pdrop", "-n", "7", "-c", "4", "-s", "9"}, "s ≤ c"},
-		{[]string{"pdrop", "-n", "7", "-c", "4", "-s", "2", "--bogus"}, "bogus"},
-		{[]string{"pdrop", "-n", "7", "-n", "8", "-c", "4", "-s", "2"}, "given twice"},
-		{[]string{"pdrop", "-n", "7", "-c", "4", "-s", "2", "-o", noDir}, "-o"},
-		{[]string{"gamma-check", "--s-max", "x"}, "--s-max"},
-		{[]string{"gamma-check", "--s-max", "0"}, "--s-max"},
 		{[]string{"gamma-check", "--prove", "--n-max", "9"}, "--n-max"},
-		{[]string{"gamma-check", "-o", file + "/sub"}, "-o"},
-		{[]string{"transitions", "-s", "y"}, "-s"},
-		{[]string{"transitions", "-s", "500"}, "-s"},
-		{[]string{"transitions", "--pdrop", "exact", "--pdrop", "gamma"}, "given twice"},
-		{[]string{"transitions", "-o", t.TempDir()}, "-o"},
-		{[]string{"ode", "--t-max", "-1"}, "--t-max"},
-		{[]string{"ode", "--zzz"}, "zzz"},
-		{[]string{"ode", "-o", noDir}, "-o"},
-		{[]string{"optimal", "-c", "500"}, "-"},
-		{[]string{"optimal", "--level", "2"}, "--level"},
-		{[]string{"optimal", "-o", noDir}, "-o"},
-		{[]string{"chain", "-N", "1"}, "-N"},
-		{[]string{"chain", "--dt", "x"}, "--dt"},
-		{[]string{"chain", "-o", noDir}, "-o"},
-		{[]string{"sim", "-N", "1"}, "-N"},
-		{[]string{"sim", "--reps", "0"}, "--reps"},
-		{[]string{"sim", "--seed", "1", "--seed", "2"}, "given twice"},
-		{[]string{"sim", "-o", noDir}, "-o"},
-		{[]string{"merge", "--format", "xml", file}, "--format"},
-		{[]string{"tree", "build", "--degree", "0"}, "--degree"},
-		{[]string{"tree", "fail", "--fraction", "1"}, "--fraction"},
 		{[]string{"tree", "build", "-N", "5", "--nodes", "6"}, "given twice"},
-		{[]string{"tree", "build", "-o", noDir}, "-o"},
-		{[]string{"plot", "fig4", "--step", "0"}, "--step"},
+		{[]string{"tree", "fail", "-N", "10", "--fraction", "0.9"}, "fewer than 2"},
 		{[]string{"plot", "fig9"}, "fig9"},
-		{[]string{"plot", "fig4", "--out", file}, "--out"},
+		{[]string{"plot", "optimal", "-c", "20", "-s", "10", "--opt-s", "5,30"}, "--opt-s"},
 		{[]string{"reproduce", "--scale", "huge"}, "--scale"},
-		{[]string{"reproduce", "--out", filepath.Join(file, "sub")}, "--out"},
-		{[]string{"version", "--x"}, "x"},
+		{[]string{"pdrop", "-n", "7", "-c", "4", "-s", "5"}, "s ≤ c"},
+		{[]string{"ode", "--atol", "1e300"}, "--atol"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			expectUsage(t, nil, tc.args, tc.want)

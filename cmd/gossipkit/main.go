@@ -58,10 +58,10 @@ type env struct {
 	terminal bool
 }
 
-// commandList is every command, in the order of `gossipkit help`'s
-// table (which sorts them by name).
-func commandList() []*command {
-	return []*command{
+// commands are the subcommands, by name (help lists them sorted).
+func commands() map[string]*command {
+	m := map[string]*command{}
+	for _, c := range []*command{
 		{name: "pdrop", summary: "exact drop probability: formula (1), γ form, simplified, enumeration", run: cmdPDrop},
 		{name: "gamma-check", summary: "verify the γ form against formula (1) on a grid", run: cmdGammaCheck},
 		{name: "transitions", summary: "the 4×4 transition matrix of one item in one shuffle (Fig. 1)", run: cmdTransitions},
@@ -74,13 +74,7 @@ func commandList() []*command {
 		{name: "plot", summary: "draw one figure (fig4, fig7, fig8, optimal) with custom parameters", run: cmdPlot},
 		{name: "reproduce", summary: "regenerate the paper's results: figures, tables and REPORT.md", run: cmdReproduce},
 		{name: "version", summary: "print the version", run: cmdVersion},
-	}
-}
-
-func commands() map[string]*command {
-	cs := commandList()
-	m := make(map[string]*command, len(cs))
-	for _, c := range cs {
+	} {
 		m[c.name] = c
 	}
 	return m

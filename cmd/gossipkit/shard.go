@@ -21,7 +21,13 @@ import (
 // a batch scheduler's array index variable is used (shard.FromEnv), with
 // the shard count from --shards or, under Slurm, SLURM_ARRAY_TASK_COUNT.
 // The choice is reported on stderr.
-func resolveShard(e *env, flagVal string, shards int, useEnv bool) (*shard.ID, error) {
+// Without a shard, -o out must be a file (checked here, before any work).
+func resolveShard(e *env, flagVal, out string, shards int, useEnv bool) (id *shard.ID, err error) {
+	defer func() {
+		if err == nil && id == nil && out != "" && out != "-" {
+			err = cli.CheckOut("-o", out)
+		}
+	}()
 	if flagVal != "" {
 		id, err := shard.Parse(flagVal)
 		if err != nil {

@@ -93,7 +93,7 @@ func cmdSim(ctx context.Context, e *env, args []string) error {
 	if *shards < 0 || *shards > shard.MaxCount {
 		return usagef("--shards %d: valid range 1..%d", *shards, shard.MaxCount)
 	}
-	sh, err := resolveShard(e, *shardFlag, *shards, !*ignoreEnv)
+	sh, err := resolveShard(e, *shardFlag, *out, *shards, !*ignoreEnv)
 	if err != nil {
 		return err
 	}

@@ -67,7 +67,7 @@ func cmdTree(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "tree sweep: wrote %d files to %s (TREE.md)\n", len(names), *outDir)
 		return nil
 	}
-	id, err := resolveShard(e, *shardFlag, 0, false)
+	id, err := resolveShard(e, *shardFlag, *out, 0, false)
 	if err != nil {
 		return err
 	}
