@@ -50,18 +50,12 @@ func ParseVariant(s string) (Variant, error) {
 // Validate checks 1 ≤ s ≤ c ≤ n and s < n (at s = n = c the simplified
 // P_drop is 0/0 and the model has no dynamics).
 func Validate(n, c, s int) error {
-	// The float forms have no limit on s; the exact variants check
-	// exact.Validate's (s ≤ exact.MaxS) themselves.
-	switch {
-	case s < 1:
-		return fmt.Errorf("s = %d: need s ≥ 1", s)
-	case s > c:
-		return fmt.Errorf("s = %d: need s ≤ c = %d", s, c)
-	case c > n:
-		return fmt.Errorf("c = %d: need c ≤ n = %d", c, n)
-	case n > exact.MaxN:
-		return fmt.Errorf("n = %d: need n ≤ %d", n, exact.MaxN)
-	case s == n:
+	// The float forms take any s; the exact variants check exact.Validate
+	// (s ≤ exact.MaxS) themselves.
+	if err := exact.ValidShuffle(n, c, s); err != nil {
+		return err
+	}
+	if s == n {
 		return errors.New("need s < n")
 	}
 	return nil

@@ -3,8 +3,8 @@ package chain
 import (
 	"errors"
 	"fmt"
+	"github.com/gossipkit/gossipkit/internal/enum"
 	"math"
-	"slices"
 
 	"github.com/gossipkit/gossipkit/approx"
 )
@@ -26,10 +26,11 @@ func (t Time) String() string { return timeNames[t] }
 
 // ParseTime parses "continuous" or "shuffles".
 func ParseTime(s string) (Time, error) {
-	if i := slices.Index(timeNames, s); i >= 0 {
-		return Time(i), nil
+	t, err := enum.Parse[Time](timeNames, "time model", s)
+	if err != nil {
+		return 0, fmt.Errorf("chain: %w", err)
 	}
-	return 0, fmt.Errorf("chain: unknown time model %q (valid: continuous, shuffles)", s)
+	return t, nil
 }
 
 // Config is one chain to solve.

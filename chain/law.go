@@ -155,28 +155,39 @@ func (l *law) dropRate() []float64 {
 	return l.dOut
 }
 
-// trim drops the edges of the live region whose mass is below drop, and
-// adds what it dropped to l.dropped. It returns the mass dropped.
+// trimEdges moves lo up and hi down past edges (rows or columns) whose
+// mass, added to used, stays below drop, clearing them; it returns the mass
+// used so far.
+func trimEdges(lo, hi *int, used, drop float64, sum func(int) float64, clear func(int)) float64 {
+	for *lo < *hi {
+		m := sum(*lo)
+		if used+m >= drop {
+			break
+		}
+		used += m
+		clear(*lo)
+		*lo++
+	}
+	for *hi > *lo {
+		m := sum(*hi)
+		if used+m >= drop {
+			break
+		}
+		used += m
+		clear(*hi)
+		*hi--
+	}
+	return used
+}
+
+// trim drops the edges of the live region whose mass, in all, is below
+// drop, and adds what it dropped to l.dropped. It returns the mass dropped.
 func (l *law) trim(drop float64) float64 {
 	cur := l.cur
-	total := 0.0
 	if !l.joint {
-		s := 0.0
-		for l.xlo < l.xhi && s+cur[l.xlo] < drop {
-			s += cur[l.xlo]
-			cur[l.xlo] = 0
-			l.xlo++
-		}
-		total += s
-		s = 0
-		for l.xhi > l.xlo && s+cur[l.xhi] < drop {
-			s += cur[l.xhi]
-			cur[l.xhi] = 0
-			l.xhi--
-		}
-		total += s
-		l.dropped += total
-		return total
+		s := trimEdges(&l.xlo, &l.xhi, 0, drop, func(x int) float64 { return cur[x] }, func(x int) { cur[x] = 0 })
+		l.dropped += s
+		return s
 	}
 	rowSum := func(y int) float64 {
 		s := 0.0
@@ -202,43 +213,8 @@ func (l *law) trim(drop float64) float64 {
 			cur[y*l.w+x] = 0
 		}
 	}
-	s := 0.0
-	for l.ylo < l.yhi {
-		r := rowSum(l.ylo)
-		if s+r >= drop {
-			break
-		}
-		s += r
-		clearRow(l.ylo)
-		l.ylo++
-	}
-	for l.yhi > l.ylo {
-		r := rowSum(l.yhi)
-		if s+r >= drop {
-			break
-		}
-		s += r
-		clearRow(l.yhi)
-		l.yhi--
-	}
-	for l.xlo < l.xhi {
-		c := colSum(l.xlo)
-		if s+c >= drop {
-			break
-		}
-		s += c
-		clearCol(l.xlo)
-		l.xlo++
-	}
-	for l.xhi > l.xlo {
-		c := colSum(l.xhi)
-		if s+c >= drop {
-			break
-		}
-		s += c
-		clearCol(l.xhi)
-		l.xhi--
-	}
+	s := trimEdges(&l.ylo, &l.yhi, 0, drop, rowSum, clearRow)
+	s = trimEdges(&l.xlo, &l.xhi, s, drop, colSum, clearCol)
 	// Rows above yhi never hold mass; cells with x > xhi in rows < yhi
 	// were cleared with their column.
 	l.xhi = min(l.xhi, l.yhi)

@@ -3,6 +3,7 @@ package chain
 import (
 	"context"
 	"fmt"
+	"github.com/gossipkit/gossipkit/ode"
 	"math"
 	"sort"
 )
@@ -30,7 +31,7 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 		m = levelCount(cfg.Level, N)
 	}
 	res := &Result{Config: cfg}
-	ts := grid(cfg.TMax, cfg.Dt)
+	ts := ode.Grid(cfg.TMax, cfg.Dt)
 	l := newLaw(N, joint, j, initial)
 	total := int64(math.Round(float64(N) * cfg.TMax))
 	tick := func() error {
@@ -116,14 +117,6 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 		res.Level = lt
 	}
 	return res, nil
-}
-
-func grid(tMax, dt float64) []float64 {
-	ts := make([]float64, int(math.Round(tMax/dt))+1)
-	for i := range ts {
-		ts[i] = math.Min(float64(i)*dt, tMax)
-	}
-	return ts
 }
 
 func (l *law) mass() float64 {

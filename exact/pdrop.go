@@ -22,9 +22,21 @@ const MaxN = 1 << 40
 // S(n,c,s) = (n−c)/(n−s) at n = c = s.
 var ErrUndefined = errors.New("undefined (0/0) at this point")
 
-// Validate reports whether (n, c, s) is a valid shuffle: 1 ≤ s ≤ c ≤ n,
-// n ≤ MaxN and s ≤ MaxS.
+// Validate reports whether (n, c, s) is a valid shuffle that formula (1)
+// takes: ValidShuffle and s ≤ MaxS.
 func Validate(n, c, s int) error {
+	if err := ValidShuffle(n, c, s); err != nil {
+		return err
+	}
+	if s > MaxS {
+		return fmt.Errorf("s = %d: need s ≤ %d", s, MaxS)
+	}
+	return nil
+}
+
+// ValidShuffle reports whether (n, c, s) is a shuffle at all: 1 ≤ s ≤ c ≤ n
+// and n ≤ MaxN (the float forms of package approx take any such s).
+func ValidShuffle(n, c, s int) error {
 	switch {
 	case s < 1:
 		return fmt.Errorf("s = %d: need s ≥ 1", s)
@@ -34,8 +46,6 @@ func Validate(n, c, s int) error {
 		return fmt.Errorf("c = %d: need c ≤ n = %d", c, n)
 	case n > MaxN:
 		return fmt.Errorf("n = %d: need n ≤ %d", n, MaxN)
-	case s > MaxS:
-		return fmt.Errorf("s = %d: need s ≤ %d", s, MaxS)
 	}
 	return nil
 }

@@ -3,8 +3,8 @@ package meanfield
 import (
 	"context"
 	"fmt"
+	"github.com/gossipkit/gossipkit/internal/enum"
 	"math"
-	"slices"
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/ode"
@@ -27,10 +27,11 @@ func (t Time) String() string { return timeNames[t] }
 
 // ParseTime parses "continuous" or "discrete".
 func ParseTime(s string) (Time, error) {
-	if i := slices.Index(timeNames, s); i >= 0 {
-		return Time(i), nil
+	t, err := enum.Parse[Time](timeNames, "time model", s)
+	if err != nil {
+		return 0, fmt.Errorf("meanfield: %w", err)
 	}
-	return 0, fmt.Errorf("meanfield: unknown time model %q (valid: continuous, discrete)", s)
+	return t, nil
 }
 
 // RefinedCurves are the refined mean field of replication and coverage at
@@ -58,7 +59,7 @@ func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm Time, 
 		return nil, err
 	}
 	pop := Coverage(m)
-	ts := Grid(tMax, dt)
+	ts := ode.Grid(tMax, dt)
 	var ref *Refined
 	if tm == Discrete {
 		full, err := RefinedDiscrete(SynchronousSteps{P: pop, H: 1}, []float64{m.X0, m.Y0}, int(math.Ceil(tMax)))
@@ -86,16 +87,6 @@ func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm Time, 
 	return out, nil
 }
 
-// Grid returns the output times 0, dt, 2dt, …, tMax (round(tMax/dt) + 1
-// points, the last clipped to tMax).
-func Grid(tMax, dt float64) []float64 {
-	ts := make([]float64, int(math.Round(tMax/dt))+1)
-	for i := range ts {
-		ts[i] = math.Min(float64(i)*dt, tMax)
-	}
-	return ts
-}
-
 // Solution is the classic mean field integrated on an output grid, beside
 // its closed forms.
 type Solution struct {
@@ -107,7 +98,7 @@ type Solution struct {
 }
 
 // Solve integrates the (x, y) system of m with DormandPrince and set, and
-// evaluates it and the closed forms on Grid(tMax, dt).
+// evaluates it and the closed forms on ode.Grid(tMax, dt).
 func Solve(m approx.Model, tMax, dt float64, set ode.Settings) (*Solution, error) {
 	if !(tMax > 0) || !(dt > 0) || dt > tMax {
 		return nil, fmt.Errorf("meanfield: need 0 < dt ≤ tMax (dt = %g, tMax = %g)", dt, tMax)
@@ -116,7 +107,7 @@ func Solve(m approx.Model, tMax, dt float64, set ode.Settings) (*Solution, error
 	if err != nil {
 		return nil, err
 	}
-	out := &Solution{T: Grid(tMax, dt), Stats: sol.Stats}
+	out := &Solution{T: ode.Grid(tMax, dt), Stats: sol.Stats}
 	y := make([]float64, 2)
 	for _, t := range out.T {
 		sol.At(t, y)

@@ -418,3 +418,13 @@ func RK4(f Func, t0 float64, y0 []float64, t1, h float64, out func(t float64, y 
 	}
 	return n, nil
 }
+
+// Grid returns the output times 0, dt, 2dt, …, tMax (round(tMax/dt) + 1
+// points, the last clipped to tMax).
+func Grid(tMax, dt float64) []float64 {
+	ts := make([]float64, int(math.Round(tMax/dt))+1)
+	for i := range ts {
+		ts[i] = math.Min(float64(i)*dt, tMax)
+	}
+	return ts
+}
