@@ -56,12 +56,18 @@ const MaxProveS = 2000
 // The inner sums B_k(c) = Σ_ŝ C(s,ŝ)C(c−s,k−ŝ)·L/(s−ŝ) depend on c only,
 // so the grid costs O(s³) big-integer operations.
 func ProveGamma(s int) (GammaProof, error) {
-	return proveGammaWith(s, nil)
+	return proveGammaWith(context.Background(), s, nil)
+}
+
+// ProveGammaContext is ProveGamma checking ctx for each c of the grid (at
+// s = 170 one s takes about ten seconds).
+func ProveGammaContext(ctx context.Context, s int) (GammaProof, error) {
+	return proveGammaWith(ctx, s, nil)
 }
 
 // proveGammaWith is ProveGamma with γ's scaled coefficients perturbed by
 // perturb (tests: a wrong identity must be refuted).
-func proveGammaWith(s int, perturb func(coef []*big.Int)) (GammaProof, error) {
+func proveGammaWith(ctx context.Context, s int, perturb func(coef []*big.Int)) (GammaProof, error) {
 	if s < 1 || s > MaxProveS {
 		return GammaProof{}, fmt.Errorf("exact: ProveGamma(s = %d): need 1 ≤ s ≤ %d", s, MaxProveS)
 	}
@@ -91,6 +97,9 @@ func proveGammaWith(s int, perturb func(coef []*big.Int)) (GammaProof, error) {
 	res := GammaProof{S: s, Proved: true}
 	t, lhs, rhs, gam, acc := new(big.Int), new(big.Int), new(big.Int), new(big.Int), new(big.Int)
 	for c := s; c <= 2*s; c++ {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
 		ccs := genBinomials(int64(c-s), s) // C(c−s, j)
 		B := make([]*big.Int, s)           // B_k(c)
 		for k := range s {
@@ -139,7 +148,7 @@ func ProveGammaRange(ctx context.Context, sMax int, progress func(done, total in
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		p, err := ProveGamma(s)
+		p, err := ProveGammaContext(ctx, s)
 		if err != nil {
 			return nil, err
 		}

@@ -119,7 +119,7 @@ func TestProveGamma(t *testing.T) {
 			"constant": func(c []*big.Int) { c[0].Add(c[0], big.NewInt(1)) },
 			"top":      func(c []*big.Int) { c[len(c)-1].Add(c[len(c)-1], big.NewInt(1)) },
 		} {
-			p, err := proveGammaWith(s, perturb)
+			p, err := proveGammaWith(context.Background(), s, perturb)
 			if err != nil || p.Proved || p.Counter == nil {
 				t.Errorf("s = %d, %s coefficient perturbed: %+v, %v", s, name, p, err)
 			}
