@@ -156,8 +156,8 @@ type Section struct {
 	Compute func(ctx context.Context, s *Study) (Renderer, error)
 }
 
-// step adapts a typed compute step to a Section's.
-func step[R Renderer](f func(*Study, context.Context) (R, error)) func(context.Context, *Study) (Renderer, error) {
+// typed adapts a typed compute step to a Section's.
+func typed[R Renderer](f func(*Study, context.Context) (R, error)) func(context.Context, *Study) (Renderer, error) {
 	return func(ctx context.Context, s *Study) (Renderer, error) {
 		r, err := f(s, ctx)
 		if err != nil {
@@ -219,15 +219,15 @@ func verdictTable(results []Renderer) *plots.Table {
 // Sections()[i].
 func Sections() []Section {
 	return []Section{
-		{"Drop probability (Fig. 4)", step((*Study).DropProbability)},
-		{"Transition matrix (Fig. 1)", step((*Study).Transitions)},
+		{"Drop probability (Fig. 4)", typed((*Study).DropProbability)},
+		{"Transition matrix (Fig. 1)", typed((*Study).Transitions)},
 		{"Replication x(t) (Fig. 7)", fig78Section((*Fig78).renderReplication, (*Fig78).replicationVerdicts)},
 		{"Coverage y(t) (Fig. 8)", fig78Section((*Fig78).renderCoverage, (*Fig78).coverageVerdicts)},
-		{"What the mean-field model misses", step((*Study).ModelComparison)},
-		{"Optimal exchange size", step((*Study).Optimal)},
-		{"Refined mean field: the 1/N correction", step((*Study).Refined)},
-		{treeTitle, step((*Study).Tree)},
-		{"Gossip against tree: one notification to a group of N nodes", step((*Study).GossipVsTree)},
+		{"What the mean-field model misses", typed((*Study).ModelComparison)},
+		{"Optimal exchange size", typed((*Study).Optimal)},
+		{"Refined mean field: the 1/N correction", typed((*Study).Refined)},
+		{treeTitle, typed((*Study).Tree)},
+		{"Gossip against tree: one notification to a group of N nodes", typed((*Study).GossipVsTree)},
 	}
 }
 

@@ -27,10 +27,10 @@ func (r *DropProbability) Verdicts() []Verdict {
 		}
 	}
 	// "Small": below 1 % in absolute terms (drop probabilities are O(1)).
-	close := Verdict{Claim: "the simplification S = (n−c)/(n−s) is close to formula (1) (\"the correction factor is small\")", Verdict: holds,
+	near := Verdict{Claim: "the simplification S = (n−c)/(n−s) is close to formula (1) (\"the correction factor is small\")", Verdict: holds,
 		Measured: fmt.Sprintf("|E − S| ≤ 10^%.1f on the Fig. 4 grid", hi)}
 	if hi >= -2 {
-		close.Verdict = qualified
+		near.Verdict = qualified
 	}
 	accurate := Verdict{Claim: "formula (1) is the accurate drop probability of an item of S_B \\ S_A", Verdict: unchecked, Measured: "enumeration incomplete"}
 	if r.EnumPoints > 0 {
@@ -56,7 +56,7 @@ func (r *DropProbability) Verdicts() []Verdict {
 			}
 		}
 	}
-	return []Verdict{close, accurate, gamma}
+	return []Verdict{near, accurate, gamma}
 }
 
 // replicationVerdicts judges Fig. 1's transitions in the protocol, the c/n
