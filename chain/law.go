@@ -2,9 +2,14 @@ package chain
 
 import (
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/floats"
 )
+
+// parallelMin is the live-region size (states) from which stepJoint
+// splits its rows between two goroutines.
+const parallelMin = 20000
 
 // region is a live region: X in [xlo, xhi], Y in [ylo, yhi], X ≤ Y.
 type region struct{ xlo, xhi, ylo, yhi int }
@@ -114,31 +119,57 @@ func (l *law) stepJoint() {
 		}
 	}
 	dOut := l.dropRate()
-	for y := ylo; y <= yhi; y++ {
-		xe := min(xhi, y)
-		if xe < xlo {
-			continue
+	rows := func(ya, yb int) {
+		for y := ya; y <= yb; y++ {
+			xe := min(xhi, y)
+			if xe < xlo {
+				continue
+			}
+			abOut := (cu + cm) * float64(n-y)                // per holder: to a new node
+			aIn, bIn := cu*float64(n-y+1), cm*float64(n-y+1) // from row y−1 (Y ≥ X ≥ 1, so y−1 ≥ 0)
+			c0 := cur[y*w : y*w+w]
+			cp := cur[(y-1)*w : y*w]
+			out := nxt[y*w : y*w+w]
+			fx, fyx := float64(xlo), float64(y-xlo)
+			cPrev := cu * (fx - 1) * (fyx + 1) // (X−1, Y) → (X, Y): copied to a covered node
+			for x := xlo; x <= xe; x++ {
+				cOut := cu * fx * fyx
+				// Column 0 and column N+1 are always zero, so x−1 and x+1
+				// need no guard.
+				out[x] = c0[x]*(1-abOut*fx-cOut-dOut[x]) +
+					c0[x-1]*cPrev + // (X−1, Y): copied to a covered node
+					c0[x+1]*dOut[x+1] + // (X+1, Y): one of two holders dropped d
+					cp[x-1]*aIn*(fx-1) + // (X−1, Y−1): copied to a new node
+					cp[x]*bIn*fx // (X, Y−1): moved to a new node
+				cPrev = cOut
+				fx++
+				fyx--
+			}
 		}
-		abOut := (cu + cm) * float64(n-y)                // per holder: to a new node
-		aIn, bIn := cu*float64(n-y+1), cm*float64(n-y+1) // from row y−1 (Y ≥ X ≥ 1, so y−1 ≥ 0)
-		c0 := cur[y*w : y*w+w]
-		cp := cur[(y-1)*w : y*w]
-		out := nxt[y*w : y*w+w]
-		fx, fyx := float64(xlo), float64(y-xlo)
-		cPrev := cu * (fx - 1) * (fyx + 1) // (X−1, Y) → (X, Y): copied to a covered node
-		for x := xlo; x <= xe; x++ {
-			cOut := cu * fx * fyx
-			// Column 0 and column N+1 are always zero, so x−1 and x+1
-			// need no guard.
-			out[x] = c0[x]*(1-abOut*fx-cOut-dOut[x]) +
-				c0[x-1]*cPrev + // (X−1, Y): copied to a covered node
-				c0[x+1]*dOut[x+1] + // (X+1, Y): one of two holders dropped d
-				cp[x-1]*aIn*(fx-1) + // (X−1, Y−1): copied to a new node
-				cp[x]*bIn*fx // (X, Y−1): moved to a new node
-			cPrev = cOut
-			fx++
-			fyx--
+	}
+	// Each row of nxt reads rows y and y−1 of cur only, so two halves of
+	// the rows can be computed at once; every state is computed the same
+	// way, so the result does not depend on the split. Below parallelMin
+	// states the goroutine costs more than it saves.
+	if (yhi-ylo+1)*(xhi-xlo+1) < parallelMin {
+		rows(ylo, yhi)
+	} else {
+		// Split where half the states lie (rows hold min(xhi, y) − xlo + 1).
+		cells := func(y int) int { return max(0, min(xhi, y)-xlo+1) }
+		total := 0
+		for y := ylo; y <= yhi; y++ {
+			total += cells(y)
 		}
+		mid, acc := ylo, cells(ylo)
+		for mid < yhi-1 && 2*acc < total {
+			mid++
+			acc += cells(mid)
+		}
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() { defer wg.Done(); rows(mid+1, yhi) }()
+		rows(ylo, mid)
+		wg.Wait()
 	}
 	l.nreg = region{xlo: l.xlo, xhi: l.xhi, ylo: l.ylo, yhi: l.yhi}
 	l.ylo, l.yhi, l.xlo, l.xhi = ylo, yhi, xlo, xhi
