@@ -173,6 +173,11 @@ func ReadPart(r io.Reader) (*Part, error) {
 	if err != nil {
 		return nil, err
 	}
+	return DecodePart(raw)
+}
+
+// DecodePart is ReadPart on a part file's decompressed JSON.
+func DecodePart(raw []byte) (*Part, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	var p Part

@@ -192,6 +192,11 @@ func ReadPart(r io.Reader) (*Part, error) {
 	if err != nil {
 		return nil, err
 	}
+	return DecodePart(plain)
+}
+
+// DecodePart is ReadPart on a part file's decompressed JSON.
+func DecodePart(plain []byte) (*Part, error) {
 	dec := json.NewDecoder(bytes.NewReader(plain))
 	dec.DisallowUnknownFields()
 	var p Part

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -141,19 +140,19 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 		if err != nil {
 			return usagef("%s: cannot read: %v", f, errors.Unwrap(err))
 		}
-		format, _, err := shard.ReadFormat(raw)
+		format, plain, err := shard.ReadFormat(raw)
 		if err != nil {
 			return usagef("%s: %v", f, err)
 		}
 		if format == tree.PartFormat {
-			p, err := tree.ReadPart(bytes.NewReader(raw))
+			p, err := tree.DecodePart(plain)
 			if err != nil {
 				return usagef("%s: %v", f, err)
 			}
 			tparts = append(tparts, p)
 			continue
 		}
-		p, err := sim.ReadPart(bytes.NewReader(raw))
+		p, err := sim.DecodePart(plain)
 		if err != nil {
 			return usagef("%s: %v", f, err)
 		}
