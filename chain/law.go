@@ -75,6 +75,29 @@ func (l *law) step() {
 	l.steps++
 }
 
+// advance applies one shuffle and trims the live region every trimEvery
+// shuffles; it reports whether it trimmed.
+func (l *law) advance(drop float64) bool {
+	l.step()
+	if l.steps%trimEvery != 0 {
+		return false
+	}
+	l.trim(drop)
+	return true
+}
+
+// advanceLevel is advance for the joint chain that also carries
+// s = P(Y < m) from before the shuffle to after it: less the mass that
+// crossed from row m−1 to row m, and summed anew after every trim, so that
+// rounding does not accumulate.
+func (l *law) advanceLevel(m int, s, drop float64) float64 {
+	c := l.crossing(m)
+	if l.advance(drop) {
+		return l.below(m)
+	}
+	return math.Max(s-c, 0)
+}
+
 // stepReplication computes nxt from cur over the grown live region:
 // nxt[X] = cur[X]·stay(X) + cur[X−1]·up(X−1) + cur[X+1]·down(X+1).
 func (l *law) stepReplication() {

@@ -34,9 +34,10 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 	ts := ode.Grid(cfg.TMax, cfg.Dt)
 	l := newLaw(N, joint, j, initial)
 	total := int64(math.Round(float64(N) * cfg.TMax))
+	// tick follows l.advance: it records the live region's size after each
+	// trim and reports progress and cancellation.
 	tick := func() error {
 		if l.steps%trimEvery == 0 {
-			l.trim(set.Drop)
 			res.Stats.MaxStates = max(res.Stats.MaxStates, l.states())
 		}
 		if l.steps%4096 == 0 {
@@ -61,19 +62,13 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 		for _, t := range ts {
 			target := int64(math.Round(float64(N) * t))
 			for l.steps < target {
-				c := 0.0
 				if m > 0 {
-					c = l.crossing(m)
-				}
-				l.step()
-				if m > 0 {
-					sk = append(sk, math.Max(sk[len(sk)-1]-c, 0))
+					sk = append(sk, l.advanceLevel(m, sk[len(sk)-1], set.Drop))
+				} else {
+					l.advance(set.Drop)
 				}
 				if err := tick(); err != nil {
 					return nil, err
-				}
-				if m > 0 && l.steps%trimEvery == 0 {
-					sk[len(sk)-1] = l.below(m)
 				}
 			}
 			record(t, 0)
@@ -90,7 +85,7 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 						mix.add(l, w[k-lo])
 					}
 					if k < lo+len(w)-1 {
-						l.step()
+						l.advance(set.Drop)
 						if err := tick(); err != nil {
 							return nil, err
 						}
@@ -109,11 +104,19 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 		return nil, fmt.Errorf("%w: missing %g, bound %g", ErrMass, res.Missing, res.Bound)
 	}
 	if m > 0 {
-		lt, steps, err := levelTime(ctx, cfg, set, j, initial, m, sk)
+		// In Shuffles time the per-shuffle chain goes on from where TMax
+		// left it; in Continuous time the first pass made no S_k, so a
+		// fresh chain starts.
+		from := l
+		if cfg.Time == Continuous {
+			from, sk = newLaw(N, true, j, initial), nil
+		}
+		before := from.steps
+		lt, err := levelTime(ctx, cfg, set, j, initial, m, from, sk)
 		if err != nil {
 			return nil, err
 		}
-		res.Stats.Steps += steps
+		res.Stats.Steps += from.steps - before
 		res.Level = lt
 	}
 	return res, nil
@@ -178,44 +181,30 @@ func stat(p []float64, total float64, n int) Stat {
 	return Stat{Mean: mean / float64(n), SD: math.Sqrt(sq/total) / float64(n), Q05: q(0.05), Q50: q(0.5), Q95: q(0.95)}
 }
 
-// levelTime computes the law of the time to coverage count m from S_k =
-// P(Y_k < m) of the per-shuffle chain, stepping (a fresh chain, or on
-// from sk) until S_k < Tol.
-func levelTime(ctx context.Context, cfg Config, set Settings, j Jumps, initial, m int, sk []float64) (*LevelTime, int64, error) {
+// levelTime computes the law of the time to coverage count m: the mean
+// and sd by HittingMoments, the quantiles from S_k = P(Y_k < m) of the
+// per-shuffle chain l, stepped on from S_0..S_k in sk until S_k < Tol.
+func levelTime(ctx context.Context, cfg Config, set Settings, j Jumps, initial, m int, l *law, sk []float64) (*LevelTime, error) {
 	N := cfg.Nodes
-	var steps int64
-	if len(sk) == 0 || sk[len(sk)-1] >= set.Tol {
-		// (Re)run the per-shuffle chain from the start: in Continuous time
-		// the first pass did not produce S_k; in Shuffles time TMax may end
-		// before the level is reached.
-		l := newLaw(N, true, j, initial)
-		sk = sk[:0]
+	if len(sk) == 0 {
 		sk = append(sk, l.below(m))
-		for sk[len(sk)-1] >= set.Tol {
-			if int64(len(sk)) > int64(MaxSteps) {
-				return nil, steps, fmt.Errorf("chain: coverage %g not reached within %g shuffles", cfg.Level, float64(MaxSteps))
-			}
-			c := l.crossing(m)
-			l.step()
-			s := sk[len(sk)-1] - c
-			if l.steps%trimEvery == 0 {
-				l.trim(set.Drop)
-				s = l.below(m)
-			}
-			if l.steps%4096 == 0 {
-				if err := ctx.Err(); err != nil {
-					return nil, steps, err
-				}
-			}
-			sk = append(sk, math.Max(s, 0))
+	}
+	for sk[len(sk)-1] >= set.Tol {
+		if l.steps > int64(MaxSteps) {
+			return nil, fmt.Errorf("chain: coverage %g not reached within %g shuffles", cfg.Level, float64(MaxSteps))
 		}
-		steps = l.steps
+		sk = append(sk, l.advanceLevel(m, sk[len(sk)-1], set.Drop))
+		if l.steps%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 	}
 	// The mean and sd come from first-step analysis (HittingMoments), with
 	// no truncation; the quantiles from S_k.
 	ek, ek2, err := HittingMoments(ctx, N, initial, m, j)
 	if err != nil {
-		return nil, steps, err
+		return nil, err
 	}
 	n := float64(N)
 	lt := &LevelTime{Level: cfg.Level, Count: m}
@@ -232,7 +221,7 @@ func levelTime(ctx context.Context, cfg Config, set Settings, j Jumps, initial, 
 			return float64(k) / n
 		}
 		lt.Q05, lt.Q50, lt.Q95 = q(0.05), q(0.5), q(0.95)
-		return lt, steps, nil
+		return lt, nil
 	}
 	// P(T ≤ t) = Σ_k Pois(k; N t) P(K ≤ k).
 	cdfT := func(t float64) float64 {
@@ -257,7 +246,7 @@ func levelTime(ctx context.Context, cfg Config, set Settings, j Jumps, initial, 
 		return b
 	}
 	lt.Q05, lt.Q50, lt.Q95 = q(0.05), q(0.5), q(0.95)
-	return lt, steps, nil
+	return lt, nil
 }
 
 // levelCount is ⌈L·N⌉, with a margin for the rounding of L·N.
