@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/gossipkit/gossipkit/internal/enum"
+	"github.com/gossipkit/gossipkit/internal/fielderr"
 	"math"
 
 	"github.com/gossipkit/gossipkit/approx"
@@ -58,13 +59,9 @@ const (
 	MaxSteps            = 2e9
 )
 
-// FieldError is an invalid field of Config.
-type FieldError struct {
-	Field string
-	Msg   string
-}
-
-func (e *FieldError) Error() string { return e.Field + " " + e.Msg }
+// FieldError is an invalid field of Config; Field names it (Config.Nodes).
+// It is one type with tree's, sim's and chain's FieldError.
+type FieldError = fielderr.Error
 
 // Validate checks the configuration and the limits; a problem is a
 // *FieldError.

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/gossipkit/gossipkit/internal/fielderr"
 	"os"
 	"runtime"
 	"strconv"
@@ -95,13 +96,9 @@ func DefaultConfig() Config {
 		Warmup: 1000, Rounds: 1000, Reps: 100, Seed: 1, Initial: 1, Ticks: 100}
 }
 
-// FieldError is invalid configuration; Field names the field (Config.Nodes).
-type FieldError struct {
-	Field string
-	Msg   string
-}
-
-func (e *FieldError) Error() string { return e.Field + " " + e.Msg }
+// FieldError is an invalid field of Config; Field names it (Config.Nodes).
+// It is one type with tree's, sim's and chain's FieldError.
+type FieldError = fielderr.Error
 
 // Validate checks the configuration, including its memory estimate for
 // `workers` concurrent replications against what the machine has.

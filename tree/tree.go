@@ -2,6 +2,7 @@ package tree
 
 import (
 	"context"
+	"github.com/gossipkit/gossipkit/internal/fielderr"
 	"github.com/gossipkit/gossipkit/internal/rng"
 
 	"container/heap"
@@ -119,14 +120,9 @@ func (c *Config) defaults() {
 	set(&c.FailAtMs, 5000)
 }
 
-// FieldError is an invalid field of Config or Experiment; Field names it
-// (Config.Nodes).
-type FieldError struct {
-	Field string
-	Msg   string
-}
-
-func (e *FieldError) Error() string { return e.Field + " " + e.Msg }
+// FieldError is an invalid field of Config or Experiment; Field names it (Config.Nodes).
+// It is one type with tree's, sim's and chain's FieldError.
+type FieldError = fielderr.Error
 
 // Validate checks the configuration; a problem is a *FieldError.
 func (c Config) Validate() error {

@@ -5,11 +5,9 @@ import (
 	"flag"
 	"io"
 
-	"github.com/gossipkit/gossipkit/chain"
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/sim"
-	"github.com/gossipkit/gossipkit/tree"
 )
 
 // The CLI's machinery lives in internal/cli; these names keep commands short.
@@ -62,16 +60,9 @@ var treeFieldFlags = map[string]string{
 // fieldUsage turns a library error that names a field (field + " " + msg)
 // into a usage error that names its flag; other errors pass unchanged.
 func fieldUsage(err error, flags map[string]string) error {
-	var se *sim.FieldError
-	var te *tree.FieldError
-	var ce *chain.FieldError
-	switch {
-	case errors.As(err, &se):
-		return usagef("%s %s", flagOf(se.Field, flags), se.Msg)
-	case errors.As(err, &te):
-		return usagef("%s %s", flagOf(te.Field, flags), te.Msg)
-	case errors.As(err, &ce):
-		return usagef("%s %s", flagOf(ce.Field, flags), ce.Msg)
+	var fe *sim.FieldError // = tree.FieldError = chain.FieldError
+	if errors.As(err, &fe) {
+		return usagef("%s %s", flagOf(fe.Field, flags), fe.Msg)
 	}
 	return err
 }
