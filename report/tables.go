@@ -14,6 +14,32 @@ import (
 	"github.com/gossipkit/gossipkit/tree"
 )
 
+// jsonField is one member of a JSON object written by writeJSONObject: a
+// table in its JSON form, or raw JSON.
+type jsonField struct {
+	key   string
+	table *plots.Table
+	raw   string
+}
+
+// writeJSONObject writes {"key": value, …} with one member a line.
+func writeJSONObject(w io.Writer, fields ...jsonField) error {
+	for i, f := range fields {
+		sep := ",\n"
+		if i == 0 {
+			sep = "{\n"
+		}
+		fmt.Fprintf(w, "%s%q: ", sep, f.key)
+		if f.table == nil {
+			fmt.Fprint(w, f.raw)
+		} else if err := f.table.Write(w, "json"); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprint(w, "}\n")
+	return err
+}
+
 // RoundsTable is a simulation's per-round table: mean, sd and 5/50/95 %
 // quantiles of x, of y (per event) and of y_round (round snapshots) over
 // the replications, as fractions of N.
@@ -55,24 +81,8 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 		}
 		meas := &plots.Table{Single: true, Keys: []string{"p_select", "p_select_model", "p_drop", "p_drop_simplified", "p_drop_formula1", "shuffles", "failed_attempts", "x_mean_final", "y_mean_final"},
 			Rows: [][]any{{m.PSelect, m.PSelectModel, pdrop, m.PDropSimplified, m.PDropFormula1, m.Shuffles, m.Failed, last.XMean, last.YMean}}}
-		fmt.Fprint(w, "{\n\"parameters\": ")
-		if err := params.Write(w, "json"); err != nil {
-			return err
-		}
-		fmt.Fprint(w, ",\n\"measured\": ")
-		if err := meas.Write(w, "json"); err != nil {
-			return err
-		}
-		fmt.Fprint(w, ",\n\"transitions\": ")
-		if err := trans.Write(w, "json"); err != nil {
-			return err
-		}
-		fmt.Fprint(w, ",\n\"rounds\": ")
-		if err := t.Write(w, "json"); err != nil {
-			return err
-		}
-		_, err := fmt.Fprint(w, "}\n")
-		return err
+		return writeJSONObject(w, jsonField{key: "parameters", table: params}, jsonField{key: "measured", table: meas},
+			jsonField{key: "transitions", table: trans}, jsonField{key: "rounds", table: t})
 	}
 	// text and markdown: a summary, then the table.
 	fmt.Fprintf(w, "%s simulation: N=%d n=%d c=%d s=%d, %d warm-up + %d rounds, %d replications, seed %d, %s schedule, %s topology\n\n",
@@ -168,18 +178,11 @@ func WriteChain(w io.Writer, res *chain.Result, format string) error {
 	}
 	switch format {
 	case "json":
-		fmt.Fprint(w, "{\n\"error_bound\": ", strconv.FormatFloat(res.Bound, 'g', -1, 64), ",\n\"rows\": ")
-		if err := t.Write(w, "json"); err != nil {
-			return err
-		}
+		fields := []jsonField{{key: "error_bound", raw: strconv.FormatFloat(res.Bound, 'g', -1, 64)}, {key: "rows", table: t}}
 		if lvl != nil {
-			fmt.Fprint(w, ",\n\"time_to_level\": ")
-			if err := lvl.Write(w, "json"); err != nil {
-				return err
-			}
+			fields = append(fields, jsonField{key: "time_to_level", table: lvl})
 		}
-		_, err := fmt.Fprint(w, "}\n")
-		return err
+		return writeJSONObject(w, fields...)
 	case "text":
 		c := res.Config
 		fmt.Fprintf(w, "exact pairwise chain: N=%d n=%d c=%d s=%d, %d initial copies, P_drop %v, %v time; error bound %.2g (total variation), %d shuffles applied\n",
