@@ -307,7 +307,7 @@ func saveFigure(base string, specs ...*plots.Spec) error {
 // created or written to is a *DirError.
 func Run(ctx context.Context, dir string, sc Scale, opt Options) error {
 	start := time.Now()
-	_, err := buildDir(dir, ".reproduce-", func(tmp string) error {
+	_, err := atomicfile.BuildDir(dir, ".reproduce-", func(tmp string) error {
 		s := NewStudy(sc, opt)
 		d := NewDoc(tmp)
 		d.printf("# gossipkit reproduction report\n\n")
@@ -345,15 +345,11 @@ func Run(ctx context.Context, dir string, sc Scale, opt Options) error {
 // DirError is an output folder that cannot be created or written to.
 type DirError = atomicfile.DirError
 
-func buildDir(dir, prefix string, build func(tmp string) error) ([]string, error) {
-	return atomicfile.BuildDir(dir, prefix, build)
-}
-
 // TreeSweep writes the tree section of the report on its own into dir:
 // TREE.md, its figures and tables, with seeds seeds per point from seed.
 // It returns the names of the files written.
 func TreeSweep(ctx context.Context, dir string, seeds int, seed uint64, opt Options) ([]string, error) {
-	return buildDir(dir, ".sweep-", func(tmp string) error {
+	return atomicfile.BuildDir(dir, ".sweep-", func(tmp string) error {
 		sc := Quick()
 		sc.TreeSeeds, sc.Seed = seeds, seed
 		s := NewStudy(sc, opt)
@@ -391,7 +387,7 @@ func Plot(ctx context.Context, dir, name string, sc Scale, opt Options) error {
 		return fmt.Errorf("report: unknown figure %q (valid: fig4, fig7, fig8, optimal)", name)
 	}
 	// The folder is created (or found unwritable) before any work.
-	_, err := buildDir(dir, ".plot-", func(tmp string) error {
+	_, err := atomicfile.BuildDir(dir, ".plot-", func(tmp string) error {
 		s := NewStudy(sc, opt)
 		var specs []*plots.Spec
 		switch name {
