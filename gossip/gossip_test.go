@@ -1,0 +1,47 @@
+package gossip_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/gossipkit/gossipkit/gossip"
+)
+
+func TestShuffleValidate(t *testing.T) {
+	for _, tc := range []struct {
+		p     gossip.Shuffle
+		field string // "" means valid
+	}{
+		{gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, ""},
+		{gossip.Shuffle{Items: 2, Cache: 1, Exchange: 1}, ""},
+		{gossip.Shuffle{Items: 5, Cache: 5, Exchange: 4}, ""},
+		{gossip.Shuffle{}, "Shuffle.Exchange"},
+		{gossip.Shuffle{Items: 10, Cache: 3, Exchange: 4}, "Shuffle.Exchange"},
+		{gossip.Shuffle{Items: 10, Cache: 11, Exchange: 4}, "Shuffle.Cache"},
+		{gossip.Shuffle{Items: 5, Cache: 5, Exchange: 5}, "Shuffle.Exchange"},
+		{gossip.Shuffle{Items: gossip.MaxItems + 1, Cache: 5, Exchange: 5}, "Shuffle.Items"},
+	} {
+		t.Run(tc.p.String(), func(t *testing.T) {
+			err := tc.p.Validate()
+			if tc.field == "" {
+				if err != nil {
+					t.Fatalf("Validate: %v, want nil", err)
+				}
+				return
+			}
+			var fe *gossip.FieldError
+			if !errors.As(err, &fe) || fe.Field != tc.field {
+				t.Fatalf("Validate: %v, want a FieldError on %s", err, tc.field)
+			}
+		})
+	}
+}
+
+func ExampleShuffle_Validate() {
+	fmt.Println(gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}.Validate())
+	fmt.Println(gossip.Shuffle{Items: 500, Cache: 100, Exchange: 150}.Validate())
+	// Output:
+	// <nil>
+	// Shuffle.Exchange = 150: need Exchange ≤ Cache = 100
+}
