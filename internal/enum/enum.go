@@ -1,5 +1,5 @@
-// Package enum parses the small named enumerations of the libraries
-// (time models and the like) from their names.
+// Package enum parses and names the small enumerations of the libraries
+// (time models, schedules, strategies) from one table of names.
 package enum
 
 import (
@@ -7,6 +7,25 @@ import (
 	"slices"
 	"strings"
 )
+
+// Names are the names of the values 0, 1, … of an enumeration T.
+type Names[T ~int] []string
+
+// Name returns the name of v, or "T(v)" for a value outside the table, so
+// that a String method built on it never panics.
+func (n Names[T]) Name(v T) string {
+	if v >= 0 && int(v) < len(n) {
+		return n[v]
+	}
+	return fmt.Sprintf("%T(%d)", v, int(v))
+}
+
+// Valid reports whether v is a value of the table.
+func (n Names[T]) Valid(v T) bool { return v >= 0 && int(v) < len(n) }
+
+// Parse returns the value named s, or an error that names what is parsed
+// and lists the valid names.
+func (n Names[T]) Parse(what, s string) (T, error) { return Parse[T](n, what, s) }
 
 // Parse returns the index of s in names as a T, or an error that names
 // what is parsed and lists the valid names.

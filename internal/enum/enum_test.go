@@ -1,0 +1,27 @@
+package enum
+
+import "testing"
+
+type color int
+
+var colorNames = Names[color]{"red", "green"}
+
+func TestNames(t *testing.T) {
+	if got := colorNames.Name(1); got != "green" {
+		t.Errorf("Name(1) = %q, want green", got)
+	}
+	for _, v := range []color{-1, 2, 99} {
+		if got, want := colorNames.Name(v), "enum.color("; len(got) < len(want) || got[:len(want)] != want {
+			t.Errorf("Name(%d) = %q, want the type and value", v, got)
+		}
+		if colorNames.Valid(v) {
+			t.Errorf("Valid(%d) = true", v)
+		}
+	}
+	if v, err := colorNames.Parse("colour", "red"); v != 0 || err != nil {
+		t.Errorf("Parse(red) = %v, %v", v, err)
+	}
+	if _, err := colorNames.Parse("colour", "blue"); err == nil || err.Error() != `unknown colour "blue" (valid: red, green)` {
+		t.Errorf("Parse(blue) error = %v", err)
+	}
+}
