@@ -1,12 +1,13 @@
 package approx
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/big"
 
 	"github.com/gossipkit/gossipkit/exact"
+	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/enum"
 )
 
 // Variant selects how P_drop is computed.
@@ -25,52 +26,39 @@ const (
 // Variants lists every variant, in the order of their names.
 var Variants = []Variant{Simplified, Gamma, Exact}
 
-func (v Variant) String() string {
-	switch v {
-	case Simplified:
-		return "simplified"
-	case Gamma:
-		return "gamma"
-	case Exact:
-		return "exact"
-	}
-	return fmt.Sprintf("Variant(%d)", int(v))
-}
+var variantNames = enum.Names[Variant]{"simplified", "gamma", "exact"}
+
+// String returns the variant's name; it never panics.
+func (v Variant) String() string { return variantNames.Name(v) }
 
 // ParseVariant maps "simplified", "gamma" or "exact" to its Variant.
 func ParseVariant(s string) (Variant, error) {
-	for _, v := range Variants {
-		if v.String() == s {
-			return v, nil
-		}
+	v, err := variantNames.Parse("P_drop variant", s)
+	if err != nil {
+		return 0, fmt.Errorf("approx: %w", err)
 	}
-	return 0, fmt.Errorf("unknown P_drop variant %q (valid: simplified, gamma, exact)", s)
-}
-
-// Validate checks 1 ≤ s ≤ c ≤ n and s < n (at s = n = c the simplified
-// P_drop is 0/0 and the model has no dynamics).
-func Validate(n, c, s int) error {
-	// The float forms take any s; the exact variants check exact.Validate
-	// (s ≤ exact.MaxS) themselves.
-	if err := exact.ValidShuffle(n, c, s); err != nil {
-		return err
-	}
-	if s == n {
-		return errors.New("need s < n")
-	}
-	return nil
+	return v, nil
 }
 
 // PSelect returns P_select = s/c, the chance that a cached item is put in the
 // exchange buffer.
-func PSelect(c, s int) float64 { return float64(s) / float64(c) }
+func PSelect(sh gossip.Shuffle) float64 { return float64(sh.Exchange) / float64(sh.Cache) }
 
-// PDrop returns P_drop for the variant. Gamma and Exact are computed exactly
-// (package exact) and rounded once, so they carry no cancellation error.
-func PDrop(v Variant, n, c, s int) (float64, error) {
-	if err := Validate(n, c, s); err != nil {
-		return 0, err
+// formula1DirectMaxS is the largest s at which PDrop's Exact variant sums
+// formula (1) directly; above it the O(s²) sum takes seconds, and the γ
+// form, equal to formula (1) exactly (exact.ProveGamma; the closed form of
+// issue 19), gives the same rational faster.
+const formula1DirectMaxS = 256
+
+// PDrop returns P_drop for the variant and the shuffle sh (sh.Validate must
+// hold). Gamma and Exact are computed exactly (package exact) and rounded
+// once, so they carry no cancellation error; Exact is formula (1), by its
+// double sum for s ≤ 256 and by the γ form, which equals it exactly, above.
+func PDrop(v Variant, sh gossip.Shuffle) (float64, error) {
+	if err := sh.Validate(); err != nil {
+		return 0, fmt.Errorf("approx: %w", err)
 	}
+	n, c, s := sh.Items, sh.Cache, sh.Exchange
 	switch v {
 	case Simplified:
 		return float64(n-c) / float64(n-s), nil
@@ -82,14 +70,18 @@ func PDrop(v Variant, n, c, s int) (float64, error) {
 		f, _ := r.Float64()
 		return f, nil
 	case Exact:
-		r, err := exact.PDrop(n, c, s)
+		f1 := exact.PDrop
+		if s > formula1DirectMaxS {
+			f1 = exact.PDropGamma
+		}
+		r, err := f1(n, c, s)
 		if err != nil {
 			return 0, err
 		}
 		f, _ := r.Float64()
 		return f, nil
 	}
-	return 0, fmt.Errorf("unknown variant %d", int(v))
+	return 0, fmt.Errorf("approx: unknown P_drop variant %v", v)
 }
 
 // State is the presence of d at initiator A and partner B, written "ab".
@@ -103,7 +95,10 @@ const (
 	S11
 )
 
-func (s State) String() string { return [...]string{"00", "01", "10", "11"}[s] }
+var stateNames = enum.Names[State]{"00", "01", "10", "11"}
+
+// String returns the state as "ab"; it never panics.
+func (s State) String() string { return stateNames.Name(s) }
 
 // Transitions is the 4×4 matrix of Fig. 1: T[from][to] is P(to | from).
 type Transitions [4][4]float64
@@ -124,13 +119,13 @@ func NewTransitions(p, q float64) Transitions {
 	return t
 }
 
-// TransitionsFor returns the matrix for (n, c, s) under a P_drop variant.
-func TransitionsFor(v Variant, n, c, s int) (Transitions, error) {
-	q, err := PDrop(v, n, c, s)
+// TransitionsFor returns the matrix for the shuffle sh under a P_drop variant.
+func TransitionsFor(v Variant, sh gossip.Shuffle) (Transitions, error) {
+	q, err := PDrop(v, sh)
 	if err != nil {
 		return Transitions{}, err
 	}
-	return NewTransitions(PSelect(c, s), q), nil
+	return NewTransitions(PSelect(sh), q), nil
 }
 
 // swap exchanges the roles of A and B in a state.
@@ -144,30 +139,30 @@ func (t Transitions) Check(tol float64) error {
 		sum := 0.0
 		for j := range 4 {
 			if t[i][j] < -tol || t[i][j] > 1+tol {
-				return fmt.Errorf("P(%v|%v) = %g outside [0,1]", State(j), State(i), t[i][j])
+				return fmt.Errorf("approx: P(%v|%v) = %g outside [0,1]", State(j), State(i), t[i][j])
 			}
 			sum += t[i][j]
 			if d := t[i][j] - t[swap(State(i))][swap(State(j))]; math.Abs(d) > tol {
-				return fmt.Errorf("P(%v|%v) ≠ P(%v|%v)", State(j), State(i), swap(State(j)), swap(State(i)))
+				return fmt.Errorf("approx: P(%v|%v) ≠ P(%v|%v)", State(j), State(i), swap(State(j)), swap(State(i)))
 			}
 		}
 		if math.Abs(sum-1) > tol {
-			return fmt.Errorf("row %v sums to %g", State(i), sum)
+			return fmt.Errorf("approx: row %v sums to %g", State(i), sum)
 		}
 		if State(i) != S00 && t[i][S00] != 0 {
-			return fmt.Errorf("P(00|%v) = %g: d would be lost", State(i), t[i][S00])
+			return fmt.Errorf("approx: P(00|%v) = %g: d would be lost", State(i), t[i][S00])
 		}
 	}
 	return nil
 }
 
 // P11Given10 returns P(11|10) = p(1−q), the chance that a shuffle duplicates d.
-func P11Given10(v Variant, n, c, s int) (float64, error) {
-	q, err := PDrop(v, n, c, s)
+func P11Given10(v Variant, sh gossip.Shuffle) (float64, error) {
+	q, err := PDrop(v, sh)
 	if err != nil {
 		return 0, err
 	}
-	return PSelect(c, s) * (1 - q), nil
+	return PSelect(sh) * (1 - q), nil
 }
 
 // SStar returns the real optimum of P(11|10) = (s/c)(c−s)/(n−s) over s,
@@ -196,10 +191,10 @@ const MaxArgmaxExactC = 400
 // whichever float rounds up. The Exact variant needs c ≤ MaxArgmaxExactC.
 func ArgmaxP11(v Variant, n, c int) (int, float64, error) {
 	if v == Exact && c > MaxArgmaxExactC {
-		return 0, 0, fmt.Errorf("c = %d: the exact argmax needs c ≤ %d", c, MaxArgmaxExactC)
+		return 0, 0, fmt.Errorf("approx: c = %d: the exact argmax needs c ≤ %d", c, MaxArgmaxExactC)
 	}
 	if v == Gamma && c > MaxArgmaxGammaC {
-		return 0, 0, fmt.Errorf("c = %d: the γ-form argmax needs c ≤ %d", c, MaxArgmaxGammaC)
+		return 0, 0, fmt.Errorf("approx: c = %d: the γ-form argmax needs c ≤ %d", c, MaxArgmaxGammaC)
 	}
 	var best int
 	var bestP *big.Rat
@@ -216,7 +211,7 @@ func ArgmaxP11(v Variant, n, c int) (int, float64, error) {
 		case Exact:
 			q, err = exact.PDrop(n, c, s)
 		default:
-			err = fmt.Errorf("unknown variant %d", int(v))
+			err = fmt.Errorf("approx: unknown P_drop variant %v", v)
 		}
 		if err != nil {
 			return 0, 0, err
@@ -228,7 +223,7 @@ func ArgmaxP11(v Variant, n, c int) (int, float64, error) {
 		}
 	}
 	if bestP == nil {
-		return 0, 0, fmt.Errorf("no valid s for n = %d, c = %d (need c ≥ 1 and n ≥ 2)", n, c)
+		return 0, 0, fmt.Errorf("approx: no valid s for n = %d, c = %d (need c ≥ 1 and n ≥ 2)", n, c)
 	}
 	f, _ := bestP.Float64()
 	return best, f, nil

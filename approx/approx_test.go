@@ -5,12 +5,14 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
+
+	"github.com/gossipkit/gossipkit/gossip"
 )
 
 func TestTransitionsCheck(t *testing.T) {
 	for _, v := range Variants {
 		for _, p := range [][3]int{{500, 100, 50}, {7, 4, 2}, {10, 10, 3}, {200, 100, 100}, {30, 12, 1}} {
-			tr, err := TransitionsFor(v, p[0], p[1], p[2])
+			tr, err := TransitionsFor(v, gossip.Shuffle{Items: p[0], Cache: p[1], Exchange: p[2]})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -38,7 +40,7 @@ func TestTransitionsCheck(t *testing.T) {
 func TestPDropVariants(t *testing.T) {
 	// (7,4,2): S = 3/5, formula (1) = γ form = 4/7 (package exact, by hand).
 	for v, want := range map[Variant]float64{Simplified: 0.6, Gamma: 4.0 / 7, Exact: 4.0 / 7} {
-		got, err := PDrop(v, 7, 4, 2)
+		got, err := PDrop(v, gossip.Shuffle{Items: 7, Cache: 4, Exchange: 2})
 		if err != nil || got != want {
 			t.Errorf("%v: %v %v, want %v", v, got, err, want)
 		}
@@ -60,7 +62,7 @@ func paperY(t, N, n, c, s float64) float64 {
 
 func TestClosedFormsMatchPaper(t *testing.T) {
 	for _, p := range [][4]int{{2500, 500, 100, 50}, {2500, 1000, 100, 50}, {2500, 2000, 100, 50}, {100, 500, 100, 10}} {
-		m, err := NewModel(p[0], p[1], p[2], p[3], Simplified, 1)
+		m, err := NewModel(Config{Nodes: p[0], Shuffle: gossip.Shuffle{Items: p[1], Cache: p[2], Exchange: p[3]}, PDrop: Simplified, Initial: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +92,7 @@ func TestClosedFormsMatchPaper(t *testing.T) {
 }
 
 func TestInverses(t *testing.T) {
-	m, _ := NewModel(2500, 500, 100, 50, Simplified, 1)
+	m, _ := NewModel(Config{Nodes: 2500, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, PDrop: Simplified, Initial: 1})
 	for _, l := range []float64{0.001, 0.01, 0.1, 0.19, 0.1999} {
 		tt := m.TimeToReplication(l)
 		if !scalar.EqualWithinRel(m.X(tt), l, 1e-12) {
@@ -107,7 +109,7 @@ func TestInverses(t *testing.T) {
 		}
 	}
 	// s = c: k = 0, x stays at 1/N, y = 1 − (1−1/N)e^{−2pt/N}.
-	m, _ = NewModel(100, 50, 10, 10, Simplified, 1)
+	m, _ = NewModel(Config{Nodes: 100, Shuffle: gossip.Shuffle{Items: 50, Cache: 10, Exchange: 10}, PDrop: Simplified, Initial: 1})
 	tt := m.TimeToCoverage(0.5)
 	if want := math.Log((1-0.01)/0.5) / (2 * 0.01); !scalar.EqualWithinRel(tt, want, 1e-12) {
 		t.Errorf("k=0 coverage time %v, want %v", tt, want)
@@ -145,7 +147,7 @@ func dxdsFloat(t, N, n, c, s float64) float64 {
 
 func TestDxDsInteger(t *testing.T) {
 	// DxDs and dxdsFloat are the same expression: check the int wrapper.
-	if a, b := DxDs(20, 2500, 500, 100, 30), dxdsFloat(20, 2500, 500, 100, 30); a != b {
+	if a, b := DxDs(20, 2500, gossip.Shuffle{Items: 500, Cache: 100, Exchange: 30}), dxdsFloat(20, 2500, 500, 100, 30); a != b {
 		t.Errorf("%v vs %v", a, b)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/gossip"
 )
 
 // The optimal exchange size of the paper's setting n = 500, c = 100:
@@ -19,7 +20,7 @@ func ExampleSStar() {
 // One shuffle with n = 7, c = 4, s = 2: p = s/c = 1/2, q = (n−c)/(n−s) = 3/5,
 // so from state 10: P(10|10) = 1/2, P(11|10) = p(1−q) = 1/5, P(01|10) = pq = 3/10.
 func ExampleTransitionsFor() {
-	tr, _ := approx.TransitionsFor(approx.Simplified, 7, 4, 2)
+	tr, _ := approx.TransitionsFor(approx.Simplified, gossip.Shuffle{Items: 7, Cache: 4, Exchange: 2})
 	fmt.Printf("from 10: to 01 %.2f, to 10 %.2f, to 11 %.2f\n", tr[approx.S10][approx.S01], tr[approx.S10][approx.S10], tr[approx.S10][approx.S11])
 	// Output: from 10: to 01 0.30, to 10 0.50, to 11 0.20
 }

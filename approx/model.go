@@ -1,44 +1,75 @@
 package approx
 
 import (
-	"fmt"
 	"math"
+
+	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/fielderr"
 )
 
-// Model is the mean-field model of one item in N nodes: replication x(t) and
-// coverage y(t), with P_select = P and P_drop = Q. Build it with NewModel.
-type Model struct {
-	N       int     // number of nodes, ≥ 2
-	P, Q    float64 // P_select and P_drop
-	X0, Y0  float64 // x(0) and y(0): initial copies / N
-	Variant Variant
-	n, c, s int
+// Config is the mean-field model to build: Nodes nodes, the shuffle's
+// parameters, the P_drop variant, and the nodes holding d at t = 0.
+type Config struct {
+	Nodes   int // N ≥ 2
+	Shuffle gossip.Shuffle
+	PDrop   Variant // the zero value is Simplified, the paper's P_drop
+	Initial int     // nodes holding d at t = 0, 1..Nodes; 0 means 1
 }
 
-// NewModel returns the model for N nodes, n items, caches of c and exchange
-// size s under a P_drop variant, with d starting at `initial` nodes
-// (1 ≤ initial ≤ N).
-func NewModel(N, n, c, s int, v Variant, initial int) (Model, error) {
-	if N < 2 {
-		return Model{}, fmt.Errorf("approx.NewModel: N = %d: need N ≥ 2", N)
+// FieldError is an invalid field of Config; Field names it (Config.Nodes).
+// It is the same type as gossip.FieldError, sim.FieldError and the others.
+type FieldError = fielderr.Error
+
+// Validate checks the configuration; a problem is a *FieldError naming the
+// field (Config.Shuffle.Exchange).
+func (c Config) Validate() error {
+	if c.Nodes < 2 {
+		return fielderr.New("approx", "Config.Nodes", "= %d: need Nodes ≥ 2", c.Nodes)
 	}
-	if initial < 1 || initial > N {
-		return Model{}, fmt.Errorf("approx.NewModel: initial = %d: need 1 ≤ initial ≤ N = %d", initial, N)
+	if err := c.Shuffle.Validate(); err != nil {
+		return fielderr.Within("approx", "Config", err)
 	}
-	q, err := PDrop(v, n, c, s)
+	if c.Initial < 0 || c.Initial > c.Nodes {
+		return fielderr.New("approx", "Config.Initial", "= %d: need 1 ≤ Initial ≤ Nodes = %d (0 means 1)", c.Initial, c.Nodes)
+	}
+	if !variantNames.Valid(c.PDrop) {
+		return fielderr.New("approx", "Config.PDrop", "= %v: not a P_drop variant", c.PDrop)
+	}
+	return nil
+}
+
+// Model is the mean-field model of one item in Nodes nodes: replication x(t)
+// and coverage y(t), with P_select = P and P_drop = Q. Build it with
+// NewModel; Initial is at least 1 in a built Model.
+type Model struct {
+	Config
+	P, Q   float64 // P_select and P_drop
+	X0, Y0 float64 // x(0) and y(0): initial copies / N
+}
+
+// NewModel returns the model of cfg (cfg.Validate must hold).
+func NewModel(cfg Config) (Model, error) {
+	if err := cfg.Validate(); err != nil {
+		return Model{}, err
+	}
+	if cfg.Initial == 0 {
+		cfg.Initial = 1
+	}
+	q, err := PDrop(cfg.PDrop, cfg.Shuffle)
 	if err != nil {
 		return Model{}, err
 	}
-	x0 := float64(initial) / float64(N)
-	return Model{N: N, P: PSelect(c, s), Q: q, X0: x0, Y0: x0, Variant: v, n: n, c: c, s: s}, nil
+	x0 := float64(cfg.Initial) / float64(cfg.Nodes)
+	return Model{Config: cfg, P: PSelect(cfg.Shuffle), Q: q, X0: x0, Y0: x0}, nil
 }
 
 // Rate returns the logistic growth rate k = 2p(1−q); for the simplified
 // P_drop it is 2(s/c)(c−s)/(n−s).
 func (m Model) Rate() float64 {
-	if m.Variant == Simplified {
+	if m.PDrop == Simplified {
 		// The closed form avoids the rounding of 1 − q.
-		return 2 * float64(m.s) / float64(m.c) * float64(m.c-m.s) / float64(m.n-m.s)
+		n, c, s := m.Shuffle.Items, m.Shuffle.Cache, m.Shuffle.Exchange
+		return 2 * float64(s) / float64(c) * float64(c-s) / float64(n-s)
 	}
 	return 2 * m.P * (1 - m.Q)
 }
@@ -46,8 +77,8 @@ func (m Model) Rate() float64 {
 // Steady returns the stable fixed point K = (1−q)/((1−q) + (1−p)q) of x; for
 // the simplified P_drop it is c/n.
 func (m Model) Steady() float64 {
-	if m.Variant == Simplified {
-		return float64(m.c) / float64(m.n) // exact to one rounding
+	if m.PDrop == Simplified {
+		return float64(m.Shuffle.Cache) / float64(m.Shuffle.Items) // exact to one rounding
 	}
 	a := 1 - m.Q
 	return a / (a + (1-m.P)*m.Q)
@@ -141,8 +172,8 @@ func (m Model) TimeToCoverage(level float64) float64 {
 //
 // (Bakhshi et al., Sec. 5.1), written with e^{−kt} so that it does not
 // overflow; it is zero at s* = n − √(n(n−c)) for every t > 0.
-func DxDs(t float64, N, n, c, s int) float64 {
-	Nf, nf, cf, sf := float64(N), float64(n), float64(c), float64(s)
+func DxDs(t float64, nodes int, sh gossip.Shuffle) float64 {
+	Nf, nf, cf, sf := float64(nodes), float64(sh.Items), float64(sh.Cache), float64(sh.Exchange)
 	k := 2 * sf / cf * (cf - sf) / (nf - sf)
 	e := math.Exp(-k * t) // multiply numerator and denominator by e^{−2kt}
 	den := cf*Nf*e + (1-e)*nf

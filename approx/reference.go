@@ -2,7 +2,6 @@ package approx
 
 import (
 	"fmt"
-	"math"
 	"math/big"
 
 	"github.com/ALTree/bigfloat"
@@ -28,21 +27,21 @@ const RefPrec = 256
 // simplified P_drop has these exact parameters; other variants are
 // refused.
 func (m Model) Reference(t float64) (x, y *big.Float, err error) {
-	if m.Variant != Simplified {
-		return nil, nil, fmt.Errorf("approx: Reference needs the simplified P_drop (got %v)", m.Variant)
+	if m.PDrop != Simplified {
+		return nil, nil, fmt.Errorf("approx: Reference needs the simplified P_drop (got %v)", m.PDrop)
 	}
-	if m.s == m.c {
+	if m.Shuffle.Exchange == m.Shuffle.Cache {
 		return nil, nil, fmt.Errorf("approx: Reference needs s < c (k = 0)")
 	}
 	f := func(v float64) *big.Float { return new(big.Float).SetPrec(RefPrec).SetFloat64(v) }
 	rat := func(a, b int64) *big.Float {
 		return new(big.Float).SetPrec(RefPrec).Quo(f(float64(a)), f(float64(b)))
 	}
-	n, c, s := int64(m.n), int64(m.c), int64(m.s)
-	initial := int64(math.Round(m.X0 * float64(m.N)))
+	n, c, s := int64(m.Shuffle.Items), int64(m.Shuffle.Cache), int64(m.Shuffle.Exchange)
+	initial := int64(m.Initial)
 	k := new(big.Float).SetPrec(RefPrec).Mul(rat(2*s, c), rat(c-s, n-s))
 	K := rat(c, n)
-	x0 := rat(initial, int64(m.N))
+	x0 := rat(initial, int64(m.Nodes))
 	p := rat(s, c)
 	kt := new(big.Float).SetPrec(RefPrec).Mul(k, f(t))
 	one := f(1)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/big"
 	"testing"
+
+	"github.com/gossipkit/gossipkit/gossip"
 )
 
 // ulps is |got − ref| in units of the last place of ref's float64 value.
@@ -28,7 +30,7 @@ func TestClosedFormsAgainstReference(t *testing.T) {
 	worstX, worstY := 0.0, 0.0
 	for _, N := range []int{2, 100, 2500, 1000000} {
 		for _, p := range [][3]int{{500, 100, 50}, {1000000, 10, 5}, {101, 100, 1}, {200, 100, 99}, {1000000, 999999, 1}, {3, 2, 1}} {
-			m, err := NewModel(N, p[0], p[1], p[2], Simplified, 1)
+			m, err := NewModel(Config{Nodes: N, Shuffle: gossip.Shuffle{Items: p[0], Cache: p[1], Exchange: p[2]}, PDrop: Simplified, Initial: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -54,7 +56,7 @@ func TestClosedFormsAgainstReference(t *testing.T) {
 // = 1/N, x(∞) = c/n, and for c/n = 1/2, x0 = 1/2 (K = x0) x(t) = 1/2 for
 // all t.
 func TestReferenceKnownValues(t *testing.T) {
-	m, _ := NewModel(4, 4, 2, 1, Simplified, 2) // K = 1/2 = x0
+	m, _ := NewModel(Config{Nodes: 4, Shuffle: gossip.Shuffle{Items: 4, Cache: 2, Exchange: 1}, PDrop: Simplified, Initial: 2}) // K = 1/2 = x0
 	for _, tt := range []float64{0, 3, 50} {
 		x, _, _ := m.Reference(tt)
 		if x.Cmp(big.NewFloat(0.5)) != 0 {
@@ -62,7 +64,7 @@ func TestReferenceKnownValues(t *testing.T) {
 			t.Errorf("t = %g: x = %v, want exactly 1/2", tt, x)
 		}
 	}
-	m, _ = NewModel(2500, 500, 100, 50, Simplified, 1)
+	m, _ = NewModel(Config{Nodes: 2500, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, PDrop: Simplified, Initial: 1})
 	x, y, _ := m.Reference(0)
 	if xf, _ := x.Float64(); xf != 1.0/2500 {
 		t.Errorf("x(0) = %v", x)
@@ -74,7 +76,7 @@ func TestReferenceKnownValues(t *testing.T) {
 	if xf, _ := x.Float64(); xf != 0.2 {
 		t.Errorf("x(∞) = %v, want c/n = 0.2", x)
 	}
-	if _, _, err := (Model{Variant: Gamma}).Reference(1); err == nil {
+	if _, _, err := (Model{Config: Config{PDrop: Gamma}}).Reference(1); err == nil {
 		t.Error("the γ variant has no exact parameters, but Reference accepted it")
 	}
 }

@@ -3,9 +3,11 @@ package chain
 import (
 	"errors"
 	"fmt"
+	"math"
+
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/enum"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
-	"math"
 
 	"github.com/gossipkit/gossipkit/approx"
 )
@@ -110,7 +112,7 @@ type Jumps struct {
 // JumpsFor derives the jump probabilities from the transition matrix of
 // approx.TransitionsFor.
 func JumpsFor(v approx.Variant, n, c, s int) (Jumps, error) {
-	tr, err := approx.TransitionsFor(v, n, c, s)
+	tr, err := approx.TransitionsFor(v, gossip.Shuffle{Items: n, Cache: c, Exchange: s})
 	if err != nil {
 		return Jumps{}, err
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/meanfield"
 	"github.com/gossipkit/gossipkit/ode"
 )
@@ -24,7 +25,7 @@ func TestRefinedMeanFieldOneOverN(t *testing.T) {
 	const n, c, s, T = 500, 100, 50, 40
 	prev := math.Inf(1)
 	for _, N := range []int{100, 400, 1600} {
-		m, err := approx.NewModel(N, n, c, s, approx.Simplified, N/20)
+		m, err := approx.NewModel(approx.Config{Nodes: N, Shuffle: gossip.Shuffle{Items: n, Cache: c, Exchange: s}, PDrop: approx.Simplified, Initial: N / 20})
 		if err != nil {
 			t.Fatal(err)
 		}

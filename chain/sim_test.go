@@ -18,9 +18,9 @@ func TestAgainstMarkovSimulation(t *testing.T) {
 	const N, R, T = 50, 10000, 60
 	cfg := sim.DefaultConfig()
 	cfg.Model, cfg.Schedule = sim.Markov, sim.Continuous
-	cfg.Nodes, cfg.Items, cfg.Cache, cfg.Exchange = N, 500, 100, 50
+	cfg.Nodes, cfg.Shuffle.Items, cfg.Shuffle.Cache, cfg.Shuffle.Exchange = N, 500, 100, 50
 	cfg.Warmup, cfg.Rounds, cfg.Reps, cfg.Seed = 0, T, R, 11
-	res, err := sim.Run(context.Background(), cfg, sim.Options{Workers: 2})
+	res, err := sim.Run(context.Background(), cfg, sim.Settings{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/meanfield"
 )
 
@@ -14,7 +15,7 @@ import (
 // coverage keeps falling past it, because dy/dt = 2p·x(1−y) also grows with
 // p = s/c itself.
 func ExampleOptimize() {
-	opt, err := meanfield.Optimize(context.Background(), 2500, 500, 100, 0.99)
+	opt, err := meanfield.Optimize(context.Background(), meanfield.OptimizeConfig{Nodes: 2500, Items: 500, Cache: 100, Level: 0.99})
 	if err != nil {
 		panic(err)
 	}
@@ -29,7 +30,7 @@ func ExampleOptimize() {
 // of y(t) (approx.Model.TimeToCoverage): they agree to the integrator's
 // tolerance.
 func ExampleCoverageTime() {
-	m, _ := approx.NewModel(2500, 500, 100, 50, approx.Simplified, 1)
+	m, _ := approx.NewModel(approx.Config{Nodes: 2500, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, PDrop: approx.Simplified, Initial: 1})
 	t, _ := meanfield.CoverageTime(m, 0.99)
 	fmt.Println("agrees with the closed form to 1e-9:", math.Abs(t-m.TimeToCoverage(0.99)) < 1e-9*t)
 	// Output: agrees with the closed form to 1e-9: true

@@ -2,10 +2,12 @@ package meanfield
 
 import (
 	"fmt"
-	"github.com/gossipkit/gossipkit/ode"
 	"math"
 	"math/big"
 	"testing"
+
+	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/ode"
 
 	"github.com/gossipkit/gossipkit/approx"
 )
@@ -17,7 +19,7 @@ func TestGossipClosedFormsAgainstIntegration(t *testing.T) {
 		{2500, 500, 100, 50, 1}, {2500, 1000, 100, 50, 1}, {2500, 2000, 100, 50, 1}, {100, 500, 100, 50, 5}, {2500, 500, 100, 1, 1}, {2500, 500, 100, 99, 1},
 	} {
 		t.Run(fmt.Sprintf("%+v", p), func(t *testing.T) {
-			m, err := approx.NewModel(p.N, p.n, p.c, p.s, approx.Simplified, p.init)
+			m, err := approx.NewModel(approx.Config{Nodes: p.N, Shuffle: gossip.Shuffle{Items: p.n, Cache: p.c, Exchange: p.s}, PDrop: approx.Simplified, Initial: p.init})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -47,7 +49,7 @@ func TestGossipClosedFormsAgainstIntegration(t *testing.T) {
 
 func TestGossipMapSteadyState(t *testing.T) {
 	// The map's fixed points are those of the ODE: x = c/n is one.
-	m, _ := approx.NewModel(2500, 500, 100, 50, approx.Simplified, 1)
+	m, _ := approx.NewModel(approx.Config{Nodes: 2500, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, PDrop: approx.Simplified, Initial: 1})
 	xs, ys := Map(m, 2000)
 	if math.Abs(xs[2000]-0.2) > 1e-12 || math.Abs(ys[2000]-1) > 1e-12 {
 		t.Errorf("map at t=2000: x=%g y=%g, want 0.2, 1", xs[2000], ys[2000])
@@ -68,7 +70,7 @@ func TestDormandPrinceAgainstReference(t *testing.T) {
 	for _, p := range []struct{ N, n, c, s, init int }{
 		{2500, 500, 100, 50, 1}, {2500, 2000, 100, 50, 1}, {100, 500, 100, 50, 5}, {2, 1000000, 10, 5, 1},
 	} {
-		m, _ := approx.NewModel(p.N, p.n, p.c, p.s, approx.Simplified, p.init)
+		m, _ := approx.NewModel(approx.Config{Nodes: p.N, Shuffle: gossip.Shuffle{Items: p.n, Cache: p.c, Exchange: p.s}, PDrop: approx.Simplified, Initial: p.init})
 		sol, err := ode.DormandPrince(XY(m), 0, []float64{m.X0, m.Y0}, 1000, ode.Settings{RTol: 1e-12, ATol: 1e-15})
 		if err != nil {
 			t.Fatal(err)

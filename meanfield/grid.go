@@ -3,36 +3,13 @@ package meanfield
 import (
 	"context"
 	"fmt"
-	"github.com/gossipkit/gossipkit/internal/enum"
 	"math"
+
+	"github.com/gossipkit/gossipkit/gossip"
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/ode"
 )
-
-// Time is the time model of the refined mean field.
-type Time int
-
-const (
-	// Continuous: shuffles at rate N per round (`sim --schedule continuous`).
-	Continuous Time = iota
-	// Discrete: synchronous rounds; every shuffle of a round acts on the
-	// state at its start.
-	Discrete
-)
-
-var timeNames = []string{"continuous", "discrete"}
-
-func (t Time) String() string { return timeNames[t] }
-
-// ParseTime parses "continuous" or "discrete".
-func ParseTime(s string) (Time, error) {
-	t, err := enum.Parse[Time](timeNames, "time model", s)
-	if err != nil {
-		return 0, fmt.Errorf("meanfield: %w", err)
-	}
-	return t, nil
-}
 
 // RefinedCurves are the refined mean field of replication and coverage at
 // output times T: the corrected means x + V_x/N, y + V_y/N and the
@@ -44,16 +21,20 @@ type RefinedCurves struct {
 }
 
 // RefineGrid computes the refined mean field of m's replication–coverage
-// model at t = 0, dt, …, tMax (the last point clipped to tMax): in
-// continuous time by integrating x, V and W with set; in discrete time by
-// the synchronous recursion with steps of one round, so dt must then be a
-// whole number of rounds. ctx is checked once before the work.
-func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm Time, set ode.Settings) (*RefinedCurves, error) {
+// model at t = 0, dt, …, tMax (the last point clipped to tMax) under the
+// clock tm: gossip.Continuous by integrating x, V and W with set;
+// gossip.Synchronous by the synchronous recursion with steps of one round,
+// so dt must then be a whole number of rounds. Other clocks are refused.
+// ctx is checked once before the work.
+func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm gossip.Time, set ode.Settings) (*RefinedCurves, error) {
 	if !(tMax > 0) || !(dt > 0) || dt > tMax {
 		return nil, fmt.Errorf("meanfield: need 0 < dt ≤ tMax (dt = %g, tMax = %g)", dt, tMax)
 	}
-	if tm == Discrete && math.Abs(dt-math.Round(dt)) > 1e-9 {
-		return nil, fmt.Errorf("meanfield: dt = %g: discrete time needs a whole number of rounds", dt)
+	if tm != gossip.Continuous && tm != gossip.Synchronous {
+		return nil, fmt.Errorf("meanfield: time model %v: the refined mean field is continuous or synchronous", tm)
+	}
+	if tm == gossip.Synchronous && math.Abs(dt-math.Round(dt)) > 1e-9 {
+		return nil, fmt.Errorf("meanfield: dt = %g: synchronous time needs a whole number of rounds", dt)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -61,7 +42,7 @@ func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm Time, 
 	pop := Coverage(m)
 	ts := ode.Grid(tMax, dt)
 	var ref *Refined
-	if tm == Discrete {
+	if tm == gossip.Synchronous {
 		full, err := RefinedDiscrete(SynchronousSteps{P: pop, H: 1}, []float64{m.X0, m.Y0}, int(math.Ceil(tMax)))
 		if err != nil {
 			return nil, err
@@ -80,7 +61,7 @@ func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm Time, 
 	}
 	out := &RefinedCurves{T: ts, Classic: ref}
 	for i := range ts {
-		mean, sd := ref.Mean(i, m.N), ref.SD(i, m.N)
+		mean, sd := ref.Mean(i, m.Nodes), ref.SD(i, m.Nodes)
 		out.X, out.Y = append(out.X, mean[0]), append(out.Y, mean[1])
 		out.XSD, out.YSD = append(out.XSD, sd[0]), append(out.YSD, sd[1])
 	}

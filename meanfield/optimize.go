@@ -2,10 +2,11 @@ package meanfield
 
 import (
 	"context"
-	"fmt"
 	"math"
 
 	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/fielderr"
 	"github.com/gossipkit/gossipkit/ode"
 )
 
@@ -35,10 +36,39 @@ func CoverageTime(m approx.Model, level float64) (float64, error) {
 	return sol.Hits[0].T, nil
 }
 
-// Optimum is the optimal exchange size for given N, n, c and coverage level.
+// OptimizeConfig is what Optimize computes: the time-optimal exchange size
+// for Nodes nodes, Items items and caches of Cache items (the exchange size
+// is what it scans, so the shuffle has no Exchange here), to coverage Level.
+type OptimizeConfig struct {
+	Nodes int     // N ≥ 2
+	Items int     // n, Cache < n ≤ gossip.MaxItems
+	Cache int     // c ≥ 1
+	Level float64 // coverage level, 0 < Level < 1
+}
+
+// Validate checks 2 ≤ Nodes, 1 ≤ Cache < Items ≤ gossip.MaxItems and
+// 0 < Level < 1; a problem is a *FieldError naming the field.
+func (c OptimizeConfig) Validate() error {
+	switch {
+	case c.Nodes < 2:
+		return fielderr.New("meanfield", "OptimizeConfig.Nodes", "= %d: need Nodes ≥ 2", c.Nodes)
+	case c.Cache < 1:
+		return fielderr.New("meanfield", "OptimizeConfig.Cache", "= %d: need Cache ≥ 1", c.Cache)
+	case c.Cache >= c.Items || c.Items > gossip.MaxItems:
+		return fielderr.New("meanfield", "OptimizeConfig.Items", "= %d: need Cache = %d < Items ≤ %d for an interior optimum", c.Items, c.Cache, gossip.MaxItems)
+	case !(c.Level > 0 && c.Level < 1):
+		return fielderr.New("meanfield", "OptimizeConfig.Level", "= %g: need 0 < Level < 1", c.Level)
+	}
+	return nil
+}
+
+// FieldError is an invalid field of a configuration; Field names it
+// (OptimizeConfig.Level). It is the same type as gossip.FieldError.
+type FieldError = fielderr.Error
+
+// Optimum is the optimal exchange size of an OptimizeConfig.
 type Optimum struct {
-	N, Items, Cache int
-	Level           float64
+	OptimizeConfig
 	// SStar is n − √(n(n−c)), the real maximiser of P(11|10).
 	SStar float64
 	// SInt is the integer argmax of P(11|10) with the simplified P_drop;
@@ -57,20 +87,15 @@ type Optimum struct {
 	Times []float64
 }
 
-// Optimize computes the Optimum for N nodes, n items and caches of c
-// (2 ≤ N, 1 ≤ c < n, 0 < level < 1): the argmax of P(11|10) and the scan
+// Optimize computes the Optimum of cfg: the argmax of P(11|10) and the scan
 // of CoverageTime over every s = 1..c−1 (simplified P_drop, one initial
 // copy). It checks ctx between exchange sizes.
-func Optimize(ctx context.Context, N, n, c int, level float64) (*Optimum, error) {
-	switch {
-	case N < 2:
-		return nil, fmt.Errorf("meanfield: N = %d: need N ≥ 2", N)
-	case c < 1 || c >= n:
-		return nil, fmt.Errorf("meanfield: c = %d: need 1 ≤ c < n = %d for an interior optimum", c, n)
-	case !(level > 0 && level < 1):
-		return nil, fmt.Errorf("meanfield: level = %g: need 0 < level < 1", level)
+func Optimize(ctx context.Context, cfg OptimizeConfig) (*Optimum, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
 	}
-	r := &Optimum{N: N, Items: n, Cache: c, Level: level, SStar: approx.SStar(n, c)}
+	n, c := cfg.Items, cfg.Cache
+	r := &Optimum{OptimizeConfig: cfg, SStar: approx.SStar(n, c)}
 	var err error
 	if r.SInt, r.P11, err = approx.ArgmaxP11(approx.Simplified, n, c); err != nil {
 		return nil, err
@@ -92,11 +117,11 @@ func Optimize(ctx context.Context, N, n, c int, level float64) (*Optimum, error)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		m, err := approx.NewModel(N, n, c, s, approx.Simplified, 1)
+		m, err := approx.NewModel(approx.Config{Nodes: cfg.Nodes, Shuffle: gossip.Shuffle{Items: n, Cache: c, Exchange: s}, PDrop: approx.Simplified, Initial: 1})
 		if err != nil {
 			return nil, err
 		}
-		tc, err := CoverageTime(m, level)
+		tc, err := CoverageTime(m, cfg.Level)
 		if err != nil {
 			return nil, err
 		}

@@ -7,18 +7,19 @@ import (
 	"testing"
 
 	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/gossip"
 )
 
 // The integrator's event time against the closed-form inverse, and the
 // argmin over s against a direct search of the closed form.
 func TestCoverageTimeMatchesClosedForm(t *testing.T) {
-	res, err := Optimize(context.Background(), 2500, 500, 100, 0.99)
+	res, err := Optimize(context.Background(), OptimizeConfig{Nodes: 2500, Items: 500, Cache: 100, Level: 0.99})
 	if err != nil {
 		t.Fatal(err)
 	}
 	best, bestT := 0, math.Inf(1)
 	for s := 1; s < 100; s++ {
-		m, _ := approx.NewModel(2500, 500, 100, s, approx.Simplified, 1)
+		m, _ := approx.NewModel(approx.Config{Nodes: 2500, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: s}, PDrop: approx.Simplified, Initial: 1})
 		ct := m.TimeToCoverage(0.99)
 		// rtol 1e-10 integration (global error up to ~5·rtol, see
 		// ode.TestDormandPrinceLogisticTolerance), event located to 1e-12
@@ -41,7 +42,7 @@ func TestOptimizeRefusesBadInput(t *testing.T) {
 		level   float64
 	}{{1, 500, 100, 0.99}, {2500, 100, 100, 0.99}, {2500, 500, 0, 0.99}, {2500, 500, 100, 1}, {2500, 500, 100, 0}} {
 		t.Run(fmt.Sprintf("%+v", tc), func(t *testing.T) {
-			if _, err := Optimize(context.Background(), tc.N, tc.n, tc.c, tc.level); err == nil {
+			if _, err := Optimize(context.Background(), OptimizeConfig{Nodes: tc.N, Items: tc.n, Cache: tc.c, Level: tc.level}); err == nil {
 				t.Errorf("%+v accepted", tc)
 			}
 		})
@@ -49,7 +50,7 @@ func TestOptimizeRefusesBadInput(t *testing.T) {
 }
 
 func TestModelCurves(t *testing.T) {
-	m, _ := approx.NewModel(2500, 500, 100, 50, approx.Simplified, 1)
+	m, _ := approx.NewModel(approx.Config{Nodes: 2500, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, PDrop: approx.Simplified, Initial: 1})
 	ts, xs, ys := Curves(m, 10)
 	if len(ts) != 11 || xs[0] != 1.0/2500 || ys[0] != 1.0/2500 {
 		t.Errorf("t=0: x=%v y=%v", xs[0], ys[0])

@@ -3,8 +3,9 @@ package meanfield
 import (
 	"errors"
 	"fmt"
-	"github.com/gossipkit/gossipkit/ode"
 	"math"
+
+	"github.com/gossipkit/gossipkit/ode"
 
 	"gonum.org/v1/gonum/mat"
 )

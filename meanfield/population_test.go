@@ -1,10 +1,12 @@
 package meanfield
 
 import (
-	"github.com/gossipkit/gossipkit/ode"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/ode"
 
 	"gonum.org/v1/gonum/diff/fd"
 	"gonum.org/v1/gonum/floats/scalar"
@@ -80,7 +82,7 @@ func TestBirthDeathDiscrete(t *testing.T) {
 // central finite differences (gonum diff/fd), and the drift against
 // approx.Model.Drift.
 func TestGossipDerivatives(t *testing.T) {
-	m, _ := approx.NewModel(100, 500, 100, 50, approx.Simplified, 5)
+	m, _ := approx.NewModel(approx.Config{Nodes: 100, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, PDrop: approx.Simplified, Initial: 5})
 	for _, pop := range []*Population{Replication(m), Coverage(m)} {
 		d := pop.Dim()
 		for _, x := range [][]float64{{0.05, 0.3}, {0.15, 0.9}, {0.2, 1}} {
@@ -163,7 +165,7 @@ func gillespie(r *rand.Rand, N, X0 int, p, q float64, ts []float64) []float64 {
 // value can be closer where the correction changes sign, as at t ≈ 20.)
 func TestRefinedAgainstSimulation(t *testing.T) {
 	const N, X0, runs = 50, 5, 40000
-	m, _ := approx.NewModel(N, 500, 100, 50, approx.Simplified, X0)
+	m, _ := approx.NewModel(approx.Config{Nodes: N, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, PDrop: approx.Simplified, Initial: X0})
 	var ts []float64
 	for t := 1; t <= 30; t++ {
 		ts = append(ts, float64(t))
@@ -205,7 +207,7 @@ func TestRefinedAgainstSimulation(t *testing.T) {
 func TestSteadyState(t *testing.T) {
 	// Replication at x* = K = c/n: the steady state of the refined
 	// equations must equal the long-time limit of their integration.
-	m, _ := approx.NewModel(100, 500, 100, 50, approx.Simplified, 20)
+	m, _ := approx.NewModel(approx.Config{Nodes: 100, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, PDrop: approx.Simplified, Initial: 20})
 	pop := Replication(m)
 	v, w, err := SteadyState(pop, []float64{m.Steady()})
 	if err != nil {

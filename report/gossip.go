@@ -6,15 +6,17 @@ import (
 	"math"
 	"math/big"
 
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/plot/vg"
+
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/chain"
 	"github.com/gossipkit/gossipkit/exact"
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/stats"
 	"github.com/gossipkit/gossipkit/meanfield"
 	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/sim"
-	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/plot/vg"
 )
 
 // DropProbability is section 1: Fig. 4, the γ identity on a grid, and
@@ -150,7 +152,7 @@ type Transitions struct {
 // Transitions computes section 2.
 func (s *Study) Transitions(context.Context) (*Transitions, error) {
 	sc := s.Scale
-	tr, err := approx.TransitionsFor(approx.Simplified, sc.Ns[0], sc.Cache, sc.Exchange)
+	tr, err := approx.TransitionsFor(approx.Simplified, gossip.Shuffle{Items: sc.Ns[0], Cache: sc.Cache, Exchange: sc.Exchange})
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +213,7 @@ func (s *Study) Fig78(ctx context.Context) (*Fig78, error) {
 			return nil, err
 		}
 		f.Runs[n] = res
-		m, err := approx.NewModel(sc.Nodes, n, sc.Cache, sc.Exchange, approx.Simplified, 1)
+		m, err := approx.NewModel(approx.Config{Nodes: sc.Nodes, Shuffle: gossip.Shuffle{Items: n, Cache: sc.Cache, Exchange: sc.Exchange}, PDrop: approx.Simplified, Initial: 1})
 		if err != nil {
 			return nil, err
 		}
@@ -354,7 +356,7 @@ func (s *Study) ModelComparison(ctx context.Context) (*ModelComparison, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, _ := approx.NewModel(sc.Nodes, n, sc.Cache, sc.Exchange, approx.Simplified, 1)
+	m, _ := approx.NewModel(approx.Config{Nodes: sc.Nodes, Shuffle: gossip.Shuffle{Items: n, Cache: sc.Cache, Exchange: sc.Exchange}, PDrop: approx.Simplified, Initial: 1})
 	r := &ModelComparison{N: sc.Nodes, Items: n, MarkovReps: sc.MarkovReps, Reps: sc.Reps}
 	r.ModelT, r.ModelX, r.ModelY = meanfield.Curves(m, sc.Rounds)
 	r.ProtoX, r.ProtoY = f.Runs[n].Trajectories()
@@ -440,13 +442,13 @@ func (s *Study) optimalFigure(ctx context.Context) (*Optimal, error) {
 	sc := s.Scale
 	n := sc.Ns[0]
 	s.step("optimal s")
-	res, err := meanfield.Optimize(ctx, sc.OptNodes, n, sc.Cache, 0.99)
+	res, err := meanfield.Optimize(ctx, meanfield.OptimizeConfig{Nodes: sc.OptNodes, Items: n, Cache: sc.Cache, Level: 0.99})
 	if err != nil {
 		return nil, err
 	}
 	r := &Optimal{Items: n, Cache: sc.Cache, OptNodes: sc.OptNodes, OptReps: sc.OptReps, Opt: res, BestSimT: math.Inf(1)}
 	for sz := 1; sz < sc.Cache; sz++ {
-		p, _ := approx.P11Given10(approx.Simplified, n, sc.Cache, sz)
+		p, _ := approx.P11Given10(approx.Simplified, gossip.Shuffle{Items: n, Cache: sc.Cache, Exchange: sz})
 		r.S, r.P11 = append(r.S, float64(sz)), append(r.P11, p)
 	}
 	s.step("optimal s: exact pairwise chain")

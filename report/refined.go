@@ -7,6 +7,7 @@ import (
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/chain"
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/meanfield"
 	"github.com/gossipkit/gossipkit/ode"
 	"github.com/gossipkit/gossipkit/plots"
@@ -67,7 +68,7 @@ func (s *Study) Refined(ctx context.Context) (*Refined, error) {
 	r.Table = &plots.Table{Keys: []string{"N", "initial", "simulation", "runs", "quantity", "max_err_classic", "max_err_refined", "refined_over_classic", "sd_simulated", "sd_predicted"}}
 	for _, rc := range sc.Refined {
 		s.step(fmt.Sprintf("refined mean field: N = %d, %d initial copies", rc.N, rc.Initial))
-		m, err := approx.NewModel(rc.N, n, c, sz, approx.Simplified, rc.Initial)
+		m, err := approx.NewModel(approx.Config{Nodes: rc.N, Shuffle: gossip.Shuffle{Items: n, Cache: c, Exchange: sz}, PDrop: approx.Simplified, Initial: rc.Initial})
 		if err != nil {
 			return nil, err
 		}
@@ -122,7 +123,7 @@ func (s *Study) Refined(ctx context.Context) (*Refined, error) {
 		var runs []simRun
 		for _, v := range specs {
 			cfg := sim.DefaultConfig()
-			cfg.Model, cfg.Schedule, cfg.Nodes, cfg.Items, cfg.Cache, cfg.Exchange = v.model, v.schedule, rc.N, n, c, sz
+			cfg.Model, cfg.Schedule, cfg.Nodes, cfg.Shuffle.Items, cfg.Shuffle.Cache, cfg.Shuffle.Exchange = v.model, v.schedule, rc.N, n, c, sz
 			cfg.Warmup, cfg.Rounds, cfg.Reps, cfg.Initial = v.W, v.T, v.reps, rc.Initial
 			res, err := s.simulate(ctx, cfg)
 			if err != nil {

@@ -132,13 +132,13 @@ func (s *Study) step(name string) {
 // simulate runs one simulation of the study's seed with its workers.
 func (s *Study) simulate(ctx context.Context, cfg sim.Config) (*sim.Result, error) {
 	cfg.Seed = s.Scale.Seed
-	return sim.Run(ctx, cfg, sim.Options{Workers: s.opt.Workers})
+	return sim.Run(ctx, cfg, sim.Settings{Workers: s.opt.Workers})
 }
 
 // experiment runs the protocol (or Markov) experiment with given sizes.
 func (s *Study) experiment(ctx context.Context, model sim.Model, N, n, c, sz, W, T, R int) (*sim.Result, error) {
 	cfg := sim.DefaultConfig()
-	cfg.Model, cfg.Nodes, cfg.Items, cfg.Cache, cfg.Exchange = model, N, n, c, sz
+	cfg.Model, cfg.Nodes, cfg.Shuffle.Items, cfg.Shuffle.Cache, cfg.Shuffle.Exchange = model, N, n, c, sz
 	cfg.Warmup, cfg.Rounds, cfg.Reps = W, T, R
 	return s.simulate(ctx, cfg)
 }

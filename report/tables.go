@@ -72,7 +72,7 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 	last := sum[len(sum)-1]
 	if format == "json" {
 		params := &plots.Table{Single: true, Keys: []string{"model", "N", "n", "c", "s", "warmup", "rounds", "reps", "seed", "initial", "schedule", "topology", "connected"},
-			Rows: [][]any{{c.Model.String(), c.Nodes, c.Items, c.Cache, c.Exchange, c.Warmup, c.Rounds, c.Reps, strconv.FormatUint(c.Seed, 10), c.Initial, c.Schedule.String(), c.Topology.String(), res.Connected}}}
+			Rows: [][]any{{c.Model.String(), c.Nodes, c.Shuffle.Items, c.Shuffle.Cache, c.Shuffle.Exchange, c.Warmup, c.Rounds, c.Reps, strconv.FormatUint(c.Seed, 10), c.Initial, c.Schedule.String(), c.Topology.String(), res.Connected}}}
 		trans := &plots.Table{Keys: []string{"from", "to", "measured", "model"}}
 		for i := 1; i < 4; i++ {
 			for j := range 4 {
@@ -85,13 +85,17 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 			jsonField{key: "transitions", table: trans}, jsonField{key: "rounds", table: t})
 	}
 	// text and markdown: a summary, then the table.
-	fmt.Fprintf(w, "%s simulation: N=%d n=%d c=%d s=%d, %d warm-up + %d rounds, %d replications, seed %d, %s schedule, %s topology\n\n",
-		c.Model, c.Nodes, c.Items, c.Cache, c.Exchange, c.Warmup, c.Rounds, c.Reps, c.Seed, c.Schedule, c.Topology)
+	warmup := "" // the Markov model has no caches to mix and runs no warm-up
+	if c.Model == sim.Protocol {
+		warmup = fmt.Sprintf("%d warm-up + ", c.Warmup)
+	}
+	fmt.Fprintf(w, "%s simulation: N=%d n=%d c=%d s=%d, %s%d rounds, %d replications, seed %d, %s schedule, %s topology\n\n",
+		c.Model, c.Nodes, c.Shuffle.Items, c.Shuffle.Cache, c.Shuffle.Exchange, warmup, c.Rounds, c.Reps, c.Seed, c.Schedule, c.Topology)
 	if !res.Connected {
 		fmt.Fprintln(w, "warning: the topology is not connected; coverage cannot reach every node")
 	}
 	fmt.Fprintf(w, "steady state x = c/n = %.6g predicted; x_mean(T) = %.6g ± %.2g (sd over replications); y_mean(T) = %.6g\n",
-		float64(c.Cache)/float64(c.Items), last.XMean, last.XSD, last.YMean)
+		float64(c.Shuffle.Cache)/float64(c.Shuffle.Items), last.XMean, last.XSD, last.YMean)
 	fmt.Fprintf(w, "P_select: measured %.6g, model s/c = %.6g\n", m.PSelect, m.PSelectModel)
 	if pdrop != nil {
 		fmt.Fprintf(w, "P_drop (per item of S_B \\ S_A): measured %.6g; simplified (n−c)/(n−s) = %.6g; formula (1) = %.6g\n", m.PDrop, m.PDropSimplified, m.PDropFormula1)

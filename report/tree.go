@@ -6,15 +6,16 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/plot/vg"
+
 	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/sim"
 	"github.com/gossipkit/gossipkit/tree"
-	"gonum.org/v1/plot/vg"
 )
 
 // treeRuns runs seeds 0..n−1 of cfg from the study's seed.
 func (s *Study) treeRuns(ctx context.Context, cfg tree.Config, n int, fail bool) ([]tree.SeedResult, error) {
-	return tree.Experiment{Cfg: cfg, Fail: fail, Seeds: n, Seed: s.Scale.Seed}.Run(ctx, nil, nil)
+	return tree.Experiment{Cfg: cfg, Fail: fail, Seeds: n, Seed: s.Scale.Seed}.Run(ctx, tree.Settings{})
 }
 
 // TreePoint is one point of the tree sweep: mean ± sd over seeds.
@@ -85,7 +86,7 @@ func (s *Study) Tree(ctx context.Context) (*Tree, error) {
 			cfg := tree.DefaultConfig()
 			cfg.Repair, cfg.FailFraction = rep, f
 			x := tree.Experiment{Cfg: cfg, Fail: true, Seeds: seeds, Seed: s.Scale.Seed}
-			res, err := x.Run(ctx, nil, nil)
+			res, err := x.Run(ctx, tree.Settings{})
 			if err != nil {
 				return nil, err
 			}
@@ -165,9 +166,9 @@ type gossipStats struct{ t99, share tree.Stat }
 func (s *Study) gossipCoverage(ctx context.Context, N int, frac float64) (gossipStats, error) {
 	sc := s.Scale
 	cfg := sim.DefaultConfig()
-	cfg.Nodes, cfg.Items, cfg.Cache, cfg.Exchange = N, sc.Ns[0], sc.Cache, sc.Exchange
+	cfg.Nodes, cfg.Shuffle.Items, cfg.Shuffle.Cache, cfg.Shuffle.Exchange = N, sc.Ns[0], sc.Cache, sc.Exchange
 	cfg.Warmup, cfg.Rounds, cfg.Reps, cfg.FailFraction = sc.OptWarmup, 2*sc.OptRounds/3, max(2, sc.OptReps), frac
-	cfg.Cache = min(cfg.Cache, cfg.Items)
+	cfg.Shuffle.Cache = min(cfg.Shuffle.Cache, cfg.Shuffle.Items)
 	res, err := s.simulate(ctx, cfg)
 	if err != nil {
 		return gossipStats{}, err
@@ -215,7 +216,7 @@ func (s *Study) GossipVsTree(ctx context.Context) (*GossipVsTree, error) {
 				return nil, err
 			}
 			cfg.Seed = sc.Seed + uint64(i)
-			t, _, err := tree.BuildContext(ctx, cfg)
+			t, _, err := tree.Build(ctx, cfg)
 			if err != nil {
 				return nil, err
 			}

@@ -11,7 +11,7 @@ import (
 // (one replication of warm-up rounds, no observation).
 func benchShuffles(b *testing.B, N, n, c, s int) {
 	cfg := DefaultConfig()
-	cfg.Nodes, cfg.Items, cfg.Cache, cfg.Exchange = N, n, c, s
+	cfg.Nodes, cfg.Shuffle.Items, cfg.Shuffle.Cache, cfg.Shuffle.Exchange = N, n, c, s
 	r := rng.NewStream(1, 0)
 	st := newProtocolState[uint16](cfg, r)
 	g := &graph{n: N}
@@ -37,7 +37,7 @@ func BenchmarkPaperScale(b *testing.B) {
 	cfg := DefaultConfig()
 	cfg.Warmup, cfg.Rounds, cfg.Reps = 100, 100, 4
 	for b.Loop() {
-		if _, err := Run(context.Background(), cfg, Options{Workers: 2}); err != nil {
+		if _, err := Run(context.Background(), cfg, Settings{Workers: 2}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -48,7 +48,7 @@ func BenchmarkMarkov(b *testing.B) {
 	cfg := DefaultConfig()
 	cfg.Model, cfg.Rounds, cfg.Reps = Markov, 1000, 2
 	for b.Loop() {
-		if _, err := Run(context.Background(), cfg, Options{Workers: 1}); err != nil {
+		if _, err := Run(context.Background(), cfg, Settings{Workers: 1}); err != nil {
 			b.Fatal(err)
 		}
 	}

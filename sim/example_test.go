@@ -13,9 +13,9 @@ import (
 // has held d (y = 1), and x has settled near c/n = 0.2.
 func ExampleRun() {
 	cfg := sim.DefaultConfig()
-	cfg.Nodes, cfg.Items, cfg.Cache, cfg.Exchange = 100, 50, 10, 5
+	cfg.Nodes, cfg.Shuffle.Items, cfg.Shuffle.Cache, cfg.Shuffle.Exchange = 100, 50, 10, 5
 	cfg.Warmup, cfg.Rounds, cfg.Reps, cfg.Seed = 20, 200, 4, 1
-	res, err := sim.Run(context.Background(), cfg, sim.Options{Workers: 2})
+	res, err := sim.Run(context.Background(), cfg, sim.Settings{Workers: 2})
 	if err != nil {
 		panic(err)
 	}

@@ -11,7 +11,7 @@ import (
 func FuzzReadPart(f *testing.F) {
 	cfg := small()
 	cfg.Reps, cfg.Rounds = 2, 5
-	res, err := Run(context.Background(), cfg, Options{Workers: 1, Indices: []int{1}})
+	res, err := Run(context.Background(), cfg, Settings{Workers: 1, Indices: []int{1}})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/shard"
 )
 
@@ -28,7 +29,7 @@ const (
 // A part file is one gzip member whose content is a JSON object:
 //
 //	format       "gossipkit-sim-part"
-//	version      1
+//	version      2
 //	config       the experiment: every field of Config (seed as a decimal
 //	             string, enums as their names); identical in every part
 //	connected    whether the topology is connected
@@ -106,13 +107,13 @@ type partMoments struct {
 }
 
 func toPartConfig(c Config) partConfig {
-	return partConfig{Model: c.Model.String(), Nodes: c.Nodes, Items: c.Items, Cache: c.Cache, Exchange: c.Exchange,
+	return partConfig{Model: c.Model.String(), Nodes: c.Nodes, Items: c.Shuffle.Items, Cache: c.Shuffle.Cache, Exchange: c.Shuffle.Exchange,
 		Warmup: c.Warmup, Rounds: c.Rounds, Reps: c.Reps, Seed: strconv.FormatUint(c.Seed, 10), Initial: c.Initial,
 		Schedule: c.Schedule.String(), Ticks: c.Ticks, Topology: c.Topology.String(), PDrop: c.PDrop.String(), Fail: strconv.FormatFloat(c.FailFraction, 'g', -1, 64)}
 }
 
 func (p partConfig) config() (Config, error) {
-	c := Config{Nodes: p.Nodes, Items: p.Items, Cache: p.Cache, Exchange: p.Exchange, Warmup: p.Warmup,
+	c := Config{Nodes: p.Nodes, Shuffle: gossip.Shuffle{Items: p.Items, Cache: p.Cache, Exchange: p.Exchange}, Warmup: p.Warmup,
 		Rounds: p.Rounds, Reps: p.Reps, Initial: p.Initial, Ticks: p.Ticks}
 	var err error
 	if c.Model, err = ParseModel(p.Model); err != nil {
@@ -182,31 +183,31 @@ func DecodePart(raw []byte) (*Part, error) {
 	dec.DisallowUnknownFields()
 	var p Part
 	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("not a gossipkit part file: %v", err)
+		return nil, fmt.Errorf("sim: not a gossipkit part file: %v", err)
 	}
 	if p.Format != PartFormat {
-		return nil, fmt.Errorf("not a gossipkit part file (format %q)", p.Format)
+		return nil, fmt.Errorf("sim: not a gossipkit part file (format %q)", p.Format)
 	}
 	if p.Version != PartVersion {
-		return nil, fmt.Errorf("part format version %d, this gossipkit reads version %d", p.Version, PartVersion)
+		return nil, fmt.Errorf("sim: part format version %d, this gossipkit reads version %d", p.Version, PartVersion)
 	}
 	cfg, err := p.Config.config()
 	if err != nil {
-		return nil, fmt.Errorf("bad configuration in part file: %v", err)
+		return nil, fmt.Errorf("sim: bad configuration in part file: %v", err)
 	}
 	if !p.Shard.Valid() {
-		return nil, fmt.Errorf("bad shard %d/%d in part file", p.Shard.Index, p.Shard.Count)
+		return nil, fmt.Errorf("sim: bad shard %d/%d in part file", p.Shard.Index, p.Shard.Count)
 	}
 	T := cfg.Rounds
 	if len(p.Reps) != len(p.Replications) || len(p.Moments.X) != T+1 || len(p.Moments.Y) != T+1 || len(p.Moments.YR) != T+1 {
-		return nil, errors.New("corrupted part file: inconsistent lengths")
+		return nil, errors.New("sim: corrupted part file: inconsistent lengths")
 	}
 	for i, rep := range p.Reps {
 		if rep.Index != p.Replications[i] || rep.Index >= cfg.Reps || !p.Shard.Owns(rep.Index) {
-			return nil, fmt.Errorf("corrupted part file: replication %d does not belong to shard %d/%d of %d", rep.Index, p.Shard.Index, p.Shard.Count, cfg.Reps)
+			return nil, fmt.Errorf("sim: corrupted part file: replication %d does not belong to shard %d/%d of %d", rep.Index, p.Shard.Index, p.Shard.Count, cfg.Reps)
 		}
 		if len(rep.X) != T+1 || len(rep.Y) != T+1 || len(rep.YRound) != T+1 {
-			return nil, fmt.Errorf("corrupted part file: replication %d has %d rounds, want %d", rep.Index, len(rep.X)-1, T)
+			return nil, fmt.Errorf("sim: corrupted part file: replication %d has %d rounds, want %d", rep.Index, len(rep.X)-1, T)
 		}
 	}
 	for _, pair := range []struct {
@@ -217,17 +218,21 @@ func DecodePart(raw []byte) (*Part, error) {
 		got := momentsOf(p.Reps, T, pair.pick)
 		for t := range got {
 			if got[t] != pair.stored[t] {
-				return nil, fmt.Errorf("corrupted part file: the moments of %s at t = %d do not match its trajectories", pair.name, t)
+				return nil, fmt.Errorf("sim: corrupted part file: the moments of %s at t = %d do not match its trajectories", pair.name, t)
 			}
 		}
 	}
 	return &p, nil
 }
 
-// MergeError is a set of parts that cannot be merged.
-type MergeError struct{ Msg string }
+// MergeError is a set of parts that cannot be merged (the same type as
+// tree.MergeError); Missing lists the replications missing when that is
+// the reason.
+type MergeError = shard.MergeError
 
-func (e *MergeError) Error() string { return e.Msg }
+func mergeErr(format string, a ...any) error {
+	return &MergeError{Pkg: "sim", Msg: fmt.Sprintf(format, a...)}
+}
 
 // Merge combines parts of one experiment into the Result the single run
 // would have produced. names label the parts in errors. It refuses parts of
@@ -235,23 +240,23 @@ func (e *MergeError) Error() string { return e.Msg }
 // replications are returned, and refused unless allowMissing.
 func Merge(parts []*Part, names []string, allowMissing bool) (*Result, []int, error) {
 	if len(parts) == 0 {
-		return nil, nil, &MergeError{"no parts to merge"}
+		return nil, nil, mergeErr("no parts to merge")
 	}
 	ref, _ := json.Marshal(parts[0].Config)
 	cfg, err := parts[0].Config.config()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("sim: %s: %w", names[0], err)
 	}
 	owner := map[int]string{}
 	res := &Result{Config: cfg, Connected: parts[0].Connected}
 	for i, p := range parts {
 		got, _ := json.Marshal(p.Config)
 		if !bytes.Equal(got, ref) {
-			return nil, nil, &MergeError{fmt.Sprintf("%s and %s are from different experiments: %s", names[0], names[i], configDiff(parts[0].Config, p.Config, names[0], names[i]))}
+			return nil, nil, mergeErr("%s and %s are from different experiments: %s", names[0], names[i], configDiff(parts[0].Config, p.Config, names[0], names[i]))
 		}
 		for _, rep := range p.Reps {
 			if prev, dup := owner[rep.Index]; dup {
-				return nil, nil, &MergeError{fmt.Sprintf("replication %d is in both %s and %s", rep.Index, prev, names[i])}
+				return nil, nil, mergeErr("replication %d is in both %s and %s", rep.Index, prev, names[i])
 			}
 			owner[rep.Index] = names[i]
 			res.Reps = append(res.Reps, rep)
@@ -260,10 +265,10 @@ func Merge(parts []*Part, names []string, allowMissing bool) (*Result, []int, er
 	sort.Slice(res.Reps, func(a, b int) bool { return res.Reps[a].Index < res.Reps[b].Index })
 	missing := shard.Missing(cfg.Reps, func(r int) bool { _, ok := owner[r]; return ok })
 	if len(missing) > 0 && !allowMissing {
-		return nil, missing, &MergeError{fmt.Sprintf("%d of %d replications missing: %s (pass --allow-missing to merge what is there)", len(missing), cfg.Reps, shard.Ranges(missing))}
+		return nil, missing, &MergeError{Pkg: "sim", Msg: fmt.Sprintf("%d of %d replications missing: %s", len(missing), cfg.Reps, shard.Ranges(missing)), Missing: missing}
 	}
 	if len(res.Reps) == 0 {
-		return nil, missing, &MergeError{"the parts hold no replications"}
+		return nil, missing, mergeErr("the parts hold no replications")
 	}
 	return res, missing, nil
 }

@@ -74,7 +74,7 @@ type protocolState[T item] struct {
 }
 
 func newProtocolState[T item](cfg Config, r *rng.Rand) *protocolState[T] {
-	N, n, c, s := cfg.Nodes, cfg.Items, cfg.Cache, cfg.Exchange
+	N, n, c, s := cfg.Nodes, cfg.Shuffle.Items, cfg.Shuffle.Cache, cfg.Shuffle.Exchange
 	st := &protocolState[T]{
 		N: N, n: n, c: c, s: s,
 		cache: make([]T, N*c),

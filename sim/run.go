@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/fielderr"
 	"github.com/gossipkit/gossipkit/internal/rng"
 
 	"context"
@@ -30,39 +32,58 @@ type Result struct {
 	Reps      []Replication
 }
 
-// Options control how a run executes; they never change its output.
-type Options struct {
+// Settings control how a run executes; they never change its output. The
+// zero value runs every replication on DefaultWorkers() goroutines.
+type Settings struct {
+	// Workers is the number of replications run at once; 0 means
+	// DefaultWorkers().
 	Workers int
 	// Indices, if not nil, lists the replications to run (a shard);
 	// otherwise all of 0..Reps−1.
 	Indices []int
 	// Progress, if set, is called after each replication with the number
-	// done and the total.
-	Progress func(done, total int)
+	// of replications done and the total.
+	Progress gossip.Progress
+}
+
+// Validate checks the settings against cfg; a problem is a *FieldError.
+func (s Settings) Validate(cfg Config) error {
+	if s.Workers < 0 {
+		return fielderr.New("sim", "Settings.Workers", "%d: must be ≥ 0 (0: one per CPU)", s.Workers)
+	}
+	for _, i := range s.Indices {
+		if i < 0 || i >= cfg.Reps {
+			return fielderr.New("sim", "Settings.Indices", "replication %d: valid range 0..Reps−1 = 0..%d", i, cfg.Reps-1)
+		}
+	}
+	return nil
 }
 
 // Run executes the experiment. Replication r draws only from stream r of
 // cfg.Seed, so the result does not depend on Workers or on which other
 // replications run. It stops with ctx.Err() when ctx is cancelled, and
 // returns an *InvariantError if Check mode finds one.
-func Run(ctx context.Context, cfg Config, opt Options) (*Result, error) {
-	if opt.Workers < 1 {
-		opt.Workers = 1
-	}
-	if err := cfg.Validate(opt.Workers); err != nil {
+func Run(ctx context.Context, cfg Config, set Settings) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
+	}
+	if err := set.Validate(cfg); err != nil {
+		return nil, err
+	}
+	if set.Workers == 0 {
+		set.Workers = DefaultWorkers()
 	}
 	g, connected, err := buildGraph(cfg.Topology, cfg.Nodes, cfg.Seed)
 	if err != nil {
-		return nil, &FieldError{Field: "Config.Topology", Msg: err.Error()}
+		return nil, fielderr.New("sim", "Config.Topology", "%s", err.Error())
 	}
 	var tr approx.Transitions
 	if cfg.Model == Markov {
-		if tr, err = approx.TransitionsFor(cfg.PDrop, cfg.Items, cfg.Cache, cfg.Exchange); err != nil {
-			return nil, err
+		if tr, err = approx.TransitionsFor(cfg.PDrop, cfg.Shuffle); err != nil {
+			return nil, fmt.Errorf("sim: %w", err)
 		}
 	}
-	idx := opt.Indices
+	idx := set.Indices
 	if idx == nil {
 		idx = make([]int, cfg.Reps)
 		for i := range idx {
@@ -77,7 +98,7 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Result, error) {
 	var done atomic.Int64
 	var firstErr error
 	var errOnce sync.Once
-	for range min(opt.Workers, len(idx)) {
+	for range min(set.Workers, len(idx)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -88,8 +109,8 @@ func Run(ctx context.Context, cfg Config, opt Options) (*Result, error) {
 					continue
 				}
 				res.Reps[k] = *rep
-				if opt.Progress != nil {
-					opt.Progress(int(done.Add(1)), len(idx))
+				if set.Progress != nil {
+					set.Progress(done.Add(1), int64(len(idx)))
 				}
 			}
 		}()
@@ -118,7 +139,7 @@ func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, in
 	defer func() {
 		if p := recover(); p != nil {
 			if ie, ok := p.(*InvariantError); ok {
-				err = fmt.Errorf("replication %d: %w", index, ie)
+				err = fmt.Errorf("sim: replication %d: %w", index, ie)
 				return
 			}
 			panic(p)
@@ -143,7 +164,7 @@ func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, in
 	switch cfg.Model {
 	case Protocol:
 		var err error
-		if cfg.Items+1 <= 1<<16 {
+		if cfg.Shuffle.Items+1 <= 1<<16 {
 			err = runProtocol(ctx, cfg, r, sched, newProtocolState[uint16](cfg, r), pickNodes, initial, rep)
 		} else {
 			err = runProtocol(ctx, cfg, r, sched, newProtocolState[int32](cfg, r), pickNodes, initial, rep)

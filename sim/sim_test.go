@@ -15,7 +15,7 @@ import (
 
 func small() Config {
 	cfg := DefaultConfig()
-	cfg.Nodes, cfg.Items, cfg.Cache, cfg.Exchange = 200, 60, 12, 5
+	cfg.Nodes, cfg.Shuffle.Items, cfg.Shuffle.Cache, cfg.Shuffle.Exchange = 200, 60, 12, 5
 	cfg.Warmup, cfg.Rounds, cfg.Reps = 30, 60, 6
 	return cfg
 }
@@ -35,9 +35,9 @@ func TestInvariants(t *testing.T) {
 			for _, sched := range []Schedule{Rounds, Async, Continuous} {
 				for _, top := range []Topology{{Kind: Full}, {Kind: Regular, Degree: 4}, {Kind: Torus, Radius: 0.15}} {
 					cfg := small()
-					cfg.Items, cfg.Exchange, cfg.Schedule, cfg.Topology, cfg.Ticks, cfg.Check = n, s, sched, top, 10, true
+					cfg.Shuffle.Items, cfg.Shuffle.Exchange, cfg.Schedule, cfg.Topology, cfg.Ticks, cfg.Check = n, s, sched, top, 10, true
 					cfg.Reps = 2
-					if _, err := Run(context.Background(), cfg, Options{Workers: 2}); err != nil {
+					if _, err := Run(context.Background(), cfg, Settings{Workers: 2}); err != nil {
 						t.Fatalf("n=%d s=%d %v %v: %v", n, s, sched, top, err)
 					}
 				}
@@ -63,12 +63,12 @@ func TestCheckCatchesCorruption(t *testing.T) {
 
 func TestInitialPlacement(t *testing.T) {
 	cfg := small()
-	cfg.Nodes, cfg.Items, cfg.Cache = 37, 23, 7 // cN/n = 11.26…
+	cfg.Nodes, cfg.Shuffle.Items, cfg.Shuffle.Cache = 37, 23, 7 // cN/n = 11.26…
 	st := newProtocolState[int32](cfg, rng.NewStream(3, 3))
-	copies := make([]int, cfg.Items)
+	copies := make([]int, cfg.Shuffle.Items)
 	for v := range cfg.Nodes {
 		seen := map[int32]bool{}
-		for _, x := range st.cache[v*cfg.Cache : (v+1)*cfg.Cache] {
+		for _, x := range st.cache[v*cfg.Shuffle.Cache : (v+1)*cfg.Shuffle.Cache] {
 			if seen[x] {
 				t.Fatalf("node %d holds %d twice", v, x)
 			}
@@ -96,7 +96,7 @@ func TestDropProbabilityOneShuffle(t *testing.T) {
 		}
 		want, _ := en.PerItem.Float64()
 		cfg := DefaultConfig()
-		cfg.Nodes, cfg.Items, cfg.Cache, cfg.Exchange = 2, n, c, s
+		cfg.Nodes, cfg.Shuffle.Items, cfg.Shuffle.Cache, cfg.Shuffle.Exchange = 2, n, c, s
 		r := rng.NewStream(11, uint64(n*1000+s))
 		var drops, cands int64
 		for range 40000 {
@@ -128,9 +128,9 @@ func TestDropProbabilityOneShuffle(t *testing.T) {
 // spread of the replications' time averages).
 func TestSteadyState(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.Nodes, cfg.Items, cfg.Cache, cfg.Exchange = 500, 100, 20, 10
+	cfg.Nodes, cfg.Shuffle.Items, cfg.Shuffle.Cache, cfg.Shuffle.Exchange = 500, 100, 20, 10
 	cfg.Warmup, cfg.Rounds, cfg.Reps = 50, 300, 16
-	res, err := Run(context.Background(), cfg, Options{Workers: 2})
+	res, err := Run(context.Background(), cfg, Settings{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestMarkovEarlyGrowth(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Model, cfg.Rounds, cfg.Reps = Markov, 1, 20000
 	cfg.Nodes = 1000
-	res, err := Run(context.Background(), cfg, Options{Workers: 2})
+	res, err := Run(context.Background(), cfg, Settings{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestDeterminismAcrossWorkers(t *testing.T) {
 		cfg.Model, cfg.Reps = model, 7
 		var ref *Result
 		for _, w := range []int{1, 2, 3} {
-			res, err := Run(context.Background(), cfg, Options{Workers: w})
+			res, err := Run(context.Background(), cfg, Settings{Workers: w})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -219,7 +219,7 @@ func TestDeterminismAcrossWorkers(t *testing.T) {
 		}
 		// A different seed gives a different result (the test can fail).
 		cfg.Seed++
-		other, _ := Run(context.Background(), cfg, Options{Workers: 1})
+		other, _ := Run(context.Background(), cfg, Settings{Workers: 1})
 		same := true
 		for i := range other.Reps {
 			for tt := range other.Reps[i].X {
@@ -237,8 +237,8 @@ func TestDeterminismAcrossWorkers(t *testing.T) {
 func TestShardIndicesReproduce(t *testing.T) {
 	cfg := small()
 	cfg.Reps = 5
-	all, _ := Run(context.Background(), cfg, Options{Workers: 2})
-	part, _ := Run(context.Background(), cfg, Options{Workers: 1, Indices: []int{3}})
+	all, _ := Run(context.Background(), cfg, Settings{Workers: 2})
+	part, _ := Run(context.Background(), cfg, Settings{Workers: 1, Indices: []int{3}})
 	for tt := range part.Reps[0].X {
 		if part.Reps[0].X[tt] != all.Reps[3].X[tt] {
 			t.Fatalf("replication 3 alone differs at t=%d", tt)
@@ -270,7 +270,7 @@ func TestAsyncFailedAttempts(t *testing.T) {
 	// must occur and be counted, and shuffles + failures = initiations.
 	cfg := small()
 	cfg.Schedule, cfg.Ticks, cfg.Reps = Async, 2, 1
-	res, err := Run(context.Background(), cfg, Options{Workers: 1})
+	res, err := Run(context.Background(), cfg, Settings{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,23 +286,35 @@ func TestAsyncFailedAttempts(t *testing.T) {
 func TestValidate(t *testing.T) {
 	bad := []func(*Config){
 		func(c *Config) { c.Nodes = 1 },
-		func(c *Config) { c.Cache = c.Items + 1 },
-		func(c *Config) { c.Exchange = c.Cache + 1 },
+		func(c *Config) { c.Shuffle.Cache = c.Shuffle.Items + 1 },
+		func(c *Config) { c.Shuffle.Exchange = c.Shuffle.Cache + 1 },
 		func(c *Config) { c.Rounds = 0 },
 		func(c *Config) { c.Reps = 0 },
 		func(c *Config) { c.Topology = Topology{Kind: Regular, Degree: 3}; c.Nodes = 201 },
-		func(c *Config) { c.Nodes, c.Items, c.Cache = 1<<26, 1<<24, 1<<20 }, // petabytes
 	}
 	for i, f := range bad {
 		cfg := small()
 		f(&cfg)
-		if err := cfg.Validate(1); err == nil {
+		if err := cfg.Validate(); err == nil {
 			t.Errorf("case %d accepted", i)
 		}
 	}
+	// Validate does not look at the machine; MemoryEstimate tells what a run
+	// needs: here N·c·4 = 2^26·2^20·4 bytes = 256 TiB of caches alone.
+	huge := small()
+	huge.Nodes, huge.Shuffle.Items, huge.Shuffle.Cache = 1<<26, 1<<24, 1<<20
+	if err := huge.Validate(); err != nil {
+		t.Errorf("Validate read the machine: %v", err)
+	}
+	if got := huge.MemoryEstimate(1); got < 1<<48 {
+		t.Errorf("MemoryEstimate = %d bytes, want ≥ 2^48", got)
+	}
+	if err := (Settings{Workers: -1}).Validate(small()); err == nil {
+		t.Error("Settings.Workers = -1 accepted")
+	}
 	cfg := small()
 	cfg.Topology = Topology{Kind: Torus, Radius: 0.001}
-	if _, err := Run(context.Background(), cfg, Options{Workers: 1}); err == nil {
+	if _, err := Run(context.Background(), cfg, Settings{Workers: 1}); err == nil {
 		t.Error("a torus radius leaving nodes isolated was accepted")
 	}
 }
@@ -310,7 +322,7 @@ func TestValidate(t *testing.T) {
 func TestCancel(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Run(ctx, small(), Options{Workers: 2}); err != context.Canceled {
+	if _, err := Run(ctx, small(), Settings{Workers: 2}); err != context.Canceled {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
 }
@@ -324,7 +336,7 @@ func TestFailures(t *testing.T) {
 		for _, sched := range []Schedule{Rounds, Continuous} {
 			cfg := small()
 			cfg.Model, cfg.Schedule, cfg.FailFraction, cfg.Rounds = model, sched, 0.5, 200
-			res, err := Run(context.Background(), cfg, Options{Workers: 2})
+			res, err := Run(context.Background(), cfg, Settings{Workers: 2})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -337,12 +349,12 @@ func TestFailures(t *testing.T) {
 	}
 	cfg := small()
 	cfg.FailFraction, cfg.Topology = 0.5, Topology{Kind: Regular, Degree: 4}
-	if err := cfg.Validate(1); err == nil {
+	if err := cfg.Validate(); err == nil {
 		t.Error("failures on a regular topology accepted")
 	}
 	cfg = small()
 	cfg.FailFraction, cfg.Schedule = 0.5, Async
-	if err := cfg.Validate(1); err == nil {
+	if err := cfg.Validate(); err == nil {
 		t.Error("failures under the async schedule (not modelled) accepted")
 	}
 }
@@ -403,7 +415,7 @@ func TestSnapshotBetweenHoldersAndPerEvent(t *testing.T) {
 			if tc.model == Markov {
 				cfg.Warmup = 0
 			}
-			res, err := Run(context.Background(), cfg, Options{Workers: 1})
+			res, err := Run(context.Background(), cfg, Settings{Workers: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

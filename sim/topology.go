@@ -44,8 +44,17 @@ func (t Topology) String() string {
 	return "full"
 }
 
-// ParseTopology parses "full", "regular:DEG" or "torus:RADIUS".
+// ParseTopology parses "full", "regular:DEG" or "torus:RADIUS". Its error
+// is "sim: " wrapped around what is wrong with s (errors.Unwrap gives it).
 func ParseTopology(s string) (Topology, error) {
+	t, err := parseTopology(s)
+	if err != nil {
+		return Topology{}, fmt.Errorf("sim: %w", err)
+	}
+	return t, nil
+}
+
+func parseTopology(s string) (Topology, error) {
 	name, arg, has := strings.Cut(s, ":")
 	switch {
 	case name == "full" && !has:

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/gossipkit/gossipkit/approx"
-	"github.com/gossipkit/gossipkit/exact"
 	"github.com/gossipkit/gossipkit/internal/stats"
 )
 
@@ -126,9 +125,8 @@ type Measured struct {
 	// the Markov model, which draws drops from the model.
 	PDrop float64
 	// PDropSimplified is (n−c)/(n−s); PDropFormula1 is formula (1),
-	// computed exactly and rounded once: by its double sum for s ≤ 256 and,
-	// above (where the O(s²) sum takes seconds), by the γ form, which equals
-	// it exactly (exact.VerifyGamma); 0 where s > exact.MaxS.
+	// computed exactly and rounded once (approx.PDrop with approx.Exact,
+	// which picks the form); 0 where package exact refuses s.
 	PDropSimplified, PDropFormula1 float64
 	// Trans is the empirical P(to|from) of d's state in shuffles, NaN where
 	// a state was never seen; TransModel the model's with simplified P_drop.
@@ -141,20 +139,16 @@ type Measured struct {
 func (r *Result) Measure() Measured {
 	c := r.Config
 	tot := r.Totals()
-	m := Measured{PSelectModel: approx.PSelect(c.Cache, c.Exchange), Failed: tot.Failed, Shuffles: tot.Shuffles, PDrop: math.NaN()}
+	m := Measured{PSelectModel: approx.PSelect(c.Shuffle), Failed: tot.Failed, Shuffles: tot.Shuffles, PDrop: math.NaN()}
 	m.PSelect = ratio(tot.SelectHits, tot.SelectTrials)
 	if c.Model == Protocol {
 		m.PDrop = ratio(tot.Drops, tot.DropCandidates)
 	}
-	m.PDropSimplified, _ = approx.PDrop(approx.Simplified, c.Items, c.Cache, c.Exchange)
-	f1 := exact.PDrop
-	if c.Exchange > 256 {
-		f1 = exact.PDropGamma
+	m.PDropSimplified, _ = approx.PDrop(approx.Simplified, c.Shuffle)
+	if q, err := approx.PDrop(approx.Exact, c.Shuffle); err == nil {
+		m.PDropFormula1 = q
 	}
-	if e, err := f1(c.Items, c.Cache, c.Exchange); err == nil {
-		m.PDropFormula1, _ = e.Float64()
-	}
-	m.TransModel, _ = approx.TransitionsFor(approx.Simplified, c.Items, c.Cache, c.Exchange)
+	m.TransModel, _ = approx.TransitionsFor(approx.Simplified, c.Shuffle)
 	for i := range 4 {
 		var row int64
 		for j := range 4 {

@@ -13,7 +13,7 @@ func ExampleExperiment() {
 	cfg := tree.DefaultConfig()
 	cfg.Nodes, cfg.Degree = 100, 2
 	x := tree.Experiment{Cfg: cfg, Seeds: 3, Seed: 1}
-	res, err := x.Run(context.Background(), nil, nil)
+	res, err := x.Run(context.Background(), tree.Settings{})
 	if err != nil {
 		panic(err)
 	}
@@ -31,11 +31,11 @@ func ExampleMerge() {
 	var parts []*tree.Part
 	for i := 1; i <= 2; i++ {
 		id := tree.ShardID{Index: i, Count: 2}
-		res, _ := x.Run(context.Background(), &id, nil)
+		res, _ := x.Run(context.Background(), tree.Settings{Indices: x.Indices(&id)})
 		parts = append(parts, &tree.Part{Exp: x, Shard: id, Results: res})
 	}
 	_, merged, _, err := tree.Merge(parts, []string{"a", "b"}, false)
-	whole, _ := x.Run(context.Background(), nil, nil)
+	whole, _ := x.Run(context.Background(), tree.Settings{})
 	fmt.Println(err, x.Summarize(merged) == x.Summarize(whole))
 	// Output: <nil> true
 }

@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"sort"
 
+	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/fielderr"
 	"github.com/gossipkit/gossipkit/internal/shard"
 )
 
@@ -36,7 +37,7 @@ func (x Experiment) Validate() error {
 		return err
 	}
 	if x.Seeds < 1 || x.Seeds > MaxSeeds {
-		return &FieldError{Field: "Experiment.Seeds", Msg: fmt.Sprintf("%d: valid range 1..%d", x.Seeds, MaxSeeds)}
+		return &FieldError{Pkg: "tree", Field: "Experiment.Seeds", Msg: fmt.Sprintf("%d: valid range 1..%d", x.Seeds, MaxSeeds)}
 	}
 	return nil
 }
@@ -53,14 +54,33 @@ func (x Experiment) Indices(id *ShardID) []int {
 	return all
 }
 
-// Run runs the seeds of shard id (nil: all of them) in seed order and
-// returns their results. progress, if not nil, is called after each seed
-// with the number done and the total. ctx is checked between seeds.
-func (x Experiment) Run(ctx context.Context, id *ShardID, progress func(done, total int)) ([]SeedResult, error) {
+// Settings control how an experiment runs; they never change its results.
+// The zero value runs every seed and reports no progress.
+type Settings struct {
+	// Indices, if not nil, lists the seeds to run (a shard:
+	// Experiment.Indices); otherwise all of 0..Seeds−1.
+	Indices []int
+	// Progress, if set, is called after each seed with the number of
+	// seeds done and the total.
+	Progress gossip.Progress
+}
+
+// Run runs the seeds of set.Indices (nil: all of them) in seed order and
+// returns their results. ctx is checked between seeds and every few
+// thousand events within one.
+func (x Experiment) Run(ctx context.Context, set Settings) ([]SeedResult, error) {
 	if err := x.Validate(); err != nil {
 		return nil, err
 	}
-	indices := x.Indices(id)
+	indices := set.Indices
+	if indices == nil {
+		indices = x.Indices(nil)
+	}
+	for _, i := range indices {
+		if i < 0 || i >= x.Seeds {
+			return nil, fielderr.New("tree", "Settings.Indices", "seed %d: valid range 0..Seeds−1 = 0..%d", i, x.Seeds-1)
+		}
+	}
 	res := make([]SeedResult, 0, len(indices))
 	for k, i := range indices {
 		if err := ctx.Err(); err != nil {
@@ -71,8 +91,8 @@ func (x Experiment) Run(ctx context.Context, id *ShardID, progress func(done, to
 			return nil, err
 		}
 		res = append(res, r)
-		if progress != nil {
-			progress(k+1, len(indices))
+		if set.Progress != nil {
+			set.Progress(int64(k+1), int64(len(indices)))
 		}
 	}
 	return res, nil
@@ -201,29 +221,33 @@ func DecodePart(plain []byte) (*Part, error) {
 	dec.DisallowUnknownFields()
 	var p Part
 	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("not a gossipkit tree part file: %v", err)
+		return nil, fmt.Errorf("tree: not a gossipkit tree part file: %v", err)
 	}
 	if p.Format != PartFormat {
-		return nil, fmt.Errorf("not a gossipkit tree part file (format %q)", p.Format)
+		return nil, fmt.Errorf("tree: not a gossipkit tree part file (format %q)", p.Format)
 	}
 	if p.Version != PartVersion {
-		return nil, fmt.Errorf("tree part format version %d, this gossipkit reads version %d", p.Version, PartVersion)
+		return nil, fmt.Errorf("tree: part format version %d, this gossipkit reads version %d", p.Version, PartVersion)
 	}
 	if !p.Shard.Valid() {
-		return nil, fmt.Errorf("bad shard %d/%d in part file", p.Shard.Index, p.Shard.Count)
+		return nil, fmt.Errorf("tree: bad shard %d/%d in part file", p.Shard.Index, p.Shard.Count)
 	}
 	for _, r := range p.Results {
 		if r.Index >= p.Exp.Seeds || !p.Shard.Owns(r.Index) || (r.Repair == nil) == p.Exp.Fail {
-			return nil, fmt.Errorf("corrupted part file: seed %d does not belong to shard %d/%d", r.Index, p.Shard.Index, p.Shard.Count)
+			return nil, fmt.Errorf("tree: corrupted part file: seed %d does not belong to shard %d/%d", r.Index, p.Shard.Index, p.Shard.Count)
 		}
 	}
 	return &p, nil
 }
 
-// MergeError is a set of parts that cannot be merged.
-type MergeError struct{ Msg string }
+// MergeError is a set of parts that cannot be merged (the same type as
+// sim.MergeError); Missing lists the seeds missing when that is the
+// reason.
+type MergeError = shard.MergeError
 
-func (e *MergeError) Error() string { return e.Msg }
+func mergeErr(format string, a ...any) error {
+	return &MergeError{Pkg: "tree", Msg: fmt.Sprintf(format, a...)}
+}
 
 // Merge combines the parts of one experiment into the single run's
 // results, in seed order. names label the parts in errors. It refuses parts
@@ -231,7 +255,7 @@ func (e *MergeError) Error() string { return e.Msg }
 // returned, and refused unless allowMissing.
 func Merge(parts []*Part, names []string, allowMissing bool) (Experiment, []SeedResult, []int, error) {
 	if len(parts) == 0 {
-		return Experiment{}, nil, nil, &MergeError{"no parts to merge"}
+		return Experiment{}, nil, nil, mergeErr("no parts to merge")
 	}
 	ref, _ := json.Marshal(parts[0].Exp)
 	owner := map[int]string{}
@@ -239,11 +263,11 @@ func Merge(parts []*Part, names []string, allowMissing bool) (Experiment, []Seed
 	for i, p := range parts {
 		got, _ := json.Marshal(p.Exp)
 		if !bytes.Equal(got, ref) {
-			return Experiment{}, nil, nil, &MergeError{fmt.Sprintf("%s and %s are from different experiments", names[0], names[i])}
+			return Experiment{}, nil, nil, mergeErr("%s and %s are from different experiments", names[0], names[i])
 		}
 		for _, r := range p.Results {
 			if prev, dup := owner[r.Index]; dup {
-				return Experiment{}, nil, nil, &MergeError{fmt.Sprintf("seed %d is in both %s and %s", r.Index, prev, names[i])}
+				return Experiment{}, nil, nil, mergeErr("seed %d is in both %s and %s", r.Index, prev, names[i])
 			}
 			owner[r.Index] = names[i]
 			res = append(res, r)
@@ -253,10 +277,10 @@ func Merge(parts []*Part, names []string, allowMissing bool) (Experiment, []Seed
 	x := parts[0].Exp
 	missing := shard.Missing(x.Seeds, func(i int) bool { _, ok := owner[i]; return ok })
 	if len(missing) > 0 && !allowMissing {
-		return x, nil, missing, &MergeError{fmt.Sprintf("%d of %d seeds missing: %s (pass --allow-missing to merge what is there)", len(missing), x.Seeds, shard.Ranges(missing))}
+		return x, nil, missing, &MergeError{Pkg: "tree", Msg: fmt.Sprintf("%d of %d seeds missing: %s", len(missing), x.Seeds, shard.Ranges(missing)), Missing: missing}
 	}
 	if len(res) == 0 {
-		return x, nil, missing, errors.New("the parts hold no seeds")
+		return x, nil, missing, mergeErr("the parts hold no seeds")
 	}
 	return x, res, missing, nil
 }

@@ -12,7 +12,7 @@ func FuzzReadPart(f *testing.F) {
 	cfg.Nodes = 30
 	x := Experiment{Cfg: cfg, Seeds: 2, Seed: 1}
 	id := ShardID{Index: 1, Count: 2}
-	res, err := x.Run(context.Background(), &id, nil)
+	res, err := x.Run(context.Background(), Settings{Indices: x.Indices(&id)})
 	if err != nil {
 		f.Fatal(err)
 	}

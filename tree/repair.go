@@ -25,7 +25,7 @@ func (s *Sim) scheduleDetect(v int32) {
 // metrics of the repaired tree.
 func (s *Sim) Fail(fraction float64, repair Repair, elect Elect) (Metrics, error) {
 	if !(fraction >= 0 && fraction < 1) {
-		return Metrics{}, fmt.Errorf("fraction %g: valid range [0, 1)", fraction)
+		return Metrics{}, fmt.Errorf("tree: Fail: fraction %g: valid range [0, 1)", fraction)
 	}
 	n := len(s.id)
 	k := int(math.Round(fraction * float64(n)))

@@ -41,7 +41,7 @@ type SeedResult struct {
 // true, fails cfg.FailFraction of it and repairs it.
 func RunSeed(ctx context.Context, cfg Config, base uint64, index int, fail bool) (SeedResult, error) {
 	cfg.Seed = base + uint64(index)
-	s, b, err := BuildContext(ctx, cfg)
+	s, b, err := Build(ctx, cfg)
 	if err != nil {
 		return SeedResult{}, err
 	}

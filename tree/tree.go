@@ -2,6 +2,8 @@ package tree
 
 import (
 	"context"
+
+	"github.com/gossipkit/gossipkit/internal/enum"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
 	"github.com/gossipkit/gossipkit/internal/rng"
 
@@ -48,43 +50,39 @@ const (
 )
 
 var (
-	joinNames     = []string{"first", "root", "closest"}
-	redirectNames = []string{"random", "distance"}
-	repairNames   = []string{"breakout", "preservation", "election"}
-	electNames    = []string{"xor", "lifetime"}
+	joinNames     = enum.Names[JoinStrategy]{"first", "root", "closest"}
+	redirectNames = enum.Names[Redirect]{"random", "distance"}
+	repairNames   = enum.Names[Repair]{"breakout", "preservation", "election"}
+	electNames    = enum.Names[Elect]{"xor", "lifetime"}
 )
 
-func (j JoinStrategy) String() string { return joinNames[j] }
-func (r Redirect) String() string     { return redirectNames[r] }
-func (r Repair) String() string       { return repairNames[r] }
-func (e Elect) String() string        { return electNames[e] }
+// The String methods return the names the Parse functions take; they never
+// panic.
+func (j JoinStrategy) String() string { return joinNames.Name(j) }
+func (r Redirect) String() string     { return redirectNames.Name(r) }
+func (r Repair) String() string       { return repairNames.Name(r) }
+func (e Elect) String() string        { return electNames.Name(e) }
 
-func parseName(s string, names []string, what string) (int, error) {
-	for i, n := range names {
-		if n == s {
-			return i, nil
-		}
+// parse is names.Parse with the package's prefix on the error.
+func parse[T ~int](names enum.Names[T], what, s string) (T, error) {
+	v, err := names.Parse(what, s)
+	if err != nil {
+		return 0, fmt.Errorf("tree: %w", err)
 	}
-	return 0, fmt.Errorf("unknown %s %q (valid: %v)", what, s, names)
+	return v, nil
 }
 
 // ParseJoin, ParseRedirect, ParseRepair and ParseElect map names to values.
-func ParseJoin(s string) (JoinStrategy, error) {
-	i, err := parseName(s, joinNames, "join strategy")
-	return JoinStrategy(i), err
-}
-func ParseRedirect(s string) (Redirect, error) {
-	i, err := parseName(s, redirectNames, "redirect strategy")
-	return Redirect(i), err
-}
-func ParseRepair(s string) (Repair, error) {
-	i, err := parseName(s, repairNames, "repair strategy")
-	return Repair(i), err
-}
-func ParseElect(s string) (Elect, error) {
-	i, err := parseName(s, electNames, "election priority")
-	return Elect(i), err
-}
+func ParseJoin(s string) (JoinStrategy, error) { return parse(joinNames, "join strategy", s) }
+
+// ParseRedirect maps "random" or "distance" to a Redirect.
+func ParseRedirect(s string) (Redirect, error) { return parse(redirectNames, "redirect strategy", s) }
+
+// ParseRepair maps "breakout", "preservation" or "election" to a Repair.
+func ParseRepair(s string) (Repair, error) { return parse(repairNames, "repair strategy", s) }
+
+// ParseElect maps "xor" or "lifetime" to an Elect.
+func ParseElect(s string) (Elect, error) { return parse(electNames, "election priority", s) }
 
 // Config describes one run.
 type Config struct {
@@ -128,15 +126,15 @@ type FieldError = fielderr.Error
 func (c Config) Validate() error {
 	switch {
 	case c.Nodes < 1 || c.Nodes > 1<<22:
-		return &FieldError{Field: "Config.Nodes", Msg: fmt.Sprintf("%d: valid range 1..%d", c.Nodes, 1<<22)}
+		return &FieldError{Pkg: "tree", Field: "Config.Nodes", Msg: fmt.Sprintf("%d: valid range 1..%d", c.Nodes, 1<<22)}
 	case c.Degree < 1 || c.Degree > 1<<16:
-		return &FieldError{Field: "Config.Degree", Msg: fmt.Sprintf("%d: valid range 1..65536", c.Degree)}
+		return &FieldError{Pkg: "tree", Field: "Config.Degree", Msg: fmt.Sprintf("%d: valid range 1..65536", c.Degree)}
 	case !(c.FailFraction >= 0 && c.FailFraction < 1):
-		return &FieldError{Field: "Config.FailFraction", Msg: fmt.Sprintf("%g: valid range [0, 1)", c.FailFraction)}
+		return &FieldError{Pkg: "tree", Field: "Config.FailFraction", Msg: fmt.Sprintf("%g: valid range [0, 1)", c.FailFraction)}
 	case c.FailFraction > 0 && c.Nodes-int(math.Round(c.FailFraction*float64(c.Nodes))) < 2:
-		return &FieldError{Field: "Config.FailFraction", Msg: fmt.Sprintf("%g: leaves fewer than 2 of N = %d nodes to repair a tree from; valid range [0, %g]", c.FailFraction, c.Nodes, (float64(c.Nodes)-2.5)/float64(c.Nodes))}
+		return &FieldError{Pkg: "tree", Field: "Config.FailFraction", Msg: fmt.Sprintf("%g: leaves fewer than 2 of N = %d nodes to repair a tree from; valid range [0, %g]", c.FailFraction, c.Nodes, (float64(c.Nodes)-2.5)/float64(c.Nodes))}
 	case c.Degree == 1 && c.Nodes > 20000:
-		return &FieldError{Field: "Config.Degree", Msg: fmt.Sprintf("1 with N = %d: a degree-1 tree is a chain, each join walks it (O(N²) events); with k = 1, N ≤ 20000", c.Nodes)}
+		return &FieldError{Pkg: "tree", Field: "Config.Degree", Msg: fmt.Sprintf("1 with N = %d: a degree-1 tree is a chain, each join walks it (O(N²) events); with k = 1, N ≤ 20000", c.Nodes)}
 	}
 	return nil
 }
@@ -512,12 +510,10 @@ func (s *Sim) run() error {
 	return nil
 }
 
-// Build runs the joins of every node and returns the tree's metrics.
-func Build(cfg Config) (*Sim, Metrics, error) { return BuildContext(context.Background(), cfg) }
-
-// BuildContext is Build checking ctx every few thousand events (here and
-// in a later Fail), so that a large tree stops soon after a cancel.
-func BuildContext(ctx context.Context, cfg Config) (*Sim, Metrics, error) {
+// Build runs the joins of every node and returns the tree's metrics. It
+// checks ctx every few thousand events (here and in a later Fail), so that
+// a large tree stops soon after a cancel.
+func Build(ctx context.Context, cfg Config) (*Sim, Metrics, error) {
 	s, err := New(cfg)
 	if err != nil {
 		return nil, Metrics{}, err

@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"context"
 	"testing"
 )
 
@@ -11,7 +12,7 @@ func TestSmallByHand(t *testing.T) {
 	for _, join := range []JoinStrategy{JoinRoot, JoinFirst} {
 		for _, red := range []Redirect{RedirectRandom, RedirectDistance} {
 			cfg := Config{Nodes: 4, Degree: 2, Join: join, Redirect: red, Seed: 5, ArrivalMs: 1000}
-			s, m, err := Build(cfg)
+			s, m, err := Build(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -92,7 +93,7 @@ func TestInvariantsEveryBatch(t *testing.T) {
 func TestRootFailureElection(t *testing.T) {
 	for _, elect := range []Elect{ElectXOR, ElectLifetime} {
 		cfg := Config{Nodes: 200, Degree: 3, Join: JoinRoot, Seed: 11}
-		s, _, err := Build(cfg)
+		s, _, err := Build(context.Background(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +123,7 @@ func TestDeterminism(t *testing.T) {
 	run := func(seed uint64) Metrics {
 		cfg := DefaultConfig()
 		cfg.Nodes, cfg.Seed = 500, seed
-		s, _, err := Build(cfg)
+		s, _, err := Build(context.Background(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,7 +157,7 @@ func BenchmarkBuildAndRepair(b *testing.B) {
 		seed++
 		cfg := DefaultConfig()
 		cfg.Seed = seed
-		s, _, err := Build(cfg)
+		s, _, err := Build(context.Background(), cfg)
 		if err != nil {
 			b.Fatal(err)
 		}

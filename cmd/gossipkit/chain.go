@@ -38,8 +38,7 @@ func cmdChain(ctx context.Context, e *env, args []string) error {
 	if err := cfg.Validate(); err != nil {
 		return usagef("%v", fieldUsage(err, fieldFlags))
 	}
-	prog := newProgress(e, "chain")
-	res, err := chain.Solve(ctx, cfg, chain.Settings{Progress: func(done, total int64) { prog(int(min(done, total)), int(total)) }})
+	res, err := chain.Solve(ctx, cfg, chain.Settings{Progress: newProgress(e, "chain")})
 	if err != nil {
 		return err
 	}

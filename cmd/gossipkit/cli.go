@@ -5,6 +5,7 @@ import (
 	"flag"
 	"io"
 
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/sim"
@@ -39,17 +40,24 @@ func buffered(e *env, path string, print func(io.Writer) error) error {
 	return cli.Buffered(e.stdout, path, print)
 }
 
-func newProgress(e *env, label string) func(done, total int) {
+func newProgress(e *env, label string) gossip.Progress {
 	return cli.NewProgress(e.stderr, e.terminal, label)
+}
+
+// intProgress adapts a gossip.Progress to the callbacks of package exact
+// that still count in int.
+func intProgress(p gossip.Progress) func(done, total int) {
+	return func(done, total int) { p(int64(done), int64(total)) }
 }
 
 // fieldFlags maps the fields library errors name (sim, chain) to flags.
 var fieldFlags = map[string]string{
 	"Config.Nodes": "-N", "Config.Items": "-n", "Config.Cache": "-c", "Config.Exchange": "-s",
+	"Config.Shuffle.Items": "-n", "Config.Shuffle.Cache": "-c", "Config.Shuffle.Exchange": "-s",
 	"Config.TMax": "--t-max", "Config.Dt": "--dt", "Config.Level": "--level",
 	"Config.Warmup": "--warmup", "Config.Rounds": "--rounds", "Config.Reps": "--reps",
 	"Config.Initial": "--initial", "Config.Ticks": "--ticks", "Config.FailFraction": "--fail",
-	"Config.Topology": "--topology", "Options.Workers": "--workers",
+	"Config.Topology": "--topology", "Settings.Workers": "--workers",
 }
 
 // treeFieldFlags maps tree.Config and tree.Experiment fields to flags.

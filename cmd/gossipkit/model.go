@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/meanfield"
 	"github.com/gossipkit/gossipkit/ode"
 	"github.com/gossipkit/gossipkit/plots"
@@ -27,6 +28,15 @@ func addShuffleFlags(fs interface {
 		p.s = fs.Int("s", 50, "exchange size s (1 ≤ s ≤ c, s < n)")
 	}
 	return p
+}
+
+// shuffle returns the flags' shuffle (Exchange 0 without -s).
+func (p shuffleParams) shuffle() gossip.Shuffle {
+	sh := gossip.Shuffle{Items: *p.n, Cache: *p.c}
+	if p.s != nil {
+		sh.Exchange = *p.s
+	}
+	return sh
 }
 
 func (p shuffleParams) check() error {
@@ -62,7 +72,7 @@ func cmdTransitions(_ context.Context, e *env, args []string) error {
 	if err != nil {
 		return usagef("--pdrop %q: valid values are simplified, gamma, exact", *variant)
 	}
-	tr, err := approx.TransitionsFor(v, *p.n, *p.c, *p.s)
+	tr, err := approx.TransitionsFor(v, p.shuffle())
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -72,8 +82,8 @@ func cmdTransitions(_ context.Context, e *env, args []string) error {
 	t := report.TransitionsTable(tr)
 	return buffered(e, *out, func(w io.Writer) error {
 		if *format == "text" {
-			q, _ := approx.PDrop(v, *p.n, *p.c, *p.s)
-			fmt.Fprintf(w, "P(to | from) for n=%d c=%d s=%d: P_select = %.10g, P_drop (%v) = %.10g\n", *p.n, *p.c, *p.s, approx.PSelect(*p.c, *p.s), v, q)
+			q, _ := approx.PDrop(v, p.shuffle())
+			fmt.Fprintf(w, "P(to | from) for n=%d c=%d s=%d: P_select = %.10g, P_drop (%v) = %.10g\n", *p.n, *p.c, *p.s, approx.PSelect(p.shuffle()), v, q)
 		}
 		return t.Write(w, *format)
 	})
@@ -134,7 +144,7 @@ func cmdODE(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return usagef("--pdrop %q: valid values are simplified, gamma, exact", *variant)
 	}
-	m, err := approx.NewModel(*N, *p.n, *p.c, *p.s, v, *initial)
+	m, err := approx.NewModel(approx.Config{Nodes: *N, Shuffle: p.shuffle(), PDrop: v, Initial: *initial})
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -145,7 +155,10 @@ func cmdODE(ctx context.Context, e *env, args []string) error {
 	}
 	var ref *meanfield.RefinedCurves
 	if *refined {
-		tm, _ := meanfield.ParseTime(*timeModel) // checked above
+		tm := gossip.Continuous // the CLI's "discrete" is the synchronous clock
+		if *timeModel == "discrete" {
+			tm = gossip.Synchronous
+		}
 		if ref, err = meanfield.RefineGrid(ctx, m, *tMax, *dt, tm, set); err != nil {
 			return err
 		}
@@ -186,7 +199,7 @@ func cmdOptimal(ctx context.Context, e *env, args []string) error {
 	if !(*level > 1/float64(*N) && *level < 1) {
 		return usagef("--level %g: valid range (1/N, 1) = (%g, 1)", *level, 1/float64(*N))
 	}
-	res, err := meanfield.Optimize(ctx, *N, *p.n, *p.c, *level)
+	res, err := meanfield.Optimize(ctx, meanfield.OptimizeConfig{Nodes: *N, Items: *p.n, Cache: *p.c, Level: *level})
 	if err != nil {
 		return err
 	}

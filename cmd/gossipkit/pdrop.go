@@ -65,7 +65,7 @@ func cmdPDrop(ctx context.Context, e *env, args []string) error {
 	} else if skipped > 0 {
 		fmt.Fprintf(e.stderr, "gossipkit pdrop: skipped %d of %d grid points with s > c or c > n\n", skipped, skipped+len(pts))
 	}
-	evs, err := exact.Evaluate(ctx, pts, *enum, newProgress(e, "pdrop"))
+	evs, err := exact.Evaluate(ctx, pts, *enum, intProgress(newProgress(e, "pdrop")))
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func cmdGammaCheck(ctx context.Context, e *env, args []string) error {
 		// VerifyGamma keeps γ_s(n) for every n ≤ n-max (~200 bytes each).
 		return usagef("--n-max %d: valid range 2..1000000", *nMax)
 	}
-	checked, mm, err := exact.VerifyGamma(ctx, *sMax, *cMax, *nMax, newProgress(e, "gamma-check"))
+	checked, mm, err := exact.VerifyGamma(ctx, *sMax, *cMax, *nMax, intProgress(newProgress(e, "gamma-check")))
 	if err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func proveGamma(ctx context.Context, e *env, fs *flag.FlagSet, sMax int, format,
 	if sMax < 1 || sMax > exact.MaxProveS {
 		return usagef("--s-max %d: with --prove, valid range 1..%d", sMax, exact.MaxProveS)
 	}
-	proofs, err := exact.ProveGammaRange(ctx, sMax, newProgress(e, "gamma-check --prove"))
+	proofs, err := exact.ProveGammaRange(ctx, sMax, intProgress(newProgress(e, "gamma-check --prove")))
 	if err != nil {
 		return err
 	}

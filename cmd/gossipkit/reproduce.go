@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/flagval"
 	"github.com/gossipkit/gossipkit/report"
 	"github.com/gossipkit/gossipkit/sim"
@@ -118,9 +119,9 @@ func cmdPlot(ctx context.Context, e *env, args []string) error {
 	}
 	if fig != "fig4" {
 		for _, n := range sc.Ns {
-			cfg := sim.Config{Nodes: sc.Nodes, Items: n, Cache: sc.Cache, Exchange: sc.Exchange, Warmup: sc.Warmup, Rounds: sc.Rounds, Reps: sc.Reps, Initial: 1}
-			if err := cfg.Validate(*workers); err != nil {
-				return usagef("%v", fieldUsage(err, fieldFlags))
+			cfg := sim.Config{Nodes: sc.Nodes, Shuffle: gossip.Shuffle{Items: n, Cache: sc.Cache, Exchange: sc.Exchange}, Warmup: sc.Warmup, Rounds: sc.Rounds, Reps: sc.Reps, Initial: 1}
+			if err := checkSimConfig(cfg, *workers); err != nil {
+				return err
 			}
 		}
 	}

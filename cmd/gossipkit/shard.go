@@ -75,7 +75,7 @@ func shardOut(out string, id shard.ID) (string, error) {
 	return path, cli.CheckOut("-o", path)
 }
 
-func runShard(ctx context.Context, e *env, cfg sim.Config, opt sim.Options, id *shard.ID, out string) error {
+func runShard(ctx context.Context, e *env, cfg sim.Config, opt sim.Settings, id *shard.ID, out string) error {
 	opt.Indices = id.Indices(cfg.Reps)
 	if len(opt.Indices) == 0 {
 		return usagef("--shard %d/%d: no replication falls in this shard (--reps %d)", id.Index, id.Count, cfg.Reps)
@@ -164,7 +164,7 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 		}
 		x, res, missing, err := tree.Merge(tparts, files, *allowMissing)
 		if err != nil {
-			return usagef("%v", err)
+			return mergeUsage(err)
 		}
 		if len(missing) > 0 {
 			fmt.Fprintf(e.stderr, "gossipkit merge: %d of %d seeds missing: %s\n", len(missing), x.Seeds, shard.Ranges(missing))
@@ -176,10 +176,23 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 	}
 	res, missing, err := sim.Merge(parts, files, *allowMissing)
 	if err != nil {
-		return usagef("%v", err)
+		return mergeUsage(err)
 	}
 	if len(missing) > 0 {
 		fmt.Fprintf(e.stderr, "gossipkit merge: %d of %d replications missing: %s\n", len(missing), res.Config.Reps, shard.Ranges(missing))
 	}
 	return writeSimResult(e, res, *format, *out)
+}
+
+// mergeUsage turns a merge error into a usage error without the library's
+// package prefix, pointing to --allow-missing when parts are missing.
+func mergeUsage(err error) error {
+	var me *shard.MergeError // = sim.MergeError = tree.MergeError
+	if !errors.As(err, &me) {
+		return usagef("%v", err)
+	}
+	if len(me.Missing) > 0 {
+		return usagef("%s (pass --allow-missing to merge what is there)", me.Msg)
+	}
+	return usagef("%s", me.Msg)
 }

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 
 	"io"
 
 	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/report"
 	"github.com/gossipkit/gossipkit/sim"
@@ -31,9 +33,9 @@ func addSimFlags(fs interface {
 	f := &simFlags{cfg: d}
 	f.model = fs.String("model", "protocol", "what to simulate: protocol or markov")
 	fs.IntVar(&f.cfg.Nodes, "N", d.Nodes, "number of nodes N (≥ 2)")
-	fs.IntVar(&f.cfg.Items, "n", d.Items, "number of distinct items n (≥ c)")
-	fs.IntVar(&f.cfg.Cache, "c", d.Cache, "cache size c (1 ≤ c ≤ n)")
-	fs.IntVar(&f.cfg.Exchange, "s", d.Exchange, "exchange size s (1 ≤ s ≤ c, s < n)")
+	fs.IntVar(&f.cfg.Shuffle.Items, "n", d.Shuffle.Items, "number of distinct items n (≥ c)")
+	fs.IntVar(&f.cfg.Shuffle.Cache, "c", d.Shuffle.Cache, "cache size c (1 ≤ c ≤ n)")
+	fs.IntVar(&f.cfg.Shuffle.Exchange, "s", d.Shuffle.Exchange, "exchange size s (1 ≤ s ≤ c, s < n)")
 	fs.IntVar(&f.cfg.Warmup, "warmup", d.Warmup, "warm-up rounds W before d is inserted (≥ 0; protocol only)")
 	fs.IntVar(&f.cfg.Rounds, "rounds", d.Rounds, "rounds T observed after the insertion (≥ 1)")
 	fs.IntVar(&f.cfg.Reps, "reps", d.Reps, "replications R (≥ 1)")
@@ -60,7 +62,7 @@ func (f *simFlags) config() (sim.Config, int, error) {
 		return cfg, 0, usagef("--schedule %q: valid values are rounds, async, continuous", *f.schedule)
 	}
 	if cfg.Topology, err = sim.ParseTopology(*f.topology); err != nil {
-		return cfg, 0, usagef("--topology %v", err)
+		return cfg, 0, usagef("--topology %v", errors.Unwrap(err))
 	}
 	if cfg.PDrop, err = approx.ParseVariant(*f.pdrop); err != nil {
 		return cfg, 0, usagef("--pdrop %q: valid values are simplified, gamma, exact", *f.pdrop)
@@ -69,10 +71,24 @@ func (f *simFlags) config() (sim.Config, int, error) {
 	if *f.workers < 1 || *f.workers > 4096 {
 		return cfg, 0, usagef("--workers %d: valid range 1..4096", *f.workers)
 	}
-	if err := cfg.Validate(*f.workers); err != nil {
-		return cfg, 0, usagef("%v", fieldUsage(err, fieldFlags))
+	if err := checkSimConfig(cfg, *f.workers); err != nil {
+		return cfg, 0, err
 	}
 	return cfg, *f.workers, nil
+}
+
+// checkSimConfig validates cfg and checks that a run with `workers`
+// replications in flight fits in the memory the machine has available.
+func checkSimConfig(cfg sim.Config, workers int) error {
+	if err := cfg.Validate(); err != nil {
+		return usagef("%v", fieldUsage(err, fieldFlags))
+	}
+	need := cfg.MemoryEstimate(workers)
+	if avail := cli.AvailableMemory(); avail > 0 && need > avail {
+		return usagef("-N %d with n = %d, c = %d: the run needs about %s of memory, the machine has %s available",
+			cfg.Nodes, cfg.Shuffle.Items, cfg.Shuffle.Cache, cli.Bytes(need), cli.Bytes(avail))
+	}
+	return nil
 }
 
 func cmdSim(ctx context.Context, e *env, args []string) error {
@@ -97,12 +113,11 @@ func cmdSim(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	opt := sim.Options{Workers: workers}
-	opt.Progress = newProgress(e, "sim")
+	set := sim.Settings{Workers: workers, Progress: newProgress(e, "sim")}
 	if sh != nil {
-		return runShard(ctx, e, cfg, opt, sh, *out)
+		return runShard(ctx, e, cfg, set, sh, *out)
 	}
-	res, err := sim.Run(ctx, cfg, opt)
+	res, err := sim.Run(ctx, cfg, set)
 	if err != nil {
 		return fieldUsage(err, fieldFlags)
 	}

@@ -87,3 +87,26 @@ func TestSimBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestMarkovTextNoWarmup: the Markov model runs no warm-up (it has no
+// caches to mix), so its text summary names none, while the protocol's
+// names the one it ran (issue 19, item 6).
+func TestMarkovTextNoWarmup(t *testing.T) {
+	for _, tc := range []struct {
+		model string
+		want  bool
+	}{{"markov", false}, {"protocol", true}} {
+		out, errOut, code := runCLI(t, nil, "sim", "--model", tc.model, "-N", "30", "-n", "20", "-c", "5", "-s", "2",
+			"--warmup", "7", "--rounds", "3", "--reps", "2", "--format", "text")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.model, code, errOut)
+		}
+		first, _, _ := strings.Cut(out, "\n")
+		if got := strings.Contains(first, "7 warm-up + 3 rounds"); got != tc.want {
+			t.Errorf("%s: summary %q: warm-up shown = %v, want %v", tc.model, first, got, tc.want)
+		}
+		if !tc.want && strings.Contains(first, "warm-up") {
+			t.Errorf("%s: summary %q names a warm-up", tc.model, first)
+		}
+	}
+}

@@ -80,7 +80,7 @@ func cmdTree(ctx context.Context, e *env, args []string) error {
 			return err
 		}
 	}
-	res, err := exp.Run(ctx, id, newProgress(e, "tree"))
+	res, err := exp.Run(ctx, tree.Settings{Indices: exp.Indices(id), Progress: newProgress(e, "tree")})
 	if err != nil {
 		return err
 	}

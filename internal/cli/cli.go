@@ -15,6 +15,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -23,6 +24,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/atomicfile"
 	"github.com/gossipkit/gossipkit/plots"
 )
@@ -241,20 +243,49 @@ func OutputTable(stdout io.Writer, path, format string, t *plots.Table) error {
 // locks, so replications finishing on several goroutines may call it),
 // and does nothing otherwise. The bar is made on the first call, which
 // brings the total.
-func NewProgress(stderr io.Writer, terminal bool, label string) func(done, total int) {
+func NewProgress(stderr io.Writer, terminal bool, label string) gossip.Progress {
 	if !terminal {
-		return func(int, int) {}
+		return func(int64, int64) {}
 	}
 	var once sync.Once
 	var bar *progressbar.ProgressBar
-	return func(done, total int) {
+	return func(done, total int64) {
 		once.Do(func() {
-			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription(label),
+			bar = progressbar.NewOptions64(total, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription(label),
 				progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetPredictTime(true),
 				progressbar.OptionClearOnFinish(), progressbar.OptionThrottle(200*time.Millisecond))
 		})
-		bar.Set(done)
+		bar.Set64(min(done, total))
 	}
+}
+
+// AvailableMemory returns the memory the machine has available
+// (MemAvailable of /proc/meminfo), or 0 where it cannot tell.
+func AvailableMemory() uint64 {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
+			kb, err := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+			if err == nil {
+				return kb * 1024
+			}
+		}
+	}
+	return 0
+}
+
+// Bytes formats a size in bytes as GiB, MiB or KiB.
+func Bytes(b uint64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	}
+	return fmt.Sprintf("%d KiB", b/1024)
 }
 
 // IsDir reports whether p is an existing folder.

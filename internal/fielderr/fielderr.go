@@ -1,14 +1,44 @@
 // Package fielderr is the one error type with which the libraries name an
-// invalid configuration field (sim.FieldError, tree.FieldError and
-// chain.FieldError are aliases of it), so that a program, or the CLI
-// mapping fields to flags, handles all three alike.
+// invalid configuration field (gossip.FieldError, sim.FieldError,
+// tree.FieldError, chain.FieldError and the others are aliases of it), so
+// that a program, or the CLI mapping fields to flags, handles them alike.
 package fielderr
 
-// Error is an invalid field; Field names it (Config.Nodes), Msg says what
-// is wrong and the valid range.
+import (
+	"errors"
+	"fmt"
+)
+
+// Error is an invalid field: Pkg is the package that reports it (empty for
+// package gossip's own Shuffle.Validate, whose callers add theirs), Field
+// names the field (Config.Nodes, Config.Shuffle.Exchange), Msg says what is
+// wrong and the valid range.
 type Error struct {
+	Pkg   string
 	Field string
 	Msg   string
 }
 
-func (e *Error) Error() string { return e.Field + " " + e.Msg }
+// Error returns "pkg: Field Msg".
+func (e *Error) Error() string {
+	if e.Pkg == "" {
+		return e.Field + " " + e.Msg
+	}
+	return e.Pkg + ": " + e.Field + " " + e.Msg
+}
+
+// New returns an *Error of package pkg on field with a formatted message.
+func New(pkg, field, format string, a ...any) error {
+	return &Error{Pkg: pkg, Field: field, Msg: fmt.Sprintf(format, a...)}
+}
+
+// Within returns err as reported by package pkg for a field nested in
+// parent: a *Error on Shuffle.Exchange becomes one on
+// Config.Shuffle.Exchange of pkg. Other errors are wrapped as "pkg: err".
+func Within(pkg, parent string, err error) error {
+	var fe *Error
+	if errors.As(err, &fe) {
+		return &Error{Pkg: pkg, Field: parent + "." + fe.Field, Msg: fe.Msg}
+	}
+	return fmt.Errorf("%s: %w", pkg, err)
+}

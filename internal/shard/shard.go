@@ -202,3 +202,16 @@ func ReadFormat(raw []byte) (string, []byte, error) {
 	}
 	return head.Format, plain, nil
 }
+
+// MergeError is a set of parts that cannot be merged; sim.MergeError and
+// tree.MergeError are aliases of it.
+type MergeError struct {
+	Pkg string // the package that merges ("sim", "tree")
+	Msg string // what is wrong, naming the parts
+	// Missing lists the replications (seeds) that no part holds, when that
+	// is what stopped the merge: the caller may merge without them.
+	Missing []int
+}
+
+// Error returns "pkg: msg".
+func (e *MergeError) Error() string { return e.Pkg + ": " + e.Msg }
