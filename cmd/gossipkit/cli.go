@@ -46,6 +46,7 @@ func newProgress(e *env, label string) func(done, total int) {
 // fieldFlags maps the fields library errors name (sim, chain) to flags.
 var fieldFlags = map[string]string{
 	"Config.Nodes": "-N", "Config.Items": "-n", "Config.Cache": "-c", "Config.Exchange": "-s",
+	"Config.Shuffle.Items": "-n", "Config.Shuffle.Cache": "-c", "Config.Shuffle.Exchange": "-s",
 	"Config.TMax": "--t-max", "Config.Dt": "--dt", "Config.Level": "--level",
 	"Config.Warmup": "--warmup", "Config.Rounds": "--rounds", "Config.Reps": "--reps",
 	"Config.Initial": "--initial", "Config.Ticks": "--ticks", "Config.FailFraction": "--fail",
