@@ -5,46 +5,27 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/gossipkit/gossipkit/gossip"
-	"github.com/gossipkit/gossipkit/internal/enum"
-	"github.com/gossipkit/gossipkit/internal/fielderr"
-
 	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/fielderr"
 )
 
-// Time is the time model of the chain.
-type Time int
-
-const (
-	// Continuous: shuffles at rate N per round (every node initiates at
-	// rate 1), as `sim --schedule continuous`.
-	Continuous Time = iota
-	// Shuffles: the per-shuffle chain, N shuffles a round.
-	Shuffles
-)
-
-var timeNames = []string{"continuous", "shuffles"}
-
-func (t Time) String() string { return timeNames[t] }
-
-// ParseTime parses "continuous" or "shuffles".
-func ParseTime(s string) (Time, error) {
-	t, err := enum.Parse[Time](timeNames, "time model", s)
-	if err != nil {
-		return 0, fmt.Errorf("chain: %w", err)
-	}
-	return t, nil
-}
-
-// Config is one chain to solve.
+// Config is one chain to solve: what to compute.
 type Config struct {
-	Nodes, Items, Cache, Exchange int
+	// Nodes is N, the number of nodes.
+	Nodes int
+	// Shuffle holds the items n, the cache c and the exchange s.
+	Shuffle gossip.Shuffle
 	// Initial is the number of nodes holding d at t = 0 (0 means 1).
 	Initial int
 	PDrop   approx.Variant
 	// ReplicationOnly solves the chain of X alone (no coverage).
 	ReplicationOnly bool
-	Time            Time
+	// Time is gossip.Continuous (shuffles at rate N per round, every node
+	// initiating at rate 1, as `sim --schedule continuous`) or
+	// gossip.Shuffles (the per-shuffle chain, N shuffles a round); the
+	// chain has no synchronous rounds, and Validate refuses them.
+	Time gossip.Time
 	// Output times 0, Dt, 2Dt, …, TMax (rounds).
 	TMax, Dt float64
 	// Level, if in (0, 1], asks for the law of the time to coverage Level
@@ -65,12 +46,20 @@ const (
 // It is one type with tree's, sim's and chain's FieldError.
 type FieldError = fielderr.Error
 
-// Validate checks the configuration and the limits; a problem is a
-// *FieldError.
+// Validate checks the configuration and the limits; a problem is an error
+// "chain: Config.Field …" that wraps a *FieldError (errors.As finds it).
 func (c Config) Validate() error {
+	if err := c.validate(); err != nil {
+		return fmt.Errorf("chain: %w", err)
+	}
+	return nil
+}
+
+func (c Config) validate() error {
 	f := func(field, format string, a ...any) error {
 		return &FieldError{Field: field, Msg: fmt.Sprintf(format, a...)}
 	}
+	sh := c.Shuffle
 	maxN := MaxNodesJoint
 	if c.ReplicationOnly {
 		maxN = MaxNodesReplication
@@ -79,12 +68,12 @@ func (c Config) Validate() error {
 	switch {
 	case c.Nodes < 2 || c.Nodes > maxN:
 		return f("Config.Nodes", "%d: valid range 2..%d (the joint chain of X and Y has N²/2 states, %d bytes each, kept three times)", c.Nodes, maxN, 8)
-	case c.Cache < 1:
-		return f("Config.Cache", "%d: valid range 1..n", c.Cache)
-	case c.Items < c.Cache:
-		return f("Config.Items", "%d: valid range c.. (c = %d)", c.Items, c.Cache)
-	case c.Exchange < 1 || c.Exchange > c.Cache || c.Exchange >= c.Items:
-		return f("Config.Exchange", "%d: valid range 1..min(c, n−1) = 1..%d", c.Exchange, min(c.Cache, c.Items-1))
+	case sh.Cache < 1:
+		return f("Config.Shuffle.Cache", "%d: valid range 1..n", sh.Cache)
+	case sh.Items < sh.Cache:
+		return f("Config.Shuffle.Items", "%d: valid range c.. (c = %d)", sh.Items, sh.Cache)
+	case sh.Exchange < 1 || sh.Exchange > sh.Cache || sh.Exchange >= sh.Items:
+		return f("Config.Shuffle.Exchange", "%d: valid range 1..min(c, n−1) = 1..%d", sh.Exchange, min(sh.Cache, sh.Items-1))
 	case c.Initial < 0 || initial > c.Nodes:
 		return f("Config.Initial", "%d: valid range 1..N = 1..%d", c.Initial, c.Nodes)
 	case !(c.TMax > 0) || math.IsInf(c.TMax, 0):
@@ -98,6 +87,16 @@ func (c Config) Validate() error {
 		return f("Config.TMax", "%g: N·TMax = %g shuffles, more than the %g this solver takes (minutes of work)", c.TMax, float64(c.Nodes)*c.TMax, float64(MaxSteps))
 	case c.Level != 0 && (c.ReplicationOnly || !(c.Level > 0 && c.Level <= 1)):
 		return f("Config.Level", "%g: valid range (0, 1], and not with ReplicationOnly", c.Level)
+	case c.Time != gossip.Continuous && c.Time != gossip.Shuffles:
+		return f("Config.Time", "%v: valid values are continuous, shuffles", c.Time)
+	}
+	if err := sh.Validate(); err != nil {
+		// What the checks above leave to it (Items ≤ gossip.MaxItems).
+		var fe *FieldError
+		if errors.As(err, &fe) {
+			return f("Config."+fe.Field, "%s", fe.Msg)
+		}
+		return err
 	}
 	return nil
 }
@@ -109,10 +108,10 @@ type Jumps struct {
 	Up, Move, Drop float64
 }
 
-// JumpsFor derives the jump probabilities from the transition matrix of
-// approx.TransitionsFor.
-func JumpsFor(v approx.Variant, n, c, s int) (Jumps, error) {
-	tr, err := approx.TransitionsFor(v, gossip.Shuffle{Items: n, Cache: c, Exchange: s})
+// JumpsFor derives the jump probabilities of shuffle sh from the
+// transition matrix of approx.TransitionsFor.
+func JumpsFor(v approx.Variant, sh gossip.Shuffle) (Jumps, error) {
+	tr, err := approx.TransitionsFor(v, sh)
 	if err != nil {
 		return Jumps{}, err
 	}
@@ -123,7 +122,8 @@ func JumpsFor(v approx.Variant, n, c, s int) (Jumps, error) {
 	}, nil
 }
 
-// Settings control Solve. The zero value of a field means its default.
+// Settings are Solve's numerical knobs. The zero value of a field means
+// its default.
 type Settings struct {
 	// Tol bounds the Poisson tail cut from each mixture; default 1e-14.
 	Tol float64
@@ -131,8 +131,8 @@ type Settings struct {
 	// dropped; default 1e-18.
 	Drop float64
 	// Progress, if not nil, is called now and then with the shuffles done
-	// and the total expected.
-	Progress func(done, total int64)
+	// and the total expected to TMax.
+	Progress gossip.Progress
 }
 
 // Stat is a law's mean, standard deviation and 5, 50 and 95 % quantiles

@@ -2,11 +2,14 @@ package chain
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/gossip"
 )
 
 // N = 2: X ∈ {1, 2}. From X = 1 a shuffle pairs the holder with the other
@@ -19,15 +22,15 @@ func TestTwoNodesByHand(t *testing.T) {
 	n, c, s := 7, 4, 2 // p = 1/2, q = 3/5 (simplified)
 	p, q := 0.5, 0.6
 	alpha, beta := 2*p*(1-q), 4*p*(1-p)*q
-	for _, tm := range []Time{Continuous, Shuffles} {
+	for _, tm := range []gossip.Time{gossip.Continuous, gossip.Shuffles} {
 		t.Run(tm.String(), func(t *testing.T) {
-			res, err := Solve(context.Background(), Config{Nodes: 2, Items: n, Cache: c, Exchange: s, TMax: 3, Dt: 0.5, Time: tm}, Settings{})
+			res, err := Solve(context.Background(), Config{Nodes: 2, Shuffle: gossip.Shuffle{Items: n, Cache: c, Exchange: s}, TMax: 3, Dt: 0.5, Time: tm}, Settings{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, r := range res.Rows {
 				var p2 float64
-				if tm == Continuous {
+				if tm == gossip.Continuous {
 					p2 = alpha / (alpha + beta) * (1 - math.Exp(-(alpha+beta)*r.T))
 				} else {
 					// Per shuffle: 1 → 2 w.p. a = p(1−q), 2 → 1 w.p. b = 2p(1−p)q;
@@ -50,7 +53,7 @@ func TestTwoNodesByHand(t *testing.T) {
 // s = 2: T(11|10) = T(11|01) = 1/5, T(01|10) = T(10|01) = 3/10, and
 // T(01|11) = T(10|11) = 3/20, so u = 2/5, m = 3/5, w = 3/10.
 func TestJumpsAndThreeNodesByHand(t *testing.T) {
-	j, err := JumpsFor(approx.Simplified, 7, 4, 2)
+	j, err := JumpsFor(approx.Simplified, gossip.Shuffle{Items: 7, Cache: 4, Exchange: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +93,7 @@ func TestJumpsAndThreeNodesByHand(t *testing.T) {
 // (HittingMoments, row-by-row tridiagonal solves) and the sums
 // Σ S_k, Σ (2k+1)·S_k over the stepped per-shuffle laws.
 func TestHittingMomentsAgainstSurvivalSums(t *testing.T) {
-	j, _ := JumpsFor(approx.Simplified, 500, 100, 50)
+	j, _ := JumpsFor(approx.Simplified, gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50})
 	for _, tc := range []struct{ N, initial, m int }{{20, 1, 19}, {50, 1, 50}, {50, 3, 40}} {
 		t.Run(fmt.Sprint(tc), func(t *testing.T) {
 			ek, ek2, err := HittingMoments(context.Background(), tc.N, tc.initial, tc.m, j)
@@ -124,7 +127,7 @@ func TestHittingMomentsAgainstSurvivalSums(t *testing.T) {
 // Bin(N, c/n) conditioned on X ≥ 1 (mean ≈ N·c/n, sd ≈ √(N(c/n)(1−c/n))).
 func TestStationaryAgainstLongTransient(t *testing.T) {
 	const N, n, c, s = 60, 50, 10, 5
-	j, _ := JumpsFor(approx.Simplified, n, c, s)
+	j, _ := JumpsFor(approx.Simplified, gossip.Shuffle{Items: n, Cache: c, Exchange: s})
 	if r := j.Up / j.Drop; math.Abs(r-float64(c)/float64(n-c)) > 1e-14 {
 		t.Fatalf("r = %v, want c/(n−c) = %v", r, float64(c)/float64(n-c))
 	}
@@ -141,7 +144,7 @@ func TestStationaryAgainstLongTransient(t *testing.T) {
 	if want := N * 0.2 / (1 - p0); math.Abs(mean-want) > 1e-10 {
 		t.Errorf("stationary mean %.12g, want %.12g", mean, want)
 	}
-	res, err := Solve(context.Background(), Config{Nodes: N, Items: n, Cache: c, Exchange: s, ReplicationOnly: true, Time: Shuffles, TMax: 2000, Dt: 2000, Initial: 12}, Settings{})
+	res, err := Solve(context.Background(), Config{Nodes: N, Shuffle: gossip.Shuffle{Items: n, Cache: c, Exchange: s}, ReplicationOnly: true, Time: gossip.Shuffles, TMax: 2000, Dt: 2000, Initial: 12}, Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,5 +159,38 @@ func TestStationaryAgainstLongTransient(t *testing.T) {
 	// rounding, plus the error bound.
 	if math.Abs(last.X.Mean-mean/N) > 1e-9 || math.Abs(last.X.SD-sd/N) > 1e-9 {
 		t.Errorf("transient mean %.12g sd %.12g, stationary %.12g %.12g", last.X.Mean, last.X.SD, mean/N, sd/N)
+	}
+}
+
+// Validate names the field of every bad value, behind the package prefix.
+func TestValidateNamesFields(t *testing.T) {
+	ok := Config{Nodes: 50, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, TMax: 10, Dt: 1, Level: 0.9}
+	if err := ok.Validate(); err != nil {
+		t.Fatalf("valid config: %v", err)
+	}
+	for _, tc := range []struct {
+		field string
+		edit  func(*Config)
+	}{
+		{"Config.Nodes", func(c *Config) { c.Nodes = 1 }},
+		{"Config.Nodes", func(c *Config) { c.Nodes = MaxNodesJoint + 1 }},
+		{"Config.Shuffle.Cache", func(c *Config) { c.Shuffle.Cache = 0 }},
+		{"Config.Shuffle.Items", func(c *Config) { c.Shuffle.Items = 99 }},
+		{"Config.Shuffle.Exchange", func(c *Config) { c.Shuffle.Exchange = 101 }},
+		{"Config.Shuffle.Items", func(c *Config) { c.Shuffle.Items, c.Shuffle.Cache = gossip.MaxItems+1, gossip.MaxItems+1 }},
+		{"Config.Initial", func(c *Config) { c.Initial = 51 }},
+		{"Config.TMax", func(c *Config) { c.TMax = math.Inf(1) }},
+		{"Config.Dt", func(c *Config) { c.Dt = 11 }},
+		{"Config.Level", func(c *Config) { c.ReplicationOnly = true }},
+		{"Config.Time", func(c *Config) { c.Time = gossip.Synchronous }},
+		{"Config.Time", func(c *Config) { c.Time = 7 }},
+	} {
+		c := ok
+		tc.edit(&c)
+		err := c.Validate()
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != tc.field || !strings.HasPrefix(err.Error(), "chain: "+tc.field+" ") {
+			t.Errorf("%+v: error %v, want chain: %s …", c, err, tc.field)
+		}
 	}
 }

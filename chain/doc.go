@@ -34,8 +34,8 @@
 //
 // # Time
 //
-// Time Shuffles is the per-shuffle chain P observed after round(N·t)
-// shuffles (N shuffles a round). Time Continuous is the process of `sim
+// Config.Time gossip.Shuffles is the per-shuffle chain P observed after
+// round(N·t) shuffles (N shuffles a round). gossip.Continuous is the process of `sim
 // --schedule continuous`: every node initiates at rate 1, so shuffles come
 // at rate N and the law at t is the Poisson(N·t) mixture of the per-shuffle
 // laws, p(t) = Σ_k e^{−Nt}(Nt)^k/k! · p(0)P^k (uniformization; exact, since

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/chain"
+	"github.com/gossipkit/gossipkit/gossip"
 )
 
 // The stationary share of holders is c/n: with the simplified P_drop the
@@ -14,7 +15,7 @@ import (
 // so for N = 2500, n = 500, c = 100 its mean is 0.2 and its sd
 // √(0.2·0.8/2500) = 0.008 (P(X = 0) = 0.8^2500 is negligible).
 func ExampleStationary() {
-	j, _ := chain.JumpsFor(approx.Simplified, 500, 100, 50)
+	j, _ := chain.JumpsFor(approx.Simplified, gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50})
 	pi, _ := chain.Stationary(2500, j)
 	mean, sq := 0.0, 0.0
 	for x, p := range pi {
@@ -29,7 +30,7 @@ func ExampleStationary() {
 // α = 2p(1−q) = 0.4 and 2 → 1 at β = 4p(1−p)q = 0.6, so E[X/2] at t = 1
 // is (1 + 0.4·(1 − e^{−1}))/2 = 0.626424.
 func ExampleSolve() {
-	res, _ := chain.Solve(context.Background(), chain.Config{Nodes: 2, Items: 7, Cache: 4, Exchange: 2, TMax: 1, Dt: 1}, chain.Settings{})
+	res, _ := chain.Solve(context.Background(), chain.Config{Nodes: 2, Shuffle: gossip.Shuffle{Items: 7, Cache: 4, Exchange: 2}, TMax: 1, Dt: 1}, chain.Settings{})
 	fmt.Printf("E[X(1)/N] = %.6f\n", res.Rows[1].X.Mean)
 	// Output: E[X(1)/N] = 0.626424
 }

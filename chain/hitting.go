@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+
+	"github.com/gossipkit/gossipkit/gossip"
 )
 
 // HittingMoments returns E[K] and E[K²] for K, the number of shuffles until
@@ -69,10 +71,10 @@ func HittingMoments(ctx context.Context, N, initial, m int, j Jumps) (ek, ek2 fl
 
 // hittingStat turns the moments of K into the mean and standard deviation
 // of the time to the level, in rounds.
-func hittingStat(tm Time, N int, ek, ek2 float64) (mean, sd float64) {
+func hittingStat(tm gossip.Time, N int, ek, ek2 float64) (mean, sd float64) {
 	n := float64(N)
 	vk := math.Max(0, ek2-ek*ek)
-	if tm == Shuffles {
+	if tm == gossip.Shuffles {
 		return ek / n, math.Sqrt(vk) / n
 	}
 	return ek / n, math.Sqrt(ek+vk) / n
@@ -90,9 +92,9 @@ func MeanTimeToLevel(ctx context.Context, cfg Config) (mean, sd float64, err err
 		return 0, 0, err
 	}
 	if cfg.Level <= 0 {
-		return 0, 0, &FieldError{Field: "Config.Level", Msg: "0: a level in (0, 1] is needed"}
+		return 0, 0, fmt.Errorf("chain: %w", &FieldError{Field: "Config.Level", Msg: "0: a level in (0, 1] is needed"})
 	}
-	j, err := JumpsFor(cfg.PDrop, cfg.Items, cfg.Cache, cfg.Exchange)
+	j, err := JumpsFor(cfg.PDrop, cfg.Shuffle)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -37,7 +37,7 @@ func TestRefinedMeanFieldOneOverN(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ex, err := Solve(context.Background(), Config{Nodes: N, Items: n, Cache: c, Exchange: s, Initial: N / 20, ReplicationOnly: true, Time: Continuous, TMax: T, Dt: 1}, Settings{})
+		ex, err := Solve(context.Background(), Config{Nodes: N, Shuffle: gossip.Shuffle{Items: n, Cache: c, Exchange: s}, Initial: N / 20, ReplicationOnly: true, Time: gossip.Continuous, TMax: T, Dt: 1}, Settings{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +72,7 @@ func TestAgainstExpmMultiply(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Solve(context.Background(), Config{Nodes: 2500, Items: 500, Cache: 100, Exchange: 50, ReplicationOnly: true, Time: Continuous, TMax: 300, Dt: 1}, Settings{})
+	res, err := Solve(context.Background(), Config{Nodes: 2500, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, ReplicationOnly: true, Time: gossip.Continuous, TMax: 300, Dt: 1}, Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}

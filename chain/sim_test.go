@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
@@ -24,7 +25,7 @@ func TestAgainstMarkovSimulation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ex, err := Solve(context.Background(), Config{Nodes: N, Items: 500, Cache: 100, Exchange: 50, Time: Continuous, TMax: T, Dt: 1, Level: 0.9}, Settings{})
+	ex, err := Solve(context.Background(), Config{Nodes: N, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, Time: gossip.Continuous, TMax: T, Dt: 1, Level: 0.9}, Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}

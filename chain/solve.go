@@ -3,9 +3,10 @@ package chain
 import (
 	"context"
 	"fmt"
-	"github.com/gossipkit/gossipkit/ode"
 	"math"
 	"sort"
+
+	"github.com/gossipkit/gossipkit/gossip"
 )
 
 // trimEvery is the number of shuffles between trims of the live region.
@@ -19,7 +20,7 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 		return nil, err
 	}
 	set = set.withDefaults()
-	j, err := JumpsFor(cfg.PDrop, cfg.Items, cfg.Cache, cfg.Exchange)
+	j, err := JumpsFor(cfg.PDrop, cfg.Shuffle)
 	if err != nil {
 		return nil, err
 	}
@@ -31,7 +32,7 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 		m = levelCount(cfg.Level, N)
 	}
 	res := &Result{Config: cfg}
-	ts := ode.Grid(cfg.TMax, cfg.Dt)
+	ts := grid(cfg.TMax, cfg.Dt)
 	l := newLaw(N, joint, j, initial)
 	total := int64(math.Round(float64(N) * cfg.TMax))
 	// tick follows l.advance: it records the live region's size after each
@@ -54,7 +55,7 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 		res.Bound = l.dropped + poissonLost
 	}
 	switch cfg.Time {
-	case Shuffles:
+	case gossip.Shuffles:
 		// One pass: the law after round(N·t) shuffles, and S_k on the way.
 		if m > 0 {
 			sk = append(sk, l.below(m))
@@ -73,7 +74,7 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 			}
 			record(t, 0)
 		}
-	case Continuous:
+	case gossip.Continuous:
 		lost := 0.0
 		mix := l.newMixer()
 		prev := 0.0
@@ -108,7 +109,7 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 		// left it; in Continuous time the first pass made no S_k, so a
 		// fresh chain starts.
 		from := l
-		if cfg.Time == Continuous {
+		if cfg.Time == gossip.Continuous {
 			from, sk = newLaw(N, true, j, initial), nil
 		}
 		before := from.steps
@@ -215,7 +216,7 @@ func levelTime(ctx context.Context, cfg Config, set Settings, j Jumps, initial, 
 		}
 		return 1 - sk[k]
 	}
-	if cfg.Time == Shuffles {
+	if cfg.Time == gossip.Shuffles {
 		q := func(level float64) float64 {
 			k := sort.Search(len(sk), func(k int) bool { return cdfK(k) >= level })
 			return float64(k) / n
@@ -251,3 +252,13 @@ func levelTime(ctx context.Context, cfg Config, set Settings, j Jumps, initial, 
 
 // levelCount is ⌈L·N⌉, with a margin for the rounding of L·N.
 func levelCount(level float64, N int) int { return int(math.Ceil(level*float64(N) - 1e-9)) }
+
+// grid returns the output times 0, dt, 2dt, …, tMax (round(tMax/dt) + 1
+// points, the last clipped to tMax).
+func grid(tMax, dt float64) []float64 {
+	ts := make([]float64, int(math.Round(tMax/dt))+1)
+	for i := range ts {
+		ts[i] = math.Min(float64(i)*dt, tMax)
+	}
+	return ts
+}

@@ -364,7 +364,7 @@ func (s *Study) ModelComparison(ctx context.Context) (*ModelComparison, error) {
 	// Show the growth phase: up to three times the ODE's time to 99 % coverage.
 	r.XMax = math.Min(float64(sc.Rounds), math.Ceil(3*m.TimeToCoverage(0.99)))
 	s.step("exact pairwise chain of replication")
-	ex, err := chain.Solve(ctx, chain.Config{Nodes: sc.Nodes, Items: n, Cache: sc.Cache, Exchange: sc.Exchange, ReplicationOnly: true, Time: chain.Shuffles, TMax: float64(sc.Rounds), Dt: 1}, chain.Settings{})
+	ex, err := chain.Solve(ctx, chain.Config{Nodes: sc.Nodes, Shuffle: gossip.Shuffle{Items: n, Cache: sc.Cache, Exchange: sc.Exchange}, ReplicationOnly: true, Time: gossip.Shuffles, TMax: float64(sc.Rounds), Dt: 1}, chain.Settings{})
 	if err != nil {
 		return nil, err
 	}
@@ -454,7 +454,7 @@ func (s *Study) optimalFigure(ctx context.Context) (*Optimal, error) {
 	s.step("optimal s: exact pairwise chain")
 	r.ExactBestT = math.Inf(1)
 	for sz := 1; sz < sc.Cache; sz++ {
-		mean, sd, err := chain.MeanTimeToLevel(ctx, chain.Config{Nodes: sc.OptNodes, Items: n, Cache: sc.Cache, Exchange: sz, Level: 0.99})
+		mean, sd, err := chain.MeanTimeToLevel(ctx, chain.Config{Nodes: sc.OptNodes, Shuffle: gossip.Shuffle{Items: n, Cache: sc.Cache, Exchange: sz}, Level: 0.99})
 		if err != nil {
 			return nil, err
 		}

@@ -96,8 +96,8 @@ func (s *Study) Refined(ctx context.Context) (*Refined, error) {
 		// the Markov simulation under the Poisson clock for the rest.
 		var cont [2]simRun
 		joint := rc.N <= maxJointExact
-		ex, err := chain.Solve(ctx, chain.Config{Nodes: rc.N, Items: n, Cache: c, Exchange: sz, Initial: rc.Initial, ReplicationOnly: !joint,
-			Time: chain.Continuous, TMax: float64(rc.T), Dt: 1}, chain.Settings{})
+		ex, err := chain.Solve(ctx, chain.Config{Nodes: rc.N, Shuffle: gossip.Shuffle{Items: n, Cache: c, Exchange: sz}, Initial: rc.Initial, ReplicationOnly: !joint,
+			Time: gossip.Continuous, TMax: float64(rc.T), Dt: 1}, chain.Settings{})
 		if err != nil {
 			return nil, err
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/chain"
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/report"
 )
 
@@ -13,9 +14,9 @@ func cmdChain(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("chain")
 	var cfg chain.Config
 	fs.IntVar(&cfg.Nodes, "N", 100, "number of nodes N (2..5000 jointly with coverage, 2..10^7 with --replication-only)")
-	fs.IntVar(&cfg.Items, "n", 500, "number of distinct items n (≥ c)")
-	fs.IntVar(&cfg.Cache, "c", 100, "cache size c (1 ≤ c ≤ n)")
-	fs.IntVar(&cfg.Exchange, "s", 50, "exchange size s (1 ≤ s ≤ c, s < n)")
+	fs.IntVar(&cfg.Shuffle.Items, "n", 500, "number of distinct items n (≥ c)")
+	fs.IntVar(&cfg.Shuffle.Cache, "c", 100, "cache size c (1 ≤ c ≤ n)")
+	fs.IntVar(&cfg.Shuffle.Exchange, "s", 50, "exchange size s (1 ≤ s ≤ c, s < n)")
 	fs.IntVar(&cfg.Initial, "initial", 1, "nodes holding d at t = 0 (1..N)")
 	fs.Float64Var(&cfg.TMax, "t-max", 150, "last output time, in rounds (> 0)")
 	fs.Float64Var(&cfg.Dt, "dt", 1, "output spacing, in rounds (0 < dt ≤ t-max)")
@@ -29,7 +30,7 @@ func cmdChain(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	var err error
-	if cfg.Time, err = chain.ParseTime(*timeModel); err != nil {
+	if cfg.Time, err = gossip.ParseTime(*timeModel); err != nil || (cfg.Time != gossip.Continuous && cfg.Time != gossip.Shuffles) {
 		return usagef("--time %q: valid values are continuous, shuffles", *timeModel)
 	}
 	if cfg.PDrop, err = approx.ParseVariant(*variant); err != nil {
