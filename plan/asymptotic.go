@@ -1,0 +1,204 @@
+package plan
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mathext"
+
+	"github.com/gossipkit/gossipkit/approx"
+)
+
+// asymptotic is the limit law of T_L (see the package doc):
+//
+//	T_L = ρ·(τ − G),   τ = t(B),   B ~ Beta(m−K, N−m+1),   G = ln(W/K)/u,   W ~ Gamma(K, 1),
+//
+// with B and G independent and ρ = (N−1)/N. The law of τ is held as its
+// values at the nodes of a tanh-sinh quadrature over its quantile q ∈ (0, 1),
+// so that E[h(τ)] = Σ_j w_j·h(τ_j); the law of G is closed-form.
+type asymptotic struct {
+	tau, w []float64 // τ_j (mean-field rounds) and their weights (Σ w = 1)
+	k      int       // K, the initial copies
+	u      float64   // growth rate of the Yule phase, per mean-field round
+	rho    float64   // real rounds per mean-field round, (N−1)/N
+	zero   bool      // the level is met at t = 0
+}
+
+// tanh-sinh quadrature on (0, 1): q_j = 1/(1 + e^{−π sinh(jh)}), weight
+// (π/2)·h·cosh(jh)/cosh²((π/2)·sinh(jh)) / 2, for |jh| ≤ tsMax. At h = 1/16
+// and tsMax = 3.2 the nodes reach q within 1e-15 of 0 and 1; the rule
+// integrates the bounded, monotone integrands used here (probabilities of
+// G given τ) to about 1e-10 (TestQuadrature checks it on the Gumbel case,
+// whose law is closed-form).
+const (
+	tsStep = 1.0 / 16
+	tsMax  = 2.8
+)
+
+// tanhSinh returns the nodes as (q, 1−q) pairs, each computed without
+// cancellation, and the weights normalised to sum 1.
+func tanhSinh() (q, qc, w []float64) {
+	n := int(math.Floor(tsMax / tsStep))
+	sum := 0.0
+	for j := -n; j <= n; j++ {
+		x := float64(j) * tsStep
+		s := math.Pi / 2 * math.Sinh(x)
+		c := math.Cosh(s)
+		q = append(q, 1/(1+math.Exp(-2*s)))
+		qc = append(qc, 1/(1+math.Exp(2*s)))
+		wt := math.Pi / 2 * tsStep * math.Cosh(x) / (c * c) / 2
+		w = append(w, wt)
+		sum += wt
+	}
+	for i := range w {
+		w[i] /= sum
+	}
+	return q, qc, w
+}
+
+var tsQ, tsQc, tsW = tanhSinh()
+
+// betaQuantiles returns, at every quadrature node q, −ln(1 − B_q) for B ~
+// Beta(a, b): the coverage exponent E = −ln(1 − B) at which the a-th of
+// a+b−1 uniform activation levels is passed. b = 1 (every node) is
+// closed-form, B_q = q^{1/a}; otherwise gonum's InvRegIncBeta, on the side
+// of the median that keeps the tail probability exact.
+func betaQuantiles(a, b int) []float64 {
+	e := make([]float64, len(tsQ))
+	fa, fb := float64(a), float64(b)
+	for i := range tsQ {
+		if b == 1 {
+			// 1 − q^{1/a} = −expm1(ln q / a)
+			lq := math.Log(tsQ[i])
+			if tsQ[i] > 0.5 {
+				lq = math.Log1p(-tsQc[i])
+			}
+			e[i] = -math.Log(-math.Expm1(lq / fa))
+			continue
+		}
+		if tsQ[i] <= 0.5 {
+			x := mathext.InvRegIncBeta(fa, fb, tsQ[i])
+			e[i] = -math.Log1p(-x)
+		} else {
+			// 1 − B ~ Beta(b, a), at 1 − q
+			e[i] = -math.Log(mathext.InvRegIncBeta(fb, fa, tsQc[i]))
+		}
+	}
+	return e
+}
+
+// newAsymptotic builds the law for N nodes, K initial copies, the level
+// count m (K < m ≤ N) and the mean-field model mf. e holds the coverage
+// exponents of Beta(m−K, N−m+1) at the quadrature nodes (betaQuantiles),
+// which depend on N, K and m only and so are shared across exchange sizes.
+func newAsymptotic(N, K int, e []float64, mf approx.Model) *asymptotic {
+	a := &asymptotic{k: K, w: tsW, rho: float64(N-1) / float64(N), u: mf.Rate()}
+	a.tau = make([]float64, len(e))
+	for i, ei := range e {
+		a.tau[i] = coverageTime(mf, ei)
+	}
+	return a
+}
+
+// coverageTime returns the mean-field time at which a node that did not
+// hold d at t = 0 has held it with probability 1 − e^{−E}:
+// 2p·∫₀ᵗ x = E, with ∫₀ᵗ x = (K∞/k)·ln(1 + (x0/K∞)·expm1(kt)) (package
+// approx), so
+//
+//	t = ln(1 + (K∞/x0)·expm1(k·E/(2p·K∞))) / k,
+//
+// in logarithms where the exponent is large.
+func coverageTime(mf approx.Model, E float64) float64 {
+	k, K, x0 := mf.Rate(), mf.Steady(), mf.X0
+	v := k * E / (2 * mf.P * K)
+	if v < 700 {
+		return math.Log1p(K/x0*math.Expm1(v)) / k
+	}
+	// ln(1 + (K/x0)(e^v − 1)) = v + ln(K/x0) + ln(1 − e^{−v} + (x0/K)e^{−v})
+	return (v + math.Log(K/x0) + math.Log1p((x0/K-1)*math.Exp(-v))) / k
+}
+
+// survG returns P(G ≥ g) = P(W ≥ K·e^{u·g}) for W ~ Gamma(K, 1).
+func (a *asymptotic) survG(g float64) float64 {
+	z := a.u * g
+	if z > 700 {
+		return 0
+	}
+	x := float64(a.k) * math.Exp(z)
+	if a.k == 1 {
+		return math.Exp(-x)
+	}
+	return mathext.GammaIncRegComp(float64(a.k), x)
+}
+
+// CDF returns P(T_L ≤ t), t in rounds.
+func (a *asymptotic) CDF(t float64) float64 {
+	if a.zero {
+		if t >= 0 {
+			return 1
+		}
+		return 0
+	}
+	if t < 0 {
+		return 0 // T_L ≥ 0; the limit law puts mass e^{−O(N)} below 0
+	}
+	s := t / a.rho
+	p := 0.0
+	for i, tj := range a.tau {
+		p += a.w[i] * a.survG(tj-s)
+	}
+	return math.Min(1, math.Max(0, p))
+}
+
+// shiftMoments returns E[G] and Var G: ln W has mean ψ(K) and variance
+// ψ'(K), and for whole K ψ(K) = −γ + Σ_{j<K} 1/j, ψ'(K) = π²/6 − Σ_{j<K} 1/j².
+func (a *asymptotic) shiftMoments() (mean, variance float64) {
+	psi, psi1 := -0.57721566490153286, math.Pi*math.Pi/6
+	for j := 1; j < a.k; j++ {
+		psi += 1 / float64(j)
+		psi1 -= 1 / float64(j*j)
+	}
+	return (psi - math.Log(float64(a.k))) / a.u, psi1 / (a.u * a.u)
+}
+
+// Moments returns the mean and standard deviation of T_L: E[τ] − E[G] and
+// Var τ + Var G, times ρ.
+func (a *asymptotic) Moments() (mean, sd float64) {
+	if a.zero {
+		return 0, 0
+	}
+	m1, m2 := 0.0, 0.0
+	for i, tj := range a.tau {
+		m1 += a.w[i] * tj
+	}
+	for i, tj := range a.tau {
+		d := tj - m1
+		m2 += a.w[i] * d * d
+	}
+	gm, gv := a.shiftMoments()
+	return a.rho * (m1 - gm), a.rho * math.Sqrt(m2+gv)
+}
+
+// Quantile returns the smallest t with P(T_L ≤ t) ≥ p, by bisection to
+// 1e-9 rounds on a bracket that holds it.
+func (a *asymptotic) Quantile(p float64) float64 {
+	if a.zero {
+		return 0
+	}
+	lo, hi := a.tau[0], a.tau[len(a.tau)-1]
+	lo, hi = a.rho*(lo-1), a.rho*(hi+1)
+	for step := 1.0; a.CDF(lo) >= p; step *= 2 {
+		lo -= step / a.u
+	}
+	for step := 1.0; a.CDF(hi) < p; step *= 2 {
+		hi += step / a.u
+	}
+	for hi-lo > 1e-9*math.Max(1, math.Abs(hi)) {
+		mid := (lo + hi) / 2
+		if a.CDF(mid) >= p {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
+}

@@ -1,0 +1,373 @@
+package plan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/enum"
+	"github.com/gossipkit/gossipkit/internal/fielderr"
+)
+
+// Config is what to compute: the law of T_L, the time until ⌈Level·Nodes⌉
+// nodes have held an item inserted at Initial nodes, and the two design
+// queries P(T_L ≤ Deadline) and the Confidence-quantile of T_L.
+type Config struct {
+	// Nodes is N ≥ 2.
+	Nodes int
+	// Shuffle holds n, c and s. Sweep takes the exchange sizes to try
+	// separately and ignores Shuffle.Exchange.
+	Shuffle gossip.Shuffle
+	// Initial is K, the nodes holding the item at t = 0 (0 means 1).
+	Initial int
+	// Level is L in (0, 1]; T_L is the first time at which ⌈L·N⌉ nodes
+	// have held the item (T_L = 0 when ⌈L·N⌉ ≤ K).
+	Level float64
+	// Time is gossip.Continuous (shuffles at rate N a round) or
+	// gossip.Shuffles (exactly N shuffles a round); Synchronous is refused.
+	Time gossip.Time
+	// PDrop is the P_drop variant of the pairwise model.
+	PDrop approx.Variant
+	// Deadline D > 0 asks for P(T_L ≤ D) and whether it is at least
+	// Confidence (feasible); 0 asks for neither. Rounds.
+	Deadline float64
+	// Confidence is P in (0, 1) for the smallest deadline met with
+	// probability P (and feasibility); 0 means 0.95.
+	Confidence float64
+}
+
+// Method is how a law is computed.
+type Method int
+
+const (
+	// Auto uses Exact where its estimated work fits Settings.ExactBudget
+	// and Asymptotic elsewhere; the Answer says which it used.
+	Auto Method = iota
+	// Exact solves the finite chain (package chain): mean and sd by
+	// first-step analysis, the law from the transient pass.
+	Exact
+	// Asymptotic is the limit law of the package doc.
+	Asymptotic
+	// MonteCarlo runs package sim (Settings.Model, Settings.Reps).
+	MonteCarlo
+)
+
+var methodNames = enum.Names[Method]{"auto", "exact", "asymptotic", "mc"}
+
+func (m Method) String() string { return methodNames.Name(m) }
+
+// ParseMethod parses auto, exact, asymptotic or mc.
+func ParseMethod(s string) (Method, error) {
+	m, err := methodNames.Parse("method", s)
+	if err != nil {
+		return 0, fmt.Errorf("plan: %w", err)
+	}
+	return m, nil
+}
+
+// SimModel is what the Monte Carlo method simulates.
+type SimModel int
+
+const (
+	// Markov is the pairwise model event by event (sim.Markov).
+	Markov SimModel = iota
+	// Protocol is every cache of the protocol (sim.Protocol).
+	Protocol
+)
+
+var simModelNames = enum.Names[SimModel]{"markov", "protocol"}
+
+func (m SimModel) String() string { return simModelNames.Name(m) }
+
+// ParseSimModel parses markov or protocol.
+func ParseSimModel(s string) (SimModel, error) {
+	m, err := simModelNames.Parse("model", s)
+	if err != nil {
+		return 0, fmt.Errorf("plan: %w", err)
+	}
+	return m, nil
+}
+
+// Settings are the numerical knobs; the zero value of every field means its
+// documented default.
+type Settings struct {
+	// Method: default Auto.
+	Method Method
+	// ExactBudget bounds, for Auto, the estimated work of the exact chain
+	// in state updates (ExactCost); default 4·10⁹ (about 10 s on one core).
+	ExactBudget float64
+	// Reps is the number of Monte Carlo replications; default 1000.
+	Reps int
+	// Model is what the Monte Carlo simulates; default Markov.
+	Model SimModel
+	// Seed of the Monte Carlo; runs are reproducible from it.
+	Seed uint64
+	// Workers for the Monte Carlo; default the number of CPUs. Results do
+	// not depend on it.
+	Workers int
+	// Progress, if not nil, is called now and then (exact: shuffles;
+	// mc: replications).
+	Progress gossip.Progress
+}
+
+// DefaultExactBudget is ExactBudget's default.
+const DefaultExactBudget = 4e9
+
+// MaxNodes bounds Config.Nodes: the asymptotic law has no limit of its own;
+// 2^40 keeps N·s and the costs in float64's exact integers.
+const MaxNodes = 1 << 40
+
+func (s Settings) withDefaults() Settings {
+	if s.ExactBudget <= 0 {
+		s.ExactBudget = DefaultExactBudget
+	}
+	if s.Reps <= 0 {
+		s.Reps = 1000
+	}
+	return s
+}
+
+// FieldError is an invalid field of Config or Settings (the one type of
+// every package, internal/fielderr).
+type FieldError = fielderr.Error
+
+func fieldErr(field, format string, a ...any) error {
+	return fmt.Errorf("plan: %w", &FieldError{Field: field, Msg: fmt.Sprintf(format, a...)})
+}
+
+// Validate checks the configuration; a problem is an error "plan:
+// Config.Field …" wrapping a *FieldError.
+func (c Config) Validate() error {
+	k := c.initial()
+	switch {
+	case c.Nodes < 2 || c.Nodes > MaxNodes:
+		return fieldErr("Config.Nodes", "%d: valid range 2..2^40", c.Nodes)
+	case c.Initial < 0 || k > c.Nodes:
+		return fieldErr("Config.Initial", "%d: valid range 1..Nodes = 1..%d", c.Initial, c.Nodes)
+	case !(c.Level > 0 && c.Level <= 1):
+		return fieldErr("Config.Level", "%g: valid range (0, 1]", c.Level)
+	case c.Time != gossip.Continuous && c.Time != gossip.Shuffles:
+		return fieldErr("Config.Time", "%v: valid values are continuous, shuffles", c.Time)
+	case c.PDrop < 0 || int(c.PDrop) >= len(approx.Variants):
+		return fieldErr("Config.PDrop", "%d: not a variant", int(c.PDrop))
+	case !(c.Deadline >= 0) || math.IsInf(c.Deadline, 0):
+		return fieldErr("Config.Deadline", "%g: valid range ≥ 0 (0: none)", c.Deadline)
+	case !(c.Confidence >= 0 && c.Confidence < 1):
+		return fieldErr("Config.Confidence", "%g: valid range (0, 1) (0: 0.95)", c.Confidence)
+	}
+	if err := c.Shuffle.Validate(); err != nil {
+		var fe *FieldError
+		if errors.As(err, &fe) {
+			return fieldErr("Config."+fe.Field, "%s", fe.Msg)
+		}
+		return fmt.Errorf("plan: %w", err)
+	}
+	return nil
+}
+
+func (c Config) initial() int { return max(c.Initial, 1) }
+
+func (c Config) confidence() float64 {
+	if c.Confidence == 0 {
+		return 0.95
+	}
+	return c.Confidence
+}
+
+// count is ⌈L·N⌉, with a margin for the rounding of L·N (as package chain).
+func (c Config) count() int {
+	return int(math.Ceil(c.Level*float64(c.Nodes) - 1e-9))
+}
+
+// Answer is the law of T_L for one exchange size and the answers to the
+// queries, all in rounds.
+type Answer struct {
+	Exchange int
+	// Method is the method used (never Auto).
+	Method Method
+	// Mean and SD of T_L; Q05…Q95 its 5, 25, 50, 75 and 95 % quantiles.
+	Mean, SD                float64
+	Q05, Q25, Q50, Q75, Q95 float64
+	// TConfidence is the smallest t with P(T_L ≤ t) ≥ Config.Confidence.
+	TConfidence float64
+	// PDeadline is P(T_L ≤ Config.Deadline), NaN without a deadline;
+	// Feasible is PDeadline ≥ Confidence (false without a deadline).
+	PDeadline float64
+	Feasible  bool
+	// ItemsSent is the expected number of items sent until the level is
+	// reached: 2s per shuffle, N shuffles a round, 2·s·N·Mean.
+	ItemsSent float64
+	Accuracy  Accuracy
+}
+
+// Accuracy states how far the answer may be from the pairwise model's
+// exact law. Fields that do not apply to the method are NaN.
+type Accuracy struct {
+	// Bound (exact): every probability is within Bound of the exact one
+	// (the chain's total-variation bound).
+	Bound float64
+	// Grid (exact, mc): the quantiles other than those the method
+	// computes directly are interpolated in the CDF between times Grid
+	// rounds apart.
+	Grid float64
+	// SEMean, SESD, SEPDeadline (mc): standard errors of the Monte Carlo
+	// estimates: sd/√R; √(μ₄ − σ⁴)/(2σ√R) from the sample's fourth
+	// moment; √(p(1−p)/R).
+	SEMean, SESD, SEPDeadline float64
+	// DevMean, DevSD (asymptotic): the largest deviation of mean and sd
+	// from the exact chain measured at this N (see the package doc),
+	// scaled to this configuration's time scale 1/u.
+	DevMean, DevSD float64
+	// Note says the same in words.
+	Note string
+}
+
+func noAccuracy() Accuracy {
+	n := math.NaN()
+	return Accuracy{Bound: n, Grid: n, SEMean: n, SESD: n, SEPDeadline: n, DevMean: n, DevSD: n}
+}
+
+// Design is the answer over a range of exchange sizes.
+type Design struct {
+	Config Config
+	Rows   []Answer
+	// Best indexes the row with the smallest TConfidence among the
+	// feasible rows (all rows without a deadline); ties go to the smaller
+	// s. −1 when no row is feasible.
+	Best int
+}
+
+// Solve computes the answer for cfg.Shuffle.Exchange.
+func Solve(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
+	d, err := Sweep(ctx, cfg, []int{cfg.Shuffle.Exchange}, set)
+	if err != nil {
+		return nil, err
+	}
+	return &d.Rows[0], nil
+}
+
+// Sweep computes the answer for every exchange size in exchanges (the
+// law of B in the asymptotic method is shared by all of them) and picks
+// the best. ctx is checked between exchange sizes and inside the exact
+// chain and the Monte Carlo.
+func Sweep(ctx context.Context, cfg Config, exchanges []int, set Settings) (*Design, error) {
+	if len(exchanges) == 0 {
+		return nil, fieldErr("Config.Shuffle.Exchange", "no exchange size given")
+	}
+	set = set.withDefaults()
+	if set.Method < Auto || set.Method > MonteCarlo {
+		return nil, fieldErr("Settings.Method", "%d: not a method", int(set.Method))
+	}
+	if set.Model < Markov || set.Model > Protocol {
+		return nil, fieldErr("Settings.Model", "%d: not a model", int(set.Model))
+	}
+	d := &Design{Config: cfg, Best: -1}
+	var shared []float64 // coverage exponents of B, shared by every s
+	for _, s := range exchanges {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		c := cfg
+		c.Shuffle.Exchange = s
+		if err := c.Validate(); err != nil {
+			return nil, err
+		}
+		a, err := solveOne(ctx, c, set, &shared)
+		if err != nil {
+			return nil, err
+		}
+		d.Rows = append(d.Rows, *a)
+	}
+	for i, r := range d.Rows {
+		if math.IsNaN(r.TConfidence) || cfg.Deadline > 0 && !r.Feasible {
+			continue
+		}
+		if d.Best < 0 || r.TConfidence < d.Rows[d.Best].TConfidence {
+			d.Best = i
+		}
+	}
+	return d, nil
+}
+
+// solveOne answers one validated configuration.
+func solveOne(ctx context.Context, cfg Config, set Settings, shared *[]float64) (*Answer, error) {
+	N, K, m := cfg.Nodes, cfg.initial(), cfg.count()
+	if m <= K {
+		// The level is met at t = 0.
+		a := &Answer{Exchange: cfg.Shuffle.Exchange, Method: set.Method, PDeadline: math.NaN(), Accuracy: noAccuracy()}
+		if a.Method == Auto {
+			a.Method = Exact
+		}
+		a.Accuracy.Note = fmt.Sprintf("⌈L·N⌉ = %d ≤ K = %d: T_L = 0 exactly", m, K)
+		if cfg.Deadline > 0 {
+			a.PDeadline, a.Feasible = 1, true
+		}
+		return a, nil
+	}
+	var asym *asymptotic
+	mf, err := meanField(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if mf.Rate() > 0 {
+		if *shared == nil {
+			*shared = betaQuantiles(m-K, N-m+1)
+		}
+		asym = newAsymptotic(N, K, *shared, mf)
+	}
+	method := set.Method
+	if method == Auto {
+		method = Asymptotic
+		if N <= maxExactNodes && ExactCost(cfg) <= set.ExactBudget {
+			method = Exact
+		}
+	}
+	if asym == nil && method != Exact {
+		return nil, fieldErr("Config.Shuffle.Exchange", "%d: with s = c no copy is ever made (u = 0); only the exact method applies", cfg.Shuffle.Exchange)
+	}
+	var a *Answer
+	switch method {
+	case Exact:
+		a, err = solveExact(ctx, cfg, set)
+	case MonteCarlo:
+		a, err = solveMC(ctx, cfg, set, asym)
+	default:
+		a = answerAsymptotic(cfg, asym, mf)
+	}
+	if err != nil {
+		return nil, err
+	}
+	a.Exchange, a.Method = cfg.Shuffle.Exchange, method
+	if cfg.Deadline > 0 {
+		a.Feasible = a.PDeadline >= cfg.confidence()
+	}
+	a.ItemsSent = 2 * float64(cfg.Shuffle.Exchange) * float64(N) * a.Mean
+	return a, nil
+}
+
+// meanField is the mean-field model of cfg (package approx).
+func meanField(cfg Config) (approx.Model, error) {
+	sh := cfg.Shuffle
+	mf, err := approx.NewModel(cfg.Nodes, sh.Items, sh.Cache, sh.Exchange, cfg.PDrop, cfg.initial())
+	if err != nil {
+		return approx.Model{}, fmt.Errorf("plan: %w", err)
+	}
+	return mf, nil
+}
+
+// answerAsymptotic reads the queries off the limit law.
+func answerAsymptotic(cfg Config, a *asymptotic, mf approx.Model) *Answer {
+	ans := &Answer{PDeadline: math.NaN(), Accuracy: noAccuracy()}
+	ans.Mean, ans.SD = a.Moments()
+	ans.Q05, ans.Q25, ans.Q50, ans.Q75, ans.Q95 = a.Quantile(0.05), a.Quantile(0.25), a.Quantile(0.5), a.Quantile(0.75), a.Quantile(0.95)
+	ans.TConfidence = a.Quantile(cfg.confidence())
+	if cfg.Deadline > 0 {
+		ans.PDeadline = a.CDF(cfg.Deadline)
+	}
+	ans.Accuracy.DevMean, ans.Accuracy.DevSD = asymptoticDeviation(cfg.Nodes, a.u)
+	ans.Accuracy.Note = fmt.Sprintf("asymptotic law; measured against the exact chain (N = 100…3000): |Δmean| ≤ %.2g, |Δsd| ≤ %.2g rounds at this N", ans.Accuracy.DevMean, ans.Accuracy.DevSD)
+	return ans
+}
