@@ -41,6 +41,7 @@ func TestContractEveryCommand(t *testing.T) {
 		{[]string{"optimal"}, "--level", "x", "2", "-o"},
 		{[]string{"chain"}, "-N", "x", "1", "-o"},
 		{[]string{"sim"}, "--reps", "x", "0", "-o"},
+		{[]string{"plan"}, "--level", "x", "1.5", "-o"},
 		{[]string{"merge", file}, "--format", "", "xml", "-o"},
 		{[]string{"tree", "build"}, "--degree", "x", "0", "-o"},
 		{[]string{"tree", "fail"}, "--fraction", "x", "1", "-o"},

@@ -68,6 +68,7 @@ func commands() map[string]*command {
 		{name: "ode", summary: "integrate replication x(t) and coverage y(t); compare with the closed forms", run: cmdODE},
 		{name: "optimal", summary: "the optimal exchange size s* and its integer counterparts", run: cmdOptimal},
 		{name: "chain", summary: "the pairwise model solved exactly: laws of x(t), y(t) and of the time to a coverage level", run: cmdChain},
+		{name: "plan", summary: "design answers: the law of the time to coverage L at any N, P(T ≤ D), the best exchange size s", run: cmdPlan},
 		{name: "sim", summary: "Monte Carlo of the shuffle protocol or its pairwise-Markov model", run: cmdSim},
 		{name: "merge", summary: "combine the part files of a sharded sim or tree run, exactly", run: cmdMerge},
 		{name: "tree", summary: "spanning-tree notification simulator: build, fail, sweep", run: cmdTree},

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/flagval"
+	"github.com/gossipkit/gossipkit/plan"
+	"github.com/gossipkit/gossipkit/plots"
+)
+
+// planFieldFlags maps plan.Config's fields to the flags of `plan`.
+var planFieldFlags = map[string]string{
+	"Config.Nodes": "-N", "Config.Shuffle.Items": "-n", "Config.Shuffle.Cache": "-c", "Config.Shuffle.Exchange": "-s",
+	"Config.Initial": "--initial", "Config.Level": "--level", "Config.Deadline": "--deadline",
+	"Config.Confidence": "--confidence", "Config.Time": "--time", "Config.PDrop": "--pdrop",
+}
+
+func cmdPlan(ctx context.Context, e *env, args []string) error {
+	fs := newFlags("plan")
+	var cfg plan.Config
+	fs.IntVar(&cfg.Nodes, "N", 1000, "number of nodes N (2..2^40; the exact method 2..5000)")
+	fs.IntVar(&cfg.Shuffle.Items, "n", 500, "number of distinct items n (≥ c)")
+	fs.IntVar(&cfg.Shuffle.Cache, "c", 100, "cache size c (1 ≤ c ≤ n)")
+	sS := fs.String("s", "50", "exchange size s: V, or a range LO:HI[:STEP] (1 ≤ s ≤ c, s < n; s < c except with --method exact)")
+	fs.IntVar(&cfg.Initial, "initial", 1, "nodes holding the item at t = 0, K (1..N)")
+	fs.Float64Var(&cfg.Level, "level", 0.99, "coverage level L in (0, 1]: T_L is the time until ⌈L·N⌉ nodes have held the item")
+	fs.Float64Var(&cfg.Deadline, "deadline", 0, "deadline D in rounds (> 0): P(T_L ≤ D) and which s meet it with probability --confidence (0: none)")
+	fs.Float64Var(&cfg.Confidence, "confidence", 0.95, "probability P in (0, 1): t_confidence is the smallest deadline met with probability P")
+	method := fs.String("method", "auto", "auto (exact where it fits the budget, else asymptotic), exact, asymptotic or mc")
+	reps := fs.Int("reps", 1000, "replications of --method mc (1..10^7)")
+	model := fs.String("model", "markov", "what --method mc simulates: markov (the pairwise model) or protocol (every cache)")
+	seed := fs.Uint64("seed", 1, "seed of --method mc")
+	timeModel := fs.String("time", "continuous", "continuous (shuffles at rate N a round) or shuffles (exactly N shuffles a round)")
+	variant := fs.String("pdrop", "simplified", "P_drop variant: simplified, gamma or exact")
+	format := fs.String("format", "text", "output format: text, json, csv or markdown")
+	out := outFlag(fs)
+	if err := parseFormatted(fs, e, args, format); err != nil {
+		return err
+	}
+	var set plan.Settings
+	var err error
+	if set.Method, err = plan.ParseMethod(*method); err != nil {
+		return usagef("--method %q: valid values are auto, exact, asymptotic, mc", *method)
+	}
+	if set.Model, err = plan.ParseSimModel(*model); err != nil {
+		return usagef("--model %q: valid values are markov, protocol", *model)
+	}
+	if *reps < 1 || *reps > 10_000_000 {
+		return usagef("--reps %d: valid range 1..10000000", *reps)
+	}
+	set.Reps, set.Seed = *reps, *seed
+	if cfg.Time, err = gossip.ParseTime(*timeModel); err != nil || cfg.Time == gossip.Synchronous {
+		return usagef("--time %q: valid values are continuous, shuffles", *timeModel)
+	}
+	if cfg.PDrop, err = approx.ParseVariant(*variant); err != nil {
+		return usagef("--pdrop %q: valid values are simplified, gamma, exact", *variant)
+	}
+	r, err := flagval.ParseRange(*sS)
+	if err != nil {
+		return usagef("-s %v", err)
+	}
+	if r.Lo < 1 {
+		return usagef("-s %q: values must be ≥ 1", *sS)
+	}
+	if (r.Hi-r.Lo)/r.Step+1 > 10_000 {
+		return usagef("-s %q: at most 10000 values", *sS)
+	}
+	ss := r.Values()
+	if set.Method == plan.Exact && cfg.Nodes > 5000 {
+		return usagef("-N %d: valid range 2..5000 with --method exact (the joint chain)", cfg.Nodes)
+	}
+	for _, s := range ss {
+		c := cfg
+		c.Shuffle.Exchange = s
+		if err := c.Validate(); err != nil {
+			return usagef("%v", fieldUsage(err, planFieldFlags))
+		}
+		if s == cfg.Shuffle.Cache && set.Method != plan.Exact {
+			return usagef("-s %d: with s = c no copy is ever made; only --method exact applies (valid range for --method %s: 1..%d)", s, set.Method, cfg.Shuffle.Cache-1)
+		}
+	}
+	prog := newProgress(e, "plan")
+	set.Progress = func(done, total int64) { prog(int(min(done, total)), int(total)) }
+	d, err := plan.Sweep(ctx, cfg, ss, set)
+	if err != nil {
+		return err
+	}
+	return output(e, *out, func(w io.Writer) error { return writePlan(w, d, *format) })
+}
+
+// planTable is the rows of a design, one per exchange size; csv carries
+// feasible as 1 or 0 (numbers only).
+func planTable(d *plan.Design, csv bool) *plots.Table {
+	t := &plots.Table{Keys: []string{"s", "method", "mean", "sd", "q05", "q25", "q50", "q75", "q95", "t_confidence", "p_deadline", "feasible", "items_sent",
+		"error_bound", "se_mean", "se_sd", "se_p_deadline", "dev_mean", "dev_sd"}}
+	for _, a := range d.Rows {
+		var feasible any // null without a deadline
+		if d.Config.Deadline > 0 {
+			feasible = a.Feasible
+			if csv {
+				feasible = 0
+				if a.Feasible {
+					feasible = 1
+				}
+			}
+		}
+		ac := a.Accuracy
+		t.Rows = append(t.Rows, []any{a.Exchange, a.Method.String(), a.Mean, a.SD, a.Q05, a.Q25, a.Q50, a.Q75, a.Q95, a.TConfidence, a.PDeadline, feasible, a.ItemsSent,
+			ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.DevMean, ac.DevSD})
+	}
+	return t
+}
+
+// writePlan writes a design: JSON {"rows": [...], "best": {...} or null};
+// CSV the rows; text and Markdown the parameters, the rows, the best s and
+// one accuracy note per method used.
+func writePlan(w io.Writer, d *plan.Design, format string) error {
+	t := planTable(d, format == "csv")
+	switch format {
+	case "csv":
+		return t.Write(w, format)
+	case "json":
+		var rows bytes.Buffer
+		if err := t.Write(&rows, "json"); err != nil {
+			return err
+		}
+		best := []byte("null")
+		if d.Best >= 0 {
+			b := &plots.Table{Single: true, Keys: t.Keys, Rows: [][]any{t.Rows[d.Best]}}
+			var buf bytes.Buffer
+			if err := b.Write(&buf, "json"); err != nil {
+				return err
+			}
+			best = bytes.TrimSpace(buf.Bytes())
+		}
+		_, err := fmt.Fprintf(w, "{\n\"rows\": %s,\n\"best\": %s\n}\n", bytes.TrimSpace(rows.Bytes()), best)
+		return err
+	}
+	c := d.Config
+	conf := c.Confidence
+	if conf == 0 {
+		conf = 0.95
+	}
+	fmt.Fprintf(w, "Time T_L to coverage L = %g (%d of N = %d nodes), n = %d, c = %d, K = %d, %v time, P_drop %v; t_confidence = the %g-quantile",
+		c.Level, int(math.Ceil(c.Level*float64(c.Nodes)-1e-9)), c.Nodes, c.Shuffle.Items, c.Shuffle.Cache, max(c.Initial, 1), c.Time, c.PDrop, conf)
+	if c.Deadline > 0 {
+		fmt.Fprintf(w, "; deadline D = %g rounds", c.Deadline)
+	}
+	fmt.Fprintf(w, ". Rounds; items_sent = 2s·N·mean.\n\n")
+	short := &plots.Table{Keys: t.Keys[:13], TextCell: t.TextCell}
+	for _, r := range t.Rows {
+		short.Rows = append(short.Rows, r[:13])
+	}
+	if err := short.Write(w, format); err != nil {
+		return err
+	}
+	switch {
+	case d.Best >= 0:
+		b := d.Rows[d.Best]
+		fmt.Fprintf(w, "\nBest s = %d: t_confidence %.4g rounds, mean %.4g, items sent %.4g (expected).\n", b.Exchange, b.TConfidence, b.Mean, b.ItemsSent)
+	case c.Deadline > 0:
+		fmt.Fprintf(w, "\nNo s meets the deadline %g with probability %g.\n", c.Deadline, conf)
+	}
+	seen := map[plan.Method]bool{}
+	var notes []string
+	for _, r := range d.Rows {
+		if !seen[r.Method] {
+			seen[r.Method] = true
+			notes = append(notes, fmt.Sprintf("%v (s = %d): %s", r.Method, r.Exchange, r.Accuracy.Note))
+		}
+	}
+	_, err := fmt.Fprintf(w, "\nAccuracy:\n- %s\n", strings.Join(notes, "\n- "))
+	return err
+}
