@@ -11,15 +11,15 @@ import (
 )
 
 // solveMC runs Settings.Reps replications of package sim (the pairwise
-// model event by event, or the protocol) for enough rounds that the
-// asymptotic law puts less than 10⁻⁴ beyond them, and reads T_L from
+// model event by event, or the protocol) for 10 % more rounds than the
+// asymptotic law's (1 − 10⁻⁶)-quantile (and at least to the deadline), and reads T_L from
 // sim.TimesToCoverage. sim records coverage after whole rounds, so each
 // replication gives ⌈T_L⌉: P(T_L ≤ k) is estimated without bias at whole
 // k, the quantiles interpolate that CDF linearly between whole rounds, and
 // the mean and sd carry Sheppard's corrections (E⌈T⌉ − 1/2,
 // √(Var⌈T⌉ − 1/12)), exact when the fractional part of T_L is uniform.
 func solveMC(ctx context.Context, cfg Config, set Settings, asym *asymptotic) (*Answer, error) {
-	rounds := int(math.Ceil(math.Max(cfg.Deadline, 1.5*asym.Quantile(1-1e-4)))) + 10
+	rounds := int(math.Ceil(math.Max(cfg.Deadline, 1.1*asym.Quantile(1-1e-6)))) + 5
 	sh := cfg.Shuffle
 	sc := sim.Config{Model: sim.Markov, Nodes: cfg.Nodes, Items: sh.Items, Cache: sh.Cache, Exchange: sh.Exchange,
 		Rounds: rounds, Reps: set.Reps, Seed: set.Seed, Initial: cfg.initial(), Schedule: sim.Continuous, PDrop: cfg.PDrop}
