@@ -20,7 +20,7 @@ func ExampleSolve() {
 		fmt.Println(err)
 		return
 	}
-	mf, _ := approx.NewModel(1_000_000, 500, 100, 50, approx.Simplified, 1)
+	mf, _ := approx.NewModel(approx.Config{Nodes: 1_000_000, Shuffle: cfg.Shuffle})
 	fmt.Printf("%v: sd %.1f rounds, mean − ODE time %.1f rounds\n", a.Method, a.SD, a.Mean-mf.TimeToCoverage(0.99))
 	// Output: asymptotic: sd 11.5 rounds, mean − ODE time 5.2 rounds
 }

@@ -20,8 +20,7 @@ import (
 // √(Var⌈T⌉ − 1/12)), exact when the fractional part of T_L is uniform.
 func solveMC(ctx context.Context, cfg Config, set Settings, asym *asymptotic) (*Answer, error) {
 	rounds := int(math.Ceil(math.Max(cfg.Deadline, 1.1*asym.Quantile(1-1e-6)))) + 5
-	sh := cfg.Shuffle
-	sc := sim.Config{Model: sim.Markov, Nodes: cfg.Nodes, Items: sh.Items, Cache: sh.Cache, Exchange: sh.Exchange,
+	sc := sim.Config{Model: sim.Markov, Nodes: cfg.Nodes, Shuffle: cfg.Shuffle,
 		Rounds: rounds, Reps: set.Reps, Seed: set.Seed, Initial: cfg.initial(), Schedule: sim.Continuous, PDrop: cfg.PDrop}
 	if set.Model == Protocol {
 		sc.Model, sc.Warmup = sim.Protocol, sim.DefaultConfig().Warmup
@@ -29,18 +28,10 @@ func solveMC(ctx context.Context, cfg Config, set Settings, asym *asymptotic) (*
 	if cfg.Time == gossip.Shuffles {
 		sc.Schedule = sim.Rounds
 	}
-	workers := set.Workers
-	if workers <= 0 {
-		workers = sim.DefaultWorkers()
-	}
-	if err := sc.Validate(workers); err != nil {
+	if err := sc.Validate(); err != nil {
 		return nil, fmt.Errorf("plan: Monte Carlo: %w", err)
 	}
-	opt := sim.Options{Workers: workers}
-	if set.Progress != nil {
-		opt.Progress = func(done, total int) { set.Progress(int64(done), int64(total)) }
-	}
-	res, err := sim.Run(ctx, sc, opt)
+	res, err := sim.Run(ctx, sc, sim.Settings{Workers: set.Workers, Progress: set.Progress})
 	if err != nil {
 		return nil, fmt.Errorf("plan: %w", err)
 	}

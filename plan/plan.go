@@ -350,8 +350,7 @@ func solveOne(ctx context.Context, cfg Config, set Settings, shared *[]float64) 
 
 // meanField is the mean-field model of cfg (package approx).
 func meanField(cfg Config) (approx.Model, error) {
-	sh := cfg.Shuffle
-	mf, err := approx.NewModel(cfg.Nodes, sh.Items, sh.Cache, sh.Exchange, cfg.PDrop, cfg.initial())
+	mf, err := approx.NewModel(approx.Config{Nodes: cfg.Nodes, Shuffle: cfg.Shuffle, PDrop: cfg.PDrop, Initial: cfg.initial()})
 	if err != nil {
 		return approx.Model{}, fmt.Errorf("plan: %w", err)
 	}

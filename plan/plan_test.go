@@ -220,7 +220,7 @@ func TestAsymptoticAgainstChain(t *testing.T) {
 // The mean-field curve the law shifts: coverageTime inverts approx's
 // closed form y(t) for initially uncovered nodes.
 func TestCoverageTime(t *testing.T) {
-	mf, _ := approx.NewModel(1000, 500, 100, 50, approx.Simplified, 3)
+	mf, _ := approx.NewModel(approx.Config{Nodes: 1000, Shuffle: paper, Initial: 3})
 	for _, tt := range []float64{1, 30, 120} {
 		y := mf.Y(tt)
 		E := -math.Log((1 - y) / (1 - mf.Y0))

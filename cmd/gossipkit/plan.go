@@ -13,6 +13,7 @@ import (
 	"github.com/gossipkit/gossipkit/internal/flagval"
 	"github.com/gossipkit/gossipkit/plan"
 	"github.com/gossipkit/gossipkit/plots"
+	"github.com/gossipkit/gossipkit/sim"
 )
 
 // planFieldFlags maps plan.Config's fields to the flags of `plan`.
@@ -86,8 +87,20 @@ func cmdPlan(ctx context.Context, e *env, args []string) error {
 			return usagef("-s %d: with s = c no copy is ever made; only --method exact applies (valid range for --method %s: 1..%d)", s, set.Method, cfg.Shuffle.Cache-1)
 		}
 	}
+	if set.Method == plan.MonteCarlo {
+		// The replications' memory, as sim checks it (rounds do not matter
+		// to the caches; 1000 bounds the trajectories of a usual run).
+		sc := sim.Config{Model: sim.Markov, Nodes: cfg.Nodes, Shuffle: cfg.Shuffle, Rounds: 1000, Reps: set.Reps, Initial: cfg.Initial}
+		sc.Shuffle.Exchange = ss[0]
+		if set.Model == plan.Protocol {
+			sc.Model = sim.Protocol
+		}
+		if err := checkSimConfig(sc, sim.DefaultWorkers()); err != nil {
+			return err
+		}
+	}
 	prog := newProgress(e, "plan")
-	set.Progress = func(done, total int64) { prog(int(min(done, total)), int(total)) }
+	set.Progress = func(done, total int64) { prog(min(done, total), total) }
 	d, err := plan.Sweep(ctx, cfg, ss, set)
 	if err != nil {
 		return err
