@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"github.com/gossipkit/gossipkit/chain"
-	"github.com/gossipkit/gossipkit/gossip"
 )
 
 // maxExactNodes is the largest N the joint chain takes.
@@ -44,13 +43,7 @@ func exactHorizon(cfg Config, mean, sd float64) float64 {
 }
 
 func chainConfig(cfg Config) chain.Config {
-	sh := cfg.Shuffle
-	c := chain.Config{Nodes: cfg.Nodes, Items: sh.Items, Cache: sh.Cache, Exchange: sh.Exchange,
-		Initial: cfg.initial(), PDrop: cfg.PDrop, Level: cfg.Level}
-	if cfg.Time == gossip.Shuffles {
-		c.Time = chain.Shuffles
-	}
-	return c
+	return chain.Config{Nodes: cfg.Nodes, Shuffle: cfg.Shuffle, Initial: cfg.initial(), PDrop: cfg.PDrop, Level: cfg.Level, Time: cfg.Time}
 }
 
 // exactMoments are the mean and sd of T_L by first-step analysis.

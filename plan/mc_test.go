@@ -19,7 +19,7 @@ import (
 // independently of package sim and package chain, and costs O(N) events a
 // replication, so N = 10⁴…10⁵ are cheap.
 func lumped(cfg Config, reps int, seed uint64) []float64 {
-	j, _ := chain.JumpsFor(cfg.PDrop, cfg.Shuffle.Items, cfg.Shuffle.Cache, cfg.Shuffle.Exchange)
+	j, _ := chain.JumpsFor(cfg.PDrop, cfg.Shuffle)
 	N, K, target := float64(cfg.Nodes), cfg.initial(), cfg.count()
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	out := make([]float64, reps)
