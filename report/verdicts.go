@@ -27,11 +27,8 @@ func (r *DropProbability) Verdicts() []Verdict {
 		}
 	}
 	// "Small": below 1 % in absolute terms (drop probabilities are O(1)).
-	near := Verdict{Claim: "the simplification S = (n−c)/(n−s) is close to formula (1) (\"the correction factor is small\")", Verdict: holds,
+	near := Verdict{Claim: "the simplification S = (n−c)/(n−s) is close to formula (1) (\"the correction factor is small\")", Verdict: nearRule(hi),
 		Measured: fmt.Sprintf("|E − S| ≤ 10^%.1f on the Fig. 4 grid", hi)}
-	if hi >= -2 {
-		near.Verdict = qualified
-	}
 	accurate := Verdict{Claim: "formula (1) is the accurate drop probability of an item of S_B \\ S_A", Verdict: unchecked, Measured: "enumeration incomplete"}
 	if r.EnumPoints > 0 {
 		accurate = Verdict{Claim: accurate.Claim, Verdict: fails,
@@ -63,50 +60,20 @@ func (r *DropProbability) Verdicts() []Verdict {
 // steady state and Fig. 7.
 func (f *Fig78) replicationVerdicts() []Verdict {
 	n0 := f.Ns[0]
-	m := f.Runs[n0].Measure()
-	tot := f.Runs[n0].Totals()
-	worstZ, worstD := 0.0, 0.0
-	for i := 1; i < 4; i++ {
-		var row int64
-		for j := range 4 {
-			row += tot.Transitions[i][j]
-		}
-		for j := range 4 {
-			p := m.TransModel[i][j]
-			if row == 0 || p <= 0 || p >= 1 {
-				continue
-			}
-			d := math.Abs(m.Trans[i][j] - p)
-			worstD = math.Max(worstD, d)
-			worstZ = math.Max(worstZ, d/math.Sqrt(p*(1-p)/float64(row)))
-		}
-	}
-	// Within 4 binomial standard errors: holds; within 0.01: qualified.
-	trans := Verdict{Claim: "the transition probabilities of Fig. 1 describe an item's state in the protocol's shuffles", Verdict: holds,
-		Measured: fmt.Sprintf("largest |measured − model| %.4f (%.1f binomial standard errors), n = %d", worstD, worstZ, n0)}
-	switch {
-	case worstZ > 4 && worstD < 0.01:
-		trans.Verdict = qualified
-	case worstZ > 4:
-		trans.Verdict = fails
-	}
-	steady := Verdict{Claim: "\"in all cases the steady state reaches precisely the expected value c/n\"", Verdict: holds}
+	trans := Verdict{Claim: "the transition probabilities of Fig. 1 describe an item's state in the protocol's shuffles", Verdict: transRule(f.Trans),
+		Measured: fmt.Sprintf("largest |measured − model| %.4f (%.1f binomial standard errors), n = %d", f.Trans.MaxDiff, f.Trans.MaxZ, n0)}
+	steady := Verdict{Claim: "\"in all cases the steady state reaches precisely the expected value c/n\""}
 	worstSE := 0.0
-	for i := range f.Ns {
-		row := f.Table.Rows[i]
-		want, got, se := row[1].(float64), row[2].(float64), row[3].(float64)
-		worstSE = math.Max(worstSE, math.Abs(got-want)/se)
-		steady.Measured += fmt.Sprintf("n = %d: %.4g vs %.4g; ", f.Ns[i], got, want)
+	for _, row := range f.Rows {
+		worstSE = math.Max(worstSE, math.Abs(row.XLateMean-row.SteadyCOverN)/row.XLateSE)
+		steady.Measured += fmt.Sprintf("n = %d: %.4g vs %.4g; ", row.N, row.XLateMean, row.SteadyCOverN)
 	}
-	// Within 3 standard errors of the late mean at every n.
 	steady.Measured += fmt.Sprintf("largest distance %.1f standard errors", worstSE)
-	if worstSE > 3 {
-		steady.Verdict = fails
-	}
+	steady.Verdict = steadyRule(worstSE)
 	fig7 := Verdict{Claim: "Fig. 7: the simulations show \"the same initial increase in replicas\" as x(t)"}
 	minX := 1.0
-	for i := range f.Ns {
-		minX = math.Min(minX, sdShare(f.ModelX[i], f.SimX[i].Mean, f.SimX[i].SD))
+	for _, row := range f.Rows {
+		minX = math.Min(minX, row.GapX.WithinSD)
 	}
 	fig7.Verdict, fig7.Measured = sdRule(minX), fmt.Sprintf("the ODE lies within one sd of the protocol mean at ≥ %.0f%% of the rounds at every n", 100*minX)
 	return []Verdict{trans, steady, fig7}
@@ -116,9 +83,9 @@ func (f *Fig78) replicationVerdicts() []Verdict {
 func (f *Fig78) coverageVerdicts() []Verdict {
 	ev, rd := 1.0, 1.0
 	final := 1.0
-	for i := range f.Ns {
-		ev, rd = math.Min(ev, f.GapY[i].WithinSD), math.Min(rd, f.GapYRound[i].WithinSD)
-		final = math.Min(final, f.SimY[i].Mean[len(f.SimY[i].Mean)-1])
+	for _, row := range f.Rows {
+		ev, rd = math.Min(ev, row.GapY.WithinSD), math.Min(rd, row.GapYRound.WithinSD)
+		final = math.Min(final, row.YFinal)
 	}
 	out := []Verdict{
 		{Claim: "Fig. 8: y(t) falls \"nicely within the standard deviation\" of the simulations (per-event coverage, what the ODE counts)", Verdict: sdRule(ev),
@@ -126,34 +93,8 @@ func (f *Fig78) coverageVerdicts() []Verdict {
 		{Claim: "Fig. 8, the same with coverage from round snapshots (the paper's measure)", Verdict: sdRule(rd),
 			Measured: fmt.Sprintf("within one sd at ≥ %.0f%% of the rounds at every n", 100*rd)},
 	}
-	reach := Verdict{Claim: "coverage eventually reaches 1", Verdict: holds, Measured: fmt.Sprintf("smallest final mean coverage %.4g (t = %d)", final, f.T)}
-	if final < 0.99 {
-		reach.Verdict = unchecked // not reached within the rounds simulated
-	}
+	reach := Verdict{Claim: "coverage eventually reaches 1", Verdict: reachRule(final), Measured: fmt.Sprintf("smallest final mean coverage %.4g (t = %d)", final, f.T)}
 	return append(out, reach)
-}
-
-// sdShare is the share of rounds at which model lies within one sd of mean.
-func sdShare(model, mean, sd []float64) float64 {
-	in := 0
-	for i := range mean {
-		if math.Abs(model[i]-mean[i]) <= sd[i] {
-			in++
-		}
-	}
-	return float64(in) / float64(len(mean))
-}
-
-// sdRule: within one sd at ≥ 95 % of the rounds holds, ≥ 68 % holds with
-// a qualification.
-func sdRule(within float64) string {
-	switch {
-	case within >= 0.95:
-		return holds
-	case within >= 0.68:
-		return qualified
-	}
-	return fails
 }
 
 // Verdicts judges the optimal-s claims.
@@ -179,19 +120,19 @@ func (r *Tree) Verdicts() []Verdict {
 			drop(at(4).Msgs, at(8).Msgs), drop(at(4).Depth, at(8).Depth), drop(at(8).Msgs, at(16).Msgs), drop(at(8).Depth, at(16).Depth))}
 	rootFirst := Verdict{Claim: "the \"first\" join strategy is better than \"root\"", Verdict: unchecked,
 		Measured: "under this package's reading of \"first\" both build the same tree; the document does not say what its lookup returned"}
-	rd, rr := r.Redirects[tree.RedirectDistance], r.Redirects[tree.RedirectRandom]
+	rd, rr := r.redirect(tree.RedirectDistance), r.redirect(tree.RedirectRandom)
 	redirect := Verdict{Claim: "Table I: random redirection gives lower depth and fewer messages than distance (δ 6.00 vs 6.93, ν 7.20 vs 7.68)", Verdict: holds,
-		Measured: fmt.Sprintf("random δ %.2f, ν %.2f; distance δ %.2f, ν %.2f", rr[0].Mean, rr[1].Mean, rd[0].Mean, rd[1].Mean)}
+		Measured: fmt.Sprintf("random δ %.2f, ν %.2f; distance δ %.2f, ν %.2f", rr.Depth.Mean, rr.Msgs.Mean, rd.Depth.Mean, rd.Msgs.Mean)}
 	switch {
-	case rr[0].Mean >= rd[0].Mean && rr[1].Mean >= rd[1].Mean:
+	case rr.Depth.Mean >= rd.Depth.Mean && rr.Msgs.Mean >= rd.Msgs.Mean:
 		redirect.Verdict = fails
-	case rr[0].Mean >= rd[0].Mean || rr[1].Mean >= rd[1].Mean:
+	case rr.Depth.Mean >= rd.Depth.Mean || rr.Msgs.Mean >= rd.Msgs.Mean:
 		redirect.Verdict = qualified
 	}
 	out := []Verdict{k8, rootFirst, redirect}
 	// At 50 % failures: "small" depth change ≤ 10 %, "large" rise in
 	// join requests ≥ 100 %, "limited" ≤ 25 %.
-	b, p, e := r.At50[tree.Breakout], r.At50[tree.Preservation], r.At50[tree.Election]
+	b, p, e := r.at50(tree.Breakout), r.at50(tree.Preservation), r.at50(tree.Election)
 	judge := func(claim string, ok bool, s tree.Summary) Verdict {
 		v := Verdict{Claim: claim, Verdict: holds, Measured: fmt.Sprintf("at 50%% failures: depth %+.1f%%, join requests %+.0f%%, reconnected %v", s.DepthChangePct.Mean, s.JoinRequestsIncreasePct.Mean, s.Reconnected)}
 		if !ok {
