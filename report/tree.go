@@ -37,6 +37,7 @@ type Tree struct {
 // per node ν and the largest ν over seeds, beside the document's δ and ν.
 type Table1Row struct {
 	Redirect             tree.Redirect
+	Seeds                int
 	Depth, Msgs, MsgsMax tree.Stat
 	DepthDoc, MsgsDoc    float64
 }
@@ -124,7 +125,7 @@ func (s *Study) Tree(ctx context.Context) (*Tree, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.Table1 = append(r.Table1, Table1Row{Redirect: red,
+		r.Table1 = append(r.Table1, Table1Row{Redirect: red, Seeds: 5 * seeds,
 			Depth: tree.Over(res, depth), DepthDoc: doc[red][0],
 			Msgs: tree.Over(res, func(x tree.SeedResult) float64 { return x.Build.MessagesMean }), MsgsDoc: doc[red][1],
 			MsgsMax: tree.Over(res, func(x tree.SeedResult) float64 { return float64(x.Build.MessagesMax) })})
