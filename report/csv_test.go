@@ -19,7 +19,7 @@ import (
 // p/q for an exact value) or empty (README: "CSV and JSON carry numbers").
 var textColumns = map[string]bool{
 	"claim": true, "verdict": true, "rule": true, "measured": true, // verdicts
-	"from":       true, // transitions: a state name
+	"from":       true,                   // transitions: a state name
 	"simulation": true, "quantity": true, // refined
 	"redirect":    true, // tree_table1
 	"reconnected": true, // tree repairs: a bool

@@ -221,6 +221,8 @@ type Fig78 struct {
 	SimX, SimY             []sim.Trajectory
 	// SimYRound is the round-snapshot coverage (the paper's measure).
 	SimYRound []sim.Trajectory
+	// SimXBand, SimYBand: the 5–95 % quantiles of x and y over the runs.
+	SimXBand, SimYBand []Band
 	// Rows: the ODE against the protocol at each n (ode_vs_sim).
 	Rows []ODEvsSimRow
 	// Trans: the measured transitions of d against Fig. 1's at Ns[0].
@@ -295,6 +297,8 @@ func (s *Study) Fig78(ctx context.Context) (*Fig78, error) {
 		syr := res.RoundCoverage()
 		f.ModelT, f.ModelX, f.ModelY = append(f.ModelT, tt), append(f.ModelX, mx), append(f.ModelY, my)
 		f.SimX, f.SimY, f.SimYRound = append(f.SimX, sx), append(f.SimY, sy), append(f.SimYRound, syr)
+		bx, by := quantileBands(res)
+		f.SimXBand, f.SimYBand = append(f.SimXBand, bx), append(f.SimYBand, by)
 		row := ODEvsSimRow{N: n, SteadyCOverN: float64(sc.Cache) / float64(n),
 			GapX: sim.CompareTrajectory(mx, sx), GapY: sim.CompareTrajectory(my, sy), GapYRound: sim.CompareTrajectory(my, syr),
 			// The two records against each other: CompareTrajectory of the
@@ -323,13 +327,20 @@ func (f *Fig78) names() []string {
 }
 
 func (f *Fig78) fig7() *plots.Spec {
-	sp := timeSeriesSpec(fmt.Sprintf("Fig. 7: replication, N=%d, c=%d, s=%d", f.N, f.C, f.S), "x(t): fraction of nodes holding d", f.names(), f.ModelT, f.ModelX, f.SimX, "ODE", "protocol mean ± sd")
-	sp.LegendDown = 1.1 * vg.Inch // between the n = 500 and n = 1000 plateaus
+	sp := timeSeriesSpec(fmt.Sprintf("Fig. 7: replication, N=%d, c=%d, s=%d", f.N, f.C, f.S), "x(t): fraction of nodes holding d", f.names(), f.ModelT, f.ModelX, f.SimX, f.SimXBand, "ODE", "protocol mean, 5–95 % of runs")
+	// Room above the highest band for the legend, off the curves.
+	top := 0.0
+	for i := range f.SimXBand {
+		top = math.Max(top, floats.Max(f.SimXBand[i].Hi))
+		top = math.Max(top, floats.Max(f.ModelX[i]))
+	}
+	lo, hi := 0.0, 1.55*top
+	sp.YMin, sp.YMax = &lo, &hi
 	return sp
 }
 
 func (f *Fig78) fig8() *plots.Spec {
-	sp := timeSeriesSpec(fmt.Sprintf("Fig. 8: coverage, N=%d, c=%d, s=%d", f.N, f.C, f.S), "y(t): fraction of nodes that have held d", f.names(), f.ModelT, f.ModelY, f.SimY, "ODE", "protocol, per event, mean ± sd")
+	sp := timeSeriesSpec(fmt.Sprintf("Fig. 8: coverage, N=%d, c=%d, s=%d", f.N, f.C, f.S), "y(t): fraction of nodes that have held d", f.names(), f.ModelT, f.ModelY, f.SimY, f.SimYBand, "ODE", "protocol, per event, mean, 5–95 % of runs")
 	for i, name := range f.names() {
 		sp.Series = append(sp.Series, plots.Series{Name: name + " protocol, round snapshots, mean", X: f.SimYRound[i].T, Y: f.SimYRound[i].Mean, Color: i, Dotted: true})
 	}
@@ -337,22 +348,33 @@ func (f *Fig78) fig8() *plots.Spec {
 	return sp
 }
 
-// timeSeriesSpec draws model curves (solid) and simulated means with ±1 sd
-// bands (dashed), one colour per case.
-func timeSeriesSpec(title, ylabel string, names []string, ts [][]float64, model [][]float64, sims []sim.Trajectory, modelName, simName string) *plots.Spec {
+// timeSeriesSpec draws model curves (solid) and simulated means (dashed)
+// with their 5–95 % bands, one colour per case.
+func timeSeriesSpec(title, ylabel string, names []string, ts [][]float64, model [][]float64, sims []sim.Trajectory, bands []Band, modelName, simName string) *plots.Spec {
 	sp := &plots.Spec{Title: title, XLabel: "t (rounds)", YLabel: ylabel}
 	for i := range names {
 		sp.Series = append(sp.Series, plots.Series{Name: names[i] + " " + modelName, X: ts[i], Y: model[i], Color: i})
-		sp.Series = append(sp.Series, band(names[i]+" "+simName, sims[i], i))
+		sp.Series = append(sp.Series, band(names[i]+" "+simName, sims[i], bands[i], i))
 	}
 	return sp
 }
 
-// band is a simulated mean (dashed) with its ±1 sd band.
-func band(name string, tr sim.Trajectory, color int) plots.Series {
-	lo := floats.SubTo(make([]float64, len(tr.T)), tr.Mean, tr.SD)
-	hi := floats.AddTo(make([]float64, len(tr.T)), tr.Mean, tr.SD)
-	return plots.Series{Name: name, X: tr.T, Y: tr.Mean, Lo: lo, Hi: hi, Color: color, Dashed: true}
+// Band is a simulated curve's 5 % and 95 % quantiles over the runs, per
+// round: unlike mean ± sd it stays within the curve's range [0, 1].
+type Band struct{ Lo, Hi []float64 }
+
+// quantileBands returns the 5–95 % bands of x and of per-event y.
+func quantileBands(res *sim.Result) (x, y Band) {
+	for _, r := range res.Summary() {
+		x.Lo, x.Hi = append(x.Lo, r.XQ05), append(x.Hi, r.XQ95)
+		y.Lo, y.Hi = append(y.Lo, r.YQ05), append(y.Hi, r.YQ95)
+	}
+	return x, y
+}
+
+// band is a simulated mean (dashed) with its 5–95 % band.
+func band(name string, tr sim.Trajectory, b Band, color int) plots.Series {
+	return plots.Series{Name: name, X: tr.T, Y: tr.Mean, Lo: b.Lo, Hi: b.Hi, Color: color, Dashed: true}
 }
 
 // renderReplication writes section 3 (Fig. 7).
@@ -401,7 +423,9 @@ type ModelComparison struct {
 	ModelT, ModelX, ModelY     []float64
 	MarkovX, MarkovY           sim.Trajectory
 	ProtoX, ProtoY             sim.Trajectory
-	XMax                       float64 // plotted horizon
+	// 5–95 % bands over the runs of each.
+	MarkovXBand, MarkovYBand, ProtoXBand, ProtoYBand Band
+	XMax                                             float64 // plotted horizon
 	// ExactX is E[X(t)/N] of the exact pairwise chain (per-shuffle time,
 	// N uniformly random initiators a round), ExactBound its error bound.
 	ExactX     []float64
@@ -449,6 +473,8 @@ func (s *Study) ModelComparison(ctx context.Context) (*ModelComparison, error) {
 	r.ModelT, r.ModelX, r.ModelY = meanfield.Curves(m, sc.Rounds)
 	r.ProtoX, r.ProtoY = f.Runs[n].Trajectories()
 	r.MarkovX, r.MarkovY = mk.Trajectories()
+	r.ProtoXBand, r.ProtoYBand = quantileBands(f.Runs[n])
+	r.MarkovXBand, r.MarkovYBand = quantileBands(mk)
 	// Show the growth phase: up to three times the ODE's time to 99 % coverage.
 	r.XMax = math.Min(float64(sc.Rounds), math.Ceil(3*m.TimeToCoverage(0.99)))
 	s.step("exact pairwise chain of replication")
@@ -485,8 +511,8 @@ func (r *ModelComparison) compare() {
 
 // Render writes section 5.
 func (r *ModelComparison) Render(d *Doc) error {
-	spec := func(title, yl string, model []float64, a, b sim.Trajectory, exact []float64) *plots.Spec {
-		mk, pr := band("pairwise Markov, mean ± sd", a, 0), band("protocol, mean ± sd", b, 1)
+	spec := func(title, yl string, model []float64, a, b sim.Trajectory, ab, bb Band, exact []float64) *plots.Spec {
+		mk, pr := band("pairwise Markov, mean, 5–95 % of runs", a, ab, 0), band("protocol, mean, 5–95 % of runs", b, bb, 1)
 		sp := &plots.Spec{Title: title, XLabel: "t (rounds)", YLabel: yl, LegendBottom: true, XMax: &r.XMax, Series: []plots.Series{
 			{Name: "ODE (mean field)", X: r.ModelT, Y: model, Color: 6}, mk, pr,
 		}}
@@ -496,7 +522,8 @@ func (r *ModelComparison) Render(d *Doc) error {
 		return sp
 	}
 	d.printf("The ODE against the pairwise-Markov simulation (one bit per node, the transition probabilities of Fig. 1: finite N and a single initial copy, nothing else) and the protocol simulation, N = %d, n = %d (%d Markov replications, %d protocol replications).\n", r.N, r.Items, r.MarkovReps, r.Reps)
-	if err := d.figure("models", spec("Replication: ODE, exact pairwise chain, pairwise Markov, protocol", "x(t)", r.ModelX, r.MarkovX, r.ProtoX, r.ExactX), spec("Coverage: ODE, pairwise Markov, protocol", "y(t)", r.ModelY, r.MarkovY, r.ProtoY, nil)); err != nil {
+	if err := d.figure("models", spec("Replication: ODE, exact pairwise chain, pairwise Markov, protocol", "x(t)", r.ModelX, r.MarkovX, r.ProtoX, r.MarkovXBand, r.ProtoXBand, r.ExactX),
+		spec("Coverage: ODE, pairwise Markov, protocol", "y(t)", r.ModelY, r.MarkovY, r.ProtoY, r.MarkovYBand, r.ProtoYBand, nil)); err != nil {
 		return err
 	}
 	gkx, gky, gpx, gpy := r.MarkovGapX, r.MarkovGapY, r.ProtoGapX, r.ProtoGapY

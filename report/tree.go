@@ -319,7 +319,7 @@ func (r *GossipVsTree) Render(d *Doc) error {
 	d.printf("Tree: 4000-style tree (k = 8, first, random) built over N nodes; the root sends the notification; time to reach 99 %% of the nodes and to reach all (π), and notification messages per node ((N−1)/N). Shuffle protocol: c = %d, s = %d, n = %d items, the notification is a new item inserted at one node; time in rounds to 99 %% coverage, converted at an assumed gossip period of 1 s, and messages per node up to then (every node initiates one shuffle a round: 2 messages delivered per node per round, each carrying s items; the gossip runs anyway, the notification rides on it). Failures: a share of the nodes (not the source) fails as dissemination starts, with no time for repair in the tree; reported is the share of surviving nodes that receive the notification.\n", r.Cache, r.Exchange, r.Items)
 	lo, hi := 50.0, 200000.0 // decades 100 ms … 100 s labelled
 	if err := d.figure("gossip_vs_tree", &plots.Spec{Title: "Time to deliver one notification to 99 % of N nodes", XLabel: "group size N", YLabel: "ms (gossip: 1 s per round; log scale)", LogY: true, LegendDown: 1.2 * vg.Inch, YMin: &lo, YMax: &hi,
-		Series: r.series()}); err != nil {
+		Series: r.series(lo)}); err != nil {
 		return err
 	}
 	if err := d.table("gossip_vs_tree", gossipTreeTable(r.Rows)); err != nil {
@@ -337,11 +337,24 @@ func (r *GossipVsTree) Render(d *Doc) error {
 	return nil
 }
 
-// series draws the two delivery times against N.
-func (r *GossipVsTree) series() []plots.Series {
-	var ns, treeT, gossipT []float64
-	for _, row := range r.Rows {
-		ns, treeT, gossipT = append(ns, float64(row.N)), append(treeT, row.TreeReach99Ms.Mean), append(gossipT, 1000*row.GossipT99.Mean)
+// series draws the two delivery times against N: a marker at each mean
+// with an error bar of ± one sd over the seeds (tree) or runs (gossip),
+// joined by a line; a bar's lower end is kept above floor (the log axis
+// cannot show 0).
+func (r *GossipVsTree) series(floor float64) []plots.Series {
+	var ns []float64
+	var t, g [3][]float64 // mean, lo, hi
+	add := func(v *[3][]float64, s tree.Stat, scale float64) {
+		m, sd := scale*s.Mean, scale*s.SD
+		v[0], v[1], v[2] = append(v[0], m), append(v[1], math.Max(m-sd, floor)), append(v[2], m+sd)
 	}
-	return []plots.Series{{Name: "spanning tree (k = 8)", X: ns, Y: treeT, Color: 0}, {Name: "shuffle protocol", X: ns, Y: gossipT, Color: 1}}
+	for _, row := range r.Rows {
+		ns = append(ns, float64(row.N))
+		add(&t, row.TreeReach99Ms, 1)
+		add(&g, row.GossipT99, 1000)
+	}
+	return []plots.Series{
+		{Name: "spanning tree (k = 8), mean ± sd of 3 seeds", X: ns, Y: t[0], Lo: t[1], Hi: t[2], Points: true, Color: 0}, {X: ns, Y: t[0], Color: 0},
+		{Name: "shuffle protocol, mean ± sd of its runs", X: ns, Y: g[0], Lo: g[1], Hi: g[2], Points: true, Color: 1}, {X: ns, Y: g[0], Color: 1, Dashed: true},
+	}
 }
