@@ -192,9 +192,10 @@ func fig78Section(render func(*Fig78, *Doc) error, verdicts func(*Fig78) []Verdi
 
 // Verdict judges one claim of the source documents: Verdict is one of
 // "holds", "holds with a qualification", "does not hold", "cannot be
-// checked"; Measured is the figure behind it.
+// checked"; Rule states how it was decided (the constants are in
+// rules.go); Measured is the figure behind it.
 type Verdict struct {
-	Claim, Verdict, Measured string
+	Claim, Verdict, Rule, Measured string
 }
 
 // A Judge is a section result that judges claims.
@@ -204,11 +205,11 @@ type Judge interface {
 
 // verdictTable lists the verdicts with the sections that show them.
 func verdictTable(results []Renderer) *plots.Table {
-	t := &plots.Table{Keys: []string{"claim", "verdict", "measured", "section"}}
+	t := &plots.Table{Keys: []string{"claim", "verdict", "rule", "measured", "section"}}
 	for i, r := range results {
 		if j, ok := r.(Judge); ok {
 			for _, v := range j.Verdicts() {
-				t.Rows = append(t.Rows, []any{v.Claim, v.Verdict, v.Measured, i + 1})
+				t.Rows = append(t.Rows, []any{v.Claim, v.Verdict, v.Rule, v.Measured, i + 1})
 			}
 		}
 	}

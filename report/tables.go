@@ -170,9 +170,12 @@ func ChainTable(res *chain.Result) *plots.Table {
 	return t
 }
 
-// WriteChain writes a solved chain as `gossipkit chain` prints it: csv and
-// markdown the table; json an object with the rows, "time_to_level" and
-// "error_bound"; text a summary, then the table.
+// WriteChain writes a solved chain as `gossipkit chain` prints it: json an
+// object with the rows, "time_to_level" and "error_bound"; csv the table
+// with the error bound and, with a level, the law of the time to it as
+// columns of every row (the same value in each); markdown the error bound
+// and the time to the level as a record, then the table; text a summary,
+// then the table.
 func WriteChain(w io.Writer, res *chain.Result, format string) error {
 	t := ChainTable(res)
 	var lvl *plots.Table
@@ -187,6 +190,28 @@ func WriteChain(w io.Writer, res *chain.Result, format string) error {
 			fields = append(fields, jsonField{key: "time_to_level", table: lvl})
 		}
 		return writeJSONObject(w, fields...)
+	case "csv":
+		t.Keys = append(t.Keys, "error_bound")
+		if lvl != nil {
+			for _, k := range lvl.Keys {
+				t.Keys = append(t.Keys, "time_to_level_"+k)
+			}
+		}
+		for i := range t.Rows {
+			t.Rows[i] = append(t.Rows[i], res.Bound)
+			if lvl != nil {
+				t.Rows[i] = append(t.Rows[i], lvl.Rows[0]...)
+			}
+		}
+	case "markdown":
+		fmt.Fprintf(w, "Error bound (total variation): %.2g\n\n", res.Bound)
+		if lvl != nil {
+			fmt.Fprintf(w, "Time to coverage %g (rounds):\n\n", res.Level.Level)
+			if err := lvl.Write(w, "markdown"); err != nil {
+				return err
+			}
+			fmt.Fprintln(w)
+		}
 	case "text":
 		c := res.Config
 		fmt.Fprintf(w, "exact pairwise chain: N=%d n=%d c=%d s=%d, %d initial copies, P_drop %v, %v time; error bound %.2g (total variation), %d shuffles applied\n",

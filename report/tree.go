@@ -27,13 +27,70 @@ type Tree struct {
 	Seeds  int
 	Ks     []int
 	Curves map[tree.JoinStrategy][]TreePoint
-	Table1 *plots.Table
-	// Redirects are Table I's depth and messages per node by strategy.
-	Redirects map[tree.Redirect][2]tree.Stat
+	// Table1: a row per redirect strategy (distance, random).
+	Table1 []Table1Row
 	// Repairs holds Tables II–IV, in the order breakout, preservation,
-	// election; At50 each repair's summary at 50 % failures.
-	Repairs []*plots.Table
-	At50    map[tree.Repair]tree.Summary
+	// election: a row per failure share.
+	Repairs [][]RepairRow
+}
+
+// Table1Row is one redirect strategy of Table I: depth δ, control messages
+// per node ν and the largest ν over seeds, beside the document's δ and ν.
+type Table1Row struct {
+	Redirect             tree.Redirect
+	Seeds                int
+	Depth, Msgs, MsgsMax tree.Stat
+	DepthDoc, MsgsDoc    float64
+}
+
+// RepairRow is one row of Tables II–IV: a repair strategy's summary at
+// one share of failed nodes.
+type RepairRow struct {
+	Repair    tree.Repair
+	FailedPct float64
+	Summary   tree.Summary
+}
+
+// table1 renders Table I.
+func table1(rows []Table1Row) *plots.Table {
+	t := &plots.Table{Keys: []string{"redirect", "depth", "depth_document", "messages_per_node", "messages_document", "messages_max"}}
+	for _, r := range rows {
+		t.Rows = append(t.Rows, []any{r.Redirect.String(), r.Depth, r.DepthDoc, r.Msgs, r.MsgsDoc, r.MsgsMax})
+	}
+	return t
+}
+
+// repairTable renders one of Tables II–IV.
+func repairTable(rows []RepairRow) *plots.Table {
+	t := &plots.Table{Keys: []string{"failed_pct", "depth", "depth_change_pct", "messages_per_node", "repair_messages_pct_of_build", "join_requests_increase_pct", "reconnect_ms", "reconnected"}}
+	for _, r := range rows {
+		sum := r.Summary
+		t.Rows = append(t.Rows, []any{r.FailedPct, sum.Depth, sum.DepthChangePct, sum.MessagesPerNode,
+			sum.RepairMessagesPct, sum.JoinRequestsIncreasePct, sum.ReconnectMs, sum.Reconnected})
+	}
+	return t
+}
+
+// redirect returns Table I's row of strategy red.
+func (r *Tree) redirect(red tree.Redirect) Table1Row {
+	for _, row := range r.Table1 {
+		if row.Redirect == red {
+			return row
+		}
+	}
+	return Table1Row{}
+}
+
+// at50 returns repair rep's summary at 50 % failures.
+func (r *Tree) at50(rep tree.Repair) tree.Summary {
+	for _, rows := range r.Repairs {
+		for _, row := range rows {
+			if row.Repair == rep && row.FailedPct == 50 {
+				return row.Summary
+			}
+		}
+	}
+	return tree.Summary{}
 }
 
 var treeRepairs = []tree.Repair{tree.Breakout, tree.Preservation, tree.Election}
@@ -41,8 +98,7 @@ var treeRepairs = []tree.Repair{tree.Breakout, tree.Preservation, tree.Election}
 // Tree computes section 8.
 func (s *Study) Tree(ctx context.Context) (*Tree, error) {
 	seeds := s.Scale.TreeSeeds
-	r := &Tree{Seeds: seeds, Ks: []int{2, 4, 8, 16, 32, 64}, Curves: map[tree.JoinStrategy][]TreePoint{},
-		Redirects: map[tree.Redirect][2]tree.Stat{}, At50: map[tree.Repair]tree.Summary{}}
+	r := &Tree{Seeds: seeds, Ks: []int{2, 4, 8, 16, 32, 64}, Curves: map[tree.JoinStrategy][]TreePoint{}}
 	depth := func(x tree.SeedResult) float64 { return float64(x.Build.Depth) }
 	for _, join := range []tree.JoinStrategy{tree.JoinRoot, tree.JoinFirst} {
 		for _, k := range r.Ks {
@@ -61,7 +117,6 @@ func (s *Study) Tree(ctx context.Context) (*Tree, error) {
 		}
 	}
 	// Table I.
-	r.Table1 = &plots.Table{Keys: []string{"redirect", "depth", "depth_document", "messages_per_node", "messages_document", "messages_max"}}
 	doc := map[tree.Redirect][2]float64{tree.RedirectDistance: {6.93, 7.68}, tree.RedirectRandom: {6.00, 7.20}}
 	for _, red := range []tree.Redirect{tree.RedirectDistance, tree.RedirectRandom} {
 		s.step("tree: Table I, " + red.String())
@@ -71,16 +126,14 @@ func (s *Study) Tree(ctx context.Context) (*Tree, error) {
 		if err != nil {
 			return nil, err
 		}
-		dep, msgs := tree.Over(res, depth), tree.Over(res, func(x tree.SeedResult) float64 { return x.Build.MessagesMean })
-		r.Redirects[red] = [2]tree.Stat{dep, msgs}
-		r.Table1.Rows = append(r.Table1.Rows, []any{red.String(),
-			dep, doc[red][0],
-			msgs, doc[red][1],
-			tree.Over(res, func(x tree.SeedResult) float64 { return float64(x.Build.MessagesMax) })})
+		r.Table1 = append(r.Table1, Table1Row{Redirect: red, Seeds: 5 * seeds,
+			Depth: tree.Over(res, depth), DepthDoc: doc[red][0],
+			Msgs: tree.Over(res, func(x tree.SeedResult) float64 { return x.Build.MessagesMean }), MsgsDoc: doc[red][1],
+			MsgsMax: tree.Over(res, func(x tree.SeedResult) float64 { return float64(x.Build.MessagesMax) })})
 	}
 	// Tables II–IV.
 	for _, rep := range treeRepairs {
-		t := &plots.Table{Keys: []string{"failed_pct", "depth", "depth_change_pct", "messages_per_node", "repair_messages_pct_of_build", "join_requests_increase_pct", "reconnect_ms", "reconnected"}}
+		var rows []RepairRow
 		for _, f := range []float64{0.01, 0.05, 0.10, 0.20, 0.50} {
 			s.step(fmt.Sprintf("tree: %v at %.0f%%", rep, 100*f))
 			cfg := tree.DefaultConfig()
@@ -90,14 +143,9 @@ func (s *Study) Tree(ctx context.Context) (*Tree, error) {
 			if err != nil {
 				return nil, err
 			}
-			sum := x.Summarize(res)
-			if f == 0.50 {
-				r.At50[rep] = sum
-			}
-			t.Rows = append(t.Rows, []any{100 * f, sum.Depth, sum.DepthChangePct, sum.MessagesPerNode,
-				sum.RepairMessagesPct, sum.JoinRequestsIncreasePct, sum.ReconnectMs, sum.Reconnected})
+			rows = append(rows, RepairRow{Repair: rep, FailedPct: 100 * f, Summary: x.Summarize(res)})
 		}
-		r.Repairs = append(r.Repairs, t)
+		r.Repairs = append(r.Repairs, rows)
 	}
 	return r, nil
 }
@@ -135,13 +183,13 @@ func (r *Tree) Render(d *Doc) error {
 	k8 := r.Curves[tree.JoinFirst][slices.Index(r.Ks, 8)]
 	d.printf("**Measured:** at k = 8, first strategy: δ = %v, ν = %v, π = %v ms. Under this package's reading of \"first\" (the earliest registration under the group key, which is the root while nothing fails) building with first and root gives the same tree, so the two curves coincide; the document's small differences between them cannot be reproduced without knowing what its lookup returned (a reading that takes the member XOR-closest to the group identifier gives depth ≈ 21, see `go doc ./tree`).\n", k8.Depth, k8.Msgs, k8.Prop)
 	d.printf("\nTable I (analogue): redirect strategies, 4000 nodes, k = 8, first, %d seeds (the document: 50). ν counts join requests and answers delivered; the document does not say which messages it counted, and its ν is about 0.6 lower, consistent with counting one message fewer per join.\n", 5*r.Seeds)
-	if err := d.table("tree_table1", r.Table1); err != nil {
+	if err := d.table("tree_table1", table1(r.Table1)); err != nil {
 		return err
 	}
 	d.printf("\n**Document (Tables II–IV):** after failures of 1–50 %% of the nodes, breakout keeps the depth small but requests grow by up to 427 %%; preservation raises depth by up to 44.26 %% and traffic by up to 163.7 %%; recursive election changes depth slightly with a very limited rise in requests. 4000 nodes, k = 8, first, random.\n")
 	for i, rep := range treeRepairs {
 		d.printf("\nTable %s (analogue): %v.\n", []string{"II", "III", "IV"}[i], rep)
-		if err := d.table("tree_"+rep.String(), r.Repairs[i]); err != nil {
+		if err := d.table("tree_"+rep.String(), repairTable(r.Repairs[i])); err != nil {
 			return err
 		}
 	}
@@ -153,10 +201,47 @@ func (r *Tree) Render(d *Doc) error {
 type GossipVsTree struct {
 	Items, Cache, Exchange int
 	FailNodes              int
-	Table, Failures        *plots.Table
-	Ns, TreeT, GossipT     []float64
+	Rows                   []GossipTreeRow
+	Failures               []GossipTreeFailRow
 	// AllReached: the protocol reached every survivor in every run.
 	AllReached bool
+}
+
+// GossipTreeRow is one group size N: the tree's times to reach 99 % and
+// all of the nodes and its messages per node, and the protocol's rounds
+// to 99 % coverage, in ms at 1 s a round, and its messages per node.
+type GossipTreeRow struct {
+	N                              int
+	TreeReach99Ms, TreeAllMs       tree.Stat
+	TreeMsgsPerNode                float64
+	GossipT99                      tree.Stat // rounds
+	GossipT99Ms, GossipMsgsPerNode float64
+}
+
+// GossipTreeFailRow is one failure share: the share of survivors that the
+// tree and the protocol reach, and the protocol's rounds to 99 % of them.
+type GossipTreeFailRow struct {
+	FailedPct              float64
+	TreeShare, GossipShare tree.Stat
+	GossipT99              tree.Stat
+}
+
+// gossipTreeTable renders gossip_vs_tree.
+func gossipTreeTable(rows []GossipTreeRow) *plots.Table {
+	t := &plots.Table{Keys: []string{"N", "tree_reach99_ms", "tree_all_ms", "tree_msgs_per_node", "gossip_t99_rounds", "gossip_t99_ms", "gossip_msgs_per_node"}}
+	for _, r := range rows {
+		t.Rows = append(t.Rows, []any{r.N, r.TreeReach99Ms, r.TreeAllMs, r.TreeMsgsPerNode, r.GossipT99, r.GossipT99Ms, r.GossipMsgsPerNode})
+	}
+	return t
+}
+
+// gossipTreeFailTable renders gossip_vs_tree_failures.
+func gossipTreeFailTable(rows []GossipTreeFailRow) *plots.Table {
+	t := &plots.Table{Keys: []string{"failed_pct", "tree_share_reached", "gossip_share_reached", "gossip_t99_rounds"}}
+	for _, r := range rows {
+		t.Rows = append(t.Rows, []any{r.FailedPct, r.TreeShare, r.GossipShare, r.GossipT99})
+	}
+	return t
 }
 
 type gossipStats struct{ t99, share tree.Stat }
@@ -185,7 +270,6 @@ func (s *Study) gossipCoverage(ctx context.Context, N int, frac float64) (gossip
 func (s *Study) GossipVsTree(ctx context.Context) (*GossipVsTree, error) {
 	sc := s.Scale
 	r := &GossipVsTree{Items: sc.Ns[0], Cache: sc.Cache, Exchange: sc.Exchange, FailNodes: sc.GossipTreeFailNodes}
-	r.Table = &plots.Table{Keys: []string{"N", "tree_reach99_ms", "tree_all_ms", "tree_msgs_per_node", "gossip_t99_rounds", "gossip_t99_ms", "gossip_msgs_per_node"}}
 	for _, N := range sc.GossipTreeNs {
 		s.step(fmt.Sprintf("gossip against tree, N = %d", N))
 		cfg := tree.DefaultConfig()
@@ -200,11 +284,10 @@ func (s *Study) GossipVsTree(ctx context.Context) (*GossipVsTree, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.Table.Rows = append(r.Table.Rows, []any{N, t99, tall, float64(N-1) / float64(N), g.t99, math.Round(1000 * g.t99.Mean), math.Round(2 * g.t99.Mean)})
-		r.Ns, r.TreeT, r.GossipT = append(r.Ns, float64(N)), append(r.TreeT, t99.Mean), append(r.GossipT, 1000*g.t99.Mean)
+		r.Rows = append(r.Rows, GossipTreeRow{N: N, TreeReach99Ms: t99, TreeAllMs: tall, TreeMsgsPerNode: float64(N-1) / float64(N),
+			GossipT99: g.t99, GossipT99Ms: math.Round(1000 * g.t99.Mean), GossipMsgsPerNode: math.Round(2 * g.t99.Mean)})
 	}
 	N := sc.GossipTreeFailNodes
-	r.Failures = &plots.Table{Keys: []string{"failed_pct", "tree_share_reached", "gossip_share_reached", "gossip_t99_rounds"}}
 	r.AllReached = true
 	for _, frac := range []float64{0.1, 0.2, 0.5} {
 		s.step(fmt.Sprintf("gossip against tree with %.0f%% failures", 100*frac))
@@ -226,7 +309,7 @@ func (s *Study) GossipVsTree(ctx context.Context) (*GossipVsTree, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.Failures.Rows = append(r.Failures.Rows, []any{100 * frac, tree.StatOf(share), g.share, g.t99})
+		r.Failures = append(r.Failures, GossipTreeFailRow{FailedPct: 100 * frac, TreeShare: tree.StatOf(share), GossipShare: g.share, GossipT99: g.t99})
 		r.AllReached = r.AllReached && g.share.Mean == 1 && g.share.SD == 0
 	}
 	return r, nil
@@ -237,14 +320,14 @@ func (r *GossipVsTree) Render(d *Doc) error {
 	d.printf("Tree: 4000-style tree (k = 8, first, random) built over N nodes; the root sends the notification; time to reach 99 %% of the nodes and to reach all (π), and notification messages per node ((N−1)/N). Shuffle protocol: c = %d, s = %d, n = %d items, the notification is a new item inserted at one node; time in rounds to 99 %% coverage, converted at an assumed gossip period of 1 s, and messages per node up to then (every node initiates one shuffle a round: 2 messages delivered per node per round, each carrying s items; the gossip runs anyway, the notification rides on it). Failures: a share of the nodes (not the source) fails as dissemination starts, with no time for repair in the tree; reported is the share of surviving nodes that receive the notification.\n", r.Cache, r.Exchange, r.Items)
 	lo, hi := 50.0, 200000.0 // decades 100 ms … 100 s labelled
 	if err := d.figure("gossip_vs_tree", &plots.Spec{Title: "Time to deliver one notification to 99 % of N nodes", XLabel: "group size N", YLabel: "ms (gossip: 1 s per round; log scale)", LogY: true, LegendDown: 1.2 * vg.Inch, YMin: &lo, YMax: &hi,
-		Series: []plots.Series{{Name: "spanning tree (k = 8)", X: r.Ns, Y: r.TreeT, Color: 0}, {Name: "shuffle protocol", X: r.Ns, Y: r.GossipT, Color: 1}}}); err != nil {
+		Series: r.series(lo)}); err != nil {
 		return err
 	}
-	if err := d.table("gossip_vs_tree", r.Table); err != nil {
+	if err := d.table("gossip_vs_tree", gossipTreeTable(r.Rows)); err != nil {
 		return err
 	}
 	d.printf("\nFailures during dissemination, N = %d (tree: 5 seeds; gossip: its runs):\n", r.FailNodes)
-	if err := d.table("gossip_vs_tree_failures", r.Failures); err != nil {
+	if err := d.table("gossip_vs_tree_failures", gossipTreeFailTable(r.Failures)); err != nil {
 		return err
 	}
 	reach := "reaches every survivor in every run"
@@ -253,4 +336,26 @@ func (r *GossipVsTree) Render(d *Doc) error {
 	}
 	d.printf("\nThe tree delivers in tens to hundreds of milliseconds with one message per node but loses every node below a failed one until the repair (seconds later, section 8); the shuffle protocol needs tens of rounds and far more (if shared) traffic, and %s.\n", reach)
 	return nil
+}
+
+// series draws the two delivery times against N: a marker at each mean
+// with an error bar of ± one sd over the seeds (tree) or runs (gossip),
+// joined by a line; a bar's lower end is kept above floor (the log axis
+// cannot show 0).
+func (r *GossipVsTree) series(floor float64) []plots.Series {
+	var ns []float64
+	var t, g [3][]float64 // mean, lo, hi
+	add := func(v *[3][]float64, s tree.Stat, scale float64) {
+		m, sd := scale*s.Mean, scale*s.SD
+		v[0], v[1], v[2] = append(v[0], m), append(v[1], math.Max(m-sd, floor)), append(v[2], m+sd)
+	}
+	for _, row := range r.Rows {
+		ns = append(ns, float64(row.N))
+		add(&t, row.TreeReach99Ms, 1)
+		add(&g, row.GossipT99, 1000)
+	}
+	return []plots.Series{
+		{Name: "spanning tree (k = 8), mean ± sd of 3 seeds", X: ns, Y: t[0], Lo: t[1], Hi: t[2], Points: true, Color: 0}, {X: ns, Y: t[0], Color: 0},
+		{Name: "shuffle protocol, mean ± sd of its runs", X: ns, Y: g[0], Lo: g[1], Hi: g[2], Points: true, Color: 1}, {X: ns, Y: g[0], Color: 1, Dashed: true},
+	}
 }

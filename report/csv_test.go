@@ -1,0 +1,117 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"io"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/gossipkit/gossipkit/chain"
+)
+
+// textColumns are the CSV columns that hold words; every other column of
+// every CSV the report writes is numeric: each cell a number (a fraction
+// p/q for an exact value) or empty (README: "CSV and JSON carry numbers").
+var textColumns = map[string]bool{
+	"claim": true, "verdict": true, "rule": true, "measured": true, // verdicts
+	"from":       true,                   // transitions: a state name
+	"simulation": true, "quantity": true, // refined
+	"redirect":    true, // tree_table1
+	"reconnected": true, // tree repairs: a bool
+}
+
+// checkCSV parses one CSV and checks that every cell of a numeric column
+// is a number or empty.
+func checkCSV(t *testing.T, name string, r io.Reader) {
+	t.Helper()
+	recs, err := csv.NewReader(r).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if len(recs) < 2 {
+		t.Errorf("%s: no rows", name)
+		return
+	}
+	for i, rec := range recs[1:] {
+		for j, cell := range rec {
+			key := recs[0][j]
+			if textColumns[key] || cell == "" {
+				continue
+			}
+			if _, err := strconv.ParseFloat(cell, 64); err == nil {
+				continue
+			}
+			if _, ok := new(big.Rat).SetString(cell); ok {
+				continue
+			}
+			t.Errorf("%s row %d: %s = %q is not a number", name, i+1, key, cell)
+		}
+	}
+}
+
+// TestCSVNumeric writes the whole report at the tiny scale and checks
+// every CSV in it.
+func TestCSVNumeric(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the whole report")
+	}
+	dir := t.TempDir()
+	if err := Run(context.Background(), dir, tiny(), Options{Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.csv"))
+	if len(files) < 13 {
+		t.Errorf("%d CSV files", len(files))
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkCSV(t, filepath.Base(f), bytes.NewReader(b))
+	}
+}
+
+// The chain's CSV carries the error bound and, with a level, the time to
+// it, as numbers.
+func TestWriteChainCSV(t *testing.T) {
+	res, err := chain.Solve(context.Background(), chain.Config{Nodes: 2, Items: 7, Cache: 4, Exchange: 2, TMax: 1, Dt: 0.5, Level: 1}, chain.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteChain(&b, res, "csv"); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(b.Bytes())).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for j, k := range recs[0] {
+		col[k] = j
+	}
+	// Two nodes, full coverage: the time is Exp(1) (see the CLI's
+	// TestChainTwoNodes), so its mean is 1 and its median ln 2.
+	for _, k := range []string{"error_bound", "time_to_level_mean", "time_to_level_q50"} {
+		if _, ok := col[k]; !ok {
+			t.Fatalf("no column %s in %v", k, recs[0])
+		}
+	}
+	if m, _ := strconv.ParseFloat(recs[1][col["time_to_level_mean"]], 64); m < 1-1e-12 || m > 1+1e-12 {
+		t.Errorf("mean time %v, want 1", m)
+	}
+	checkCSV(t, "chain.csv", bytes.NewReader(b.Bytes()))
+	b.Reset()
+	if err := WriteChain(&b, res, "markdown"); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b.Bytes(), []byte("Error bound")) || !bytes.Contains(b.Bytes(), []byte("| q50 ")) {
+		t.Errorf("markdown lacks the bound or the time to level:\n%s", b.String())
+	}
+}

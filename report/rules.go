@@ -1,0 +1,350 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gossipkit/gossipkit/sim"
+)
+
+// The rules of the verdicts: each is a function of measured figures only,
+// with its thresholds as named constants and its statement (the rule
+// column of the verdict table) written from the same constants, so the
+// table, the text and the tests use one rule.
+
+// zSignificant: a difference is shown at this scale when it is at least
+// this many standard errors from zero (two-sided, about 95 %).
+const zSignificant = 2
+
+// Figs. 7 and 8: "within the standard deviation" is graded by the share of
+// rounds at which the ODE lies within one sd of the simulated mean, plus a
+// tolerance of half a node (the resolution of a count of N nodes), over
+// the take-off: the rounds at which the ODE lies between windowLo and
+// windowHi of its plateau. Before the take-off both curves sit at the
+// initial copy; after it both sit on the plateau, where sd = 0 and the
+// ODE differs from it by rounding only; neither says anything about the
+// claim.
+const (
+	sdShareHolds     = 0.95
+	sdShareQualified = 0.68
+	windowLo         = 0.01
+	windowHi         = 0.99
+	resolutionNodes  = 0.5
+)
+
+// sdRule grades a share of rounds within one sd.
+func sdRule(within float64) string {
+	switch {
+	case math.IsNaN(within):
+		return unchecked
+	case within >= sdShareHolds:
+		return holds
+	case within >= sdShareQualified:
+		return qualified
+	}
+	return fails
+}
+
+// sdRuleText states sdRule and its window.
+func sdRuleText() string {
+	return fmt.Sprintf("share of the take-off rounds (ODE between %g %% and %g %% of its plateau) with |ODE − mean| ≤ sd + %g/N, smallest over n: ≥ %g %% holds, ≥ %g %% holds with a qualification, else does not hold",
+		100*windowLo, 100*windowHi, resolutionNodes, 100*sdShareHolds, 100*sdShareQualified)
+}
+
+// Fig. 1's transitions: within transZ binomial standard errors holds;
+// beyond it but within transDiff in absolute terms holds with a
+// qualification (significant at this sample size, but small).
+const (
+	transZ    = 4
+	transDiff = 0.01
+)
+
+// transRule judges the transition test.
+func transRule(t sim.TransitionTest) string {
+	switch {
+	case t.MaxZ > transZ && t.MaxDiff < transDiff:
+		return qualified
+	case t.MaxZ > transZ:
+		return fails
+	}
+	return holds
+}
+
+func transRuleText() string {
+	return fmt.Sprintf("every measured P(to|from) within %g binomial standard errors of Fig. 1's holds; beyond, but within %g absolute, holds with a qualification; else does not hold", float64(transZ), transDiff)
+}
+
+// steadyZ: the late mean of x within steadyZ standard errors of c/n at
+// every n.
+const steadyZ = 3
+
+// steadyRule judges the steady state by its largest distance from c/n in
+// standard errors.
+func steadyRule(worstSE float64) string {
+	if worstSE > steadyZ {
+		return fails
+	}
+	return holds
+}
+
+func steadyRuleText() string {
+	return fmt.Sprintf("the late mean of x within %g standard errors of c/n at every n holds; else does not hold", float64(steadyZ))
+}
+
+// reachLevel: coverage "reaches 1" if the smallest final mean is at least
+// this; below it the rounds simulated were too few to tell.
+const reachLevel = 0.99
+
+// reachRule judges "coverage eventually reaches 1".
+func reachRule(final float64) string {
+	if final < reachLevel {
+		return unchecked
+	}
+	return holds
+}
+
+func reachRuleText() string {
+	return fmt.Sprintf("smallest final mean coverage over n ≥ %g holds; below, the rounds simulated cannot tell", reachLevel)
+}
+
+// nearLog10: S is "close" to formula (1) if |E − S| stays below 10^nearLog10
+// (drop probabilities are O(1)).
+const nearLog10 = -2
+
+// nearRule judges "the correction factor is small" by the largest
+// log10 |E − S|.
+func nearRule(hi float64) string {
+	if hi >= nearLog10 {
+		return qualified
+	}
+	return holds
+}
+
+func nearRuleText() string {
+	return fmt.Sprintf("largest |E − S| on the Fig. 4 grid below 10^%d holds; else holds with a qualification", nearLog10)
+}
+
+const (
+	accurateRuleText = "exhaustive enumeration of one shuffle: a tagged item's drop probability equal to S and not to formula (1) at every point does not hold; no enumeration cannot be checked"
+	gammaRuleText    = "exact: proved, or equal at every point checked, holds; one exact mismatch does not hold"
+)
+
+// gapRatio: the protocol's and the pairwise-Markov simulation's largest
+// coverage gaps are "similar" within this factor.
+const gapRatio = 1.5
+
+// similarGaps reports whether two gaps are within a factor gapRatio.
+func similarGaps(a, b float64) bool {
+	r := a / b
+	return !(r > gapRatio || r < 1/gapRatio)
+}
+
+// An optimum: s is "at s*" within optSlack; away from it, a gain below
+// optGainPct % of the time at s* is small.
+const (
+	optSlack   = 1.0
+	optGainPct = 5.0
+)
+
+// OptimumEffect is how much better the best s is than s* (its integer
+// argmax SInt): Gain rounds (GainPct % of the time at SInt), and its size
+// in standard errors of the difference of two means of Runs protocol runs
+// (Z), with the runs that would make it zSignificant standard errors.
+type OptimumEffect struct {
+	Best             int
+	SStar            float64
+	SInt             int
+	Gain, GainPct, Z float64
+	Runs             int
+	RunsForZ         float64
+}
+
+// optimumEffect measures the effect of the best s over SInt from the mean
+// and sd of the time at each (tBest, sdBest, tInt, sdInt) with runs runs
+// of each: the standard error of a difference of two independent means is
+// √((sd₁² + sd₂²)/runs).
+func optimumEffect(best int, sStar float64, sInt int, tBest, sdBest, tInt, sdInt float64, runs int) OptimumEffect {
+	e := OptimumEffect{Best: best, SStar: sStar, SInt: sInt, Runs: runs, Gain: tInt - tBest}
+	e.GainPct = 100 * e.Gain / tInt
+	v := sdBest*sdBest + sdInt*sdInt
+	e.Z = e.Gain / math.Sqrt(v/float64(runs))
+	e.RunsForZ = zSignificant * zSignificant * v / (e.Gain * e.Gain)
+	if e.Gain == 0 {
+		e.Z, e.RunsForZ = 0, math.Inf(1)
+	}
+	return e
+}
+
+// optimumRule judges "s* is optimal": holds if the best s is within
+// optSlack of s*; does not hold if it is better by at least optGainPct %
+// and significantly so with the runs of this scale; holds with a
+// qualification otherwise (s* is near-optimal).
+func optimumRule(e OptimumEffect) string {
+	switch {
+	case math.Abs(float64(e.Best)-e.SStar) <= optSlack:
+		return holds
+	case e.GainPct >= optGainPct && e.Z >= zSignificant:
+		return fails
+	}
+	return qualified
+}
+
+func optimumRuleText() string {
+	return fmt.Sprintf("best s (exact pairwise chain) within %g of s* holds; better than s* by ≥ %g %% of the time and ≥ %g standard errors with the protocol runs of this scale does not hold; otherwise holds with a qualification (near-optimal)",
+		optSlack, optGainPct, float64(zSignificant))
+}
+
+func replicationOptimumRuleText() string {
+	return fmt.Sprintf("the integer argmax of P(11|10) (∝ the logistic rate k) within %g of s* holds; else does not hold", optSlack)
+}
+
+// replicationOptimumRule judges "s* is optimal for replication": every
+// replication time is ∝ 1/k and k ∝ P(11|10).
+func replicationOptimumRule(sInt int, sStar float64) string {
+	if math.Abs(float64(sInt)-sStar) <= optSlack {
+		return holds
+	}
+	return fails
+}
+
+// Clauses of the tree claims. Each clause of a claim is judged in the same
+// form: its direction (a rise shown at zSignificant standard errors over
+// the seeds, or a change bounded as the document's word says) and, where
+// the document gives a figure, its magnitude within a tolerance.
+const (
+	smallPct      = 10.0 // "small", "slightly": |change| ≤ 10 %
+	limitedPct    = 25.0 // "very limited rise": ≤ 25 %
+	magFactor     = 2.0  // a document's "up to X %": measured within [X/2, 2X]
+	valueTolerPct = 10.0 // a document's value (Table I): within 10 %
+)
+
+// clauseKind is what a clause states.
+type clauseKind int
+
+const (
+	rises   clauseKind = iota // a rise, of about Doc % if Doc is given
+	small                     // a change of at most smallPct %
+	limited                   // a rise of at most limitedPct %
+)
+
+// check is one part of a clause: passed, not shown at this scale, or
+// contradicted; or no figure to compare (magnitude only).
+type check int
+
+const (
+	passed check = iota
+	unresolved
+	contradicted
+	none
+)
+
+// A clause is one measurable part of a claim: Value ± SE measured (SE the
+// standard error over seeds), and Doc the document's figure (NaN: none).
+type clause struct {
+	Name      string
+	Kind      clauseKind
+	Value, SE float64
+	Doc       float64
+	// Values, if set, are measured values that must each lie within
+	// valueTolerPct % of DocValues (Table I's four figures).
+	Values, DocValues []float64
+}
+
+// judge returns the clause's direction and magnitude checks.
+func (c clause) judge() (dir, mag check) {
+	mag = none
+	switch c.Kind {
+	case small:
+		dir = passed
+		if math.Abs(c.Value) > smallPct {
+			dir = contradicted
+		}
+	case limited:
+		dir = passed
+		if c.Value > limitedPct {
+			dir = contradicted
+		}
+	default:
+		z := c.Value / c.SE
+		if c.SE == 0 {
+			z = math.Copysign(math.Inf(1), c.Value)
+			if c.Value == 0 {
+				z = 0
+			}
+		}
+		switch {
+		case z >= zSignificant:
+			dir = passed
+		case z <= -zSignificant:
+			dir = contradicted
+		default:
+			dir = unresolved
+		}
+		if !math.IsNaN(c.Doc) {
+			mag = passed
+			if c.Value < c.Doc/magFactor || c.Value > c.Doc*magFactor {
+				mag = contradicted
+			}
+		}
+	}
+	for i, v := range c.Values {
+		if mag == none {
+			mag = passed
+		}
+		if d := c.DocValues[i]; math.Abs(v-d) > valueTolerPct/100*math.Abs(d) {
+			mag = contradicted
+		}
+	}
+	return dir, mag
+}
+
+// clauseRule judges a claim from its clauses: does not hold if a direction
+// is contradicted; holds if every direction is shown and every magnitude
+// given is within its tolerance; otherwise holds with a qualification.
+func clauseRule(cs []clause) string {
+	v := holds
+	for _, c := range cs {
+		dir, mag := c.judge()
+		switch {
+		case dir == contradicted:
+			return fails
+		case dir == unresolved || mag == contradicted:
+			v = qualified
+		}
+	}
+	return v
+}
+
+// describe states the clause's measurement and checks.
+func (c clause) describe() string {
+	dir, mag := c.judge()
+	var b strings.Builder
+	if c.Values != nil {
+		fmt.Fprintf(&b, "%s", c.Name)
+	} else {
+		fmt.Fprintf(&b, "%s %+.1f %%", c.Name, c.Value)
+		if c.Kind == rises {
+			fmt.Fprintf(&b, " ± %.1f", c.SE)
+		}
+		if !math.IsNaN(c.Doc) {
+			fmt.Fprintf(&b, " (document %+.1f %%)", c.Doc)
+		}
+	}
+	word := map[check]string{passed: "as stated", unresolved: "not shown at this scale", contradicted: "contradicted"}
+	fmt.Fprintf(&b, ": direction %s", word[dir])
+	if mag != none {
+		fmt.Fprintf(&b, ", magnitude %s", map[check]string{passed: "within tolerance", contradicted: "outside tolerance"}[mag])
+	}
+	return b.String()
+}
+
+func clauseRuleText() string {
+	return fmt.Sprintf("each clause: a rise shown at %g standard errors over seeds (\"small\" |Δ| ≤ %g %%, \"very limited\" ≤ %g %%), a document's \"up to X %%\" matched within a factor %g, a document's value within %g %%; a contradicted direction does not hold, all shown and matched holds, else holds with a qualification",
+		float64(zSignificant), smallPct, limitedPct, magFactor, valueTolerPct)
+}
+
+const (
+	tradeOffRuleText  = "a trade-off the document does not quantify has no measurable criterion: cannot be checked; the figures are given"
+	firstRootRuleText = "identical trees under both strategies at every k cannot be checked (the difference the claim is about does not arise in this reading); otherwise \"first\" holds if its ν is no larger at every k"
+)

@@ -1,0 +1,207 @@
+package report
+
+import (
+	"math"
+	"testing"
+
+	"github.com/gossipkit/gossipkit/sim"
+	"github.com/gossipkit/gossipkit/tree"
+)
+
+// Every rule at and around its thresholds, on constructed inputs.
+func TestRules(t *testing.T) {
+	cases := []struct {
+		name string
+		got  string
+		want string
+	}{
+		{"sd share 1", sdRule(1), holds},
+		{"sd share 0.95", sdRule(0.95), holds},
+		{"sd share 0.94", sdRule(0.94), qualified},
+		{"sd share 0.68", sdRule(0.68), qualified},
+		{"sd share 0.67", sdRule(0.67), fails},
+		{"transitions within 4 se", transRule(sim.TransitionTest{MaxDiff: 0.05, MaxZ: 4}), holds},
+		{"transitions beyond 4 se, small", transRule(sim.TransitionTest{MaxDiff: 0.009, MaxZ: 4.1}), qualified},
+		{"transitions beyond 4 se, large", transRule(sim.TransitionTest{MaxDiff: 0.01, MaxZ: 4.1}), fails},
+		{"steady within 3 se", steadyRule(3), holds},
+		{"steady beyond 3 se", steadyRule(3.01), fails},
+		{"coverage reaches 0.99", reachRule(0.99), holds},
+		{"coverage short of 0.99", reachRule(0.989), unchecked},
+		{"|E − S| below 1e-2", nearRule(-2.01), holds},
+		{"|E − S| at 1e-2", nearRule(-2), qualified},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.got != c.want {
+				t.Errorf("%s, want %s", c.got, c.want)
+			}
+		})
+	}
+	for _, c := range []struct {
+		a, b float64
+		want bool
+	}{{1.5, 1, true}, {1.51, 1, false}, {1, 1.5, true}, {1, 1.51, false}} {
+		if got := similarGaps(c.a, c.b); got != c.want {
+			t.Errorf("similarGaps(%v, %v) = %v", c.a, c.b, got)
+		}
+	}
+}
+
+func TestRulesStep2(t *testing.T) {
+	cases := []struct {
+		name, got, want string
+	}{
+		{"sd share of an empty window", sdRule(math.NaN()), unchecked},
+		{"replication optimum at s*", replicationOptimumRule(53, 52.79), holds},
+		{"replication optimum 2 away", replicationOptimumRule(55, 52.79), fails},
+		// The issue's figures: 1.78 of 73 rounds (2.4 %), z = 1.87.
+		{"coverage optimum small, not significant", optimumRule(OptimumEffect{Best: 61, SStar: 52.79, GainPct: 2.4, Z: 1.87}), qualified},
+		{"coverage optimum small, significant", optimumRule(OptimumEffect{Best: 61, SStar: 52.79, GainPct: 2.4, Z: 5}), qualified},
+		{"coverage optimum large, not significant", optimumRule(OptimumEffect{Best: 61, SStar: 52.79, GainPct: 6, Z: 1.9}), qualified},
+		{"coverage optimum large and significant", optimumRule(OptimumEffect{Best: 61, SStar: 52.79, GainPct: 5, Z: 2}), fails},
+		{"coverage optimum within one of s*", optimumRule(OptimumEffect{Best: 53, SStar: 52.79, GainPct: 50, Z: 50}), holds},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.got != c.want {
+				t.Errorf("%s, want %s", c.got, c.want)
+			}
+		})
+	}
+}
+
+func TestOptimumEffect(t *testing.T) {
+	// Times 70 (sd 3) at the best s and 72 (sd 4) at s*'s integer: gain 2,
+	// 2/72 = 2.78 %; with 25 runs each the difference of the means has
+	// se √((9 + 16)/25) = 1, so z = 2; z = 2 needs 4·25/4 = 25 runs.
+	e := optimumEffect(61, 52.79, 53, 70, 3, 72, 4, 25)
+	if e.Gain != 2 || math.Abs(e.GainPct-200.0/72) > 1e-12 || math.Abs(e.Z-2) > 1e-12 || math.Abs(e.RunsForZ-25) > 1e-12 {
+		t.Errorf("%+v", e)
+	}
+	if e := optimumEffect(53, 52.79, 53, 70, 3, 70, 3, 25); e.Z != 0 || !math.IsInf(e.RunsForZ, 1) {
+		t.Errorf("no gain: %+v", e)
+	}
+}
+
+func TestTakeOff(t *testing.T) {
+	// Model 0, 0.005, 0.5, 0.995, 1: plateau 1, so the window (1 %–99 %)
+	// is t = 2 only; t = 1 (0.5 %) and t = 3 (99.5 %) lie outside.
+	model := []float64{0, 0.005, 0.5, 0.995, 1}
+	tr := sim.Trajectory{T: []float64{0, 1, 2, 3, 4}, Mean: []float64{0, 0.2, 0.45, 0.5, 0.9}, SD: []float64{0, 0, 0.04, 0, 0}}
+	// |0.5 − 0.45| = 0.05 > 0.04 + 0.001: outside.
+	w := takeOff(model, tr, 0.001)
+	if w.From != 2 || w.To != 2 || w.Rounds != 1 || w.Within != 0 || math.Abs(w.Max-0.05) > 1e-15 || w.At != 2 {
+		t.Errorf("%+v", w)
+	}
+	// With the tolerance of half a node of N = 50 (0.01): 0.05 ≤ 0.04 + 0.01.
+	if w := takeOff(model, tr, 0.01); w.Within != 1 {
+		t.Errorf("with tolerance 0.01: %+v", w)
+	}
+	// A flat model has no take-off.
+	if w := takeOff([]float64{1, 1}, sim.Trajectory{T: []float64{0, 1}, Mean: []float64{1, 1}, SD: []float64{0, 0}}, 0); w.Rounds != 0 || !math.IsNaN(w.Within) || w.span() != "none" {
+		t.Errorf("flat: %+v", w)
+	}
+}
+
+func TestClauses(t *testing.T) {
+	nan := math.NaN()
+	cases := []struct {
+		name     string
+		cs       []clause
+		dir, mag check
+		want     string
+	}{
+		// Preservation at 50 % failures (issue 19): depth +144 ± 22.7,
+		// requests +21 ± 1.1, against the document's +44.26 and +163.7.
+		{"preservation", []clause{{Kind: rises, Value: 144, SE: 22.7, Doc: 44.26}, {Kind: rises, Value: 21, SE: 1.1, Doc: 163.7}}, passed, contradicted, qualified},
+		{"rise as large as stated", []clause{{Kind: rises, Value: 60, SE: 10, Doc: 44.26}}, passed, passed, holds},
+		{"rise at half the document", []clause{{Kind: rises, Value: 22.13, SE: 1, Doc: 44.26}}, passed, passed, holds},
+		{"rise below half the document", []clause{{Kind: rises, Value: 22.1, SE: 1, Doc: 44.26}}, passed, contradicted, qualified},
+		{"rise not shown", []clause{{Kind: rises, Value: 10, SE: 6, Doc: nan}}, unresolved, none, qualified},
+		{"a fall where a rise is stated", []clause{{Kind: rises, Value: -10, SE: 5, Doc: nan}}, contradicted, none, fails},
+		{"no spread", []clause{{Kind: rises, Value: 1, SE: 0, Doc: nan}}, passed, none, holds},
+		{"small change", []clause{{Kind: small, Value: -10, Doc: nan}}, passed, none, holds},
+		{"not small", []clause{{Kind: small, Value: 10.1, Doc: nan}}, contradicted, none, fails},
+		{"limited", []clause{{Kind: limited, Value: 25, Doc: nan}}, passed, none, holds},
+		{"not limited", []clause{{Kind: limited, Value: 25.1, Doc: nan}}, contradicted, none, fails},
+		// Table I's depth: random 5.00, distance 6.12 against 6.00, 6.93.
+		{"Table I depth", []clause{{Kind: rises, Value: 1.12, SE: 0.05, Doc: nan, Values: []float64{5, 6.12}, DocValues: []float64{6, 6.93}}}, passed, contradicted, qualified},
+		{"Table I messages", []clause{{Kind: rises, Value: 0.6, SE: 0.02, Doc: nan, Values: []float64{7.8, 8.4}, DocValues: []float64{7.2, 7.68}}}, passed, passed, holds},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir, mag := c.cs[0].judge()
+			if dir != c.dir || mag != c.mag {
+				t.Errorf("first clause: direction %v magnitude %v, want %v %v", dir, mag, c.dir, c.mag)
+			}
+			if got := clauseRule(c.cs); got != c.want {
+				t.Errorf("%s, want %s", got, c.want)
+			}
+		})
+	}
+}
+
+func TestFirstRootRule(t *testing.T) {
+	p := func(d, m float64) TreePoint { return TreePoint{Depth: tree.Stat{Mean: d}, Msgs: tree.Stat{Mean: m}} }
+	ks := []int{2, 4}
+	if v, _ := firstRootRule([]TreePoint{p(5, 7), p(4, 6)}, []TreePoint{p(5, 7), p(4, 6)}, ks); v != unchecked {
+		t.Errorf("identical trees: %s", v)
+	}
+	if v, _ := firstRootRule([]TreePoint{p(5, 7), p(4, 6)}, []TreePoint{p(4, 7.5), p(4, 6)}, ks); v != holds {
+		t.Errorf("first no worse in ν: %s", v)
+	}
+	if v, _ := firstRootRule([]TreePoint{p(5, 8), p(4, 6)}, []TreePoint{p(5, 7), p(4, 6)}, ks); v != fails {
+		t.Errorf("first worse at k = 2: %s", v)
+	}
+}
+
+// The tree verdicts from constructed sweeps and repair summaries: every
+// claim is judged by its rule, k = 8 cannot be checked.
+func TestTreeVerdicts(t *testing.T) {
+	st := func(m, sd float64) tree.Stat { return tree.Stat{Mean: m, SD: sd} }
+	pt := TreePoint{Depth: st(5, 0), Msgs: st(7, 0)}
+	r := &Tree{Ks: []int{2, 4, 8, 16, 32, 64}, Curves: map[tree.JoinStrategy][]TreePoint{
+		tree.JoinFirst: {pt, pt, pt, pt, pt, pt}, tree.JoinRoot: {pt, pt, pt, pt, pt, pt}}}
+	r.Table1 = []Table1Row{
+		{Redirect: tree.RedirectDistance, Seeds: 50, Depth: st(6.12, 0.33), Msgs: st(8.4, 0.13), DepthDoc: 6.93, MsgsDoc: 7.68},
+		{Redirect: tree.RedirectRandom, Seeds: 50, Depth: st(5, 0), Msgs: st(7.8, 0.01), DepthDoc: 6, MsgsDoc: 7.2},
+	}
+	sum := func(depth, req tree.Stat) tree.Summary {
+		return tree.Summary{Seeds: 10, DepthChangePct: depth, JoinRequestsIncreasePct: req}
+	}
+	r.Repairs = [][]RepairRow{
+		{{Repair: tree.Breakout, FailedPct: 50, Summary: sum(st(88, 70), st(42, 6))}},
+		{{Repair: tree.Preservation, FailedPct: 50, Summary: sum(st(144, 72), st(21, 3.5))}},
+		{{Repair: tree.Election, FailedPct: 50, Summary: sum(st(0, 0), st(0.004, 0.01))}},
+	}
+	want := []string{unchecked, unchecked, qualified, fails, qualified, holds}
+	vs := r.Verdicts()
+	if len(vs) != len(want) {
+		t.Fatalf("%d verdicts", len(vs))
+	}
+	for i, v := range vs {
+		if v.Verdict != want[i] || v.Rule == "" {
+			t.Errorf("%s: %s (rule %q), want %s", v.Claim, v.Verdict, v.Rule, want[i])
+		}
+	}
+}
+
+// Figs. 7 and 8 judged on the take-off window, not on every round.
+func TestFig78Verdicts(t *testing.T) {
+	w := func(within float64) Window { return Window{From: 10, To: 40, Rounds: 31, Within: within} }
+	f := &Fig78{Ns: []int{500, 1000}, T: 500, Rows: []ODEvsSimRow{
+		{N: 500, SteadyCOverN: 0.2, XLateMean: 0.199, XLateSE: 0.001, WindowX: w(1), WindowY: w(0.97), WindowYRound: w(0.5), YFinal: 1,
+			GapX: sim.Gap{WithinSD: 0.5}, GapY: sim.Gap{WithinSD: 0.5}},
+		{N: 1000, SteadyCOverN: 0.1, XLateMean: 0.1, XLateSE: 0.001, WindowX: w(0.9), WindowY: w(0.96), WindowYRound: w(0.7), YFinal: 0.995},
+	}}
+	rep := f.replicationVerdicts()
+	// |0.199 − 0.2| = 1 se: holds; window shares 1 and 0.9: qualified.
+	if rep[1].Verdict != holds || rep[2].Verdict != qualified {
+		t.Errorf("replication: %+v", rep)
+	}
+	cov := f.coverageVerdicts()
+	// Per event: min(0.97, 0.96) holds; snapshots: min(0.5, 0.7) < 0.68 fails.
+	if cov[0].Verdict != holds || cov[1].Verdict != fails || cov[2].Verdict != holds {
+		t.Errorf("coverage: %+v", cov)
+	}
+}

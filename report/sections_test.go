@@ -1,0 +1,191 @@
+package report
+
+import (
+	"context"
+	"math"
+	"math/big"
+	"sync"
+	"testing"
+
+	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/tree"
+)
+
+// The compute step of every section, once, on the tiny scale; the tests
+// below check the typed results.
+var (
+	computeOnce sync.Once
+	computed    []Renderer
+	computeErr  error
+	tinyStudy   *Study
+)
+
+func tinyResults(t *testing.T) []Renderer {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("computes every section")
+	}
+	computeOnce.Do(func() {
+		s := NewStudy(tiny(), Options{Workers: 2})
+		tinyStudy = s
+		for _, sec := range Sections() {
+			r, err := sec.Compute(context.Background(), s)
+			if err != nil {
+				computeErr = err
+				return
+			}
+			computed = append(computed, r)
+		}
+	})
+	if computeErr != nil {
+		t.Fatal(computeErr)
+	}
+	return computed
+}
+
+func TestDropProbabilityRows(t *testing.T) {
+	r := tinyResults(t)[0].(*DropProbability)
+	if len(r.Rows) != 10 {
+		t.Fatalf("%d rows, want the 10 points of the table", len(r.Rows))
+	}
+	// n = 7, c = 4, s = 2: S = 3/5; formula (1) = S·(1 − 1/C(7,2)) = 0.6·20/21
+	// = 4/7 (the closed form γ = (C(n,s) − 1)/(n − s) of issue 19, derived
+	// outside this code); enumeration gives S for a tagged item (section 1).
+	p := r.Rows[0]
+	if p.N != 7 || p.C != 4 || p.S != 2 || math.Abs(p.Formula1-4.0/7) > 1e-15 || math.Abs(p.Simplified-0.6) > 1e-15 {
+		t.Errorf("row %+v, want formula (1) 4/7 and S 3/5", p)
+	}
+	if p.GammaMinusFormula1.Sign() != 0 || p.Enumerated == nil || p.Enumerated.Cmp(big.NewRat(3, 5)) != 0 {
+		t.Errorf("γ − E = %v, enumerated %v; want 0 and 3/5", p.GammaMinusFormula1, p.Enumerated)
+	}
+	// |E − S| = 0.6/21 = 1/35.
+	if want := math.Log10(1.0 / 35); math.Abs(p.Log10AbsDiff-want) > 1e-12 {
+		t.Errorf("log10|E − S| = %v, want %v", p.Log10AbsDiff, want)
+	}
+	// n = 500, c = 100, s = 50 is beyond enumeration.
+	if r.Rows[5].Enumerated != nil {
+		t.Errorf("n = 500 enumerated: %v", r.Rows[5].Enumerated)
+	}
+}
+
+func TestFig78Rows(t *testing.T) {
+	tinyResults(t)
+	s := tiny()
+	r, err := tinyStudy.Fig78(context.Background()) // computed once, by sections 3 and 4
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Rows) != len(s.Ns) {
+		t.Fatalf("%d rows for %d n", len(r.Rows), len(s.Ns))
+	}
+	for i, row := range r.Rows {
+		n := s.Ns[i]
+		if row.N != n || row.SteadyCOverN != float64(s.Cache)/float64(n) {
+			t.Errorf("row %d: n %d, c/n %v", i, row.N, row.SteadyCOverN)
+		}
+		// The ODE's time to 50 % coverage read off its unit-step curve,
+		// against the model's closed form (approx.Model.TimeToCoverage):
+		// linear interpolation between rounds errs by at most
+		// max|y''|/8 over a step divided by the slope, well under 0.1
+		// round for these logistic curves.
+		m, _ := approx.NewModel(s.Nodes, n, s.Cache, s.Exchange, approx.Simplified, 1)
+		if want := m.TimeToCoverage(0.5); math.Abs(row.T50ODE-want) > 0.1 {
+			t.Errorf("n=%d: t50 of the ODE %v, closed form %v", n, row.T50ODE, want)
+		}
+		// A gap is the largest distance, so it bounds the final one.
+		if d := math.Abs(r.ModelY[i][s.Rounds] - row.YFinal); d > row.GapY.Max {
+			t.Errorf("n=%d: final gap %v above the largest %v", n, d, row.GapY.Max)
+		}
+		if row.XLateSE <= 0 || row.GapY.WithinSD < 0 || row.GapY.WithinSD > 1 {
+			t.Errorf("n=%d: row %+v", n, row)
+		}
+	}
+}
+
+func TestModelComparisonSplit(t *testing.T) {
+	r := tinyResults(t)[4].(*ModelComparison)
+	// The split adds up: (ODE − exact) + (exact − protocol) = ODE − protocol.
+	sp := r.Split
+	if d := sp.ODEMinusExact + sp.ExactMinusProto - sp.ODEMinusProto; math.Abs(d) > 1e-12 {
+		t.Errorf("split does not add up: %+v", sp)
+	}
+	if math.Abs(math.Abs(sp.ODEMinusProto)-r.ProtoGapX.Max) > 1e-12 || float64(r.SplitT) != r.ProtoGapX.At {
+		t.Errorf("split at t = %d of |%v|, largest gap %v at %v", r.SplitT, sp.ODEMinusProto, r.ProtoGapX.Max, r.ProtoGapX.At)
+	}
+	if r.GapRatio != r.ProtoGapY.Max/r.MarkovGapY.Max {
+		t.Errorf("ratio %v", r.GapRatio)
+	}
+}
+
+func TestOptimalGrid(t *testing.T) {
+	r := tinyResults(t)[5].(*Optimal)
+	for _, g := range r.Grid {
+		// s* = n − √(n(n−c)) (Sec. 3.5 of the paper).
+		if want := float64(g.N) - math.Sqrt(float64(g.N)*float64(g.N-g.C)); math.Abs(g.SStar-want) > 1e-9 {
+			t.Errorf("n=%d c=%d: s* %v, want %v", g.N, g.C, g.SStar, want)
+		}
+		// The integer argmax of a unimodal function lies next to s*.
+		if math.Abs(float64(g.SInt)-g.SStar) >= 1 {
+			t.Errorf("n=%d c=%d: argmax %d far from s* %v", g.N, g.C, g.SInt, g.SStar)
+		}
+	}
+	// 5 n × 3 c, less the (n, c) with c ≥ n: (200, 250).
+	if len(r.Grid) != 14 {
+		t.Errorf("%d grid rows, want 14", len(r.Grid))
+	}
+}
+
+func TestRefinedRows(t *testing.T) {
+	r := tinyResults(t)[6].(*Refined)
+	// One case at N = 50 ≤ maxJointExact: the exact chain and two
+	// simulations, x and y each.
+	if len(r.Rows) != 6 {
+		t.Fatalf("%d rows, want 6", len(r.Rows))
+	}
+	for _, row := range r.Rows {
+		if (row.Runs == 0) != (row.Simulation == "exact chain, continuous time") {
+			t.Errorf("row %+v: runs and simulation disagree", row)
+		}
+		if row.MaxErrClassic < 0 || row.MaxErrRefined < 0 || row.SDAt < 0 || row.SDSimulated < 0 {
+			t.Errorf("row %+v", row)
+		}
+	}
+	// The exact chain's x at N = 50 with 5 copies: the refined mean field
+	// is closer than the classic (the point of the 1/N correction).
+	if x := r.Rows[0]; x.MaxErrRefined >= x.MaxErrClassic {
+		t.Errorf("exact x: refined %v not below classic %v", x.MaxErrRefined, x.MaxErrClassic)
+	}
+}
+
+func TestTreeRows(t *testing.T) {
+	r := tinyResults(t)[7].(*Tree)
+	if len(r.Table1) != 2 || r.Table1[0].Redirect != tree.RedirectDistance || r.Table1[1].DepthDoc != 6.00 {
+		t.Errorf("Table I rows %+v", r.Table1)
+	}
+	if len(r.Repairs) != 3 {
+		t.Fatalf("%d repair tables", len(r.Repairs))
+	}
+	for i, rows := range r.Repairs {
+		if len(rows) != 5 || rows[4].FailedPct != 50 || rows[0].Repair != treeRepairs[i] {
+			t.Errorf("repair table %d: %+v", i, rows)
+		}
+	}
+	if r.at50(tree.Election).Seeds != tiny().TreeSeeds {
+		t.Error("at50 did not find the 50 % row")
+	}
+}
+
+func TestGossipVsTreeRows(t *testing.T) {
+	r := tinyResults(t)[8].(*GossipVsTree)
+	if len(r.Rows) != len(tiny().GossipTreeNs) || len(r.Failures) != 3 {
+		t.Fatalf("%d rows, %d failure rows", len(r.Rows), len(r.Failures))
+	}
+	for _, row := range r.Rows {
+		// One notification message per node but the root.
+		// (NaN where the runs never reach 99 %, as at this tiny scale.)
+		ms := math.Round(1000 * row.GossipT99.Mean)
+		if row.TreeMsgsPerNode != float64(row.N-1)/float64(row.N) || !(row.GossipT99Ms == ms || math.IsNaN(ms) && math.IsNaN(row.GossipT99Ms)) {
+			t.Errorf("row %+v", row)
+		}
+	}
+}
