@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gossipkit/gossipkit/chain"
+	"github.com/gossipkit/gossipkit/gossip"
 )
 
 // textColumns are the CSV columns that hold words; every other column of
@@ -80,7 +81,7 @@ func TestCSVNumeric(t *testing.T) {
 // The chain's CSV carries the error bound and, with a level, the time to
 // it, as numbers.
 func TestWriteChainCSV(t *testing.T) {
-	res, err := chain.Solve(context.Background(), chain.Config{Nodes: 2, Items: 7, Cache: 4, Exchange: 2, TMax: 1, Dt: 0.5, Level: 1}, chain.Settings{})
+	res, err := chain.Solve(context.Background(), chain.Config{Nodes: 2, Shuffle: gossip.Shuffle{Items: 7, Cache: 4, Exchange: 2}, TMax: 1, Dt: 0.5, Level: 1}, chain.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}

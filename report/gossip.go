@@ -677,7 +677,7 @@ func (s *Study) Optimal(ctx context.Context) (*Optimal, error) {
 		}
 	}
 	for _, N := range optimalTrendNs {
-		o, err := meanfield.Optimize(ctx, N, r.Items, r.Cache, 0.99)
+		o, err := meanfield.Optimize(ctx, meanfield.OptimizeConfig{Nodes: N, Items: r.Items, Cache: r.Cache, Level: 0.99})
 		if err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/tree"
 )
 
@@ -88,7 +89,7 @@ func TestFig78Rows(t *testing.T) {
 		// linear interpolation between rounds errs by at most
 		// max|y''|/8 over a step divided by the slope, well under 0.1
 		// round for these logistic curves.
-		m, _ := approx.NewModel(s.Nodes, n, s.Cache, s.Exchange, approx.Simplified, 1)
+		m, _ := approx.NewModel(approx.Config{Nodes: s.Nodes, Shuffle: gossip.Shuffle{Items: n, Cache: s.Cache, Exchange: s.Exchange}, Initial: 1})
 		if want := m.TimeToCoverage(0.5); math.Abs(row.T50ODE-want) > 0.1 {
 			t.Errorf("n=%d: t50 of the ODE %v, closed form %v", n, row.T50ODE, want)
 		}
