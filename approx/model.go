@@ -151,8 +151,10 @@ func (m Model) TimeToCoverage(level float64) float64 {
 	case level >= 1:
 		return math.Inf(1)
 	}
-	// Needed ∫x: I = −ln((1−level)/(1−y0)) / (2p).
-	I := -math.Log((1-level)/(1-m.Y0)) / (2 * m.P)
+	// Needed ∫x: I = −ln((1−level)/(1−y0)) / (2p), with the ratio written
+	// 1 − (level−y0)/(1−y0) so that I > 0 for every level > y0 (the ratio
+	// itself rounds to 1 within an ulp of y0, and gave t = −0).
+	I := -math.Log1p(-(level-m.Y0)/(1-m.Y0)) / (2 * m.P)
 	k, K := m.Rate(), m.Steady()
 	if k == 0 {
 		return I / m.X0

@@ -11,7 +11,11 @@
 //	dx/dt = 2p[(1−q)·x(1−x) − (1−p)q·x²],   dy/dt = 2p·x·(1 − y)
 //
 // (XY); approx.Model has its closed forms, which the tests compare with the
-// integration. Replication and Coverage state the same drift as
+// integration. Solve and CoverageTime integrate the same system in
+// z = −ln(1 − y), dz/dt = 2p·x (XZ), and return y = 1 − e^{−z}: the
+// coverage then lies in [0, 1] however loose the tolerance (integrating y
+// itself overshoots 1 by about rtol), and 1 − y keeps its relative accuracy
+// as y → 1. Replication and Coverage state the same drift as
 // density-dependent population processes (Population), with the finite-N
 // rates of each jump, which is what the refined mean field expands.
 //

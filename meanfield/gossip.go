@@ -1,6 +1,8 @@
 package meanfield
 
 import (
+	"math"
+
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/ode"
 )
@@ -14,6 +16,29 @@ func XY(m approx.Model) ode.Func {
 		ds[0], ds[1] = m.Drift(s[0], s[1])
 	}
 }
+
+// XZ is XY in the variables (x, z) with z = −ln(1 − y), the integrated
+// log of the uncovered share:
+//
+//	dx/dt = 2p[(1−q)·x(1−x) − (1−p)q·x²],   dz/dt = 2p·x,
+//
+// since dz/dt = (dy/dt)/(1 − y). Coverage is y = 1 − e^{−z} = −expm1(−z)
+// (Coverage of z), which lies in [0, 1] whatever the integrator's error in
+// z, where integrating y itself overshoots 1 by up to ~rtol (1.0000004 at
+// rtol = 1e-6); and 1 − y = e^{−z} keeps its relative accuracy as y → 1.
+// The start is z0 = −log1p(−y0).
+func XZ(m approx.Model) ode.Func {
+	return func(_ float64, s, ds []float64) {
+		ds[0], ds[1] = m.Drift(s[0], 0) // dy at y = 0 is 2p·x
+	}
+}
+
+// CoverageOfZ returns y = 1 − e^{−z}, the coverage of XZ's second
+// variable, in [0, 1] for z ≥ 0.
+func CoverageOfZ(z float64) float64 { return -math.Expm1(-z) }
+
+// zOfCoverage is −ln(1 − y), the inverse of CoverageOfZ.
+func zOfCoverage(y float64) float64 { return -math.Log1p(-y) }
 
 // Map is the synchronous discrete-time model: one round is one step in
 // which every shuffle acts on the state at the round's start, so the mean

@@ -78,20 +78,23 @@ type Solution struct {
 	Stats              ode.Stats
 }
 
-// Solve integrates the (x, y) system of m with DormandPrince and set, and
-// evaluates it and the closed forms on ode.Grid(tMax, dt).
+// Solve integrates the system of m with DormandPrince and set, in the form
+// XZ so that the coverage y stays within [0, 1], and evaluates it and the
+// closed forms on ode.Grid(tMax, dt). The tolerances apply to x and to
+// z = −ln(1 − y).
 func Solve(m approx.Model, tMax, dt float64, set ode.Settings) (*Solution, error) {
 	if !(tMax > 0) || !(dt > 0) || dt > tMax {
 		return nil, fmt.Errorf("meanfield: need 0 < dt ≤ tMax (dt = %g, tMax = %g)", dt, tMax)
 	}
-	sol, err := ode.DormandPrince(XY(m), 0, []float64{m.X0, m.Y0}, tMax, set)
+	sol, err := ode.DormandPrince(XZ(m), 0, []float64{m.X0, zOfCoverage(m.Y0)}, tMax, set)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("meanfield: %w", err)
 	}
 	out := &Solution{T: ode.Grid(tMax, dt), Stats: sol.Stats}
 	y := make([]float64, 2)
 	for _, t := range out.T {
 		sol.At(t, y)
+		y[1] = CoverageOfZ(y[1])
 		xc, yc := m.X(t), m.Y(t)
 		if d := math.Max(math.Abs(y[0]-xc), math.Abs(y[1]-yc)); d > out.MaxDiff {
 			out.MaxDiff, out.MaxDiffAt = d, t

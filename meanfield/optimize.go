@@ -2,6 +2,7 @@ package meanfield
 
 import (
 	"context"
+	"fmt"
 	"math"
 
 	"github.com/gossipkit/gossipkit/approx"
@@ -15,20 +16,26 @@ import (
 // (TestCoverageTimeMatchesClosedForm).
 var coverageSettings = ode.Settings{RTol: 1e-10, ATol: 1e-13}
 
-// CoverageTime integrates the (x, y) system of m until y reaches level and
-// returns that time, located by an event on the dense output; +Inf when y
-// never reaches level (level ≥ 1, or a horizon beyond 10⁹ rounds).
+// CoverageTime integrates the system of m in the form XZ until y reaches
+// level and returns that time, located by an event on the dense output at
+// z = −ln(1 − level); exactly 0 when level ≤ y(0) (d starts there), and
+// +Inf when y never reaches level (level ≥ 1, or a horizon beyond 10⁹
+// rounds).
 func CoverageTime(m approx.Model, level float64) (float64, error) {
+	if level <= m.Y0 {
+		return 0, nil
+	}
 	// The closed form sets the horizon only; the time reported is the
 	// integrator's event.
 	horizon := 2*m.TimeToCoverage(level) + 10
 	if math.IsInf(horizon, 0) || math.IsNaN(horizon) || horizon > 1e9 {
 		return math.Inf(1), nil
 	}
-	ev := ode.Event{G: func(_ float64, s []float64) float64 { return s[1] - level }, Direction: 1, Terminal: true}
-	sol, err := ode.DormandPrince(XY(m), 0, []float64{m.X0, m.Y0}, horizon, coverageSettings, ev)
+	zl := zOfCoverage(level)
+	ev := ode.Event{G: func(_ float64, s []float64) float64 { return s[1] - zl }, Direction: 1, Terminal: true}
+	sol, err := ode.DormandPrince(XZ(m), 0, []float64{m.X0, zOfCoverage(m.Y0)}, horizon, coverageSettings, ev)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("meanfield: %w", err)
 	}
 	if len(sol.Hits) == 0 {
 		return math.Inf(1), nil
