@@ -48,7 +48,7 @@ func TestPDropVariants(t *testing.T) {
 }
 
 // paperX and paperY are the paper's closed forms typed in as printed in
-// MODEL.md §4 (x0 = 1/N), a different arrangement from Model.X and Model.Y.
+// docs/MODEL.md §4 (x0 = 1/N), a different arrangement from Model.X and Model.Y.
 func paperX(t, N, n, c, s float64) float64 {
 	k := 2 * (s / c) * (c - s) / (n - s)
 	e := math.Exp(k * t)
@@ -201,7 +201,7 @@ func TestSStar(t *testing.T) {
 }
 
 func TestBetaSimplifies(t *testing.T) {
-	// MODEL.md §4: the seed's β equals (n/c)².
+	// docs/MODEL.md §4: the seed's β equals (n/c)².
 	for _, p := range [][3]float64{{500, 100, 50}, {1000, 100, 7}, {37, 20, 19}} {
 		n, c, s := p[0], p[1], p[2]
 		beta := (n / c) * (1 - (s/c)*(n-c)/(n-s)) / ((c - s) / (n - s))

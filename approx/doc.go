@@ -1,5 +1,5 @@
 // Package approx holds the float64 closed forms of the shuffle-protocol model
-// (../shared/MODEL.md §2–4; Bakhshi et al., Secs. 3–5).
+// (docs/MODEL.md §2–4 in the repository; Bakhshi et al., Secs. 3–5).
 //
 // One shuffle moves an item d between initiator A and partner B with the
 // probabilities of Fig. 1, written with p = P_select = s/c and q = P_drop:

@@ -1,7 +1,7 @@
 // Package exact evaluates the drop probability of the gossip shuffle protocol
 // in exact rational arithmetic (math/big).
 //
-// A shuffle between A and B (see ../shared/MODEL.md §1–2): each side sends s
+// A shuffle between A and B (see docs/MODEL.md §1–2): each side sends s
 // of its c cached items; B receives S_A, of which k = |S_A ∩ C_B| are
 // duplicates, and must make room for the s−k new ones by dropping items of
 // S_B \ S_A, which holds s−ŝ items (ŝ = |S_A ∩ S_B|). The paper's "accurate"
@@ -17,7 +17,7 @@
 //
 // (Bakhshi, Gavidia, Fokkink, van Steen, "An analytical model of information
 // dissemination for a gossip-based protocol", Sec. 3.2; the γ form as
-// reconstructed in MODEL.md §2 and verified here by VerifyGamma).
+// reconstructed in docs/MODEL.md §2 and verified here by VerifyGamma).
 //
 // PDropEnumerated answers the question formula (1) leaves open: which of
 // these is the probability that a tagged item of S_B \ S_A is dropped when

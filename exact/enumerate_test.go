@@ -61,7 +61,7 @@ func TestEnumerationMatchesBruteForce(t *testing.T) {
 	}
 }
 
-// TestWhichFormulaIsTrue settles MODEL.md's open question on a grid: the
+// TestWhichFormulaIsTrue settles the open question of docs/MODEL.md §2 on a grid: the
 // per-item drop probability is S(n,c,s) exactly, and formula (1) is the
 // per-shuffle mean of (s−k)/(s−ŝ), which differs from S whenever s ≥ 2 and
 // c < n.

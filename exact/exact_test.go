@@ -62,7 +62,7 @@ func TestBinomial(t *testing.T) {
 }
 
 func TestPDropPaperExample(t *testing.T) {
-	// MODEL.md §2 and the issue: E(7,4,2) = 4/7, S(7,4,2) = 3/5. By hand:
+	// docs/MODEL.md §2 and the issue: E(7,4,2) = 4/7, S(7,4,2) = 3/5. By hand:
 	// k ∈ {0,1,2} with weights C(4,k)C(3,2−k)/C(7,2) = 3/21, 12/21, 6/21.
 	// k=0: ŝ=0, term 2/2 = 1. k=1: ŝ ∈ {0,1} w.p. 1/2 each (C(2,ŝ)C(2,1−ŝ)/C(4,1)),
 	// terms 1/2 and 1/1 → 3/4. So E = 3/21 + (12/21)(3/4) = 3/21 + 9/21 = 12/21 = 4/7.
@@ -187,7 +187,7 @@ func TestGammaIdentityRandom(t *testing.T) {
 }
 
 func TestEcsIsNMinusCTimesGamma(t *testing.T) {
-	// MODEL.md §2: e_{c,s}(n) = (n−c)·γ_s(n), and the s-th forward difference
+	// docs/MODEL.md §2: e_{c,s}(n) = (n−c)·γ_s(n), and the s-th forward difference
 	// of e in n is 1 (the (s−1)-th difference of γ is 1/s).
 	for s := 1; s <= 6; s++ {
 		for c := s; c <= 12; c++ {
@@ -291,7 +291,7 @@ func TestValidate(t *testing.T) {
 }
 
 // Evaluate shares one Formula1 per (c, s); its values must be those of the
-// single-point functions, and E(7,4,2) = 4/7, S = 3/5 (MODEL.md §2).
+// single-point functions, and E(7,4,2) = 4/7, S = 3/5 (docs/MODEL.md §2).
 func TestEvaluateMatchesSinglePoints(t *testing.T) {
 	pts := []Point{{7, 4, 2}, {9, 4, 2}, {12, 6, 3}, {5, 5, 5}}
 	evs, err := Evaluate(context.Background(), pts, true, nil)

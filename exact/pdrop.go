@@ -209,7 +209,7 @@ func gammaForm(g *big.Rat, n, c, s int) *big.Rat {
 
 // Ecs returns the paper's e_{c,s}(n) = (E(n,c,s)^{−1} − S(n,c,s)^{−1})^{−1},
 // computed from formula (1) by its definition. It is ErrUndefined when n = c
-// (E = S = 0) and when E = S. MODEL.md §2 claims e_{c,s}(n) = (n−c)·γ_s(n);
+// (E = S = 0) and when E = S. docs/MODEL.md §2 states e_{c,s}(n) = (n−c)·γ_s(n);
 // the tests check that against this definition.
 func Ecs(n, c, s int) (*big.Rat, error) {
 	e, err := PDrop(n, c, s)

@@ -1,6 +1,6 @@
 // Package meanfield holds the gossip shuffle protocol's population models
 // on top of package ode's integrator: the classic mean field of replication
-// x(t) and coverage y(t) (MODEL.md §4), its synchronous discrete-time map,
+// x(t) and coverage y(t) (docs/MODEL.md §4), its synchronous discrete-time map,
 // the refined mean field with its 1/N correction (Gast and Van Houdt 2017;
 // Gast, Latella and Massink 2018) in continuous and discrete time on any
 // output grid, the time to a coverage level, and the exchange size that

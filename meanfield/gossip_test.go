@@ -13,7 +13,7 @@ import (
 )
 
 // The closed forms of package approx against integration of the same ODE
-// (MODEL.md §4 claims agreement to 1e-12 at a fine step).
+// (docs/MODEL.md §4 claims agreement to 1e-12 at a fine step).
 func TestGossipClosedFormsAgainstIntegration(t *testing.T) {
 	for _, p := range []struct{ N, n, c, s, init int }{
 		{2500, 500, 100, 50, 1}, {2500, 1000, 100, 50, 1}, {2500, 2000, 100, 50, 1}, {100, 500, 100, 50, 5}, {2500, 500, 100, 1, 1}, {2500, 500, 100, 99, 1},

@@ -1,5 +1,5 @@
 // Package sim is the Monte Carlo of the gossip shuffle protocol
-// (../shared/MODEL.md §1) and of its pairwise-Markov abstraction (§3).
+// (docs/MODEL.md §1) and of its pairwise-Markov abstraction (§3).
 //
 // # Models
 //
@@ -35,8 +35,8 @@
 //     on the state at the tick's start.
 //   - Continuous: a Poisson clock of rate N per round; at each event a
 //     uniform node initiates with a uniform neighbour. This is the
-//     continuous-time Markov chain for which the refined mean field of
-//     package ode is exact to o(1/N).
+//     continuous-time Markov chain (the clock gossip.Continuous) for which
+//     the refined mean field of package meanfield is exact to o(1/N).
 //
 // # Topologies
 //
@@ -61,7 +61,7 @@
 //
 // # Shards
 //
-// Options.Indices runs a subset of the replications; a ShardID names shard
+// Settings.Indices runs a subset of the replications; a ShardID names shard
 // I of M (replications r with r mod M = I − 1), ShardFromEnv reads it from
 // Kubernetes, Slurm or AWS Batch array variables, WritePart and ReadPart
 // store a shard's replications and Merge combines the parts exactly: the
@@ -72,8 +72,17 @@
 // Each replication in flight needs N·c·4 bytes of caches at most (int32
 // items; 2 bytes an item when n ≤ 65535), two stamp arrays of 4·(n+1) bytes
 // and 3N bytes of flags; no per-node membership index is kept (each shuffle
-// stamps the two caches it touches). The result keeps 8·(T+1) bytes per
-// replication. N = 100000, n = 1000, c = 100 needs about 20 MB per worker
-// (40 MB bounded by the estimate). Config.Validate refuses a
-// run whose estimate exceeds the machine's available memory.
+// stamps the two caches it touches). The result keeps 12·(T+1) bytes per
+// replication (x, y and y_round). N = 100000, n = 1000, c = 100 needs about
+// 20 MB per worker (40 MB bounded by the estimate). Config.MemoryEstimate
+// states the bound; Config.Validate does not look at the machine (the CLI
+// refuses a run whose estimate exceeds the memory available).
+//
+// # Convention
+//
+// Config is what to simulate (its Shuffle field holds n, c and s, beside
+// Nodes); Settings is how to run it (workers, a subset of replications, a
+// gossip.Progress callback) and never changes the result; Run takes the
+// context first. Errors are prefixed "sim: " and an invalid field is a
+// *FieldError naming it (Config.Shuffle.Exchange).
 package sim

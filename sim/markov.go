@@ -8,7 +8,7 @@ import (
 
 // markovState is the pairwise-Markov model of one item: node v holds d or
 // not, and a shuffle of a and b moves the pair's state ab by the transition
-// matrix of MODEL.md §3.
+// matrix of docs/MODEL.md §3.
 type markovState struct {
 	has      []bool
 	covered  []bool

@@ -6,7 +6,7 @@ import (
 	"fmt"
 )
 
-// counters are the integer tallies of one replication; they add exactly
+// Counters are the integer tallies of one replication; they add exactly
 // across replications and shards.
 type Counters struct {
 	Shuffles int64 `json:"shuffles"` // shuffles during observation
@@ -44,7 +44,7 @@ func (c *Counters) add(o *Counters) {
 // in a core's L2), int32 beyond.
 type item interface{ ~uint16 | ~int32 }
 
-// protocolState is the network of MODEL.md §1: N caches of c distinct items
+// protocolState is the network of docs/MODEL.md §1: N caches of c distinct items
 // out of n + 1 (the n items plus d = n). Memory: cache N·c·sizeof(T) bytes
 // (at most 4) and two stamp arrays of n + 1 words. Membership is not stored
 // per node: each shuffle stamps the two caches it touches (markA, markB), so
@@ -133,7 +133,7 @@ func selectBuffer[T item](r *rng.Rand, cache []T, s int, raw []uint32) {
 	}
 }
 
-// shuffle performs one shuffle of MODEL.md §1 between initiator a and
+// shuffle performs one shuffle of docs/MODEL.md §1 between initiator a and
 // partner b. Both sides act on the caches as they were before the shuffle:
 // each side's new items and drop candidates are worked out first, from the
 // unchanged caches, and only then applied.

@@ -8,7 +8,6 @@ import (
 	"context"
 	"fmt"
 	"sync"
-	"sync/atomic"
 
 	"github.com/gossipkit/gossipkit/approx"
 )
@@ -42,7 +41,7 @@ type Settings struct {
 	// otherwise all of 0..Reps−1.
 	Indices []int
 	// Progress, if set, is called after each replication with the number
-	// of replications done and the total.
+	// of replications done and the total, from one goroutine at a time.
 	Progress gossip.Progress
 }
 
@@ -95,7 +94,8 @@ func Run(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 	defer cancel()
 	jobs := make(chan int)
 	var wg sync.WaitGroup
-	var done atomic.Int64
+	var done int64
+	var progressMu sync.Mutex // gossip.Progress is called by one goroutine at a time
 	var firstErr error
 	var errOnce sync.Once
 	for range min(set.Workers, len(idx)) {
@@ -110,7 +110,10 @@ func Run(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 				}
 				res.Reps[k] = *rep
 				if set.Progress != nil {
-					set.Progress(done.Add(1), int64(len(idx)))
+					progressMu.Lock()
+					done++
+					set.Progress(done, int64(len(idx)))
+					progressMu.Unlock()
 				}
 			}
 		}()

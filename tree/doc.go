@@ -1,5 +1,5 @@
 // Package tree simulates the spanning-tree notification system of
-// ../shared/seeds/p2p-notification-tree.txt (summary in MODEL.md §5): a
+// the notification-tree document (summarised in docs/MODEL.md §5): a
 // group of peers forms a tree in which every node accepts at most k
 // children; joins follow Algorithms 1 and 2 of the document; failures are
 // detected by pings and repaired by subtree breakout, subtree preservation

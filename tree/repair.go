@@ -91,7 +91,7 @@ func (s *Sim) FailNodes(nodes []int32, repair Repair, elect Elect) (Metrics, err
 	m.Reconnected = s.AllConnected()
 	m.ReconnectMs = s.lastChange - tf
 	m.Pings = s.pings
-	if err := s.Check(); err != nil {
+	if err := s.check(false); err != nil {
 		return m, fmt.Errorf("tree: after repair: %w", err)
 	}
 	return m, nil

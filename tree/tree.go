@@ -522,7 +522,7 @@ func Build(ctx context.Context, cfg Config) (*Sim, Metrics, error) {
 	if err := s.run(); err != nil {
 		return nil, Metrics{}, err
 	}
-	if err := s.Check(); err != nil {
+	if err := s.check(false); err != nil {
 		return nil, Metrics{}, fmt.Errorf("tree: after building: %w", err)
 	}
 	return s, s.metrics(), nil
@@ -531,7 +531,12 @@ func Build(ctx context.Context, cfg Config) (*Sim, Metrics, error) {
 // Check verifies the invariants of a settled tree: parent and child links
 // agree, no node has more than k children, the root is alive and
 // parentless, and following parents from any node ends (no cycle).
-func (s *Sim) Check() error { return s.check(false) }
+func (s *Sim) Check() error {
+	if err := s.check(false); err != nil {
+		return fmt.Errorf("tree: %w", err)
+	}
+	return nil
+}
 
 // check is Check; inFlight tolerates a child slot reserved for a join whose
 // acceptance is still on its way.

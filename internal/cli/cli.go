@@ -29,20 +29,21 @@ import (
 	"github.com/gossipkit/gossipkit/plots"
 )
 
-// usageError is bad input: the CLI prints it on one line and exits with 2.
+// UsageError is bad input: the CLI prints it on one line and exits with 2.
 type UsageError struct{ Msg string }
 
 func (e *UsageError) Error() string { return e.Msg }
 
+// Usagef returns a *UsageError with a formatted message.
 func Usagef(format string, a ...any) error { return &UsageError{fmt.Sprintf(format, a...)} }
 
 // ErrHelp ends a command that printed its help.
 var ErrHelp = errors.New("help requested")
 
-// errFailed ends a command that already reported its failure (exit 1).
+// ErrFailed ends a command that already reported its failure (exit 1).
 var ErrFailed = errors.New("failed")
 
-// newFlags returns a flag set that reports nothing itself: parseEnv turns
+// NewFlags returns a flag set that reports nothing itself: Parse turns
 // its errors into one-line usage errors and prints -h to the command's
 // stdout.
 func NewFlags(name string) *flag.FlagSet {
@@ -52,7 +53,7 @@ func NewFlags(name string) *flag.FlagSet {
 	return fs
 }
 
-// parseEnv parses args; -h prints the flags to the command's stdout
+// Parse parses args; -h prints the flags to the command's stdout
 // (ErrHelp); any other problem becomes a one-line usage error.
 func Parse(fs *flag.FlagSet, stdout io.Writer, args []string) error {
 	if err := duplicateFlag(fs, args); err != nil {
@@ -150,7 +151,7 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 	})
 }
 
-// parseFormatted parses a command's flags and checks its --format and, if
+// ParseFormatted parses a command's flags and checks its --format and, if
 // it has one, its -o FILE (checkOut) before any work starts. A -o that
 // names a folder (ending in /, or existing) is left to the command (shard
 // part files go there).
@@ -172,7 +173,7 @@ func ParseFormatted(fs *flag.FlagSet, stdout io.Writer, args []string, format *s
 	return nil
 }
 
-// checkOut checks that a file can be written at path: its folder exists
+// CheckOut checks that a file can be written at path: its folder exists
 // and is writable (a probe file is created there and removed), and path is
 // not a folder.
 func CheckOut(flagName, path string) error {
@@ -195,12 +196,12 @@ func CheckOut(flagName, path string) error {
 	return nil
 }
 
-// outFlag adds the -o FILE flag.
+// OutFlag adds the -o FILE flag.
 func OutFlag(fs *flag.FlagSet) *string {
 	return fs.String("o", "", "write to FILE instead of standard output (atomically; checked before any work)")
 }
 
-// buffered runs print into a buffer and writes it to -o FILE or stdout;
+// Buffered runs print into a buffer and writes it to -o FILE or stdout;
 // print's error (e.g. errFailed after a verdict is printed) is returned
 // after the output is written.
 func Buffered(stdout io.Writer, path string, print func(w io.Writer) error) error {
@@ -224,7 +225,7 @@ func IsTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// output writes with write to -o FILE (atomically: a failed or interrupted
+// Output writes with write to -o FILE (atomically: a failed or interrupted
 // write leaves no partial file) or, for "" and "-", to stdout.
 func Output(stdout io.Writer, path string, write func(w io.Writer) error) error {
 	if path == "" || path == "-" {
@@ -233,12 +234,12 @@ func Output(stdout io.Writer, path string, write func(w io.Writer) error) error 
 	return atomicfile.Write(path, write)
 }
 
-// outputTable writes a table in format to -o FILE or stdout.
+// OutputTable writes a table in format to -o FILE or stdout.
 func OutputTable(stdout io.Writer, path, format string, t *plots.Table) error {
 	return Output(stdout, path, func(w io.Writer) error { return t.Write(w, format) })
 }
 
-// newProgress returns a progress callback that draws a bar with count,
+// NewProgress returns a progress callback that draws a bar with count,
 // rate and ETA on stderr when it is a terminal (schollz/progressbar, which
 // locks, so replications finishing on several goroutines may call it),
 // and does nothing otherwise. The bar is made on the first call, which
