@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/ALTree/bigfloat"
 	"math/big"
+
+	"github.com/ALTree/bigfloat"
 )
 
 // MaxS is the largest exchange size accepted by PDrop and NewFormula1. The

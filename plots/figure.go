@@ -2,7 +2,6 @@ package plots
 
 import (
 	"fmt"
-	"github.com/gossipkit/gossipkit/internal/atomicfile"
 	"image/color"
 	"io"
 	"math"
@@ -15,6 +14,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/gossipkit/gossipkit/internal/atomicfile"
 )
 
 // Figure size: a single-column figure of a two-column paper is about 3.5 in
