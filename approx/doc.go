@@ -35,4 +35,13 @@
 //
 // The functions evaluate in forms that do not overflow for large kt (expm1,
 // log1p, e^{−kt}); their tolerance is stated where it is tested.
+//
+// # Convention
+//
+// A model is built from a Config: Nodes, the shuffle's parameters as a
+// gossip.Shuffle (n, c, s), the P_drop Variant and the initial copies (zero
+// values: the simplified P_drop, one copy). Functions of one shuffle take a
+// gossip.Shuffle; SStar and ArgmaxP11, which scan s, take n and c. Errors
+// are prefixed "approx: "; an invalid field is a *FieldError naming it
+// (Config.Shuffle.Exchange). Nothing here is long enough to take a context.
 package approx

@@ -48,7 +48,7 @@ func (p Shuffle) String() string {
 type FieldError = fielderr.Error
 
 func fieldErr(field, format string, args ...any) error {
-	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
+	return &FieldError{Pkg: "gossip", Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
 // Progress is the progress callback of every long computation in gossipkit:

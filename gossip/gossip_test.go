@@ -43,5 +43,5 @@ func ExampleShuffle_Validate() {
 	fmt.Println(gossip.Shuffle{Items: 500, Cache: 100, Exchange: 150}.Validate())
 	// Output:
 	// <nil>
-	// Shuffle.Exchange = 150: need Exchange ≤ Cache = 100
+	// gossip: Shuffle.Exchange = 150: need Exchange ≤ Cache = 100
 }

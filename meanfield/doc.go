@@ -23,4 +23,15 @@
 // output; Optimize scans s = 1..c−1 for the smallest such time and sets it
 // beside s* = n − √(n(n−c)), which maximises P(11|10) and the logistic rate
 // of x(t) but not the speed of coverage (dy/dt grows with p itself).
+//
+// # Convention
+//
+// The models are approx.Model values (approx.Config: Nodes, a
+// gossip.Shuffle, the P_drop variant, the initial copies); integrator
+// tolerances are an ode.Settings. Optimize takes the context first and an
+// OptimizeConfig (Nodes, Items, Cache, Level: the exchange size is what it
+// scans). RefineGrid takes the clock as a gossip.Time and accepts
+// gossip.Continuous and gossip.Synchronous. Errors are prefixed
+// "meanfield: "; an invalid field is a *FieldError naming it
+// (OptimizeConfig.Level).
 package meanfield

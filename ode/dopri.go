@@ -70,13 +70,13 @@ func DormandPrince(f Func, t0 float64, y0 []float64, t1 float64, set Settings, e
 		set.RTol = 1e-6
 	}
 	if !(set.RTol > 0 && set.RTol < 1) {
-		return nil, fmt.Errorf("ode: rtol %g outside (0, 1)", set.RTol)
+		return nil, fmt.Errorf("ode: Settings.RTol = %g: need 0 < RTol < 1", set.RTol)
 	}
 	if set.ATol == 0 {
 		set.ATol = set.RTol * 1e-3
 	}
 	if set.ATol < 0 {
-		return nil, fmt.Errorf("ode: atol %g < 0", set.ATol)
+		return nil, fmt.Errorf("ode: Settings.ATol = %g: need ATol ≥ 0", set.ATol)
 	}
 	if set.MaxSteps == 0 {
 		set.MaxSteps = 1_000_000

@@ -74,8 +74,19 @@
 // # Experiments and shards
 //
 // An Experiment runs RunSeed over seeds Seed, Seed+1, …; Summarize gives
-// mean ± sd over seeds of every metric. Run takes a ShardID (the same type
-// as sim.ShardID: seeds i with i mod M = I − 1), WritePart and ReadPart
-// store a shard's results, and Merge restores seed order so that the
-// merged Summary equals the single run's exactly.
+// mean ± sd over seeds of every metric. Run takes Settings: Indices runs a
+// subset of the seeds (Experiment.Indices gives those of a ShardID, the same
+// type as sim.ShardID: seeds i with i mod M = I − 1) and Progress reports
+// the seeds done. WritePart and ReadPart store a shard's results, and Merge
+// restores seed order so that the merged Summary equals the single run's
+// exactly.
+//
+// # Convention
+//
+// Config is one tree to build (its zero timing fields take the documented
+// defaults), Experiment the seeds to run it over, Settings how to run them
+// (never changing the results); Build and Run take the context first and
+// check it every few thousand events. Errors are prefixed "tree: "; an
+// invalid field is a *FieldError naming it (Config.Degree), and a merge
+// that cannot be done is a *MergeError (the same type as sim.MergeError).
 package tree

@@ -9,10 +9,9 @@ import (
 	"fmt"
 )
 
-// Error is an invalid field: Pkg is the package that reports it (empty for
-// package gossip's own Shuffle.Validate, whose callers add theirs), Field
-// names the field (Config.Nodes, Config.Shuffle.Exchange), Msg says what is
-// wrong and the valid range.
+// Error is an invalid field: Pkg is the package that reports it, Field
+// names the field as a Go program writes it (Config.Nodes,
+// Config.Shuffle.Exchange), Msg says what is wrong and the valid range.
 type Error struct {
 	Pkg   string
 	Field string
