@@ -139,6 +139,8 @@ func (c Config) Validate() error {
 		return f("Config.Model", "%v: not a model", c.Model)
 	case !scheduleNames.Valid(c.Schedule):
 		return f("Config.Schedule", "%v: not a schedule", c.Schedule)
+	case !topologyNames.Valid(c.Topology.Kind):
+		return f("Config.Topology", "%v: not a topology", c.Topology.Kind)
 	}
 	if !(c.FailFraction >= 0 && c.FailFraction < 1) {
 		return f("Config.FailFraction", "%g: valid range [0, 1)", c.FailFraction)

@@ -291,12 +291,23 @@ func TestValidate(t *testing.T) {
 		func(c *Config) { c.Rounds = 0 },
 		func(c *Config) { c.Reps = 0 },
 		func(c *Config) { c.Topology = Topology{Kind: Regular, Degree: 3}; c.Nodes = 201 },
+		func(c *Config) { c.Model = 2 },
+		func(c *Config) { c.Schedule = -1 },
+		func(c *Config) { c.Topology.Kind = 3 },
 	}
 	for i, f := range bad {
 		cfg := small()
 		f(&cfg)
 		if err := cfg.Validate(); err == nil {
 			t.Errorf("case %d accepted", i)
+		}
+	}
+	// The String methods of values outside the enumerations name the type
+	// and value instead of panicking.
+	for got, want := range map[string]string{Model(2).String(): "sim.Model(2)", Schedule(-1).String(): "sim.Schedule(-1)",
+		Topology{Kind: 3}.String(): "sim.TopologyKind(3)", Topology{Kind: Torus, Radius: 0.25}.String(): "torus:0.25"} {
+		if got != want {
+			t.Errorf("String() = %q, want %q", got, want)
 		}
 	}
 	// Validate does not look at the machine; MemoryEstimate tells what a run

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/gossipkit/gossipkit/internal/enum"
 	"github.com/gossipkit/gossipkit/internal/rng"
 
 	"fmt"
@@ -34,6 +35,13 @@ type Topology struct {
 	Radius float64
 }
 
+var topologyNames = enum.Names[TopologyKind]{"full", "regular", "torus"}
+
+// String returns the kind's name; it never panics.
+func (k TopologyKind) String() string { return topologyNames.Name(k) }
+
+// String returns the topology as ParseTopology reads it ("full",
+// "regular:DEG", "torus:RADIUS"); it never panics.
 func (t Topology) String() string {
 	switch t.Kind {
 	case Regular:
@@ -41,7 +49,7 @@ func (t Topology) String() string {
 	case Torus:
 		return "torus:" + strconv.FormatFloat(t.Radius, 'g', -1, 64)
 	}
-	return "full"
+	return t.Kind.String()
 }
 
 // ParseTopology parses "full", "regular:DEG" or "torus:RADIUS". Its error

@@ -135,6 +135,14 @@ func (c Config) Validate() error {
 		return &FieldError{Pkg: "tree", Field: "Config.FailFraction", Msg: fmt.Sprintf("%g: leaves fewer than 2 of N = %d nodes to repair a tree from; valid range [0, %g]", c.FailFraction, c.Nodes, (float64(c.Nodes)-2.5)/float64(c.Nodes))}
 	case c.Degree == 1 && c.Nodes > 20000:
 		return &FieldError{Pkg: "tree", Field: "Config.Degree", Msg: fmt.Sprintf("1 with N = %d: a degree-1 tree is a chain, each join walks it (O(N²) events); with k = 1, N ≤ 20000", c.Nodes)}
+	case !joinNames.Valid(c.Join):
+		return &FieldError{Pkg: "tree", Field: "Config.Join", Msg: fmt.Sprintf("%v: not a join strategy", c.Join)}
+	case !redirectNames.Valid(c.Redirect):
+		return &FieldError{Pkg: "tree", Field: "Config.Redirect", Msg: fmt.Sprintf("%v: not a redirect strategy", c.Redirect)}
+	case !repairNames.Valid(c.Repair):
+		return &FieldError{Pkg: "tree", Field: "Config.Repair", Msg: fmt.Sprintf("%v: not a repair strategy", c.Repair)}
+	case !electNames.Valid(c.Elect):
+		return &FieldError{Pkg: "tree", Field: "Config.Elect", Msg: fmt.Sprintf("%v: not an election priority", c.Elect)}
 	}
 	return nil
 }

@@ -142,7 +142,8 @@ func TestDeterminism(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	for _, c := range []Config{{Nodes: 0, Degree: 2}, {Nodes: 10, Degree: 0}, {Nodes: 10, Degree: 2, FailFraction: 1}} {
+	for _, c := range []Config{{Nodes: 0, Degree: 2}, {Nodes: 10, Degree: 0}, {Nodes: 10, Degree: 2, FailFraction: 1},
+		{Nodes: 10, Degree: 2, Join: 3}, {Nodes: 10, Degree: 2, Redirect: 2}, {Nodes: 10, Degree: 2, Repair: -1}, {Nodes: 10, Degree: 2, Elect: 2}} {
 		if _, err := New(c); err == nil {
 			t.Errorf("%+v accepted", c)
 		}
