@@ -16,4 +16,12 @@
 // solve_ivp "RK45" and of Julia's DP5.
 //
 // RK4 is the classical fixed-step fourth-order method, for comparison.
+//
+// # Convention
+//
+// Settings holds the numerical knobs; the zero value of each field means
+// its documented default, so Settings{} integrates at rtol 1e-6. Errors are
+// prefixed "ode: " and name the Settings field at fault. The integrators
+// take no context: the systems of package meanfield (two to nine smooth
+// equations) integrate in milliseconds, and MaxSteps bounds the work.
 package ode
