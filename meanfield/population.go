@@ -123,21 +123,22 @@ type Refined struct {
 	Stats   ode.Stats // integrator work (continuous time)
 }
 
-// Mean returns x + v/N at output i.
-func (r *Refined) Mean(i, N int) []float64 {
+// Mean returns x + v/N at output i for N = nodes.
+func (r *Refined) Mean(i, nodes int) []float64 {
 	m := make([]float64, len(r.X[i]))
 	for k := range m {
-		m[k] = r.X[i][k] + r.V[i][k]/float64(N)
+		m[k] = r.X[i][k] + r.V[i][k]/float64(nodes)
 	}
 	return m
 }
 
-// SD returns √(W_kk/N), the predicted standard deviations at output i.
-func (r *Refined) SD(i, N int) []float64 {
+// SD returns √(W_kk/N), the predicted standard deviations at output i for
+// N = nodes.
+func (r *Refined) SD(i, nodes int) []float64 {
 	d := len(r.X[i])
 	s := make([]float64, d)
 	for k := range s {
-		s[k] = math.Sqrt(math.Max(0, r.W[i][k*d+k]/float64(N)))
+		s[k] = math.Sqrt(math.Max(0, r.W[i][k*d+k]/float64(nodes)))
 	}
 	return s
 }
