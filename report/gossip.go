@@ -46,10 +46,10 @@ func (s *Study) DropProbability(ctx context.Context) (*DropProbability, error) {
 		return nil, err
 	}
 	r := &DropProbability{Curves: curves, nMax: s.Scale.Fig4NMax, step: s.Scale.Fig4Step}
-	if r.GammaChecked, r.GammaMismatch, err = exact.VerifyGamma(ctx, 24, 64, 160, nil); err != nil {
+	if r.GammaChecked, r.GammaMismatch, err = exact.VerifyGamma(ctx, exact.Grid{MaxItems: 160, MaxCache: 64, MaxExchange: 24}, exact.Settings{}); err != nil {
 		return nil, err
 	}
-	if r.Proofs, err = exact.ProveGammaRange(ctx, s.Scale.ProveS, nil); err != nil {
+	if r.Proofs, err = exact.ProveGammaRange(ctx, s.Scale.ProveS, exact.Settings{}); err != nil {
 		return nil, err
 	}
 	// Which formula is the per-item drop probability: enumeration.
@@ -57,25 +57,26 @@ func (s *Study) DropProbability(ctx context.Context) (*DropProbability, error) {
 	for n := 4; n <= 16; n++ {
 		for c := 2; c < n; c++ {
 			for sz := 1; sz <= c; sz++ {
-				en, err := exact.PDropEnumerated(n, c, sz)
+				p := gossip.Shuffle{Items: n, Cache: c, Exchange: sz}
+				en, err := exact.PDropEnumerated(p)
 				if err != nil {
 					return nil, err
 				}
-				sv, _ := exact.PDropSimplified(n, c, sz)
+				sv, _ := exact.PDropSimplified(p)
 				r.EnumAllSimplified = r.EnumAllSimplified && en.PerItem.Cmp(sv) == 0
 				r.EnumPoints++
 			}
 		}
 	}
-	for _, p := range []exact.Point{{N: 7, C: 4, S: 2}, {N: 12, C: 6, S: 3}, {N: 20, C: 10, S: 5}, {N: 24, C: 8, S: 2}, {N: 30, C: 10, S: 3}, {N: 500, C: 100, S: 50}, {N: 1000, C: 100, S: 50}, {N: 2000, C: 100, S: 50}, {N: 600, C: 500, S: 100}, {N: 1000, C: 250, S: 25}} {
+	for _, p := range []gossip.Shuffle{{Items: 7, Cache: 4, Exchange: 2}, {Items: 12, Cache: 6, Exchange: 3}, {Items: 20, Cache: 10, Exchange: 5}, {Items: 24, Cache: 8, Exchange: 2}, {Items: 30, Cache: 10, Exchange: 3}, {Items: 500, Cache: 100, Exchange: 50}, {Items: 1000, Cache: 100, Exchange: 50}, {Items: 2000, Cache: 100, Exchange: 50}, {Items: 600, Cache: 500, Exchange: 100}, {Items: 1000, Cache: 250, Exchange: 25}} {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		e, _ := exact.PDrop(p.N, p.C, p.S)
-		g, _ := exact.PDropGamma(p.N, p.C, p.S)
-		sv, _ := exact.PDropSimplified(p.N, p.C, p.S)
-		row := PDropRow{N: p.N, C: p.C, S: p.S, GammaMinusFormula1: new(big.Rat).Sub(g, e)}
-		if en, err := exact.PDropEnumerated(p.N, p.C, p.S); err == nil {
+		e, _ := exact.PDrop(p)
+		g, _ := exact.PDropGamma(p)
+		sv, _ := exact.PDropSimplified(p)
+		row := PDropRow{N: p.Items, C: p.Cache, S: p.Exchange, GammaMinusFormula1: new(big.Rat).Sub(g, e)}
+		if en, err := exact.PDropEnumerated(p); err == nil {
 			row.Enumerated = en.PerItem
 		}
 		row.Formula1, _ = e.Float64()

@@ -41,7 +41,7 @@ func (r *DropProbability) Verdicts() []Verdict {
 	gamma := Verdict{Claim: "formula (1) = (n−c)/((n−s) + 1/γ) (the γ identity)", Verdict: holds}
 	switch {
 	case r.GammaMismatch != nil:
-		gamma.Verdict, gamma.Measured = fails, fmt.Sprint("mismatch at ", r.GammaMismatch.Point)
+		gamma.Verdict, gamma.Measured = fails, fmt.Sprint("mismatch at ", r.GammaMismatch.Shuffle)
 	default:
 		gamma.Measured = r.proofSentence()
 		if len(r.Proofs) > 0 {
