@@ -89,6 +89,7 @@ func (f *Formula1) fraction(n int) (num, den *big.Int) {
 		t.Mul(bin, f.u[k])
 		num.Add(num, t.Mul(t, big.NewInt(int64(j))))
 	}
+	// big.Int.Binomial, not Binomial: the check shares no code with PDrop.
 	den = new(big.Int).Binomial(int64(n), int64(s))
 	den.Mul(den, f.l)
 	return num, den

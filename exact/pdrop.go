@@ -17,10 +17,10 @@ import (
 //
 // where bitlen(n) = ⌊log2 n⌋ + 1, an upper bound on the bits of
 // C(n, s) = C(n, n−s) < n^min(s, n−s). At 2^21 every s ≤ 51150 passes at
-// every n ≤ gossip.MaxItems, and the largest accepted point takes about a
-// second (BenchmarkPDropClosed); the fraction it returns then has up to
-// MaxBits bits in numerator and denominator, some 600,000 decimal digits
-// each.
+// every n ≤ gossip.MaxItems. PDrop at the largest such point (n = 2^40,
+// s = 51150, C(n, s) of 1.3 million bits) takes a fraction of a second
+// (BenchmarkPDropClosed), and writing its fraction out in decimal, some
+// 400,000 digits in numerator and in denominator, about as long again.
 const MaxBits = 1 << 21
 
 // ErrUndefined reports a quantity that is 0/0 at the given shuffle, such as
