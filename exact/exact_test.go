@@ -151,8 +151,9 @@ func TestPDropAgainstDirectSum(t *testing.T) {
 
 // TestTheoremAGrid checks Theorem A, E = S·(1 − 1/C(n,s)), against the
 // paper's double sum as printed (directPDrop) at every shuffle with n ≤ 26,
-// and the closed form that PDrop returns against the same sum; so an error
-// in the theorem or in PDrop's reduction shows up as a mismatch.
+// and the closed form that PDrop returns and the γ form with γ from its sum
+// (PDropGamma) against the same sum; so an error in the theorems or in
+// PDrop's reduction shows up as a mismatch.
 func TestTheoremAGrid(t *testing.T) {
 	points := 0
 	for n := 2; n <= 26; n++ {
@@ -162,8 +163,9 @@ func TestTheoremAGrid(t *testing.T) {
 				theorem := big.NewRat(int64(n-c), int64(n-s))
 				theorem.Mul(theorem, new(big.Rat).Sub(big.NewRat(1, 1), new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Binomial(int64(n), int64(s)))))
 				got, _ := PDrop(sh(n, c, s))
-				if theorem.Cmp(want) != 0 || got.Cmp(want) != 0 {
-					t.Fatalf("(%d,%d,%d): double sum %v, Theorem A %v, PDrop %v", n, c, s, want, theorem, got)
+				g, _ := PDropGamma(sh(n, c, s))
+				if theorem.Cmp(want) != 0 || got.Cmp(want) != 0 || g.Cmp(want) != 0 {
+					t.Fatalf("(%d,%d,%d): double sum %v, Theorem A %v, PDrop %v, γ form %v", n, c, s, want, theorem, got, g)
 				}
 				points++
 			}
@@ -555,6 +557,15 @@ func TestValidate(t *testing.T) {
 	}
 	if _, err := PDropDoubleSum(context.Background(), sh(10000, 10000, MaxS+1)); err == nil {
 		t.Error("the double sum accepted s > MaxS")
+	}
+	f, err := NewFormula1(context.Background(), 4, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{3, gossip.MaxItems + 1} {
+		if _, err := f.At(new(big.Rat), n); err == nil {
+			t.Errorf("Formula1(c=4, s=2).At(%d) accepted", n)
+		}
 	}
 }
 
