@@ -44,16 +44,10 @@ func ParseVariant(s string) (Variant, error) {
 // exchange buffer.
 func PSelect(sh gossip.Shuffle) float64 { return float64(sh.Exchange) / float64(sh.Cache) }
 
-// formula1DirectMaxS is the largest s at which PDrop's Exact variant sums
-// formula (1) directly; above it the O(s²) sum takes seconds, and the γ
-// form, equal to formula (1) exactly (exact.ProveGamma; the closed form of
-// issue 19), gives the same rational faster.
-const formula1DirectMaxS = 256
-
 // PDrop returns P_drop for the variant and the shuffle sh (sh.Validate must
 // hold). Gamma and Exact are computed exactly (package exact) and rounded
 // once, so they carry no cancellation error; Exact is formula (1), by its
-// double sum for s ≤ 256 and by the γ form, which equals it exactly, above.
+// closed form (exact.PDrop).
 func PDrop(v Variant, sh gossip.Shuffle) (float64, error) {
 	if err := sh.Validate(); err != nil {
 		return 0, fmt.Errorf("approx: %w", err)
@@ -63,18 +57,14 @@ func PDrop(v Variant, sh gossip.Shuffle) (float64, error) {
 	case Simplified:
 		return float64(n-c) / float64(n-s), nil
 	case Gamma:
-		r, err := exact.PDropGamma(n, c, s)
+		r, err := exact.PDropGamma(sh)
 		if err != nil {
 			return 0, err
 		}
 		f, _ := r.Float64()
 		return f, nil
 	case Exact:
-		f1 := exact.PDrop
-		if s > formula1DirectMaxS {
-			f1 = exact.PDropGamma
-		}
-		r, err := f1(n, c, s)
+		r, err := exact.PDrop(sh)
 		if err != nil {
 			return 0, err
 		}
@@ -207,9 +197,9 @@ func ArgmaxP11(v Variant, n, c int) (int, float64, error) {
 			// shares formula (1)'s s ≤ exact.MaxS).
 			q = big.NewRat(int64(n-c), int64(n-s))
 		case Gamma:
-			q, err = exact.PDropGamma(n, c, s)
+			q, err = exact.PDropGamma(gossip.Shuffle{Items: n, Cache: c, Exchange: s})
 		case Exact:
-			q, err = exact.PDrop(n, c, s)
+			q, err = exact.PDrop(gossip.Shuffle{Items: n, Cache: c, Exchange: s})
 		default:
 			err = fmt.Errorf("approx: unknown P_drop variant %v", v)
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+
+	"github.com/gossipkit/gossipkit/gossip"
 )
 
 // MaxEnumeration is the largest number of exchange buffers S_A that
@@ -18,24 +20,33 @@ type Enumeration struct {
 	// configurations.
 	PerItem *big.Rat
 	// PerShuffle is the mean over configurations of the conditional drop
-	// probability (s−k)/(s−ŝ), the quantity formula (1) computes.
+	// probability (s−k)/(s−ŝ), counted as 0 where S_B \ S_A is empty
+	// (ŝ = s): the quantity formula (1) computes.
 	PerShuffle *big.Rat
+	// PerNonEmptyShuffle is the same mean over the configurations with a
+	// non-empty S_B \ S_A only; Theorem A's proof says it is S.
+	PerNonEmptyShuffle *big.Rat
+	// EmptyShare is the share of configurations with S_B \ S_A empty,
+	// that is S_A = S_B; Theorem A's proof says it is 1/C(n, s).
+	EmptyShare *big.Rat
 	// Configurations is the number of exchange buffers S_A visited.
 	Configurations int64
 }
 
 // CheckEnumerable reports, without enumerating, whether PDropEnumerated
-// accepts (n, c, s): a valid shuffle with n ≤ 63 and C(n, s) ≤
-// MaxEnumeration.
-func CheckEnumerable(n, c, s int) error {
-	if err := Validate(n, c, s); err != nil {
-		return err
+// accepts p: a valid shuffle (gossip.Shuffle.Validate) with n ≤ 63 and
+// C(n, s) ≤ MaxEnumeration. Its errors wrap a *gossip.FieldError.
+func CheckEnumerable(p gossip.Shuffle) error {
+	if err := p.Validate(); err != nil {
+		return fmt.Errorf("exact: %w", err)
 	}
-	if n > 63 {
-		return fmt.Errorf("enumeration needs n ≤ 63, got n = %d", n)
+	if p.Items > 63 {
+		return fmt.Errorf("exact: %w", &gossip.FieldError{Field: "Shuffle.Items",
+			Msg: fmt.Sprintf("= %d: enumeration needs Items ≤ 63", p.Items)})
 	}
-	if total := new(big.Int).Binomial(int64(n), int64(s)); total.Cmp(big.NewInt(MaxEnumeration)) > 0 {
-		return fmt.Errorf("enumeration of C(%d,%d) = %s buffers exceeds the limit %d", n, s, total, MaxEnumeration)
+	if total := new(big.Int).Binomial(int64(p.Items), int64(p.Exchange)); total.Cmp(big.NewInt(MaxEnumeration)) > 0 {
+		return fmt.Errorf("exact: %w", &gossip.FieldError{Field: "Shuffle.Exchange",
+			Msg: fmt.Sprintf("= %d with Items = %d: enumeration of C(n, s) = %s buffers exceeds MaxEnumeration = %d", p.Exchange, p.Items, total, MaxEnumeration)})
 	}
 	return nil
 }
@@ -53,16 +64,13 @@ func CheckEnumerable(n, c, s int) error {
 // items in S_B \ S_A, uniformly. The reduction is checked against brute
 // force over (C_A, S_A, C_B, S_B, dropped set) in the tests.
 //
-// Limits: n ≤ 63 and C(n, s) ≤ MaxEnumeration; beyond them it returns an
-// error.
-func PDropEnumerated(n, c, s int) (*Enumeration, error) {
-	if err := CheckEnumerable(n, c, s); err != nil {
+// Limits: n ≤ 63 and C(n, s) ≤ MaxEnumeration (CheckEnumerable); beyond
+// them it returns an error.
+func PDropEnumerated(p gossip.Shuffle) (*Enumeration, error) {
+	if err := CheckEnumerable(p); err != nil {
 		return nil, err
 	}
-	if n == s {
-		// Only S_A = everything: k = ŝ = s, nothing to drop, S_B \ S_A empty.
-		return nil, ErrUndefined
-	}
+	n, c, s := p.Items, p.Cache, p.Exchange
 	cb := uint64(1)<<uint(c) - 1
 	sb := uint64(1)<<uint(s) - 1
 	// count[k][ŝ]: number of S_A with those overlaps.
@@ -101,10 +109,14 @@ func PDropEnumerated(n, c, s int) (*Enumeration, error) {
 			}
 		}
 	}
+	empty := count[s][s] // ŝ = s forces k = s
+	perNonEmpty := new(big.Rat).Quo(perShuffle, new(big.Rat).SetInt64(visited-empty))
 	perShuffle.Quo(perShuffle, new(big.Rat).SetInt64(visited))
 	return &Enumeration{
-		PerItem:        new(big.Rat).SetFrac(dropped, candidates),
-		PerShuffle:     perShuffle,
-		Configurations: visited,
+		PerItem:            new(big.Rat).SetFrac(dropped, candidates),
+		PerShuffle:         perShuffle,
+		PerNonEmptyShuffle: perNonEmpty,
+		EmptyShare:         big.NewRat(empty, visited),
+		Configurations:     visited,
 	}, nil
 }

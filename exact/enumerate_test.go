@@ -4,6 +4,8 @@ import (
 	"math/big"
 	"math/bits"
 	"testing"
+
+	"github.com/gossipkit/gossipkit/gossip"
 )
 
 // bruteForce enumerates every configuration of one shuffle with no symmetry
@@ -50,32 +52,40 @@ func bruteForce(n, c, s int) *big.Rat {
 }
 
 func TestEnumerationMatchesBruteForce(t *testing.T) {
-	for _, p := range []Point{{4, 2, 1}, {5, 3, 2}, {6, 3, 2}, {6, 4, 3}, {6, 4, 2}, {7, 4, 2}, {6, 5, 3}} {
-		en, err := PDropEnumerated(p.N, p.C, p.S)
+	for _, p := range []gossip.Shuffle{sh(4, 2, 1), sh(5, 3, 2), sh(6, 3, 2), sh(6, 4, 3), sh(6, 4, 2), sh(7, 4, 2), sh(6, 5, 3)} {
+		en, err := PDropEnumerated(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := bruteForce(p.N, p.C, p.S); en.PerItem.Cmp(want) != 0 {
+		if want := bruteForce(p.Items, p.Cache, p.Exchange); en.PerItem.Cmp(want) != 0 {
 			t.Errorf("%v: symmetric enumeration %v, brute force %v", p, en.PerItem, want)
 		}
 	}
 }
 
-// TestWhichFormulaIsTrue settles the open question of docs/MODEL.md §2 on a grid: the
-// per-item drop probability is S(n,c,s) exactly, and formula (1) is the
-// per-shuffle mean of (s−k)/(s−ŝ), which differs from S whenever s ≥ 2 and
-// c < n.
+// TestWhichFormulaIsTrue settles the open question of the paper on a grid:
+// the per-item drop probability is S(n,c,s) exactly, and formula (1) is the
+// per-shuffle mean of (s−k)/(s−ŝ), which differs from S whenever c < n. It
+// also checks Theorem A's proof by enumeration, which shares no algebra
+// with it: over the shuffles with a non-empty S_B \ S_A the mean is S too,
+// and the shuffles with S_A = S_B, counted as 0, are a share 1/C(n, s).
 func TestWhichFormulaIsTrue(t *testing.T) {
 	points, differ := 0, 0
 	for n := 2; n <= 22; n++ {
 		for c := 1; c <= n; c++ {
 			for s := 1; s <= c && s < n; s++ {
-				en, err := PDropEnumerated(n, c, s)
+				en, err := PDropEnumerated(sh(n, c, s))
 				if err != nil {
 					t.Fatal(err)
 				}
-				sim, _ := PDropSimplified(n, c, s)
-				e, _ := PDrop(n, c, s)
+				sim, _ := PDropSimplified(sh(n, c, s))
+				e, _ := PDrop(sh(n, c, s))
+				if en.PerNonEmptyShuffle.Cmp(sim) != 0 {
+					t.Fatalf("(%d,%d,%d): per non-empty shuffle %v ≠ S %v", n, c, s, en.PerNonEmptyShuffle, sim)
+				}
+				if want := new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Binomial(int64(n), int64(s))); en.EmptyShare.Cmp(want) != 0 {
+					t.Fatalf("(%d,%d,%d): S_A = S_B in a share %v, want %v", n, c, s, en.EmptyShare, want)
+				}
 				if en.PerItem.Cmp(sim) != 0 {
 					t.Fatalf("(%d,%d,%d): per-item %v ≠ S %v", n, c, s, en.PerItem, sim)
 				}
@@ -96,10 +106,10 @@ func TestWhichFormulaIsTrue(t *testing.T) {
 }
 
 func TestEnumerationLimits(t *testing.T) {
-	if _, err := PDropEnumerated(64, 10, 2); err == nil {
+	if _, err := PDropEnumerated(sh(64, 10, 2)); err == nil {
 		t.Error("n = 64 accepted")
 	}
-	if _, err := PDropEnumerated(60, 30, 20); err == nil {
+	if _, err := PDropEnumerated(sh(60, 30, 20)); err == nil {
 		t.Error("C(60,20) accepted")
 	}
 }

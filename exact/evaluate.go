@@ -2,78 +2,99 @@ package exact
 
 import (
 	"context"
+	"fmt"
 	"math/big"
+
+	"github.com/gossipkit/gossipkit/gossip"
 )
 
-// Evaluation is every drop probability of one point: formula (1), the γ
-// form and the simplification S exactly, log10 |E − S| and, when asked
-// for, the enumeration of one shuffle.
+// Settings are the knobs of the long computations of this package
+// (Evaluate, VerifyGamma, ProveGammaRange). The zero value is ready: no
+// progress reports.
+type Settings struct {
+	// Progress, if not nil, is called after each unit of work with the
+	// units done and the total: points for Evaluate, exchange sizes s for
+	// VerifyGamma and ProveGammaRange.
+	Progress gossip.Progress
+}
+
+// Config is what Evaluate computes: every drop probability of each shuffle,
+// and optionally the enumeration of one shuffle.
+type Config struct {
+	// Shuffles are the points; each must pass Validate.
+	Shuffles []gossip.Shuffle
+	// Enumerate also enumerates one shuffle at the points that
+	// CheckEnumerable accepts.
+	Enumerate bool
+}
+
+// Evaluation is every drop probability of one shuffle, exact.
 type Evaluation struct {
-	Point
-	Formula1, Gamma *big.Rat
-	// Simplified is nil where S is undefined (n = s).
+	gossip.Shuffle
+	// Formula1 is formula (1), E(n,c,s), by its closed form (PDrop).
+	Formula1 *big.Rat
+	// Gamma is the γ form with γ_s(n) from its sum (PDropGamma).
+	Gamma *big.Rat
+	// Simplified is S = (n−c)/(n−s).
 	Simplified *big.Rat
-	// Log10AbsDiff is log10 |E − S|; HasLog10 is false where E = S or S
-	// is undefined.
+	// Log10AbsDiff is log10 |E − S| = log10(S/C(n,s)); HasLog10 is false
+	// where E = S, that is n = c.
 	Log10AbsDiff float64
 	HasLog10     bool
-	// Enumerated is nil unless enumeration was asked for and is feasible.
+	// Enumerated is nil unless Config.Enumerate and the shuffle is
+	// enumerable (CheckEnumerable).
 	Enumerated *Enumeration
 }
 
-// Evaluate evaluates every point (each must satisfy Validate), sharing one
-// Formula1 between consecutive points with the same (c, s). With enumerate, each point is also enumerated where
-// CheckEnumerable allows. It checks ctx before each point; progress, if
-// not nil, is called after each with the number done and the total.
-func Evaluate(ctx context.Context, pts []Point, enumerate bool, progress func(done, total int)) ([]Evaluation, error) {
-	// Only the last Formula1 is kept: at s = 5000 one holds ~25 MB, and
-	// GridPoints orders points so that each (c, s) is one run.
-	var f *Formula1
-	out := make([]Evaluation, 0, len(pts))
-	for i, p := range pts {
+// Evaluate evaluates every shuffle of cfg: PDrop, PDropGamma (whose γ sum
+// dominates, a fraction of a second at s = 50,000:
+// BenchmarkPDropGamma50000), PDropSimplified and Log10AbsDiff. It checks ctx before each shuffle;
+// set.Progress counts shuffles.
+func Evaluate(ctx context.Context, cfg Config, set Settings) ([]Evaluation, error) {
+	for i, p := range cfg.Shuffles {
+		if err := check(p); err != nil {
+			return nil, fmt.Errorf("exact: Config.Shuffles[%d]: %w", i, err)
+		}
+	}
+	total := int64(len(cfg.Shuffles))
+	out := make([]Evaluation, 0, len(cfg.Shuffles))
+	for i, p := range cfg.Shuffles {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if f == nil || f.c != p.C || f.s != p.S {
-			var err error
-			if f, err = NewFormula1Context(ctx, p.C, p.S); err != nil {
-				return nil, err
-			}
-		}
-		ev := Evaluation{Point: p, Formula1: f.At(new(big.Rat), p.N)}
-		var err error
-		if ev.Gamma, err = PDropGamma(p.N, p.C, p.S); err != nil {
+		e, err := PDrop(p)
+		if err != nil {
 			return nil, err
 		}
-		if sv, err := PDropSimplified(p.N, p.C, p.S); err == nil {
-			ev.Simplified = sv
-			ev.Log10AbsDiff, ev.HasLog10 = Log10AbsDiff(ev.Formula1, sv)
-		}
-		if enumerate {
-			if en, err := PDropEnumerated(p.N, p.C, p.S); err == nil {
+		ev := Evaluation{Shuffle: p, Formula1: e, Gamma: pdropGamma(p, e)}
+		ev.Simplified, _ = PDropSimplified(p) // valid: Validate passed
+		ev.Log10AbsDiff, ev.HasLog10 = Log10AbsDiff(e, ev.Simplified)
+		if cfg.Enumerate {
+			if en, err := PDropEnumerated(p); err == nil {
 				ev.Enumerated = en
 			}
 		}
 		out = append(out, ev)
-		if progress != nil {
-			progress(i+1, len(pts))
+		if set.Progress != nil {
+			set.Progress(int64(i+1), total)
 		}
 	}
 	return out, nil
 }
 
-// GridPoints returns the valid points (Validate) of the grid ns × cs × ss,
-// in the order c, s, n (n fastest), and the number of invalid ones
-// skipped.
-func GridPoints(ns, cs, ss []int) (pts []Point, skipped int) {
+// GridPoints returns the valid shuffles (gossip.Shuffle.Validate) of the
+// grid ns × cs × ss, in the order c, s, n (n fastest), and the number of
+// invalid ones skipped. It does not apply PDrop's size bound (Validate).
+func GridPoints(ns, cs, ss []int) (pts []gossip.Shuffle, skipped int) {
 	for _, c := range cs {
 		for _, s := range ss {
 			for _, n := range ns {
-				if Validate(n, c, s) != nil {
+				p := gossip.Shuffle{Items: n, Cache: c, Exchange: s}
+				if p.Validate() != nil {
 					skipped++
 					continue
 				}
-				pts = append(pts, Point{N: n, C: c, S: s})
+				pts = append(pts, p)
 			}
 		}
 	}

@@ -2,12 +2,28 @@ package exact
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"strings"
 	"testing"
+
+	"github.com/gossipkit/gossipkit/gossip"
 )
+
+// sh is a gossip.Shuffle (n, c, s).
+func sh(n, c, s int) gossip.Shuffle { return gossip.Shuffle{Items: n, Cache: c, Exchange: s} }
+
+// pdropForms are the three evaluations of formula (1): the closed form of
+// Theorem A (PDrop), the double sum (PDropDoubleSum) and the γ form with γ
+// from its sum (PDropGamma).
+var pdropForms = map[string]func(gossip.Shuffle) (*big.Rat, error){
+	"closed form": PDrop,
+	"double sum":  func(p gossip.Shuffle) (*big.Rat, error) { return PDropDoubleSum(context.Background(), p) },
+	"γ form":      PDropGamma,
+}
 
 // directPDrop evaluates formula (1) term by term exactly as printed in the
 // paper: fresh binomials for every weight, big.Rat sums, the explicit
@@ -62,84 +78,275 @@ func TestBinomial(t *testing.T) {
 }
 
 func TestPDropPaperExample(t *testing.T) {
-	// docs/MODEL.md §2 and the issue: E(7,4,2) = 4/7, S(7,4,2) = 3/5. By hand:
+	// The paper's example: E(7,4,2) = 4/7, S(7,4,2) = 3/5. By hand:
 	// k ∈ {0,1,2} with weights C(4,k)C(3,2−k)/C(7,2) = 3/21, 12/21, 6/21.
 	// k=0: ŝ=0, term 2/2 = 1. k=1: ŝ ∈ {0,1} w.p. 1/2 each (C(2,ŝ)C(2,1−ŝ)/C(4,1)),
 	// terms 1/2 and 1/1 → 3/4. So E = 3/21 + (12/21)(3/4) = 3/21 + 9/21 = 12/21 = 4/7.
-	e, err := PDrop(7, 4, 2)
-	if err != nil {
-		t.Fatal(err)
+	// Theorem A: S·(1 − 1/C(7,2)) = (3/5)(20/21) = 4/7.
+	p := sh(7, 4, 2)
+	for name, f := range map[string]func() (*big.Rat, error){
+		"closed form": func() (*big.Rat, error) { return PDrop(p) },
+		"double sum":  func() (*big.Rat, error) { return PDropDoubleSum(context.Background(), p) },
+		"γ form":      func() (*big.Rat, error) { return PDropGamma(p) },
+	} {
+		if e, err := f(); err != nil || e.Cmp(big.NewRat(4, 7)) != 0 {
+			t.Errorf("%s: E(7,4,2) = %v (%v), want 4/7", name, e, err)
+		}
 	}
-	if e.Cmp(big.NewRat(4, 7)) != 0 {
-		t.Errorf("E(7,4,2) = %v, want 4/7", e)
-	}
-	sim, _ := PDropSimplified(7, 4, 2)
+	sim, _ := PDropSimplified(p)
 	if sim.Cmp(big.NewRat(3, 5)) != 0 {
 		t.Errorf("S(7,4,2) = %v, want 3/5", sim)
-	}
-	g, _ := PDropGamma(7, 4, 2)
-	if g.Cmp(big.NewRat(4, 7)) != 0 {
-		t.Errorf("γ form (7,4,2) = %v, want 4/7", g)
 	}
 }
 
 func TestPDropSEqualsOne(t *testing.T) {
 	// s = 1: k ∈ {0,1}; the k=1 term is 0 and for k=0, ŝ=0 the conditional
 	// probability is 1, so E = P(k=0) = (n−c)/n. S = (n−c)/(n−1).
-	for n := 1; n <= 40; n++ {
+	for n := 2; n <= 40; n++ {
 		for c := 1; c <= n; c++ {
-			e, err := PDrop(n, c, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want := big.NewRat(int64(n-c), int64(n)); e.Cmp(want) != 0 {
-				t.Fatalf("E(%d,%d,1) = %v, want %v", n, c, e, want)
-			}
-			if n > 1 {
-				s, _ := PDropSimplified(n, c, 1)
-				if want := big.NewRat(int64(n-c), int64(n-1)); s.Cmp(want) != 0 {
-					t.Fatalf("S(%d,%d,1) = %v, want %v", n, c, s, want)
+			for name, f := range pdropForms {
+				e, err := f(sh(n, c, 1))
+				if err != nil {
+					t.Fatal(err)
 				}
+				if want := big.NewRat(int64(n-c), int64(n)); e.Cmp(want) != 0 {
+					t.Fatalf("%s: E(%d,%d,1) = %v, want %v", name, n, c, e, want)
+				}
+			}
+			s, _ := PDropSimplified(sh(n, c, 1))
+			if want := big.NewRat(int64(n-c), int64(n-1)); s.Cmp(want) != 0 {
+				t.Fatalf("S(%d,%d,1) = %v, want %v", n, c, s, want)
 			}
 		}
 	}
 }
 
 func TestPDropAgainstDirectSum(t *testing.T) {
-	// Edge cases of the issue: s + c > n, 2s > c, s = c, n = c.
-	pts := []Point{{7, 4, 2}, {10, 8, 5}, {10, 6, 6}, {9, 9, 3}, {9, 9, 9}, {12, 7, 5}, {20, 19, 10}, {30, 12, 1}, {40, 30, 25}}
+	// Edge cases: s + c > n, 2s > c, s = c, n = c, n = s + 1, s = 1.
+	pts := []gossip.Shuffle{sh(7, 4, 2), sh(10, 8, 5), sh(10, 6, 6), sh(9, 9, 3), sh(12, 7, 5), sh(20, 19, 10),
+		sh(30, 12, 1), sh(40, 30, 25), sh(10, 9, 9), sh(10, 10, 9), sh(2, 1, 1), sh(2, 2, 1), sh(60, 60, 59)}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 60 {
-		n := 1 + rng.IntN(80)
+		n := 2 + rng.IntN(80)
 		c := 1 + rng.IntN(n)
-		s := 1 + rng.IntN(c)
-		pts = append(pts, Point{n, c, s})
+		s := 1 + rng.IntN(min(c, n-1))
+		pts = append(pts, sh(n, c, s))
 	}
 	for _, p := range pts {
-		got, err := PDrop(p.N, p.C, p.S)
+		want := directPDrop(p.Items, p.Cache, p.Exchange)
+		for name, f := range pdropForms {
+			got, err := f(p)
+			if err != nil {
+				t.Fatalf("%v %s: %v", p, name, err)
+			}
+			if got.Cmp(want) != 0 {
+				t.Errorf("%v: %s = %v, the paper's double sum = %v", p, name, got, want)
+			}
+		}
+		if want.Sign() < 0 || want.Cmp(big.NewRat(1, 1)) > 0 {
+			t.Errorf("%v: E = %v outside [0,1]", p, want)
+		}
+	}
+}
+
+// TestTheoremAGrid checks Theorem A, E = S·(1 − 1/C(n,s)), against the
+// paper's double sum as printed (directPDrop) at every shuffle with n ≤ 26,
+// and the closed form that PDrop returns and the γ form with γ from its sum
+// (PDropGamma) against the same sum; so an error in the theorems or in
+// PDrop's reduction shows up as a mismatch.
+func TestTheoremAGrid(t *testing.T) {
+	points := 0
+	for n := 2; n <= 26; n++ {
+		for c := 1; c <= n; c++ {
+			for s := 1; s <= c && s < n; s++ {
+				want := directPDrop(n, c, s)
+				theorem := big.NewRat(int64(n-c), int64(n-s))
+				theorem.Mul(theorem, new(big.Rat).Sub(big.NewRat(1, 1), new(big.Rat).SetFrac(big.NewInt(1), new(big.Int).Binomial(int64(n), int64(s)))))
+				got, _ := PDrop(sh(n, c, s))
+				g, _ := PDropGamma(sh(n, c, s))
+				if theorem.Cmp(want) != 0 || got.Cmp(want) != 0 || g.Cmp(want) != 0 {
+					t.Fatalf("(%d,%d,%d): double sum %v, Theorem A %v, PDrop %v, γ form %v", n, c, s, want, theorem, got, g)
+				}
+				points++
+			}
+		}
+	}
+	// Σ_{n=2}^{26} (Σ_{c<n} c + (n−1)) = C(27,3) + Σ_{j=1}^{25} j = 2925 + 325.
+	if points != 3250 {
+		t.Errorf("%d points, want 3250", points)
+	}
+}
+
+// wrongForms are closed forms near Theorem A's that are false; each must be
+// caught by the comparison with the double sum somewhere on a small grid,
+// or that comparison could not fail.
+var wrongForms = map[string]func(n, c, s int64) *big.Rat{
+	"S·(1 − 1/C(n,s+1))": func(n, c, s int64) *big.Rat { return theoremLike(n, c, s, n, s+1, 0) },
+	"S·(1 − 1/C(n−1,s))": func(n, c, s int64) *big.Rat { return theoremLike(n, c, s, n-1, s, 0) },
+	"S·(1 − 1/(C(n,s)+1))": func(n, c, s int64) *big.Rat {
+		return theoremLike(n, c, s, n, s, 1)
+	},
+	"S": func(n, c, s int64) *big.Rat { return big.NewRat(n-c, n-s) },
+}
+
+// theoremLike returns S·(1 − 1/(C(m, l) + add)), or S where that is 1/0.
+func theoremLike(n, c, s, m, l, add int64) *big.Rat {
+	r := big.NewRat(n-c, n-s)
+	b := Binomial(new(big.Int), m, l)
+	b.Add(b, big.NewInt(add))
+	if b.Sign() == 0 {
+		return r
+	}
+	return r.Mul(r, new(big.Rat).Sub(big.NewRat(1, 1), new(big.Rat).SetFrac(big.NewInt(1), b)))
+}
+
+func TestWrongClosedFormsFail(t *testing.T) {
+	for name, f := range wrongForms {
+		t.Run(name, func(t *testing.T) {
+			for n := 2; n <= 12; n++ {
+				for c := 1; c <= n; c++ {
+					for s := 1; s <= c && s < n; s++ {
+						if f(int64(n), int64(c), int64(s)).Cmp(directPDrop(n, c, s)) != 0 {
+							return
+						}
+					}
+				}
+			}
+			t.Errorf("%s matches formula (1) on the whole grid", name)
+		})
+	}
+}
+
+// TestPDropReduced checks that PDrop's fraction, formed without a gcd, is
+// the reduced one: the same numerator and denominator as big.Rat.SetFrac
+// gives from the unreduced (n−c)(C−1)/((n−s)C).
+func TestPDropReduced(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	pts := []gossip.Shuffle{sh(7, 4, 2), sh(10, 6, 6), sh(100, 60, 60), sh(1000, 1000, 3), sh(30, 6, 6)}
+	for range 300 {
+		n := 2 + rng.IntN(3000)
+		c := 1 + rng.IntN(n)
+		pts = append(pts, sh(n, c, 1+rng.IntN(min(c, n-1))))
+	}
+	for _, p := range pts {
+		got, err := PDrop(p)
 		if err != nil {
-			t.Fatalf("%v: %v", p, err)
+			t.Fatal(err)
 		}
-		if want := directPDrop(p.N, p.C, p.S); got.Cmp(want) != 0 {
-			t.Errorf("%v: Formula1 = %v, direct double sum = %v", p, got, want)
+		n, c, s := int64(p.Items), int64(p.Cache), int64(p.Exchange)
+		C := new(big.Int).Binomial(n, s)
+		num := new(big.Int).Mul(new(big.Int).Sub(C, big.NewInt(1)), big.NewInt(n-c))
+		want := new(big.Rat).SetFrac(num, new(big.Int).Mul(C, big.NewInt(n-s)))
+		if got.Num().Cmp(want.Num()) != 0 || got.Denom().Cmp(want.Denom()) != 0 {
+			t.Fatalf("%v: PDrop = %v, reduced = %v", p, got, want)
 		}
-		if got.Sign() < 0 || got.Cmp(big.NewRat(1, 1)) > 0 {
-			t.Errorf("%v: E = %v outside [0,1]", p, got)
+	}
+}
+
+// Theorem B: γ_s(n) = (C(n,s) − 1)/(n − s) for n ≠ s, and at n = s the sum
+// is the harmonic number H_s (C(s,d)/C(s−1,d) = s/(s−d), so
+// γ_s(s) = Σ_{d<s} 1/(s−d)). Gamma evaluates the sum by binary splitting;
+// gammaNaive term by term with the generalised Binomial. Negative n are
+// included: the identity is one of polynomials in n.
+func TestTheoremB(t *testing.T) {
+	for s := 1; s <= 40; s++ {
+		for n := -20; n <= 90; n++ {
+			got := Gamma(new(big.Rat), n, s)
+			if naive := gammaNaive(int64(n), int64(s)); got.Cmp(naive) != 0 {
+				t.Fatalf("γ_%d(%d): binary splitting %v, term by term %v", s, n, got, naive)
+			}
+			want := new(big.Rat)
+			if n == s {
+				for d := 1; d <= s; d++ {
+					want.Add(want, big.NewRat(1, int64(d)))
+				}
+			} else {
+				b := Binomial(new(big.Int), int64(n), int64(s))
+				want.SetFrac(b.Sub(b, big.NewInt(1)), big.NewInt(int64(n-s)))
+			}
+			if got.Cmp(want) != 0 {
+				t.Fatalf("γ_%d(%d) = %v, Theorem B gives %v", s, n, got, want)
+			}
+		}
+	}
+	// The empty sum.
+	if g := Gamma(new(big.Rat), 5, 0); g.Sign() != 0 {
+		t.Errorf("γ_0(5) = %v, want 0", g)
+	}
+	// A perturbed closed form, (C(n,s) − 1)/(n − s + 1), must be caught.
+	b := Binomial(new(big.Int), 9, 3)
+	wrong := new(big.Rat).SetFrac(b.Sub(b, big.NewInt(1)), big.NewInt(9-3+1))
+	if Gamma(new(big.Rat), 9, 3).Cmp(wrong) == 0 {
+		t.Error("γ_3(9) equals a wrong closed form")
+	}
+}
+
+// gammaNaive is γ_s(n) summed term by term in big.Rat.
+func gammaNaive(n, s int64) *big.Rat {
+	g, t := new(big.Rat), new(big.Rat)
+	for d := range s {
+		num := Binomial(new(big.Int), n, d)
+		den := Binomial(new(big.Int), s-1, d)
+		t.SetFrac(num, den.Mul(den, big.NewInt(s)))
+		g.Add(g, t)
+	}
+	return g
+}
+
+// TestLargeS compares the closed form with the double sum at a few
+// larger s (O(s²) products each), and with the γ form, whose γ comes from
+// its sum by binary splitting, at s up to 20,000, where the double sum is
+// out of reach: two different evaluations agreeing on fractions of
+// thousands of digits.
+func TestLargeS(t *testing.T) {
+	ctx := context.Background()
+	for _, p := range []gossip.Shuffle{sh(1200, 500, 300), sh(700, 650, 350), sh(401, 400, 399)} {
+		e, _ := PDrop(p)
+		d, err := PDropDoubleSum(ctx, p)
+		if err != nil || e.Cmp(d) != 0 {
+			t.Errorf("%v: closed form ≠ double sum (%v)", p, err)
+		}
+	}
+	for _, p := range []gossip.Shuffle{sh(20000, 10000, 5000), sh(80000, 30000, 20000), sh(1<<40, 1<<39, 2000)} {
+		e, err := PDrop(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, c, s := int64(p.Items), int64(p.Cache), int64(p.Exchange)
+		g, h := gammaSum(n, s) // γ = g/h; the γ form is (n−c)g/((n−s)g + h)
+		lhs := new(big.Int).Mul(g, big.NewInt(n-c))
+		lhs.Mul(lhs, e.Denom())
+		rhs := new(big.Int).Mul(g, big.NewInt(n-s))
+		rhs.Add(rhs, h)
+		rhs.Mul(rhs, e.Num())
+		if lhs.Cmp(rhs) != 0 {
+			t.Errorf("%v: γ form by its sum ≠ closed form", p)
+		}
+	}
+}
+
+// Binomial's prime-factor product against big.Int.Binomial's term-by-term
+// product, above and below binomialSmall and with n far beyond k.
+func TestBinomialSieve(t *testing.T) {
+	for _, tc := range [][2]int64{{64, 64}, {128, 64}, {200, 100}, {1000, 377}, {5000, 2500}, {5001, 70}, {1 << 40, 300}, {1<<40 + 12345, 1000}, {999983, 999983 - 65}} {
+		got := Binomial(new(big.Int), tc[0], tc[1])
+		if want := new(big.Int).Binomial(tc[0], tc[1]); got.Cmp(want) != 0 {
+			t.Errorf("C(%d, %d): sieve and product differ", tc[0], tc[1])
 		}
 	}
 }
 
 func TestNEqualsC(t *testing.T) {
 	// n = c: every cache holds every item, k = s always, nothing is dropped.
-	for _, p := range []Point{{5, 5, 1}, {5, 5, 3}, {5, 5, 5}} {
-		e, _ := PDrop(p.N, p.C, p.S)
-		g, _ := PDropGamma(p.N, p.C, p.S)
-		if e.Sign() != 0 || g.Sign() != 0 {
-			t.Errorf("%v: E = %v, γ form = %v, want 0", p, e, g)
+	for _, p := range []gossip.Shuffle{sh(5, 5, 1), sh(5, 5, 3), sh(5, 5, 4)} {
+		for name, f := range pdropForms {
+			if e, _ := f(p); e.Sign() != 0 {
+				t.Errorf("%v: %s = %v, want 0", p, name, e)
+			}
 		}
-	}
-	if _, err := PDropSimplified(5, 5, 5); err != ErrUndefined {
-		t.Errorf("S(5,5,5): err = %v, want ErrUndefined", err)
+		if _, err := Ecs(p); err != ErrUndefined {
+			t.Errorf("%v: Ecs err = %v, want ErrUndefined", p, err)
+		}
 	}
 }
 
@@ -169,30 +376,47 @@ func TestHypergeometricWeightsSumToOne(t *testing.T) {
 	}
 }
 
-func TestGammaIdentityRandom(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 6))
-	for range 200 {
-		n := 2 + rng.IntN(300)
-		c := 1 + rng.IntN(n)
-		s := 1 + rng.IntN(min(c, 30))
-		if n == s {
-			continue
-		}
-		e, _ := PDrop(n, c, s)
-		g, _ := PDropGamma(n, c, s)
-		if e.Cmp(g) != 0 {
-			t.Fatalf("(%d,%d,%d): E = %v, γ form = %v", n, c, s, e, g)
+// Theorem A's proof conditions on ŝ instead of k: the joint law of (k, ŝ)
+// in formula (1)'s weights H(k; n,c,s)·H(ŝ; c,s,k) must equal
+// C(s,ŝ)·C(n−s,s−ŝ)/C(n,s) (ŝ hypergeometric) times the law of k − ŝ given
+// ŝ, hypergeometric with c − s marked among n − s, s − ŝ drawn.
+func TestJointLawBothWays(t *testing.T) {
+	bin := func(m, l int) *big.Rat { return new(big.Rat).SetInt(Binomial(new(big.Int), int64(m), int64(l))) }
+	for n := 2; n <= 18; n++ {
+		for c := 1; c <= n; c++ {
+			for s := 1; s <= c && s < n; s++ {
+				for k := 0; k <= s; k++ {
+					for sh := 0; sh <= k; sh++ {
+						byK := new(big.Rat).Mul(bin(c, k), bin(n-c, s-k))
+						byK.Quo(byK, bin(n, s))
+						if byK.Sign() != 0 {
+							w := new(big.Rat).Mul(bin(s, sh), bin(c-s, k-sh))
+							byK.Mul(byK, w.Quo(w, bin(c, k)))
+						}
+						byS := new(big.Rat).Mul(bin(s, sh), bin(n-s, s-sh))
+						byS.Quo(byS, bin(n, s))
+						if byS.Sign() != 0 { // else ŝ is impossible: s − ŝ > n − s
+							w := new(big.Rat).Mul(bin(c-s, k-sh), bin(n-c, s-k))
+							byS.Mul(byS, w.Quo(w, bin(n-s, s-sh)))
+						}
+						if byK.Cmp(byS) != 0 {
+							t.Fatalf("(n,c,s)=(%d,%d,%d), k=%d, ŝ=%d: %v by k, %v by ŝ", n, c, s, k, sh, byK, byS)
+						}
+					}
+				}
+			}
 		}
 	}
 }
 
 func TestEcsIsNMinusCTimesGamma(t *testing.T) {
-	// docs/MODEL.md §2: e_{c,s}(n) = (n−c)·γ_s(n), and the s-th forward difference
-	// of e in n is 1 (the (s−1)-th difference of γ is 1/s).
+	// e_{c,s}(n) = (n−c)·γ_s(n), and the (s−1)-th forward difference of γ_s
+	// in n is 1/s (γ has degree s−1 and leading coefficient 1/(s·(s−1)!),
+	// from its d = s−1 term C(n, s−1)/s).
 	for s := 1; s <= 6; s++ {
 		for c := s; c <= 12; c++ {
 			for n := c + 1; n <= 30; n++ {
-				e, err := Ecs(n, c, s)
+				e, err := Ecs(sh(n, c, s))
 				if err != nil {
 					t.Fatalf("e(%d,%d,%d): %v", n, c, s, err)
 				}
@@ -204,7 +428,6 @@ func TestEcsIsNMinusCTimesGamma(t *testing.T) {
 			}
 		}
 	}
-	// (s−1)-th forward difference of γ_s at any n: Σ_j (−1)^{s−1−j} C(s−1,j) γ(n+j) = 1/s.
 	for s := 1; s <= 8; s++ {
 		for n := 0; n <= 20; n++ {
 			d := new(big.Rat)
@@ -226,15 +449,15 @@ func TestEcsIsNMinusCTimesGamma(t *testing.T) {
 	if g := Gamma(new(big.Rat), 6, 2); g.Cmp(big.NewRat(7, 2)) != 0 {
 		t.Errorf("γ_2(6) = %v, want 7/2", g)
 	}
-	e7, _ := Ecs(7, 4, 2)
-	e6, _ := Ecs(6, 4, 2)
+	e7, _ := Ecs(sh(7, 4, 2))
+	e6, _ := Ecs(sh(6, 4, 2))
 	if d := new(big.Rat).Sub(e7, e6); d.Cmp(big.NewRat(5, 1)) != 0 {
 		t.Errorf("e_{4,2}(7) − e_{4,2}(6) = %v, want 5", d)
 	}
 }
 
 func TestVerifyGamma(t *testing.T) {
-	checked, mm, err := VerifyGamma(context.Background(), 6, 16, 40, nil)
+	checked, mm, err := VerifyGamma(context.Background(), Grid{MaxItems: 40, MaxCache: 16, MaxExchange: 6}, Settings{})
 	if err != nil || mm != nil {
 		t.Fatalf("err=%v mismatch=%v", err, mm)
 	}
@@ -247,6 +470,11 @@ func TestVerifyGamma(t *testing.T) {
 	}
 	if checked != want {
 		t.Errorf("checked %d points, want %d", checked, want)
+	}
+	for _, g := range []Grid{{40, 16, 0}, {40, 16, MaxS + 1}, {40, 0, 3}, {0, 16, 3}} {
+		if _, _, err := VerifyGamma(context.Background(), g, Settings{}); err == nil || !strings.HasPrefix(err.Error(), "exact: Grid.") {
+			t.Errorf("%+v: err = %v, want one naming a Grid field", g, err)
+		}
 	}
 }
 
@@ -270,6 +498,9 @@ func TestLog10AbsDiff(t *testing.T) {
 		{"1e-1", new(big.Rat).SetFrac(big.NewInt(1), pow10(1)), new(big.Rat), -1, 1},
 		{"1e-17", new(big.Rat).SetFrac(big.NewInt(1), pow10(17)), new(big.Rat), -17, 1},
 		{"1e-400 (below float64)", new(big.Rat).SetFrac(big.NewInt(1), pow10(400)), new(big.Rat), -400, 1},
+		// 1/3 − (1/3 − 10^−50): the difference of two fractions with a
+		// common factor in their denominators, 10^−50.
+		{"1e-50 as a difference", big.NewRat(1, 3), new(big.Rat).Sub(big.NewRat(1, 3), new(big.Rat).SetFrac(big.NewInt(1), pow10(50))), -50, 1},
 		// 7·10^−5000: −5000 + log10 7; the float64 sum rounds once more.
 		{"7e-5000", new(big.Rat).SetFrac(big.NewInt(7), pow10(5000)), new(big.Rat), math.Log10(7) - 5000, 2},
 	} {
@@ -280,41 +511,107 @@ func TestLog10AbsDiff(t *testing.T) {
 			}
 		})
 	}
+	// By Theorem A, |E − S| = S/C(n,s): log10 S − log10 C(20000, 5000), with
+	// log10 C from math.Lgamma. Lgamma's relative error (~1e-15) on
+	// ln Γ(20001) ≈ 1.8e5 allows ~1e-10 absolute; 1e-8 leaves room.
+	p := sh(20000, 10000, 5000)
+	e, _ := PDrop(p)
+	s, _ := PDropSimplified(p)
+	got, _ := Log10AbsDiff(e, s)
+	lg := func(x float64) float64 { v, _ := math.Lgamma(x); return v }
+	want := math.Log10(10000.0/15000) - (lg(20001)-lg(5001)-lg(15001))/math.Ln10
+	if math.Abs(got-want) > 1e-8 {
+		t.Errorf("log10|E − S| at %v = %.12g, want %.12g", p, got, want)
+	}
 }
 
 func TestValidate(t *testing.T) {
-	for _, p := range []Point{{5, 4, 0}, {5, 3, 4}, {3, 4, 2}, {10, 10, MaxS + 1}} {
-		if _, err := PDrop(p.N, p.C, p.S); err == nil {
-			t.Errorf("%v accepted", p)
+	for _, tc := range []struct {
+		p     gossip.Shuffle
+		field string // "" means accepted
+	}{
+		{sh(5, 4, 0), "Shuffle.Exchange"},
+		{sh(5, 3, 4), "Shuffle.Exchange"},
+		{sh(3, 4, 2), "Shuffle.Cache"},
+		{sh(5, 5, 5), "Shuffle.Exchange"},
+		// MaxBits = 2^21: at n = 2^40 (bitlen 41), 41·51150 = 2,097,150 ≤ 2,097,152
+		// and 41·51151 = 2,097,191 is not.
+		{sh(1<<40, 1<<39, 51150), ""},
+		{sh(1<<40, 1<<39, 51151), "Shuffle.Exchange"},
+		// min(s, n−s) counts: s = 2^40 − 5 is C(n, 5).
+		{sh(1<<40, 1<<40-5, 1<<40-5), ""},
+	} {
+		err := Validate(tc.p)
+		var fe *gossip.FieldError
+		switch {
+		case tc.field == "" && err != nil:
+			t.Errorf("%v: %v", tc.p, err)
+		case tc.field != "" && (!errors.As(err, &fe) || fe.Field != tc.field || !strings.HasPrefix(err.Error(), "exact: ")):
+			t.Errorf("%v: err = %v, want exact: and a FieldError on %s", tc.p, err, tc.field)
+		}
+		if tc.field != "" {
+			if _, err := PDrop(tc.p); err == nil {
+				t.Errorf("PDrop%v accepted", tc.p)
+			}
+		}
+	}
+	if _, err := PDropDoubleSum(context.Background(), sh(10000, 10000, MaxS+1)); err == nil {
+		t.Error("the double sum accepted s > MaxS")
+	}
+	f, err := NewFormula1(context.Background(), 4, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{3, gossip.MaxItems + 1} {
+		if _, err := f.At(new(big.Rat), n); err == nil {
+			t.Errorf("Formula1(c=4, s=2).At(%d) accepted", n)
 		}
 	}
 }
 
-// Evaluate shares one Formula1 per (c, s); its values must be those of the
-// single-point functions, and E(7,4,2) = 4/7, S = 3/5 (docs/MODEL.md §2).
+// Evaluate's values must be those of the single-point functions, and
+// E(7,4,2) = 4/7, S = 3/5 (TestPDropPaperExample).
 func TestEvaluateMatchesSinglePoints(t *testing.T) {
-	pts := []Point{{7, 4, 2}, {9, 4, 2}, {12, 6, 3}, {5, 5, 5}}
-	evs, err := Evaluate(context.Background(), pts, true, nil)
+	pts := []gossip.Shuffle{sh(7, 4, 2), sh(9, 4, 2), sh(12, 6, 3), sh(5, 5, 4), sh(8000, 6000, 5001)}
+	var calls int64
+	evs, err := Evaluate(context.Background(), Config{Shuffles: pts, Enumerate: true},
+		Settings{Progress: func(done, total int64) {
+			if calls++; done != calls || total != int64(len(pts)) {
+				t.Errorf("progress(%d, %d) at call %d", done, total, calls)
+			}
+		}})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if calls != int64(len(pts)) {
+		t.Errorf("%d progress calls", calls)
 	}
 	if evs[0].Formula1.Cmp(big.NewRat(4, 7)) != 0 || evs[0].Simplified.Cmp(big.NewRat(3, 5)) != 0 {
 		t.Errorf("(7,4,2): E = %v, S = %v", evs[0].Formula1, evs[0].Simplified)
 	}
 	for _, ev := range evs {
-		e, _ := PDrop(ev.N, ev.C, ev.S)
-		g, _ := PDropGamma(ev.N, ev.C, ev.S)
+		e, _ := PDrop(ev.Shuffle)
+		g, _ := PDropGamma(ev.Shuffle)
 		if ev.Formula1.Cmp(e) != 0 || ev.Gamma.Cmp(g) != 0 {
-			t.Errorf("%v: %v %v, want %v %v", ev.Point, ev.Formula1, ev.Gamma, e, g)
+			t.Errorf("%v: %v %v, want %v %v", ev.Shuffle, ev.Formula1, ev.Gamma, e, g)
+		}
+		if ev.Exchange <= 100 {
+			if d, err := PDropDoubleSum(context.Background(), ev.Shuffle); err != nil || d.Cmp(e) != 0 {
+				t.Errorf("%v: double sum %v (%v), closed form %v", ev.Shuffle, d, err, e)
+			}
 		}
 		// One shuffle enumerated: its mean conditional drop probability is
-		// formula (1) (enumerate_test.go); n = s leaves S_B \ S_A empty.
-		if ev.N > ev.S && (ev.Enumerated == nil || ev.Enumerated.PerShuffle.Cmp(e) != 0) {
-			t.Errorf("%v: enumeration %+v", ev.Point, ev.Enumerated)
+		// formula (1) (enumerate_test.go).
+		if ev.Items <= 12 && (ev.Enumerated == nil || ev.Enumerated.PerShuffle.Cmp(e) != 0) {
+			t.Errorf("%v: enumeration %+v", ev.Shuffle, ev.Enumerated)
 		}
 	}
-	// n = s: S = (n−c)/(n−s) is undefined, and so is its logarithm.
-	if last := evs[3]; last.Simplified != nil || last.HasLog10 {
-		t.Errorf("n = s: %+v", last)
+	// n = c: E = S = 0, no logarithm.
+	if ev := evs[3]; ev.HasLog10 || ev.Formula1.Sign() != 0 {
+		t.Errorf("n = c: %+v", ev)
+	}
+	_, err = Evaluate(context.Background(), Config{Shuffles: []gossip.Shuffle{sh(7, 4, 2), sh(5, 5, 5)}}, Settings{})
+	if err == nil || !strings.Contains(err.Error(), "Config.Shuffles[1]") {
+		t.Errorf("n = s: err = %v, want one naming Config.Shuffles[1]", err)
 	}
 }

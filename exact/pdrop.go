@@ -1,226 +1,140 @@
 package exact
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math/big"
+	"math/bits"
 
 	"github.com/ALTree/bigfloat"
+
+	"github.com/gossipkit/gossipkit/gossip"
 )
 
-// MaxS is the largest exchange size accepted by PDrop and NewFormula1. The
-// inner-sum table of formula (1) holds s big integers of about
-// s·log2(c) + log2(lcm(1..s)) bits and costs O(s²) multiplications to build;
-// at s = 5000 that is already tens of seconds, so larger s is refused.
-const MaxS = 5000
+// MaxBits bounds the size of C(n, s), on which PDrop's work and its
+// result's size depend: PDrop and Validate accept a shuffle only when
+//
+//	min(s, n−s) · bitlen(n) ≤ MaxBits,
+//
+// where bitlen(n) = ⌊log2 n⌋ + 1, an upper bound on the bits of
+// C(n, s) = C(n, n−s) < n^min(s, n−s). At 2^21 every s ≤ 51150 passes at
+// every n ≤ gossip.MaxItems. PDrop at the largest such point (n = 2^40,
+// s = 51150, C(n, s) of 1.3 million bits) takes a fraction of a second
+// (BenchmarkPDropClosed), and writing its fraction out in decimal, some
+// 400,000 digits in numerator and in denominator, about as long again.
+const MaxBits = 1 << 21
 
-// MaxN is the largest number of items accepted. C(n, s) has about
-// s·log2(n) bits; the bound keeps n inside int64 arithmetic everywhere.
-const MaxN = 1 << 40
+// ErrUndefined reports a quantity that is 0/0 at the given shuffle, such as
+// Ecs at n = c, where E = S = 0.
+var ErrUndefined = errors.New("exact: undefined (0/0) at this point")
 
-// ErrUndefined reports a quantity that is 0/0 at the given point, such as
-// S(n,c,s) = (n−c)/(n−s) at n = c = s.
-var ErrUndefined = errors.New("undefined (0/0) at this point")
+// Validate checks that PDrop accepts p: p.Validate() (1 ≤ s ≤ c ≤ n ≤
+// gossip.MaxItems, s < n) and the size bound MaxBits on C(n, s). Its
+// errors wrap a *gossip.FieldError naming the field.
+func Validate(p gossip.Shuffle) error {
+	if err := check(p); err != nil {
+		return fmt.Errorf("exact: %w", err)
+	}
+	return nil
+}
 
-// Validate reports whether (n, c, s) is a valid shuffle that formula (1)
-// takes: ValidShuffle and s ≤ MaxS.
-func Validate(n, c, s int) error {
-	if err := ValidShuffle(n, c, s); err != nil {
+// check is Validate without the package prefix.
+func check(p gossip.Shuffle) error {
+	if err := p.Validate(); err != nil {
 		return err
 	}
-	if s > MaxS {
-		return fmt.Errorf("s = %d: need s ≤ %d", s, MaxS)
+	if b := binomialBitsBound(p.Items, p.Exchange); b > MaxBits {
+		return &gossip.FieldError{Field: "Shuffle.Exchange", Msg: fmt.Sprintf(
+			"= %d with Items = %d: C(n, s) may have min(s, n−s)·bitlen(n) = %d bits, above the limit MaxBits = %d", p.Exchange, p.Items, b, MaxBits)}
 	}
 	return nil
 }
 
-// ValidShuffle reports whether (n, c, s) is a shuffle at all: 1 ≤ s ≤ c ≤ n
-// and n ≤ MaxN (the float forms of package approx take any such s).
-func ValidShuffle(n, c, s int) error {
-	switch {
-	case s < 1:
-		return fmt.Errorf("s = %d: need s ≥ 1", s)
-	case s > c:
-		return fmt.Errorf("s = %d: need s ≤ c = %d", s, c)
-	case c > n:
-		return fmt.Errorf("c = %d: need c ≤ n = %d", c, n)
-	case n > MaxN:
-		return fmt.Errorf("n = %d: need n ≤ %d", n, MaxN)
-	}
-	return nil
+// binomialBitsBound returns min(s, n−s)·bitlen(n) ≥ log2 C(n, s), for
+// 0 ≤ s ≤ n ≤ gossip.MaxItems (no overflow: both factors are below 2^41).
+func binomialBitsBound(n, s int) int64 {
+	return int64(min(s, n-s)) * int64(bits.Len64(uint64(n)))
 }
 
-// Formula1 evaluates formula (1) for fixed (c, s) and any n ≥ c. Building it
-// does the work that does not depend on n, so a sweep over n costs O(s)
-// big-integer multiplications per point.
+// PDrop returns formula (1), E(n, c, s), the paper's "accurate" expected
+// drop probability, as a reduced fraction, by Theorem A of the package doc:
 //
-// Writing both hypergeometric weights out, the C(c,k) cancel and
+//	E(n, c, s) = S·(1 − 1/C(n, s)) = (n−c)·(C(n,s) − 1) / ((n−s)·C(n,s)).
 //
-//	E(n,c,s) = Σ_{k=0}^{s−1} C(n−c, s−k)·(s−k)·U_k / (C(n,s)·L),
-//	U_k      = Σ_{ŝ=0}^{k} C(s,ŝ)·C(c−s,k−ŝ)·L/(s−ŝ),   L = lcm(1..s),
+// It costs one binomial coefficient (Binomial) and a few products, so it
+// takes any shuffle that Validate accepts; PDropDoubleSum evaluates the
+// double sum itself, for s ≤ MaxS. The fraction is reduced without a
+// greatest common divisor of big numbers: with g = gcd(n−c, n−s),
+// a = (n−c)/g and b = (n−s)/g coprime, and C and C − 1 coprime,
 //
-// so every term is an integer and one reduction ends the computation. The
-// binomial rows come from ratio recurrences, and k runs only where
-// C(n−c, s−k) ≠ 0, i.e. k ≥ max(0, s+c−n), as in the paper's case split.
-type Formula1 struct {
-	c, s int
-	l    *big.Int   // lcm(1..s)
-	u    []*big.Int // U_k, k = 0..s−1
-}
-
-// NewFormula1 prepares formula (1) for cache size c and exchange size s,
-// 1 ≤ s ≤ c, s ≤ MaxS.
-func NewFormula1(c, s int) (*Formula1, error) {
-	return NewFormula1Context(context.Background(), c, s)
-}
-
-// NewFormula1Context is NewFormula1 checking ctx between the s rows of its
-// O(s²) big-integer sums (s = 5000 with c − s ≥ s takes over a minute).
-func NewFormula1Context(ctx context.Context, c, s int) (*Formula1, error) {
-	if err := Validate(c, c, s); err != nil {
+//	gcd(a·(C−1), b·C) = gcd(a, C) · gcd(b, C−1),
+//
+// (for each prime, at most one of a, b and at most one of C−1, C carry
+// it), and both factors are gcds of a word with a big number modulo it.
+func PDrop(p gossip.Shuffle) (*big.Rat, error) {
+	if err := Validate(p); err != nil {
 		return nil, err
 	}
-	l := lcmUpTo(s)
-	bs := binomialRow(s, s)   // C(s, ŝ)
-	bc := binomialRow(c-s, s) // C(c−s, j), j ≤ s
-	w := make([]*big.Int, s)  // C(s,ŝ)·L/(s−ŝ)
+	n, c, s := int64(p.Items), int64(p.Cache), int64(p.Exchange)
+	if n == c {
+		return new(big.Rat), nil
+	}
+	C := Binomial(new(big.Int), n, s)
+	g := gcd64(n-c, n-s)
+	a, b := (n-c)/g, (n-s)/g
 	t := new(big.Int)
-	for sh := 0; sh < s; sh++ {
-		w[sh] = new(big.Int).Quo(l, t.SetInt64(int64(s-sh)))
-		w[sh].Mul(w[sh], bs[sh])
-	}
-	u := make([]*big.Int, s)
-	for k := 0; k < s; k++ {
-		if k%64 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		acc := new(big.Int)
-		for sh := 0; sh <= k; sh++ {
-			if bc[k-sh].Sign() == 0 {
-				continue
-			}
-			acc.Add(acc, t.Mul(w[sh], bc[k-sh]))
-		}
-		u[k] = acc
-	}
-	return &Formula1{c: c, s: s, l: l, u: u}, nil
+	ga := gcd64(a, t.Mod(C, big.NewInt(a)).Int64())
+	Cm1 := new(big.Int).Sub(C, big.NewInt(1))
+	gb := gcd64(b, t.Mod(Cm1, big.NewInt(b)).Int64())
+	num := Cm1.Quo(Cm1, big.NewInt(gb))
+	num.Mul(num, big.NewInt(a/ga))
+	den := C.Quo(C, big.NewInt(ga))
+	den.Mul(den, big.NewInt(b/gb))
+	return reducedRat(num, den), nil
 }
 
-// fraction returns E(n,c,s) as an unreduced numerator and denominator.
-func (f *Formula1) fraction(n int) (num, den *big.Int) {
-	s, m := f.s, n-f.c
-	num = new(big.Int)
-	t := new(big.Int)
-	bin := big.NewInt(1) // C(m, j), j = s−k, from j = 0 upwards
-	for j := 1; j <= s && j <= m; j++ {
-		bin.Mul(bin, t.SetInt64(int64(m-j+1)))
-		bin.Quo(bin, t.SetInt64(int64(j)))
-		k := s - j
-		t.Mul(bin, f.u[k])
-		num.Add(num, t.Mul(t, big.NewInt(int64(j))))
-	}
-	den = new(big.Int).Binomial(int64(n), int64(s))
-	den.Mul(den, f.l)
-	return num, den
-}
-
-// At sets z to E(n, c, s) and returns z. It panics if n < c.
-func (f *Formula1) At(z *big.Rat, n int) *big.Rat {
-	if n < f.c || n > MaxN {
-		panic(fmt.Sprintf("exact: Formula1.At: n = %d outside [c, MaxN] = [%d, %d]", n, f.c, MaxN))
-	}
-	num, den := f.fraction(n)
-	return z.SetFrac(num, den)
-}
-
-// PDrop returns formula (1), E(n, c, s), the paper's "accurate" expected drop
-// probability, as a reduced fraction.
-func PDrop(n, c, s int) (*big.Rat, error) {
-	if err := Validate(n, c, s); err != nil {
-		return nil, err
-	}
-	f, err := NewFormula1(c, s)
-	if err != nil {
-		return nil, err
-	}
-	return f.At(new(big.Rat), n), nil
-}
-
-// PDropSimplified returns S(n,c,s) = (n−c)/(n−s). It is ErrUndefined at
-// n = s (which forces n = c = s).
-func PDropSimplified(n, c, s int) (*big.Rat, error) {
-	if err := Validate(n, c, s); err != nil {
-		return nil, err
-	}
-	if n == s {
-		return nil, ErrUndefined
-	}
-	return big.NewRat(int64(n-c), int64(n-s)), nil
-}
-
-// Gamma sets z to
-//
-//	γ_s(n) = Σ_{d=0}^{s−1} C(n,d) / (s·C(s−1,d))
-//
-// for n ≥ 0, s ≥ 1, and returns z. Terms with C(n,d) = 0 (d > n) are
-// skipped. The sum has s terms, so the γ form costs O(s) where formula (1)
-// costs O(s²).
-func Gamma(z *big.Rat, n, s int) *big.Rat {
-	if s < 1 || n < 0 {
-		panic(fmt.Sprintf("exact: Gamma(n=%d, s=%d): need n ≥ 0, s ≥ 1", n, s))
-	}
-	cn := binomialRow(n, s-1)
-	cs := binomialRow(s-1, s-1)
-	z.SetInt64(0)
-	term := new(big.Rat)
-	den := new(big.Int)
-	for d := 0; d < s; d++ {
-		if cn[d].Sign() == 0 {
-			break // C(n, d) = 0 for all larger d too
-		}
-		den.Mul(cs[d], big.NewInt(int64(s)))
-		term.SetFrac(cn[d], den)
-		z.Add(z, term)
-	}
+// reducedRat returns num/den for a numerator and a positive denominator
+// already known to be coprime, without the greatest common divisor that
+// big.Rat.SetFrac would compute (quadratic in their size: seconds at a
+// million bits). It writes through Num and Denom, which for an initialised
+// Rat are references to its numerator and denominator (math/big's doc).
+func reducedRat(num, den *big.Int) *big.Rat {
+	z := new(big.Rat).SetInt64(1) // initialised: Denom is a reference
+	z.Num().Set(num)
+	z.Denom().Set(den)
 	return z
 }
 
-// PDropGamma returns the γ-corrected closed form
-//
-//	(n−c) / ((n−s) + 1/γ_s(n)) = (n−c)·γ / ((n−s)·γ + 1),
-//
-// which needs O(s) terms instead of formula (1)'s O(s²).
-func PDropGamma(n, c, s int) (*big.Rat, error) {
-	if err := Validate(n, c, s); err != nil {
-		return nil, err
+// gcd64 returns gcd(a, b) for a, b ≥ 0, not both 0.
+func gcd64(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
 	}
-	g := Gamma(new(big.Rat), n, s)
-	return gammaForm(g, n, c, s), nil
+	return a
 }
 
-func gammaForm(g *big.Rat, n, c, s int) *big.Rat {
-	num := new(big.Rat).Mul(g, big.NewRat(int64(n-c), 1))
-	den := new(big.Rat).Mul(g, big.NewRat(int64(n-s), 1))
-	den.Add(den, big.NewRat(1, 1))
-	return num.Quo(num, den)
+// PDropSimplified returns S(n,c,s) = (n−c)/(n−s).
+func PDropSimplified(p gossip.Shuffle) (*big.Rat, error) {
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("exact: %w", err)
+	}
+	return big.NewRat(int64(p.Items-p.Cache), int64(p.Items-p.Exchange)), nil
 }
 
 // Ecs returns the paper's e_{c,s}(n) = (E(n,c,s)^{−1} − S(n,c,s)^{−1})^{−1},
-// computed from formula (1) by its definition. It is ErrUndefined when n = c
-// (E = S = 0) and when E = S. docs/MODEL.md §2 states e_{c,s}(n) = (n−c)·γ_s(n);
-// the tests check that against this definition.
-func Ecs(n, c, s int) (*big.Rat, error) {
-	e, err := PDrop(n, c, s)
+// computed from formula (1) (PDrop) by its definition. It is ErrUndefined
+// when n = c (E = S = 0). Theorems A and B of the package doc give
+// e_{c,s}(n) = (n−c)·γ_s(n) = (n−c)·(C(n,s) − 1)/(n−s); the tests check
+// that against this definition.
+func Ecs(p gossip.Shuffle) (*big.Rat, error) {
+	e, err := PDrop(p)
 	if err != nil {
 		return nil, err
 	}
-	if n == c {
+	if p.Items == p.Cache {
 		return nil, ErrUndefined
 	}
-	simp := big.NewRat(int64(n-c), int64(n-s))
+	simp := big.NewRat(int64(p.Items-p.Cache), int64(p.Items-p.Exchange))
 	ie := new(big.Rat).Inv(e)
 	is := new(big.Rat).Inv(simp)
 	ie.Sub(ie, is)
@@ -241,17 +155,24 @@ const log10Prec = 128
 var ln10 = bigfloat.Log(new(big.Float).SetPrec(log10Prec).SetInt64(10))
 
 // Log10AbsDiff returns log10|a − b| and true, or 0 and false when a = b.
-// The exact difference is rounded to a 128-bit big.Float, whose exponent
-// range (±2³¹ binary digits) holds differences far below float64's 1e-308,
-// and its logarithm is taken with github.com/ALTree/bigfloat. The result
-// is within one ulp of the exact log10|a − b| (TestLog10AbsDiff checks
-// 10^−k, 7·10^−5000 and 4/21 to that accuracy).
+// The difference is formed as an unreduced fraction (big.Rat.Sub would
+// reduce it, a gcd quadratic in the size of a million-bit operand) and
+// rounded once to a 128-bit big.Float, the correctly rounded value of
+// |a − b| whatever its representation; the exponent range (±2³¹ binary
+// digits) holds differences far below float64's 1e-308, and the logarithm
+// is taken with github.com/ALTree/bigfloat. The result is within one ulp
+// of the exact log10|a − b| (TestLog10AbsDiff checks 10^−k, 7·10^−5000 and
+// 4/21 to that accuracy).
 func Log10AbsDiff(a, b *big.Rat) (float64, bool) {
-	d := new(big.Rat).Sub(a, b)
-	if d.Sign() == 0 {
+	num := new(big.Int).Mul(a.Num(), b.Denom())
+	num.Sub(num, new(big.Int).Mul(b.Num(), a.Denom()))
+	if num.Sign() == 0 {
 		return 0, false
 	}
-	l := bigfloat.Log(new(big.Float).SetPrec(log10Prec).SetRat(d.Abs(d)))
+	den := new(big.Int).Mul(a.Denom(), b.Denom())
+	// SetInt at precision 0 keeps every bit, so the quotient is rounded once.
+	q := new(big.Float).SetPrec(log10Prec).Quo(new(big.Float).SetInt(num.Abs(num)), new(big.Float).SetInt(den))
+	l := bigfloat.Log(q)
 	v, _ := l.Quo(l, ln10).Float64()
 	return v, true
 }

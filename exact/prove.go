@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+
+	"github.com/gossipkit/gossipkit/gossip"
 )
 
 // GammaProof is the outcome of ProveGamma for one exchange size.
@@ -13,7 +15,7 @@ type GammaProof struct {
 	// Points is the number of grid points evaluated: (2s+1)(s+1) when the
 	// identity holds, fewer when a point refutes it (Counter).
 	Points  int
-	Counter *Point
+	Counter *gossip.Shuffle
 }
 
 // MaxProveS bounds ProveGamma's s (the work grows like s⁴ digit
@@ -22,6 +24,10 @@ const MaxProveS = 2000
 
 // ProveGamma proves or refutes, for one s, that formula (1) equals the γ
 // form (n−c)/((n−s) + 1/γ_s(n)) for every n and c with s ≤ c ≤ n, n > s.
+// Theorems A and B of the package doc prove this for every s at once;
+// ProveGamma is the independent, mechanical check of one s at a time,
+// sharing no step with those proofs. It checks ctx for each c of its grid
+// (at s = 170 one s takes about ten seconds).
 //
 // # The argument
 //
@@ -55,13 +61,7 @@ const MaxProveS = 2000
 // (L·A)·((n−s)·Γ + G) with L·(n−c)·Γ·C(n, s), Γ = G·γ_s(n), in big.Int.
 // The inner sums B_k(c) = Σ_ŝ C(s,ŝ)C(c−s,k−ŝ)·L/(s−ŝ) depend on c only,
 // so the grid costs O(s³) big-integer operations.
-func ProveGamma(s int) (GammaProof, error) {
-	return proveGammaWith(context.Background(), s, nil)
-}
-
-// ProveGammaContext is ProveGamma checking ctx for each c of the grid (at
-// s = 170 one s takes about ten seconds).
-func ProveGammaContext(ctx context.Context, s int) (GammaProof, error) {
+func ProveGamma(ctx context.Context, s int) (GammaProof, error) {
 	return proveGammaWith(ctx, s, nil)
 }
 
@@ -69,7 +69,7 @@ func ProveGammaContext(ctx context.Context, s int) (GammaProof, error) {
 // perturb (tests: a wrong identity must be refuted).
 func proveGammaWith(ctx context.Context, s int, perturb func(coef []*big.Int)) (GammaProof, error) {
 	if s < 1 || s > MaxProveS {
-		return GammaProof{}, fmt.Errorf("exact: ProveGamma(s = %d): need 1 ≤ s ≤ %d", s, MaxProveS)
+		return GammaProof{}, fmt.Errorf("exact: ProveGamma: s = %d: need 1 ≤ s ≤ MaxProveS = %d", s, MaxProveS)
 	}
 	// L = lcm(1..s); G = lcm_d s·C(s−1, d); Γ coefficients G/(s·C(s−1,d)).
 	L := big.NewInt(1)
@@ -132,7 +132,7 @@ func proveGammaWith(ctx context.Context, s int, perturb func(coef []*big.Int)) (
 			rhs.Mul(rhs, cn[s])
 			if lhs.Cmp(rhs) != 0 {
 				res.Proved = false
-				res.Counter = &Point{N: n, C: c, S: s}
+				res.Counter = &gossip.Shuffle{Items: n, Cache: c, Exchange: s}
 				return res, nil
 			}
 		}
@@ -140,21 +140,24 @@ func proveGammaWith(ctx context.Context, s int, perturb func(coef []*big.Int)) (
 	return res, nil
 }
 
-// ProveGammaRange runs ProveGamma for s = 1..sMax, checking ctx between
-// values of s; progress, if not nil, is called after each.
-func ProveGammaRange(ctx context.Context, sMax int, progress func(done, total int)) ([]GammaProof, error) {
-	out := make([]GammaProof, 0, sMax)
-	for s := 1; s <= sMax; s++ {
+// ProveGammaRange runs ProveGamma for s = 1..maxExchange (none for 0),
+// checking ctx between values of s; set.Progress counts values of s.
+func ProveGammaRange(ctx context.Context, maxExchange int, set Settings) ([]GammaProof, error) {
+	if maxExchange < 0 || maxExchange > MaxProveS {
+		return nil, fmt.Errorf("exact: ProveGammaRange: maxExchange = %d: need 0 ≤ maxExchange ≤ MaxProveS = %d", maxExchange, MaxProveS)
+	}
+	out := make([]GammaProof, 0, maxExchange)
+	for s := 1; s <= maxExchange; s++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		p, err := ProveGammaContext(ctx, s)
+		p, err := ProveGamma(ctx, s)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, p)
-		if progress != nil {
-			progress(s, sMax)
+		if set.Progress != nil {
+			set.Progress(int64(s), int64(maxExchange))
 		}
 	}
 	return out, nil

@@ -4,77 +4,85 @@ import (
 	"context"
 	"fmt"
 	"math/big"
+
+	"github.com/gossipkit/gossipkit/gossip"
 )
 
-// Point is one (n, c, s) triple.
-type Point struct{ N, C, S int }
+// Grid is the box of shuffles that VerifyGamma checks: every (n, c, s) with
+//
+//	1 ≤ s ≤ MaxExchange,  s ≤ c ≤ MaxCache,  c ≤ n ≤ MaxItems,  n > s.
+type Grid struct {
+	MaxItems    int // 1 ≤ MaxItems ≤ gossip.MaxItems
+	MaxCache    int // ≥ 1
+	MaxExchange int // 1 ≤ MaxExchange ≤ MaxS
+}
 
-func (p Point) String() string { return fmt.Sprintf("(n=%d, c=%d, s=%d)", p.N, p.C, p.S) }
-
-// GammaMismatch describes a point where the γ form and formula (1) differ.
+// GammaMismatch describes a shuffle where the γ form and formula (1) differ.
 type GammaMismatch struct {
-	Point
+	gossip.Shuffle
 	Exact, Gamma *big.Rat
 }
 
-// VerifyGamma checks the γ form against formula (1) at every point with
+// VerifyGamma checks, at every shuffle of the grid, the γ form with γ from
+// its sum (Gamma) against formula (1) by its double sum (Formula1): two
+// evaluations that share neither the closed forms of the package doc nor
+// each other's code. The fractions are compared exactly by
+// cross-multiplication. It returns the number of shuffles checked and the
+// first mismatch (in order of s, c, n), or nil. It stops early with
+// ctx.Err() if ctx is cancelled; set.Progress counts exchange sizes s.
 //
-//	1 ≤ s ≤ sMax,  s ≤ c ≤ cMax,  c ≤ n ≤ nMax,  n > s,
-//
-// comparing the two fractions exactly by cross-multiplication. It returns the
-// number of points checked and the first mismatch (in order of s, c, n), or
-// nil. It stops early with ctx.Err() if ctx is cancelled; progress, if not
-// nil, is called after each s with the number of s values done.
-func VerifyGamma(ctx context.Context, sMax, cMax, nMax int, progress func(done, total int)) (checked int64, mismatch *GammaMismatch, err error) {
-	if sMax < 1 || sMax > MaxS {
-		return 0, nil, fmt.Errorf("s-max = %d: need 1 ≤ s-max ≤ %d", sMax, MaxS)
-	}
-	if cMax < 1 || nMax < 1 || nMax > MaxN {
-		return 0, nil, fmt.Errorf("c-max and n-max must be ≥ 1 and n-max ≤ %d", MaxN)
+// The theorems of the package doc prove the identity everywhere; this is
+// the computation that would catch an error in them or in the code.
+func VerifyGamma(ctx context.Context, g Grid, set Settings) (checked int64, mismatch *GammaMismatch, err error) {
+	switch {
+	case g.MaxExchange < 1 || g.MaxExchange > MaxS:
+		return 0, nil, fmt.Errorf("exact: Grid.MaxExchange = %d: need 1 ≤ MaxExchange ≤ MaxS = %d", g.MaxExchange, MaxS)
+	case g.MaxCache < 1:
+		return 0, nil, fmt.Errorf("exact: Grid.MaxCache = %d: need MaxCache ≥ 1", g.MaxCache)
+	case g.MaxItems < 1 || g.MaxItems > gossip.MaxItems:
+		return 0, nil, fmt.Errorf("exact: Grid.MaxItems = %d: need 1 ≤ MaxItems ≤ gossip.MaxItems = %d", g.MaxItems, gossip.MaxItems)
 	}
 	lhs, rhs := new(big.Int), new(big.Int)
 	gn, gd := new(big.Int), new(big.Int)
-	for s := 1; s <= sMax && s <= cMax; s++ {
-		// γ_s(n) for every n: it does not depend on c.
-		gammas := make([]*big.Rat, nMax+1)
-		for n := s; n <= nMax; n++ {
-			gammas[n] = Gamma(new(big.Rat), n, s)
+	sMax := min(g.MaxExchange, g.MaxCache)
+	for s := 1; s <= sMax; s++ {
+		// γ_s(n) = gs[n]/hs[n] (unreduced) for every n: it does not depend on c.
+		gs := make([]*big.Int, g.MaxItems+1)
+		hs := make([]*big.Int, g.MaxItems+1)
+		for n := s; n <= g.MaxItems; n++ {
+			gs[n], hs[n] = gammaSum(int64(n), int64(s))
 		}
-		for c := s; c <= cMax && c <= nMax; c++ {
+		for c := s; c <= g.MaxCache && c <= g.MaxItems; c++ {
 			if err := ctx.Err(); err != nil {
 				return checked, nil, err
 			}
-			f, ferr := NewFormula1(c, s)
+			f, ferr := NewFormula1(ctx, c, s)
 			if ferr != nil {
 				return checked, nil, ferr
 			}
-			for n := c; n <= nMax; n++ {
-				if n == s {
-					continue
-				}
+			for n := max(c, s+1); n <= g.MaxItems; n++ {
 				if n%4096 == 0 && ctx.Err() != nil {
 					return checked, nil, ctx.Err()
 				}
 				num, den := f.fraction(n)
 				// γ form = (n−c)·g / ((n−s)·g + h) with γ = g/h.
-				g, h := gammas[n].Num(), gammas[n].Denom()
-				gn.Mul(g, big.NewInt(int64(n-c)))
-				gd.Mul(g, big.NewInt(int64(n-s)))
-				gd.Add(gd, h)
+				gn.Mul(gs[n], big.NewInt(int64(n-c)))
+				gd.Mul(gs[n], big.NewInt(int64(n-s)))
+				gd.Add(gd, hs[n])
 				lhs.Mul(num, gd)
 				rhs.Mul(den, gn)
 				checked++
 				if lhs.Cmp(rhs) != 0 {
 					return checked, &GammaMismatch{
-						Point: Point{N: n, C: c, S: s},
-						Exact: new(big.Rat).SetFrac(num, den),
-						Gamma: gammaForm(gammas[n], n, c, s),
+						Shuffle: gossip.Shuffle{Items: n, Cache: c, Exchange: s},
+						Exact:   new(big.Rat).SetFrac(num, den),
+						Gamma:   new(big.Rat).SetFrac(gn, gd),
 					}, nil
 				}
 			}
 		}
-		if progress != nil {
-			progress(s, min(sMax, cMax))
+		if set.Progress != nil {
+			set.Progress(int64(s), int64(sMax))
 		}
 	}
 	return checked, nil, nil

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gossipkit/gossipkit/exact"
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/plots"
 )
 
@@ -46,7 +47,7 @@ func (s *Study) Fig4Curves(ctx context.Context) ([]Fig4Curve, error) {
 			if sz > c {
 				continue
 			}
-			f, err := exact.NewFormula1(c, sz)
+			f, err := exact.NewFormula1(ctx, c, sz)
 			if err != nil {
 				return nil, err
 			}
@@ -56,8 +57,10 @@ func (s *Study) Fig4Curves(ctx context.Context) ([]Fig4Curve, error) {
 				if err := ctx.Err(); err != nil {
 					return nil, err
 				}
-				f.At(e, n)
-				simp, err := exact.PDropSimplified(n, c, sz)
+				if _, err := f.At(e, n); err != nil {
+					return nil, err
+				}
+				simp, err := exact.PDropSimplified(gossip.Shuffle{Items: n, Cache: c, Exchange: sz})
 				if err != nil {
 					return nil, err
 				}
@@ -69,7 +72,7 @@ func (s *Study) Fig4Curves(ctx context.Context) ([]Fig4Curve, error) {
 				cur.N = append(cur.N, float64(n))
 				cur.Log10Diff = append(cur.Log10Diff, l)
 				if i%fig4GammaEvery == 0 {
-					g, _ := exact.PDropGamma(n, c, sz)
+					g, _ := exact.PDropGamma(gossip.Shuffle{Items: n, Cache: c, Exchange: sz})
 					if g.Cmp(e) != 0 {
 						cur.GammaMismatches++
 					}

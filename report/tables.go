@@ -242,7 +242,7 @@ func PDropTable(evs []exact.Evaluation, enumerate bool) *plots.Table {
 			ldiff = ev.Log10AbsDiff
 		}
 		exf, _ := ev.Formula1.Float64()
-		row := []any{ev.N, ev.C, ev.S, ev.Formula1, ev.Gamma, simp, exf, ldiff}
+		row := []any{ev.Items, ev.Cache, ev.Exchange, ev.Formula1, ev.Gamma, simp, exf, ldiff}
 		if enumerate {
 			if en := ev.Enumerated; en != nil {
 				row = append(row, en.PerItem, en.PerShuffle)

@@ -41,11 +41,11 @@ func (r *DropProbability) Verdicts() []Verdict {
 	gamma := Verdict{Claim: "formula (1) = (n−c)/((n−s) + 1/γ) (the γ identity)", Verdict: holds}
 	switch {
 	case r.GammaMismatch != nil:
-		gamma.Verdict, gamma.Measured = fails, fmt.Sprint("mismatch at ", r.GammaMismatch.Point)
+		gamma.Verdict, gamma.Measured = fails, fmt.Sprint("mismatch at ", r.GammaMismatch.Shuffle)
 	default:
-		gamma.Measured = r.proofSentence()
+		gamma.Measured = fmt.Sprintf("proved for every s (Theorems A and B, go doc ./exact); exact on %d grid points with s ≤ 24", r.GammaChecked)
 		if len(r.Proofs) > 0 {
-			gamma.Measured = fmt.Sprintf("proved for every s ≤ %d (all n, c); exact on %d grid points with s ≤ 24", len(r.Proofs), r.GammaChecked)
+			gamma.Measured += fmt.Sprintf("; proved again per s for s ≤ %d (all n, c)", len(r.Proofs))
 		}
 		for _, p := range r.Proofs {
 			if !p.Proved {

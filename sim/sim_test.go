@@ -11,6 +11,7 @@ import (
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/exact"
+	"github.com/gossipkit/gossipkit/gossip"
 )
 
 func small() Config {
@@ -90,7 +91,7 @@ func TestInitialPlacement(t *testing.T) {
 func TestDropProbabilityOneShuffle(t *testing.T) {
 	for _, p := range [][3]int{{12, 6, 3}, {12, 6, 4}, {20, 8, 2}, {15, 10, 7}} {
 		n, c, s := p[0], p[1], p[2]
-		en, err := exact.PDropEnumerated(n, c, s)
+		en, err := exact.PDropEnumerated(gossip.Shuffle{Items: n, Cache: c, Exchange: s})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -44,12 +44,6 @@ func newProgress(e *env, label string) gossip.Progress {
 	return cli.NewProgress(e.stderr, e.terminal, label)
 }
 
-// intProgress adapts a gossip.Progress to the callbacks of package exact
-// that still count in int.
-func intProgress(p gossip.Progress) func(done, total int) {
-	return func(done, total int) { p(int64(done), int64(total)) }
-}
-
 // fieldFlags maps the fields library errors name (sim, chain) to flags.
 var fieldFlags = map[string]string{
 	"Config.Nodes": "-N", "Config.Items": "-n", "Config.Cache": "-c", "Config.Exchange": "-s",

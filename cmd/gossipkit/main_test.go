@@ -85,8 +85,9 @@ func TestPDropFormatsGolden(t *testing.T) {
 }
 
 func TestPDropEqualNull(t *testing.T) {
-	// n = c: E = S = 0, so the log difference is null; n = c = s: S is 0/0.
-	out, _, code := runCLI(t, nil, "pdrop", "-n", "4", "-c", "4", "-s", "2:4:2", "--format", "json")
+	// n = c: E = S = 0, so the log difference is null; n = c = s is not a
+	// shuffle (gossip.Shuffle.Validate: S is 0/0), skipped and counted.
+	out, errOut, code := runCLI(t, nil, "pdrop", "-n", "4", "-c", "4", "-s", "2:4:2", "--format", "json")
 	if code != 0 {
 		t.Fatal(code)
 	}
@@ -94,11 +95,36 @@ func TestPDropEqualNull(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
 	}
-	if rows[0]["exact"] != "0" || rows[0]["log10_abs_diff"] != nil {
-		t.Errorf("n=c=4, s=2: %v", rows[0])
+	if len(rows) != 1 || rows[0]["exact"] != "0" || rows[0]["log10_abs_diff"] != nil {
+		t.Errorf("n=c=4, s=2: %v", rows)
 	}
-	if rows[1]["simplified"] != nil {
-		t.Errorf("n=c=s=4: simplified = %v, want null", rows[1]["simplified"])
+	if !strings.Contains(errOut, "skipped 1 of 2") {
+		t.Errorf("stderr %q: want the n = s point counted as skipped", errOut)
+	}
+}
+
+// TestPDropLargeS: the closed form answers at s = 50,000 (the double sum,
+// O(s²), would take hours). S = (n−c)/(n−s) = 2/3 and E = S·(1 − 1/C(n,s))
+// differs from it by 2/(3·C(200000, 50000)), about 10^−48841.3 (log10 of
+// C(200000, 50000) from lgamma: 48841.12; log10(2/3) = −0.18).
+func TestPDropLargeS(t *testing.T) {
+	out, errOut, code := runCLI(t, nil, "pdrop", "-n", "200000", "-c", "100000", "-s", "50000", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	r := rows[0]
+	if r["simplified"] != "2/3" || r["exact"] != r["gamma"] || r["exact_float"] != 2.0/3 {
+		t.Errorf("simplified %v, exact_float %v, exact = gamma: %v", r["simplified"], r["exact_float"], r["exact"] == r["gamma"])
+	}
+	lg := func(x float64) float64 { v, _ := math.Lgamma(x); return v }
+	want := math.Log10(2.0/3) - (lg(200001)-lg(50001)-lg(150001))/math.Ln10
+	// lgamma's relative error ~1e-15 on values ~2e6 allows ~1e-9 absolute.
+	if d := r["log10_abs_diff"].(float64); math.Abs(d-want) > 1e-7 {
+		t.Errorf("log10_abs_diff = %v, want %v", d, want)
 	}
 }
 
@@ -114,7 +140,9 @@ func TestBadInput(t *testing.T) {
 		{[]string{"pdrop", "-n", "3", "-c", "4", "-s", "1"}, "c ≤ n"},
 		{[]string{"pdrop", "-n", "9:7", "-c", "4", "-s", "1"}, "empty range"},
 		{[]string{"pdrop", "-n", "7:9:0", "-c", "4", "-s", "1"}, "step"},
-		{[]string{"pdrop", "-n", "7", "-c", "4", "-s", "6000"}, "s ≤ 5000"},
+		{[]string{"pdrop", "-n", "7", "-c", "4", "-s", "6000"}, "-s"},
+		{[]string{"pdrop", "-n", "2000000", "-c", "1000000", "-s", "500000"}, "MaxBits = 2097152"},
+		{[]string{"pdrop", "-n", "7", "-c", "7", "-s", "7"}, "s < n"},
 		{[]string{"pdrop", "-n", "64", "-c", "4", "-s", "2", "--enumerate"}, "n ≤ 63"},
 		{[]string{"pdrop", "-n", "7", "-c", "4", "-s", "2", "--format", "xml"}, "--format"},
 		{[]string{"gamma-check", "--s-max", "0"}, "--s-max"},

@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 
 	"github.com/gossipkit/gossipkit/exact"
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/flagval"
 	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/report"
@@ -39,33 +41,33 @@ func cmdPDrop(ctx context.Context, e *env, args []string) error {
 		}
 		ranges[f.name] = r
 	}
-	if ranges["s"].Hi > exact.MaxS {
-		return usagef("-s %q: s ≤ %d (formula (1) costs O(s²) big-integer products)", *sS, exact.MaxS)
-	}
-	if ranges["n"].Hi > exact.MaxN {
-		return usagef("-n %q: n ≤ %d", *nS, exact.MaxN)
+	if ranges["n"].Hi > gossip.MaxItems {
+		return usagef("-n %q: n ≤ %d", *nS, gossip.MaxItems)
 	}
 	ns, cs, ss := ranges["n"].Values(), ranges["c"].Values(), ranges["s"].Values()
 	if len(ns)*len(cs)*len(ss) > flagval.MaxPoints {
 		return usagef("-n, -c, -s: %d points; at most %d", len(ns)*len(cs)*len(ss), flagval.MaxPoints)
 	}
-	// A grid skips (and counts) points with s > c or c > n; one point must be valid.
+	// A grid skips (and counts) points with s > c, c > n or s = n; one point must be valid.
 	pts, skipped := exact.GridPoints(ns, cs, ss)
 	if len(ns)*len(cs)*len(ss) == 1 && skipped == 1 {
-		err := exact.Validate(ns[0], cs[0], ss[0])
-		return usagef("point (n=%d, c=%d, s=%d): %v (valid: 1 ≤ s ≤ c ≤ n)", ns[0], cs[0], ss[0], err)
+		p := gossip.Shuffle{Items: ns[0], Cache: cs[0], Exchange: ss[0]}
+		return usagef("point %v: %v (valid: 1 ≤ s ≤ c ≤ n, s < n)", p, fieldMsg(p.Validate()))
 	}
 	for _, p := range pts {
-		if err := exact.CheckEnumerable(p.N, p.C, p.S); *enum && err != nil {
-			return usagef("--enumerate at %v: %v", p, err)
+		if err := exact.Validate(p); err != nil {
+			return usagef("point %v: %s", p, fieldMsg(err))
+		}
+		if err := exact.CheckEnumerable(p); *enum && err != nil {
+			return usagef("--enumerate at %v: %v (n ≤ 63, C(n, s) ≤ %d)", p, fieldMsg(err), exact.MaxEnumeration)
 		}
 	}
 	if len(pts) == 0 {
-		return usagef("-n, -c, -s: no point of the grid has 1 ≤ s ≤ c ≤ n")
+		return usagef("-n, -c, -s: no point of the grid has 1 ≤ s ≤ c ≤ n, s < n")
 	} else if skipped > 0 {
-		fmt.Fprintf(e.stderr, "gossipkit pdrop: skipped %d of %d grid points with s > c or c > n\n", skipped, skipped+len(pts))
+		fmt.Fprintf(e.stderr, "gossipkit pdrop: skipped %d of %d grid points with s > c, c > n or s = n\n", skipped, skipped+len(pts))
 	}
-	evs, err := exact.Evaluate(ctx, pts, *enum, intProgress(newProgress(e, "pdrop")))
+	evs, err := exact.Evaluate(ctx, exact.Config{Shuffles: pts, Enumerate: *enum}, exactSettings(e, "pdrop"))
 	if err != nil {
 		return err
 	}
@@ -74,7 +76,7 @@ func cmdPDrop(ctx context.Context, e *env, args []string) error {
 
 func cmdGammaCheck(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("gamma-check")
-	sMax := fs.Int("s-max", 8, fmt.Sprintf("largest exchange size s (1..%d)", exact.MaxS))
+	sMax := fs.Int("s-max", 8, fmt.Sprintf("largest exchange size s (1..%d; formula (1) by its O(s²) double sum against γ by its sum)", exact.MaxS))
 	cMax := fs.Int("c-max", 20, "largest cache size c (≥ 1)")
 	nMax := fs.Int("n-max", 40, "largest number of items n (≥ 2)")
 	out := outFlag(fs)
@@ -95,14 +97,14 @@ func cmdGammaCheck(ctx context.Context, e *env, args []string) error {
 		// VerifyGamma keeps γ_s(n) for every n ≤ n-max (~200 bytes each).
 		return usagef("--n-max %d: valid range 2..1000000", *nMax)
 	}
-	checked, mm, err := exact.VerifyGamma(ctx, *sMax, *cMax, *nMax, intProgress(newProgress(e, "gamma-check")))
+	checked, mm, err := exact.VerifyGamma(ctx, exact.Grid{MaxItems: *nMax, MaxCache: *cMax, MaxExchange: *sMax}, exactSettings(e, "gamma-check"))
 	if err != nil {
 		return err
 	}
 	t := &plots.Table{Keys: []string{"s_max", "c_max", "n_max", "points_checked", "identity_holds", "mismatch_n", "mismatch_c", "mismatch_s", "exact", "gamma"}}
 	row := []any{*sMax, *cMax, *nMax, checked, mm == nil, nil, nil, nil, nil, nil}
 	if mm != nil {
-		row = []any{*sMax, *cMax, *nMax, checked, false, mm.N, mm.C, mm.S, mm.Exact, mm.Gamma}
+		row = []any{*sMax, *cMax, *nMax, checked, false, mm.Items, mm.Cache, mm.Exchange, mm.Exact, mm.Gamma}
 	}
 	t.Rows = append(t.Rows, row)
 	return buffered(e, *out, func(w io.Writer) error {
@@ -110,7 +112,7 @@ func cmdGammaCheck(ctx context.Context, e *env, args []string) error {
 			if mm == nil {
 				fmt.Fprintf(w, "γ form = formula (1) at all %d points (1 ≤ s ≤ %d, s ≤ c ≤ %d, c ≤ n ≤ %d, n > s)\n", checked, *sMax, *cMax, *nMax)
 			} else {
-				fmt.Fprintf(w, "MISMATCH at %v after %d points: formula (1) = %s, γ form = %s\n", mm.Point, checked, mm.Exact.RatString(), mm.Gamma.RatString())
+				fmt.Fprintf(w, "MISMATCH at %v after %d points: formula (1) = %s, γ form = %s\n", mm.Shuffle, checked, mm.Exact.RatString(), mm.Gamma.RatString())
 			}
 		} else if err := t.Write(w, *format); err != nil {
 			return err
@@ -136,7 +138,7 @@ func proveGamma(ctx context.Context, e *env, fs *flag.FlagSet, sMax int, format,
 	if sMax < 1 || sMax > exact.MaxProveS {
 		return usagef("--s-max %d: with --prove, valid range 1..%d", sMax, exact.MaxProveS)
 	}
-	proofs, err := exact.ProveGammaRange(ctx, sMax, intProgress(newProgress(e, "gamma-check --prove")))
+	proofs, err := exact.ProveGammaRange(ctx, sMax, exactSettings(e, "gamma-check --prove"))
 	if err != nil {
 		return err
 	}
@@ -163,4 +165,23 @@ func proveGamma(ctx context.Context, e *env, fs *flag.FlagSet, sMax int, format,
 		}
 		return nil
 	})
+}
+
+// exactSettings reports package exact's progress on the terminal.
+func exactSettings(e *env, label string) exact.Settings {
+	return exact.Settings{Progress: newProgress(e, label)}
+}
+
+// shuffleFlags maps gossip.Shuffle's fields, as package exact's errors
+// name them, to pdrop's flags.
+var shuffleFlags = map[string]string{"Shuffle.Items": "-n", "Shuffle.Cache": "-c", "Shuffle.Exchange": "-s"}
+
+// fieldMsg is err's message with a gossip.Shuffle field replaced by its
+// flag and without the package prefix.
+func fieldMsg(err error) string {
+	var fe *gossip.FieldError
+	if errors.As(err, &fe) {
+		return flagOf(fe.Field, shuffleFlags) + " " + fe.Msg
+	}
+	return err.Error()
 }
