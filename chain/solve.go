@@ -212,17 +212,21 @@ func (s *solver) window(t0, t float64) window {
 // mixes fewer marginals. It is capped at 16384 steps, so that a segment
 // run again costs little.
 func (s *solver) segmentLength(i int) int {
-	S := float64(max(s.l.states(), 64))
-	cs, M := 12.0, 2*float64(s.N)
-	if !s.l.joint {
+	return segmentLength(s.ts, i, s.lambda, float64(s.l.states()), s.l.joint, s.N)
+}
+
+func segmentLength(ts []float64, i int, lambda, states float64, joint bool, N int) int {
+	S := math.Max(states, 64)
+	cs, M := 12.0, 2*float64(N)
+	if !joint {
 		cs, M = 4, S
 	}
-	left := len(s.ts) - 1 - i
+	left := len(ts) - 1 - i
 	best, bestCost := 1, math.Inf(1)
 	for n := 1; ; n *= 2 {
 		nn := min(n, left)
-		L := s.ts[i+nn] - s.ts[i]
-		lam := s.lambda * L
+		L := ts[i+nn] - ts[i]
+		lam := lambda * L
 		if nn > 1 && lam > 16384 {
 			break
 		}
