@@ -159,6 +159,8 @@ type LevelTime struct {
 	Level float64
 	Count int
 	Stat
+	// Bound bounds the error of CDF (and of the quantiles' levels).
+	Bound float64
 
 	tm   gossip.Time
 	n    int

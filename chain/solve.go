@@ -170,11 +170,12 @@ func (s *solver) solve() (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.res.Level = lt
 		// B_k is low by at most the mass dropped and killed (and the
 		// tails of the laws installed), and taken as 0 past the last
 		// step, where it is below Tol.
-		s.res.Bound = math.Max(s.res.Bound, s.lost()+s.set.Tol)
+		lt.Bound = s.lost() + s.set.Tol
+		s.res.Level = lt
+		s.res.Bound = math.Max(s.res.Bound, lt.Bound)
 	}
 	s.res.Stats.Steps = s.l.steps
 	s.res.Stats.Killed = s.l.killed

@@ -270,3 +270,28 @@ func TestReplicationUniformizedAgainstDense(t *testing.T) {
 		}
 	}
 }
+
+// TimeToLevel is Solve's law of T_L without the transient outputs: the
+// same distribution function, to within both bounds.
+func TestTimeToLevelMatchesSolve(t *testing.T) {
+	cfg := Config{Nodes: 40, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, TMax: 60, Dt: 1, Level: 0.95}
+	res, err := Solve(context.Background(), cfg, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lt, err := TimeToLevel(context.Background(), cfg, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []float64{5, 20, 35.5, 60, 90} {
+		if a, b := res.Level.CDF(tt), lt.CDF(tt); math.Abs(a-b) > res.Level.Bound+lt.Bound+1e-13 {
+			t.Errorf("P(T ≤ %g): Solve %.15g, TimeToLevel %.15g", tt, a, b)
+		}
+	}
+	if lt.Mean != res.Level.Mean || lt.SD != res.Level.SD {
+		t.Errorf("mean, sd %g %g against %g %g", lt.Mean, lt.SD, res.Level.Mean, res.Level.SD)
+	}
+	if _, err := TimeToLevel(context.Background(), Config{Nodes: 40, Shuffle: cfg.Shuffle}, Settings{}); err == nil {
+		t.Error("no level: no error")
+	}
+}
