@@ -54,9 +54,11 @@ func newLaw(n int, joint bool, j Jumps, initial int, lambda float64) *law {
 		size = (n + 2) * (n + 2)
 	}
 	l.cur, l.nxt = make([]float64, size), make([]float64, size)
-	l.rowMass = make([]float64, n+2)
 	l.cur[l.idx(initial, initial)] = 1
-	l.rowMass[initial] = 1
+	if joint {
+		l.rowMass = make([]float64, n+2)
+		l.rowMass[initial] = 1
+	}
 	l.nreg = region{xlo: initial, xhi: initial, ylo: initial, yhi: initial}
 	l.setRate(lambda)
 	return l
@@ -455,32 +457,24 @@ func (l *law) belowRows(m int) float64 {
 	return s
 }
 
-// marginals adds w times the law's marginals of X and Y (Y only for the
-// joint chain) to px and py and returns w times the mass with Y ≥ m and
-// w times the total mass.
-func (l *law) marginals(w float64, px, py []float64, m int) (above, total float64) {
-	if !l.joint {
-		for x := l.xlo; x <= l.xhi; x++ {
-			px[x] += w * l.cur[x]
-			total += l.cur[x]
-		}
-		return 0, w * total
-	}
+// marginals adds the joint law's marginals of X and Y to px and py and
+// returns the mass with Y ≥ m (m > 0) and the total mass.
+func (l *law) marginals(px, py []float64, m int) (above, total float64) {
 	for y := l.ylo; y <= l.yhi; y++ {
 		row := l.cur[y*l.w : y*l.w+l.w]
 		s := 0.0
 		for x := l.xlo; x <= min(l.xhi, y); x++ {
 			p := row[x]
-			px[x] += w * p
+			px[x] += p
 			s += p
 		}
-		py[y] += w * s
+		py[y] += s
 		total += s
 		if m > 0 && y >= m {
 			above += s
 		}
 	}
-	return w * above, w * total
+	return above, total
 }
 
 // window is the part of a mixture of the stepped laws that makes one law:

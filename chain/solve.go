@@ -79,11 +79,31 @@ func startRate(N, initial int, j Jumps, joint bool) float64 {
 
 // output accumulates the mixture that makes the law at one output time.
 type output struct {
-	i             int
-	win           window
-	px, py        []float64
-	above, total  float64
-	ylo, yhi, xhi int
+	i            int
+	win          window
+	px           []float64 // P(X = off + i)
+	off          int
+	py           []float64 // P(Y = y) (joint chain)
+	above, total float64
+	ylo, yhi     int
+}
+
+// cover makes px cover X = lo..hi, with room to spare (X alone may move
+// over a window; px is kept to where the law lives, since N may be 10⁷).
+func (o *output) cover(lo, hi, N int) {
+	if o.px != nil && lo >= o.off && hi < o.off+len(o.px) {
+		return
+	}
+	if o.px != nil {
+		lo, hi = min(lo, o.off), max(hi, o.off+len(o.px)-1)
+	}
+	pad := (hi-lo+1)/4 + 8
+	lo, hi = max(0, lo-pad), min(N+1, hi+pad)
+	px := make([]float64, hi-lo+1)
+	if o.px != nil {
+		copy(px[o.off-lo:], o.px)
+	}
+	o.px, o.off = px, lo
 }
 
 // levelSeg is one segment of the level's law: from time t0 (k0 shuffles),
@@ -144,7 +164,9 @@ func (s *solver) solve() (*Result, error) {
 		}
 		s.raise()
 	}
-	s.px, s.py = make([]float64, N+2), make([]float64, N+2)
+	if joint {
+		s.px, s.py = make([]float64, N+2), make([]float64, N+2)
+	}
 	s.total = int64(s.lambda * cfg.TMax)
 	// t = 0: the initial law itself.
 	o := s.newOutput(0, window{w: []float64{1}})
@@ -262,7 +284,7 @@ func (s *solver) segment(i, n int) error {
 }
 
 func (s *solver) newOutput(i int, w window) *output {
-	o := &output{i: i, win: w, px: make([]float64, s.N+2), ylo: s.N + 1}
+	o := &output{i: i, win: w, ylo: s.N + 1}
 	if s.l.joint {
 		o.py = make([]float64, s.N+2)
 	}
@@ -273,23 +295,30 @@ func (s *solver) newOutput(i int, w window) *output {
 // weight in each output's window, to the outputs.
 func (s *solver) accumulate(active []*output, k int) {
 	l := s.l
-	above, tot := l.marginals(1, s.px, s.py, s.m)
 	xlo, xhi := l.xlo, l.xhi
+	if !l.joint {
+		// The law is its own marginal.
+		tot := floats.Sum(l.cur[xlo : xhi+1])
+		for _, o := range active {
+			wk := o.win.w[k-o.win.lo]
+			o.cover(xlo, xhi, s.N)
+			floats.AddScaled(o.px[xlo-o.off:xhi-o.off+1], wk, l.cur[xlo:xhi+1])
+			o.total += wk * tot
+		}
+		return
+	}
+	above, tot := l.marginals(s.px, s.py, s.m)
 	for _, o := range active {
 		wk := o.win.w[k-o.win.lo]
-		floats.AddScaled(o.px[xlo:xhi+1], wk, s.px[xlo:xhi+1])
-		o.xhi = max(o.xhi, xhi)
-		if l.joint {
-			floats.AddScaled(o.py[l.ylo:l.yhi+1], wk, s.py[l.ylo:l.yhi+1])
-			o.ylo, o.yhi = min(o.ylo, l.ylo), max(o.yhi, l.yhi)
-		}
+		o.cover(xlo, xhi, s.N)
+		floats.AddScaled(o.px[xlo-o.off:xhi-o.off+1], wk, s.px[xlo:xhi+1])
+		floats.AddScaled(o.py[l.ylo:l.yhi+1], wk, s.py[l.ylo:l.yhi+1])
+		o.ylo, o.yhi = min(o.ylo, l.ylo), max(o.yhi, l.yhi)
 		o.above += wk * above
 		o.total += wk * tot
 	}
 	clear(s.px[xlo : xhi+1])
-	if l.joint {
-		clear(s.py[l.ylo : l.yhi+1])
-	}
+	clear(s.py[l.ylo : l.yhi+1])
 }
 
 // try runs segment (i, n) once at the current rate.
@@ -385,9 +414,9 @@ func (s *solver) try(i, n int) error {
 func (s *solver) finish(o *output) error {
 	res, N := s.res, s.N
 	bound := s.lost() + o.win.tail
-	r := Row{T: s.ts[o.i], X: stat(o.px[:o.xhi+1], o.total, N)}
+	r := Row{T: s.ts[o.i], X: stat(o.px, o.off, o.total, N)}
 	if o.py != nil {
-		r.Y = stat(o.py[:o.yhi+1], o.total, N)
+		r.Y = stat(o.py[:o.yhi+1], 0, o.total, N)
 	}
 	if s.m > 0 {
 		r.PLevel = o.above / o.total
@@ -401,24 +430,24 @@ func (s *solver) finish(o *output) error {
 	return nil
 }
 
-// stat summarises a law over 0..len(p)−1 (normalised by total) as
-// fractions of n.
-func stat(p []float64, total float64, n int) Stat {
+// stat summarises a law of the values off, off+1, … (p[i] the mass of
+// off + i, normalised by total) as fractions of n.
+func stat(p []float64, off int, total float64, n int) Stat {
 	mean, sq := 0.0, 0.0
-	for v, pv := range p {
-		mean += float64(v) * pv
+	for i, pv := range p {
+		mean += float64(off+i) * pv
 	}
 	mean /= total
-	for v, pv := range p {
-		d := float64(v) - mean
+	for i, pv := range p {
+		d := float64(off+i) - mean
 		sq += d * d * pv
 	}
 	q := func(level float64) float64 {
 		acc := 0.0
-		for v, pv := range p {
+		for i, pv := range p {
 			acc += pv
 			if acc >= level*total {
-				return float64(v) / float64(n)
+				return float64(off+i) / float64(n)
 			}
 		}
 		return 1
