@@ -130,9 +130,12 @@ type Settings struct {
 	// Drop is the mass of an edge of the live region below which it is
 	// dropped; default 1e-18.
 	Drop float64
-	// Progress, if not nil, is called now and then with the shuffles done
-	// and the total expected to TMax.
+	// Progress, if not nil, is called now and then with the steps done
+	// and the steps to TMax (the steps to the level's tail come after).
 	Progress gossip.Progress
+
+	rate      float64 // tests: a fixed uniformization rate, never raised
+	firstRate float64 // tests: the first rate tried, raised as needed
 }
 
 // Stat is a law's mean, standard deviation and 5, 50 and 95 % quantiles
@@ -150,17 +153,29 @@ type Row struct {
 }
 
 // LevelTime is the law of the time T_L to coverage Level (rounds); Count is
-// ⌈Level·N⌉.
+// ⌈Level·N⌉. Mean and SD are exact up to rounding (HittingMoments); the
+// quantiles and CDF are within Result.Bound.
 type LevelTime struct {
 	Level float64
 	Count int
 	Stat
+	// Bound bounds the error of CDF (and of the quantiles' levels).
+	Bound float64
+
+	tm   gossip.Time
+	n    int
+	segs []levelSeg
+	tol  float64
 }
 
 // Stats count the work.
 type Stats struct {
-	Steps     int64 // shuffles applied (both passes)
-	MaxStates int   // largest live region, in states
+	Steps      int64   // steps of the uniformized chain applied
+	StateSteps float64 // Σ over the steps of the live region's size (the work)
+	MaxStates  int     // largest live region, in states
+	Rate       float64 // uniformization rate Λ at the end, per round (N: the per-shuffle chain)
+	Attempts   int     // 1 + the times Λ was raised (a segment whose Λ proved too small is run again)
+	Killed     float64 // mass sent beyond the states whose exit rate is ≤ Λ (in Bound)
 }
 
 // Result is a solved chain.
@@ -171,7 +186,8 @@ type Result struct {
 	// Bound bounds, in total variation, the distance of every law reported
 	// from the exact one (so every probability is within Bound and every
 	// mean of X/N or Y/N within 2·Bound); Missing is 1 − the mass of the
-	// last law, which Solve checks is at most Bound.
+	// last output law, which Solve checks (for every output law) is at
+	// most its bound.
 	Bound, Missing float64
 	Stats          Stats
 }

@@ -62,7 +62,7 @@ func TestJumpsAndThreeNodesByHand(t *testing.T) {
 	}
 	// One shuffle from (X, Y) = (1, 1): → (2, 2) w.p. u·1·2/6 = 2/15,
 	// → (1, 2) w.p. m·1·2/6 = 1/5, stays w.p. 2/3.
-	l := newLaw(3, true, j, 1)
+	l := newLaw(3, true, j, 1, 3)
 	l.step()
 	got := map[[2]int]float64{}
 	l.each(func(x, y int, p float64) { got[[2]int{x, y}] = p })
@@ -77,7 +77,7 @@ func TestJumpsAndThreeNodesByHand(t *testing.T) {
 	}
 	// From (2, 2): → (3, 3) u·2·1/6 = 2/15; → (2, 3) m·2·1/6 = 1/5;
 	// → (1, 2) w·2·1/6 = 1/10; stays 17/30.
-	l = newLaw(3, true, j, 2)
+	l = newLaw(3, true, j, 2, 3)
 	l.step()
 	got = map[[2]int]float64{}
 	l.each(func(x, y int, p float64) { got[[2]int{x, y}] = p })
@@ -100,18 +100,16 @@ func TestHittingMomentsAgainstSurvivalSums(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			l := newLaw(tc.N, true, j, tc.initial)
+			// The per-shuffle chain (rate N), with no trimming: exact up to
+			// rounding.
+			l := newLaw(tc.N, true, j, tc.initial, float64(tc.N))
 			s := l.below(tc.m)
 			sum, sum2 := 0.0, 0.0
 			for k := 0; s > 1e-17; k++ {
 				sum += s
 				sum2 += float64(2*k+1) * s
-				c := l.crossing(tc.m)
 				l.step()
-				s -= c
-				if l.steps%64 == 0 {
-					s = l.below(tc.m) // no trimming here: exact up to rounding
-				}
+				s = l.below(tc.m)
 			}
 			// Both are sums of O(10⁴) terms of size ≤ 1 (or ≤ 2k+1);
 			// rounding stays below 1e-10 relative.

@@ -35,12 +35,38 @@
 // # Time
 //
 // Config.Time gossip.Shuffles is the per-shuffle chain P observed after
-// round(N·t) shuffles (N shuffles a round). gossip.Continuous is the process of `sim
-// --schedule continuous`: every node initiates at rate 1, so shuffles come
-// at rate N and the law at t is the Poisson(N·t) mixture of the per-shuffle
-// laws, p(t) = Σ_k e^{−Nt}(Nt)^k/k! · p(0)P^k (uniformization; exact, since
-// every Poisson event is a real shuffle). Both are computed by one
-// implementation that applies P step by step.
+// round(N·t) shuffles (N shuffles a round). gossip.Continuous is the
+// process of `sim --schedule continuous`: every node initiates at rate 1,
+// so shuffles come at rate N and the generator per round is Q = N(P − I).
+//
+// Both are computed by uniformization (Jensen 1953; Grassmann 1977) at a
+// rate Λ ≤ N per round that bounds the exit rate −Q(s, s) of every state s
+// that holds mass, rather than at N: with P_Λ = I + Q/Λ (a stochastic
+// matrix where −Q(s, s) ≤ Λ),
+//
+//	p(t) = Σ_k e^{−Λt}(Λt)^k/k! · p(0)·P_Λ^k,
+//
+// and, since P = (1 − Λ/N)·I + (Λ/N)·P_Λ, the law after K shuffles is the
+// binomial mixture p(0)·P^K = Σ_k Bin(k; K, Λ/N) · p(0)·P_Λ^k. The exit
+// rate of (X, Y) is [(u+m)·X(N−Y) + u·X(Y−X) + w·X(X−1)]/(N−1) per round;
+// it is largest where X is large and Y small, and the states that hold
+// mass reach only a fraction of its maximum N·max(u+m, w) (Λ ≈ 0.16·N for
+// n = 500, c = 100, s = 50), so the steps shrink in that proportion. Solve
+// starts from a margin above the largest exit rate of X alone over the X
+// that the stationary law reaches (see startRate); a state whose exit rate
+// exceeds Λ is killed (its incoming mass is counted, see below) and, if
+// more than Settings.Tol was killed, the segment is run again with Λ
+// raised by 30 %.
+//
+// The laws are stepped in segments from one output time to a later one:
+// within a segment every output law is a mixture of the stepped laws
+// v_k = v_0·P_Λ^k, whose marginals of X and Y are accumulated as the
+// chain steps, and the whole law at the segment's end is accumulated and
+// becomes the next segment's v_0. The segments' lengths follow a cost
+// model (a long segment wastes fewer steps past its end, a short one mixes
+// fewer marginals): one or two output intervals for X alone, up to 16384
+// steps for the joint chain. Stats.StateSteps is the work done, in steps
+// times live states (see Estimate).
 //
 // # Stationary law
 //
@@ -57,20 +83,30 @@
 // # Time to a coverage level
 //
 // Y never decreases, so the first time T_L at which Y ≥ m = ⌈L·N⌉
-// satisfies P(T_L ≤ t) = P(Y(t) ≥ m). If K is the number of shuffles until
-// then, S_k = P(K > k) = P(Y_k < m) is read off the per-shuffle laws, and
-// E[K] = Σ_k S_k, E[K²] = Σ_k (2k+1)·S_k. In Shuffles time T_L = K/N. In
-// Continuous time T_L is the time of the K-th event of a Poisson process of
-// rate N: E[T_L] = E[K]/N, Var T_L = (E[K] + Var K)/N², and
-// P(T_L ≤ t) = Σ_k Pois(k; N·t)·P(K ≤ k), inverted by bisection for the
-// quantiles.
+// satisfies P(T_L ≤ t) = P(Y(t) ≥ m). With B_k = P(Y < m) after k steps of
+// P_Λ from the start t0 of the segment that holds t,
+// P(T_L ≤ t) = 1 − Σ_k Pois(k; Λ(t − t0))·B_k in continuous time, and in
+// shuffles time (T_L = K/N for K shuffles) P(K ≤ k) = 1 − Σ_i
+// Bin(i; k − k0, Λ/N)·B_i (LevelTime.CDF, inverted by bisection in
+// LevelTime.Quantile). After the last output time the rows Y ≥ m are
+// absorbed (their mass never returns below m) and the chain is stepped
+// until B_k < Settings.Tol. The mean and sd come from first-step analysis
+// (HittingMoments): for K the number of shuffles to the level, E[T_L] =
+// E[K]/N and, in continuous time, where T_L is the time of the K-th event
+// of a Poisson process of rate N, Var T_L = (E[K] + Var K)/N² (Var K/N² in
+// shuffles time).
 //
 // # Truncation and error bound
 //
-// Two approximations are made, and both are bounded in total variation
-// (P is stochastic, so an error in the law never grows under it): states
-// whose mass falls below Settings.Drop are dropped (their mass is added to
-// the bound), and each Poisson mixture is cut where its tail falls below
-// Settings.Tol (the tail mass is added). Every Result carries the bound and
-// the mass actually missing, which Solve checks against it.
+// Three approximations are made, and all are bounded in total variation
+// (P_Λ restricted to the states kept is substochastic, so an error in the
+// law never grows under it): states whose mass falls below Settings.Drop
+// are dropped (their mass is added to the bound); the mass sent to a state
+// whose exit rate exceeds Λ is killed (added to the bound: the law
+// computed is that of the chain killed there, below the true one by the
+// mass killed); and each Poisson or binomial mixture is cut where its
+// weights fall below Settings.Tol·10⁻⁶ of the mode's and renormalised
+// (twice the weights left out, bounded by geometric tails, plus the
+// weights' rounding, are added). Every Result carries the bound and the
+// mass actually missing, which Solve checks against it for every output.
 package chain

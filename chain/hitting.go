@@ -106,3 +106,20 @@ func MeanTimeToLevel(ctx context.Context, cfg Config) (mean, sd float64, err err
 	mean, sd = hittingStat(cfg.Time, cfg.Nodes, ek, ek2)
 	return mean, sd, nil
 }
+
+// TimeToLevel returns the law of the time to coverage cfg.Level alone
+// (Solve with no transient output: TMax and Dt are not used), for a design
+// question such as P(T_L ≤ D) (LevelTime.CDF) or the deadline met with
+// probability P (LevelTime.Quantile). Its work is Estimate's for TMax = 1
+// round; LevelTime.Bound bounds the error of its distribution function.
+func TimeToLevel(ctx context.Context, cfg Config, set Settings) (*LevelTime, error) {
+	if cfg.Level <= 0 {
+		return nil, fmt.Errorf("chain: %w", &FieldError{Field: "Config.Level", Msg: fmt.Sprintf("%g: a level in (0, 1] is needed", cfg.Level)})
+	}
+	cfg.TMax, cfg.Dt = 1, 1 // the level's tail starts at once
+	res, err := Solve(ctx, cfg, set)
+	if err != nil {
+		return nil, err
+	}
+	return res.Level, nil
+}

@@ -14,35 +14,121 @@ const parallelMin = 20000
 // region is a live region: X in [xlo, xhi], Y in [ylo, yhi], X ≤ Y.
 type region struct{ xlo, xhi, ylo, yhi int }
 
-// law is a probability law over the chain's states, with the region that
-// holds its mass: X in [xlo, xhi] and, for the joint chain, Y in
+// law is a probability law over the chain's states, stepped by the
+// uniformized chain P_Λ = I + Q/Λ (see the package doc), with the region
+// that holds its mass: X in [xlo, xhi] and, for the joint chain, Y in
 // [ylo, yhi] with X ≤ Y. Outside that region every buffer is zero.
+//
+// A state whose exit rate exceeds Λ would have a negative self-loop in
+// P_Λ; such states lie beyond cap (cap[Y] for the joint chain, cap[0] for
+// X alone) and are never written: the mass that a step sends there is
+// removed and added to killed, so that P_Λ restricted to the states within
+// the caps is exact for the chain killed on leaving them, and the law
+// computed is below the true one by at most killed in total variation.
 type law struct {
 	n, w       int  // nodes; row width N+2 (joint)
 	joint      bool // (X, Y) or X alone
-	cu, cm, cw float64
+	j          Jumps
+	cu, cm, cw float64 // jump probabilities a step, up to the factor X(·)
 	cur, nxt   []float64
 	xlo, xhi   int
 	ylo, yhi   int
+	ymax       int       // rows above ymax are absorbed (N unless absorbing)
+	cap        []int     // the largest X of each row whose state is kept
 	dropped    float64   // mass removed by trimming
+	killed     float64   // mass sent beyond the caps
+	rowMass    []float64 // mass of each row after the last step (joint)
 	nreg       region    // where nxt may be nonzero (joint chain)
-	dOut       []float64 // w·X(X−1)/D
-	up, stay   []float64 // replication: u·X(N−X)/D and 1 − up − down
+	dOut       []float64 // w·X(X−1)/D (scaled)
+	up, stay   []float64 // replication: u·X(N−X)/D and 1 − up − down (scaled)
 	steps      int64
 }
 
-func newLaw(n int, joint bool, j Jumps, initial int) *law {
-	d := float64(n) * float64(n-1)
-	l := &law{n: n, w: n + 2, joint: joint, cu: j.Up / d, cm: j.Move / d, cw: j.Drop / d,
-		xlo: initial, xhi: initial, ylo: initial, yhi: initial}
+// newLaw starts the law at (initial, initial) for the uniformized chain
+// of rate lambda (per round); lambda ≥ N is the per-shuffle chain itself.
+func newLaw(n int, joint bool, j Jumps, initial int, lambda float64) *law {
+	l := &law{n: n, w: n + 2, joint: joint, j: j,
+		xlo: initial, xhi: initial, ylo: initial, yhi: initial, ymax: n}
 	size := n + 2
 	if joint {
 		size = (n + 2) * (n + 2)
 	}
 	l.cur, l.nxt = make([]float64, size), make([]float64, size)
 	l.cur[l.idx(initial, initial)] = 1
+	if joint {
+		l.rowMass = make([]float64, n+2)
+		l.rowMass[initial] = 1
+	}
 	l.nreg = region{xlo: initial, xhi: initial, ylo: initial, yhi: initial}
+	l.setRate(lambda)
 	return l
+}
+
+// setRate makes the law step by the chain uniformized at rate lambda per
+// round: a jump of rate r per round has probability r/lambda a step (the
+// per-shuffle chain for lambda ≥ N, whose probabilities are r/N).
+func (l *law) setRate(lambda float64) {
+	n := float64(l.n)
+	d := n * (n - 1)
+	f := 1.0
+	if lambda < n {
+		f = n / lambda
+	}
+	l.cu, l.cm, l.cw = f*l.j.Up/d, f*l.j.Move/d, f*l.j.Drop/d
+	l.dOut, l.up, l.stay = nil, nil, nil
+	l.setCaps(f == 1)
+}
+
+// exitProb is the probability that a step leaves (x, y) (y = N for X
+// alone, whose moves to a new node do not change X and are not jumps).
+func (l *law) exitProb(x, y int) float64 {
+	fx := float64(x)
+	if !l.joint {
+		return l.cu*fx*float64(l.n-x) + l.cw*fx*float64(x-1)
+	}
+	return (l.cu+l.cm)*fx*float64(l.n-y) + l.cu*fx*float64(y-x) + l.cw*fx*float64(x-1)
+}
+
+// setCaps sets the largest X of each row such that every state of the row
+// up to it has exit probability ≤ 1. The exit rate decreases in Y (by
+// m·X per unit of Y), so the caps never decrease in Y. all keeps every
+// state (the per-shuffle chain, whose exit probabilities are ≤ 1).
+func (l *law) setCaps(all bool) {
+	n := l.n
+	if !l.joint {
+		c := n
+		if !all {
+			for x := 1; x <= n; x++ {
+				if l.exitProb(x, n) > 1 {
+					c = x - 1
+					break
+				}
+			}
+		}
+		l.cap = []int{c}
+		return
+	}
+	l.cap = make([]int, n+2)
+	c := 0
+	for y := 1; y <= n; y++ {
+		if all {
+			l.cap[y] = y
+			continue
+		}
+		for c < y && l.exitProb(c+1, y) <= 1 {
+			c++
+		}
+		l.cap[y] = c
+	}
+	l.cap[n+1] = l.cap[n]
+}
+
+// fits reports whether the state (x, y) is within the caps.
+func (l *law) fits(x, y int) bool {
+	if !l.joint {
+		return x <= l.cap[0]
+	}
+	return x <= l.cap[y]
 }
 
 func (l *law) idx(x, y int) int {
@@ -59,13 +145,14 @@ func (l *law) states() int {
 	}
 	s := 0
 	for y := l.ylo; y <= l.yhi; y++ {
-		s += max(0, min(l.xhi, y)-l.xlo+1)
+		s += max(0, min(l.xhi, y, l.cap[y])-l.xlo+1)
 	}
 	return s
 }
 
-// step applies one shuffle: cur ← cur·P.
+// step applies one step: cur ← cur·P_Λ.
 func (l *law) step() {
+	l.killed += l.killFlow()
 	if l.joint {
 		l.stepJoint()
 	} else {
@@ -75,27 +162,46 @@ func (l *law) step() {
 	l.steps++
 }
 
-// advance applies one shuffle and trims the live region every trimEvery
-// shuffles; it reports whether it trimmed.
-func (l *law) advance(drop float64) bool {
+// advance applies one step and trims the live region every trimEvery
+// steps.
+func (l *law) advance(drop float64) {
 	l.step()
-	if l.steps%trimEvery != 0 {
-		return false
+	if l.steps%trimEvery == 0 {
+		l.trim(drop)
 	}
-	l.trim(drop)
-	return true
 }
 
-// advanceLevel is advance for the joint chain that also carries
-// s = P(Y < m) from before the shuffle to after it: less the mass that
-// crossed from row m−1 to row m, and summed anew after every trim, so that
-// rounding does not accumulate.
-func (l *law) advanceLevel(m int, s, drop float64) float64 {
-	c := l.crossing(m)
-	if l.advance(drop) {
-		return l.below(m)
+// killFlow returns the mass that the next step sends from cur beyond the
+// caps. Every jump raises X by at most one, so only the states at a cap
+// send mass beyond it: (x, y) with x = cap[y] by a copy to a covered node
+// (to x+1 in the same row) and, where cap[y+1] = x, by a copy to a new
+// node (to (x+1, y+1)).
+func (l *law) killFlow() float64 {
+	cur, n := l.cur, l.n
+	if !l.joint {
+		x := l.cap[0]
+		if x < l.xlo || x > l.xhi || x >= n {
+			return 0
+		}
+		return cur[x] * l.cu * float64(x) * float64(n-x)
 	}
-	return math.Max(s-c, 0)
+	s := 0.0
+	for y := l.ylo; y <= l.yhi; y++ {
+		x := l.cap[y]
+		if x < l.xlo || x > min(l.xhi, y) {
+			continue
+		}
+		p := cur[y*l.w+x]
+		if p == 0 {
+			continue
+		}
+		fx := float64(x)
+		s += p * l.cu * fx * float64(y-x)
+		if y < l.ymax && l.cap[y+1] == x {
+			s += p * l.cu * fx * float64(n-y)
+		}
+	}
+	return s
 }
 
 // stepReplication computes nxt from cur over the grown live region:
@@ -112,11 +218,11 @@ func (l *law) stepReplication() {
 	}
 	up, stay, dn := l.up, l.stay, l.dOut
 	cur, nxt := l.cur, l.nxt
-	xlo, xhi := max(1, l.xlo-1), min(n, l.xhi+1)
+	xlo, xhi := max(1, l.xlo-1), min(n, l.xhi+1, l.cap[0])
 	if r := l.nreg; r.xlo < xlo || r.xhi > xhi {
 		clear(nxt[r.xlo : r.xhi+1])
 	}
-	// cur[0] and cur[N+1] are always zero.
+	// cur[0] and cur[N+1] are always zero, and so is cur beyond the cap.
 	for x := xlo; x <= xhi; x++ {
 		nxt[x] = cur[x]*stay[x] + cur[x-1]*up[x-1] + cur[x+1]*dn[x+1]
 	}
@@ -126,13 +232,14 @@ func (l *law) stepReplication() {
 
 // stepJoint computes nxt from cur over the grown live region by pulling
 // each state's five sources (itself and its four predecessors), so that
-// every state is written once. cur is zero outside its region, so the
-// sources outside it contribute nothing.
+// every state is written once, and the mass of each row written. cur is
+// zero outside its region and beyond the caps, so the sources there
+// contribute nothing.
 func (l *law) stepJoint() {
 	n, w := l.n, l.w
 	cur, nxt := l.cur, l.nxt
 	cu, cm := l.cu, l.cm
-	ylo, yhi := l.ylo, min(n, l.yhi+1)
+	ylo, yhi := l.ylo, min(l.ymax, l.yhi+1)
 	xlo, xhi := max(1, l.xlo-1), min(n, l.xhi+1)
 	// nxt holds a law of an earlier step; where its region reaches beyond
 	// the one written now (after a trim), clear it.
@@ -144,8 +251,9 @@ func (l *law) stepJoint() {
 	dOut := l.dropRate()
 	rows := func(ya, yb int) {
 		for y := ya; y <= yb; y++ {
-			xe := min(xhi, y)
+			xe := min(xhi, y, l.cap[y])
 			if xe < xlo {
+				l.rowMass[y] = 0
 				continue
 			}
 			abOut := (cu + cm) * float64(n-y)                // per holder: to a new node
@@ -155,19 +263,23 @@ func (l *law) stepJoint() {
 			out := nxt[y*w : y*w+w]
 			fx, fyx := float64(xlo), float64(y-xlo)
 			cPrev := cu * (fx - 1) * (fyx + 1) // (X−1, Y) → (X, Y): copied to a covered node
+			sum := 0.0
 			for x := xlo; x <= xe; x++ {
 				cOut := cu * fx * fyx
 				// Column 0 and column N+1 are always zero, so x−1 and x+1
 				// need no guard.
-				out[x] = c0[x]*(1-abOut*fx-cOut-dOut[x]) +
+				v := c0[x]*(1-abOut*fx-cOut-dOut[x]) +
 					c0[x-1]*cPrev + // (X−1, Y): copied to a covered node
 					c0[x+1]*dOut[x+1] + // (X+1, Y): one of two holders dropped d
 					cp[x-1]*aIn*(fx-1) + // (X−1, Y−1): copied to a new node
 					cp[x]*bIn*fx // (X, Y−1): moved to a new node
+				out[x] = v
+				sum += v
 				cPrev = cOut
 				fx++
 				fyx--
 			}
+			l.rowMass[y] = sum
 		}
 	}
 	// Each row of nxt reads rows y and y−1 of cur only, so two halves of
@@ -178,7 +290,7 @@ func (l *law) stepJoint() {
 		rows(ylo, yhi)
 	} else {
 		// Split where half the states lie (rows hold min(xhi, y) − xlo + 1).
-		cells := func(y int) int { return max(0, min(xhi, y)-xlo+1) }
+		cells := func(y int) int { return max(0, min(xhi, y, l.cap[y])-xlo+1) }
 		total := 0
 		for y := ylo; y <= yhi; y++ {
 			total += cells(y)
@@ -198,7 +310,7 @@ func (l *law) stepJoint() {
 	l.ylo, l.yhi, l.xlo, l.xhi = ylo, yhi, xlo, xhi
 }
 
-// dropRate returns w·X(X−1)/D for X = 0..N+1, computed once.
+// dropRate returns w·X(X−1)/D for X = 0..N+1 (scaled), computed once.
 func (l *law) dropRate() []float64 {
 	if l.dOut == nil {
 		l.dOut = make([]float64, l.n+2)
@@ -254,6 +366,7 @@ func (l *law) trim(drop float64) float64 {
 		for x := l.xlo; x <= min(l.xhi, y); x++ {
 			cur[y*l.w+x] = 0
 		}
+		l.rowMass[y] = 0
 	}
 	colSum := func(x int) float64 {
 		s := 0.0
@@ -264,6 +377,7 @@ func (l *law) trim(drop float64) float64 {
 	}
 	clearCol := func(x int) {
 		for y := max(l.ylo, x); y <= l.yhi; y++ {
+			l.rowMass[y] -= cur[y*l.w+x]
 			cur[y*l.w+x] = 0
 		}
 	}
@@ -274,6 +388,25 @@ func (l *law) trim(drop float64) float64 {
 	l.xhi = min(l.xhi, l.yhi)
 	l.dropped += s
 	return s
+}
+
+// absorb removes the rows Y ≥ m and stops the region below them: their
+// mass has reached the level and never comes back (Y never decreases).
+// It is not an error: the mass with Y < m is what is still followed.
+func (l *law) absorb(m int) {
+	for y := max(m, l.ylo); y <= l.yhi; y++ {
+		for x := l.xlo; x <= min(l.xhi, y); x++ {
+			l.cur[y*l.w+x] = 0
+		}
+		l.rowMass[y] = 0
+	}
+	l.ymax = m - 1
+	l.yhi = min(l.yhi, m-1)
+	if l.yhi < l.ylo { // nothing left below m
+		l.ylo, l.yhi = m-1, m-1
+	}
+	l.xhi = min(l.xhi, l.yhi)
+	l.xlo = min(l.xlo, l.xhi)
 }
 
 // each calls f for every live state with nonzero mass.
@@ -295,7 +428,15 @@ func (l *law) each(f func(x, y int, p float64)) {
 	}
 }
 
-// below returns the mass of the states with Y < m (joint chain).
+// mass returns the total mass of the law.
+func (l *law) mass() float64 {
+	s := 0.0
+	l.each(func(_, _ int, p float64) { s += p })
+	return s
+}
+
+// below returns the mass of the states with Y < m (joint chain), summed
+// afresh.
 func (l *law) below(m int) float64 {
 	s := 0.0
 	for y := l.ylo; y <= min(l.yhi, m-1); y++ {
@@ -306,19 +447,148 @@ func (l *law) below(m int) float64 {
 	return s
 }
 
-// crossing returns the mass that the next step moves from row Y = m−1 to
-// row m.
-func (l *law) crossing(m int) float64 {
-	y := m - 1
-	if y < l.ylo || y > l.yhi {
-		return 0
-	}
-	ny := float64(l.n - y)
+// belowRows returns the mass of the rows Y < m from the row masses of the
+// last step (the trim keeps them), with no pass over the states.
+func (l *law) belowRows(m int) float64 {
 	s := 0.0
-	for x := l.xlo; x <= min(l.xhi, y); x++ {
-		s += l.cur[y*l.w+x] * float64(x) * ny * (l.cu + l.cm)
+	for y := l.ylo; y <= min(l.yhi, m-1); y++ {
+		s += l.rowMass[y]
 	}
 	return s
+}
+
+// marginals adds the joint law's marginals of X and Y to px and py and
+// returns the mass with Y ≥ m (m > 0) and the total mass.
+func (l *law) marginals(px, py []float64, m int) (above, total float64) {
+	for y := l.ylo; y <= l.yhi; y++ {
+		row := l.cur[y*l.w : y*l.w+l.w]
+		s := 0.0
+		for x := l.xlo; x <= min(l.xhi, y); x++ {
+			p := row[x]
+			px[x] += p
+			s += p
+		}
+		py[y] += s
+		total += s
+		if m > 0 && y >= m {
+			above += s
+		}
+	}
+	return above, total
+}
+
+// window is the part of a mixture of the stepped laws that makes one law:
+// weights w[k−lo] for steps k = lo..lo+len(w)−1, and tail, an upper bound
+// on the total-variation error of using them (the weights left out, twice
+// since the kept ones are renormalised, and their rounding).
+type window struct {
+	lo   int
+	w    []float64
+	tail float64
+}
+
+func (w window) hi() int { return w.lo + len(w.w) - 1 }
+
+// poisson returns the window of the Poisson(λ) law, cut where a weight
+// falls below tol·1e-6 of the mode's. The weights are built from the mode
+// by the ratios w(k+1)/w(k) = λ/(k+1) and renormalised, so they are
+// accurate to a few ulps per weight even for λ of 10⁹ (lgamma of such
+// arguments loses ~10⁻⁷ relative).
+func poisson(lambda, tol float64) window {
+	if lambda == 0 {
+		return window{w: []float64{1}}
+	}
+	mode := int(math.Floor(lambda))
+	return ratioWindow(mode, 0, math.MaxInt, tol,
+		func(k int) float64 { return lambda / float64(k+1) }, // w(k+1)/w(k)
+		func(k int) float64 { return float64(k) / lambda })   // w(k−1)/w(k)
+}
+
+// binomial returns the window of the Binomial(k, α) law, cut as poisson.
+func binomial(k int, alpha, tol float64) window {
+	if k == 0 || alpha == 0 {
+		return window{w: []float64{1}}
+	}
+	if alpha >= 1 {
+		return window{lo: k, w: []float64{1}}
+	}
+	r := alpha / (1 - alpha)
+	mode := min(k, int(math.Floor(float64(k+1)*alpha)))
+	return ratioWindow(mode, 0, k, tol,
+		func(i int) float64 { return float64(k-i) / float64(i+1) * r },
+		func(i int) float64 { return float64(i) / float64(k-i+1) / r })
+}
+
+// ratioWindow builds a unimodal window from its mode by the ratios of
+// consecutive weights (up(i) = w(i+1)/w(i), down(i) = w(i−1)/w(i), both
+// decreasing away from the mode), within [min, max].
+func ratioWindow(mode, lo, hi int, tol float64, up, down func(int) float64) window {
+	cut := tol * 1e-6
+	var left, right []float64 // relative weights below and above the mode
+	v, k := 1.0, mode
+	for k > lo {
+		v *= down(k)
+		if v < cut {
+			break
+		}
+		left = append(left, v)
+		k--
+	}
+	v, k = 1.0, mode
+	for k < hi {
+		v *= up(k)
+		if v < cut {
+			break
+		}
+		right = append(right, v)
+		k++
+	}
+	start := mode - len(left)
+	w := make([]float64, 0, len(left)+1+len(right))
+	for i := len(left) - 1; i >= 0; i-- {
+		w = append(w, left[i])
+	}
+	w = append(w, 1)
+	w = append(w, right...)
+	sum := 0.0
+	for _, x := range w {
+		sum += x
+	}
+	// The weights left out: geometric tails from each end (the ratios keep
+	// decreasing away from the mode), relative to the sum kept.
+	tail := 0.0
+	if end := start + len(w) - 1; end < hi {
+		if r := up(end); r < 1 {
+			tail += w[len(w)-1] * r / (1 - r)
+		} else {
+			tail = math.Inf(1)
+		}
+	}
+	if start > lo {
+		if r := down(start); r < 1 {
+			tail += w[0] * r / (1 - r)
+		} else {
+			tail = math.Inf(1)
+		}
+	}
+	for i := range w {
+		w[i] /= sum
+	}
+	return window{lo: start, w: w, tail: 2*tail/sum + float64(2*len(w)+4)*0x1p-52}
+}
+
+// rowSums recomputes the mass of every live row (joint chain).
+func (l *law) rowSums() {
+	if !l.joint {
+		return
+	}
+	for y := l.ylo; y <= l.yhi; y++ {
+		s := 0.0
+		for x := l.xlo; x <= min(l.xhi, y); x++ {
+			s += l.cur[y*l.w+x]
+		}
+		l.rowMass[y] = s
+	}
 }
 
 // mixer accumulates Σ w_k·law_k into a buffer with its own live region.
@@ -357,35 +627,46 @@ func (m *mixer) install(l *law) {
 	if !l.joint {
 		l.ylo, l.yhi = 0, 0
 	}
+	l.rowSums()
 	m.empty = true
 }
 
-// poisson returns the Poisson(λ) probabilities w[k−lo] for k = lo..hi,
-// cut where they fall below tol·e^−10, and an upper bound on the mass
-// left out (the tail actually missing plus the rounding of the sum).
-func poisson(lambda, tol float64) (lo int, w []float64, tail float64) {
-	if lambda == 0 {
-		return 0, []float64{1}, 0
+// snapshot is a copy of a law's live region, to run a segment again.
+type snapshot struct {
+	reg             region
+	data            []float64
+	dropped, killed float64
+}
+
+func (l *law) snapshot() *snapshot {
+	s := &snapshot{reg: region{l.xlo, l.xhi, l.ylo, l.yhi}, dropped: l.dropped, killed: l.killed}
+	if !l.joint {
+		s.data = append(s.data, l.cur[l.xlo:l.xhi+1]...)
+		return s
 	}
-	logw := func(k int) float64 {
-		lg, _ := math.Lgamma(float64(k) + 1)
-		return -lambda + float64(k)*math.Log(lambda) - lg
+	for y := l.ylo; y <= l.yhi; y++ {
+		if xe := min(l.xhi, y); xe >= l.xlo {
+			s.data = append(s.data, l.cur[y*l.w+l.xlo:y*l.w+xe+1]...)
+		}
 	}
-	cut := math.Log(tol) - 10
-	mode := int(math.Floor(lambda))
-	lo, hi := mode, mode
-	for lo > 0 && logw(lo-1) >= cut {
-		lo--
+	return s
+}
+
+// restore puts the law back as it was at the snapshot. nxt is left as it
+// is (its region nreg still says where it may hold mass).
+func (l *law) restore(s *snapshot) {
+	l.each(func(x, y int, _ float64) { l.cur[l.idx(x, y)] = 0 })
+	l.xlo, l.xhi, l.ylo, l.yhi = s.reg.xlo, s.reg.xhi, s.reg.ylo, s.reg.yhi
+	l.dropped, l.killed = s.dropped, s.killed
+	if !l.joint {
+		copy(l.cur[l.xlo:l.xhi+1], s.data)
+		return
 	}
-	for logw(hi+1) >= cut {
-		hi++
+	i := 0
+	for y := l.ylo; y <= l.yhi; y++ {
+		if xe := min(l.xhi, y); xe >= l.xlo {
+			i += copy(l.cur[y*l.w+l.xlo:y*l.w+xe+1], s.data[i:])
+		}
 	}
-	w = make([]float64, hi-lo+1)
-	sum := 0.0
-	for k := lo; k <= hi; k++ {
-		w[k-lo] = math.Exp(logw(k))
-		sum += w[k-lo]
-	}
-	tail = math.Max(0, 1-sum) + float64(len(w)+1)*0x1p-52
-	return lo, w, tail
+	l.rowSums()
 }

@@ -2,19 +2,29 @@ package chain
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
 
 	"github.com/gossipkit/gossipkit/gossip"
+	"gonum.org/v1/gonum/floats"
 )
 
-// trimEvery is the number of shuffles between trims of the live region.
+// trimEvery is the number of steps between trims of the live region.
 const trimEvery = 16
+
+// rateGrowth is the factor by which Solve raises the uniformization rate
+// when a run sent more than Settings.Tol of mass beyond the caps.
+const rateGrowth = 1.3
+
+// errRate stops a run whose uniformization rate proved too small.
+var errRate = errors.New("chain: uniformization rate too small")
 
 // Solve computes the law of X(t)/N (and Y(t)/N) at t = 0, Dt, …, TMax and,
 // with a Level, the law of the time to that coverage. ctx is checked every
-// few thousand shuffles.
+// 4096 steps, and Settings.Progress told the steps done and an estimate
+// of the steps to TMax.
 func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -24,157 +34,420 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	N := cfg.Nodes
+	s := &solver{ctx: ctx, cfg: cfg, set: set, j: j, N: cfg.Nodes, ts: grid(cfg.TMax, cfg.Dt)}
+	return s.solve()
+}
+
+// startRate is the first uniformization rate Solve tries: a margin above
+// the largest exit rate of X alone, u·X(N−X)/(N−1) + w·X(X−1)/(N−1) per
+// round, over the X that the stationary law reaches above 10⁻²⁵ (started
+// at one copy, X stays stochastically below it: the chain is a
+// birth–death chain) or the initial X. The joint chain's exit rate is
+// larger where Y is small, hence the larger margin; where it is not
+// enough, Solve raises the rate and runs the segment again.
+func startRate(N, initial int, j Jumps, joint bool) float64 {
+	n := float64(N)
+	pi, err := Stationary(N, j)
+	if err != nil {
+		return n
+	}
+	xhi, tail := N, 0.0
+	for x := N; x >= 1; x-- {
+		if tail += pi[x]; tail > 1e-25 {
+			xhi = x
+			break
+		}
+	}
+	xhi = max(xhi, initial)
+	e := 0.0
+	for x := 1; x <= xhi; x++ {
+		fx := float64(x)
+		e = math.Max(e, (j.Up*fx*(n-fx)+j.Drop*fx*(fx-1))/(n-1))
+	}
+	margin := 1.1
+	if joint {
+		margin = 1.25
+		// and at least the exit rate of the first state, (initial, initial)
+		fx := float64(initial)
+		e = math.Max(e, ((j.Up+j.Move)*fx*(n-fx)+j.Drop*fx*(fx-1))/(n-1))
+	}
+	if e <= 0 {
+		return n
+	}
+	return math.Min(n, margin*e)
+}
+
+// output accumulates the mixture that makes the law at one output time.
+type output struct {
+	i            int
+	win          window
+	px           []float64 // P(X = off + i)
+	off          int
+	py           []float64 // P(Y = y) (joint chain)
+	above, total float64
+	ylo, yhi     int
+}
+
+// cover makes px cover X = lo..hi, with room to spare (X alone may move
+// over a window; px is kept to where the law lives, since N may be 10⁷).
+func (o *output) cover(lo, hi, N int) {
+	if o.px != nil && lo >= o.off && hi < o.off+len(o.px) {
+		return
+	}
+	if o.px != nil {
+		lo, hi = min(lo, o.off), max(hi, o.off+len(o.px)-1)
+	}
+	pad := (hi-lo+1)/4 + 8
+	lo, hi = max(0, lo-pad), min(N+1, hi+pad)
+	px := make([]float64, hi-lo+1)
+	if o.px != nil {
+		copy(px[o.off-lo:], o.px)
+	}
+	o.px, o.off = px, lo
+}
+
+// levelSeg is one segment of the level's law: from time t0 (k0 shuffles),
+// B_k = P(Y < m) after k steps of the chain uniformized at rate.
+type levelSeg struct {
+	t0    float64
+	k0    int
+	rate  float64
+	below []float64
+}
+
+// solver holds one Solve: the law is stepped segment by segment, each
+// from an output time to a later one (or, for the level's tail, until
+// P(Y < m) < Tol). Within a segment the rate Λ is constant and every
+// output law is a mixture of the stepped laws v_k (Poisson weights in
+// continuous time, binomial ones in shuffles time), accumulated as
+// marginals while the chain steps; the law at the segment's end is
+// accumulated whole and the next segment starts from it.
+type solver struct {
+	ctx    context.Context
+	cfg    Config
+	set    Settings
+	j      Jumps
+	N, m   int
+	ts     []float64
+	l      *law
+	mix    *mixer
+	lambda float64
+	fixed  bool
+	tails  float64 // the window tails of the laws installed so far
+	total  int64   // steps to TMax, estimated for Progress
+	res    *Result
+	segs   []levelSeg
+	px, py []float64 // marginals of the current law
+}
+
+func (s *solver) solve() (*Result, error) {
+	cfg, N := s.cfg, s.N
 	initial := max(cfg.Initial, 1)
 	joint := !cfg.ReplicationOnly
-	m := 0 // coverage count of the level
 	if cfg.Level > 0 {
-		m = levelCount(cfg.Level, N)
+		s.m = levelCount(cfg.Level, N)
 	}
-	res := &Result{Config: cfg}
-	ts := grid(cfg.TMax, cfg.Dt)
-	l := newLaw(N, joint, j, initial)
-	total := int64(math.Round(float64(N) * cfg.TMax))
-	// tick follows l.advance: it records the live region's size after each
-	// trim and reports progress and cancellation.
-	tick := func() error {
-		if l.steps%trimEvery == 0 {
-			res.Stats.MaxStates = max(res.Stats.MaxStates, l.states())
-		}
-		if l.steps%4096 == 0 {
-			if set.Progress != nil {
-				set.Progress(l.steps, total)
-			}
-			return ctx.Err()
-		}
-		return nil
-	}
-	var sk []float64 // S_k = P(Y_k < m), Shuffles pass
-	record := func(t float64, poissonLost float64) {
-		res.Rows = append(res.Rows, l.row(t, m))
-		res.Bound = l.dropped + poissonLost
-	}
-	switch cfg.Time {
-	case gossip.Shuffles:
-		// One pass: the law after round(N·t) shuffles, and S_k on the way.
-		if m > 0 {
-			sk = append(sk, l.below(m))
-		}
-		for _, t := range ts {
-			target := int64(math.Round(float64(N) * t))
-			for l.steps < target {
-				if m > 0 {
-					sk = append(sk, l.advanceLevel(m, sk[len(sk)-1], set.Drop))
-				} else {
-					l.advance(set.Drop)
-				}
-				if err := tick(); err != nil {
-					return nil, err
-				}
-			}
-			record(t, 0)
-		}
-	case gossip.Continuous:
-		lost := 0.0
-		mix := l.newMixer()
-		prev := 0.0
-		for _, t := range ts {
-			if t > prev {
-				lo, w, tail := poisson(float64(N)*(t-prev), set.Tol)
-				for k := 0; k < lo+len(w); k++ {
-					if k >= lo {
-						mix.add(l, w[k-lo])
-					}
-					if k < lo+len(w)-1 {
-						l.advance(set.Drop)
-						if err := tick(); err != nil {
-							return nil, err
-						}
-					}
-				}
-				mix.install(l)
-				lost += tail
-			}
-			record(t, lost)
-			prev = t
+	s.lambda, s.fixed = s.set.rate, s.set.rate > 0
+	if !s.fixed {
+		s.lambda = startRate(N, initial, s.j, joint)
+		if s.set.firstRate > 0 {
+			s.lambda = s.set.firstRate
 		}
 	}
-	res.Stats.Steps = l.steps
-	res.Missing = 1 - l.mass()
-	if res.Missing > res.Bound+1e-9 || res.Missing < -1e-9 {
-		return nil, fmt.Errorf("%w: missing %g, bound %g", ErrMass, res.Missing, res.Bound)
-	}
-	if m > 0 {
-		// In Shuffles time the per-shuffle chain goes on from where TMax
-		// left it; in Continuous time the first pass made no S_k, so a
-		// fresh chain starts.
-		from := l
-		if cfg.Time == gossip.Continuous {
-			from, sk = newLaw(N, true, j, initial), nil
+	s.lambda = math.Min(s.lambda, float64(N))
+	s.res = &Result{Config: cfg, Rows: make([]Row, len(s.ts))}
+	s.res.Stats.Attempts = 1
+	s.l = newLaw(N, joint, s.j, initial, s.lambda)
+	for !s.l.fits(initial, initial) {
+		if s.fixed {
+			return nil, fmt.Errorf("chain: rate %g below the exit rate of the first state", s.lambda)
 		}
-		before := from.steps
-		lt, err := levelTime(ctx, cfg, set, j, initial, m, from, sk)
+		s.raise()
+	}
+	if joint {
+		s.px, s.py = make([]float64, N+2), make([]float64, N+2)
+	}
+	s.total = int64(s.lambda * cfg.TMax)
+	// t = 0: the initial law itself.
+	o := s.newOutput(0, window{w: []float64{1}})
+	s.accumulate([]*output{o}, 0)
+	if err := s.finish(o); err != nil {
+		return nil, err
+	}
+	for i := 0; i < len(s.ts)-1; {
+		n := s.segmentLength(i)
+		if err := s.segment(i, n); err != nil {
+			return nil, err
+		}
+		i += n
+	}
+	if s.m > 0 {
+		// The level's tail: only P(Y < m) is followed, and the rows Y ≥ m
+		// are absorbed (Y never decreases).
+		s.l.absorb(s.m)
+		if err := s.segment(len(s.ts)-1, 0); err != nil {
+			return nil, err
+		}
+		lt, err := s.levelTime(initial)
 		if err != nil {
 			return nil, err
 		}
-		res.Stats.Steps += from.steps - before
-		res.Level = lt
+		// B_k is low by at most the mass dropped and killed (and the
+		// tails of the laws installed), and taken as 0 past the last
+		// step, where it is below Tol.
+		lt.Bound = s.lost() + s.set.Tol
+		s.res.Level = lt
+		s.res.Bound = math.Max(s.res.Bound, lt.Bound)
 	}
-	return res, nil
+	s.res.Stats.Steps = s.l.steps
+	s.res.Stats.Killed = s.l.killed
+	s.res.Stats.Rate = s.lambda
+	return s.res, nil
 }
 
-func (l *law) mass() float64 {
-	s := 0.0
-	l.each(func(_, _ int, p float64) { s += p })
-	return s
+// raise raises the rate after a run that sent too much mass beyond the
+// caps.
+func (s *solver) raise() {
+	s.lambda = math.Min(float64(s.N), s.lambda*rateGrowth)
+	s.l.setRate(s.lambda)
+	s.res.Stats.Attempts++
 }
 
-// row summarises the current law at time t.
-func (l *law) row(t float64, m int) Row {
-	n := l.n
-	px := make([]float64, n+1)
-	var py []float64
-	if l.joint {
-		py = make([]float64, n+1)
+// lost bounds the total-variation error of the current law.
+func (s *solver) lost() float64 { return s.l.dropped + s.l.killed + s.tails }
+
+// window returns the mixture weights of the law at output time t for a
+// segment that started at output time t0, at the current rate.
+func (s *solver) window(t0, t float64) window {
+	if s.cfg.Time == gossip.Shuffles {
+		n := float64(s.N)
+		k := int(math.Round(n*t)) - int(math.Round(n*t0))
+		return binomial(k, s.lambda/n, s.set.Tol)
 	}
-	total, above := 0.0, 0.0
-	l.each(func(x, y int, p float64) {
-		px[x] += p
-		if py != nil {
-			py[y] += p
-			if m > 0 && y >= m {
-				above += p
+	return poisson(s.lambda*(t-t0), s.set.Tol)
+}
+
+// segmentLength picks how many output intervals the segment from output i
+// spans, by a cost model in flops: the steps (λ + 8.5√λ of them for a
+// segment of λ = Λ·L expected steps, cs flops a state), the whole law
+// mixed at its end (≈ 17√λ weights) and the marginals mixed for each
+// output. A long segment wastes fewer steps past its end; a short one
+// mixes fewer marginals. It is capped at 16384 steps, so that a segment
+// run again costs little.
+func (s *solver) segmentLength(i int) int {
+	return segmentLength(s.ts, i, s.lambda, float64(s.l.states()), s.l.joint, s.N)
+}
+
+func segmentLength(ts []float64, i int, lambda, states float64, joint bool, N int) int {
+	S := math.Max(states, 64)
+	cs, M := 12.0, 2*float64(N)
+	if !joint {
+		cs, M = 4, S
+	}
+	left := len(ts) - 1 - i
+	best, bestCost := 1, math.Inf(1)
+	for n := 1; ; n *= 2 {
+		nn := min(n, left)
+		L := ts[i+nn] - ts[i]
+		lam := lambda * L
+		if nn > 1 && lam > 16384 {
+			break
+		}
+		steps := lam + 8.5*math.Sqrt(lam) + 10
+		cost := (steps*S*cs + 17*math.Sqrt(lam)*S + float64(nn)*(17*math.Sqrt(lam)*2/3+1)*M) / L
+		if cost < bestCost {
+			best, bestCost = nn, cost
+		}
+		if nn == left {
+			break
+		}
+	}
+	return best
+}
+
+// segment steps the law from output i over n output intervals (n = 0:
+// the level's tail, until P(Y < m) < Tol), running it again at a higher
+// rate if it killed more than Tol.
+func (s *solver) segment(i, n int) error {
+	var snap *snapshot
+	if !s.fixed && s.lambda < float64(s.N) {
+		snap = s.l.snapshot()
+	}
+	for {
+		err := s.try(i, n)
+		if !errors.Is(err, errRate) {
+			return err
+		}
+		s.l.restore(snap)
+		s.raise()
+	}
+}
+
+func (s *solver) newOutput(i int, w window) *output {
+	o := &output{i: i, win: w, ylo: s.N + 1}
+	if s.l.joint {
+		o.py = make([]float64, s.N+2)
+	}
+	return o
+}
+
+// accumulate adds the current law's marginals, weighted by step k's
+// weight in each output's window, to the outputs.
+func (s *solver) accumulate(active []*output, k int) {
+	l := s.l
+	xlo, xhi := l.xlo, l.xhi
+	if !l.joint {
+		// The law is its own marginal.
+		tot := floats.Sum(l.cur[xlo : xhi+1])
+		for _, o := range active {
+			wk := o.win.w[k-o.win.lo]
+			o.cover(xlo, xhi, s.N)
+			floats.AddScaled(o.px[xlo-o.off:xhi-o.off+1], wk, l.cur[xlo:xhi+1])
+			o.total += wk * tot
+		}
+		return
+	}
+	above, tot := l.marginals(s.px, s.py, s.m)
+	for _, o := range active {
+		wk := o.win.w[k-o.win.lo]
+		o.cover(xlo, xhi, s.N)
+		floats.AddScaled(o.px[xlo-o.off:xhi-o.off+1], wk, s.px[xlo:xhi+1])
+		floats.AddScaled(o.py[l.ylo:l.yhi+1], wk, s.py[l.ylo:l.yhi+1])
+		o.ylo, o.yhi = min(o.ylo, l.ylo), max(o.yhi, l.yhi)
+		o.above += wk * above
+		o.total += wk * tot
+	}
+	clear(s.px[xlo : xhi+1])
+	clear(s.py[l.ylo : l.yhi+1])
+}
+
+// try runs segment (i, n) once at the current rate.
+func (s *solver) try(i, n int) error {
+	l, ts, tol := s.l, s.ts, s.set.Tol
+	tail := n == 0
+	t0 := ts[i]
+	var endWin window
+	if !tail {
+		endWin = s.window(t0, ts[i+n])
+	}
+	// The whole law at the segment's end is needed to go on.
+	whole := !tail && (i+n < len(ts)-1 || s.m > 0)
+	if whole && s.mix == nil {
+		s.mix = l.newMixer()
+	}
+	var (
+		active  []*output
+		next    = i + 1
+		nextWin *window
+		below   []float64
+		killed0 = l.killed
+	)
+	for k := 0; ; k++ {
+		for !tail && next <= i+n {
+			if nextWin == nil {
+				w := s.window(t0, ts[next])
+				nextWin = &w
+			}
+			if nextWin.lo > k {
+				break
+			}
+			active = append(active, s.newOutput(next, *nextWin))
+			next, nextWin = next+1, nil
+		}
+		if len(active) > 0 {
+			s.accumulate(active, k)
+			kept := active[:0]
+			for _, o := range active {
+				if o.win.hi() > k {
+					kept = append(kept, o)
+				} else if err := s.finish(o); err != nil {
+					return err
+				}
+			}
+			active = kept
+		}
+		if whole && k >= endWin.lo {
+			s.mix.add(l, endWin.w[k-endWin.lo])
+		}
+		if s.m > 0 {
+			below = append(below, l.belowRows(s.m))
+		}
+		if tail && below[k] < tol || !tail && k == endWin.hi() {
+			break
+		}
+		if !s.fixed && s.lambda < float64(s.N) && l.killed-killed0 > tol {
+			if whole {
+				s.mix = nil // a fresh one next time
+			}
+			return errRate
+		}
+		if l.steps >= int64(MaxSteps) {
+			return fmt.Errorf("chain: more than %g steps (coverage %g not reached?)", float64(MaxSteps), s.cfg.Level)
+		}
+		l.advance(s.set.Drop)
+		if l.steps%trimEvery == 0 {
+			st := l.states()
+			s.res.Stats.MaxStates = max(s.res.Stats.MaxStates, st)
+			s.res.Stats.StateSteps += trimEvery * float64(st)
+		}
+		if l.steps%4096 == 0 {
+			if s.set.Progress != nil {
+				s.set.Progress(l.steps, s.total)
+			}
+			if err := s.ctx.Err(); err != nil {
+				return err
 			}
 		}
-		total += p
-	})
-	r := Row{T: t, X: stat(px, total, n)}
-	if py != nil {
-		r.Y = stat(py, total, n)
 	}
-	if m > 0 {
-		r.PLevel = above / total
+	if whole {
+		s.mix.install(l)
+		s.tails += endWin.tail
 	}
-	return r
+	k0 := int(math.Round(float64(s.N) * t0))
+	s.segs = append(s.segs, levelSeg{t0: t0, k0: k0, rate: s.lambda, below: below})
+	return nil
 }
 
-// stat summarises a law over 0..n (normalised by total) as fractions of n.
-func stat(p []float64, total float64, n int) Stat {
+// finish turns an output's accumulated marginals into its Row, and checks
+// its mass against its bound: the error of the laws mixed (at most the
+// value now, the error growing step by step) plus the window's tail.
+func (s *solver) finish(o *output) error {
+	res, N := s.res, s.N
+	bound := s.lost() + o.win.tail
+	r := Row{T: s.ts[o.i], X: stat(o.px, o.off, o.total, N)}
+	if o.py != nil {
+		r.Y = stat(o.py[:o.yhi+1], 0, o.total, N)
+	}
+	if s.m > 0 {
+		r.PLevel = o.above / o.total
+	}
+	res.Rows[o.i] = r
+	res.Bound = math.Max(res.Bound, bound)
+	res.Missing = 1 - o.total
+	if res.Missing > bound+1e-9 || res.Missing < -1e-9 {
+		return fmt.Errorf("%w: missing %g, bound %g at t = %g", ErrMass, res.Missing, bound, r.T)
+	}
+	return nil
+}
+
+// stat summarises a law of the values off, off+1, … (p[i] the mass of
+// off + i, normalised by total) as fractions of n.
+func stat(p []float64, off int, total float64, n int) Stat {
 	mean, sq := 0.0, 0.0
-	for v, pv := range p {
-		mean += float64(v) * pv
+	for i, pv := range p {
+		mean += float64(off+i) * pv
 	}
 	mean /= total
-	for v, pv := range p {
-		d := float64(v) - mean
+	for i, pv := range p {
+		d := float64(off+i) - mean
 		sq += d * d * pv
 	}
 	q := func(level float64) float64 {
 		acc := 0.0
-		for v, pv := range p {
+		for i, pv := range p {
 			acc += pv
 			if acc >= level*total {
-				return float64(v) / float64(n)
+				return float64(off+i) / float64(n)
 			}
 		}
 		return 1
@@ -182,72 +455,91 @@ func stat(p []float64, total float64, n int) Stat {
 	return Stat{Mean: mean / float64(n), SD: math.Sqrt(sq/total) / float64(n), Q05: q(0.05), Q50: q(0.5), Q95: q(0.95)}
 }
 
-// levelTime computes the law of the time to coverage count m: the mean
-// and sd by HittingMoments, the quantiles from S_k = P(Y_k < m) of the
-// per-shuffle chain l, stepped on from S_0..S_k in sk until S_k < Tol.
-func levelTime(ctx context.Context, cfg Config, set Settings, j Jumps, initial, m int, l *law, sk []float64) (*LevelTime, error) {
-	N := cfg.Nodes
-	if len(sk) == 0 {
-		sk = append(sk, l.below(m))
-	}
-	for sk[len(sk)-1] >= set.Tol {
-		if l.steps > int64(MaxSteps) {
-			return nil, fmt.Errorf("chain: coverage %g not reached within %g shuffles", cfg.Level, float64(MaxSteps))
-		}
-		sk = append(sk, l.advanceLevel(m, sk[len(sk)-1], set.Drop))
-		if l.steps%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-	}
+// levelTime makes the law of the time to coverage count m: the mean and
+// sd by HittingMoments, the distribution function from the segments' B_k.
+func (s *solver) levelTime(initial int) (*LevelTime, error) {
 	// The mean and sd come from first-step analysis (HittingMoments), with
-	// no truncation; the quantiles from S_k.
-	ek, ek2, err := HittingMoments(ctx, N, initial, m, j)
+	// no truncation; the quantiles from B_k.
+	ek, ek2, err := HittingMoments(s.ctx, s.N, initial, s.m, s.j)
 	if err != nil {
 		return nil, err
 	}
-	n := float64(N)
-	lt := &LevelTime{Level: cfg.Level, Count: m}
-	lt.Mean, lt.SD = hittingStat(cfg.Time, N, ek, ek2)
-	cdfK := func(k int) float64 { // P(K ≤ k)
-		if k >= len(sk) {
-			return 1
-		}
-		return 1 - sk[k]
-	}
-	if cfg.Time == gossip.Shuffles {
-		q := func(level float64) float64 {
-			k := sort.Search(len(sk), func(k int) bool { return cdfK(k) >= level })
-			return float64(k) / n
-		}
-		lt.Q05, lt.Q50, lt.Q95 = q(0.05), q(0.5), q(0.95)
-		return lt, nil
-	}
-	// P(T ≤ t) = Σ_k Pois(k; N t) P(K ≤ k).
-	cdfT := func(t float64) float64 {
-		lo, w, _ := poisson(n*t, set.Tol)
-		s := 0.0
-		for i, wk := range w {
-			s += wk * cdfK(lo+i)
-		}
-		return s
-	}
-	hi := (float64(len(sk)) + 40*math.Sqrt(float64(len(sk))) + 100) / n
-	q := func(level float64) float64 {
-		a, b := 0.0, hi
-		for range 60 {
-			mid := (a + b) / 2
-			if cdfT(mid) >= level {
-				b = mid
-			} else {
-				a = mid
-			}
-		}
-		return b
-	}
-	lt.Q05, lt.Q50, lt.Q95 = q(0.05), q(0.5), q(0.95)
+	lt := &LevelTime{Level: s.cfg.Level, Count: s.m, tm: s.cfg.Time, n: s.N, segs: s.segs, tol: s.set.Tol}
+	lt.Mean, lt.SD = hittingStat(s.cfg.Time, s.N, ek, ek2)
+	lt.Q05, lt.Q50, lt.Q95 = lt.Quantile(0.05), lt.Quantile(0.5), lt.Quantile(0.95)
 	return lt, nil
+}
+
+// survival returns Σ_k w_k·B_k over a window of a segment (B_k = 0 past
+// its last step).
+func (g *levelSeg) survival(w window) float64 {
+	s := 0.0
+	for i, wk := range w.w {
+		if k := w.lo + i; k < len(g.below) {
+			s += wk * g.below[k]
+		}
+	}
+	return s
+}
+
+// CDF returns P(T_L ≤ t), t in rounds, within Result.Bound: in continuous
+// time 1 − Σ_k Pois(k; Λ(t − t0))·B_k, in shuffles time P(K ≤ ⌊N·t⌋) with
+// P(K > k) = Σ_i Bin(i; k − k0, Λ/N)·B_i, where B_k = P(Y < m) after k
+// steps of the chain uniformized at rate Λ from the start t0 (k0
+// shuffles) of the segment of the computation that holds t.
+func (lt *LevelTime) CDF(t float64) float64 {
+	if len(lt.segs) == 0 || !(t >= 0) {
+		return 0
+	}
+	if lt.tm == gossip.Shuffles {
+		return lt.cdfK(int(math.Floor(float64(lt.n)*t + 1e-9)))
+	}
+	g := &lt.segs[0]
+	for i := range lt.segs {
+		if lt.segs[i].t0 <= t {
+			g = &lt.segs[i]
+		}
+	}
+	return math.Max(0, 1-g.survival(poisson(g.rate*(t-g.t0), lt.tol)))
+}
+
+// cdfK is P(K ≤ k) in shuffles time.
+func (lt *LevelTime) cdfK(k int) float64 {
+	g := &lt.segs[0]
+	for i := range lt.segs {
+		if lt.segs[i].k0 <= k {
+			g = &lt.segs[i]
+		}
+	}
+	return math.Max(0, 1-g.survival(binomial(k-g.k0, g.rate/float64(lt.n), lt.tol)))
+}
+
+// Quantile returns the smallest time t (rounds) with P(T_L ≤ t) ≥ p, for p
+// in (0, 1): in shuffles time a multiple of 1/N, in continuous time found
+// by 60 bisections of a bracket of the whole law.
+func (lt *LevelTime) Quantile(p float64) float64 {
+	if len(lt.segs) == 0 || lt.segs[0].below[0] == 0 {
+		return 0
+	}
+	last := lt.segs[len(lt.segs)-1]
+	K := float64(len(last.below))
+	n := float64(lt.n)
+	// Past the bracket the last segment's window lies past its last step.
+	span := (K + 40*math.Sqrt(K) + 100) / last.rate
+	if lt.tm == gossip.Shuffles {
+		kmax := last.k0 + int(math.Ceil(span*n)) + 1
+		return float64(sort.Search(kmax, func(k int) bool { return lt.cdfK(k) >= p })) / n
+	}
+	a, b := 0.0, last.t0+span
+	for range 60 {
+		mid := (a + b) / 2
+		if lt.CDF(mid) >= p {
+			b = mid
+		} else {
+			a = mid
+		}
+	}
+	return b
 }
 
 // levelCount is ⌈L·N⌉, with a margin for the rounding of L·N.

@@ -214,8 +214,8 @@ func WriteChain(w io.Writer, res *chain.Result, format string) error {
 		}
 	case "text":
 		c := res.Config
-		fmt.Fprintf(w, "exact pairwise chain: N=%d n=%d c=%d s=%d, %d initial copies, P_drop %v, %v time; error bound %.2g (total variation), %d shuffles applied\n",
-			c.Nodes, c.Shuffle.Items, c.Shuffle.Cache, c.Shuffle.Exchange, max(c.Initial, 1), c.PDrop, c.Time, res.Bound, res.Stats.Steps)
+		fmt.Fprintf(w, "exact pairwise chain: N=%d n=%d c=%d s=%d, %d initial copies, P_drop %v, %v time; error bound %.2g (total variation), %d steps of the chain uniformized at %.4g per round\n",
+			c.Nodes, c.Shuffle.Items, c.Shuffle.Cache, c.Shuffle.Exchange, max(c.Initial, 1), c.PDrop, c.Time, res.Bound, res.Stats.Steps, res.Stats.Rate)
 		if l := res.Level; l != nil {
 			fmt.Fprintf(w, "time to coverage %g (Y ≥ %d): mean %.6g, sd %.4g, quantiles 5/50/95 %% %.4g / %.4g / %.4g rounds\n", l.Level, l.Count, l.Mean, l.SD, l.Q05, l.Q50, l.Q95)
 		}
