@@ -8,10 +8,22 @@
 // progress), never what it computes. Sections lists the report's sections
 // in order: each is a compute step on a Study, returning a typed result
 // (DropProbability, Transitions, Fig78 for sections 3 and 4,
-// ModelComparison, Optimal, Refined, Tree, GossipVsTree) whose Render writes its part of the
-// report. A program can call one compute step and use the numbers without
-// writing anything; Plot draws one figure with only that figure's work;
-// TreeSweep writes the tree section on its own.
+// ModelComparison, Optimal, Refined, Tree, GossipVsTree) whose rows are
+// typed structs (a struct per table, turned into a plots.Table only when
+// rendered) and whose Render writes its part of the report without
+// computing. A program can call one compute step and use the numbers
+// without writing anything; Plot draws one figure with only that figure's
+// work; TreeSweep writes the tree section on its own.
+//
+// Sections that judge a claim of the source documents return Verdicts:
+// the verdict, the rule that decided it (written from the named constants
+// of rules.go) and the figure measured. The rules: Figs. 7 and 8 over the
+// take-off (the ODE between 1 % and 99 % of its plateau) with a tolerance
+// of half a node; an optimum by its effect size and its significance with
+// the scale's runs, and the N-trend of the ODE's optimum; each clause of a
+// tree claim by its direction (shown at 2 standard errors over seeds) and
+// its magnitude against the document's figure; a claim with no measurable
+// criterion is "cannot be checked".
 //
 // RoundsTable, WriteSim and TreeTable print simulation and tree results as
 // the CLI prints them.

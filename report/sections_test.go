@@ -190,3 +190,37 @@ func TestGossipVsTreeRows(t *testing.T) {
 		}
 	}
 }
+
+func TestTransitionsSection(t *testing.T) {
+	r := tinyResults(t)[1].(*Transitions)
+	if r.N != tiny().Ns[0] || r.C != tiny().Cache || r.S != tiny().Exchange {
+		t.Errorf("n, c, s = %d, %d, %d", r.N, r.C, r.S)
+	}
+	// Each row of a transition matrix is a law: it sums to 1 (to rounding
+	// of four terms, 1e-15).
+	for i, row := range r.Matrix {
+		if sum := row[0] + row[1] + row[2] + row[3]; math.Abs(sum-1) > 1e-15 {
+			t.Errorf("row %d sums to %v", i, sum)
+		}
+	}
+}
+
+func TestOptimalEffectAndTrend(t *testing.T) {
+	r := tinyResults(t)[5].(*Optimal)
+	e := r.Effect
+	// The best s is the exact chain's argmin, so its gain over any s, s*'s
+	// integer argmax included, is ≥ 0 and is the difference of the two
+	// exact mean times.
+	if e.Best != r.ExactBest || e.SInt != r.Opt.SInt || e.Gain < 0 || e.Gain != r.ExactT[e.SInt-1]-r.ExactBestT || e.Runs != tiny().OptReps {
+		t.Errorf("effect %+v; exact best %d at %v", e, r.ExactBest, r.ExactBestT)
+	}
+	if len(r.Trend) != len(optimalTrendNs) {
+		t.Fatalf("%d trend rows", len(r.Trend))
+	}
+	for _, row := range r.Trend {
+		// BestTime is the minimum over s, so it is no later than at s*.
+		if row.BestTime > row.TimeAtSInt || row.GainPct < 0 {
+			t.Errorf("trend row %+v", row)
+		}
+	}
+}
