@@ -18,7 +18,7 @@ func cmdPDrop(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("pdrop")
 	nS := fs.String("n", "", "number of items n: V, LO:HI or LO:HI:STEP (required)")
 	cS := fs.String("c", "", "cache size c: V, LO:HI or LO:HI:STEP (required)")
-	sS := fs.String("s", "", "exchange size s: V, LO:HI or LO:HI:STEP (required)")
+	sS := fs.String("s", "", fmt.Sprintf("exchange size s: V, LO:HI or LO:HI:STEP (required; formula (1) by its closed form, exact while min(s, n−s)·bitlen(n) ≤ %d: every s ≤ 51150 at any n)", exact.MaxBits))
 	enum := fs.Bool("enumerate", false, fmt.Sprintf("also enumerate one shuffle exhaustively (n ≤ 63, C(n,s) ≤ %d)", exact.MaxEnumeration))
 	format := fs.String("format", "text", "output format: text, json, csv or markdown")
 	out := outFlag(fs)
