@@ -1,11 +1,11 @@
 package exact
 
 import (
-	"fmt"
 	"math/big"
 	"math/bits"
 
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/fielderr"
 )
 
 // MaxEnumeration is the largest number of exchange buffers S_A that
@@ -35,18 +35,17 @@ type Enumeration struct {
 
 // CheckEnumerable reports, without enumerating, whether PDropEnumerated
 // accepts p: a valid shuffle (gossip.Shuffle.Validate) with n ≤ 63 and
-// C(n, s) ≤ MaxEnumeration. Its errors wrap a *gossip.FieldError.
+// C(n, s) ≤ MaxEnumeration. A problem is a *gossip.FieldError of package
+// exact naming the field.
 func CheckEnumerable(p gossip.Shuffle) error {
 	if err := p.Validate(); err != nil {
-		return fmt.Errorf("exact: %w", err)
+		return shuffleError("", err)
 	}
 	if p.Items > 63 {
-		return fmt.Errorf("exact: %w", &gossip.FieldError{Field: "Shuffle.Items",
-			Msg: fmt.Sprintf("= %d: enumeration needs Items ≤ 63", p.Items)})
+		return fielderr.New("exact", "Shuffle.Items", "= %d: enumeration needs Items ≤ 63", p.Items)
 	}
 	if total := new(big.Int).Binomial(int64(p.Items), int64(p.Exchange)); total.Cmp(big.NewInt(MaxEnumeration)) > 0 {
-		return fmt.Errorf("exact: %w", &gossip.FieldError{Field: "Shuffle.Exchange",
-			Msg: fmt.Sprintf("= %d with Items = %d: enumeration of C(n, s) = %s buffers exceeds MaxEnumeration = %d", p.Exchange, p.Items, total, MaxEnumeration)})
+		return fielderr.New("exact", "Shuffle.Exchange", "= %d with Items = %d: enumeration of C(n, s) = %s buffers exceeds MaxEnumeration = %d", p.Exchange, p.Items, total, MaxEnumeration)
 	}
 	return nil
 }

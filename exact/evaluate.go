@@ -48,12 +48,13 @@ type Evaluation struct {
 
 // Evaluate evaluates every shuffle of cfg: PDrop, PDropGamma (whose γ sum
 // dominates, a fraction of a second at s = 50,000:
-// BenchmarkPDropGamma50000), PDropSimplified and Log10AbsDiff. It checks ctx before each shuffle;
-// set.Progress counts shuffles.
+// BenchmarkPDropGamma50000), PDropSimplified and Log10AbsDiff. It checks
+// ctx before each shuffle; set.Progress counts shuffles. An invalid shuffle
+// is a *gossip.FieldError on Config.Shuffles[i].
 func Evaluate(ctx context.Context, cfg Config, set Settings) ([]Evaluation, error) {
 	for i, p := range cfg.Shuffles {
-		if err := check(p); err != nil {
-			return nil, fmt.Errorf("exact: Config.Shuffles[%d]: %w", i, err)
+		if err := Validate(p); err != nil {
+			return nil, shuffleError(fmt.Sprintf("Config.Shuffles[%d]", i), err)
 		}
 	}
 	total := int64(len(cfg.Shuffles))

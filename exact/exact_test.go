@@ -546,7 +546,7 @@ func TestValidate(t *testing.T) {
 		switch {
 		case tc.field == "" && err != nil:
 			t.Errorf("%v: %v", tc.p, err)
-		case tc.field != "" && (!errors.As(err, &fe) || fe.Field != tc.field || !strings.HasPrefix(err.Error(), "exact: ")):
+		case tc.field != "" && (!errors.As(err, &fe) || fe.Field != tc.field || !strings.HasPrefix(err.Error(), "exact: Shuffle.")):
 			t.Errorf("%v: err = %v, want exact: and a FieldError on %s", tc.p, err, tc.field)
 		}
 		if tc.field != "" {
@@ -611,7 +611,8 @@ func TestEvaluateMatchesSinglePoints(t *testing.T) {
 		t.Errorf("n = c: %+v", ev)
 	}
 	_, err = Evaluate(context.Background(), Config{Shuffles: []gossip.Shuffle{sh(7, 4, 2), sh(5, 5, 5)}}, Settings{})
-	if err == nil || !strings.Contains(err.Error(), "Config.Shuffles[1]") {
-		t.Errorf("n = s: err = %v, want one naming Config.Shuffles[1]", err)
+	var fe *gossip.FieldError
+	if !errors.As(err, &fe) || fe.Field != "Config.Shuffles[1].Exchange" || err.Error() != "exact: Config.Shuffles[1].Exchange = 5: need Exchange < Items = 5" {
+		t.Errorf("n = s: err = %v, want a FieldError of exact on Config.Shuffles[1].Exchange", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/fielderr"
 )
 
 // MaxS is the largest exchange size accepted by formula (1)'s double sum
@@ -99,7 +100,7 @@ func (f *Formula1) fraction(n int) (num, den *big.Int) {
 // (n, c, s) a valid gossip.Shuffle: c ≤ n ≤ gossip.MaxItems and n > s.
 func (f *Formula1) At(z *big.Rat, n int) (*big.Rat, error) {
 	if err := (gossip.Shuffle{Items: n, Cache: f.c, Exchange: f.s}).Validate(); err != nil {
-		return nil, fmt.Errorf("exact: Formula1.At: %w", err)
+		return nil, shuffleError("", err)
 	}
 	num, den := f.fraction(n)
 	return z.SetFrac(num, den), nil
@@ -111,11 +112,10 @@ func (f *Formula1) At(z *big.Rat, n int) (*big.Rat, error) {
 // which returns the same value by the closed form at any s.
 func PDropDoubleSum(ctx context.Context, p gossip.Shuffle) (*big.Rat, error) {
 	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("exact: %w", err)
+		return nil, shuffleError("", err)
 	}
 	if p.Exchange > MaxS {
-		return nil, fmt.Errorf("exact: %w", &gossip.FieldError{Field: "Shuffle.Exchange",
-			Msg: fmt.Sprintf("= %d: formula (1)'s double sum needs Exchange ≤ MaxS = %d", p.Exchange, MaxS)})
+		return nil, fielderr.New("exact", "Shuffle.Exchange", "= %d: formula (1)'s double sum needs Exchange ≤ MaxS = %d", p.Exchange, MaxS)
 	}
 	f, err := NewFormula1(ctx, p.Cache, p.Exchange)
 	if err != nil {

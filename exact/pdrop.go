@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+	"strings"
 
 	"github.com/ALTree/bigfloat"
 
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/fielderr"
 )
 
 // MaxBits bounds the size of C(n, s), on which PDrop's work and its
@@ -29,25 +31,34 @@ const MaxBits = 1 << 21
 var ErrUndefined = errors.New("exact: undefined (0/0) at this point")
 
 // Validate checks that PDrop accepts p: p.Validate() (1 ≤ s ≤ c ≤ n ≤
-// gossip.MaxItems, s < n) and the size bound MaxBits on C(n, s). Its
-// errors wrap a *gossip.FieldError naming the field.
+// gossip.MaxItems, s < n) and the size bound MaxBits on C(n, s). A problem
+// is a *gossip.FieldError of package exact naming the field
+// (Shuffle.Exchange).
 func Validate(p gossip.Shuffle) error {
-	if err := check(p); err != nil {
-		return fmt.Errorf("exact: %w", err)
+	if err := p.Validate(); err != nil {
+		return shuffleError("", err)
+	}
+	if b := binomialBitsBound(p.Items, p.Exchange); b > MaxBits {
+		return fielderr.New("exact", "Shuffle.Exchange",
+			"= %d with Items = %d: C(n, s) may have min(s, n−s)·bitlen(n) = %d bits, above the limit MaxBits = %d", p.Exchange, p.Items, b, MaxBits)
 	}
 	return nil
 }
 
-// check is Validate without the package prefix.
-func check(p gossip.Shuffle) error {
-	if err := p.Validate(); err != nil {
-		return err
+// shuffleError reports err, a problem with a gossip.Shuffle, as package
+// exact's: a *gossip.FieldError keeps its message and, under a parent
+// (Config.Shuffles[3]), names the field there (Config.Shuffles[3].Exchange);
+// other errors are wrapped.
+func shuffleError(parent string, err error) error {
+	var fe *gossip.FieldError
+	if !errors.As(err, &fe) {
+		return fmt.Errorf("exact: %w", err)
 	}
-	if b := binomialBitsBound(p.Items, p.Exchange); b > MaxBits {
-		return &gossip.FieldError{Field: "Shuffle.Exchange", Msg: fmt.Sprintf(
-			"= %d with Items = %d: C(n, s) may have min(s, n−s)·bitlen(n) = %d bits, above the limit MaxBits = %d", p.Exchange, p.Items, b, MaxBits)}
+	field := fe.Field
+	if parent != "" {
+		field = parent + strings.TrimPrefix(fe.Field, "Shuffle")
 	}
-	return nil
+	return &gossip.FieldError{Pkg: "exact", Field: field, Msg: fe.Msg}
 }
 
 // binomialBitsBound returns min(s, n−s)·bitlen(n) ≥ log2 C(n, s), for
@@ -116,7 +127,7 @@ func gcd64(a, b int64) int64 {
 // PDropSimplified returns S(n,c,s) = (n−c)/(n−s).
 func PDropSimplified(p gossip.Shuffle) (*big.Rat, error) {
 	if err := p.Validate(); err != nil {
-		return nil, fmt.Errorf("exact: %w", err)
+		return nil, shuffleError("", err)
 	}
 	return big.NewRat(int64(p.Items-p.Cache), int64(p.Items-p.Exchange)), nil
 }

@@ -2,10 +2,10 @@ package exact
 
 import (
 	"context"
-	"fmt"
 	"math/big"
 
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/fielderr"
 )
 
 // Grid is the box of shuffles that VerifyGamma checks: every (n, c, s) with
@@ -29,18 +29,19 @@ type GammaMismatch struct {
 // each other's code. The fractions are compared exactly by
 // cross-multiplication. It returns the number of shuffles checked and the
 // first mismatch (in order of s, c, n), or nil. It stops early with
-// ctx.Err() if ctx is cancelled; set.Progress counts exchange sizes s.
+// ctx.Err() if ctx is cancelled; set.Progress counts exchange sizes s. An
+// invalid grid is a *gossip.FieldError naming the Grid field.
 //
 // The theorems of the package doc prove the identity everywhere; this is
 // the computation that would catch an error in them or in the code.
 func VerifyGamma(ctx context.Context, g Grid, set Settings) (checked int64, mismatch *GammaMismatch, err error) {
 	switch {
 	case g.MaxExchange < 1 || g.MaxExchange > MaxS:
-		return 0, nil, fmt.Errorf("exact: Grid.MaxExchange = %d: need 1 ≤ MaxExchange ≤ MaxS = %d", g.MaxExchange, MaxS)
+		return 0, nil, fielderr.New("exact", "Grid.MaxExchange", "= %d: need 1 ≤ MaxExchange ≤ MaxS = %d", g.MaxExchange, MaxS)
 	case g.MaxCache < 1:
-		return 0, nil, fmt.Errorf("exact: Grid.MaxCache = %d: need MaxCache ≥ 1", g.MaxCache)
+		return 0, nil, fielderr.New("exact", "Grid.MaxCache", "= %d: need MaxCache ≥ 1", g.MaxCache)
 	case g.MaxItems < 1 || g.MaxItems > gossip.MaxItems:
-		return 0, nil, fmt.Errorf("exact: Grid.MaxItems = %d: need 1 ≤ MaxItems ≤ gossip.MaxItems = %d", g.MaxItems, gossip.MaxItems)
+		return 0, nil, fielderr.New("exact", "Grid.MaxItems", "= %d: need 1 ≤ MaxItems ≤ gossip.MaxItems = %d", g.MaxItems, gossip.MaxItems)
 	}
 	lhs, rhs := new(big.Int), new(big.Int)
 	gn, gd := new(big.Int), new(big.Int)
