@@ -7,8 +7,9 @@ import (
 	"math"
 	"sort"
 
-	"github.com/gossipkit/gossipkit/gossip"
 	"gonum.org/v1/gonum/floats"
+
+	"github.com/gossipkit/gossipkit/gossip"
 )
 
 // trimEvery is the number of steps between trims of the live region.

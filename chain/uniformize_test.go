@@ -6,9 +6,10 @@ import (
 	"math"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/gossip"
-	"gonum.org/v1/gonum/mat"
 )
 
 // dense is the joint chain (or X alone) written out as a dense matrix from
