@@ -428,13 +428,6 @@ func (l *law) each(f func(x, y int, p float64)) {
 	}
 }
 
-// mass returns the total mass of the law.
-func (l *law) mass() float64 {
-	s := 0.0
-	l.each(func(_, _ int, p float64) { s += p })
-	return s
-}
-
 // below returns the mass of the states with Y < m (joint chain), summed
 // afresh.
 func (l *law) below(m int) float64 {
