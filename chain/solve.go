@@ -138,6 +138,7 @@ type solver struct {
 	total  int64   // steps to TMax, estimated for Progress
 	res    *Result
 	segs   []levelSeg
+	bounds []float64 // of each output law
 	px, py []float64 // marginals of the current law
 }
 
@@ -157,6 +158,7 @@ func (s *solver) solve() (*Result, error) {
 	}
 	s.lambda = math.Min(s.lambda, float64(N))
 	s.res = &Result{Config: cfg, Rows: make([]Row, len(s.ts))}
+	s.bounds = make([]float64, len(s.ts))
 	s.res.Stats.Attempts = 1
 	s.l = newLaw(N, joint, s.j, initial, s.lambda)
 	for !s.l.fits(initial, initial) {
@@ -195,10 +197,18 @@ func (s *solver) solve() (*Result, error) {
 		}
 		// B_k is low by at most the mass dropped and killed (and the
 		// tails of the laws installed), and taken as 0 past the last
-		// step, where it is below Tol.
-		lt.Bound = s.lost() + s.set.Tol
+		// step, where it is below Tol; the weights that mix it have their
+		// own tail, at most that of the widest window a segment needs.
+		wt := 0.0
+		for _, g := range s.segs {
+			wt = math.Max(wt, poisson(float64(len(g.below)), s.set.Tol).tail)
+		}
+		lt.Bound = s.lost() + s.set.Tol + wt
 		s.res.Level = lt
 		s.res.Bound = math.Max(s.res.Bound, lt.Bound)
+	}
+	for _, b := range s.bounds {
+		s.res.Bound = math.Max(s.res.Bound, b)
 	}
 	s.res.Stats.Steps = s.l.steps
 	s.res.Stats.Killed = s.l.killed
@@ -423,10 +433,13 @@ func (s *solver) finish(o *output) error {
 		r.PLevel = o.above / o.total
 	}
 	res.Rows[o.i] = r
-	res.Bound = math.Max(res.Bound, bound)
-	res.Missing = 1 - o.total
-	if res.Missing > bound+1e-9 || res.Missing < -1e-9 {
-		return fmt.Errorf("%w: missing %g, bound %g at t = %g", ErrMass, res.Missing, bound, r.T)
+	// A segment run again rewrites its rows and their bounds.
+	s.bounds[o.i] = bound
+	if o.i == len(s.ts)-1 {
+		res.Missing = 1 - o.total
+	}
+	if missing := 1 - o.total; missing > bound+1e-9 || missing < -1e-9 {
+		return fmt.Errorf("%w: missing %g, bound %g at t = %g", ErrMass, missing, bound, r.T)
 	}
 	return nil
 }
