@@ -100,8 +100,10 @@
 //
 // Three approximations are made, and all are bounded in total variation
 // (P_Λ restricted to the states kept is substochastic, so an error in the
-// law never grows under it): states whose mass falls below Settings.Drop
-// are dropped (their mass is added to the bound); the mass sent to a state
+// law never grows under it): after every step, the states at both ends of
+// each row's range of X (the live region is a range of X for each Y) are
+// dropped while the mass dropped stays below Settings.Drop (every 16 steps
+// for X alone; the mass is added to the bound); the mass sent to a state
 // whose exit rate exceeds Λ is killed (added to the bound: the law
 // computed is that of the chain killed there, below the true one by the
 // mass killed); and each Poisson or binomial mixture is cut where its

@@ -12,7 +12,9 @@ import (
 	"github.com/gossipkit/gossipkit/gossip"
 )
 
-// trimEvery is the number of steps between trims of the live region.
+// trimEvery is the number of steps between trims of the live region of X
+// alone; the joint chain's rows are trimmed at every step (a row's range
+// grows by one cell at each end a step, and its trim costs O(1) a row).
 const trimEvery = 16
 
 // rateGrowth is the factor by which Solve raises the uniformization rate
