@@ -52,8 +52,7 @@
 // it is largest where X is large and Y small, and the states that hold
 // mass reach only a fraction of its maximum N·max(u+m, w) (Λ ≈ 0.16·N for
 // n = 500, c = 100, s = 50), so the steps shrink in that proportion. Solve
-// starts from Λ = 1.25 times (1.1 for X alone) the largest exit rate of X
-// alone, [u·X(N−X) + w·X(X−1)]/(N−1), over the X that the stationary law
+// starts from Λ = 1.1 times the largest exit rate of X alone, [u·X(N−X) + w·X(X−1)]/(N−1), over the X that the stationary law
 // reaches above 10⁻²⁵ (from one copy X stays stochastically below that
 // law); a state whose exit rate exceeds Λ is killed (its incoming mass is
 // counted, see below) and, if more than Settings.Tol was killed, the

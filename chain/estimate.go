@@ -45,8 +45,8 @@ func (c Cost) CPUSeconds() float64 { return c.StateSteps * c.NsPerStateStep * 1e
 // 0.42, fitted to n = 500, c = 100, s = 50 at N = 300 and 1000), and the
 // width of the stationary law above 10⁻¹⁸ for X alone; the steps by the
 // segments Solve would choose. It is meant to be within a factor 3 of the
-// work (TestEstimate: 0.85–1.54 at s = 50 with other N, levels, starts
-// and X alone; 0.52 and 2.34 at other shuffles; Solve may also raise Λ,
+// work (TestEstimate: 0.85–1.46 at s = 50 with other N, levels, starts
+// and X alone; 0.52 and 2.35 at other shuffles; Solve may also raise Λ,
 // Stats.Attempts, which Estimate does not foresee). Its own cost is
 // HittingMoments' O(N·m).
 func Estimate(cfg Config) (Cost, error) {

@@ -12,8 +12,8 @@ import (
 // estimate is a model: its share of the live region was fitted on the
 // joint chain at n = 500, c = 100, s = 50 and N = 300 and 1000 (not run
 // here: 30 s), and its promise, in the doc, is a factor 3 (what a budget
-// decision needs): measured 0.85–1.54 at s = 50 (other N, levels, starts,
-// X alone), 0.52 at (100, 50, 10) and 2.34 at s = 90, whose long tail of
+// decision needs): measured 0.85–1.46 at s = 50 (other N, levels, starts,
+// X alone), 0.52 at (100, 50, 10) and 2.35 at s = 90, whose long tail of
 // T_L (u small) has a small live region.
 func TestEstimate(t *testing.T) {
 	sh := gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}
