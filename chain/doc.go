@@ -52,11 +52,11 @@
 // it is largest where X is large and Y small, and the states that hold
 // mass reach only a fraction of its maximum N·max(u+m, w) (Λ ≈ 0.16·N for
 // n = 500, c = 100, s = 50), so the steps shrink in that proportion. Solve
-// starts from a margin above the largest exit rate of X alone over the X
-// that the stationary law reaches (see startRate); a state whose exit rate
-// exceeds Λ is killed (its incoming mass is counted, see below) and, if
-// more than Settings.Tol was killed, the segment is run again with Λ
-// raised by 30 %.
+// starts from Λ = 1.1 times the largest exit rate of X alone, [u·X(N−X) + w·X(X−1)]/(N−1), over the X that the stationary law
+// reaches above 10⁻²⁵ (from one copy X stays stochastically below that
+// law); a state whose exit rate exceeds Λ is killed (its incoming mass is
+// counted, see below) and, if more than Settings.Tol was killed, the
+// segment is run again with Λ raised by 30 % (Stats.Attempts).
 //
 // The laws are stepped in segments from one output time to a later one:
 // within a segment every output law is a mixture of the stepped laws
@@ -100,8 +100,10 @@
 //
 // Three approximations are made, and all are bounded in total variation
 // (P_Λ restricted to the states kept is substochastic, so an error in the
-// law never grows under it): states whose mass falls below Settings.Drop
-// are dropped (their mass is added to the bound); the mass sent to a state
+// law never grows under it): after every step, the states at both ends of
+// each row's range of X (the live region is a range of X for each Y) are
+// dropped while the mass dropped stays below Settings.Drop (every 16 steps
+// for X alone; the mass is added to the bound); the mass sent to a state
 // whose exit rate exceeds Λ is killed (added to the bound: the law
 // computed is that of the chain killed there, below the true one by the
 // mass killed); and each Poisson or binomial mixture is cut where its

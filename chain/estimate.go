@@ -21,11 +21,11 @@ type Cost struct {
 
 // Calibration of Cost.CPUSeconds: CPU ns per state-step measured by the
 // benchmarks on the development machine (2-core Xeon, Go 1.26, shared by
-// other jobs), 2026-11-30: joint chain 5.0 (N = 1000) to 5.6 (N = 300),
-// X alone 3.3.
+// other jobs), 2026-11-30: joint chain 5.5 (N = 300) to 6.3 (N = 1000),
+// X alone 2.4 to 2.6.
 const (
-	nsJoint       = 5.5
-	nsReplication = 3.5
+	nsJoint       = 6
+	nsReplication = 2.5
 )
 
 // CPUSeconds is the CPU time the work takes at NsPerStateStep. Solve runs
@@ -39,17 +39,16 @@ func (c Cost) CPUSeconds() float64 { return c.StateSteps * c.NsPerStateStep * 1e
 // O(N·m) work) and ρ, the slowest decay of P(T_L > t), is the smaller of
 // the copy rate u of a lone holder and the rate (u+m)·x̄·(N−m+1)/(N−1) at
 // which the last N−m+1 nodes are reached with the stationary mean x̄ of
-// holders; the steps, Λ per round plus those past each segment's end; and
-// the live states, from the X that the stationary law reaches above
-// 10⁻²⁵, x_hi = a·N: a·N²·(1 − a/2)·0.56 for the joint chain (the
+// holders; the live states, from the X that the stationary law reaches above
+// 10⁻²⁵, x_hi = a·N: a·N²·(1 − a/2)·0.42 for the joint chain (the
 // rectangle X ≤ x_hi, X ≤ Y ≤ N, times the share of it live on average,
-// fitted to n = 500, c = 100, s = 50 at N = 300 and 1000, where the
-// estimate is 1.01 and 1.05 times Stats.StateSteps), and the width of the
-// stationary law above 10⁻¹⁸ for X alone; the steps by the segments Solve
-// would choose. TestEstimate holds it within a factor 1.5 of the work
-// done at s = 50 (other N, levels, starts, X alone) and a factor 2 at
-// s = 10..90 (Solve may raise Λ, Stats.Attempts, which Estimate does not
-// foresee). Its own cost is HittingMoments' O(N·m).
+// 0.42, fitted to n = 500, c = 100, s = 50 at N = 300 and 1000), and the
+// width of the stationary law above 10⁻¹⁸ for X alone; the steps by the
+// segments Solve would choose. It is meant to be within a factor 3 of the
+// work (TestEstimate: 0.85–1.46 at s = 50 with other N, levels, starts
+// and X alone; 0.52 and 2.35 at other shuffles; Solve may also raise Λ,
+// Stats.Attempts, which Estimate does not foresee). Its own cost is
+// HittingMoments' O(N·m).
 func Estimate(cfg Config) (Cost, error) {
 	if err := cfg.Validate(); err != nil {
 		return Cost{}, err
@@ -102,7 +101,7 @@ func Estimate(cfg Config) (Cost, error) {
 	}
 	if joint {
 		a := float64(xhi) / n
-		c.States = 0.56 * a * (1 - a/2) * n * n
+		c.States = 0.42 * a * (1 - a/2) * n * n
 	} else {
 		c.States = float64(xhi - min(xlo, initial) + 1)
 	}

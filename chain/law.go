@@ -16,8 +16,9 @@ type region struct{ xlo, xhi, ylo, yhi int }
 
 // law is a probability law over the chain's states, stepped by the
 // uniformized chain P_Λ = I + Q/Λ (see the package doc), with the region
-// that holds its mass: X in [xlo, xhi] and, for the joint chain, Y in
-// [ylo, yhi] with X ≤ Y. Outside that region every buffer is zero.
+// that holds its mass: X in [xlo, xhi] and, for the joint chain, rows Y in
+// [ylo, yhi], each row Y holding X in [lo[Y], hi[Y]] (empty where
+// lo > hi) within [xlo, xhi]. Outside that region every buffer is zero.
 //
 // A state whose exit rate exceeds Λ would have a negative self-loop in
 // P_Λ; such states lie beyond cap (cap[Y] for the joint chain, cap[0] for
@@ -38,7 +39,10 @@ type law struct {
 	dropped    float64   // mass removed by trimming
 	killed     float64   // mass sent beyond the caps
 	rowMass    []float64 // mass of each row after the last step (joint)
-	nreg       region    // where nxt may be nonzero (joint chain)
+	lo, hi     []int     // the X range of each row of cur (joint)
+	nlo, nhi   []int     // the X range of each row where nxt may be nonzero
+	ra, rb     []int     // scratch: the ranges stepJoint writes
+	nreg       region    // the rows (joint) or X (alone) where nxt may be nonzero
 	dOut       []float64 // w·X(X−1)/D (scaled)
 	up, stay   []float64 // replication: u·X(N−X)/D and 1 − up − down (scaled)
 	steps      int64
@@ -58,6 +62,12 @@ func newLaw(n int, joint bool, j Jumps, initial int, lambda float64) *law {
 	if joint {
 		l.rowMass = make([]float64, n+2)
 		l.rowMass[initial] = 1
+		l.lo, l.hi, l.nlo, l.nhi = make([]int, n+2), make([]int, n+2), make([]int, n+2), make([]int, n+2)
+		l.ra, l.rb = make([]int, n+2), make([]int, n+2)
+		for y := range l.lo {
+			l.lo[y], l.hi[y], l.nlo[y], l.nhi[y] = 1, 0, 1, 0
+		}
+		l.lo[initial], l.hi[initial] = initial, initial
 	}
 	l.nreg = region{xlo: initial, xhi: initial, ylo: initial, yhi: initial}
 	l.setRate(lambda)
@@ -145,9 +155,22 @@ func (l *law) states() int {
 	}
 	s := 0
 	for y := l.ylo; y <= l.yhi; y++ {
-		s += max(0, min(l.xhi, y, l.cap[y])-l.xlo+1)
+		s += max(0, l.hi[y]-l.lo[y]+1)
 	}
 	return s
+}
+
+// box sets the bounding X range [xlo, xhi] of the rows' ranges.
+func (l *law) box() {
+	l.xlo, l.xhi = l.n+1, 0
+	for y := l.ylo; y <= l.yhi; y++ {
+		if l.lo[y] <= l.hi[y] {
+			l.xlo, l.xhi = min(l.xlo, l.lo[y]), max(l.xhi, l.hi[y])
+		}
+	}
+	if l.xlo > l.xhi { // no mass left in any row
+		l.xlo, l.xhi = 1, 0
+	}
 }
 
 // step applies one step: cur ← cur·P_Λ.
@@ -159,14 +182,18 @@ func (l *law) step() {
 		l.stepReplication()
 	}
 	l.cur, l.nxt = l.nxt, l.cur
+	if l.joint {
+		l.lo, l.nlo = l.nlo, l.lo
+		l.hi, l.nhi = l.nhi, l.hi
+	}
 	l.steps++
 }
 
-// advance applies one step and trims the live region every trimEvery
-// steps.
+// advance applies one step and trims the live region (every trimEvery
+// steps for X alone).
 func (l *law) advance(drop float64) {
 	l.step()
-	if l.steps%trimEvery == 0 {
+	if l.joint || l.steps%trimEvery == 0 {
 		l.trim(drop)
 	}
 }
@@ -188,7 +215,7 @@ func (l *law) killFlow() float64 {
 	s := 0.0
 	for y := l.ylo; y <= l.yhi; y++ {
 		x := l.cap[y]
-		if x < l.xlo || x > min(l.xhi, y) {
+		if x < l.lo[y] || x > l.hi[y] {
 			continue
 		}
 		p := cur[y*l.w+x]
@@ -232,27 +259,53 @@ func (l *law) stepReplication() {
 
 // stepJoint computes nxt from cur over the grown live region by pulling
 // each state's five sources (itself and its four predecessors), so that
-// every state is written once, and the mass of each row written. cur is
-// zero outside its region and beyond the caps, so the sources there
-// contribute nothing.
+// every state is written once, and the mass of each row written. Row Y of
+// nxt receives from rows Y (X ± 1) and Y−1 (X and X+1) of cur, so its
+// range is theirs grown by one, within 1..min(Y, cap[Y]). cur is zero
+// outside its ranges and beyond the caps, so the sources there contribute
+// nothing.
 func (l *law) stepJoint() {
 	n, w := l.n, l.w
 	cur, nxt := l.cur, l.nxt
 	cu, cm := l.cu, l.cm
 	ylo, yhi := l.ylo, min(l.ymax, l.yhi+1)
-	xlo, xhi := max(1, l.xlo-1), min(n, l.xhi+1)
-	// nxt holds a law of an earlier step; where its region reaches beyond
-	// the one written now (after a trim), clear it.
-	if r := l.nreg; r.ylo < ylo || r.yhi > yhi || r.xlo < xlo || r.xhi > xhi {
-		for y := r.ylo; y <= r.yhi; y++ {
-			clear(nxt[y*w+r.xlo : y*w+min(r.xhi, y)+1])
+	ra, rb := l.ra, l.rb
+	for y := ylo; y <= yhi; y++ {
+		a, b := n+1, 0
+		if y <= l.yhi && l.lo[y] <= l.hi[y] {
+			a, b = l.lo[y]-1, l.hi[y]+1
 		}
+		if y-1 >= l.ylo && l.lo[y-1] <= l.hi[y-1] {
+			a, b = min(a, l.lo[y-1]), max(b, l.hi[y-1]+1)
+		}
+		ra[y], rb[y] = max(a, 1), min(b, y, l.cap[y])
+	}
+	// nxt holds a law of an earlier step; clear it where it is not
+	// written now.
+	for y := l.nreg.ylo; y <= l.nreg.yhi; y++ {
+		p, q := l.nlo[y], l.nhi[y]
+		if p > q {
+			continue
+		}
+		row := nxt[y*w : y*w+w]
+		if y < ylo || y > yhi || ra[y] > rb[y] {
+			clear(row[p : q+1])
+		} else {
+			if p < ra[y] {
+				clear(row[p : min(q, ra[y]-1)+1])
+			}
+			if q > rb[y] {
+				clear(row[max(p, rb[y]+1) : q+1])
+			}
+		}
+		l.nlo[y], l.nhi[y] = 1, 0
 	}
 	dOut := l.dropRate()
 	rows := func(ya, yb int) {
 		for y := ya; y <= yb; y++ {
-			xe := min(xhi, y, l.cap[y])
-			if xe < xlo {
+			xa, xe := ra[y], rb[y]
+			l.nlo[y], l.nhi[y] = xa, xe
+			if xe < xa {
 				l.rowMass[y] = 0
 				continue
 			}
@@ -261,10 +314,10 @@ func (l *law) stepJoint() {
 			c0 := cur[y*w : y*w+w]
 			cp := cur[(y-1)*w : y*w]
 			out := nxt[y*w : y*w+w]
-			fx, fyx := float64(xlo), float64(y-xlo)
+			fx, fyx := float64(xa), float64(y-xa)
 			cPrev := cu * (fx - 1) * (fyx + 1) // (X−1, Y) → (X, Y): copied to a covered node
 			sum := 0.0
-			for x := xlo; x <= xe; x++ {
+			for x := xa; x <= xe; x++ {
 				cOut := cu * fx * fyx
 				// Column 0 and column N+1 are always zero, so x−1 and x+1
 				// need no guard.
@@ -286,15 +339,15 @@ func (l *law) stepJoint() {
 	// the rows can be computed at once; every state is computed the same
 	// way, so the result does not depend on the split. Below parallelMin
 	// states the goroutine costs more than it saves.
-	if (yhi-ylo+1)*(xhi-xlo+1) < parallelMin {
+	cells := func(y int) int { return max(0, rb[y]-ra[y]+1) }
+	total := 0
+	for y := ylo; y <= yhi; y++ {
+		total += cells(y)
+	}
+	if total < parallelMin {
 		rows(ylo, yhi)
 	} else {
-		// Split where half the states lie (rows hold min(xhi, y) − xlo + 1).
-		cells := func(y int) int { return max(0, min(xhi, y, l.cap[y])-xlo+1) }
-		total := 0
-		for y := ylo; y <= yhi; y++ {
-			total += cells(y)
-		}
+		// Split where half the states lie.
 		mid, acc := ylo, cells(ylo)
 		for mid < yhi-1 && 2*acc < total {
 			mid++
@@ -306,8 +359,9 @@ func (l *law) stepJoint() {
 		rows(ylo, mid)
 		wg.Wait()
 	}
-	l.nreg = region{xlo: l.xlo, xhi: l.xhi, ylo: l.ylo, yhi: l.yhi}
-	l.ylo, l.yhi, l.xlo, l.xhi = ylo, yhi, xlo, xhi
+	l.nreg = region{ylo: l.ylo, yhi: l.yhi}
+	l.ylo, l.yhi = ylo, yhi
+	l.xlo, l.xhi = max(1, l.xlo-1), min(n, l.xhi+1) // a bound; box makes it tight
 }
 
 // dropRate returns w·X(X−1)/D for X = 0..N+1 (scaled), computed once.
@@ -321,73 +375,52 @@ func (l *law) dropRate() []float64 {
 	return l.dOut
 }
 
-// trimEdges moves lo up and hi down past edges (rows or columns) whose
-// mass, added to used, stays below drop, clearing them; it returns the mass
-// used so far.
-func trimEdges(lo, hi *int, used, drop float64, sum func(int) float64, clear func(int)) float64 {
-	for *lo < *hi {
-		m := sum(*lo)
-		if used+m >= drop {
-			break
-		}
-		used += m
-		clear(*lo)
-		*lo++
-	}
-	for *hi > *lo {
-		m := sum(*hi)
-		if used+m >= drop {
-			break
-		}
-		used += m
-		clear(*hi)
-		*hi--
-	}
-	return used
-}
-
-// trim drops the edges of the live region whose mass, in all, is below
-// drop, and adds what it dropped to l.dropped. It returns the mass dropped.
+// trim drops cells at both ends of the live rows (and of X alone) while
+// the mass dropped, in all, stays below drop, and adds it to l.dropped. It
+// returns the mass dropped.
 func (l *law) trim(drop float64) float64 {
 	cur := l.cur
+	used := 0.0
 	if !l.joint {
-		s := trimEdges(&l.xlo, &l.xhi, 0, drop, func(x int) float64 { return cur[x] }, func(x int) { cur[x] = 0 })
-		l.dropped += s
-		return s
-	}
-	rowSum := func(y int) float64 {
-		s := 0.0
-		for x := l.xlo; x <= min(l.xhi, y); x++ {
-			s += cur[y*l.w+x]
+		for l.xlo < l.xhi && used+cur[l.xlo] < drop {
+			used += cur[l.xlo]
+			cur[l.xlo] = 0
+			l.xlo++
 		}
-		return s
-	}
-	clearRow := func(y int) {
-		for x := l.xlo; x <= min(l.xhi, y); x++ {
-			cur[y*l.w+x] = 0
+		for l.xhi > l.xlo && used+cur[l.xhi] < drop {
+			used += cur[l.xhi]
+			cur[l.xhi] = 0
+			l.xhi--
 		}
-		l.rowMass[y] = 0
+		l.dropped += used
+		return used
 	}
-	colSum := func(x int) float64 {
-		s := 0.0
-		for y := max(l.ylo, x); y <= l.yhi; y++ {
-			s += cur[y*l.w+x]
+	for y := l.ylo; y <= l.yhi; y++ {
+		row := cur[y*l.w : y*l.w+l.w]
+		a, b := l.lo[y], l.hi[y]
+		before := used
+		for a <= b && used+row[a] < drop {
+			used += row[a]
+			row[a] = 0
+			a++
 		}
-		return s
-	}
-	clearCol := func(x int) {
-		for y := max(l.ylo, x); y <= l.yhi; y++ {
-			l.rowMass[y] -= cur[y*l.w+x]
-			cur[y*l.w+x] = 0
+		for b >= a && used+row[b] < drop {
+			used += row[b]
+			row[b] = 0
+			b--
 		}
+		l.lo[y], l.hi[y] = a, b
+		l.rowMass[y] -= used - before
 	}
-	s := trimEdges(&l.ylo, &l.yhi, 0, drop, rowSum, clearRow)
-	s = trimEdges(&l.xlo, &l.xhi, s, drop, colSum, clearCol)
-	// Rows above yhi never hold mass; cells with x > xhi in rows < yhi
-	// were cleared with their column.
-	l.xhi = min(l.xhi, l.yhi)
-	l.dropped += s
-	return s
+	for l.ylo < l.yhi && l.lo[l.ylo] > l.hi[l.ylo] {
+		l.ylo++
+	}
+	for l.yhi > l.ylo && l.lo[l.yhi] > l.hi[l.yhi] {
+		l.yhi--
+	}
+	l.box()
+	l.dropped += used
+	return used
 }
 
 // absorb removes the rows Y ≥ m and stops the region below them: their
@@ -395,9 +428,10 @@ func (l *law) trim(drop float64) float64 {
 // It is not an error: the mass with Y < m is what is still followed.
 func (l *law) absorb(m int) {
 	for y := max(m, l.ylo); y <= l.yhi; y++ {
-		for x := l.xlo; x <= min(l.xhi, y); x++ {
-			l.cur[y*l.w+x] = 0
+		if l.lo[y] <= l.hi[y] {
+			clear(l.cur[y*l.w+l.lo[y] : y*l.w+l.hi[y]+1])
 		}
+		l.lo[y], l.hi[y] = 1, 0
 		l.rowMass[y] = 0
 	}
 	l.ymax = m - 1
@@ -405,8 +439,7 @@ func (l *law) absorb(m int) {
 	if l.yhi < l.ylo { // nothing left below m
 		l.ylo, l.yhi = m-1, m-1
 	}
-	l.xhi = min(l.xhi, l.yhi)
-	l.xlo = min(l.xlo, l.xhi)
+	l.box()
 }
 
 // each calls f for every live state with nonzero mass.
@@ -420,7 +453,7 @@ func (l *law) each(f func(x, y int, p float64)) {
 		return
 	}
 	for y := l.ylo; y <= l.yhi; y++ {
-		for x := l.xlo; x <= min(l.xhi, y); x++ {
+		for x := l.lo[y]; x <= l.hi[y]; x++ {
 			if p := l.cur[y*l.w+x]; p != 0 {
 				f(x, y, p)
 			}
@@ -433,7 +466,7 @@ func (l *law) each(f func(x, y int, p float64)) {
 func (l *law) below(m int) float64 {
 	s := 0.0
 	for y := l.ylo; y <= min(l.yhi, m-1); y++ {
-		for x := l.xlo; x <= min(l.xhi, y); x++ {
+		for x := l.lo[y]; x <= l.hi[y]; x++ {
 			s += l.cur[y*l.w+x]
 		}
 	}
@@ -456,7 +489,7 @@ func (l *law) marginals(px, py []float64, m int) (above, total float64) {
 	for y := l.ylo; y <= l.yhi; y++ {
 		row := l.cur[y*l.w : y*l.w+l.w]
 		s := 0.0
-		for x := l.xlo; x <= min(l.xhi, y); x++ {
+		for x := l.lo[y]; x <= l.hi[y]; x++ {
 			p := row[x]
 			px[x] += p
 			s += p
@@ -577,7 +610,7 @@ func (l *law) rowSums() {
 	}
 	for y := l.ylo; y <= l.yhi; y++ {
 		s := 0.0
-		for x := l.xlo; x <= min(l.xhi, y); x++ {
+		for x := l.lo[y]; x <= l.hi[y]; x++ {
 			s += l.cur[y*l.w+x]
 		}
 		l.rowMass[y] = s
@@ -588,10 +621,20 @@ func (l *law) rowSums() {
 type mixer struct {
 	acc                []float64
 	xlo, xhi, ylo, yhi int
+	lo, hi             []int // the X range of each row (joint)
 	empty              bool
 }
 
-func (l *law) newMixer() *mixer { return &mixer{acc: make([]float64, len(l.cur)), empty: true} }
+func (l *law) newMixer() *mixer {
+	m := &mixer{acc: make([]float64, len(l.cur)), empty: true}
+	if l.joint {
+		m.lo, m.hi = make([]int, l.n+2), make([]int, l.n+2)
+		for y := range m.lo {
+			m.lo[y], m.hi[y] = 1, 0
+		}
+	}
+	return m
+}
 
 // add adds w times the current law.
 func (m *mixer) add(l *law, w float64) {
@@ -606,9 +649,16 @@ func (m *mixer) add(l *law, w float64) {
 		return
 	}
 	for y := l.ylo; y <= l.yhi; y++ {
-		if xe := min(l.xhi, y); xe >= l.xlo {
-			floats.AddScaled(m.acc[y*l.w+l.xlo:y*l.w+xe+1], w, l.cur[y*l.w+l.xlo:y*l.w+xe+1])
+		a, b := l.lo[y], l.hi[y]
+		if a > b {
+			continue
 		}
+		if m.lo[y] > m.hi[y] {
+			m.lo[y], m.hi[y] = a, b
+		} else {
+			m.lo[y], m.hi[y] = min(m.lo[y], a), max(m.hi[y], b)
+		}
+		floats.AddScaled(m.acc[y*l.w+a:y*l.w+b+1], w, l.cur[y*l.w+a:y*l.w+b+1])
 	}
 }
 
@@ -619,6 +669,12 @@ func (m *mixer) install(l *law) {
 	l.xlo, l.xhi, l.ylo, l.yhi = m.xlo, m.xhi, m.ylo, m.yhi
 	if !l.joint {
 		l.ylo, l.yhi = 0, 0
+	} else {
+		for y := range l.lo {
+			l.lo[y], l.hi[y] = m.lo[y], m.hi[y]
+			m.lo[y], m.hi[y] = 1, 0
+		}
+		l.box()
 	}
 	l.rowSums()
 	m.empty = true
@@ -627,6 +683,7 @@ func (m *mixer) install(l *law) {
 // snapshot is a copy of a law's live region, to run a segment again.
 type snapshot struct {
 	reg             region
+	lo, hi          []int
 	data            []float64
 	dropped, killed float64
 }
@@ -637,16 +694,17 @@ func (l *law) snapshot() *snapshot {
 		s.data = append(s.data, l.cur[l.xlo:l.xhi+1]...)
 		return s
 	}
+	s.lo, s.hi = append([]int(nil), l.lo...), append([]int(nil), l.hi...)
 	for y := l.ylo; y <= l.yhi; y++ {
-		if xe := min(l.xhi, y); xe >= l.xlo {
-			s.data = append(s.data, l.cur[y*l.w+l.xlo:y*l.w+xe+1]...)
+		if l.lo[y] <= l.hi[y] {
+			s.data = append(s.data, l.cur[y*l.w+l.lo[y]:y*l.w+l.hi[y]+1]...)
 		}
 	}
 	return s
 }
 
 // restore puts the law back as it was at the snapshot. nxt is left as it
-// is (its region nreg still says where it may hold mass).
+// is (its ranges still say where it may hold mass).
 func (l *law) restore(s *snapshot) {
 	l.each(func(x, y int, _ float64) { l.cur[l.idx(x, y)] = 0 })
 	l.xlo, l.xhi, l.ylo, l.yhi = s.reg.xlo, s.reg.xhi, s.reg.ylo, s.reg.yhi
@@ -655,10 +713,12 @@ func (l *law) restore(s *snapshot) {
 		copy(l.cur[l.xlo:l.xhi+1], s.data)
 		return
 	}
+	copy(l.lo, s.lo)
+	copy(l.hi, s.hi)
 	i := 0
 	for y := l.ylo; y <= l.yhi; y++ {
-		if xe := min(l.xhi, y); xe >= l.xlo {
-			i += copy(l.cur[y*l.w+l.xlo:y*l.w+xe+1], s.data[i:])
+		if l.lo[y] <= l.hi[y] {
+			i += copy(l.cur[y*l.w+l.lo[y]:y*l.w+l.hi[y]+1], s.data[i:])
 		}
 	}
 	l.rowSums()
