@@ -62,3 +62,15 @@ func pct(v float64) string {
 	}
 	return fmt.Sprintf("%.0f%%", 100*v)
 }
+
+// powerOfTen writes n as 10^k when it is a power of ten, else in digits.
+func powerOfTen(n int) string {
+	k := 0
+	for m := n; m >= 10 && m%10 == 0; m /= 10 {
+		k++
+	}
+	if n > 1 && n == int(math.Pow10(k)) {
+		return fmt.Sprintf("10^%d", k)
+	}
+	return fmt.Sprint(n)
+}

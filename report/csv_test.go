@@ -55,16 +55,10 @@ func checkCSV(t *testing.T, name string, r io.Reader) {
 	}
 }
 
-// TestCSVNumeric writes the whole report at the tiny scale and checks
-// every CSV in it.
-func TestCSVNumeric(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the whole report")
-	}
-	dir := t.TempDir()
-	if err := Run(context.Background(), dir, tiny(), Options{Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
+// checkDirCSV checks every CSV in dir (TestRunTiny calls it on the tiny
+// report, so that the whole report runs once for both).
+func checkDirCSV(t *testing.T, dir string) {
+	t.Helper()
 	files, _ := filepath.Glob(filepath.Join(dir, "*.csv"))
 	if len(files) < 13 {
 		t.Errorf("%d CSV files", len(files))

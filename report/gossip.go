@@ -733,7 +733,7 @@ func (r *Optimal) Render(d *Doc) error {
 	}
 	var trend []string
 	for _, t := range r.Trend {
-		trend = append(trend, fmt.Sprintf("%d (N = %.0e, %.1f %%)", t.SBest, float64(t.N), t.GainPct))
+		trend = append(trend, fmt.Sprintf("%d (N = %s, %.1f %%)", t.SBest, powerOfTen(t.N), t.GainPct))
 	}
 	d.printf("**Measured:** s* = %.3f; integer argmax of P(11|10): %d (simplified), %d (γ form). s* maximises the *rate* k of the logistic x(t) and so the replication speed, but coverage also grows with p = s/c itself (dy/dt = 2p·x(1−y)): the ODE's time to 99%% coverage (N = %d) is smallest at s = %d (%.1f rounds, against %.1f at s = %d). The exact pairwise chain (the finite-N model with one initial copy, solved by first-step analysis for every s, no sampling) gives the mean time to 99%% coverage smallest at **s = %d** (%.2f rounds, sd %.2f; %.2f at s = %d): in the pairwise model the coverage optimum lies %s s*. The protocol simulation's fastest s among those simulated is %d (%.1f rounds, mean of %d runs; with so few runs its error bars cannot separate neighbouring s).\n",
 		res.SStar, res.SInt, res.SIntGamma, r.OptNodes, res.SBestTime, res.BestTime, res.TimeAtSInt, res.SInt, r.ExactBest, r.ExactBestT, r.ExactSDAtBest, r.ExactT[res.SInt-1], res.SInt, side, r.BestSim, r.BestSimT, r.OptReps)

@@ -61,6 +61,8 @@ func TestRunTiny(t *testing.T) {
 	if !strings.Contains(string(report), "round snapshots") || !strings.Contains(string(report), "proved** for every s = 1..5") {
 		t.Error("Fig. 8's two coverage records or the γ proof are missing")
 	}
+	// Every CSV cell of a numeric column is a number or empty.
+	checkDirCSV(t, dir)
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		if strings.HasPrefix(e.Name(), ".") {

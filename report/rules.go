@@ -127,7 +127,7 @@ func nearRuleText() string {
 
 const (
 	accurateRuleText = "exhaustive enumeration of one shuffle: a tagged item's drop probability equal to S and not to formula (1) at every point does not hold; no enumeration cannot be checked"
-	gammaRuleText    = "exact: proved, or equal at every point checked, holds; one exact mismatch does not hold"
+	gammaRuleText    = "exact arithmetic: the proof for every s, with no mismatch on the grid and no refutation by the per-s prover, holds; one exact mismatch or refutation does not hold"
 )
 
 // gapRatio: the protocol's and the pairwise-Markov simulation's largest

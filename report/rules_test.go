@@ -205,3 +205,11 @@ func TestFig78Verdicts(t *testing.T) {
 		t.Errorf("coverage: %+v", cov)
 	}
 }
+
+func TestPowerOfTen(t *testing.T) {
+	for n, want := range map[int]string{1000: "10^3", 100000000: "10^8", 10: "10^1", 2500: "2500", 1: "1", 2000: "2000"} {
+		if got := powerOfTen(n); got != want {
+			t.Errorf("powerOfTen(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -124,7 +124,7 @@ func (r *Optimal) Verdicts() []Verdict {
 	}
 	var ns []string
 	for _, t := range r.Trend {
-		ns = append(ns, fmt.Sprintf("%.0e", float64(t.N)))
+		ns = append(ns, powerOfTen(t.N))
 	}
 	cov := Verdict{Claim: "s* is optimal for the convergence of coverage", Verdict: optimumRule(e), Rule: optimumRuleText(),
 		Measured: fmt.Sprintf("exact pairwise chain (N = %d): best s = %d against s* = %.2f, %.2f of %.1f rounds faster (%.1f %%), %.1f standard errors with %d protocol runs (%.0f runs for %d); the ODE's best s at N = %s: %s",
