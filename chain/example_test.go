@@ -34,3 +34,13 @@ func ExampleSolve() {
 	fmt.Printf("E[X(1)/N] = %.6f\n", res.Rows[1].X.Mean)
 	// Output: E[X(1)/N] = 0.626424
 }
+
+// Two nodes, n = 7, c = 4, s = 2: the second node first holds d when a
+// shuffle sends it, at rate 2p = 1 a round (either node initiates at rate
+// 1 and sends d w.p. p = 1/2 either way), so the time to full coverage is
+// Exp(1): P(T ≤ 1) = 1 − e^{−1} = 0.632121, median ln 2 = 0.693147.
+func ExampleTimeToLevel() {
+	lt, _ := chain.TimeToLevel(context.Background(), chain.Config{Nodes: 2, Shuffle: gossip.Shuffle{Items: 7, Cache: 4, Exchange: 2}, Level: 1}, chain.Settings{})
+	fmt.Printf("P(T ≤ 1) = %.6f, median %.6f, mean %.6f\n", lt.CDF(1), lt.Quantile(0.5), lt.Mean)
+	// Output: P(T ≤ 1) = 0.632121, median 0.693147, mean 1.000000
+}
