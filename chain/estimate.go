@@ -21,11 +21,11 @@ type Cost struct {
 
 // Calibration of Cost.CPUSeconds: CPU ns per state-step measured by the
 // benchmarks on the development machine (2-core Xeon, Go 1.26, shared by
-// other jobs), 2026-11-30: joint chain 5.5 (N = 300) to 6.3 (N = 1000),
-// X alone 2.4 to 2.6.
+// other jobs), 2026-11-30: joint chain 4.4 to 5.9 (N = 300) and 4.8
+// (N = 1000), X alone 2.4 to 3.9.
 const (
-	nsJoint       = 6
-	nsReplication = 2.5
+	nsJoint       = 5
+	nsReplication = 3
 )
 
 // CPUSeconds is the CPU time the work takes at NsPerStateStep. Solve runs

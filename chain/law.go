@@ -39,6 +39,10 @@ type law struct {
 	dropped    float64   // mass removed by trimming
 	killed     float64   // mass sent beyond the caps
 	rowMass    []float64 // mass of each row after the last step (joint)
+	wantPx     bool      // sum the X marginal while stepping (joint)
+	pxOK       bool      // px is the X marginal of cur, over [pxLo, pxHi]
+	px, px2    []float64
+	pxLo, pxHi int
 	lo, hi     []int     // the X range of each row of cur (joint)
 	nlo, nhi   []int     // the X range of each row where nxt may be nonzero
 	ra, rb     []int     // scratch: the ranges stepJoint writes
@@ -301,7 +305,18 @@ func (l *law) stepJoint() {
 		l.nlo[y], l.nhi[y] = 1, 0
 	}
 	dOut := l.dropRate()
-	rows := func(ya, yb int) {
+	// With wantPx, the X marginal of the new law is summed as its rows are
+	// written (each goroutine into its own buffer), from the row just
+	// written, still in cache.
+	var pxA, pxB []float64
+	if l.wantPx {
+		if l.px == nil {
+			l.px, l.px2 = make([]float64, n+2), make([]float64, n+2)
+		}
+		clear(l.px[l.pxLo : l.pxHi+1])
+		pxA, pxB = l.px, l.px2
+	}
+	rows := func(ya, yb int, px []float64) {
 		for y := ya; y <= yb; y++ {
 			xa, xe := ra[y], rb[y]
 			l.nlo[y], l.nhi[y] = xa, xe
@@ -333,6 +348,9 @@ func (l *law) stepJoint() {
 				fyx--
 			}
 			l.rowMass[y] = sum
+			if px != nil {
+				floats.Add(px[xa:xe+1], out[xa:xe+1])
+			}
 		}
 	}
 	// Each row of nxt reads rows y and y−1 of cur only, so two halves of
@@ -345,7 +363,7 @@ func (l *law) stepJoint() {
 		total += cells(y)
 	}
 	if total < parallelMin {
-		rows(ylo, yhi)
+		rows(ylo, yhi, pxA)
 	} else {
 		// Split where half the states lie.
 		mid, acc := ylo, cells(ylo)
@@ -355,13 +373,22 @@ func (l *law) stepJoint() {
 		}
 		var wg sync.WaitGroup
 		wg.Add(1)
-		go func() { defer wg.Done(); rows(mid+1, yhi) }()
-		rows(ylo, mid)
+		go func() { defer wg.Done(); rows(mid+1, yhi, pxB) }()
+		rows(ylo, mid, pxA)
 		wg.Wait()
+		if pxB != nil {
+			xa, xb := max(1, l.xlo-1), min(n, l.xhi+1)
+			floats.Add(pxA[xa:xb+1], pxB[xa:xb+1])
+			clear(pxB[xa : xb+1])
+		}
 	}
 	l.nreg = region{ylo: l.ylo, yhi: l.yhi}
 	l.ylo, l.yhi = ylo, yhi
 	l.xlo, l.xhi = max(1, l.xlo-1), min(n, l.xhi+1) // a bound; box makes it tight
+	l.pxOK = l.wantPx
+	if l.pxOK {
+		l.pxLo, l.pxHi = l.xlo, l.xhi
+	}
 }
 
 // dropRate returns w·X(X−1)/D for X = 0..N+1 (scaled), computed once.
@@ -401,11 +428,17 @@ func (l *law) trim(drop float64) float64 {
 		before := used
 		for a <= b && used+row[a] < drop {
 			used += row[a]
+			if l.pxOK {
+				l.px[a] -= row[a]
+			}
 			row[a] = 0
 			a++
 		}
 		for b >= a && used+row[b] < drop {
 			used += row[b]
+			if l.pxOK {
+				l.px[b] -= row[b]
+			}
 			row[b] = 0
 			b--
 		}
@@ -434,6 +467,7 @@ func (l *law) absorb(m int) {
 		l.lo[y], l.hi[y] = 1, 0
 		l.rowMass[y] = 0
 	}
+	l.pxOK = false
 	l.ymax = m - 1
 	l.yhi = min(l.yhi, m-1)
 	if l.yhi < l.ylo { // nothing left below m
@@ -677,6 +711,7 @@ func (m *mixer) install(l *law) {
 		l.box()
 	}
 	l.rowSums()
+	l.pxOK = false
 	m.empty = true
 }
 
@@ -709,6 +744,7 @@ func (l *law) restore(s *snapshot) {
 	l.each(func(x, y int, _ float64) { l.cur[l.idx(x, y)] = 0 })
 	l.xlo, l.xhi, l.ylo, l.yhi = s.reg.xlo, s.reg.xhi, s.reg.ylo, s.reg.yhi
 	l.dropped, l.killed = s.dropped, s.killed
+	l.pxOK = false
 	if !l.joint {
 		copy(l.cur[l.xlo:l.xhi+1], s.data)
 		return

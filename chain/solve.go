@@ -320,18 +320,34 @@ func (s *solver) accumulate(active []*output, k int) {
 		}
 		return
 	}
-	above, tot := l.marginals(s.px, s.py, s.m)
+	// The X marginal was summed by the step that made the law (wantPx),
+	// or is summed now; the Y marginal is the row masses.
+	px, py := s.px, l.rowMass
+	var above, tot float64
+	for y := l.ylo; y <= l.yhi; y++ {
+		tot += py[y]
+		if s.m > 0 && y >= s.m {
+			above += py[y]
+		}
+	}
+	if l.pxOK {
+		px = l.px
+	} else {
+		l.marginals(px, s.py, s.m)
+		clear(s.py[l.ylo : l.yhi+1])
+	}
 	for _, o := range active {
 		wk := o.win.w[k-o.win.lo]
 		o.cover(xlo, xhi, s.N)
-		floats.AddScaled(o.px[xlo-o.off:xhi-o.off+1], wk, s.px[xlo:xhi+1])
-		floats.AddScaled(o.py[l.ylo:l.yhi+1], wk, s.py[l.ylo:l.yhi+1])
+		floats.AddScaled(o.px[xlo-o.off:xhi-o.off+1], wk, px[xlo:xhi+1])
+		floats.AddScaled(o.py[l.ylo:l.yhi+1], wk, py[l.ylo:l.yhi+1])
 		o.ylo, o.yhi = min(o.ylo, l.ylo), max(o.yhi, l.yhi)
 		o.above += wk * above
 		o.total += wk * tot
 	}
-	clear(s.px[xlo : xhi+1])
-	clear(s.py[l.ylo : l.yhi+1])
+	if !l.pxOK {
+		clear(s.px[xlo : xhi+1])
+	}
 }
 
 // try runs segment (i, n) once at the current rate.
@@ -397,6 +413,8 @@ func (s *solver) try(i, n int) error {
 		if l.steps >= int64(MaxSteps) {
 			return fmt.Errorf("chain: more than %g steps (coverage %g not reached?)", float64(MaxSteps), s.cfg.Level)
 		}
+		// Sum the X marginal while stepping where an output will want it.
+		l.wantPx = l.joint && !tail && (len(active) > 0 || next <= i+n)
 		l.advance(s.set.Drop)
 		if l.steps%trimEvery == 0 {
 			st := l.states()
