@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gossipkit/gossipkit/internal/atomicfile"
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/report"
@@ -67,7 +68,8 @@ func partPath(out string, id shard.ID) string {
 // `-o parts/`), and the part file must be writable there.
 func shardOut(out string, id shard.ID) (string, error) {
 	if strings.HasSuffix(out, "/") {
-		if err := os.MkdirAll(out, 0o755); err != nil {
+		// Registered: removed again if the run does not succeed (runEnv).
+		if _, err := atomicfile.MkdirAll(out); err != nil {
 			return "", usagef("-o %s: cannot create the folder: %v", out, errors.Unwrap(err))
 		}
 	}
