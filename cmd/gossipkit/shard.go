@@ -138,9 +138,12 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		raw, err := os.ReadFile(f)
+		raw, err := shard.ReadFile(f)
 		if err != nil {
-			return usagef("%s: cannot read: %v", f, errors.Unwrap(err))
+			if u := errors.Unwrap(err); u != nil {
+				err = u
+			}
+			return usagef("%s: cannot read: %v", f, err)
 		}
 		format, plain, err := shard.ReadFormat(raw)
 		if err != nil {
