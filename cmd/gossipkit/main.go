@@ -100,7 +100,7 @@ func runCommand(ctx context.Context, e *env, args []string) int {
 	}
 	name := args[0]
 	if name == "help" || name == "-h" || name == "--help" || name == "-help" {
-		if len(args) > 1 {
+		if len(args) > 1 && args[1] != "help" {
 			c, ok := cmds[args[1]]
 			if !ok {
 				fmt.Fprintf(e.stderr, "gossipkit help: unknown command %q (valid: %s)\n", args[1], strings.Join(names(cmds), ", "))

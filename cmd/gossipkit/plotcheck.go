@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/gossipkit/gossipkit/exact"
+	"github.com/gossipkit/gossipkit/internal/cli"
+	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/report"
 )
 
@@ -81,4 +83,22 @@ func fig4Curves(sc report.Scale) error {
 		}
 	}
 	return usagef("--cs, --ss, --n-max, --step: no curve to draw (each needs s ≤ c and c + step ≤ n-max; got cs %v, ss %v, n-max %d, step %d)", sc.Fig4C, sc.Fig4S, sc.Fig4NMax, sc.Fig4Step)
+}
+
+// checkShards checks --shards M (0: not given).
+func checkShards(fs *flag.FlagSet, shards int) error {
+	if shards < 0 || shards > shard.MaxCount || shards == 0 && cli.Given(fs, "shards") {
+		return usagef("--shards %d: valid range 1..%d", shards, shard.MaxCount)
+	}
+	return nil
+}
+
+// shardsUsed refuses --shards M when no scheduler index variable made this
+// run a shard: the count alone says nothing of which shard to run
+// (`sim --shards 3` used to run the whole experiment).
+func shardsUsed(shards int, id *shard.ID) error {
+	if shards > 0 && id == nil {
+		return usagef("--shards %d: no shard index: set by a batch scheduler (JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX), or give --shard I/M instead", shards)
+	}
+	return nil
 }

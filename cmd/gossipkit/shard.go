@@ -45,7 +45,7 @@ func resolveShard(e *env, flagVal, out string, shards int, useEnv bool) (id *sha
 	case err != nil:
 		return nil, usagef("%v", err)
 	case id != nil:
-		fmt.Fprintf(e.stderr, "gossipkit sim: running shard %d/%d from %s\n", id.Index, id.Count, source)
+		fmt.Fprintf(e.stderr, "gossipkit: running shard %d/%d from %s\n", id.Index, id.Count, source)
 	}
 	return id, nil
 }

@@ -77,7 +77,7 @@ func Parse(fs *flag.FlagSet, stdout io.Writer, args []string) error {
 func flagError(fs *flag.FlagSet, err error) error {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		return Usagef("%s: unknown flag (gossipkit help %s lists the flags)", name, fs.Name())
+		return Usagef("%s: unknown flag (gossipkit help %s lists the flags)", flagName(strings.TrimLeft(name, "-")), fs.Name())
 	}
 	var value, name string
 	if _, scanErr := fmt.Sscanf(msg, "invalid value %q for flag %s", &value, &name); scanErr == nil {
