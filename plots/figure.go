@@ -105,6 +105,9 @@ func (se Series) finite() Series {
 
 // Build draws the figure. Points where y is NaN or infinite are left out.
 func (s *Spec) Build() (*plot.Plot, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
 	clean := *s
 	clean.Series = make([]Series, len(s.Series))
 	for i, se := range s.Series {
@@ -284,6 +287,9 @@ func saveBoth(base string, h vg.Length, paint func(draw.Canvas)) ([]string, erro
 // SaveStack writes several figures stacked vertically in one image (each
 // panel Height tall) as base.png and base.svg.
 func SaveStack(base string, specs ...*Spec) ([]string, error) {
+	if len(specs) == 0 {
+		return nil, fmt.Errorf("plots: SaveStack: no figure: %w", ErrEmpty)
+	}
 	plots := make([][]*plot.Plot, len(specs))
 	for i, s := range specs {
 		p, err := s.Build()

@@ -46,6 +46,9 @@ type Table struct {
 
 // Write renders t in the given format ("text", "json", "csv" or "markdown").
 func (t *Table) Write(w io.Writer, format string) error {
+	if err := t.check(); err != nil {
+		return err
+	}
 	switch format {
 	case "json":
 		return t.writeJSON(w)

@@ -151,6 +151,9 @@ func (c Config) Validate() error {
 	if c.Topology.Kind == Regular && (c.Topology.Degree >= c.Nodes || c.Nodes*c.Topology.Degree%2 != 0) {
 		return f("Config.Topology", "regular:%d: need degree < N and N·degree even (N = %d)", c.Topology.Degree, c.Nodes)
 	}
+	if err := c.checkLimits(); err != nil {
+		return err
+	}
 	return nil
 }
 
@@ -169,7 +172,8 @@ func (c Config) MemoryEstimate(workers int) uint64 {
 	}
 	// Per replication 12 bytes a round (x, y, y_round); per round of the
 	// output ~700 bytes (the summary, and a table row of 16 boxed values).
-	return per*uint64(workers) + 12*uint64(c.Rounds+1)*uint64(c.Reps) + 700*uint64(c.Rounds+1)
+	return per*uint64(workers) + 12*uint64(c.Rounds+1)*uint64(c.Reps) + 700*uint64(c.Rounds+1) +
+		uint64(c.topologyPairs()*bytesPerEdge)
 }
 
 // DefaultWorkers is the number of CPUs.

@@ -222,6 +222,9 @@ func DecodePart(raw []byte) (*Part, error) {
 			}
 		}
 	}
+	if err := p.checkRanges(cfg); err != nil {
+		return nil, err
+	}
 	return &p, nil
 }
 
@@ -241,6 +244,9 @@ func mergeErr(format string, a ...any) error {
 func Merge(parts []*Part, names []string, allowMissing bool) (*Result, []int, error) {
 	if len(parts) == 0 {
 		return nil, nil, mergeErr("no parts to merge")
+	}
+	if err := checkMergeable(parts, names); err != nil {
+		return nil, nil, err
 	}
 	ref, _ := json.Marshal(parts[0].Config)
 	cfg, err := parts[0].Config.config()

@@ -203,7 +203,9 @@ func randomTorus(ug *simple.UndirectedGraph, r *rng.Rand, N int, rad float64) {
 	for i := range N {
 		xs[i], ys[i] = r.Float64(), r.Float64()
 	}
-	cells := max(1, int(1/rad))
+	// Cells at least rad wide, and no more than about one a node: a tiny
+	// radius (1e-10) must not make a grid of 10^20 cells.
+	cells := max(1, int(math.Min(1/rad, math.Sqrt(float64(N))+1)))
 	grid := make([][]int, cells*cells)
 	cell := func(x float64) int { return min(cells-1, int(x*float64(cells))) }
 	for i := range N {

@@ -237,6 +237,9 @@ func DecodePart(plain []byte) (*Part, error) {
 			return nil, fmt.Errorf("tree: corrupted part file: seed %d does not belong to shard %d/%d", r.Index, p.Shard.Index, p.Shard.Count)
 		}
 	}
+	if err := p.checkRanges(); err != nil {
+		return nil, err
+	}
 	return &p, nil
 }
 
@@ -256,6 +259,9 @@ func mergeErr(format string, a ...any) error {
 func Merge(parts []*Part, names []string, allowMissing bool) (Experiment, []SeedResult, []int, error) {
 	if len(parts) == 0 {
 		return Experiment{}, nil, nil, mergeErr("no parts to merge")
+	}
+	if err := checkMergeable(parts, names); err != nil {
+		return Experiment{}, nil, nil, err
 	}
 	ref, _ := json.Marshal(parts[0].Exp)
 	owner := map[int]string{}

@@ -36,6 +36,9 @@ func cmdChain(ctx context.Context, e *env, args []string) error {
 	if cfg.PDrop, err = approx.ParseVariant(*variant); err != nil {
 		return usagef("--pdrop %q: valid values are simplified, gamma, exact", *variant)
 	}
+	if cfg.Initial < 1 { // the library reads 0 as its default, 1
+		return usagef("--initial %d: valid range 1..N = 1..%d", cfg.Initial, cfg.Nodes)
+	}
 	if err := cfg.Validate(); err != nil {
 		return usagef("%v", fieldUsage(err, fieldFlags))
 	}

@@ -82,13 +82,18 @@ func commands() map[string]*command {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := cli.WithSignals(context.Background())
+	name := "gossipkit"
+	if len(args) > 0 {
+		name += " " + args[0]
+	}
+	ctx, stop := cli.WithSignals(context.Background(), stderr, name)
 	defer stop()
 	e := &env{stdout: stdout, stderr: stderr, getenv: os.Getenv, terminal: cli.IsTerminal(stderr)}
 	return runEnv(ctx, e, args)
 }
 
-func runEnv(ctx context.Context, e *env, args []string) int {
+// runCommand runs one command (runEnv adds the checks of its output).
+func runCommand(ctx context.Context, e *env, args []string) int {
 	cmds := commands()
 	if len(args) == 0 {
 		printHelp(e.stderr, cmds)
@@ -96,7 +101,7 @@ func runEnv(ctx context.Context, e *env, args []string) int {
 	}
 	name := args[0]
 	if name == "help" || name == "-h" || name == "--help" || name == "-help" {
-		if len(args) > 1 {
+		if len(args) > 1 && args[1] != "help" {
 			c, ok := cmds[args[1]]
 			if !ok {
 				fmt.Fprintf(e.stderr, "gossipkit help: unknown command %q (valid: %s)\n", args[1], strings.Join(names(cmds), ", "))
@@ -130,7 +135,7 @@ func runEnv(ctx context.Context, e *env, args []string) int {
 	case errors.As(err, &ue):
 		fmt.Fprintf(e.stderr, "gossipkit %s: %v\n", name, ue)
 		return 2
-	case errors.Is(err, context.Canceled):
+	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		code, what := cli.Interrupted(ctx)
 		fmt.Fprintf(e.stderr, "gossipkit %s: %s; no output written\n", name, what)
 		return code

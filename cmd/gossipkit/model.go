@@ -103,7 +103,7 @@ func cmdODE(ctx context.Context, e *env, args []string) error {
 	p := addShuffleFlags(fs, true)
 	tMax := fs.Float64("t-max", 300, "last time, in rounds (> 0)")
 	dt := fs.Float64("dt", 1, "output spacing, in rounds (0 < dt ≤ t-max)")
-	rtol := fs.Float64("rtol", 1e-10, "relative tolerance of the integrator, in (0, 1)")
+	rtol := fs.Float64("rtol", 1e-10, "relative tolerance of the integrator, in [1e-14, 1)")
 	atol := fs.Float64("atol", 1e-13, "absolute tolerance of the integrator (≥ 0)")
 	initial := fs.Int("initial", 1, "initial number of copies of d (1..N)")
 	variant := fs.String("pdrop", "simplified", "P_drop variant: simplified, gamma or exact")
@@ -128,8 +128,10 @@ func cmdODE(ctx context.Context, e *env, args []string) error {
 	case *tMax / *dt > 1e6:
 		// Each output row holds up to 9 boxed values (~300 bytes).
 		return usagef("--dt %g: at most 10^6 output rows (t-max/dt = %g)", *dt, *tMax / *dt)
-	case !(*rtol > 0 && *rtol < 1):
-		return usagef("--rtol %g: valid range (0, 1)", *rtol)
+	case !(*rtol >= minRTol && *rtol < 1):
+		// Below ~50 ulp no step can meet the tolerance: the step size
+		// underflows and the solution becomes NaN (--rtol 1e-300).
+		return usagef("--rtol %g: valid range [%g, 1)", *rtol, minRTol)
 	case !(*atol >= 0 && *atol <= 1):
 		// x and y are fractions: an absolute tolerance above 1 accepts any answer.
 		return usagef("--atol %g: valid range [0, 1]", *atol)
@@ -214,3 +216,7 @@ func cmdOptimal(ctx context.Context, e *env, args []string) error {
 	t.Rows = [][]any{{*p.n, *p.c, *N, *level, res.SStar, res.SInt, sIntGamma, sIntExact, res.P11, res.SBestTime, res.BestTime, res.TimeAtSInt}}
 	return outputTable(e, *out, *format, t)
 }
+
+// minRTol is the smallest relative tolerance ode accepts: about 50 times
+// the double-precision unit round-off 2^−53 ≈ 1.1e−16.
+const minRTol = 1e-14

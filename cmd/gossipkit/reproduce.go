@@ -108,6 +108,9 @@ func cmdPlot(ctx context.Context, e *env, args []string) error {
 	if err := parseEnv(fs, e, args[1:]); err != nil {
 		return err
 	}
+	if err := plotFlagsApply(fs, fig); err != nil {
+		return err
+	}
 	var err error
 	for _, l := range []struct {
 		flag, val string
@@ -117,7 +120,7 @@ func cmdPlot(ctx context.Context, e *env, args []string) error {
 			return usagef("%v", err)
 		}
 	}
-	if fig != "fig4" {
+	if fig == "fig7" || fig == "fig8" {
 		for _, n := range sc.Ns {
 			cfg := sim.Config{Nodes: sc.Nodes, Shuffle: gossip.Shuffle{Items: n, Cache: sc.Cache, Exchange: sc.Exchange}, Warmup: sc.Warmup, Rounds: sc.Rounds, Reps: sc.Reps, Initial: 1}
 			if err := checkSimConfig(cfg, *workers); err != nil {
@@ -134,6 +137,9 @@ func cmdPlot(ctx context.Context, e *env, args []string) error {
 		return usagef("--opt-s %s: every s must be < c = %d", *optS, sc.Cache)
 	case sc.OptReps < 1 || sc.OptRounds < 1 || sc.OptNodes < 2:
 		return usagef("--opt-reps, --opt-rounds ≥ 1 and --opt-N ≥ 2")
+	}
+	if err := plotInputs(fig, sc); err != nil {
+		return err
 	}
 	start := time.Now()
 	err = report.Plot(ctx, *out, fig, sc, report.Options{Workers: *workers, Progress: stepPrinter(e, "plot", start)})

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gossipkit/gossipkit/internal/atomicfile"
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/report"
@@ -44,7 +45,7 @@ func resolveShard(e *env, flagVal, out string, shards int, useEnv bool) (id *sha
 	case err != nil:
 		return nil, usagef("%v", err)
 	case id != nil:
-		fmt.Fprintf(e.stderr, "gossipkit sim: running shard %d/%d from %s\n", id.Index, id.Count, source)
+		fmt.Fprintf(e.stderr, "gossipkit: running shard %d/%d from %s\n", id.Index, id.Count, source)
 	}
 	return id, nil
 }
@@ -67,7 +68,8 @@ func partPath(out string, id shard.ID) string {
 // `-o parts/`), and the part file must be writable there.
 func shardOut(out string, id shard.ID) (string, error) {
 	if strings.HasSuffix(out, "/") {
-		if err := os.MkdirAll(out, 0o755); err != nil {
+		// Registered: removed again if the run does not succeed (runEnv).
+		if _, err := atomicfile.MkdirAll(out); err != nil {
 			return "", usagef("-o %s: cannot create the folder: %v", out, errors.Unwrap(err))
 		}
 	}
@@ -136,9 +138,12 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		raw, err := os.ReadFile(f)
+		raw, err := shard.ReadFile(f)
 		if err != nil {
-			return usagef("%s: cannot read: %v", f, errors.Unwrap(err))
+			if u := errors.Unwrap(err); u != nil {
+				err = u
+			}
+			return usagef("%s: cannot read: %v", f, err)
 		}
 		format, plain, err := shard.ReadFormat(raw)
 		if err != nil {

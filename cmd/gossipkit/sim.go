@@ -8,7 +8,6 @@ import (
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/internal/cli"
-	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/report"
 	"github.com/gossipkit/gossipkit/sim"
 )
@@ -85,6 +84,9 @@ func checkSimConfig(cfg sim.Config, workers int) error {
 	}
 	need := cfg.MemoryEstimate(workers)
 	if avail := cli.AvailableMemory(); avail > 0 && need > avail {
+		if topo := cfg.MemoryEstimate(workers) - (sim.Config{Nodes: cfg.Nodes, Shuffle: cfg.Shuffle, Model: cfg.Model, Rounds: cfg.Rounds, Reps: cfg.Reps}).MemoryEstimate(workers); topo > need/2 {
+			return usagef("--topology %v with -N %d: building the graph needs about %s of memory, the machine has %s available", cfg.Topology, cfg.Nodes, cli.Bytes(topo), cli.Bytes(avail))
+		}
 		return usagef("-N %d with n = %d, c = %d: the run needs about %s of memory, the machine has %s available",
 			cfg.Nodes, cfg.Shuffle.Items, cfg.Shuffle.Cache, cli.Bytes(need), cli.Bytes(avail))
 	}
@@ -106,11 +108,14 @@ func cmdSim(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *shards < 0 || *shards > shard.MaxCount {
-		return usagef("--shards %d: valid range 1..%d", *shards, shard.MaxCount)
+	if err := checkShards(fs, *shards); err != nil {
+		return err
 	}
 	sh, err := resolveShard(e, *shardFlag, *out, *shards, !*ignoreEnv)
 	if err != nil {
+		return err
+	}
+	if err := shardsUsed(*shards, sh); err != nil {
 		return err
 	}
 	set := sim.Settings{Workers: workers, Progress: newProgress(e, "sim")}

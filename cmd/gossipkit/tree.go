@@ -23,21 +23,43 @@ func cmdTree(ctx context.Context, e *env, args []string) error {
 	}
 	sub := args[0]
 	fs := newFlags("tree " + sub)
+	// Each subcommand defines only the flags it uses, so that its help
+	// lists exactly what it takes and any other flag is refused.
+	seeds := fs.Int("seeds", 10, "number of seeds (runs) to aggregate (≥ 1)")
+	seed := fs.Uint64("seed", 1, "first seed; run i uses seed + i")
+	if sub == "sweep" {
+		outDir := fs.String("out", "out/tree", "output directory (the tree section of the report: TREE.md, figures, tables)")
+		if err := parseEnv(fs, e, args[1:]); err != nil {
+			return err
+		}
+		if err := (tree.Experiment{Cfg: tree.DefaultConfig(), Seeds: *seeds}).Validate(); err != nil {
+			return usagef("%v", fieldUsage(err, treeFieldFlags))
+		}
+		names, err := report.TreeSweep(ctx, *outDir, *seeds, *seed, report.Options{})
+		if err != nil {
+			return dirUsage(err, "--out")
+		}
+		fmt.Fprintf(e.stderr, "tree sweep: wrote %d files to %s (TREE.md)\n", len(names), *outDir)
+		return nil
+	}
 	cfg := tree.DefaultConfig()
 	fs.IntVar(&cfg.Nodes, "N", cfg.Nodes, "number of nodes N (1..4194304)")
 	fs.IntVar(&cfg.Nodes, "nodes", cfg.Nodes, "alias of -N")
 	fs.IntVar(&cfg.Degree, "degree", cfg.Degree, "k, the most children a node accepts (≥ 1)")
 	join := fs.String("join", "first", "entry point: first, root or closest (see `go doc ./tree`)")
 	redirect := fs.String("redirect", "random", "alternative named by a full node: random or distance")
-	seeds := fs.Int("seeds", 10, "number of seeds (runs) to aggregate (≥ 1)")
-	seed := fs.Uint64("seed", 1, "first seed; run i uses seed + i")
 	format := fs.String("format", "text", "output format: text, json, csv or markdown")
 	out := fs.String("o", "", "write to FILE instead of standard output")
-	fraction := fs.Float64("fraction", 0.1, "fail: fraction of nodes failing at once, in [0, 1)")
-	repair := fs.String("repair", "election", "fail: breakout, preservation or election")
-	elect := fs.String("elect", "xor", "fail with election: priority xor (distance to the group id) or lifetime")
-	shardFlag := fs.String("shard", "", "run only seeds i with i mod M = I−1 and write a part file for `gossipkit merge`")
-	outDir := fs.String("out", "out/tree", "sweep: output directory")
+	fraction, repair, elect := new(float64), new(string), new(string)
+	*repair, *elect = "election", "xor"
+	if sub == "fail" {
+		fs.Float64Var(fraction, "fraction", 0.1, "fraction of nodes failing at once, in [0, 1)")
+		fs.StringVar(repair, "repair", "election", "breakout, preservation or election")
+		fs.StringVar(elect, "elect", "xor", "with election: priority xor (distance to the group id) or lifetime")
+	}
+	shardFlag := fs.String("shard", "", "run only seeds i with i mod M = I−1 and write a part file for `gossipkit merge` to -o (a file, or a directory ending in /)")
+	shards := fs.Int("shards", 0, "number of shards M when the shard index comes from JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX (Slurm: SLURM_ARRAY_TASK_COUNT)")
+	ignoreEnv := fs.Bool("no-scheduler-env", false, "ignore JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID and AWS_BATCH_JOB_ARRAY_INDEX")
 	if err := parseFormatted(fs, e, args[1:], format); err != nil {
 		return err
 	}
@@ -59,16 +81,14 @@ func cmdTree(ctx context.Context, e *env, args []string) error {
 	if err := exp.Validate(); err != nil {
 		return usagef("%v", fieldUsage(err, treeFieldFlags))
 	}
-	if sub == "sweep" {
-		names, err := report.TreeSweep(ctx, *outDir, *seeds, *seed, report.Options{})
-		if err != nil {
-			return dirUsage(err, "--out")
-		}
-		fmt.Fprintf(e.stderr, "tree sweep: wrote %d files to %s (TREE.md)\n", len(names), *outDir)
-		return nil
+	if err := checkShards(fs, *shards); err != nil {
+		return err
 	}
-	id, err := resolveShard(e, *shardFlag, *out, 0, false)
+	id, err := resolveShard(e, *shardFlag, *out, *shards, !*ignoreEnv)
 	if err != nil {
+		return err
+	}
+	if err := shardsUsed(*shards, id); err != nil {
 		return err
 	}
 	if id != nil && len(exp.Indices(id)) == 0 {

@@ -78,7 +78,7 @@ func Parse(fs *flag.FlagSet, stdout io.Writer, args []string) error {
 func flagError(fs *flag.FlagSet, err error) error {
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-		return Usagef("%s: unknown flag (gossipkit help %s lists the flags)", name, fs.Name())
+		return Usagef("%s: unknown flag (gossipkit help %s lists the flags)", flagName(strings.TrimLeft(name, "-")), fs.Name())
 	}
 	var value, name string
 	if _, scanErr := fmt.Sscanf(msg, "invalid value %q for flag %s", &value, &name); scanErr == nil {
@@ -174,8 +174,11 @@ func ParseFormatted(fs *flag.FlagSet, stdout io.Writer, args []string, format *s
 }
 
 // CheckOut checks that a file can be written at path: its folder exists
-// and is writable (a probe file is created there and removed), and path is
-// not a folder.
+// and is writable, path is absent or a regular file (not a device, FIFO,
+// socket, folder or symbolic link: see atomicfile), and the temporary file
+// the write will use can be created (a probe of that name is created there
+// and removed), so that a name too long for the file system is refused
+// before any work.
 func CheckOut(flagName, path string) error {
 	dir := filepath.Dir(path)
 	st, err := os.Stat(dir)
@@ -187,14 +190,21 @@ func CheckOut(flagName, path string) error {
 	case IsDir(path):
 		return Usagef("%s %s: is a folder; a file is wanted", flagName, path)
 	}
-	probe, err := os.CreateTemp(dir, ".gossipkit-probe-*")
-	if err != nil {
+	if err := atomicfile.CheckTarget(path); err != nil {
+		return Usagef("%s %s: exists and is not a regular file (a device, FIFO, socket or symbolic link); give a new name or a regular file", flagName, path)
+	}
+	if err := atomicfile.Probe(path); err != nil {
+		if errors.Is(err, syscall.ENAMETOOLONG) {
+			return Usagef("%s %s: the name is too long for the file system (with the temporary suffix; at most %d bytes)", flagName, path, maxName)
+		}
 		return Usagef("%s %s: the folder %s is not writable", flagName, path, dir)
 	}
-	probe.Close()
-	os.Remove(probe.Name())
 	return nil
 }
+
+// maxName is the longest file name that -o accepts: NAME_MAX (255) less
+// the temporary name's additions (".", ".tmp" and 10 digits).
+const maxName = 255 - 15
 
 // OutFlag adds the -o FILE flag.
 func OutFlag(fs *flag.FlagSet) *string {
@@ -333,24 +343,88 @@ func (s *signalError) code() int {
 	return 130
 }
 
+// Grace is how long a command has, after the first SIGINT or SIGTERM, to
+// stop at one of its checks and clean up by itself. Past it the signal
+// handler removes every temporary file and folder in progress and every
+// folder the run created (atomicfile.Abort), prints the command's one line
+// and exits, so that a computation that does not check its context often
+// enough still stops within Grace.
+var Grace = 2 * time.Second
+
 // WithSignals returns a context that SIGINT and SIGTERM cancel, so that a
 // command stops at its next check and its deferred clean-up removes
-// temporary files and folders; a second signal ends the process at once.
-func WithSignals(parent context.Context) (context.Context, func()) {
+// temporary files and folders. From the first signal on, no output is put
+// in place (atomicfile commits fail with a context.Canceled error).
+//
+// Further signals do not cut the clean-up short: GNU timeout, a terminal's
+// Ctrl-C and batch schedulers signal the process and then its whole group,
+// so one stop request often arrives twice. Whatever their number, the
+// process ends at most Grace after the first signal: if the command has
+// not returned by then, the handler runs atomicfile.Abort, prints
+// "<name>: terminated; no output written" (or interrupted) on stderr and
+// exits 143 (or 130). The returned stop function ends the handling.
+func WithSignals(parent context.Context, stderr io.Writer, name string) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
-	sigs := make(chan os.Signal, 2)
+	sigs := make(chan os.Signal, 8)
+	done := make(chan struct{})
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
-		s, ok := <-sigs
-		if !ok {
+		var first *signalError
+		select {
+		case s := <-sigs:
+			first = &signalError{s}
+		case <-done:
 			return
 		}
-		cancel(&signalError{s})
-		if s, ok = <-sigs; ok {
-			os.Exit((&signalError{s}).code())
+		atomicfile.Stop()
+		cancel(first)
+		timer := time.NewTimer(Grace)
+		for {
+			select {
+			case <-sigs: // the same request again (group signal): keep cleaning up
+			case <-done:
+				return
+			case <-timer.C:
+				atomicfile.Abort()
+				what := "interrupted"
+				if first.code() == 143 {
+					what = "terminated"
+				}
+				fmt.Fprintf(stderr, "%s: %s; no output written\n", name, what)
+				os.Exit(first.code())
+			}
 		}
 	}()
-	return ctx, func() { signal.Stop(sigs); close(sigs); cancel(nil) }
+	var once sync.Once
+	return ctx, func() {
+		once.Do(func() { signal.Stop(sigs); close(done); cancel(nil) })
+	}
+}
+
+// Stdout is the standard output a command writes to: it keeps the first
+// write error (a full disk, /dev/full) so that the exit status reports it
+// even when the code that printed ignored it, and it refuses every write
+// once Ctx is cancelled (a command stopped by a signal writes nothing
+// more).
+type Stdout struct {
+	Ctx context.Context
+	W   io.Writer
+	Err error
+}
+
+func (s *Stdout) Write(p []byte) (int, error) {
+	if s.Err != nil {
+		return 0, s.Err
+	}
+	if err := s.Ctx.Err(); err != nil {
+		return 0, err
+	}
+	n, err := s.W.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	s.Err = err
+	return n, err
 }
 
 // Interrupted returns the exit status and word for a command cancelled by

@@ -6,12 +6,14 @@
 package shard
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -27,7 +29,11 @@ type ID struct {
 }
 
 // Indices returns the replications of shard s among R: r mod Count = Index−1.
+// It is nil for an ID that is not Valid (the zero ID among them) or R ≤ 0.
 func (s ID) Indices(R int) []int {
+	if !s.Valid() || R <= 0 {
+		return nil
+	}
 	var out []int
 	for r := s.Index - 1; r < R; r += s.Count {
 		out = append(out, r)
@@ -40,8 +46,9 @@ func (s ID) Valid() bool {
 	return s.Count >= 1 && s.Count <= MaxCount && s.Index >= 1 && s.Index <= s.Count
 }
 
-// Owns reports whether replication r belongs to shard s.
-func (s ID) Owns(r int) bool { return r >= 0 && r%s.Count == s.Index-1 }
+// Owns reports whether replication r belongs to shard s; no replication
+// belongs to an ID that is not Valid.
+func (s ID) Owns(r int) bool { return s.Valid() && r >= 0 && r%s.Count == s.Index-1 }
 
 // Parse parses "I/M" with 1 ≤ I ≤ M ≤ MaxCount.
 func Parse(s string) (ID, error) {
@@ -157,8 +164,17 @@ func Missing(n int, has func(int) bool) []int {
 	return out
 }
 
-// maxPlain bounds the decompressed size of a part file (16 GiB).
-const maxPlain = 1 << 34
+// MaxPlain bounds the decompressed size of a part file (1 GiB): a larger
+// part (or a gzip bomb) is refused after reading at most MaxPlain bytes of
+// it. A run whose shards would be larger is split into more shards.
+const MaxPlain = 1 << 30
+
+// maxPlain is MaxPlain (tests lower it).
+var maxPlain int64 = MaxPlain
+
+// MaxRaw bounds the size of a part file as stored (gzip compresses the
+// JSON of a part at least 2:1, so no valid part is larger).
+const MaxRaw = MaxPlain / 2
 
 // WriteJSON writes v as one gzip member of JSON (best compression).
 func WriteJSON(w io.Writer, v any) error {
@@ -172,19 +188,54 @@ func WriteJSON(w io.Writer, v any) error {
 	return zw.Close()
 }
 
-// Decompress reads a part file: one gzip member (its CRC-32 and length
-// checked), at most 16 GiB of plain JSON.
+// Decompress reads a part file: exactly one gzip member (its CRC-32 and
+// length checked) of at most MaxPlain bytes of plain JSON, and nothing
+// after it (trailing bytes, or a second member as when two parts are
+// concatenated, are refused).
 func Decompress(r io.Reader) ([]byte, error) {
-	zr, err := gzip.NewReader(r)
+	br := bufio.NewReader(r)
+	zr, err := gzip.NewReader(br)
 	if err != nil {
 		return nil, fmt.Errorf("not a gossipkit part file (not gzip: %v)", err)
 	}
 	zr.Multistream(false)
-	plain, err := io.ReadAll(io.LimitReader(zr, maxPlain))
+	plain, err := io.ReadAll(io.LimitReader(zr, maxPlain+1))
 	if err != nil {
 		return nil, fmt.Errorf("corrupted or truncated part file: %v", err)
 	}
+	if int64(len(plain)) > maxPlain {
+		return nil, fmt.Errorf("decompresses to more than %d MiB: not a part file of gossipkit (split the run into more shards)", maxPlain>>20)
+	}
+	if n, _ := io.CopyN(io.Discard, br, 1); n > 0 {
+		return nil, errors.New("corrupted part file: data after the end of its gzip stream (two files concatenated?)")
+	}
 	return plain, nil
+}
+
+// ReadFile reads a part file from path: a regular file (a device or FIFO
+// such as /dev/zero is refused instead of read forever) of at most MaxRaw
+// bytes.
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	if st.Size() > MaxRaw {
+		return nil, fmt.Errorf("%d bytes: larger than any part file (at most %d MiB)", st.Size(), MaxRaw>>20)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxRaw+1))
+	if err == nil && len(b) > MaxRaw {
+		err = fmt.Errorf("larger than any part file (at most %d MiB)", MaxRaw>>20)
+	}
+	return b, err
 }
 
 // ReadFormat decompresses a part file and reads its "format" field; it

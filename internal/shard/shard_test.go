@@ -2,9 +2,11 @@ package shard
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -74,5 +76,53 @@ func TestPartEnvelope(t *testing.T) {
 		if _, _, err := ReadFormat(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
+	}
+}
+
+// Decompress reads one bounded gzip member and nothing after it.
+func TestDecompressRefuses(t *testing.T) {
+	var one bytes.Buffer
+	if err := WriteJSON(&one, map[string]int{"a": 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Decompress(bytes.NewReader(one.Bytes())); err != nil {
+		t.Fatalf("a valid member: %v", err)
+	}
+	two := append(append([]byte{}, one.Bytes()...), one.Bytes()...)
+	trailing := append(append([]byte{}, one.Bytes()...), 'x')
+	for name, raw := range map[string][]byte{"two members": two, "a trailing byte": trailing} {
+		if _, err := Decompress(bytes.NewReader(raw)); err == nil || !strings.Contains(err.Error(), "after the end") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	// A bomb: 1 MiB of zeros (about 1 KiB compressed) against a 64 KiB limit.
+	defer func(v int64) { maxPlain = v }(maxPlain)
+	maxPlain = 64 << 10
+	var bomb bytes.Buffer
+	zw := gzip.NewWriter(&bomb)
+	zw.Write(make([]byte, 1<<20))
+	zw.Close()
+	if _, err := Decompress(bytes.NewReader(bomb.Bytes())); err == nil || !strings.Contains(err.Error(), "more than") {
+		t.Errorf("bomb: %v", err)
+	}
+}
+
+// ReadFile refuses what is not a regular file instead of reading it forever.
+func TestReadFileRefusesDevices(t *testing.T) {
+	if _, err := ReadFile("/dev/zero"); err == nil {
+		t.Error("/dev/zero was read")
+	}
+}
+
+// The zero ID and other invalid IDs own nothing and list nothing (they
+// used to loop forever and divide by zero).
+func TestInvalidIDOwnsNothing(t *testing.T) {
+	for _, id := range []ID{{}, {Index: 0, Count: 3}, {Index: 4, Count: 3}, {Index: 1, Count: -1}} {
+		if id.Indices(10) != nil || id.Owns(0) || id.Owns(3) {
+			t.Errorf("%v: Indices %v", id, id.Indices(10))
+		}
+	}
+	if got := (ID{1, 3}).Indices(-5); got != nil {
+		t.Errorf("R = -5: %v", got)
 	}
 }
