@@ -65,7 +65,7 @@ func (s *Study) Refined(ctx context.Context) (*Refined, error) {
 	sc := s.Scale
 	n, c, sz := sc.Ns[0], sc.Cache, sc.Exchange
 	r := &Refined{Items: n, Cache: c, Exchange: sz}
-	r.Table = &plots.Table{Keys: []string{"N", "initial", "simulation", "runs", "quantity", "max_err_classic", "max_err_refined", "refined_over_classic", "sd_simulated", "sd_predicted"}}
+	r.Table = &plots.Table{Keys: []string{"N", "initial", "simulation", "runs", "quantity", "max_err_classic", "max_err_refined", "refined_over_classic", "sd_simulated", "sd_predicted", "se_of_mean"}}
 	for _, rc := range sc.Refined {
 		s.step(fmt.Sprintf("refined mean field: N = %d, %d initial copies", rc.N, rc.Initial))
 		m, err := approx.NewModel(approx.Config{Nodes: rc.N, Shuffle: gossip.Shuffle{Items: n, Cache: c, Exchange: sz}, PDrop: approx.Simplified, Initial: rc.Initial})
@@ -154,8 +154,14 @@ func (s *Study) Refined(ctx context.Context) (*Refined, error) {
 					peak = i
 				}
 			}
+			// The Monte Carlo's error bar: the standard error of its mean
+			// where its sd peaks (the largest over t); none for the exact chain.
+			se := ""
+			if runs, ok := cv.run.runs.(int); ok {
+				se = fmt.Sprintf("%.2g", tr.SD[peak]/math.Sqrt(float64(runs)))
+			}
 			r.Table.Rows = append(r.Table.Rows, []any{rc.N, rc.Initial, cv.run.name, cv.run.runs, []string{"x", "y"}[q], ec, er, er / ec,
-				fmt.Sprintf("%.4f (t=%d)", tr.SD[peak], peak), fmt.Sprintf("%.4f", sdPred[q][peak])})
+				fmt.Sprintf("%.4f (t=%d)", tr.SD[peak], peak), fmt.Sprintf("%.4f", sdPred[q][peak]), se})
 		}
 		if rc.Plot {
 			// Deviations from the classic mean field make the 1/N effect
@@ -193,7 +199,7 @@ func (r *Refined) Render(d *Doc) error {
 	if err := d.figure("refined", r.Panels...); err != nil {
 		return err
 	}
-	d.printf("Each panel shows how far the exact mean and the mean of each simulation lie from the classic mean field, and the refined correction V/N that predicts it.\n\n**Measured** (largest |exact or simulated mean − model| over t ∈ [0, T]; the exact rows carry no sampling error, only the chain's truncation bound, below 10⁻⁹; T = 100 rounds at N = 100, 300 at N = 2500 (the protocol runs at N = 2500: 150 in the quick scale); predicted and simulated standard deviations where the simulated one peaks):\n")
+	d.printf("Each panel shows how far the exact mean and the mean of each simulation lie from the classic mean field, and the refined correction V/N that predicts it.\n\n**Measured** (largest |exact or simulated mean − model| over t ∈ [0, T]; the exact rows carry no sampling error, only the chain's truncation bound, below 10⁻⁹; T = 100 rounds at N = 100, 300 at N = 2500 (the protocol runs at N = 2500: 150, the deviations are over by then); predicted and simulated standard deviations where the simulated one peaks; `se_of_mean` is a simulation's error bar, the standard error of its mean there, the largest over t: a max_err below about three of them is not resolved):\n")
 	if err := d.table("refined", r.Table); err != nil {
 		return err
 	}
