@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gossipkit/gossipkit/sim"
 )
 
 // reportBody is REPORT.md without its timing lines.
@@ -160,5 +163,34 @@ func TestMergeRefuses(t *testing.T) {
 	// The right parts merge.
 	if err := Merge(ctx, filepath.Join(root, "ok"), []string{b, a}, Options{}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRunPrefix: a run's first rounds do not depend on how many follow,
+// which section 6 relies on when it observes its runs only up to a
+// horizon from the exact chain.
+func TestRunPrefix(t *testing.T) {
+	for _, model := range []sim.Model{sim.Protocol, sim.Markov} {
+		for _, sched := range []sim.Schedule{sim.Rounds, sim.Continuous} {
+			cfg := sim.DefaultConfig()
+			cfg.Model, cfg.Schedule, cfg.Nodes, cfg.Warmup, cfg.Reps = model, sched, 60, 5, 3
+			cfg.Shuffle.Items, cfg.Shuffle.Cache, cfg.Shuffle.Exchange = 40, 10, 5
+			run := func(rounds int) *sim.Result {
+				c := cfg
+				c.Rounds = rounds
+				res, err := sim.Run(context.Background(), c, sim.Settings{Workers: 2})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res
+			}
+			short, long := run(20), run(50)
+			for i := range short.Reps {
+				a, b := short.Reps[i], long.Reps[i]
+				if !slices.Equal(a.X, b.X[:21]) || !slices.Equal(a.Y, b.Y[:21]) || !slices.Equal(a.YRound, b.YRound[:21]) {
+					t.Errorf("%v, %v: replication %d's first 20 rounds differ between a 20- and a 50-round run", model, sched, i)
+				}
+			}
+		}
 	}
 }
