@@ -36,18 +36,22 @@ type RefinedRow struct {
 	MaxErrClassic, MaxErrRefined float64
 	SDSimulated, SDPredicted     float64
 	SDAt                         int
+	// SEOfMean is a simulation's error bar: the standard error of its mean
+	// at SDAt, where its sd peaks (the largest over t); NaN for the exact
+	// chain (an empty cell).
+	SEOfMean float64
 }
 
 // refinedTable renders the rows of section 7's table.
 func refinedTable(rows []RefinedRow) *plots.Table {
-	t := &plots.Table{Keys: []string{"N", "initial", "simulation", "runs", "quantity", "max_err_classic", "max_err_refined", "refined_over_classic", "sd_simulated", "sd_predicted", "sd_peak_t"}}
+	t := &plots.Table{Keys: []string{"N", "initial", "simulation", "runs", "quantity", "max_err_classic", "max_err_refined", "refined_over_classic", "sd_simulated", "sd_predicted", "sd_peak_t", "se_of_mean"}}
 	for _, r := range rows {
 		var runs any = r.Runs
 		if r.Runs == 0 {
 			runs = nil // the exact chain: no runs (an empty cell)
 		}
 		t.Rows = append(t.Rows, []any{r.N, r.Initial, r.Simulation, runs, r.Quantity, r.MaxErrClassic, r.MaxErrRefined, r.MaxErrRefined / r.MaxErrClassic,
-			r.SDSimulated, r.SDPredicted, r.SDAt})
+			r.SDSimulated, r.SDPredicted, r.SDAt, r.SEOfMean})
 	}
 	// Markdown: "exact" for the chain's runs, sds to 4 decimals.
 	t.TextCell = func(col int, v any) string {
@@ -56,6 +60,8 @@ func refinedTable(rows []RefinedRow) *plots.Table {
 			return "exact"
 		case col == 8 || col == 9:
 			return fmt.Sprintf("%.4f", v)
+		case col == 11:
+			return strconv.FormatFloat(v.(float64), 'g', 2, 64)
 		case col >= 5 && col <= 7:
 			return strconv.FormatFloat(v.(float64), 'g', 6, 64)
 		}
@@ -182,8 +188,14 @@ func (s *Study) Refined(ctx context.Context) (*Refined, error) {
 					peak = i
 				}
 			}
+			// The Monte Carlo's error bar: the standard error of its mean
+			// where its sd peaks (the largest over t); none for the exact chain.
+			se := math.NaN()
+			if cv.run.runs > 0 {
+				se = tr.SD[peak] / math.Sqrt(float64(cv.run.runs))
+			}
 			r.Rows = append(r.Rows, RefinedRow{N: rc.N, Initial: rc.Initial, Simulation: cv.run.name, Runs: cv.run.runs, Quantity: []string{"x", "y"}[q],
-				MaxErrClassic: ec.Max, MaxErrRefined: er.Max, SDSimulated: tr.SD[peak], SDPredicted: sdPred[q][peak], SDAt: peak})
+				MaxErrClassic: ec.Max, MaxErrRefined: er.Max, SDSimulated: tr.SD[peak], SDPredicted: sdPred[q][peak], SDAt: peak, SEOfMean: se})
 		}
 		if rc.Plot {
 			// Deviations from the classic mean field make the 1/N effect
@@ -221,7 +233,7 @@ func (r *Refined) Render(d *Doc) error {
 	if err := d.figure("refined", r.Panels...); err != nil {
 		return err
 	}
-	d.printf("Each panel shows how far the exact mean and the mean of each simulation lie from the classic mean field, and the refined correction V/N that predicts it.\n\n**Measured** (largest |exact or simulated mean − model| over t ∈ [0, T]; the exact rows carry no sampling error, only the chain's truncation bound, below 10⁻⁹; T = 100 rounds at N = 100, 300 at N = 2500 (the protocol runs at N = 2500: 150 in the quick scale); predicted and simulated standard deviations at sd_peak_t, where the simulated one peaks):\n")
+	d.printf("Each panel shows how far the exact mean and the mean of each simulation lie from the classic mean field, and the refined correction V/N that predicts it.\n\n**Measured** (largest |exact or simulated mean − model| over t ∈ [0, T]; the exact rows carry no sampling error, only the chain's truncation bound, below 10⁻⁹; T = 100 rounds at N = 100, 300 at N = 2500 (the protocol runs at N = 2500: 150, the deviations are over by then); predicted and simulated standard deviations at sd_peak_t, where the simulated one peaks; `se_of_mean` is a simulation's error bar, the standard error of its mean there, the largest over t: a max_err below about three of them is not resolved):\n")
 	if err := d.table("refined", refinedTable(r.Rows)); err != nil {
 		return err
 	}

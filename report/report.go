@@ -7,7 +7,6 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"time"
 
 	"github.com/gossipkit/gossipkit/internal/atomicfile"
 	"github.com/gossipkit/gossipkit/internal/buildinfo"
@@ -83,8 +82,24 @@ func Paper() Scale {
 	sc.Warmup, sc.Rounds, sc.Reps, sc.MarkovReps = 1000, 1000, 100, 1000
 	sc.OptNodes, sc.OptWarmup, sc.OptRounds, sc.OptReps = 2500, 1000, 1000, 20
 	sc.OptS = []int{5, 10, 20, 30, 40, 45, 50, 53, 55, 60, 65, 70, 80, 90}
-	sc.Refined = refinedCases([3]int{0, 100000, 2000}, [3]int{0, 100000, 2000}, [3]int{20000, 20000, 200}, 300)
+	// N = 2500: 2000 round-schedule Markov runs bring the standard error
+	// of their mean to 5·10⁻⁴ (x) and 2.6·10⁻³ (y), a ninth of the
+	// departures from the expansion they show (about 5·10⁻³ and 2·10⁻²);
+	// the 20000 of earlier versions cost 10 CPU-minutes for a precision
+	// nothing reads. The protocol runs 150 rounds, as in the quick scale.
+	sc.Refined = refinedCases([3]int{0, 100000, 2000}, [3]int{0, 100000, 2000}, [3]int{20000, 2000, 200}, 150)
 	return sc
+}
+
+// Smoke is a scale of seconds for checking an installation or a
+// deployment (the array job of deploy/): every section and every kind of
+// simulation runs, on sizes too small for its numbers to mean anything.
+func Smoke() Scale {
+	return Scale{Name: "smoke", Seed: 1, Fig4NMax: 700, Fig4Step: 100, ProveS: 5,
+		Nodes: 200, Cache: 20, Exchange: 10, Ns: []int{100, 200}, Warmup: 10, Rounds: 60, Reps: 3, MarkovReps: 10,
+		OptNodes: 100, OptS: []int{5, 10, 15}, OptWarmup: 5, OptRounds: 60, OptReps: 2,
+		Refined:   []RefinedCase{{N: 50, Initial: 5, T: 40, Runs: 50, RoundRuns: 50, ProtoRuns: 5, ProtoT: 40, Plot: true}},
+		TreeSeeds: 1, GossipTreeNs: []int{50, 100}, GossipTreeFailNodes: 100}
 }
 
 // refinedCases are the four settings of section 7: N = 100 with 5 and 1
@@ -104,6 +119,9 @@ type Options struct {
 	Workers int
 	// Progress, if not nil, is told the name of each step as it starts.
 	Progress func(step string)
+	// StepDone, if not nil, is told the time of each step of Run as it
+	// finishes (for a log line per step in a batch job).
+	StepDone func(StepTime)
 }
 
 // Study is the shared state of one reproduction: its scale and options and
@@ -113,6 +131,8 @@ type Study struct {
 	opt   Options
 	// protocol runs of Figs. 7/8 by n
 	fig78 *Fig78
+	clock *clock  // the step timer of Run, RunShard and Merge (nil otherwise)
+	run   *runner // shard or merge (nil: every simulation in full)
 }
 
 // NewStudy returns a study of sc.
@@ -127,12 +147,15 @@ func (s *Study) step(name string) {
 	if s.opt.Progress != nil {
 		s.opt.Progress(name)
 	}
+	if s.clock != nil {
+		s.clock.step(name)
+	}
 }
 
 // simulate runs one simulation of the study's seed with its workers.
 func (s *Study) simulate(ctx context.Context, cfg sim.Config) (*sim.Result, error) {
 	cfg.Seed = s.Scale.Seed
-	return sim.Run(ctx, cfg, sim.Settings{Workers: s.opt.Workers})
+	return s.runSim(ctx, cfg)
 }
 
 // experiment runs the protocol (or Markov) experiment with given sizes.
@@ -154,6 +177,9 @@ type Renderer interface {
 type Section struct {
 	Title   string
 	Compute func(ctx context.Context, s *Study) (Renderer, error)
+	// Exact: the section runs no simulation, so a shard (RunShard) skips
+	// it and only the merge computes it.
+	Exact bool
 }
 
 // typed adapts a typed compute step to a Section's.
@@ -220,15 +246,15 @@ func verdictTable(results []Renderer) *plots.Table {
 // Sections()[i].
 func Sections() []Section {
 	return []Section{
-		{"Drop probability (Fig. 4)", typed((*Study).DropProbability)},
-		{"Transition matrix (Fig. 1)", typed((*Study).Transitions)},
-		{"Replication x(t) (Fig. 7)", fig78Section((*Fig78).renderReplication, (*Fig78).replicationVerdicts)},
-		{"Coverage y(t) (Fig. 8)", fig78Section((*Fig78).renderCoverage, (*Fig78).coverageVerdicts)},
-		{"What the mean-field model misses", typed((*Study).ModelComparison)},
-		{"Optimal exchange size", typed((*Study).Optimal)},
-		{"Refined mean field: the 1/N correction", typed((*Study).Refined)},
-		{treeTitle, typed((*Study).Tree)},
-		{"Gossip against tree: one notification to a group of N nodes", typed((*Study).GossipVsTree)},
+		{"Drop probability (Fig. 4)", typed((*Study).DropProbability), true},
+		{"Transition matrix (Fig. 1)", typed((*Study).Transitions), true},
+		{"Replication x(t) (Fig. 7)", fig78Section((*Fig78).renderReplication, (*Fig78).replicationVerdicts), false},
+		{"Coverage y(t) (Fig. 8)", fig78Section((*Fig78).renderCoverage, (*Fig78).coverageVerdicts), false},
+		{"What the mean-field model misses", typed((*Study).ModelComparison), false},
+		{"Optimal exchange size", typed((*Study).Optimal), false},
+		{"Refined mean field: the 1/N correction", typed((*Study).Refined), false},
+		{treeTitle, typed((*Study).Tree), false},
+		{"Gossip against tree: one notification to a group of N nodes", typed((*Study).GossipVsTree), false},
 	}
 }
 
@@ -266,6 +292,16 @@ func (d *Doc) table(name string, t *plots.Table) error {
 		return err
 	}
 	d.printf("\n%s\n(`%s.csv`, `%s.md`)\n", md.String(), name, name)
+	return nil
+}
+
+// inlineTable embeds t's Markdown in the report without writing files.
+func (d *Doc) inlineTable(t *plots.Table) error {
+	var md bytes.Buffer
+	if err := t.Write(&md, "markdown"); err != nil {
+		return err
+	}
+	d.printf("\n%s", md.String())
 	return nil
 }
 
@@ -307,26 +343,53 @@ func saveFigure(base string, specs ...*plots.Spec) error {
 // error or a cancelled ctx leaves dir as it was. A folder that cannot be
 // created or written to is a *DirError.
 func Run(ctx context.Context, dir string, sc Scale, opt Options) error {
-	start := time.Now()
+	return NewStudy(sc, opt).write(ctx, dir)
+}
+
+// computeAll runs every section's compute step, timing each.
+func (s *Study) computeAll(ctx context.Context) ([]Renderer, []string, error) {
+	var results []Renderer
+	var titles []string
+	for i, sec := range Sections() {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		if sec.Exact && s.run != nil && s.run.shard != nil {
+			results = append(results, nil)
+			titles = append(titles, sec.Title)
+			continue // the merge computes it
+		}
+		s.clock.begin(i+1, sec.Title)
+		if s.run != nil {
+			s.run.section = i + 1
+		}
+		r, err := sec.Compute(ctx, s)
+		if err != nil {
+			return nil, nil, err
+		}
+		s.clock.end()
+		results = append(results, r)
+		titles = append(titles, sec.Title)
+	}
+	return results, titles, nil
+}
+
+// write computes and writes the whole report into dir (Run, Merge).
+func (s *Study) write(ctx context.Context, dir string) error {
+	sc := s.Scale
 	_, err := atomicfile.BuildDir(dir, ".reproduce-", func(tmp string) error {
-		s := NewStudy(sc, opt)
+		s.clock = newClock(s.opt.StepDone)
 		d := NewDoc(tmp)
 		d.printf("# gossipkit reproduction report\n\n")
 		d.printf("Scale `%s`, seed %d, gossipkit %s. Every number below was computed by this run; each figure stands beside the claim of the paper (Bakhshi, Gavidia, Fokkink, van Steen, *An analytical model of information dissemination for a gossip-based protocol*) that it checks.\n", sc.Name, sc.Seed, buildinfo.Version)
 		d.printf("\nSimulations: N = %d nodes, c = %d, s = %d, %d warm-up + %d rounds, %d replications per setting (the paper: 1000 + 1000 rounds, 100 replications; `--scale paper`).\n", sc.Nodes, sc.Cache, sc.Exchange, sc.Warmup, sc.Rounds, sc.Reps)
 		// Every section is computed first, so that the verdicts can open
 		// the report.
-		var results []Renderer
-		for _, sec := range Sections() {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			r, err := sec.Compute(ctx, s)
-			if err != nil {
-				return err
-			}
-			results = append(results, r)
+		results, titles, err := s.computeAll(ctx)
+		if err != nil {
+			return err
 		}
+		s.clock.begin(0, "rendering tables and figures")
 		d.printf("\n## Verdicts at a glance\n\nEach claim of the two source documents, judged by this run (details in the section named).\n")
 		if err := d.table("verdicts", verdictTable(results)); err != nil {
 			return err
@@ -337,7 +400,10 @@ func Run(ctx context.Context, dir string, sc Scale, opt Options) error {
 				return err
 			}
 		}
-		d.printf("\n---\nRun time %.0f s on %d worker(s).\n", time.Since(start).Seconds(), s.opt.Workers)
+		s.clock.end()
+		if err := s.timing(d, titles); err != nil {
+			return err
+		}
 		return atomicfile.WriteBytes(d.path("REPORT.md"), d.Markdown())
 	})
 	return err

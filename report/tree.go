@@ -15,7 +15,7 @@ import (
 
 // treeRuns runs seeds 0..n−1 of cfg from the study's seed.
 func (s *Study) treeRuns(ctx context.Context, cfg tree.Config, n int, fail bool) ([]tree.SeedResult, error) {
-	return tree.Experiment{Cfg: cfg, Fail: fail, Seeds: n, Seed: s.Scale.Seed}.Run(ctx, tree.Settings{})
+	return s.runTree(ctx, tree.Experiment{Cfg: cfg, Fail: fail, Seeds: n, Seed: s.Scale.Seed})
 }
 
 // TreePoint is one point of the tree sweep: mean ± sd over seeds.
@@ -139,7 +139,7 @@ func (s *Study) Tree(ctx context.Context) (*Tree, error) {
 			cfg := tree.DefaultConfig()
 			cfg.Repair, cfg.FailFraction = rep, f
 			x := tree.Experiment{Cfg: cfg, Fail: true, Seeds: seeds, Seed: s.Scale.Seed}
-			res, err := x.Run(ctx, tree.Settings{})
+			res, err := s.runTree(ctx, x)
 			if err != nil {
 				return nil, err
 			}

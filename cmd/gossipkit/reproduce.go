@@ -3,19 +3,24 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/internal/flagval"
+	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/report"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
 // scales are the scales `reproduce --scale` offers.
-var scales = map[string]func() report.Scale{"quick": report.Quick, "paper": report.Paper}
+var scales = map[string]func() report.Scale{"quick": report.Quick, "paper": report.Paper, "smoke": report.Smoke}
 
 // dirUsage makes an unusable output folder a usage error naming flag.
 func dirUsage(err error, flag string) error {
@@ -36,6 +41,26 @@ func stepPrinter(e *env, label string, start time.Time) func(string) {
 	}
 }
 
+// stepLogger writes one line per finished step of the report when stderr
+// is not a terminal (a batch log): section, step, seconds of wall and CPU
+// time, and the step's share of the wall time so far.
+func stepLogger(e *env, label string) func(report.StepTime) {
+	if e.terminal {
+		return nil
+	}
+	return func(t report.StepTime) {
+		where := fmt.Sprintf("section %d", t.Section)
+		if t.Section == 0 {
+			where = "render"
+		}
+		cpu := ""
+		if t.CPU >= 0 {
+			cpu = fmt.Sprintf(", %.1f s CPU", t.CPU.Seconds())
+		}
+		fmt.Fprintf(e.stderr, "%s: %s, %s: %.1f s%s (%.0f%% of %.0f s so far)\n", label, where, t.Step, t.Wall.Seconds(), cpu, 100*t.Share(), t.Elapsed.Seconds())
+	}
+}
+
 func clearLine(e *env) {
 	if e.terminal {
 		fmt.Fprint(e.stderr, "\r\033[K")
@@ -45,29 +70,144 @@ func clearLine(e *env) {
 func cmdReproduce(ctx context.Context, e *env, args []string) error {
 	fs := newFlags("reproduce")
 	out := fs.String("out", "out", "output directory (created if missing; files in it are replaced)")
-	scaleName := fs.String("scale", "quick", "quick (under 3 minutes on 2 cores) or paper (100 replications of 1000 + 1000 rounds)")
+	scaleName := fs.String("scale", "quick", "quick (under 3 minutes on 2 cores), paper (100 replications of 1000 + 1000 rounds) or smoke (seconds; checks an installation or a deployment, its numbers mean nothing)")
 	seed := fs.Uint64("seed", 1, "random seed of every simulation")
 	workers := fs.Int("workers", sim.DefaultWorkers(), "worker goroutines (≥ 1); results do not depend on it")
+	shardFlag := fs.String("shard", "", "run only shard I/M of every simulation of the report (replications r with r mod M = I−1) and write one part file to -o, for --merge")
+	shards := fs.Int("shards", 0, "number of shards M when the shard index comes from JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX (Slurm: SLURM_ARRAY_TASK_COUNT)")
+	ignoreEnv := fs.Bool("no-scheduler-env", false, "ignore JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID and AWS_BATCH_JOB_ARRAY_INDEX: run the whole report")
+	partOut := fs.String("o", "", "a shard's part file, or a directory ending in / (created if missing) to write it in under its own name (default: the current directory)")
+	mergeDir := fs.String("merge", "", "merge the part files (*.gkpart) in this directory, written by every shard 1..M, into the report in --out; the scale and seed are the parts'")
 	if err := parseEnv(fs, e, args); err != nil {
 		return err
 	}
 	mk, ok := scales[*scaleName]
 	if !ok {
-		return usagef("--scale %q: valid values are quick, paper", *scaleName)
+		return usagef("--scale %q: valid values are quick, paper, smoke", *scaleName)
 	}
 	if *workers < 1 || *workers > 4096 {
 		return usagef("--workers %d: valid range 1..4096", *workers)
 	}
+	if *shards < 0 || *shards > shard.MaxCount {
+		return usagef("--shards %d: valid range 1..%d", *shards, shard.MaxCount)
+	}
+	start := time.Now()
+	opt := report.Options{Workers: *workers, Progress: stepPrinter(e, "reproduce", start), StepDone: stepLogger(e, "reproduce")}
+	if *mergeDir != "" {
+		for _, f := range []string{"shard", "shards", "o", "scale", "seed"} {
+			if cli.Given(fs, f) {
+				return usagef("--%s: not with --merge (the parts fix the scale, the seed and the shards)", f)
+			}
+		}
+		if !cli.IsDir(*mergeDir) {
+			return usagef("--merge %s: not a directory", *mergeDir)
+		}
+		files, err := report.PartFiles(*mergeDir)
+		if err == nil && len(files) == 0 {
+			return usagef("--merge %s: no part files (*.gkpart) in this directory", *mergeDir)
+		}
+		if err == nil {
+			err = report.Merge(ctx, *out, files, opt)
+		}
+		clearLine(e)
+		var pe *report.PartError
+		if errors.As(err, &pe) {
+			return usagef("--merge %s: %v", *mergeDir, strings.TrimPrefix(pe.Error(), "report: "))
+		}
+		if err != nil {
+			return dirUsage(err, "--out")
+		}
+		fmt.Fprintf(e.stderr, "reproduce: merged %d parts into the report in %s (REPORT.md) in %.0f s\n", len(files), *out, time.Since(start).Seconds())
+		return nil
+	}
 	sc := mk()
 	sc.Seed = *seed
-	start := time.Now()
-	err := report.Run(ctx, *out, sc, report.Options{Workers: *workers, Progress: stepPrinter(e, "reproduce", start)})
+	id, source, err := reproduceShard(e, fs, *shardFlag, *shards, !*ignoreEnv)
+	if err != nil {
+		return err
+	}
+	if id != nil {
+		if cli.Given(fs, "out") {
+			return usagef("--out: a shard writes a part file (-o), the merge writes the report (--merge DIR --out DIR); --no-scheduler-env runs the whole report here")
+		}
+		path, err := reproducePartPath(*partOut, *id)
+		if err != nil {
+			return err
+		}
+		if source != "" {
+			fmt.Fprintf(e.stderr, "reproduce: running shard %d/%d from %s\n", id.Index, id.Count, source)
+		}
+		err = report.RunShard(ctx, path, sc, *id, opt)
+		clearLine(e)
+		if err != nil {
+			return dirUsage(err, "-o")
+		}
+		fmt.Fprintf(e.stderr, "reproduce: wrote shard %d/%d of the %s scale to %s in %.0f s\n", id.Index, id.Count, sc.Name, path, time.Since(start).Seconds())
+		return nil
+	}
+	if *partOut != "" {
+		return usagef("-o %s: only a shard writes a part file (--shard I/M); the report goes to --out", *partOut)
+	}
+	err = report.Run(ctx, *out, sc, opt)
 	clearLine(e)
 	if err != nil {
 		return dirUsage(err, "--out")
 	}
 	fmt.Fprintf(e.stderr, "reproduce: wrote the report to %s (REPORT.md) in %.0f s\n", *out, time.Since(start).Seconds())
 	return nil
+}
+
+// reproduceShard decides whether this reproduction is a shard: --shard
+// wins; otherwise a batch scheduler's array index variable (as for sim),
+// with the count from --shards or SLURM_ARRAY_TASK_COUNT; source names
+// the variable.
+func reproduceShard(e *env, fs *flag.FlagSet, flagVal string, shards int, useEnv bool) (id *shard.ID, source string, err error) {
+	if flagVal != "" {
+		id, err := shard.Parse(flagVal)
+		if err != nil {
+			return nil, "", usagef("--shard %v", err)
+		}
+		if cli.Given(fs, "shards") && shards != id.Count {
+			return nil, "", usagef("--shards %d: --shard %s already gives %d shards", shards, flagVal, id.Count)
+		}
+		return &id, "", nil
+	}
+	if !useEnv {
+		if cli.Given(fs, "shards") {
+			return nil, "", usagef("--shards: only with a scheduler's array index (--no-scheduler-env ignores it)")
+		}
+		return nil, "", nil
+	}
+	id, source, err = shard.FromEnv(e.getenv, shards)
+	switch {
+	case errors.Is(err, shard.ErrNeedCount):
+		return nil, "", usagef("--shards: %s is set, so the number of shards is needed (--shards M, 1..%d)", source, shard.MaxCount)
+	case err != nil:
+		return nil, "", usagef("%v", err)
+	case id == nil && cli.Given(fs, "shards"):
+		return nil, "", usagef("--shards %d: no scheduler array index is set (JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID, AWS_BATCH_JOB_ARRAY_INDEX); --shard I/M names the shard", shards)
+	}
+	return id, source, nil
+}
+
+// reproducePartPath resolves where a shard writes, before any work: -o
+// FILE, or its own file name inside -o DIR/ (created if missing) or the
+// current directory.
+func reproducePartPath(out string, id shard.ID) (string, error) {
+	name := report.PartFileName(id)
+	path := out
+	switch {
+	case out == "":
+		path = name
+	case strings.HasSuffix(out, "/"):
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return "", usagef("-o %s: cannot create the folder: %v", out, errors.Unwrap(err))
+		}
+		path = filepath.Join(out, name)
+	case cli.IsDir(out):
+		path = filepath.Join(out, name)
+	}
+	return path, cli.CheckOut("-o", path)
 }
 
 // cmdPlot draws one figure of the report with the parameters given: it runs

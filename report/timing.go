@@ -1,0 +1,223 @@
+package report
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gossipkit/gossipkit/plots"
+	"github.com/gossipkit/gossipkit/sim"
+)
+
+// StepTime is the time one finished step of a run took: Section is the
+// section's number (0 for the rendering of tables and figures), Step its
+// name; Wall and CPU are the step's wall-clock and CPU time (user + system
+// of the whole process, every worker; −1 where the system does not say),
+// Elapsed the wall time since the run started.
+type StepTime struct {
+	Section   int
+	Step      string
+	Wall, CPU time.Duration
+	Elapsed   time.Duration
+}
+
+// Share is the step's share of the wall time elapsed so far.
+func (t StepTime) Share() float64 {
+	if t.Elapsed <= 0 {
+		return 0
+	}
+	return float64(t.Wall) / float64(t.Elapsed)
+}
+
+// sectionTime is where one section's time went: wall and CPU time (−1:
+// unknown), the CPU time inside its simulations, and the protocol and
+// pairwise-Markov shuffles they made (replications × rounds, warm-up
+// included, × nodes; under the continuous-time schedule the expected
+// number).
+type sectionTime struct {
+	Wall     time.Duration `json:"wall_ns"`
+	CPU      time.Duration `json:"cpu_ns"`
+	SimCPU   time.Duration `json:"sim_cpu_ns"`
+	Protocol float64       `json:"protocol_shuffles"`
+	Markov   float64       `json:"markov_shuffles"`
+}
+
+func (a *sectionTime) add(b sectionTime) {
+	a.Wall += b.Wall
+	a.CPU = addCPU(a.CPU, b.CPU)
+	a.SimCPU = addCPU(a.SimCPU, b.SimCPU)
+	a.Protocol += b.Protocol
+	a.Markov += b.Markov
+}
+
+// addCPU adds CPU times, −1 (unknown) absorbing.
+func addCPU(a, b time.Duration) time.Duration {
+	if a < 0 || b < 0 {
+		return -1
+	}
+	return a + b
+}
+
+// clock times the steps of a run. A step runs from its start to the start
+// of the next step or the end of its section; the time a section spends
+// before its first named step is counted in that step.
+type clock struct {
+	start   time.Time
+	done    func(StepTime)
+	section int
+	name    string
+	named   bool // the current step was named by the section (Study.step)
+	wall    time.Time
+	cpu     time.Duration
+	// by section (0: rendering)
+	by map[int]*sectionTime
+}
+
+func newClock(done func(StepTime)) *clock {
+	return &clock{start: time.Now(), done: done, by: map[int]*sectionTime{}}
+}
+
+func (c *clock) of(section int) *sectionTime {
+	if c.by[section] == nil {
+		c.by[section] = &sectionTime{}
+	}
+	return c.by[section]
+}
+
+// begin starts section number (0: rendering), its first step named name
+// until the section names one.
+func (c *clock) begin(number int, name string) {
+	c.section, c.name, c.named = number, name, false
+	c.wall, c.cpu = time.Now(), cpuTime()
+}
+
+// step ends the current step (unless it is still the section's unnamed
+// first one, which takes this name) and starts the step name.
+func (c *clock) step(name string) {
+	if !c.named {
+		c.name, c.named = name, true
+		return
+	}
+	c.end()
+	c.name, c.named = name, true
+	c.wall, c.cpu = time.Now(), cpuTime()
+}
+
+// end finishes the current step.
+func (c *clock) end() {
+	now, cpu := time.Now(), cpuTime()
+	t := StepTime{Section: c.section, Step: c.name, Wall: now.Sub(c.wall), CPU: -1, Elapsed: now.Sub(c.start)}
+	if cpu >= 0 && c.cpu >= 0 {
+		t.CPU = cpu - c.cpu
+	}
+	c.of(c.section).add(sectionTime{Wall: t.Wall, CPU: t.CPU})
+	if c.done != nil {
+		c.done(t)
+	}
+}
+
+// simulated counts one simulation of the current section: its CPU time
+// (cpu0: the process's CPU time when it began) and its shuffles with reps
+// replications.
+func (c *clock) simulated(cfg sim.Config, reps int, cpu0 time.Duration) {
+	st := c.treeSimulated(cpu0)
+	rounds := cfg.Rounds
+	if cfg.Model == sim.Protocol {
+		rounds += cfg.Warmup
+	}
+	n := float64(reps) * float64(rounds) * float64(cfg.Nodes)
+	if cfg.Model == sim.Protocol {
+		st.Protocol += n
+	} else {
+		st.Markov += n
+	}
+}
+
+// treeSimulated counts the CPU time of one simulation (a tree experiment,
+// or a sim run) that began at process CPU time cpu0.
+func (c *clock) treeSimulated(cpu0 time.Duration) *sectionTime {
+	st := c.of(c.section)
+	if cpu := cpuTime(); cpu < 0 || cpu0 < 0 {
+		st.SimCPU = -1
+	} else {
+		st.SimCPU = addCPU(st.SimCPU, cpu-cpu0)
+	}
+	return st
+}
+
+// secs formats a duration in seconds, or "" for an unknown one.
+func secs(d time.Duration) any {
+	if d < 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.1f", d.Seconds())
+}
+
+// count formats a number of shuffles as 1.5e9, or "" for none.
+func count(v float64) any {
+	if v == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.2g", v)
+}
+
+// timingTable is the time of each section and of the rendering, with
+// their shares of the whole. With tasks (a merge), the simulations' CPU
+// time and shuffles are the tasks', and two columns give the largest wall
+// time of one task and the CPU time of all tasks.
+func (c *clock) timingTable(titles []string, tasks *merger) *plots.Table {
+	t := &plots.Table{Keys: []string{"section", "wall_s", "cpu_s", "share_of_wall", "sim_cpu_s", "protocol_shuffles", "markov_shuffles"}}
+	sims := c.by
+	var taskWall map[int]time.Duration
+	if tasks != nil {
+		t.Keys = append(t.Keys, "tasks_wall_max_s", "tasks_cpu_s")
+		sims, taskWall = tasks.taskTimes()
+	}
+	var total, simTotal sectionTime
+	for i := 0; i <= len(titles); i++ {
+		if st := c.by[i]; st != nil {
+			total.add(*st)
+		}
+		if st := sims[i]; st != nil {
+			simTotal.add(*st)
+		}
+	}
+	row := func(name string, own, sim sectionTime, taskWall time.Duration) {
+		share := ""
+		if total.Wall > 0 {
+			share = fmt.Sprintf("%.1f %%", 100*float64(own.Wall)/float64(total.Wall))
+		}
+		r := []any{name, secs(own.Wall), secs(own.CPU), share, secs(sim.SimCPU), count(sim.Protocol), count(sim.Markov)}
+		if tasks != nil {
+			r = append(r, secs(taskWall), secs(sim.CPU))
+		}
+		t.Rows = append(t.Rows, r)
+	}
+	get := func(m map[int]*sectionTime, i int) sectionTime {
+		if m[i] == nil {
+			return sectionTime{}
+		}
+		return *m[i]
+	}
+	for i, title := range titles {
+		row(fmt.Sprintf("%d. %s", i+1, title), get(c.by, i+1), get(sims, i+1), taskWall[i+1])
+	}
+	row("rendering (tables, figures)", get(c.by, 0), sectionTime{}, 0)
+	var worst time.Duration
+	if tasks != nil {
+		worst = tasks.maxTaskWall()
+	}
+	row("total", total, simTotal, worst)
+	return t
+}
+
+// timing ends the report with its timing table.
+func (s *Study) timing(d *Doc, titles []string) error {
+	var tasks *merger
+	how := fmt.Sprintf("Wall-clock and CPU time (user + system, all %d worker(s)) of each section's compute step and of the rendering, the CPU time inside the simulations (protocol, Markov and tree) and the shuffles they made (replications × rounds, warm-up included, × nodes)", s.opt.Workers)
+	if s.run != nil && s.run.merge != nil {
+		tasks = s.run.merge
+		how = fmt.Sprintf("This report was merged from %d array tasks. Wall-clock and CPU time (user + system) of each section in the merge (which computes everything exact and renders); the CPU time inside the simulations (protocol, Markov and tree) and the shuffles they made (replications × rounds, warm-up included, × nodes), summed over the tasks; the largest wall time of one task and the CPU time of all tasks (each runs its share of every simulation, and the compute steps on that share)", len(tasks.parts))
+	}
+	d.printf("\n---\n\n## Where the time goes\n\n%s; sections 3–5 share the protocol runs of Figs. 7–8, which are timed in section 3. These lines differ from run to run; everything above them does not.\n", how)
+	return d.inlineTable(s.clock.timingTable(titles, tasks))
+}

@@ -1,0 +1,51 @@
+package report
+
+import (
+	"testing"
+	"time"
+)
+
+// TestClockSteps: a section's first named step takes the time before it,
+// every later step ends at the next, the rendering is section 0, and the
+// table's total is the sum of its rows.
+func TestClockSteps(t *testing.T) {
+	var got []StepTime
+	c := newClock(func(s StepTime) { got = append(got, s) })
+	c.begin(1, "first section")
+	c.step("a")
+	c.step("b")
+	c.end()
+	c.begin(2, "second section") // no named step: the section's title
+	c.end()
+	c.begin(0, "rendering")
+	c.end()
+	want := []struct {
+		section int
+		step    string
+	}{{1, "a"}, {1, "b"}, {2, "second section"}, {0, "rendering"}}
+	if len(got) != len(want) {
+		t.Fatalf("%d steps reported, want %d: %+v", len(got), len(want), got)
+	}
+	var sum time.Duration
+	for i, w := range want {
+		g := got[i]
+		if g.Section != w.section || g.Step != w.step {
+			t.Errorf("step %d: section %d %q, want %d %q", i, g.Section, g.Step, w.section, w.step)
+		}
+		if g.Wall < 0 || g.Elapsed < g.Wall || (i > 0 && g.Elapsed < got[i-1].Elapsed) {
+			t.Errorf("step %d: wall %v, elapsed %v (previous %v)", i, g.Wall, g.Elapsed, got[max(i-1, 0)].Elapsed)
+		}
+		if s := g.Share(); s < 0 || s > 1 {
+			t.Errorf("step %d: share %g outside [0, 1]", i, s)
+		}
+		sum += g.Wall
+	}
+	tab := c.timingTable([]string{"first section", "second section"}, nil)
+	// rows: two sections, the rendering, the total
+	if len(tab.Rows) != 4 || tab.Rows[0][0] != "1. first section" || tab.Rows[3][0] != "total" {
+		t.Fatalf("table rows %v", tab.Rows)
+	}
+	if w := c.by[1].Wall + c.by[2].Wall + c.by[0].Wall; w != sum {
+		t.Errorf("sections' wall %v ≠ steps' wall %v", w, sum)
+	}
+}
