@@ -4,48 +4,18 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"sort"
 	"testing"
 
-	"github.com/gossipkit/gossipkit/chain"
 	"github.com/gossipkit/gossipkit/gossip"
 )
 
-// lumped samples T_L of the pairwise model in continuous time event by
-// event on the lumped state (X, Y) (package doc: births u·X(N−X)/(N−1),
-// a share (N−Y)/(N−X) of them to new nodes; deaths w·X(X−1)/(N−1); moves
-// to new nodes m·X(N−Y)/(N−1)). It is written here from the rates alone,
-// independently of package sim and package chain, and costs O(N) events a
-// replication, so N = 10⁴…10⁵ are cheap.
+// lumped samples T_L of the pairwise model on its lumped state (package
+// code, lumpedSample; checked against the exact chain by TestLumpedSampler).
 func lumped(cfg Config, reps int, seed uint64) []float64 {
-	j, _ := chain.JumpsFor(cfg.PDrop, cfg.Shuffle)
-	N, K, target := float64(cfg.Nodes), cfg.initial(), cfg.count()
-	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	out := make([]float64, reps)
-	for r := range out {
-		x, y, t := K, K, 0.0
-		for y < target {
-			fx, fy := float64(x), float64(y)
-			birth := j.Up * fx * (N - fx)
-			death := j.Drop * fx * (fx - 1)
-			move := j.Move * fx * (N - fy)
-			total := (birth + death + move) / (N - 1)
-			t += rng.ExpFloat64() / total
-			v := rng.Float64() * (birth + death + move)
-			switch {
-			case v < birth:
-				if rng.Float64()*(N-fx) < N-fy {
-					y++
-				}
-				x++
-			case v < birth+death:
-				x--
-			default:
-				y++
-			}
-		}
-		out[r] = t
+	out, err := lumpedSample(context.Background(), cfg, reps, seed, 0, nil)
+	if err != nil {
+		panic(err)
 	}
 	return out
 }
@@ -91,23 +61,58 @@ func checkAgainstSample(t *testing.T, name string, a *Answer, sample []float64) 
 }
 
 // The lumped sampler itself, against the exact chain's mean and sd at N =
-// 200 (first-step analysis): within 4 standard errors.
+// 200 (first-step analysis), in both clocks: within 4 standard errors.
+// The sample sd's standard error is √(μ₄ − σ⁴)/(2σ√R) ≤ 0.7·σ/√R for T_L's
+// kurtosis (below 5 here).
 func TestLumpedSampler(t *testing.T) {
-	cfg := Config{Nodes: 200, Shuffle: paper, Level: 0.99}
-	s := lumped(cfg, 4000, 1)
-	em, esd, _ := exactMoments(context.Background(), cfg)
-	m, sd := 0.0, 0.0
-	for _, x := range s {
-		m += x
+	for _, tm := range []gossip.Time{gossip.Continuous, gossip.Shuffles} {
+		cfg := Config{Nodes: 200, Shuffle: paper, Level: 0.99, Time: tm}
+		s := lumped(cfg, 4000, 1)
+		em, esd, _ := exactMoments(context.Background(), cfg)
+		m, sd := 0.0, 0.0
+		for _, x := range s {
+			m += x
+		}
+		m /= float64(len(s))
+		for _, x := range s {
+			sd += (x - m) * (x - m)
+		}
+		sd = math.Sqrt(sd / float64(len(s)-1))
+		if math.Abs(m-em) > 4*sd/math.Sqrt(4000) || math.Abs(sd-esd) > 4*0.7*sd/math.Sqrt(4000) {
+			t.Errorf("%v: sampler mean %v sd %v; exact %v %v", tm, m, sd, em, esd)
+		}
 	}
-	m /= float64(len(s))
-	for _, x := range s {
-		sd += (x - m) * (x - m)
+}
+
+// The sample does not depend on the number of workers.
+func TestLumpedWorkers(t *testing.T) {
+	cfg := Config{Nodes: 300, Shuffle: paper, Level: 1}
+	a, _ := lumpedSample(context.Background(), cfg, 50, 7, 1, nil)
+	b, _ := lumpedSample(context.Background(), cfg, 50, 7, 3, nil)
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatalf("replication %d: %v with 1 worker, %v with 3", i, a[i], b[i])
+		}
 	}
-	sd = math.Sqrt(sd / float64(len(s)-1))
-	if math.Abs(m-em) > 4*sd/math.Sqrt(4000) || math.Abs(sd-esd) > 4*0.7*sd/math.Sqrt(4000) {
-		// SE(sd) ≤ 0.7·sd/√R for T_L's kurtosis (below 5 here).
-		t.Errorf("sampler mean %v sd %v; exact %v %v", m, sd, em, esd)
+}
+
+// The mc method with Model Lumped summarises the sample: P(T ≤ D) against
+// the exact chain's law at N = 100 within 4 binomial standard errors.
+func TestLumpedMethod(t *testing.T) {
+	cfg := Config{Nodes: 100, Shuffle: paper, Level: 0.99, Deadline: 50}
+	a, err := Solve(context.Background(), cfg, Settings{Method: MonteCarlo, Model: Lumped, Reps: 4000, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := Solve(context.Background(), cfg, Settings{Method: Exact})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(a.PDeadline-e.PDeadline) > 4*a.Accuracy.SEPDeadline+e.Accuracy.Bound || math.Abs(a.Mean-e.Mean) > 4*a.Accuracy.SEMean {
+		t.Errorf("lumped P(T ≤ 50) %v ± %v, mean %v ± %v; exact %v, %v", a.PDeadline, a.Accuracy.SEPDeadline, a.Mean, a.Accuracy.SEMean, e.PDeadline, e.Mean)
+	}
+	if !(a.Q05 <= a.Q25 && a.Q25 <= a.Q50 && a.Q50 <= a.Q75 && a.Q75 <= a.Q95) {
+		t.Errorf("quantiles out of order: %+v", a)
 	}
 }
 

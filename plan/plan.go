@@ -51,7 +51,8 @@ const (
 	Exact
 	// Asymptotic is the limit law of the package doc.
 	Asymptotic
-	// MonteCarlo runs package sim (Settings.Model, Settings.Reps).
+	// MonteCarlo runs package sim, or samples the lumped chain
+	// (Settings.Model, Settings.Reps).
 	MonteCarlo
 )
 
@@ -76,13 +77,17 @@ const (
 	Markov SimModel = iota
 	// Protocol is every cache of the protocol (sim.Protocol).
 	Protocol
+	// Lumped is the pairwise model on its lumped state (X, Y), event by
+	// event: the same law as Markov, observed exactly rather than after
+	// whole rounds, at O(N) events a replication instead of O(N·T).
+	Lumped
 )
 
-var simModelNames = enum.Names[SimModel]{"markov", "protocol"}
+var simModelNames = enum.Names[SimModel]{"markov", "protocol", "lumped"}
 
 func (m SimModel) String() string { return simModelNames.Name(m) }
 
-// ParseSimModel parses markov or protocol.
+// ParseSimModel parses markov, protocol or lumped.
 func ParseSimModel(s string) (SimModel, error) {
 	m, err := simModelNames.Parse("model", s)
 	if err != nil {
@@ -261,7 +266,7 @@ func Sweep(ctx context.Context, cfg Config, exchanges []int, set Settings) (*Des
 	if set.Method < Auto || set.Method > MonteCarlo {
 		return nil, fieldErr("Settings.Method", "%d: not a method", int(set.Method))
 	}
-	if set.Model < Markov || set.Model > Protocol {
+	if set.Model < Markov || set.Model > Lumped {
 		return nil, fieldErr("Settings.Model", "%d: not a model", int(set.Model))
 	}
 	d := &Design{Config: cfg, Best: -1}
@@ -333,7 +338,11 @@ func solveOne(ctx context.Context, cfg Config, set Settings, shared *[]float64) 
 	case Exact:
 		a, err = solveExact(ctx, cfg, set)
 	case MonteCarlo:
-		a, err = solveMC(ctx, cfg, set, asym)
+		if set.Model == Lumped {
+			a, err = solveLumped(ctx, cfg, set)
+		} else {
+			a, err = solveMC(ctx, cfg, set, asym)
+		}
 	default:
 		a = answerAsymptotic(cfg, asym, mf)
 	}

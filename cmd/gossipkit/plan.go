@@ -36,7 +36,7 @@ func cmdPlan(ctx context.Context, e *env, args []string) error {
 	fs.Float64Var(&cfg.Confidence, "confidence", 0.95, "probability P in (0, 1): t_confidence is the smallest deadline met with probability P")
 	method := fs.String("method", "auto", "auto (exact where it fits the budget, else asymptotic), exact, asymptotic or mc")
 	reps := fs.Int("reps", 1000, "replications of --method mc (1..10^7)")
-	model := fs.String("model", "markov", "what --method mc simulates: markov (the pairwise model) or protocol (every cache)")
+	model := fs.String("model", "markov", "what --method mc simulates: markov (the pairwise model, shuffle by shuffle), lumped (the same law on its state (X, Y), event by event: O(N) work a replication) or protocol (every cache)")
 	seed := fs.Uint64("seed", 1, "seed of --method mc")
 	timeModel := fs.String("time", "continuous", "continuous (shuffles at rate N a round) or shuffles (exactly N shuffles a round)")
 	variant := fs.String("pdrop", "simplified", "P_drop variant: simplified, gamma or exact")
@@ -51,7 +51,7 @@ func cmdPlan(ctx context.Context, e *env, args []string) error {
 		return usagef("--method %q: valid values are auto, exact, asymptotic, mc", *method)
 	}
 	if set.Model, err = plan.ParseSimModel(*model); err != nil {
-		return usagef("--model %q: valid values are markov, protocol", *model)
+		return usagef("--model %q: valid values are markov, protocol, lumped", *model)
 	}
 	if *reps < 1 || *reps > 10_000_000 {
 		return usagef("--reps %d: valid range 1..10000000", *reps)
