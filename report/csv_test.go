@@ -24,6 +24,7 @@ var textColumns = map[string]bool{
 	"simulation": true, "quantity": true, // refined
 	"redirect":    true, // tree_table1
 	"reconnected": true, // tree repairs: a bool
+	"method":      true, // design answers: exact, mc or asymptotic
 }
 
 // checkCSV parses one CSV and checks that every cell of a numeric column

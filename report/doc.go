@@ -8,7 +8,8 @@
 // progress), never what it computes. Sections lists the report's sections
 // in order: each is a compute step on a Study, returning a typed result
 // (DropProbability, Transitions, Fig78 for sections 3 and 4,
-// ModelComparison, Optimal, Refined, Tree, GossipVsTree) whose rows are
+// ModelComparison, Optimal, Refined, Tree, GossipVsTree, DesignAnswers)
+// whose rows are
 // typed structs (a struct per table, turned into a plots.Table only when
 // rendered) and whose Render writes its part of the report without
 // computing. A program can call one compute step and use the numbers
@@ -23,7 +24,9 @@
 // the scale's runs, and the N-trend of the ODE's optimum; each clause of a
 // tree claim by its direction (shown at 2 standard errors over seeds) and
 // its magnitude against the document's figure; a claim with no measurable
-// criterion is "cannot be checked".
+// criterion is "cannot be checked". A finding of this toolkit (the sd of
+// the time to coverage does not shrink with N, DesignAnswers) is judged
+// the same way and marked as such.
 //
 // RoundsTable, WriteSim and TreeTable print simulation and tree results as
 // the CLI prints them.

@@ -23,4 +23,5 @@ func ExampleSections() {
 	// 7. Refined mean field: the 1/N correction
 	// 8. Spanning-tree notification (second source document)
 	// 9. Gossip against tree: one notification to a group of N nodes
+	// 10. Design answers: the time to coverage at any N
 }
