@@ -5,12 +5,14 @@
 // which s meet a deadline and which is best, with what each costs.
 //
 // Three methods compute the law (Settings.Method): Exact solves the finite
-// chain of package chain (N ≤ chain.MaxNodesJoint, and slow above a few
-// hundred nodes); MonteCarlo runs package sim; Asymptotic is the limit law
-// derived below, which costs the same at N = 10² and N = 10⁷. Auto uses
-// Exact where its estimated work (ExactCost) fits Settings.ExactBudget, else
-// Asymptotic, and every Answer says which method it used and how accurate
-// it is (Accuracy).
+// chain of package chain (chain.TimeToLevel: N ≤ chain.MaxNodesJoint; about
+// 1 s of CPU at N = 300 and 20 s at N = 1000); MonteCarlo runs package sim,
+// or samples the pairwise model on its lumped state (X, Y); Asymptotic is
+// the limit law derived below, which costs the same at N = 10² and N = 10⁷.
+// Auto uses Exact where package chain's estimate of its work
+// (chain.Estimate, ExactCost) fits Settings.ExactBudget, else Asymptotic,
+// and every Answer says which method it used and how accurate it is
+// (Accuracy).
 //
 // # The model
 //
