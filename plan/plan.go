@@ -378,6 +378,6 @@ func answerAsymptotic(cfg Config, a *asymptotic, mf approx.Model) *Answer {
 		ans.PDeadline = a.CDF(cfg.Deadline)
 	}
 	ans.Accuracy.DevMean, ans.Accuracy.DevSD = asymptoticDeviation(cfg.Nodes, a.u)
-	ans.Accuracy.Note = fmt.Sprintf("asymptotic law of the pairwise model; deviation from the exact chain measured at N = 100…3000 as |Δmean| ≤ 12/(u·N), |Δsd| ≤ 2/(u·√N) (extrapolated beyond): %.2g and %.2g rounds here", ans.Accuracy.DevMean, ans.Accuracy.DevSD)
+	ans.Accuracy.Note = fmt.Sprintf("asymptotic law of the pairwise model; deviation from the exact chain measured at N = 100…3000 as |Δmean| ≤ 12/(u·N), |Δsd| ≤ 2/(u·√N) (extrapolated beyond): %.2g and %.2g rounds here; a p-quantile within |Δmean| + z_p·|Δsd| (z = 1.645, 0.705, 0.164, 0.674, 1.866 at p = 0.05…0.95)", ans.Accuracy.DevMean, ans.Accuracy.DevSD)
 	return ans
 }

@@ -228,3 +228,82 @@ func TestCoverageTime(t *testing.T) {
 		}
 	}
 }
+
+// quantileZ is |z_p| for the quantile deviation law of the package doc,
+// |Δq_p| ≤ DevMean + quantileZ(p)·DevSD: the larger of the standardised
+// p-quantiles of the Gumbel law (−u·G for K = 1: P(−ln W ≤ x) =
+// exp(−e^{−x}), mean γ, sd π/√6) and of the normal law (the limit of the
+// shift's law as K grows), the quantiles of a law that moves by Δmean and
+// stretches by Δsd moving by Δmean + z_p·Δsd.
+func quantileZ(p float64) float64 {
+	zG := (-math.Log(-math.Log(p)) - 0.57721566490153286) * math.Sqrt(6) / math.Pi
+	zN := math.Sqrt2 * math.Erfinv(2*p-1)
+	return math.Max(math.Abs(zG), math.Abs(zN))
+}
+
+// The limit law's quantiles against the exact chain's (chain.TimeToLevel,
+// within its bound of 1e-10 or so, far below the tolerances): every |Δq_p|
+// within DevMean + quantileZ(p)·DevSD (the stated deviations of mean and
+// sd at this N). Default: three configurations at N = 100, the ones with
+// the largest measured deviations; -long: s ∈ {20, 50, 80}, K ∈ {1, 5}, L ∈
+// {0.9, 0.99, 1} at N = 100 and 300, two at N = 1000, and the largest
+// deviation (in units of 1/u) falling by at least 1.3× from N = 100 to 300
+// for every p (1/√N predicts 1.7×; measured 1.9–2.6×, package doc).
+func TestQuantilesAgainstChain(t *testing.T) {
+	type point struct {
+		N, s, K int
+		L       float64
+	}
+	pts := []point{{100, 80, 1, 0.9}, {100, 80, 5, 0.9}, {100, 20, 5, 0.99}}
+	if *long {
+		pts = nil
+		for _, N := range []int{100, 300} {
+			for _, K := range []int{1, 5} {
+				for _, L := range []float64{0.9, 0.99, 1} {
+					for _, s := range []int{20, 50, 80} {
+						pts = append(pts, point{N, s, K, L})
+					}
+				}
+			}
+		}
+		pts = append(pts, point{1000, 50, 1, 0.99}, point{1000, 50, 5, 0.9})
+	}
+	ps := []float64{0.05, 0.25, 0.5, 0.75, 0.95}
+	worst := map[int][]float64{}
+	for _, p := range pts {
+		sh := paper
+		sh.Exchange = p.s
+		cfg := Config{Nodes: p.N, Shuffle: sh, Initial: p.K, Level: p.L}
+		e, err := Solve(context.Background(), cfg, Settings{Method: Exact})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := Solve(context.Background(), cfg, Settings{Method: Asymptotic})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mf, _ := meanField(cfg)
+		eq := []float64{e.Q05, e.Q25, e.Q50, e.Q75, e.Q95}
+		aq := []float64{a.Q05, a.Q25, a.Q50, a.Q75, a.Q95}
+		if worst[p.N] == nil {
+			worst[p.N] = make([]float64, len(ps))
+		}
+		for i, pr := range ps {
+			d := math.Abs(aq[i] - eq[i])
+			if tol := a.Accuracy.DevMean + quantileZ(pr)*a.Accuracy.DevSD; d > tol {
+				t.Errorf("N=%d s=%d K=%d L=%g: q%02.0f limit law %.3f, exact %.3f; tolerance %.3f", p.N, p.s, p.K, p.L, 100*pr, aq[i], eq[i], tol)
+			}
+			worst[p.N][i] = math.Max(worst[p.N][i], d*mf.Rate())
+		}
+	}
+	for N, w := range worst {
+		t.Logf("N = %d: max |Δq|·u at p = 0.05…0.95: %.3f", N, w)
+	}
+	if *long {
+		for i, pr := range ps {
+			if !(worst[300][i] < worst[100][i]/1.3) {
+				t.Errorf("q%02.0f: the deviation does not shrink from N = 100 (%.3f/u) to 300 (%.3f/u)", 100*pr, worst[100][i], worst[300][i])
+			}
+		}
+	}
+}
