@@ -9,10 +9,9 @@
 // in order: each is a compute step on a Study, returning a typed result
 // (DropProbability, Transitions, Fig78 for sections 3 and 4,
 // ModelComparison, Optimal, Refined, Tree, GossipVsTree, DesignAnswers)
-// whose rows are
-// typed structs (a struct per table, turned into a plots.Table only when
-// rendered) and whose Render writes its part of the report without
-// computing. A program can call one compute step and use the numbers
+// whose rows are typed structs (a struct per table, turned into a
+// plots.Table only when rendered) and whose Render writes its part of the
+// report without computing. A program can call one compute step and use the numbers
 // without writing anything; Plot draws one figure with only that figure's
 // work; TreeSweep writes the tree section on its own.
 //
