@@ -11,9 +11,9 @@
 // ModelComparison, Optimal, Refined, Tree, GossipVsTree, DesignAnswers)
 // whose rows are typed structs (a struct per table, turned into a
 // plots.Table only when rendered) and whose Render writes its part of the
-// report without computing. A program can call one compute step and use the numbers
-// without writing anything; Plot draws one figure with only that figure's
-// work; TreeSweep writes the tree section on its own.
+// report without computing. A program can call one compute step and use
+// the numbers without writing anything; Plot draws one figure with only
+// that figure's work; TreeSweep writes the tree section on its own.
 //
 // Sections that judge a claim of the source documents return Verdicts:
 // the verdict, the rule that decided it (written from the named constants
