@@ -27,6 +27,14 @@
 // the time to coverage does not shrink with N, DesignAnswers) is judged
 // the same way and marked as such.
 //
+// REPORT.md ends with where the time went: each section's wall and CPU
+// time and its simulations' CPU time and shuffles (Options.StepDone hears
+// each step as it finishes). RunShard and Merge run the report as an array
+// job: every simulation goes through one runner, a shard runs its share of
+// each and writes one part file, and the merge serves the merged results to
+// the same compute steps, so its tables and figures are a single run's
+// byte for byte (shard.go states the design).
+//
 // RoundsTable, WriteSim and TreeTable print simulation and tree results as
 // the CLI prints them.
 //
