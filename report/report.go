@@ -76,8 +76,9 @@ func Quick() Scale {
 
 // Paper runs the paper's 100 replications of 1000 + 1000 rounds: about 75
 // CPU-minutes, 96 % of them in simulations (estimated from one shard of 16,
-// measured; the README lists them); as 16 array tasks (RunShard), about 3.5
-// minutes each on 2 cores.
+// measured; the README lists them); as 16 array tasks (RunShard), 333 s
+// CPU for the largest task, measured, an estimated 3–3.5 minutes of wall
+// time on 2 idle cores.
 func Paper() Scale {
 	sc := Quick()
 	sc.Name, sc.Fig4NMax, sc.Fig4Step, sc.ProveS = "paper", 5000, 10, 120
