@@ -120,8 +120,11 @@ func refinedCases(n100x5, n100x1, n2500 [3]int, protoT2500 int) []RefinedCase {
 type Options struct {
 	// Workers is the number of simulation goroutines (0: sim.DefaultWorkers).
 	Workers int
-	// Progress, if not nil, is told the name of each step as it starts.
-	Progress func(step string)
+	// StepStart, if not nil, is told the name of each step as it starts.
+	// It is a log hook, not a progress count: the report's steps differ
+	// too much in cost for a done/total fraction (gossip.Progress) to mean
+	// anything, and StepDone reports each step's time.
+	StepStart func(step string)
 	// StepDone, if not nil, is told the time of each step of Run as it
 	// finishes (for a log line per step in a batch job).
 	StepDone func(StepTime)
@@ -147,8 +150,8 @@ func NewStudy(sc Scale, opt Options) *Study {
 }
 
 func (s *Study) step(name string) {
-	if s.opt.Progress != nil {
-		s.opt.Progress(name)
+	if s.opt.StepStart != nil {
+		s.opt.StepStart(name)
 	}
 	if s.clock != nil {
 		s.clock.step(name)

@@ -92,7 +92,7 @@ func cmdReproduce(ctx context.Context, e *env, args []string) error {
 		return usagef("--shards %d: valid range 1..%d", *shards, shard.MaxCount)
 	}
 	start := time.Now()
-	opt := report.Options{Workers: *workers, Progress: stepPrinter(e, "reproduce", start), StepDone: stepLogger(e, "reproduce")}
+	opt := report.Options{Workers: *workers, StepStart: stepPrinter(e, "reproduce", start), StepDone: stepLogger(e, "reproduce")}
 	if *mergeDir != "" {
 		for _, f := range []string{"shard", "shards", "o", "scale", "seed"} {
 			if cli.Given(fs, f) {
@@ -282,7 +282,7 @@ func cmdPlot(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	start := time.Now()
-	err = report.Plot(ctx, *out, fig, sc, report.Options{Workers: *workers, Progress: stepPrinter(e, "plot", start)})
+	err = report.Plot(ctx, *out, fig, sc, report.Options{Workers: *workers, StepStart: stepPrinter(e, "plot", start)})
 	clearLine(e)
 	if err != nil {
 		return dirUsage(err, "--out")
