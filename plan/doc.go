@@ -142,6 +142,21 @@
 // the normal law (1.645, 0.705, 0.164, 0.674, 1.866): at most 0.92 of that
 // tolerance at N = 100, 0.78 at 300, 0.31 at 1000.
 //
+// The protocol (package sim, every cache; 100 warm-up rounds, coverage
+// after whole rounds, Sheppard-corrected) against the limit law of the
+// pairwise model (TestProtocolAgainstAsymptotic, -long; n = 500, c = 100,
+// s = 50, seed 21), mean and sd in rounds ± one standard error:
+//
+//	N      K  L     reps  protocol mean   law    protocol sd    law
+//	2500   1  0.99  200   83.85 ± 0.81    83.28  11.49 ± 0.61   11.59
+//	10⁴    1  0.99   80   98.19 ± 1.42    95.87  12.74 ± 1.21   11.55
+//	2500   5  0.9   200   50.98 ± 0.30    50.94   4.22 ± 0.23    4.25
+//	10⁴    5  0.9    80   63.72 ± 0.49    63.43   4.39 ± 0.38    4.24
+//
+// Every difference is within 1.6 standard errors: at these sizes the
+// protocol's time to coverage follows the pairwise model's law, spread
+// included (its sd does not shrink from N = 2500 to 10⁴ either).
+//
 // # Costs
 //
 // Each side of a shuffle sends s items, so the system sends 2s items a
