@@ -40,6 +40,9 @@ func CoverageOfZ(z float64) float64 { return -math.Expm1(-z) }
 // zOfCoverage is −ln(1 − y), the inverse of CoverageOfZ.
 func zOfCoverage(y float64) float64 { return -math.Log1p(-y) }
 
+// MaxRounds is the most rounds Map and Curves compute (1.6 GB of values).
+const MaxRounds = 1e8
+
 // Map is the synchronous discrete-time model: one round is one step in
 // which every shuffle acts on the state at the round's start, so the mean
 // moves by the whole round's drift at once,
@@ -51,6 +54,9 @@ func zOfCoverage(y float64) float64 { return -math.Log1p(-y) }
 // round on average (one it initiates, one it is chosen for), each handing it
 // d with probability p·x_t. It returns x and y at t = 0..T.
 func Map(m approx.Model, T int) (xs, ys []float64) {
+	if T < 0 || T > MaxRounds {
+		return nil, nil // out of range: no trajectory
+	}
 	xs, ys = make([]float64, T+1), make([]float64, T+1)
 	xs[0], ys[0] = m.X0, m.Y0
 	for t := 0; t < T; t++ {
