@@ -37,8 +37,14 @@ func XZ(m approx.Model) ode.Func {
 // variable, in [0, 1] for z ≥ 0.
 func CoverageOfZ(z float64) float64 { return -math.Expm1(-z) }
 
-// zOfCoverage is −ln(1 − y), the inverse of CoverageOfZ.
-func zOfCoverage(y float64) float64 { return -math.Log1p(-y) }
+// zOfCoverage is −ln(1 − y), the inverse of CoverageOfZ, at most zFull:
+// y = 1 (every node covered at t = 0: ode -N 2 --initial 2) would start the
+// integrator at z = +Inf, whose error estimate is NaN.
+func zOfCoverage(y float64) float64 { return math.Min(-math.Log1p(-y), zFull) }
+
+// zFull is a z whose coverage 1 − e^{−z} rounds to 1 (e^{−40} ≈ 4·10⁻¹⁸ is
+// below half an ulp of 1).
+const zFull = 40
 
 // MaxRounds is the most rounds Map and Curves compute (1.6 GB of values).
 const MaxRounds = 1e8

@@ -78,7 +78,7 @@ var commandPools = []struct {
 		pool("--format", "text", "json", "csv", "markdown", "!xml"),
 	}, "-o", false, false},
 	{[]string{"gamma-check"}, []flagPool{
-		pool("--s-max", "1", "3", "61", "!5001"),
+		pool("--s-max", "1", "3", "12", "!5001"),
 		pool("--c-max", "1", "5", "!2000000"),
 		pool("--n-max", "2", "8", "!1", "!2000000"),
 		pool("--prove", ""),

@@ -51,10 +51,10 @@ func TestSignalsAtRandomMoments(t *testing.T) {
 			return []string{"optimal", "-n", "1073741824", "-c", "1073741823", "-o", filepath.Join(d, "o")}
 		},
 		func(d string) []string {
-			return []string{"transitions", "--pdrop", "exact", "-n", "1073741824", "-c", "1000000", "-s", "5000"}
+			return []string{"gamma-check", "--prove", "--s-max", "2000", "-o", filepath.Join(d, "g")}
 		},
 		func(d string) []string {
-			return []string{"ode", "--pdrop", "exact", "-n", "1073741824", "-c", "1000000", "-s", "5000", "-o", filepath.Join(d, "F")}
+			return []string{"pdrop", "-n", "100000:1000000:1000", "-c", "5000", "-s", "5000", "-o", filepath.Join(d, "p")}
 		},
 	}
 	type run struct {
