@@ -103,6 +103,12 @@ func (m Model) Drift(x, y float64) (dx, dy float64) {
 // within a few ulp, TestClosedFormsAgainstReference.)
 func (m Model) X(t float64) float64 {
 	k, K := m.Rate(), m.Steady()
+	if k == 0 {
+		// s = c: nothing is ever duplicated, x stays x0 (K is 0/0 with the
+		// gamma and exact P_drop, where p = q = 1; the fuzz target found
+		// the NaN).
+		return m.X0
+	}
 	return K * m.X0 / (K*math.Exp(-k*t) - m.X0*math.Expm1(-k*t))
 }
 

@@ -2,6 +2,7 @@ package approx
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 
 	"github.com/ALTree/bigfloat"
@@ -27,6 +28,9 @@ const RefPrec = 256
 // simplified P_drop has these exact parameters; other variants are
 // refused.
 func (m Model) Reference(t float64) (x, y *big.Float, err error) {
+	if !(t >= 0) || math.IsInf(t, 0) {
+		return nil, nil, fmt.Errorf("approx: Reference at t = %g: need a finite time ≥ 0", t)
+	}
 	if m.PDrop != Simplified {
 		return nil, nil, fmt.Errorf("approx: Reference needs the simplified P_drop (got %v)", m.PDrop)
 	}

@@ -89,6 +89,8 @@ func (c Config) validate() error {
 		return f("Config.Level", "%g: valid range (0, 1], and not with ReplicationOnly", c.Level)
 	case c.Time != gossip.Continuous && c.Time != gossip.Shuffles:
 		return f("Config.Time", "%v: valid values are continuous, shuffles", c.Time)
+	case c.PDrop != approx.Simplified && c.PDrop != approx.Gamma && c.PDrop != approx.Exact:
+		return f("Config.PDrop", "%v: valid values are simplified, gamma, exact", c.PDrop)
 	}
 	if err := sh.Validate(); err != nil {
 		// What the checks above leave to it (Items ≤ gossip.MaxItems).

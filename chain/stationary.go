@@ -11,7 +11,10 @@ import (
 // π[X] for X = 0..N (π[0] = 0). It is computed in logarithms, so large N
 // do not overflow.
 func Stationary(N int, j Jumps) ([]float64, error) {
-	if N < 2 || j.Up <= 0 || j.Drop <= 0 {
+	if N > MaxNodesReplication {
+		return nil, fmt.Errorf("chain: stationary law for N = %d: at most %d nodes", N, MaxNodesReplication)
+	}
+	if N < 2 || !(j.Up > 0) || !(j.Drop > 0) {
 		return nil, fmt.Errorf("chain: stationary law needs N ≥ 2 and positive copy and drop probabilities (N = %d, %+v)", N, j)
 	}
 	lr := math.Log(j.Up / j.Drop)

@@ -37,8 +37,17 @@ func XZ(m approx.Model) ode.Func {
 // variable, in [0, 1] for z ≥ 0.
 func CoverageOfZ(z float64) float64 { return -math.Expm1(-z) }
 
-// zOfCoverage is −ln(1 − y), the inverse of CoverageOfZ.
-func zOfCoverage(y float64) float64 { return -math.Log1p(-y) }
+// zOfCoverage is −ln(1 − y), the inverse of CoverageOfZ, at most zFull:
+// y = 1 (every node covered at t = 0: ode -N 2 --initial 2) would start the
+// integrator at z = +Inf, whose error estimate is NaN.
+func zOfCoverage(y float64) float64 { return math.Min(-math.Log1p(-y), zFull) }
+
+// zFull is a z whose coverage 1 − e^{−z} rounds to 1 (e^{−40} ≈ 4·10⁻¹⁸ is
+// below half an ulp of 1).
+const zFull = 40
+
+// MaxRounds is the most rounds Map and Curves compute (1.6 GB of values).
+const MaxRounds = 1e8
 
 // Map is the synchronous discrete-time model: one round is one step in
 // which every shuffle acts on the state at the round's start, so the mean
@@ -51,6 +60,9 @@ func zOfCoverage(y float64) float64 { return -math.Log1p(-y) }
 // round on average (one it initiates, one it is chosen for), each handing it
 // d with probability p·x_t. It returns x and y at t = 0..T.
 func Map(m approx.Model, T int) (xs, ys []float64) {
+	if T < 0 || T > MaxRounds {
+		return nil, nil // out of range: no trajectory
+	}
 	xs, ys = make([]float64, T+1), make([]float64, T+1)
 	xs[0], ys[0] = m.X0, m.Y0
 	for t := 0; t < T; t++ {

@@ -145,6 +145,9 @@ func Optimize(ctx context.Context, cfg OptimizeConfig) (*Optimum, error) {
 
 // Curves evaluates the closed forms x(t), y(t) of m at t = 0, 1, …, T.
 func Curves(m approx.Model, T int) (ts, xs, ys []float64) {
+	if T > MaxRounds {
+		return nil, nil, nil // out of range
+	}
 	for t := 0; t <= T; t++ {
 		ts = append(ts, float64(t))
 		xs = append(xs, m.X(float64(t)))

@@ -419,9 +419,15 @@ func RK4(f Func, t0 float64, y0 []float64, t1, h float64, out func(t float64, y 
 	return n, nil
 }
 
+// MaxGrid is the most intervals Grid makes (8·10⁸ bytes of times).
+const MaxGrid = 1e8
+
 // Grid returns the output times 0, dt, 2dt, …, tMax (round(tMax/dt) + 1
 // points, the last clipped to tMax).
 func Grid(tMax, dt float64) []float64 {
+	if !(dt > 0) || !(tMax >= 0) || math.IsInf(tMax, 0) || tMax/dt > MaxGrid {
+		return nil // out of range: no grid (Grid(1, 0), NaN, more than MaxGrid points)
+	}
 	ts := make([]float64, int(math.Round(tMax/dt))+1)
 	for i := range ts {
 		ts[i] = math.Min(float64(i)*dt, tMax)

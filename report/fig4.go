@@ -94,6 +94,9 @@ func Fig4Specs(curves []Fig4Curve) []*plots.Spec {
 	var specs []*plots.Spec
 	byC := map[int]*plots.Spec{}
 	for _, cu := range curves {
+		if len(cu.N) == 0 {
+			continue // no n in range for this c: nothing to draw
+		}
 		sp, ok := byC[cu.C]
 		if !ok {
 			sp = &plots.Spec{

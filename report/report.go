@@ -352,6 +352,9 @@ func saveFigure(base string, specs ...*plots.Spec) error {
 // error or a cancelled ctx leaves dir as it was. A folder that cannot be
 // created or written to is a *DirError.
 func Run(ctx context.Context, dir string, sc Scale, opt Options) error {
+	if err := sc.check(); err != nil {
+		return err
+	}
 	return NewStudy(sc, opt).write(ctx, dir)
 }
 
@@ -461,6 +464,9 @@ var Figures = []string{"fig4", "fig7", "fig8", "optimal"}
 func Plot(ctx context.Context, dir, name string, sc Scale, opt Options) error {
 	if !slices.Contains(Figures, name) {
 		return fmt.Errorf("report: unknown figure %q (valid: fig4, fig7, fig8, optimal)", name)
+	}
+	if err := sc.check(name); err != nil {
+		return err
 	}
 	// The folder is created (or found unwritable) before any work.
 	_, err := atomicfile.BuildDir(dir, ".plot-", func(tmp string) error {

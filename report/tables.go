@@ -58,6 +58,9 @@ func RoundsTable(res *sim.Result) *plots.Table {
 // probabilities and transitions beside the model's, and the rounds; in
 // text and markdown a summary, then the rounds (every 20th in text).
 func WriteSim(w io.Writer, res *sim.Result, format string) error {
+	if len(res.Reps) == 0 || res.Config.Rounds < 1 {
+		return fmt.Errorf("report: WriteSim: a result with %d replications of %d rounds; need at least one of each", len(res.Reps), res.Config.Rounds)
+	}
 	t := RoundsTable(res)
 	if format == "csv" {
 		return t.Write(w, "csv")

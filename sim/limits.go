@@ -45,6 +45,11 @@ func (c Config) checkLimits() error {
 	if c.PDrop != approx.Simplified && c.PDrop != approx.Gamma && c.PDrop != approx.Exact {
 		return f("Config.PDrop", "%d: valid values are Simplified, Gamma, Exact", int(c.PDrop))
 	}
+	if k := int(c.FailFraction*float64(c.Nodes) + 0.5); c.FailFraction > 0 && k > c.Nodes-c.Initial {
+		// The failing nodes are drawn among those not holding d (the
+		// fuzz target found the panic).
+		return f("Config.FailFraction", "%g: fails %d of N = %d nodes, but only N − Initial = %d do not hold d", c.FailFraction, k, c.Nodes, c.Nodes-c.Initial)
+	}
 	switch c.Topology.Kind {
 	case Full:
 	case Regular:

@@ -185,7 +185,7 @@ func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, in
 		st.tracking = true
 		rep.record(0, st.xCount, st.yCount, &st.snap)
 		for t := 1; t <= cfg.Rounds; t++ {
-			if t%64 == 0 && ctx.Err() != nil {
+			if (t%64 == 0 || cfg.Nodes > bigRound) && ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
 			_, failed := sched.round(r, st)
@@ -228,9 +228,13 @@ func failNodes(cfg Config, r *rng.Rand, sched *scheduler, initial []int32) {
 	sched.fail(dead)
 }
 
+// bigRound is the number of nodes above which ctx is checked every round
+// rather than every 16 or 64: a round of 2^26 nodes is 2^26 shuffles.
+const bigRound = 1 << 12
+
 func runProtocol[T item](ctx context.Context, cfg Config, r *rng.Rand, sched *scheduler, st *protocolState[T], pickNodes func(), initial []int32, rep *Replication) error {
 	for w := 0; w < cfg.Warmup; w++ {
-		if w%16 == 0 && ctx.Err() != nil {
+		if (w%16 == 0 || cfg.Nodes > bigRound) && ctx.Err() != nil {
 			return ctx.Err()
 		}
 		sched.round(r, st)
@@ -241,7 +245,7 @@ func runProtocol[T item](ctx context.Context, cfg Config, r *rng.Rand, sched *sc
 	st.tracking = true
 	rep.record(0, st.xCount, st.yCount, &st.snap)
 	for t := 1; t <= cfg.Rounds; t++ {
-		if t%16 == 0 && ctx.Err() != nil {
+		if (t%16 == 0 || cfg.Nodes > bigRound) && ctx.Err() != nil {
 			return ctx.Err()
 		}
 		_, failed := sched.round(r, st)

@@ -68,8 +68,12 @@ func CompareTrajectory(model []float64, tr Trajectory) Gap {
 }
 
 // FirstReach returns the first time at which curve ≥ level, interpolating
-// linearly between the sample times ts, or NaN if it never does.
+// linearly between the sample times ts, or NaN if it never does (or ts
+// and curve differ in length).
 func FirstReach(ts, curve []float64, level float64) float64 {
+	if len(ts) != len(curve) {
+		return math.NaN() // no time for every value: no answer
+	}
 	for i := range curve {
 		if curve[i] >= level {
 			if i == 0 {

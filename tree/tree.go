@@ -144,7 +144,7 @@ func (c Config) Validate() error {
 	case !electNames.Valid(c.Elect):
 		return &FieldError{Pkg: "tree", Field: "Config.Elect", Msg: fmt.Sprintf("%v: not an election priority", c.Elect)}
 	}
-	return nil
+	return c.checkTimings()
 }
 
 // Metrics are the indicators of the document, Sec. V.

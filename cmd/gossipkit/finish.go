@@ -22,6 +22,7 @@ import (
 // a closed stdout is discarded as with >/dev/null.
 func runEnv(ctx context.Context, e *env, args []string) int {
 	defer atomicfile.Reset()
+	cli.ResetFinal()
 	stdout := &cli.Stdout{Ctx: ctx, W: e.stdout}
 	checked := *e
 	checked.stdout = stdout
@@ -33,7 +34,7 @@ func runEnv(ctx context.Context, e *env, args []string) int {
 		}
 		if errors.Is(stdout.Err, context.Canceled) {
 			c, what := cli.Interrupted(ctx)
-			fmt.Fprintf(e.stderr, "%s: %s; no output written\n", name, what)
+			cli.Final(func() { fmt.Fprintf(e.stderr, "%s: %s; no output written\n", name, what) })
 			code = c
 		} else {
 			fmt.Fprintf(e.stderr, "%s: writing the output: %v\n", name, stdout.Err)

@@ -137,7 +137,7 @@ func runCommand(ctx context.Context, e *env, args []string) int {
 		return 2
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		code, what := cli.Interrupted(ctx)
-		fmt.Fprintf(e.stderr, "gossipkit %s: %s; no output written\n", name, what)
+		cli.Final(func() { fmt.Fprintf(e.stderr, "gossipkit %s: %s; no output written\n", name, what) })
 		return code
 	case errors.Is(err, errFailed):
 		return 1

@@ -102,3 +102,13 @@ func shardsUsed(shards int, id *shard.ID) error {
 	}
 	return nil
 }
+
+// plotFlag renames sim's -n, which plot calls --ns, in a usage error.
+func plotFlag(err error) error {
+	if ue, ok := err.(*usageError); ok {
+		if rest, found := strings.CutPrefix(ue.Msg, "-n "); found {
+			return usagef("--ns (n = %s", strings.Replace(rest, ":", "):", 1))
+		}
+	}
+	return err
+}

@@ -264,7 +264,7 @@ func cmdPlot(ctx context.Context, e *env, args []string) error {
 		for _, n := range sc.Ns {
 			cfg := sim.Config{Nodes: sc.Nodes, Shuffle: gossip.Shuffle{Items: n, Cache: sc.Cache, Exchange: sc.Exchange}, Warmup: sc.Warmup, Rounds: sc.Rounds, Reps: sc.Reps, Initial: 1}
 			if err := checkSimConfig(cfg, *workers); err != nil {
-				return err
+				return plotFlag(err)
 			}
 		}
 	}

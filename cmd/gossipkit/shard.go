@@ -20,9 +20,10 @@ import (
 // resolveShard decides whether this run is a shard: --shard wins; otherwise
 // a batch scheduler's array index variable is used (shard.FromEnv), with
 // the shard count from --shards or, under Slurm, SLURM_ARRAY_TASK_COUNT.
-// The choice is reported on stderr.
+// The choice comes back as note, for the caller to print on stderr once
+// every other check has passed (a refused run prints one line only).
 // Without a shard, -o out must be a file (checked here, before any work).
-func resolveShard(e *env, flagVal, out string, shards int, useEnv bool) (id *shard.ID, err error) {
+func resolveShard(e *env, flagVal, out string, shards int, useEnv bool) (id *shard.ID, note string, err error) {
 	defer func() {
 		if err == nil && id == nil && out != "" && out != "-" {
 			err = cli.CheckOut("-o", out)
@@ -31,23 +32,23 @@ func resolveShard(e *env, flagVal, out string, shards int, useEnv bool) (id *sha
 	if flagVal != "" {
 		id, err := shard.Parse(flagVal)
 		if err != nil {
-			return nil, usagef("--shard %v", err)
+			return nil, "", usagef("--shard %v", err)
 		}
-		return &id, nil
+		return &id, "", nil
 	}
 	if !useEnv {
-		return nil, nil
+		return nil, "", nil
 	}
 	id, source, err := shard.FromEnv(e.getenv, shards)
 	switch {
 	case errors.Is(err, shard.ErrNeedCount):
-		return nil, usagef("--shards: %s is set, so the number of shards is needed (--shards M, 1..%d)", source, shard.MaxCount)
+		return nil, "", usagef("--shards: %s is set, so the number of shards is needed (--shards M, 1..%d)", source, shard.MaxCount)
 	case err != nil:
-		return nil, usagef("%v", err)
+		return nil, "", usagef("%v", err)
 	case id != nil:
-		fmt.Fprintf(e.stderr, "gossipkit: running shard %d/%d from %s\n", id.Index, id.Count, source)
+		note = fmt.Sprintf("running shard %d/%d from %s", id.Index, id.Count, source)
 	}
-	return id, nil
+	return id, note, nil
 }
 
 // partPath is where a shard writes: -o FILE, or a file named after the
@@ -77,7 +78,7 @@ func shardOut(out string, id shard.ID) (string, error) {
 	return path, cli.CheckOut("-o", path)
 }
 
-func runShard(ctx context.Context, e *env, cfg sim.Config, opt sim.Settings, id *shard.ID, out string) error {
+func runShard(ctx context.Context, e *env, cfg sim.Config, opt sim.Settings, id *shard.ID, out, note string) error {
 	opt.Indices = id.Indices(cfg.Reps)
 	if len(opt.Indices) == 0 {
 		return usagef("--shard %d/%d: no replication falls in this shard (--reps %d)", id.Index, id.Count, cfg.Reps)
@@ -93,7 +94,10 @@ func runShard(ctx context.Context, e *env, cfg sim.Config, opt sim.Settings, id 
 	if err := output(e, path, func(w io.Writer) error { return sim.WritePart(w, res, *id) }); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "gossipkit sim: wrote %s (replications %s of %d)\n", path, shard.Ranges(opt.Indices), cfg.Reps)
+	if note != "" {
+		note = "; " + note
+	}
+	fmt.Fprintf(e.stderr, "gossipkit sim: wrote %s (replications %s of %d%s)\n", path, shard.Ranges(opt.Indices), cfg.Reps, note)
 	return nil
 }
 

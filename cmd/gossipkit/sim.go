@@ -111,7 +111,7 @@ func cmdSim(ctx context.Context, e *env, args []string) error {
 	if err := checkShards(fs, *shards); err != nil {
 		return err
 	}
-	sh, err := resolveShard(e, *shardFlag, *out, *shards, !*ignoreEnv)
+	sh, note, err := resolveShard(e, *shardFlag, *out, *shards, !*ignoreEnv)
 	if err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func cmdSim(ctx context.Context, e *env, args []string) error {
 	}
 	set := sim.Settings{Workers: workers, Progress: newProgress(e, "sim")}
 	if sh != nil {
-		return runShard(ctx, e, cfg, set, sh, *out)
+		return runShard(ctx, e, cfg, set, sh, *out, note)
 	}
 	res, err := sim.Run(ctx, cfg, set)
 	if err != nil {

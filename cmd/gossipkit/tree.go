@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/report"
 	"github.com/gossipkit/gossipkit/tree"
 )
@@ -84,7 +85,7 @@ func cmdTree(ctx context.Context, e *env, args []string) error {
 	if err := checkShards(fs, *shards); err != nil {
 		return err
 	}
-	id, err := resolveShard(e, *shardFlag, *out, *shards, !*ignoreEnv)
+	id, note, err := resolveShard(e, *shardFlag, *out, *shards, !*ignoreEnv)
 	if err != nil {
 		return err
 	}
@@ -105,7 +106,14 @@ func cmdTree(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	if id != nil {
-		return output(e, path, func(w io.Writer) error { return tree.WritePart(w, exp, *id, res) })
+		if err := output(e, path, func(w io.Writer) error { return tree.WritePart(w, exp, *id, res) }); err != nil {
+			return err
+		}
+		if note != "" {
+			note = "; " + note
+		}
+		fmt.Fprintf(e.stderr, "gossipkit tree: wrote %s (seeds %s of %d%s)\n", path, shard.Ranges(exp.Indices(id)), *seeds, note)
+		return nil
 	}
 	return outputTable(e, *out, *format, report.TreeTable(exp.Summarize(res)))
 }

@@ -385,12 +385,16 @@ func WithSignals(parent context.Context, stderr io.Writer, name string) (context
 			case <-done:
 				return
 			case <-timer.C:
-				atomicfile.Abort()
 				what := "interrupted"
 				if first.code() == 143 {
 					what = "terminated"
 				}
-				fmt.Fprintf(stderr, "%s: %s; no output written\n", name, what)
+				if !Final(func() {
+					atomicfile.Abort()
+					fmt.Fprintf(stderr, "%s: %s; no output written\n", name, what)
+				}) {
+					return // the command is printing its own last line
+				}
 				os.Exit(first.code())
 			}
 		}
@@ -399,6 +403,35 @@ func WithSignals(parent context.Context, stderr io.Writer, name string) (context
 	return ctx, func() {
 		once.Do(func() { signal.Stop(sigs); close(done); cancel(nil) })
 	}
+}
+
+// final guards the last line of an interrupted run, which the command
+// (when it stops in time) and the signal handler (when it does not) both
+// want to print.
+var final struct {
+	sync.Mutex
+	done bool
+}
+
+// Final runs f unless another Final has run since ResetFinal, and reports
+// whether it ran: the interrupted command's one line is printed once.
+func Final(f func()) bool {
+	final.Lock()
+	defer final.Unlock()
+	if final.done {
+		return false
+	}
+	final.done = true
+	f()
+	return true
+}
+
+// ResetFinal lets the next Final run (a process running several commands:
+// tests).
+func ResetFinal() {
+	final.Lock()
+	final.done = false
+	final.Unlock()
 }
 
 // Stdout is the standard output a command writes to: it keeps the first

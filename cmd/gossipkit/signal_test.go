@@ -1,0 +1,115 @@
+package main
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gossipkit/gossipkit/internal/cli"
+)
+
+// Every long command, stopped at a random moment as GNU timeout stops it:
+// the signal to the process, then at once the same signal to its whole
+// process group (so the command gets it twice). The contract: exit 143
+// (SIGTERM) or 130 (SIGINT) within cli.Grace and 2 s, one line on
+// stderr, nothing on stdout, and nothing left in the folder where the
+// output would have gone — neither a temporary file nor a folder the run
+// created. The moments are drawn from a seed printed with any failure.
+func TestSignalsAtRandomMoments(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a dozen commands for up to 2 s each")
+	}
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	r := rand.New(rand.NewPCG(seed, 0))
+	long := []func(dir string) []string{
+		func(d string) []string { return []string{"reproduce", "--out", filepath.Join(d, "a", "b", "c")} },
+		func(d string) []string { return []string{"sim", "--reps", "400", "-o", filepath.Join(d, "sim.csv")} },
+		func(d string) []string {
+			return []string{"sim", "--reps", "400", "--shard", "1/2", "-o", filepath.Join(d, "parts") + "/"}
+		},
+		func(d string) []string { return []string{"chain", "-N", "600", "-o", filepath.Join(d, "chain.csv")} },
+		func(d string) []string {
+			return []string{"tree", "fail", "--seeds", "200", "-o", filepath.Join(d, "t.csv")}
+		},
+		func(d string) []string { return []string{"tree", "sweep", "--out", filepath.Join(d, "sw", "x")} },
+		func(d string) []string { return []string{"plot", "optimal", "--out", filepath.Join(d, "pl", "sub")} },
+		func(d string) []string {
+			return []string{"plot", "fig4", "--n-max", "100000", "--step", "1", "--out", filepath.Join(d, "f4")}
+		},
+		func(d string) []string {
+			return []string{"ode", "--refined", "--time", "discrete", "--t-max", "1000000", "-o", filepath.Join(d, "F")}
+		},
+		func(d string) []string {
+			return []string{"optimal", "-n", "1073741824", "-c", "1073741823", "-o", filepath.Join(d, "o")}
+		},
+		func(d string) []string {
+			return []string{"gamma-check", "--prove", "--s-max", "2000", "-o", filepath.Join(d, "g")}
+		},
+		func(d string) []string {
+			return []string{"pdrop", "-n", "100000:1000000:1000", "-c", "5000", "-s", "5000", "-o", filepath.Join(d, "p")}
+		},
+	}
+	type run struct {
+		args  []string
+		dir   string
+		sig   syscall.Signal
+		delay time.Duration
+	}
+	var runs []run
+	for _, mk := range long {
+		dir := t.TempDir()
+		sig := []syscall.Signal{syscall.SIGTERM, syscall.SIGINT}[r.IntN(2)]
+		// From during start-up (10 ms) to well into the work (1.5 s).
+		delay := time.Duration(10+r.IntN(1490)) * time.Millisecond
+		runs = append(runs, run{mk(dir), dir, sig, delay})
+	}
+	var wg sync.WaitGroup
+	limit := make(chan struct{}, 3)
+	for _, rn := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			limit <- struct{}{}
+			defer func() { <-limit }()
+			cmd := exec.Command(os.Args[0], rn.args...)
+			cmd.Env = append(os.Environ(), "GOSSIPKIT_AS_MAIN=1")
+			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Start(); err != nil {
+				t.Error(err)
+				return
+			}
+			time.Sleep(rn.delay)
+			sent := time.Now()
+			cmd.Process.Signal(rn.sig)
+			syscall.Kill(-cmd.Process.Pid, rn.sig) // the group, as timeout(1) does
+			cmd.Wait()
+			took := time.Since(sent)
+			code := cmd.ProcessState.ExitCode()
+			want := 143
+			if rn.sig == syscall.SIGINT {
+				want = 130
+			}
+			what := strings.Join(rn.args, " ")
+			if took > cli.Grace+2*time.Second { // 2 s of slack: 2 cores shared with other tests
+				t.Errorf("%s, %v after %v: stopped %v after the signal", what, rn.sig, rn.delay, took)
+			}
+			if code != want || stdout.Len() != 0 || strings.Count(stderr.String(), "\n") != 1 {
+				t.Errorf("%s, %v after %v: exit %d, stdout %d bytes, stderr %q; want %d and one line", what, rn.sig, rn.delay, code, stdout.Len(), stderr.String(), want)
+			}
+			if entries, _ := os.ReadDir(rn.dir); len(entries) != 0 {
+				t.Errorf("%s, %v after %v: left %v", what, rn.sig, rn.delay, entries)
+			}
+		}()
+	}
+	wg.Wait()
+}

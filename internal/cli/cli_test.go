@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+type failing struct{ n int }
+
+func (f *failing) Write(p []byte) (int, error) {
+	if f.n == 0 {
+		return 0, syscall.ENOSPC
+	}
+	f.n--
+	return len(p), nil
+}
+
+// Stdout keeps its writer's first error and refuses every write after the
+// context is cancelled.
+func TestStdout(t *testing.T) {
+	s := &Stdout{Ctx: context.Background(), W: &failing{n: 1}}
+	if _, err := s.Write([]byte("a")); err != nil {
+		t.Fatal(err)
+	}
+	s.Write([]byte("b"))
+	if _, err := s.Write([]byte("c")); !errors.Is(err, syscall.ENOSPC) || !errors.Is(s.Err, syscall.ENOSPC) {
+		t.Errorf("after a failed write: %v, Err %v", err, s.Err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var b bytes.Buffer
+	s = &Stdout{Ctx: ctx, W: &b}
+	cancel()
+	if _, err := s.Write([]byte("late")); !errors.Is(err, context.Canceled) || b.Len() != 0 {
+		t.Errorf("after cancel: %v, wrote %q", err, b.String())
+	}
+}
+
+// Final runs once until ResetFinal.
+func TestFinal(t *testing.T) {
+	ResetFinal()
+	n := 0
+	if !Final(func() { n++ }) || Final(func() { n++ }) || n != 1 {
+		t.Errorf("n = %d", n)
+	}
+	ResetFinal()
+	if !Final(func() {}) {
+		t.Error("after ResetFinal")
+	}
+}
+
+// CheckOut refuses a missing folder, a folder, a FIFO, a symbolic link
+// and a name too long with its temporary suffix, each naming the flag.
+func TestCheckOut(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	syscall.Mkfifo(fifo, 0o644)
+	link := filepath.Join(dir, "link")
+	os.Symlink(fifo, link)
+	for _, p := range []string{filepath.Join(dir, "no", "f"), dir, fifo, link, filepath.Join(dir, strings.Repeat("a", 241))} {
+		var ue *UsageError
+		if err := CheckOut("-o", p); !errors.As(err, &ue) || !strings.HasPrefix(ue.Msg, "-o ") {
+			t.Errorf("%s: %v", p, err)
+		}
+	}
+	if err := CheckOut("-o", filepath.Join(dir, "new")); err != nil {
+		t.Errorf("a new file: %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("the probe left %v", entries)
+	}
+}
