@@ -27,9 +27,9 @@ func runPlanJSON(t *testing.T, args ...string) planJSON {
 	return r
 }
 
-// The issue's example: N = 10⁷ over s = 20..90 answers with the best s,
+// The README's example: N = 10⁷ over s = 20..90 answers with the best s,
 // which is the feasible row with the smallest t_confidence; every row has
-// the keys the issue lists.
+// the keys of plan's table.
 func TestPlanBestS(t *testing.T) {
 	r := runPlanJSON(t, "-N", "10000000", "-n", "500", "-c", "100", "-s", "20:90", "--level", "0.99", "--deadline", "200")
 	if len(r.Rows) != 71 || r.Best == nil {
