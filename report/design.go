@@ -421,11 +421,7 @@ func (r *DesignAnswers) bestTable() *plots.Table {
 		if b.Cheapest > 0 {
 			lo, hi, cheap = b.FeasibleLo, b.FeasibleHi, b.Cheapest
 		}
-		feasible := 0 // CSV cells are numbers: 1 feasible, 0 not
-		if b.Feasible {
-			feasible = 1
-		}
-		t.Rows = append(t.Rows, []any{b.N, b.Fastest, b.TConfidence, b.PDeadline, b.ItemsSent, feasible, lo, hi, cheap, b.CheapestItems, b.ExactT, b.ExactP})
+		t.Rows = append(t.Rows, []any{b.N, b.Fastest, b.TConfidence, b.PDeadline, b.ItemsSent, b.Feasible, lo, hi, cheap, b.CheapestItems, b.ExactT, b.ExactP})
 	}
 	t.TextCell = func(col int, v any) string {
 		if f, ok := v.(float64); ok && !math.IsNaN(f) {

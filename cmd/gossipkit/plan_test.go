@@ -100,7 +100,8 @@ func TestPlanAutoExactMatchesChain(t *testing.T) {
 	}
 }
 
-// CSV carries the rows: every cell but the method is a number or empty.
+// CSV carries the rows: every cell but the method and feasible (true or
+// false, as every boolean column) is a number or empty.
 func TestPlanCSVNumbers(t *testing.T) {
 	out, errOut, code := runCLI(t, nil, "plan", "-N", "100000", "-s", "30:50:10", "--deadline", "100", "--format", "csv")
 	if code != 0 {
@@ -112,6 +113,12 @@ func TestPlanCSVNumbers(t *testing.T) {
 	}
 	for _, rec := range recs[1:] {
 		for j, cell := range rec {
+			if recs[0][j] == "feasible" {
+				if cell != "true" && cell != "false" {
+					t.Errorf("feasible = %q, want true or false", cell)
+				}
+				continue
+			}
 			if recs[0][j] == "method" || cell == "" {
 				continue
 			}
