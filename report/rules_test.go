@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gossipkit/gossipkit/sim"
@@ -183,6 +184,40 @@ func TestTreeVerdicts(t *testing.T) {
 		if v.Verdict != want[i] || v.Rule == "" {
 			t.Errorf("%s: %s (rule %q), want %s", v.Claim, v.Verdict, v.Rule, want[i])
 		}
+	}
+
+	// "Up to" is judged at the largest value of the table, "small" at the
+	// largest |Δ|. Breakout's requests +300 % at 20 % failures are within a
+	// factor 2 of the document's 427 %, +150 % at 50 % are not; its depth
+	// stays within 10 % at 50 % but not at 10 %. Election: a +30 % rise in
+	// requests at 5 % failures breaks "very limited" (≤ 25 %) though the 50 %
+	// row has none.
+	r.Repairs = [][]RepairRow{
+		{{Repair: tree.Breakout, FailedPct: 20, Summary: sum(st(2, 1), st(300, 10))},
+			{Repair: tree.Breakout, FailedPct: 50, Summary: sum(st(5, 1), st(150, 10))}},
+		{{Repair: tree.Preservation, FailedPct: 50, Summary: sum(st(40, 3), st(150, 10))}},
+		{{Repair: tree.Election, FailedPct: 5, Summary: sum(st(0, 0), st(30, 1))},
+			{Repair: tree.Election, FailedPct: 50, Summary: sum(st(0, 0), st(0, 0))}},
+	}
+	vs = r.Verdicts()
+	if v := vs[3]; v.Verdict != holds || !strings.Contains(v.Measured, "join requests at 20 % failures +300.0 %") {
+		t.Errorf("breakout: %s, %s; want holds, judged on +300 %% at 20 %%", v.Verdict, v.Measured)
+	}
+	if v := vs[4]; v.Verdict != holds {
+		t.Errorf("preservation: %s, %s; want holds", v.Verdict, v.Measured)
+	}
+	if v := vs[5]; v.Verdict != fails || !strings.Contains(v.Measured, "join requests at 5 % failures +30.0 %") {
+		t.Errorf("election: %s, %s; want does not hold, judged on +30 %% at 5 %%", v.Verdict, v.Measured)
+	}
+	r.Repairs[0] = []RepairRow{{Repair: tree.Breakout, FailedPct: 10, Summary: sum(st(-12, 1), st(300, 10))},
+		{Repair: tree.Breakout, FailedPct: 50, Summary: sum(st(5, 1), st(300, 10))}}
+	if v := r.Verdicts()[3]; v.Verdict != fails || !strings.Contains(v.Measured, "depth at 10 % failures -12.0 %") {
+		t.Errorf("breakout, depth −12 %% at 10 %%: %s, %s; want does not hold", v.Verdict, v.Measured)
+	}
+	// No row for a repair: nothing is shown, so the claim is qualified.
+	r.Repairs = [][]RepairRow{{}, {}, {}}
+	if v := r.Verdicts()[5]; v.Verdict != qualified {
+		t.Errorf("election without rows: %s, %s; want qualified", v.Verdict, v.Measured)
 	}
 }
 

@@ -172,8 +172,8 @@ func TestTreeRows(t *testing.T) {
 			t.Errorf("repair table %d: %+v", i, rows)
 		}
 	}
-	if r.at50(tree.Election).Seeds != tiny().TreeSeeds {
-		t.Error("at50 did not find the 50 % row")
+	if s := r.Repairs[2][4].Summary.Seeds; s != tiny().TreeSeeds {
+		t.Errorf("election at 50 %%: %d seeds, want %d", s, tiny().TreeSeeds)
 	}
 }
 

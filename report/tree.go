@@ -81,18 +81,6 @@ func (r *Tree) redirect(red tree.Redirect) Table1Row {
 	return Table1Row{}
 }
 
-// at50 returns repair rep's summary at 50 % failures.
-func (r *Tree) at50(rep tree.Repair) tree.Summary {
-	for _, rows := range r.Repairs {
-		for _, row := range rows {
-			if row.Repair == rep && row.FailedPct == 50 {
-				return row.Summary
-			}
-		}
-	}
-	return tree.Summary{}
-}
-
 var treeRepairs = []tree.Repair{tree.Breakout, tree.Preservation, tree.Election}
 
 // Tree computes section 8.
