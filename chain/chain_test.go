@@ -96,7 +96,7 @@ func TestHittingMomentsAgainstSurvivalSums(t *testing.T) {
 	j, _ := JumpsFor(approx.Simplified, gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50})
 	for _, tc := range []struct{ N, initial, m int }{{20, 1, 19}, {50, 1, 50}, {50, 3, 40}} {
 		t.Run(fmt.Sprint(tc), func(t *testing.T) {
-			ek, ek2, err := HittingMoments(context.Background(), tc.N, tc.initial, tc.m, j)
+			ek, ek2, err := hittingMoments(context.Background(), tc.N, tc.initial, tc.m, j)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,7 +129,7 @@ func TestStationaryAgainstLongTransient(t *testing.T) {
 	if r := j.Up / j.Drop; math.Abs(r-float64(c)/float64(n-c)) > 1e-14 {
 		t.Fatalf("r = %v, want c/(n−c) = %v", r, float64(c)/float64(n-c))
 	}
-	pi, err := Stationary(N, j)
+	pi, err := stationary(N, j)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,6 +157,55 @@ func TestStationaryAgainstLongTransient(t *testing.T) {
 	// rounding, plus the error bound.
 	if math.Abs(last.X.Mean-mean/N) > 1e-9 || math.Abs(last.X.SD-sd/N) > 1e-9 {
 		t.Errorf("transient mean %.12g sd %.12g, stationary %.12g %.12g", last.X.Mean, last.X.SD, mean/N, sd/N)
+	}
+}
+
+// The Config forms of HittingMoments and Stationary against closed forms.
+// Two nodes, n = 7, c = 4, s = 2: a shuffle copies d to the second node with
+// probability 1/2 (either node initiates, and d is sent w.p. p = 1/2; see
+// ExampleTimeToLevel), so K ~ Geometric(1/2): E[K] = 2, E[K²] = (2−p)/p² = 6,
+// and the stationary law is Bin(2, c/n = 4/7) conditioned on X ≥ 1:
+// π(1) = 2·(4/7)(3/7)/(1 − 9/49) = 24/40 = 0.6, π(2) = (16/49)/(40/49) = 0.4.
+// Both are sums of a few terms: 1e-12 covers their rounding.
+func TestConfigForms(t *testing.T) {
+	cfg := Config{Nodes: 2, Shuffle: gossip.Shuffle{Items: 7, Cache: 4, Exchange: 2}, Level: 1}
+	ek, ek2, err := HittingMoments(context.Background(), cfg)
+	if err != nil || math.Abs(ek-2) > 1e-12 || math.Abs(ek2-6) > 1e-12 {
+		t.Errorf("HittingMoments = %v, %v, %v; want 2, 6", ek, ek2, err)
+	}
+	pi, err := Stationary(cfg)
+	if err != nil || len(pi) != 3 || pi[0] != 0 || math.Abs(pi[1]-0.6) > 1e-12 || math.Abs(pi[2]-0.4) > 1e-12 {
+		t.Errorf("Stationary = %v, %v; want [0 0.6 0.4]", pi, err)
+	}
+	// Level and Initial map to the row counts: N = 50 from 3 to ⌈0.8·50⌉ = 40.
+	j, _ := JumpsFor(approx.Simplified, gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50})
+	want, _, _ := hittingMoments(context.Background(), 50, 3, 40, j)
+	got, _, err := HittingMoments(context.Background(), Config{Nodes: 50, Initial: 3, Level: 0.8, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}})
+	if err != nil || got != want {
+		t.Errorf("HittingMoments(N = 50, Initial 3, Level 0.8) = %v, %v; want %v", got, err, want)
+	}
+	for _, tc := range []struct {
+		field string
+		err   error
+	}{
+		{"Config.Level", func() error {
+			_, _, err := HittingMoments(context.Background(), Config{Nodes: 2, Shuffle: cfg.Shuffle})
+			return err
+		}()},
+		{"Config.Nodes", func() error {
+			_, _, err := HittingMoments(context.Background(), Config{Nodes: 1, Shuffle: cfg.Shuffle, Level: 1})
+			return err
+		}()},
+		{"Config.Nodes", func() error { _, err := Stationary(Config{Nodes: 1, Shuffle: cfg.Shuffle}); return err }()},
+		{"Config.Shuffle.Exchange", func() error {
+			_, err := Stationary(Config{Nodes: 9, Shuffle: gossip.Shuffle{Items: 7, Cache: 4, Exchange: 5}})
+			return err
+		}()},
+	} {
+		var fe *FieldError
+		if !errors.As(tc.err, &fe) || fe.Field != tc.field || !strings.HasPrefix(tc.err.Error(), "chain: "+tc.field+" ") {
+			t.Errorf("error %v, want chain: %s …", tc.err, tc.field)
+		}
 	}
 }
 

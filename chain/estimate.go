@@ -67,7 +67,7 @@ func Estimate(cfg Config) (Cost, error) {
 	}
 	// The stationary law's reach.
 	xlo, xhi, xbar := 1, N, n/2
-	if pi, err := Stationary(N, j); err == nil {
+	if pi, err := stationary(N, j); err == nil {
 		xbar = 0
 		for x, p := range pi {
 			xbar += float64(x) * p
@@ -90,7 +90,7 @@ func Estimate(cfg Config) (Cost, error) {
 	xhi = max(xhi, initial)
 	if cfg.Level > 0 {
 		m := levelCount(cfg.Level, N)
-		ek, _, err := HittingMoments(context.Background(), N, initial, m, j)
+		ek, _, err := hittingMoments(context.Background(), N, initial, m, j)
 		if err != nil {
 			return Cost{}, err
 		}

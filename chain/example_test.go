@@ -15,8 +15,7 @@ import (
 // so for N = 2500, n = 500, c = 100 its mean is 0.2 and its sd
 // √(0.2·0.8/2500) = 0.008 (P(X = 0) = 0.8^2500 is negligible).
 func ExampleStationary() {
-	j, _ := chain.JumpsFor(approx.Simplified, gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50})
-	pi, _ := chain.Stationary(2500, j)
+	pi, _ := chain.Stationary(chain.Config{Nodes: 2500, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, PDrop: approx.Simplified})
 	mean, sq := 0.0, 0.0
 	for x, p := range pi {
 		mean += float64(x) * p / 2500

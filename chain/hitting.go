@@ -9,8 +9,36 @@ import (
 )
 
 // HittingMoments returns E[K] and E[K²] for K, the number of shuffles until
-// Y ≥ m, from the state (initial, initial). It solves the linear equations
-// of first-step analysis exactly (up to rounding), with no truncation:
+// m = ⌈cfg.Level·cfg.Nodes⌉ nodes have held d (Y ≥ m), from the state
+// (Initial, Initial) (Initial 0 means 1) of the chain of cfg.Nodes nodes
+// with shuffle cfg.Shuffle and P_drop cfg.PDrop; MeanTimeToLevel turns them
+// into rounds. TMax and Dt are not used (K does not depend on the clock,
+// but Validate still refuses gossip.Synchronous), and Nodes ≤ MaxNodesJoint.
+// It solves the equations of first-step analysis row by row of the state
+// space, O(N·m) work, checking ctx between rows (package doc, "Time to a
+// coverage level").
+func HittingMoments(ctx context.Context, cfg Config) (ek, ek2 float64, err error) {
+	if cfg.TMax == 0 {
+		cfg.TMax, cfg.Dt = 1, 1 // not used here; satisfy Validate
+	}
+	if err := cfg.Validate(); err != nil {
+		return 0, 0, err
+	}
+	if cfg.Level <= 0 {
+		return 0, 0, fmt.Errorf("chain: %w", &FieldError{Field: "Config.Level", Msg: "0: a level in (0, 1] is needed"})
+	}
+	j, err := JumpsFor(cfg.PDrop, cfg.Shuffle)
+	if err != nil {
+		return 0, 0, err
+	}
+	return hittingMoments(ctx, cfg.Nodes, max(cfg.Initial, 1), levelCount(cfg.Level, cfg.Nodes), j)
+}
+
+// hittingMoments returns E[K] and E[K²] for K, the number of shuffles until
+// Y ≥ level (a count of nodes), from the state (initial, initial), for a
+// chain of the given number of nodes and jumps j. It solves the linear
+// equations of first-step analysis exactly (up to rounding), with no
+// truncation:
 //
 //	h(X,Y) = 1 + Σ P((X,Y)→(X',Y'))·h(X',Y'),                 h = 0 for Y ≥ m
 //	g(X,Y) = 1 + Σ P((X,Y)→(X',Y'))·(2h(X',Y') + g(X',Y')),   g = 0 for Y ≥ m
@@ -19,13 +47,14 @@ import (
 // a row only X moves (±1), a tridiagonal system with the row above on the
 // right-hand side. Every row is strictly diagonally dominant (a shuffle
 // leaves the row with probability (u+m)·X(N−Y)/D > 0), so the Thomas
-// algorithm is stable. The work is O(N·m); ctx is checked between rows.
-func HittingMoments(ctx context.Context, N, initial, m int, j Jumps) (ek, ek2 float64, err error) {
+// algorithm is stable. The work is O(N·level); ctx is checked between rows.
+func hittingMoments(ctx context.Context, nodes, initial, level int, j Jumps) (ek, ek2 float64, err error) {
+	N, m := nodes, level
 	if m <= initial {
 		return 0, 0, nil
 	}
 	if m > N {
-		return 0, 0, fmt.Errorf("chain: level count %d > N = %d", m, N)
+		return 0, 0, fmt.Errorf("chain: level count %d > Config.Nodes = %d", m, N)
 	}
 	d := float64(N) * float64(N-1)
 	cu, cm, cw := j.Up/d, j.Move/d, j.Drop/d
@@ -85,21 +114,7 @@ func hittingStat(tm gossip.Time, N int, ek, ek2 float64) (mean, sd float64) {
 // (HittingMoments): exact up to rounding, and O(N²) work, so it reaches
 // sizes whose transient laws Solve cannot. TMax and Dt are not used.
 func MeanTimeToLevel(ctx context.Context, cfg Config) (mean, sd float64, err error) {
-	if cfg.TMax == 0 {
-		cfg.TMax, cfg.Dt = 1, 1 // not used here; satisfy Validate
-	}
-	if err := cfg.Validate(); err != nil {
-		return 0, 0, err
-	}
-	if cfg.Level <= 0 {
-		return 0, 0, fmt.Errorf("chain: %w", &FieldError{Field: "Config.Level", Msg: "0: a level in (0, 1] is needed"})
-	}
-	j, err := JumpsFor(cfg.PDrop, cfg.Shuffle)
-	if err != nil {
-		return 0, 0, err
-	}
-	m := levelCount(cfg.Level, cfg.Nodes)
-	ek, ek2, err := HittingMoments(ctx, cfg.Nodes, max(cfg.Initial, 1), m, j)
+	ek, ek2, err := HittingMoments(ctx, cfg)
 	if err != nil {
 		return 0, 0, err
 	}

@@ -87,9 +87,9 @@ func TestAgainstExpmMultiply(t *testing.T) {
 	t.Logf("largest difference of E[X(t)/N]: %.3g (bound %.3g)", worst, res.Bound)
 }
 
-// The joint chain at N = 300 (the setting of issue 18's speed target)
-// against SciPy's expm_multiply on a generator of (X, Y) built
-// independently from the model's formulas (testdata/chain, provenance in
+// The joint chain at N = 300 (the setting of the speed comparison in
+// testdata/README.md) against SciPy's expm_multiply on a generator of
+// (X, Y) built independently from the model's formulas (testdata/chain, provenance in
 // testdata/README.md): E[X(t)/N], E[Y(t)/N] and P(Y(t) ≥ 297) at
 // t = 0..150. Both are accurate to ~1e-14 (expm_multiply's tolerance is
 // 2^-53 a step; the solver's bound is ~1e-12); 1e-12, as for the

@@ -52,7 +52,7 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 // not enough, Solve raises the rate and runs the segment again.
 func startRate(N, initial int, j Jumps, joint bool) float64 {
 	n := float64(N)
-	pi, err := Stationary(N, j)
+	pi, err := stationary(N, j)
 	if err != nil {
 		return n
 	}
@@ -495,7 +495,7 @@ func stat(p []float64, off int, total float64, n int) Stat {
 func (s *solver) levelTime(initial int) (*LevelTime, error) {
 	// The mean and sd come from first-step analysis (HittingMoments), with
 	// no truncation; the quantiles from B_k.
-	ek, ek2, err := HittingMoments(s.ctx, s.N, initial, s.m, s.j)
+	ek, ek2, err := hittingMoments(s.ctx, s.N, initial, s.m, s.j)
 	if err != nil {
 		return nil, err
 	}

@@ -5,17 +5,33 @@ import (
 	"math"
 )
 
-// Stationary returns the stationary law of the number of holders X for N
-// nodes and jumps j: π(X) ∝ C(N, X)·r^X on X = 1..N with r = j.Up/j.Drop
-// (detailed balance of the birth–death chain; see the package doc), as
-// π[X] for X = 0..N (π[0] = 0). It is computed in logarithms, so large N
-// do not overflow.
-func Stationary(N int, j Jumps) ([]float64, error) {
+// Stationary returns the stationary law of the number of holders X for
+// cfg.Nodes nodes, shuffle cfg.Shuffle and P_drop cfg.PDrop, as π[X] for
+// X = 0..N (π[0] = 0): π(X) ∝ C(N, X)·r^X on X = 1..N with r = u/w, the
+// ratio of the copy and drop jumps (detailed balance of the birth–death
+// chain; see the package doc). The other fields are not used, and Nodes
+// may go up to MaxNodesReplication. It is computed in logarithms, so large
+// N do not overflow.
+func Stationary(cfg Config) ([]float64, error) {
+	c := Config{Nodes: cfg.Nodes, Shuffle: cfg.Shuffle, PDrop: cfg.PDrop, ReplicationOnly: true, TMax: 1, Dt: 1}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	j, err := JumpsFor(cfg.PDrop, cfg.Shuffle)
+	if err != nil {
+		return nil, err
+	}
+	return stationary(cfg.Nodes, j)
+}
+
+// stationary is Stationary for the given number of nodes and jumps j.
+func stationary(nodes int, j Jumps) ([]float64, error) {
+	N := nodes
 	if N > MaxNodesReplication {
-		return nil, fmt.Errorf("chain: stationary law for N = %d: at most %d nodes", N, MaxNodesReplication)
+		return nil, fmt.Errorf("chain: stationary law for Config.Nodes = %d: at most %d nodes", N, MaxNodesReplication)
 	}
 	if N < 2 || !(j.Up > 0) || !(j.Drop > 0) {
-		return nil, fmt.Errorf("chain: stationary law needs N ≥ 2 and positive copy and drop probabilities (N = %d, %+v)", N, j)
+		return nil, fmt.Errorf("chain: stationary law needs Config.Nodes ≥ 2 and positive copy and drop probabilities (Config.Nodes = %d, %+v)", N, j)
 	}
 	lr := math.Log(j.Up / j.Drop)
 	lg := func(k int) float64 { v, _ := math.Lgamma(float64(k) + 1); return v }

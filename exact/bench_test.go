@@ -28,7 +28,7 @@ func BenchmarkPDropDoubleSum2000(b *testing.B) {
 	}
 }
 
-// BenchmarkPDropClosed is PDrop at the points and at the largest
+// BenchmarkPDropClosed is PDrop at s = 5000 and 50,000 and at the largest
 // shuffle that MaxBits admits at n = gossip.MaxItems.
 func BenchmarkPDropClosed(b *testing.B) {
 	for _, bc := range []struct {

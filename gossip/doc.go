@@ -4,7 +4,15 @@
 //
 //   - Shuffle, the parameters of one shuffle of the protocol: n items in the
 //     system, caches of c items, s items sent by each side;
-//   - Progress, the one progress callback of every long computation.
+//   - Time, the clock of a model: Continuous (every node initiates at rate
+//     1), Shuffles (N shuffles a round, one after another) or Synchronous
+//     (every shuffle of a round acts on the state at the round's start),
+//     named continuous, shuffles and synchronous (ParseTime);
+//   - Progress, the one progress callback of every long computation;
+//   - FieldError, the error that names an invalid field (Shuffle.Cache,
+//     Config.Nodes) and says what is wrong with it; every package returns
+//     it wrapped behind its own prefix, so errors.As finds it, and the CLI
+//     maps the field to its flag.
 //
 // The number of nodes is never part of Shuffle: a model that needs it has a
 // field named Nodes beside it.

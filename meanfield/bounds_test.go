@@ -13,8 +13,8 @@ import (
 // TestSolveCoverageInUnitInterval: Solve integrates z = −ln(1 − y), so the
 // coverage it returns lies in [0, 1] at every grid point even at loose
 // tolerances, where integrating y itself overshot 1 (by 1.0e-3 at
-// rtol = 1e-3 and by 4.4e-7 at rtol = 1e-6, N = 50, c = 100, s = 99: the
-// runs of issue 19, item 6). It also must stay near the closed form: the
+// rtol = 1e-3 and by 4.4e-7 at rtol = 1e-6, N = 50, c = 100, s = 99,
+// measured before the change). It also must stay near the closed form: the
 // bound is 100·rtol, the integrator's global error (~5·rtol, see
 // TestDormandPrinceAgainstReference) with a margin for loose settings.
 func TestSolveCoverageInUnitInterval(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 
 // BenchmarkSweep100 answers every query (mean, sd, five quantiles, the
 // 0.95-quantile, P(T ≤ D)) for 100 exchange sizes at N = 10⁷ by the
-// asymptotic law (issue 18 asks for under a second).
+// asymptotic law (the target: under a second for the whole sweep).
 func BenchmarkSweep100(b *testing.B) {
 	ss := make([]int, 100)
 	for i := range ss {

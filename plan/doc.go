@@ -49,8 +49,8 @@
 // deterministic one: E[G] = (ψ(K) − ln K)/u and Var G = ψ'(K)/u², which do
 // not depend on N. For K = 1, E[G] = −γ/u and sd G = π/(√6·u): 11.5 rounds
 // at u = 1/9 for every N, which is why the sd of T_L does not shrink with N
-// (measured by exact chain and Monte Carlo in issue 18: 12.2 rounds at N =
-// 300 and 11–12 at N = 10³…10⁵).
+// (measured by the exact chain and by Monte Carlo: 12.2 rounds at N = 300
+// and 11–12 at N = 10³…10⁵).
 //
 // Late phase. Given the path of X, a node that has not held the item is
 // reached at rate (u+m)·X/(N−1), the same for every such node, so the N−K

@@ -28,7 +28,7 @@ func protocolSample(ctx context.Context, cfg Config, asym *asymptotic, reps int,
 }
 
 // The protocol against the limit law of the pairwise model at N = 2500
-// and 10⁴ (issue 18; opt-in, -long: 23 minutes on the loaded 2-core
+// and 10⁴ (opt-in, -long: 23 minutes on the loaded 2-core
 // machine). The protocol is not the pairwise model (its caches are
 // correlated; section 5 of the report), yet its T_L follows the pairwise
 // law: its mean and sd lie within 4 standard errors plus the law's stated

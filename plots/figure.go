@@ -67,6 +67,13 @@ type Spec struct {
 	// LogY puts the y axis on a log scale (drawn as log10 y, labelled in
 	// y); every y value must be > 0, which Build checks.
 	LogY bool
+	// LogX does the same for the x axis (every x value, VLine and XMax
+	// must be > 0).
+	LogX bool
+	// XTicks, if set, are the x axis's only labelled ticks, in x units
+	// (also with LogX): the values plotted, say, where the default ticks
+	// would label none of them.
+	XTicks []float64
 }
 
 // VLine is a vertical reference line.
@@ -116,6 +123,11 @@ func (s *Spec) Build() (*plot.Plot, error) {
 	s = &clean
 	if s.LogY {
 		if err := s.toLog10(); err != nil {
+			return nil, err
+		}
+	}
+	if s.LogX {
+		if err := s.toLog10X(); err != nil {
 			return nil, err
 		}
 	}
@@ -242,6 +254,12 @@ func (s *Spec) Build() (*plot.Plot, error) {
 	if s.LogY {
 		p.Y.Tick.Marker = decadeTicks{}
 	}
+	switch {
+	case s.XTicks != nil:
+		p.X.Tick.Marker = fixedTicks{values: s.XTicks, log: s.LogX}
+	case s.LogX:
+		p.X.Tick.Marker = decadeTicks{}
+	}
 	if s.YMin != nil {
 		p.Y.Min = *s.YMin
 	}
@@ -348,6 +366,66 @@ func (s *Spec) toLog10() error {
 		}
 	}
 	return nil
+}
+
+// toLog10X is toLog10 for the x axis: every x value, VLine and XMax.
+func (s *Spec) toLog10X() error {
+	toLog := func(name string, v []float64) ([]float64, error) {
+		out := make([]float64, len(v))
+		for i, x := range v {
+			if !(x > 0) {
+				return nil, fmt.Errorf("plots: Spec %q, %s: log x scale needs x > 0, got %g", s.Title, name, x)
+			}
+			out[i] = math.Log10(x)
+		}
+		return out, nil
+	}
+	for i, se := range s.Series {
+		var err error
+		if se.X, err = toLog("Series "+se.Name, se.X); err != nil {
+			return err
+		}
+		s.Series[i] = se
+	}
+	vl := make([]VLine, len(s.VLines))
+	for i, v := range s.VLines {
+		x, err := toLog("VLine "+v.Name, []float64{v.X})
+		if err != nil {
+			return err
+		}
+		v.X = x[0]
+		vl[i] = v
+	}
+	s.VLines = vl
+	if s.XMax != nil {
+		x, err := toLog("XMax", []float64{*s.XMax})
+		if err != nil {
+			return err
+		}
+		s.XMax = &x[0]
+	}
+	return nil
+}
+
+// fixedTicks labels exactly the given values (placed at log10 v on a LogX
+// axis), those within [min, max].
+type fixedTicks struct {
+	values []float64
+	log    bool
+}
+
+func (f fixedTicks) Ticks(min, max float64) []plot.Tick {
+	var ts []plot.Tick
+	for _, v := range f.values {
+		at := v
+		if f.log {
+			at = math.Log10(v)
+		}
+		if at >= min && at <= max {
+			ts = append(ts, plot.Tick{Value: at, Label: strconv.FormatFloat(v, 'g', 6, 64)})
+		}
+	}
+	return ts
 }
 
 // decadeTicks marks an axis in log10 units: labelled ticks at the whole

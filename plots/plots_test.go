@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -136,6 +137,53 @@ func TestLogYNeedsPositive(t *testing.T) {
 	if _, err := s.Build(); err == nil || !strings.Contains(err.Error(), "tree: log scale needs y > 0") {
 		t.Errorf("got %v", err)
 	}
+}
+
+// TestLogX: a LogX figure is drawn in log10 x with the original x intact in
+// the caller's Spec, labels exactly the XTicks given (at log10 of each),
+// and refuses x ≤ 0 (series, VLine or XMax) with an error, not a panic.
+func TestLogX(t *testing.T) {
+	ns := []float64{100, 500, 1000, 2000, 4000}
+	s := &Spec{Title: "t", LogX: true, XTicks: ns, Series: []Series{{Name: "tree", X: ns, Y: []float64{1, 2, 3, 4, 5}}}}
+	p, err := s.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Series[0].X[0] != 100 {
+		t.Errorf("Build changed the caller's x: %v", s.Series[0].X)
+	}
+	// The axis spans log10 100 = 2 … log10 4000 ≈ 3.602.
+	if math.Abs(p.X.Min-2) > 1e-12 || math.Abs(p.X.Max-math.Log10(4000)) > 1e-12 {
+		t.Errorf("x axis [%g, %g], want [2, %g]", p.X.Min, p.X.Max, math.Log10(4000))
+	}
+	var labels []string
+	for _, tk := range p.X.Tick.Marker.Ticks(p.X.Min, p.X.Max) {
+		labels = append(labels, tk.Label)
+		if want := math.Log10(mustFloat(t, tk.Label)); math.Abs(tk.Value-want) > 1e-12 {
+			t.Errorf("tick %q at %g, want %g", tk.Label, tk.Value, want)
+		}
+	}
+	if want := []string{"100", "500", "1000", "2000", "4000"}; !slices.Equal(labels, want) {
+		t.Errorf("labels %v, want %v", labels, want)
+	}
+	for name, bad := range map[string]*Spec{
+		"series": {LogX: true, Series: []Series{{Name: "tree", X: []float64{0, 1}, Y: []float64{1, 2}}}},
+		"vline":  {LogX: true, Series: []Series{{X: []float64{1, 2}, Y: []float64{1, 2}}}, VLines: []VLine{{X: -1, Name: "s*"}}},
+		"xmax":   {LogX: true, Series: []Series{{X: []float64{1, 2}, Y: []float64{1, 2}}}, XMax: new(float64)},
+	} {
+		if _, err := bad.Build(); err == nil || !strings.Contains(err.Error(), "log x scale needs x > 0") {
+			t.Errorf("%s: got %v", name, err)
+		}
+	}
+}
+
+func mustFloat(t *testing.T, s string) float64 {
+	t.Helper()
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 type ms struct{ m, s float64 }

@@ -15,16 +15,21 @@ import (
 	"github.com/gossipkit/gossipkit/gossip"
 )
 
-// textColumns are the CSV columns that hold words; every other column of
-// every CSV the report writes is numeric: each cell a number (a fraction
-// p/q for an exact value) or empty (README: "CSV and JSON carry numbers").
+// textColumns are the CSV columns that hold words and boolColumns those
+// that hold true or false; every other column of every CSV the report
+// writes is numeric: each cell a number (a fraction p/q for an exact value)
+// or empty (README: "CSV and JSON carry numbers", booleans as true/false).
+var boolColumns = map[string]bool{
+	"reconnected": true, // tree repairs
+	"feasible":    true, // design answers
+}
+
 var textColumns = map[string]bool{
 	"claim": true, "verdict": true, "rule": true, "measured": true, // verdicts
 	"from":       true,                   // transitions: a state name
 	"simulation": true, "quantity": true, // refined
-	"redirect":    true, // tree_table1
-	"reconnected": true, // tree repairs: a bool
-	"method":      true, // design answers: exact, mc or asymptotic
+	"redirect": true, // tree_table1
+	"method":   true, // design answers: exact, mc or asymptotic
 }
 
 // checkCSV parses one CSV and checks that every cell of a numeric column
@@ -42,6 +47,12 @@ func checkCSV(t *testing.T, name string, r io.Reader) {
 	for i, rec := range recs[1:] {
 		for j, cell := range rec {
 			key := recs[0][j]
+			if boolColumns[key] {
+				if cell != "true" && cell != "false" {
+					t.Errorf("%s row %d: %s = %q, want true or false", name, i+1, key, cell)
+				}
+				continue
+			}
 			if textColumns[key] || cell == "" {
 				continue
 			}

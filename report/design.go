@@ -16,7 +16,7 @@ import (
 	"github.com/gossipkit/gossipkit/plots"
 )
 
-// DesignAnswers is the section "Design answers" (issue 18): the law of
+// DesignAnswers is the section "Design answers": the law of
 // T_L, the time until ⌈L·N⌉ nodes have held an item, from N = 10² to 10⁷
 // (package plan), for the scale's n = Ns[0], c = Cache:
 //
@@ -421,11 +421,7 @@ func (r *DesignAnswers) bestTable() *plots.Table {
 		if b.Cheapest > 0 {
 			lo, hi, cheap = b.FeasibleLo, b.FeasibleHi, b.Cheapest
 		}
-		feasible := 0 // CSV cells are numbers: 1 feasible, 0 not
-		if b.Feasible {
-			feasible = 1
-		}
-		t.Rows = append(t.Rows, []any{b.N, b.Fastest, b.TConfidence, b.PDeadline, b.ItemsSent, feasible, lo, hi, cheap, b.CheapestItems, b.ExactT, b.ExactP})
+		t.Rows = append(t.Rows, []any{b.N, b.Fastest, b.TConfidence, b.PDeadline, b.ItemsSent, b.Feasible, lo, hi, cheap, b.CheapestItems, b.ExactT, b.ExactP})
 	}
 	t.TextCell = func(col int, v any) string {
 		if f, ok := v.(float64); ok && !math.IsNaN(f) {
@@ -521,7 +517,7 @@ func (r *DesignAnswers) pFigure() *plots.Spec {
 
 // Render writes the section.
 func (r *DesignAnswers) Render(d *Doc) error {
-	d.printf("**Question (issue 18):** which exchange size s gets an update to %g %% of N nodes within D = %g rounds with probability %g, and what does it cost? Package `plan` answers it at any N (`gossipkit plan`): the exact chain where it runs, and beyond it the limit law: the curve of the mean field shifted in time by G = ln(W/K)/u, W ~ Gamma(K, 1) (the Yule phase while few nodes hold the item; Barbour and Röllin, EJP 23, 2018), with the last nodes' order statistic for the level (`go doc ./plan`). n = %d, c = %d; the sd figure at s = %d.\n",
+	d.printf("**Question:** which exchange size s gets an update to %g %% of N nodes within D = %g rounds with probability %g, and what does it cost? Package `plan` answers it at any N (`gossipkit plan`): the exact chain where it runs, and beyond it the limit law: the curve of the mean field shifted in time by G = ln(W/K)/u, W ~ Gamma(K, 1) (the Yule phase while few nodes hold the item; Barbour and Röllin, EJP 23, 2018), with the last nodes' order statistic for the level (`go doc ./plan`). n = %d, c = %d; the sd figure at s = %d.\n",
 		100*r.Level, r.Deadline, r.Confidence, r.Items, r.Cache, r.Exchange)
 	d.printf("\n**(a) The spread does not shrink with N.** The sd of T_L by the limit law (lines), the exact chain (filled dots: first-step analysis) and the Monte Carlo of the pairwise model (open dots: the lumped chain, exact in law; bars ± %g standard errors), with its limit as N → ∞ (dotted: √ψ'(K)/u, for L = 1 with the Gumbel term of the last node) and what a normal law around the ODE with a 1/√N spread would give (dashed):\n", float64(zSignificant))
 	if err := d.figure("design_sd", r.sdFigure()); err != nil {

@@ -254,6 +254,9 @@ type clause struct {
 // judge returns the clause's direction and magnitude checks.
 func (c clause) judge() (dir, mag check) {
 	mag = none
+	if math.IsNaN(c.Value) { // nothing measured: nothing shown
+		return unresolved, none
+	}
 	switch c.Kind {
 	case small:
 		dir = passed
@@ -343,6 +346,9 @@ func clauseRuleText() string {
 	return fmt.Sprintf("each clause: a rise shown at %g standard errors over seeds (\"small\" |Δ| ≤ %g %%, \"very limited\" ≤ %g %%), a document's \"up to X %%\" matched within a factor %g, a document's value within %g %%; a contradicted direction does not hold, all shown and matched holds, else holds with a qualification",
 		float64(zSignificant), smallPct, limitedPct, magFactor, valueTolerPct)
 }
+
+// repairRuleText completes clauseRuleText for Tables II–IV.
+const repairRuleText = "; each repair clause is judged at the failure share where it is most extreme: a rise at its largest mean (the document's \"up to\" is its table's largest), \"small\" and \"very limited\" at the largest |Δ| (they must hold at every share)"
 
 const (
 	tradeOffRuleText  = "a trade-off the document does not quantify has no measurable criterion: cannot be checked; the figures are given"

@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gossipkit/gossipkit/sim"
@@ -54,7 +55,7 @@ func TestRulesStep2(t *testing.T) {
 		{"sd share of an empty window", sdRule(math.NaN()), unchecked},
 		{"replication optimum at s*", replicationOptimumRule(53, 52.79), holds},
 		{"replication optimum 2 away", replicationOptimumRule(55, 52.79), fails},
-		// The issue's figures: 1.78 of 73 rounds (2.4 %), z = 1.87.
+		// Figures of a measured run: the best s gains 1.78 of 73 rounds (2.4 %), z = 1.87.
 		{"coverage optimum small, not significant", optimumRule(OptimumEffect{Best: 61, SStar: 52.79, GainPct: 2.4, Z: 1.87}), qualified},
 		{"coverage optimum small, significant", optimumRule(OptimumEffect{Best: 61, SStar: 52.79, GainPct: 2.4, Z: 5}), qualified},
 		{"coverage optimum large, not significant", optimumRule(OptimumEffect{Best: 61, SStar: 52.79, GainPct: 6, Z: 1.9}), qualified},
@@ -111,7 +112,7 @@ func TestClauses(t *testing.T) {
 		dir, mag check
 		want     string
 	}{
-		// Preservation at 50 % failures (issue 19): depth +144 ± 22.7,
+		// Preservation at 50 % failures, as a tree simulation measured it: depth +144 ± 22.7,
 		// requests +21 ± 1.1, against the document's +44.26 and +163.7.
 		{"preservation", []clause{{Kind: rises, Value: 144, SE: 22.7, Doc: 44.26}, {Kind: rises, Value: 21, SE: 1.1, Doc: 163.7}}, passed, contradicted, qualified},
 		{"rise as large as stated", []clause{{Kind: rises, Value: 60, SE: 10, Doc: 44.26}}, passed, passed, holds},
@@ -183,6 +184,40 @@ func TestTreeVerdicts(t *testing.T) {
 		if v.Verdict != want[i] || v.Rule == "" {
 			t.Errorf("%s: %s (rule %q), want %s", v.Claim, v.Verdict, v.Rule, want[i])
 		}
+	}
+
+	// "Up to" is judged at the largest value of the table, "small" at the
+	// largest |Δ|. Breakout's requests +300 % at 20 % failures are within a
+	// factor 2 of the document's 427 %, +150 % at 50 % are not; its depth
+	// stays within 10 % at 50 % but not at 10 %. Election: a +30 % rise in
+	// requests at 5 % failures breaks "very limited" (≤ 25 %) though the 50 %
+	// row has none.
+	r.Repairs = [][]RepairRow{
+		{{Repair: tree.Breakout, FailedPct: 20, Summary: sum(st(2, 1), st(300, 10))},
+			{Repair: tree.Breakout, FailedPct: 50, Summary: sum(st(5, 1), st(150, 10))}},
+		{{Repair: tree.Preservation, FailedPct: 50, Summary: sum(st(40, 3), st(150, 10))}},
+		{{Repair: tree.Election, FailedPct: 5, Summary: sum(st(0, 0), st(30, 1))},
+			{Repair: tree.Election, FailedPct: 50, Summary: sum(st(0, 0), st(0, 0))}},
+	}
+	vs = r.Verdicts()
+	if v := vs[3]; v.Verdict != holds || !strings.Contains(v.Measured, "join requests at 20 % failures +300.0 %") {
+		t.Errorf("breakout: %s, %s; want holds, judged on +300 %% at 20 %%", v.Verdict, v.Measured)
+	}
+	if v := vs[4]; v.Verdict != holds {
+		t.Errorf("preservation: %s, %s; want holds", v.Verdict, v.Measured)
+	}
+	if v := vs[5]; v.Verdict != fails || !strings.Contains(v.Measured, "join requests at 5 % failures +30.0 %") {
+		t.Errorf("election: %s, %s; want does not hold, judged on +30 %% at 5 %%", v.Verdict, v.Measured)
+	}
+	r.Repairs[0] = []RepairRow{{Repair: tree.Breakout, FailedPct: 10, Summary: sum(st(-12, 1), st(300, 10))},
+		{Repair: tree.Breakout, FailedPct: 50, Summary: sum(st(5, 1), st(300, 10))}}
+	if v := r.Verdicts()[3]; v.Verdict != fails || !strings.Contains(v.Measured, "depth at 10 % failures -12.0 %") {
+		t.Errorf("breakout, depth −12 %% at 10 %%: %s, %s; want does not hold", v.Verdict, v.Measured)
+	}
+	// No row for a repair: nothing is shown, so the claim is qualified.
+	r.Repairs = [][]RepairRow{{}, {}, {}}
+	if v := r.Verdicts()[5]; v.Verdict != qualified {
+		t.Errorf("election without rows: %s, %s; want qualified", v.Verdict, v.Measured)
 	}
 }
 

@@ -50,8 +50,9 @@ func TestDropProbabilityRows(t *testing.T) {
 		t.Fatalf("%d rows, want the 10 points of the table", len(r.Rows))
 	}
 	// n = 7, c = 4, s = 2: S = 3/5; formula (1) = S·(1 − 1/C(7,2)) = 0.6·20/21
-	// = 4/7 (the closed form γ = (C(n,s) − 1)/(n − s) of issue 19, derived
-	// outside this code); enumeration gives S for a tagged item (section 1).
+	// = 4/7 (Theorem A, proved in `go doc ./exact`; 4/7 is also the paper's
+	// worked example, checked by hand in exact.TestPDropPaperExample);
+	// enumeration gives S for a tagged item (section 1).
 	p := r.Rows[0]
 	if p.N != 7 || p.C != 4 || p.S != 2 || math.Abs(p.Formula1-4.0/7) > 1e-15 || math.Abs(p.Simplified-0.6) > 1e-15 {
 		t.Errorf("row %+v, want formula (1) 4/7 and S 3/5", p)
@@ -171,8 +172,8 @@ func TestTreeRows(t *testing.T) {
 			t.Errorf("repair table %d: %+v", i, rows)
 		}
 	}
-	if r.at50(tree.Election).Seeds != tiny().TreeSeeds {
-		t.Error("at50 did not find the 50 % row")
+	if s := r.Repairs[2][4].Summary.Seeds; s != tiny().TreeSeeds {
+		t.Errorf("election at 50 %%: %d seeds, want %d", s, tiny().TreeSeeds)
 	}
 }
 

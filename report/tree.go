@@ -81,18 +81,6 @@ func (r *Tree) redirect(red tree.Redirect) Table1Row {
 	return Table1Row{}
 }
 
-// at50 returns repair rep's summary at 50 % failures.
-func (r *Tree) at50(rep tree.Repair) tree.Summary {
-	for _, rows := range r.Repairs {
-		for _, row := range rows {
-			if row.Repair == rep && row.FailedPct == 50 {
-				return row.Summary
-			}
-		}
-	}
-	return tree.Summary{}
-}
-
 var treeRepairs = []tree.Repair{tree.Breakout, tree.Preservation, tree.Election}
 
 // Tree computes section 8.
@@ -201,8 +189,12 @@ func (r *Tree) Render(d *Doc) error {
 type GossipVsTree struct {
 	Items, Cache, Exchange int
 	FailNodes              int
-	Rows                   []GossipTreeRow
-	Failures               []GossipTreeFailRow
+	// TreeSeeds trees are built per N (gossipTreeSeeds, and
+	// gossipTreeFailSeeds with failures); the protocol runs GossipRuns
+	// replications per point.
+	TreeSeeds, TreeFailSeeds, GossipRuns int
+	Rows                                 []GossipTreeRow
+	Failures                             []GossipTreeFailRow
 	// AllReached: the protocol reached every survivor in every run.
 	AllReached bool
 }
@@ -246,13 +238,19 @@ func gossipTreeFailTable(rows []GossipTreeFailRow) *plots.Table {
 
 type gossipStats struct{ t99, share tree.Stat }
 
+// The trees built per group size, and per failure share, in section 9.
+const gossipTreeSeeds, gossipTreeFailSeeds = 3, 5
+
+// gossipRuns is the protocol's replications per point of section 9.
+func gossipRuns(sc Scale) int { return max(2, sc.OptReps) }
+
 // gossipCoverage runs the protocol at N nodes with a failure share and
 // returns the rounds to 99 % coverage of the survivors and the final share.
 func (s *Study) gossipCoverage(ctx context.Context, N int, frac float64) (gossipStats, error) {
 	sc := s.Scale
 	cfg := sim.DefaultConfig()
 	cfg.Nodes, cfg.Shuffle.Items, cfg.Shuffle.Cache, cfg.Shuffle.Exchange = N, sc.Ns[0], sc.Cache, sc.Exchange
-	cfg.Warmup, cfg.Rounds, cfg.Reps, cfg.FailFraction = sc.OptWarmup, 2*sc.OptRounds/3, max(2, sc.OptReps), frac
+	cfg.Warmup, cfg.Rounds, cfg.Reps, cfg.FailFraction = sc.OptWarmup, 2*sc.OptRounds/3, gossipRuns(sc), frac
 	cfg.Shuffle.Cache = min(cfg.Shuffle.Cache, cfg.Shuffle.Items)
 	res, err := s.simulate(ctx, cfg)
 	if err != nil {
@@ -269,12 +267,13 @@ func (s *Study) gossipCoverage(ctx context.Context, N int, frac float64) (gossip
 // GossipVsTree computes section 9.
 func (s *Study) GossipVsTree(ctx context.Context) (*GossipVsTree, error) {
 	sc := s.Scale
-	r := &GossipVsTree{Items: sc.Ns[0], Cache: sc.Cache, Exchange: sc.Exchange, FailNodes: sc.GossipTreeFailNodes}
+	r := &GossipVsTree{Items: sc.Ns[0], Cache: sc.Cache, Exchange: sc.Exchange, FailNodes: sc.GossipTreeFailNodes,
+		TreeSeeds: gossipTreeSeeds, TreeFailSeeds: gossipTreeFailSeeds, GossipRuns: gossipRuns(sc)}
 	for _, N := range sc.GossipTreeNs {
 		s.step(fmt.Sprintf("gossip against tree, N = %d", N))
 		cfg := tree.DefaultConfig()
 		cfg.Nodes = N
-		res, err := s.treeRuns(ctx, cfg, 3, false)
+		res, err := s.treeRuns(ctx, cfg, gossipTreeSeeds, false)
 		if err != nil {
 			return nil, err
 		}
@@ -293,8 +292,8 @@ func (s *Study) GossipVsTree(ctx context.Context) (*GossipVsTree, error) {
 		s.step(fmt.Sprintf("gossip against tree with %.0f%% failures", 100*frac))
 		cfg := tree.DefaultConfig()
 		cfg.Nodes = N
-		share := make([]float64, 0, 5)
-		for i := range 5 {
+		share := make([]float64, 0, gossipTreeFailSeeds)
+		for i := range gossipTreeFailSeeds {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
@@ -317,16 +316,20 @@ func (s *Study) GossipVsTree(ctx context.Context) (*GossipVsTree, error) {
 
 // Render writes section 9.
 func (r *GossipVsTree) Render(d *Doc) error {
-	d.printf("Tree: 4000-style tree (k = 8, first, random) built over N nodes; the root sends the notification; time to reach 99 %% of the nodes and to reach all (π), and notification messages per node ((N−1)/N). Shuffle protocol: c = %d, s = %d, n = %d items, the notification is a new item inserted at one node; time in rounds to 99 %% coverage, converted at an assumed gossip period of 1 s, and messages per node up to then (every node initiates one shuffle a round: 2 messages delivered per node per round, each carrying s items; the gossip runs anyway, the notification rides on it). Failures: a share of the nodes (not the source) fails as dissemination starts, with no time for repair in the tree; reported is the share of surviving nodes that receive the notification.\n", r.Cache, r.Exchange, r.Items)
+	d.printf("Tree: built as in section 8 (k = 8 children per node, join \"first\", random redirection) but over N nodes rather than 4000, %d seeds per N; the root sends the notification; time to reach 99 %% of the nodes and to reach all (π), and notification messages per node ((N−1)/N). Shuffle protocol: c = %d, s = %d, n = %d items, %d runs per N; the notification is a new item inserted at one node; time in rounds to 99 %% coverage, converted at an assumed gossip period of 1 s, and messages per node up to then (every node initiates one shuffle a round: 2 messages delivered per node per round, each carrying s items; the gossip runs anyway, the notification rides on it). Each cell is the mean ± sd over those seeds or runs. Failures: a share of the nodes (not the source) fails as dissemination starts, with no time for repair in the tree; reported is the share of surviving nodes that receive the notification.\n", r.TreeSeeds, r.Cache, r.Exchange, r.Items, r.GossipRuns)
 	lo, hi := 50.0, 200000.0 // decades 100 ms … 100 s labelled
-	if err := d.figure("gossip_vs_tree", &plots.Spec{Title: "Time to deliver one notification to 99 % of N nodes", XLabel: "group size N", YLabel: "ms (gossip: 1 s per round; log scale)", LogY: true, LegendDown: 1.2 * vg.Inch, YMin: &lo, YMax: &hi,
+	var ns []float64
+	for _, row := range r.Rows {
+		ns = append(ns, float64(row.N))
+	}
+	if err := d.figure("gossip_vs_tree", &plots.Spec{Title: "Time to deliver one notification to 99 % of N nodes", XLabel: "group size N (log scale)", YLabel: "ms (gossip: 1 s per round; log scale)", LogX: true, XTicks: ns, LogY: true, LegendDown: 1.2 * vg.Inch, YMin: &lo, YMax: &hi,
 		Series: r.series(lo)}); err != nil {
 		return err
 	}
 	if err := d.table("gossip_vs_tree", gossipTreeTable(r.Rows)); err != nil {
 		return err
 	}
-	d.printf("\nFailures during dissemination, N = %d (tree: 5 seeds; gossip: its runs):\n", r.FailNodes)
+	d.printf("\nFailures during dissemination, N = %d (tree: %d seeds; gossip: %d runs; mean ± sd):\n", r.FailNodes, r.TreeFailSeeds, r.GossipRuns)
 	if err := d.table("gossip_vs_tree_failures", gossipTreeFailTable(r.Failures)); err != nil {
 		return err
 	}
@@ -355,7 +358,7 @@ func (r *GossipVsTree) series(floor float64) []plots.Series {
 		add(&g, row.GossipT99, 1000)
 	}
 	return []plots.Series{
-		{Name: "spanning tree (k = 8), mean ± sd of 3 seeds", X: ns, Y: t[0], Lo: t[1], Hi: t[2], Points: true, Color: 0}, {X: ns, Y: t[0], Color: 0},
-		{Name: "shuffle protocol, mean ± sd of its runs", X: ns, Y: g[0], Lo: g[1], Hi: g[2], Points: true, Color: 1}, {X: ns, Y: g[0], Color: 1, Dashed: true},
+		{Name: fmt.Sprintf("spanning tree (k = 8), mean ± sd of %d seeds", r.TreeSeeds), X: ns, Y: t[0], Lo: t[1], Hi: t[2], Points: true, Color: 0}, {X: ns, Y: t[0], Color: 0},
+		{Name: fmt.Sprintf("shuffle protocol, mean ± sd of %d runs", r.GossipRuns), X: ns, Y: g[0], Lo: g[1], Hi: g[2], Points: true, Color: 1}, {X: ns, Y: g[0], Color: 1, Dashed: true},
 	}
 }

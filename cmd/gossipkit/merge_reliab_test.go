@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// merge refuses what the issue-20 merge cases fed it: a part with bytes
+// merge refuses tampered parts: a part with bytes
 // appended, two parts concatenated, /dev/zero, parts that disagree on
 // connected, and a part holding negative counters (with its moments kept
 // consistent, so only the range check can catch it).

@@ -108,7 +108,7 @@ func cmdODE(ctx context.Context, e *env, args []string) error {
 	initial := fs.Int("initial", 1, "initial number of copies of d (1..N)")
 	variant := fs.String("pdrop", "simplified", "P_drop variant: simplified, gamma or exact")
 	refined := fs.Bool("refined", false, "add the refined mean field (1/N correction) and predicted standard deviations")
-	timeModel := fs.String("time", "continuous", "with --refined: continuous (shuffles at rate N per round, as `sim --schedule continuous`) or discrete (synchronous rounds: every shuffle of a round acts on the state at its start)")
+	timeModel := fs.String("time", "continuous", "with --refined: continuous (shuffles at rate N per round, as `sim --schedule continuous`) or synchronous (rounds in which every shuffle acts on the state at the round's start; \"discrete\" is accepted as its former name)")
 	format := fs.String("format", "csv", "output format: csv (the default of every time series), json, text or markdown")
 	out := fs.String("o", "", "write to FILE instead of standard output")
 	if err := parseFormatted(fs, e, args, format); err != nil {
@@ -137,10 +137,10 @@ func cmdODE(ctx context.Context, e *env, args []string) error {
 		return usagef("--atol %g: valid range [0, 1]", *atol)
 	case *initial < 1 || *initial > *N:
 		return usagef("--initial %d: valid range 1..N = 1..%d", *initial, *N)
-	case *timeModel != "continuous" && *timeModel != "discrete":
-		return usagef("--time %q: valid values are continuous, discrete", *timeModel)
-	case *refined && *timeModel == "discrete" && math.Abs(*dt-math.Round(*dt)) > 1e-9:
-		return usagef("--dt %g: with --time discrete the output spacing is a whole number of rounds", *dt)
+	case *timeModel != "continuous" && *timeModel != "synchronous" && *timeModel != "discrete":
+		return usagef("--time %q: valid values are continuous, synchronous (or its former name discrete)", *timeModel)
+	case *refined && *timeModel != "continuous" && math.Abs(*dt-math.Round(*dt)) > 1e-9:
+		return usagef("--dt %g: with --time %s the output spacing is a whole number of rounds", *dt, *timeModel)
 	}
 	v, err := approx.ParseVariant(*variant)
 	if err != nil {
@@ -157,8 +157,8 @@ func cmdODE(ctx context.Context, e *env, args []string) error {
 	}
 	var ref *meanfield.RefinedCurves
 	if *refined {
-		tm := gossip.Continuous // the CLI's "discrete" is the synchronous clock
-		if *timeModel == "discrete" {
+		tm := gossip.Continuous
+		if *timeModel != "continuous" { // synchronous, or its alias discrete
 			tm = gossip.Synchronous
 		}
 		if ref, err = meanfield.RefineGrid(ctx, m, *tMax, *dt, tm, set); err != nil {

@@ -111,7 +111,7 @@ func TestModelBadInput(t *testing.T) {
 }
 
 func TestODERefinedColumns(t *testing.T) {
-	for _, tm := range []string{"continuous", "discrete"} {
+	for _, tm := range []string{"continuous", "synchronous", "discrete"} {
 		out, errOut, code := runCLI(t, nil, "ode", "-N", "100", "--initial", "5", "--refined", "--time", tm, "--t-max", "50", "--dt", "10", "--format", "json")
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", tm, code, errOut)
@@ -131,8 +131,20 @@ func TestODERefinedColumns(t *testing.T) {
 			t.Errorf("%s t=20: %v", tm, r)
 		}
 	}
-	if _, errOut, code := runCLI(t, nil, "ode", "--refined", "--time", "discrete", "--dt", "0.5"); code != 2 || !strings.Contains(errOut, "--dt") {
-		t.Errorf("discrete with fractional dt: %d %q", code, errOut)
+	for _, tm := range []string{"synchronous", "discrete"} {
+		if _, errOut, code := runCLI(t, nil, "ode", "--refined", "--time", tm, "--dt", "0.5"); code != 2 || !strings.Contains(errOut, "--dt") {
+			t.Errorf("%s with fractional dt: %d %q", tm, code, errOut)
+		}
+	}
+	// "discrete" is the former name of the synchronous clock: the same curves.
+	syn, _, _ := runCLI(t, nil, "ode", "-N", "100", "--refined", "--time", "synchronous", "--t-max", "20", "--dt", "10")
+	dis, _, _ := runCLI(t, nil, "ode", "-N", "100", "--refined", "--time", "discrete", "--t-max", "20", "--dt", "10")
+	con, _, _ := runCLI(t, nil, "ode", "-N", "100", "--refined", "--time", "continuous", "--t-max", "20", "--dt", "10")
+	if syn != dis || syn == con {
+		t.Errorf("--time synchronous and discrete differ, or equal continuous:\n%s\n%s", syn, dis)
+	}
+	if _, errOut, code := runCLI(t, nil, "ode", "--refined", "--time", "shuffles"); code != 2 || !strings.Contains(errOut, "--time") {
+		t.Errorf("--time shuffles: %d %q", code, errOut)
 	}
 	if _, errOut, code := runCLI(t, nil, "ode", "--initial", "0"); code != 2 || !strings.Contains(errOut, "--initial") {
 		t.Errorf("--initial 0: %d %q", code, errOut)

@@ -80,7 +80,7 @@ func cmdGammaCheck(ctx context.Context, e *env, args []string) error {
 	cMax := fs.Int("c-max", 20, "largest cache size c (≥ 1)")
 	nMax := fs.Int("n-max", 40, "largest number of items n (≥ 2)")
 	out := outFlag(fs)
-	prove := fs.Bool("prove", false, fmt.Sprintf("prove the identity for each s = 1..s-max (up to %d) by exact evaluation on a (2s+1)×(s+1) grid, for all n and c (go doc ./exact ProveGamma)", exact.MaxProveS))
+	prove := fs.Bool("prove", false, fmt.Sprintf("check the identity, a theorem for every s (go doc ./exact), independently for each s = 1..s-max (up to %d) and all n and c: a polynomial identity evaluated exactly on a (2s+1)×(s+1) grid (go doc ./exact ProveGamma)", exact.MaxProveS))
 	format := fs.String("format", "text", "output format: text, json, csv or markdown")
 	if err := parseFormatted(fs, e, args, format); err != nil {
 		return err
@@ -153,7 +153,7 @@ func proveGamma(ctx context.Context, e *env, fs *flag.FlagSet, sMax int, format,
 	return buffered(e, out, func(w io.Writer) error {
 		if format == "text" {
 			if len(refuted) == 0 {
-				fmt.Fprintf(w, "γ form = formula (1) proved for every s = 1..%d, for all n and c with s ≤ c ≤ n, n > s (each s: a polynomial identity of degree ≤ 2s in n and ≤ s in c, zero on a (2s+1)×(s+1) grid)\n", sMax)
+				fmt.Fprintf(w, "γ form = formula (1), a theorem for every s (go doc ./exact), checked independently for every s = 1..%d and all n and c with s ≤ c ≤ n, n > s (each s: a polynomial identity of degree ≤ 2s in n and ≤ s in c, zero on a (2s+1)×(s+1) grid)\n", sMax)
 			} else {
 				fmt.Fprintf(w, "γ identity REFUTED for s = %v\n", refuted)
 			}

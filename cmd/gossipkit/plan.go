@@ -108,21 +108,15 @@ func cmdPlan(ctx context.Context, e *env, args []string) error {
 	return output(e, *out, func(w io.Writer) error { return writePlan(w, d, *format) })
 }
 
-// planTable is the rows of a design, one per exchange size; csv carries
-// feasible as 1 or 0 (numbers only).
-func planTable(d *plan.Design, csv bool) *plots.Table {
+// planTable is the rows of a design, one per exchange size; feasible is a
+// bool (true/false in CSV and JSON, as every boolean column).
+func planTable(d *plan.Design) *plots.Table {
 	t := &plots.Table{Keys: []string{"s", "method", "mean", "sd", "q05", "q25", "q50", "q75", "q95", "t_confidence", "p_deadline", "feasible", "items_sent",
 		"error_bound", "se_mean", "se_sd", "se_p_deadline", "dev_mean", "dev_sd"}}
 	for _, a := range d.Rows {
 		var feasible any // null without a deadline
 		if d.Config.Deadline > 0 {
 			feasible = a.Feasible
-			if csv {
-				feasible = 0
-				if a.Feasible {
-					feasible = 1
-				}
-			}
 		}
 		ac := a.Accuracy
 		t.Rows = append(t.Rows, []any{a.Exchange, a.Method.String(), a.Mean, a.SD, a.Q05, a.Q25, a.Q50, a.Q75, a.Q95, a.TConfidence, a.PDeadline, feasible, a.ItemsSent,
@@ -135,7 +129,7 @@ func planTable(d *plan.Design, csv bool) *plots.Table {
 // CSV the rows; text and Markdown the parameters, the rows, the best s and
 // one accuracy note per method used.
 func writePlan(w io.Writer, d *plan.Design, format string) error {
-	t := planTable(d, format == "csv")
+	t := planTable(d)
 	switch format {
 	case "csv":
 		return t.Write(w, format)

@@ -27,9 +27,9 @@ func runPlanJSON(t *testing.T, args ...string) planJSON {
 	return r
 }
 
-// The issue's example: N = 10⁷ over s = 20..90 answers with the best s,
+// The README's example: N = 10⁷ over s = 20..90 answers with the best s,
 // which is the feasible row with the smallest t_confidence; every row has
-// the keys the issue lists.
+// the keys of plan's table.
 func TestPlanBestS(t *testing.T) {
 	r := runPlanJSON(t, "-N", "10000000", "-n", "500", "-c", "100", "-s", "20:90", "--level", "0.99", "--deadline", "200")
 	if len(r.Rows) != 71 || r.Best == nil {
@@ -100,7 +100,8 @@ func TestPlanAutoExactMatchesChain(t *testing.T) {
 	}
 }
 
-// CSV carries the rows: every cell but the method is a number or empty.
+// CSV carries the rows: every cell but the method and feasible (true or
+// false, as every boolean column) is a number or empty.
 func TestPlanCSVNumbers(t *testing.T) {
 	out, errOut, code := runCLI(t, nil, "plan", "-N", "100000", "-s", "30:50:10", "--deadline", "100", "--format", "csv")
 	if code != 0 {
@@ -112,6 +113,12 @@ func TestPlanCSVNumbers(t *testing.T) {
 	}
 	for _, rec := range recs[1:] {
 		for j, cell := range rec {
+			if recs[0][j] == "feasible" {
+				if cell != "true" && cell != "false" {
+					t.Errorf("feasible = %q, want true or false", cell)
+				}
+				continue
+			}
 			if recs[0][j] == "method" || cell == "" {
 				continue
 			}

@@ -90,7 +90,7 @@ func TestSimBadInput(t *testing.T) {
 
 // TestMarkovTextNoWarmup: the Markov model runs no warm-up (it has no
 // caches to mix), so its text summary names none, while the protocol's
-// names the one it ran (issue 19, item 6).
+// names the one it ran.
 func TestMarkovTextNoWarmup(t *testing.T) {
 	for _, tc := range []struct {
 		model string
