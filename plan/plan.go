@@ -245,6 +245,11 @@ type Design struct {
 	// feasible rows (all rows without a deadline); ties go to the smaller
 	// s. −1 when no row is feasible.
 	Best int
+	// Cheapest indexes the feasible row with the smallest expected cost,
+	// ItemsSent (ties to the smaller s): the s that meets the deadline
+	// with the fewest items, which need not be the fastest. −1 when no row
+	// is feasible.
+	Cheapest int
 }
 
 // Solve computes the answer for cfg.Shuffle.Exchange.
@@ -271,7 +276,7 @@ func Sweep(ctx context.Context, cfg Config, exchanges []int, set Settings) (*Des
 	if set.Model < Markov || set.Model > Lumped {
 		return nil, fieldErr("Settings.Model", "%d: not a model", int(set.Model))
 	}
-	d := &Design{Config: cfg, Best: -1}
+	d := &Design{Config: cfg, Best: -1, Cheapest: -1}
 	var shared []float64 // coverage exponents of B, shared by every s
 	for _, s := range exchanges {
 		if err := ctx.Err(); err != nil {
@@ -294,6 +299,9 @@ func Sweep(ctx context.Context, cfg Config, exchanges []int, set Settings) (*Des
 		}
 		if d.Best < 0 || r.TConfidence < d.Rows[d.Best].TConfidence {
 			d.Best = i
+		}
+		if d.Cheapest < 0 || r.ItemsSent < d.Rows[d.Cheapest].ItemsSent {
+			d.Cheapest = i
 		}
 	}
 	return d, nil

@@ -57,6 +57,13 @@ func cmdPlan(ctx context.Context, e *env, args []string) error {
 		return usagef("--reps %d: valid range 1..10000000", *reps)
 	}
 	set.Reps, set.Seed = *reps, *seed
+	// The library reads 0 as a default; the flags promise 1..N and (0, 1).
+	if cfg.Initial < 1 || cfg.Initial > cfg.Nodes {
+		return usagef("--initial %d: valid range 1..%d", cfg.Initial, max(cfg.Nodes, 1))
+	}
+	if !(cfg.Confidence > 0 && cfg.Confidence < 1) {
+		return usagef("--confidence %g: valid range (0, 1)", cfg.Confidence)
+	}
 	if cfg.Time, err = gossip.ParseTime(*timeModel); err != nil || cfg.Time == gossip.Synchronous {
 		return usagef("--time %q: valid values are continuous, shuffles", *timeModel)
 	}
@@ -138,16 +145,23 @@ func writePlan(w io.Writer, d *plan.Design, format string) error {
 		if err := t.Write(&rows, "json"); err != nil {
 			return err
 		}
-		best := []byte("null")
-		if d.Best >= 0 {
-			b := &plots.Table{Single: true, Keys: t.Keys, Rows: [][]any{t.Rows[d.Best]}}
-			var buf bytes.Buffer
-			if err := b.Write(&buf, "json"); err != nil {
-				return err
+		row := func(i int) ([]byte, error) { // one row as a JSON object, or null
+			if i < 0 {
+				return []byte("null"), nil
 			}
-			best = bytes.TrimSpace(buf.Bytes())
+			var buf bytes.Buffer
+			err := (&plots.Table{Single: true, Keys: t.Keys, Rows: [][]any{t.Rows[i]}}).Write(&buf, "json")
+			return bytes.TrimSpace(buf.Bytes()), err
 		}
-		_, err := fmt.Fprintf(w, "{\n\"rows\": %s,\n\"best\": %s\n}\n", bytes.TrimSpace(rows.Bytes()), best)
+		best, err := row(d.Best)
+		if err != nil {
+			return err
+		}
+		cheapest, err := row(d.Cheapest)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "{\n\"rows\": %s,\n\"best\": %s,\n\"cheapest\": %s\n}\n", bytes.TrimSpace(rows.Bytes()), best, cheapest)
 		return err
 	}
 	c := d.Config
@@ -171,18 +185,49 @@ func writePlan(w io.Writer, d *plan.Design, format string) error {
 	switch {
 	case d.Best >= 0:
 		b := d.Rows[d.Best]
-		fmt.Fprintf(w, "\nBest s = %d: t_confidence %.4g rounds, mean %.4g, items sent %.4g (expected).\n", b.Exchange, b.TConfidence, b.Mean, b.ItemsSent)
+		fmt.Fprintf(w, "\nBest s = %d (the smallest t_confidence%s): t_confidence %.4g rounds, mean %.4g, items sent %.4g (expected).\n",
+			b.Exchange, map[bool]string{true: " among the s that meet the deadline", false: ""}[c.Deadline > 0], b.TConfidence, b.Mean, b.ItemsSent)
+		if ch := d.Rows[d.Cheapest]; d.Cheapest != d.Best {
+			fmt.Fprintf(w, "Cheapest s = %d (the fewest items sent%s): t_confidence %.4g rounds, mean %.4g, items sent %.4g (expected).\n",
+				ch.Exchange, map[bool]string{true: " that meets the deadline", false: ""}[c.Deadline > 0], ch.TConfidence, ch.Mean, ch.ItemsSent)
+		}
 	case c.Deadline > 0:
 		fmt.Fprintf(w, "\nNo s meets the deadline %g with probability %g.\n", c.Deadline, conf)
 	}
-	seen := map[plan.Method]bool{}
-	var notes []string
-	for _, r := range d.Rows {
-		if !seen[r.Method] {
-			seen[r.Method] = true
-			notes = append(notes, fmt.Sprintf("%v (s = %d): %s", r.Method, r.Exchange, r.Accuracy.Note))
+	// One note per method, from its least accurate row (the largest of
+	// its bounds); every row's bounds are columns of CSV and JSON.
+	worst := map[plan.Method]int{}
+	var order []plan.Method
+	for i, r := range d.Rows {
+		j, ok := worst[r.Method]
+		if !ok {
+			order = append(order, r.Method)
 		}
+		if !ok || accuracySize(r.Accuracy) > accuracySize(d.Rows[j].Accuracy) {
+			worst[r.Method] = i
+		}
+	}
+	var notes []string
+	for _, m := range order {
+		r := d.Rows[worst[m]]
+		where := fmt.Sprintf("s = %d", r.Exchange)
+		if len(d.Rows) > 1 {
+			where = fmt.Sprintf("the least accurate s, %d; every s: --format csv or json", r.Exchange)
+		}
+		notes = append(notes, fmt.Sprintf("%v (%s): %s", m, where, r.Accuracy.Note))
 	}
 	_, err := fmt.Fprintf(w, "\nAccuracy:\n- %s\n", strings.Join(notes, "\n- "))
 	return err
+}
+
+// accuracySize orders answers of one method by how far they may be off:
+// the largest of the bounds that apply (NaN fields do not).
+func accuracySize(a plan.Accuracy) float64 {
+	v := 0.0
+	for _, x := range []float64{a.Bound, a.SEMean, a.SESD, a.SEPDeadline, a.DevMean, a.DevSD} {
+		if x > v {
+			v = x
+		}
+	}
+	return v
 }

@@ -10,8 +10,9 @@ import (
 )
 
 type planJSON struct {
-	Rows []map[string]any `json:"rows"`
-	Best map[string]any   `json:"best"`
+	Rows     []map[string]any `json:"rows"`
+	Best     map[string]any   `json:"best"`
+	Cheapest map[string]any   `json:"cheapest"`
 }
 
 func runPlanJSON(t *testing.T, args ...string) planJSON {
@@ -35,8 +36,8 @@ func TestPlanBestS(t *testing.T) {
 	if len(r.Rows) != 71 || r.Best == nil {
 		t.Fatalf("%d rows, best %v", len(r.Rows), r.Best)
 	}
-	bestT := math.Inf(1)
-	var bestS float64
+	bestT, cheapItems := math.Inf(1), math.Inf(1)
+	var bestS, cheapS float64
 	for _, row := range r.Rows {
 		for _, k := range []string{"s", "method", "mean", "sd", "q05", "q25", "q50", "q75", "q95", "t_confidence", "p_deadline", "feasible", "items_sent"} {
 			if _, ok := row[k]; !ok {
@@ -57,9 +58,17 @@ func TestPlanBestS(t *testing.T) {
 		if tc := row["t_confidence"].(float64); feasible && tc < bestT {
 			bestT, bestS = tc, row["s"].(float64)
 		}
+		if it := row["items_sent"].(float64); feasible && it < cheapItems {
+			cheapItems, cheapS = it, row["s"].(float64)
+		}
 	}
 	if r.Best["s"].(float64) != bestS {
 		t.Errorf("best s %v, want %v", r.Best["s"], bestS)
+	}
+	// The cheapest feasible s is not the fastest here: the faster s send
+	// more items a shuffle than they save in rounds.
+	if r.Cheapest["s"].(float64) != cheapS || cheapS == bestS {
+		t.Errorf("cheapest s %v, want %v (best %v)", r.Cheapest["s"], cheapS, bestS)
 	}
 	// Without a deadline p_deadline and feasible are null, and best is the
 	// smallest t_confidence.
@@ -153,5 +162,23 @@ func TestPlanBadInput(t *testing.T) {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			expectUsage(t, nil, tc.args, tc.want)
 		})
+	}
+}
+
+// The library reads Initial 0 and Confidence 0 as defaults; the flags
+// promise 1..N and (0, 1), so the CLI refuses them, alone and combined
+// with other valid flags.
+func TestPlanFlagRanges(t *testing.T) {
+	for _, args := range [][]string{
+		{"--initial", "0"},
+		{"-N", "50", "--initial", "51"},
+		{"--confidence", "0"},
+		{"--confidence", "1", "--deadline", "100"},
+		{"--method", "asymptotic", "--initial", "-3", "-s", "20:30"},
+	} {
+		out, errOut, code := runCLI(t, nil, append([]string{"plan"}, args...)...)
+		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "valid range") {
+			t.Errorf("plan %v: exit %d, stdout %q, stderr %q; want exit 2 and one line with the valid range", args, code, out, errOut)
+		}
 	}
 }

@@ -7,11 +7,13 @@ import (
 	"github.com/gossipkit/gossipkit/internal/cli"
 )
 
-// The reproductions of issue 20 that run in-process in milliseconds, with
-// the contract's answer: exit 2 and one line naming the flag, or a
+// Inputs that once crashed, hung, ran out of memory or were accepted and
+// then failed (a panicking figure, a torus radius that asked for a grid of
+// 10^20 cells, 10^7 rounds held in memory, …), run in-process in
+// milliseconds, with the contract's answer: exit 2 and one line naming the flag, or a
 // success. (Write errors, special files, signals and merge have their own
 // tests: output_test.go, signal_test.go, merge_reliab_test.go.)
-func TestIssue20Reproductions(t *testing.T) {
+func TestReliabilityReproductions(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		code int
