@@ -201,6 +201,13 @@ func (t *Table) textCell(j int, v any) string {
 	if t.TextCell != nil {
 		return t.TextCell(j, v)
 	}
+	return TextCell(v)
+}
+
+// TextCell renders v as text and Markdown tables do by default: "–" for a
+// missing or non-finite value, floats to six significant digits, and
+// everything else as Cell; a Table.TextCell can fall back on it.
+func TextCell(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "–"

@@ -182,3 +182,17 @@ func TestPlanFlagRanges(t *testing.T) {
 		}
 	}
 }
+
+// A far-tail P(T_L ≤ D) reads "<1e-6" in text, while CSV keeps the
+// number: at N = 10⁷, s = 90 the limit law puts the deadline 200 some 6.6
+// standard deviations below the mean (337 − 200 = 137 rounds, sd 29).
+func TestPlanTextTail(t *testing.T) {
+	text, _, code := runCLI(t, nil, "plan", "-N", "10000000", "-s", "90", "--deadline", "200")
+	if code != 0 || !strings.Contains(text, "<1e-6") {
+		t.Errorf("text (exit %d) has no <1e-6:\n%s", code, text)
+	}
+	csv, _, code := runCLI(t, nil, "plan", "-N", "10000000", "-s", "90", "--deadline", "200", "--format", "csv")
+	if code != 0 || strings.Contains(csv, "<") {
+		t.Errorf("csv (exit %d) is not numeric:\n%s", code, csv)
+	}
+}
