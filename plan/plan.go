@@ -115,8 +115,8 @@ type Settings struct {
 	// Workers for the Monte Carlo; default the number of CPUs. Results do
 	// not depend on it.
 	Workers int
-	// Progress, if not nil, is called now and then (exact: shuffles;
-	// mc: replications).
+	// Progress, if not nil, is called now and then (exact: steps of the
+	// uniformized chain, as chain.Settings.Progress; mc: replications).
 	Progress gossip.Progress
 }
 
