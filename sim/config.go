@@ -21,14 +21,22 @@ const (
 	// shuffle applies the transition probabilities of Fig. 1
 	// (docs/MODEL.md §3).
 	Markov
+	// Lumped is the Markov model under the Continuous schedule on the full
+	// graph, simulated on the number of nodes in each class (holding d or
+	// not, seen at a snapshot or not, ever covered or not) one state change
+	// at a time: the same law of X, Y and YRound as Markov, at a cost that
+	// grows with the changes (about X a round) rather than the N shuffles
+	// a round. It needs Schedule Continuous, the Full topology and no
+	// failures.
+	Lumped
 )
 
-var modelNames = enum.Names[Model]{"protocol", "markov"}
+var modelNames = enum.Names[Model]{"protocol", "markov", "lumped"}
 
 // String returns the model's name; it never panics.
 func (m Model) String() string { return modelNames.Name(m) }
 
-// ParseModel maps "protocol" or "markov" to a Model.
+// ParseModel maps "protocol", "markov" or "lumped" to a Model.
 func ParseModel(s string) (Model, error) {
 	m, err := modelNames.Parse("model", s)
 	if err != nil {
@@ -81,7 +89,7 @@ type Config struct {
 	Nodes int // N, 2 ≤ N ≤ 2^26
 	// Shuffle holds n, c and s (Items ≤ MaxItems).
 	Shuffle  gossip.Shuffle
-	Warmup   int // W ≥ 0 (protocol only; the Markov model has no caches to mix)
+	Warmup   int // W ≥ 0 (protocol only; the Markov models have no caches to mix)
 	Rounds   int // T ≥ 1
 	Reps     int // R ≥ 1
 	Seed     uint64
@@ -145,6 +153,9 @@ func (c Config) Validate() error {
 	if !(c.FailFraction >= 0 && c.FailFraction < 1) {
 		return f("Config.FailFraction", "%g: valid range [0, 1)", c.FailFraction)
 	}
+	if c.Model == Lumped && (c.Schedule != Continuous || c.Topology.Kind != Full || c.FailFraction != 0) {
+		return f("Config.Model", "lumped: needs the continuous schedule, the full topology and no failures (schedule %v, topology %v, failures %g)", c.Schedule, c.Topology, c.FailFraction)
+	}
 	if c.FailFraction > 0 && (c.Topology.Kind != Full || c.Schedule == Async || c.Nodes-int(c.FailFraction*float64(c.Nodes)+0.5) < 2) {
 		return f("Config.FailFraction", "%g: needs the full topology, the rounds or continuous schedule, and at least 2 survivors", c.FailFraction)
 	}
@@ -167,6 +178,9 @@ func (c Config) Validate() error {
 func (c Config) MemoryEstimate(workers int) uint64 {
 	N := uint64(c.Nodes)
 	per := N * 3
+	if c.Model == Lumped {
+		per = 64 // the class counts: a replication needs no per-node state
+	}
 	if c.Model == Protocol {
 		per += N*uint64(c.Shuffle.Cache)*4 + 8*uint64(c.Shuffle.Items+1)
 	}

@@ -77,7 +77,7 @@ func Run(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 		return nil, fielderr.New("sim", "Config.Topology", "%s", err.Error())
 	}
 	var tr approx.Transitions
-	if cfg.Model == Markov {
+	if cfg.Model != Protocol {
 		if tr, err = approx.TransitionsFor(cfg.PDrop, cfg.Shuffle); err != nil {
 			return nil, fmt.Errorf("sim: %w", err)
 		}
@@ -193,6 +193,10 @@ func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, in
 			rep.record(t, st.xCount, st.yCount, &st.snap)
 		}
 		rep.Counters = st.cnt
+	case Lumped:
+		if err := runLumped(ctx, cfg, tr, r, rep); err != nil {
+			return nil, err
+		}
 	}
 	return rep, nil
 }

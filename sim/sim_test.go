@@ -197,9 +197,12 @@ func TestMarkovEarlyGrowth(t *testing.T) {
 }
 
 func TestDeterminismAcrossWorkers(t *testing.T) {
-	for _, model := range []Model{Protocol, Markov} {
+	for _, model := range []Model{Protocol, Markov, Lumped} {
 		cfg := small()
 		cfg.Model, cfg.Reps = model, 7
+		if model == Lumped {
+			cfg.Schedule = Continuous
+		}
 		var ref *Result
 		for _, w := range []int{1, 2, 3} {
 			res, err := Run(context.Background(), cfg, Settings{Workers: w})
@@ -292,7 +295,7 @@ func TestValidate(t *testing.T) {
 		func(c *Config) { c.Rounds = 0 },
 		func(c *Config) { c.Reps = 0 },
 		func(c *Config) { c.Topology = Topology{Kind: Regular, Degree: 3}; c.Nodes = 201 },
-		func(c *Config) { c.Model = 2 },
+		func(c *Config) { c.Model = 3 },
 		func(c *Config) { c.Schedule = -1 },
 		func(c *Config) { c.Topology.Kind = 3 },
 	}
@@ -305,7 +308,7 @@ func TestValidate(t *testing.T) {
 	}
 	// The String methods of values outside the enumerations name the type
 	// and value instead of panicking.
-	for got, want := range map[string]string{Model(2).String(): "sim.Model(2)", Schedule(-1).String(): "sim.Schedule(-1)",
+	for got, want := range map[string]string{Model(3).String(): "sim.Model(3)", Schedule(-1).String(): "sim.Schedule(-1)",
 		Topology{Kind: 3}.String(): "sim.TopologyKind(3)", Topology{Kind: Torus, Radius: 0.25}.String(): "torus:0.25"} {
 		if got != want {
 			t.Errorf("String() = %q, want %q", got, want)

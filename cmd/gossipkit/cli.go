@@ -51,7 +51,7 @@ var fieldFlags = map[string]string{
 	"Config.TMax": "--t-max", "Config.Dt": "--dt", "Config.Level": "--level",
 	"Config.Warmup": "--warmup", "Config.Rounds": "--rounds", "Config.Reps": "--reps",
 	"Config.Initial": "--initial", "Config.Ticks": "--ticks", "Config.FailFraction": "--fail",
-	"Config.Topology": "--topology", "Settings.Workers": "--workers",
+	"Config.Topology": "--topology", "Settings.Workers": "--workers", "Config.Model": "--model",
 }
 
 // treeFieldFlags maps tree.Config and tree.Experiment fields to flags.

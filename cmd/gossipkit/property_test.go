@@ -131,7 +131,7 @@ var commandPools = []struct {
 		pool("--ticks", "4", "!1"),
 		pool("--schedule", "rounds", "async", "continuous", "!bogus"),
 		pool("--topology", "full", "regular:4", "regular:19", "regular:3", "torus:0.3", "torus:1e-10", "!regular:-2", "!torus:0.6", "!bogus"),
-		pool("--model", "protocol", "markov", "!bogus"),
+		pool("--model", "protocol", "markov", "lumped", "!bogus"),
 		pool("--fail", "0", "0", "0.5", "!1"),
 		pool("--workers", "1", "2", "!0", "!5000"),
 		pool("--shard", "1/2", "3/3", "!3/2", "!0/0"),

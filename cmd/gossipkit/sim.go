@@ -30,7 +30,7 @@ func addSimFlags(fs interface {
 }) *simFlags {
 	d := sim.DefaultConfig()
 	f := &simFlags{cfg: d}
-	f.model = fs.String("model", "protocol", "what to simulate: protocol or markov")
+	f.model = fs.String("model", "protocol", "what to simulate: protocol, markov, or lumped (markov's law on class counts, event by event: continuous schedule, full topology, no --fail)")
 	fs.IntVar(&f.cfg.Nodes, "N", d.Nodes, "number of nodes N (≥ 2)")
 	fs.IntVar(&f.cfg.Shuffle.Items, "n", d.Shuffle.Items, "number of distinct items n (≥ c)")
 	fs.IntVar(&f.cfg.Shuffle.Cache, "c", d.Shuffle.Cache, "cache size c (1 ≤ c ≤ n)")
@@ -44,7 +44,7 @@ func addSimFlags(fs interface {
 	f.workers = fs.Int("workers", sim.DefaultWorkers(), "worker goroutines (≥ 1); the output does not depend on it")
 	f.schedule = fs.String("schedule", "rounds", "rounds, async or continuous (see `go doc ./sim`)")
 	f.topology = fs.String("topology", "full", "full, regular:DEG or torus:RADIUS")
-	f.pdrop = fs.String("pdrop", "simplified", "P_drop variant of the markov model: simplified, gamma or exact")
+	f.pdrop = fs.String("pdrop", "simplified", "P_drop variant of the markov and lumped models: simplified, gamma or exact")
 	fs.BoolVar(&f.cfg.Check, "check", false, "verify the protocol's invariants after every shuffle (slow)")
 	fs.Float64Var(&f.cfg.FailFraction, "fail", 0, "fraction of the nodes, in [0, 1), that fail at t = 0 right after d is inserted (not its holders; full topology)")
 	return f
@@ -55,7 +55,7 @@ func (f *simFlags) config() (sim.Config, int, error) {
 	cfg := f.cfg
 	var err error
 	if cfg.Model, err = sim.ParseModel(*f.model); err != nil {
-		return cfg, 0, usagef("--model %q: valid values are protocol, markov", *f.model)
+		return cfg, 0, usagef("--model %q: valid values are protocol, markov, lumped", *f.model)
 	}
 	if cfg.Schedule, err = sim.ParseSchedule(*f.schedule); err != nil {
 		return cfg, 0, usagef("--schedule %q: valid values are rounds, async, continuous", *f.schedule)
