@@ -32,7 +32,8 @@ func (t StepTime) Share() float64 {
 // unknown), the CPU time inside its simulations, and the protocol and
 // pairwise-Markov shuffles they made (replications × rounds, warm-up
 // included, × nodes; under the continuous-time schedule the expected
-// number).
+// number; none for the lumped chain, which simulates only the shuffles
+// that change the state).
 type sectionTime struct {
 	Wall     time.Duration `json:"wall_ns"`
 	CPU      time.Duration `json:"cpu_ns"`
@@ -125,11 +126,14 @@ func (c *clock) simulated(cfg sim.Config, reps int, cpu0 time.Duration) {
 		rounds += cfg.Warmup
 	}
 	n := float64(reps) * float64(rounds) * float64(cfg.Nodes)
-	if cfg.Model == sim.Protocol {
+	switch cfg.Model {
+	case sim.Protocol:
 		st.Protocol += n
-	} else {
+	case sim.Markov:
 		st.Markov += n
 	}
+	// The lumped chain makes no shuffles, only the state changes; its
+	// time is in SimCPU.
 }
 
 // treeSimulated counts the CPU time of one simulation (a tree experiment,
