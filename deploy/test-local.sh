@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every example in this folder locally, with the array-index variables
+# Runs every example in this folder locally (the sim array job here, the
+# reproduction's through test-reproduce.sh), with the array-index variables
 # set the way each engine sets them, and checks that each merge equals the
 # single-machine run byte for byte. Needs GOSSIPKIT (path to the binary).
 set -euo pipefail
@@ -42,3 +43,7 @@ echo "kubernetes: merge of $completions indexed pods = single run"
 PARTS=local RESULT=local.csv bash "$here/parallel.sh" 2>>log
 cmp single.csv local.csv
 echo "xargs -P: merge of 3 local shards = single run"
+
+# The reproduction as an array job (M = 3 at the smoke scale): the same
+# engines, the report merged and compared with the single run.
+bash "$here/test-reproduce.sh"
