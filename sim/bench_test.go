@@ -53,3 +53,21 @@ func BenchmarkMarkov(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkContinuous compares the node-by-node Markov model with its
+// lumped chain on section 7's experiment (N = 2500, 5 copies, 300 rounds
+// under the Poisson clock), one worker: the ratio of their ns/op is the
+// saving the lumped chain buys.
+func BenchmarkContinuous(b *testing.B) {
+	for _, m := range []Model{Markov, Lumped} {
+		b.Run(m.String(), func(b *testing.B) {
+			cfg := DefaultConfig()
+			cfg.Model, cfg.Schedule, cfg.Rounds, cfg.Reps, cfg.Initial = m, Continuous, 300, 20, 5
+			for b.Loop() {
+				if _, err := Run(context.Background(), cfg, Settings{Workers: 1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
