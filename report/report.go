@@ -74,11 +74,10 @@ func Quick() Scale {
 		TreeSeeds: 10, GossipTreeNs: []int{100, 500, 1000, 2000, 4000}, GossipTreeFailNodes: 1000}
 }
 
-// Paper runs the paper's 100 replications of 1000 + 1000 rounds: about 75
-// CPU-minutes, 96 % of them in simulations (estimated from one shard of 16,
-// measured; the README lists them); as 16 array tasks (RunShard), 333 s
-// CPU for the largest task, measured, an estimated 3–3.5 minutes of wall
-// time on 2 idle cores.
+// Paper runs the paper's 100 replications of 1000 + 1000 rounds: 59
+// CPU-minutes, 94 % of them in simulations, 30 min 37 s of wall time on 2
+// idle cores (measured; the README lists each section against its floor);
+// as 16 array tasks (RunShard), at most 2 min 45 s of wall time a task.
 func Paper() Scale {
 	sc := Quick()
 	sc.Name, sc.Fig4NMax, sc.Fig4Step, sc.ProveS = "paper", 5000, 10, 120
