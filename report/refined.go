@@ -155,7 +155,7 @@ func (s *Study) Refined(ctx context.Context) (*Refined, error) {
 		if !joint {
 			// The same law as the node-by-node Markov model under the
 			// Poisson clock, simulated on its lumped state (sim.Lumped):
-			// 4 to 7 times less CPU at N = 2500.
+			// 8.5 times less CPU at N = 2500 (sim.BenchmarkContinuous).
 			specs = append([]simSpec{{"Markov, continuous time (lumped)", sim.Lumped, sim.Continuous, rc.Runs, 0, rc.T}}, specs...)
 		}
 		var runs []simRun

@@ -51,7 +51,7 @@ func (l *lumpedState) setSkip(allSeen bool) {
 	for from := range 4 {
 		l.change[from] = 0
 		for to := range 4 {
-			swap := from != to && from+to == 3 && from != 0 && from != 3
+			swap := from == 1 && to == 2 || from == 2 && to == 1
 			l.skip[from][to] = from == 0 || to == from || (allSeen && swap)
 			if !l.skip[from][to] {
 				l.change[from] += l.tr[from][to]
@@ -93,24 +93,15 @@ func (l *lumpedState) pickOther(r *rng.Rand) int {
 	return classN0
 }
 
-// lose moves a holder of class c to the matching non-holder class; gain
-// moves a non-holder of class c to the matching holder class.
-func (l *lumpedState) lose(c int) {
-	l.n[c]--
-	if c == classHS {
-		l.n[classNS]++
-	} else {
-		l.n[classNC]++
-	}
-}
+// flipped maps each class to the one a node of it moves to when it gains or
+// loses d: a seen node stays seen, an unseen one stays unseen (a node that
+// never held d gains it unseen).
+var flipped = [5]int{classHS: classNS, classHU: classNC, classNS: classHS, classNC: classHU, classN0: classHU}
 
-func (l *lumpedState) gain(c int) {
+// flip moves a node of class c to flipped[c].
+func (l *lumpedState) flip(c int) {
 	l.n[c]--
-	if c == classNS {
-		l.n[classHS]++
-	} else {
-		l.n[classHU]++
-	}
+	l.n[flipped[c]]++
 }
 
 // snapshot takes the snapshot at an integer time: every holder is seen.
@@ -157,19 +148,11 @@ func (l *lumpedState) event(r *rng.Rand, rate [4]float64, total float64) {
 	default:
 		ca, cb = l.pickOther(r), l.pickHolder(r)
 	}
-	if ta := to&2 != 0; ta != ha {
-		if ta {
-			l.gain(ca)
-		} else {
-			l.lose(ca)
-		}
+	if (to&2 != 0) != ha {
+		l.flip(ca)
 	}
-	if tb := to&1 != 0; tb != hb {
-		if tb {
-			l.gain(cb)
-		} else {
-			l.lose(cb)
-		}
+	if (to&1 != 0) != hb {
+		l.flip(cb)
 	}
 }
 
@@ -196,8 +179,9 @@ func runLumped(ctx context.Context, cfg Config, tr approx.Transitions, r *rng.Ra
 	record(0)
 	T := float64(cfg.Rounds)
 	t, next := 0.0, 1
-	for events := 0; next <= cfg.Rounds; events++ {
-		if events%4096 == 0 && ctx.Err() != nil {
+events:
+	for k := 0; next <= cfg.Rounds; k++ {
+		if k%4096 == 0 && ctx.Err() != nil {
 			return ctx.Err()
 		}
 		rate := l.pairs()
@@ -229,15 +213,13 @@ func runLumped(ctx context.Context, cfg Config, tr approx.Transitions, r *rng.Ra
 			was := allSeen
 			record(next)
 			next++
-			if allSeen != was && tEv < T {
-				// The skips changed: the total rate of simulated events
-				// fell, so redraw the wait from here (memoryless).
-				tEv = -1
-				break
+			if allSeen != was {
+				// The skips changed at this snapshot, a stopping time: the
+				// rate of simulated events fell, so draw the wait afresh
+				// from here (memoryless). Keeping tEv when it lies past T
+				// would overstate P(no event before T).
+				continue events
 			}
-		}
-		if tEv < 0 {
-			continue
 		}
 		if tEv >= T {
 			break
