@@ -118,6 +118,11 @@ type Settings struct {
 	// Progress, if not nil, is called now and then (exact: steps of the
 	// uniformized chain, as chain.Settings.Progress; mc: replications).
 	Progress gossip.Progress
+	// Accuracy is the accuracy Auto asks of the asymptotic law, in rounds
+	// (its stated DevMean and DevSD); where the law's bound exceeds it,
+	// Auto runs the Monte Carlo of the lumped chain instead. 0 means the
+	// documented default.
+	Accuracy float64
 }
 
 // DefaultExactBudget is ExactBudget's default.
@@ -228,13 +233,16 @@ type Accuracy struct {
 	// from the exact chain measured at this N (see the package doc),
 	// scaled to this configuration's time scale 1/u.
 	DevMean, DevSD float64
+	// DevPDeadline (asymptotic): the stated bound on the error of
+	// PDeadline.
+	DevPDeadline float64
 	// Note says the same in words.
 	Note string
 }
 
 func noAccuracy() Accuracy {
 	n := math.NaN()
-	return Accuracy{Bound: n, Grid: n, SEMean: n, SESD: n, SEPDeadline: n, DevMean: n, DevSD: n}
+	return Accuracy{Bound: n, Grid: n, SEMean: n, SESD: n, SEPDeadline: n, DevMean: n, DevSD: n, DevPDeadline: n}
 }
 
 // Design is the answer over a range of exchange sizes.

@@ -1,0 +1,179 @@
+package broadcast
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gossipkit/gossipkit/internal/enum"
+	"github.com/gossipkit/gossipkit/internal/fielderr"
+)
+
+// Protocol is the broadcast protocol.
+type Protocol int
+
+const (
+	// Push: informed nodes send the rumour to Fanout peers a round.
+	Push Protocol = iota
+	// Pull: uninformed nodes ask Fanout peers a round.
+	Pull
+	// PushPull: both, in the same round.
+	PushPull
+)
+
+var protocolNames = enum.Names[Protocol]{"push", "pull", "push-pull"}
+
+// ProtocolNames are the names of the protocols, in order.
+func ProtocolNames() []string { return append([]string(nil), protocolNames...) }
+
+func (p Protocol) String() string { return protocolNames.Name(p) }
+
+// ParseProtocol parses push, pull or push-pull.
+func ParseProtocol(s string) (Protocol, error) {
+	p, err := protocolNames.Parse("protocol", s)
+	if err != nil {
+		return 0, fmt.Errorf("broadcast: %w", err)
+	}
+	return p, nil
+}
+
+// pushes and pulls report whether the protocol pushes and pulls.
+func (p Protocol) pushes() bool { return p == Push || p == PushPull }
+func (p Protocol) pulls() bool  { return p == Pull || p == PushPull }
+
+// MaxNodes bounds Config.Nodes: 2^40 keeps N·Fanout·Budget and the costs
+// in float64's exact integers.
+const MaxNodes = 1 << 40
+
+// MaxBudget bounds Config.Budget.
+const MaxBudget = 1 << 20
+
+// Config is what to compute: the protocol, the network and the questions
+// (the level, the deadline and the confidence).
+type Config struct {
+	// Nodes is N, 2 ≤ N ≤ MaxNodes, live and failed.
+	Nodes int
+	// Protocol is push, pull or push–pull.
+	Protocol Protocol
+	// Fanout is k, the distinct peers a node sends to (push) or asks
+	// (pull) each round: 1 ≤ k < M, the number of live nodes.
+	Fanout int
+	// Loss is ε in [0, 1), the probability that one one-way message is
+	// lost.
+	Loss float64
+	// Failed is φ in [0, 1): ⌊φ·(N−1)⌋ nodes other than the source are
+	// down. At least one live node besides the source must remain.
+	Failed float64
+	// Budget is B, the transmits a node makes in all (push only; 0: no
+	// limit). MemberlistBudget gives memberlist's rule.
+	Budget int
+	// Level is L in (0, 1]: T_L is the first round at which ⌈L·M⌉ live
+	// nodes are informed.
+	Level float64
+	// Deadline D > 0, in rounds, asks for P(T_L ≤ D) and whether it is at
+	// least Confidence; 0 asks for neither.
+	Deadline float64
+	// Confidence is P in (0, 1) for the smallest deadline met with
+	// probability P, and for feasibility; 0 means 0.95.
+	Confidence float64
+	// Interval, in seconds (0: none), is the length of one round; answers
+	// are then also given in seconds.
+	Interval float64
+	// MessageBytes (0: none) is the size of one message; answers then give
+	// the bandwidth per live node.
+	MessageBytes int
+}
+
+// FieldError is an invalid field (the one type of every package,
+// internal/fielderr).
+type FieldError = fielderr.Error
+
+func fieldErr(field, format string, a ...any) error {
+	return &FieldError{Pkg: "broadcast", Field: field, Msg: fmt.Sprintf(format, a...)}
+}
+
+// FailedNodes is ⌊φ·(N−1)⌋, the nodes that are down.
+func (c Config) FailedNodes() int {
+	if !(c.Failed > 0) || c.Nodes < 2 {
+		return 0
+	}
+	return int(math.Floor(c.Failed * float64(c.Nodes-1)))
+}
+
+// Live is M = N − FailedNodes(), the live nodes, the source included.
+func (c Config) Live() int { return c.Nodes - c.FailedNodes() }
+
+// Target is ⌈L·M⌉, the informed live nodes T_L waits for (at least 1), with
+// a margin for the rounding of L·M.
+func (c Config) Target() int {
+	return max(1, int(math.Ceil(c.Level*float64(c.Live())-1e-9)))
+}
+
+// ConfidenceOrDefault is Confidence, or 0.95 when it is 0.
+func (c Config) ConfidenceOrDefault() float64 {
+	if c.Confidence == 0 {
+		return 0.95
+	}
+	return c.Confidence
+}
+
+// Validate checks every field; its error is a *FieldError naming the field
+// (Config.Fanout) and the valid range.
+func (c Config) Validate() error {
+	switch {
+	case c.Nodes < 2 || c.Nodes > MaxNodes:
+		return fieldErr("Config.Nodes", "= %d: valid range 2..2^40", c.Nodes)
+	case !protocolNames.Valid(c.Protocol):
+		return fieldErr("Config.Protocol", "= %d: not a protocol", int(c.Protocol))
+	case !(c.Failed >= 0 && c.Failed < 1):
+		return fieldErr("Config.Failed", "= %g: valid range [0, 1)", c.Failed)
+	case c.Live() < 2:
+		return fieldErr("Config.Failed", "= %g: leaves only the source live among N = %d (need ⌊φ·(N−1)⌋ ≤ N − 2)", c.Failed, c.Nodes)
+	case c.Fanout < 1 || c.Fanout >= c.Live():
+		return fieldErr("Config.Fanout", "= %d: valid range 1..%d (fewer than the %d live nodes)", c.Fanout, c.Live()-1, c.Live())
+	case !(c.Loss >= 0 && c.Loss < 1):
+		return fieldErr("Config.Loss", "= %g: valid range [0, 1)", c.Loss)
+	case c.Budget < 0 || c.Budget > MaxBudget:
+		return fieldErr("Config.Budget", "= %d: valid range 0..%d (0: no limit)", c.Budget, MaxBudget)
+	case c.Budget > 0 && !c.Protocol.pushes():
+		return fieldErr("Config.Budget", "= %d: a budget limits pushes; %v does not push", c.Budget, c.Protocol)
+	case !(c.Level > 0 && c.Level <= 1):
+		return fieldErr("Config.Level", "= %g: valid range (0, 1]", c.Level)
+	case !(c.Deadline >= 0) || math.IsInf(c.Deadline, 0):
+		return fieldErr("Config.Deadline", "= %g: valid range ≥ 0 (0: none)", c.Deadline)
+	case !(c.Confidence >= 0 && c.Confidence < 1):
+		return fieldErr("Config.Confidence", "= %g: valid range (0, 1) (0: 0.95)", c.Confidence)
+	case !(c.Interval >= 0) || math.IsInf(c.Interval, 0):
+		return fieldErr("Config.Interval", "= %g: valid range ≥ 0 seconds (0: none)", c.Interval)
+	case c.MessageBytes < 0 || c.MessageBytes > 1<<30:
+		return fieldErr("Config.MessageBytes", "= %d: valid range 0..2^30 (0: none)", c.MessageBytes)
+	}
+	return nil
+}
+
+// DefaultRetransmitMult is memberlist's default RetransmitMult.
+const DefaultRetransmitMult = 4
+
+// MemberlistBudget is memberlist's retransmit limit for a cluster of nodes
+// members, mult·⌈log10(nodes+1)⌉ (memberlist's retransmitLimit), computed
+// in integers: ⌈log10(N+1)⌉ is the number of decimal digits of N ≥ 1.
+// It returns 0 for nodes < 1 or mult < 1.
+func MemberlistBudget(nodes, mult int) int {
+	if nodes < 1 || mult < 1 {
+		return 0
+	}
+	digits := 0
+	for n := nodes; n > 0; n /= 10 {
+		digits++
+	}
+	return mult * digits
+}
+
+// rounds is the number of rounds a node pushes with a budget of b
+// transmits and fanout k: ⌈b/k⌉ (the last may send fewer than k); 0 for
+// no budget.
+func rounds(b, k int) int {
+	if b <= 0 {
+		return 0
+	}
+	return (b + k - 1) / k
+}

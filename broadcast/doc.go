@@ -1,0 +1,57 @@
+// Package broadcast answers design questions about rumour broadcast as it
+// is deployed (memberlist, Serf, Consul and their kin): push, pull and
+// push–pull gossip with a fanout, a transmit budget, message loss and
+// failed nodes. It computes the law of T_L, the first round at which
+// ⌈L·M⌉ of the M live nodes hold the rumour, the chance that the rumour
+// never gets there (a budget can stop it), the share of live nodes it
+// never reaches, and the messages it costs, by three methods: the exact
+// count chain (ExactLaw), the asymptotic law at any N (AsymptoticLaw) and
+// a node-by-node Monte Carlo (Simulate). Sweep runs them over fanouts and
+// budgets and picks the fastest and the cheapest setting that meets a
+// deadline.
+//
+// # The model
+//
+// N nodes, of which ⌊φ·(N−1)⌋ (φ = Config.Failed), chosen uniformly among
+// the nodes other than the source, are down: they never send or receive,
+// and a message sent to one is wasted. The other M = N − ⌊φ·(N−1)⌋ nodes
+// are live. At round 0 the source, a live node, alone holds the rumour.
+// Rounds are synchronous; in round r = 1, 2, … every live node acts on the
+// state at the start of the round, and a node informed in round r acts from
+// round r + 1.
+//
+//   - push(k): every informed live node with budget left sends the rumour
+//     to k distinct peers drawn uniformly among the other N − 1 nodes.
+//   - pull(k): every uninformed live node asks k distinct peers drawn the
+//     same way; an asked peer that was informed at the start of the round
+//     replies with the rumour. The asker is informed if, for at least one
+//     such peer, both the request and the reply arrive.
+//   - push–pull: both in the same round, on the state at its start.
+//
+// Every one-way message is lost independently with probability ε
+// (Config.Loss); a pull needs two messages to arrive. A transmit budget B
+// (Config.Budget, memberlist's retransmit limit) counts each push of the
+// rumour to one peer as one transmit: a node pushes to k peers a round
+// until it has made B transmits in all, so its last round may send fewer
+// than k; B = 0 is no limit. Pull replies are not budgeted.
+//
+// # Quantities
+//
+//   - T_L: the first round at the end of which at least ⌈L·M⌉ live nodes
+//     (the source included) are informed; T_L = 0 when ⌈L·M⌉ ≤ 1, and
+//     T_L = ∞ when no node can act any more before that (only a budget on
+//     push alone can stop the rumour).
+//   - PReach = P(T_L < ∞); the law of T_L given T_L < ∞ (mean, sd,
+//     quantiles, all whole rounds); P(T_L ≤ D), which counts T_L = ∞ as
+//     late.
+//   - Residue: the expected share of live nodes never informed, once no
+//     node can act (0 without a budget or with pull); PMiss: the
+//     probability that some live node is never informed.
+//   - Messages: the expected one-way messages sent per live node in rounds
+//     1, …, T_L (every push transmit, lost or wasted or not; every pull
+//     request; one reply for each request that reaches a live informed
+//     peer), or, when T_L = ∞, in every round until no node can act.
+//
+// The formulas of each method and their sources are in the doc comments of
+// ExactLaw, AsymptoticLaw and Simulate, and in docs/MODEL.md.
+package broadcast

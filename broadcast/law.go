@@ -1,0 +1,187 @@
+package broadcast
+
+import (
+	"math"
+)
+
+// Law is the law of T_L in whole rounds, with the protocol's cost, as a
+// method computes it. It is the one form every method returns, and Answer
+// reads every query off it by one rule (Law.Answer).
+type Law struct {
+	// PMF[r] is P(T_L = r) for r = 0, 1, …, len(PMF)−1; the mass beyond
+	// the last entry is Never (T_L = ∞) or, for a computed law, part of
+	// Accuracy.Bound.
+	PMF []float64
+	// Never is P(T_L = ∞): no node can act before the level is reached.
+	Never float64
+	// Residue is the expected share of live nodes never informed, once no
+	// node can act; PMiss the probability that at least one is.
+	Residue, PMiss float64
+	// Messages is the expected number of one-way messages per live node
+	// (package doc).
+	Messages float64
+	// Reps > 0 marks a Monte Carlo law: PMF, Never, Residue, PMiss and
+	// Messages are sample means over Reps replications, and Answer adds
+	// their standard errors. MessagesSD is then the sample sd of the
+	// messages per live node.
+	Reps       int
+	MessagesSD float64
+	// Accuracy is what the method states; Answer completes it.
+	Accuracy Accuracy
+}
+
+// Accuracy states how far an answer may be from the model's exact law.
+// Fields that do not apply to the method are NaN.
+type Accuracy struct {
+	// Bound (exact): every probability of the law is within Bound of the
+	// exact one (truncation and rounding, in total variation).
+	Bound float64
+	// SEMean, SESD, SEPDeadline, SEPReach, SEMessages (mc): standard errors
+	// of the Monte Carlo estimates.
+	SEMean, SESD, SEPDeadline, SEPReach, SEMessages float64
+	// DevMean, DevSD, DevP (asymptotic): the stated bounds on the error of
+	// the mean, of the sd (rounds) and of every probability P(T_L ≤ t).
+	DevMean, DevSD, DevP float64
+	// Note says the same in words.
+	Note string
+}
+
+// NoAccuracy is an Accuracy with every field NaN.
+func NoAccuracy() Accuracy {
+	n := math.NaN()
+	return Accuracy{Bound: n, SEMean: n, SESD: n, SEPDeadline: n, SEPReach: n, SEMessages: n, DevMean: n, DevSD: n, DevP: n}
+}
+
+// Answer is the law of T_L for one setting and the answers to the
+// queries; times in rounds.
+type Answer struct {
+	// Fanout and Budget are the setting (Budget 0: no limit).
+	Fanout, Budget int
+	// Method is the method used (never Auto).
+	Method Method
+	// PReach is P(T_L < ∞).
+	PReach float64
+	// Mean, SD and the 5, 25, 50, 75 and 95 % quantiles of T_L given
+	// T_L < ∞ (NaN when PReach = 0).
+	Mean, SD                float64
+	Q05, Q25, Q50, Q75, Q95 float64
+	// TConfidence is the smallest r with P(T_L ≤ r) ≥ Confidence (NaN
+	// when PReach < Confidence).
+	TConfidence float64
+	// PDeadline is P(T_L ≤ Deadline) (NaN without a deadline); Feasible
+	// is PDeadline ≥ Confidence (false without a deadline).
+	PDeadline float64
+	Feasible  bool
+	// Residue, PMiss and Messages as in Law.
+	Residue, PMiss, Messages float64
+	// Seconds is Mean·Interval and TConfidenceSeconds TConfidence·Interval
+	// (NaN without an interval).
+	Seconds, TConfidenceSeconds float64
+	// BytesPerNode is Messages·MessageBytes (NaN without a size);
+	// BytesPerNodePerSecond divides it by Seconds (NaN without both, or
+	// when Seconds is 0).
+	BytesPerNode, BytesPerNodePerSecond float64
+	Accuracy                            Accuracy
+}
+
+// Answer reads the queries of cfg off the law: the moments and quantiles
+// given T_L < ∞, P(T_L ≤ D) counting T_L = ∞ as late, the smallest
+// deadline met with probability Confidence, and, for a Monte Carlo law,
+// the standard errors: sd/√R' for the mean over the R' replications that
+// reached the level, √(μ₄ − σ⁴)/(2σ√R') for the sd, √(p(1−p)/R) for a
+// probability and sd/√R for the messages.
+func (l *Law) Answer(cfg Config) Answer {
+	nan := math.NaN()
+	a := Answer{Fanout: cfg.Fanout, Budget: cfg.Budget, Residue: l.Residue, PMiss: l.PMiss, Messages: l.Messages,
+		Mean: nan, SD: nan, Q05: nan, Q25: nan, Q50: nan, Q75: nan, Q95: nan, TConfidence: nan, PDeadline: nan,
+		Seconds: nan, TConfidenceSeconds: nan, BytesPerNode: nan, BytesPerNodePerSecond: nan, Accuracy: l.Accuracy}
+	reach := 0.0
+	for _, p := range l.PMF {
+		reach += p
+	}
+	a.PReach = reach
+	if reach > 0 {
+		var m1, m2 float64
+		for r, p := range l.PMF {
+			m1 += float64(r) * p
+		}
+		m1 /= reach
+		for r, p := range l.PMF {
+			d := float64(r) - m1
+			m2 += d * d * p
+		}
+		a.Mean, a.SD = m1, math.Sqrt(m2/reach)
+		q := func(p float64) float64 { return l.quantile(p * reach) }
+		a.Q05, a.Q25, a.Q50, a.Q75, a.Q95 = q(0.05), q(0.25), q(0.5), q(0.75), q(0.95)
+	}
+	conf := cfg.ConfidenceOrDefault()
+	a.TConfidence = l.quantile(conf)
+	if cfg.Deadline > 0 {
+		a.PDeadline = l.CDF(cfg.Deadline)
+		a.Feasible = a.PDeadline >= conf
+	}
+	if cfg.Interval > 0 {
+		a.Seconds, a.TConfidenceSeconds = a.Mean*cfg.Interval, a.TConfidence*cfg.Interval
+	}
+	if cfg.MessageBytes > 0 {
+		a.BytesPerNode = a.Messages * float64(cfg.MessageBytes)
+		if a.Seconds > 0 {
+			a.BytesPerNodePerSecond = a.BytesPerNode / a.Seconds
+		}
+	}
+	if l.Reps > 0 {
+		l.sampleErrors(&a, cfg)
+	}
+	return a
+}
+
+// CDF is P(T_L ≤ t), T_L = ∞ counted as larger than every t.
+func (l *Law) CDF(t float64) float64 {
+	s := 0.0
+	for r, p := range l.PMF {
+		if float64(r) > t {
+			break
+		}
+		s += p
+	}
+	return min(s, 1)
+}
+
+// quantile is the smallest r with P(T_L ≤ r) ≥ p, NaN if there is none.
+// A relative margin of 10⁻¹² absorbs the rounding of the running sum, so
+// that a CDF that is p in exact arithmetic counts as reaching p.
+func (l *Law) quantile(p float64) float64 {
+	s := 0.0
+	for r, q := range l.PMF {
+		s += q
+		if s >= p*(1-1e-12) {
+			return float64(r)
+		}
+	}
+	return math.NaN()
+}
+
+// sampleErrors fills the standard errors of a Monte Carlo answer.
+func (l *Law) sampleErrors(a *Answer, cfg Config) {
+	R := float64(l.Reps)
+	reached := a.PReach * R
+	if reached >= 2 {
+		a.Accuracy.SEMean = a.SD / math.Sqrt(reached)
+		var m4 float64
+		for r, p := range l.PMF {
+			d := float64(r) - a.Mean
+			m4 += d * d * d * d * p
+		}
+		m4 /= a.PReach
+		if v := m4 - math.Pow(a.SD, 4); a.SD > 0 && v >= 0 {
+			a.Accuracy.SESD = math.Sqrt(v) / (2 * a.SD * math.Sqrt(reached))
+		} else {
+			a.Accuracy.SESD = 0
+		}
+	}
+	a.Accuracy.SEPReach = math.Sqrt(a.PReach * (1 - a.PReach) / R)
+	if cfg.Deadline > 0 {
+		a.Accuracy.SEPDeadline = math.Sqrt(a.PDeadline * (1 - a.PDeadline) / R)
+	}
+	a.Accuracy.SEMessages = l.MessagesSD / math.Sqrt(R)
+}

@@ -1,0 +1,204 @@
+package broadcast
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/enum"
+)
+
+// Method is how a law is computed.
+type Method int
+
+const (
+	// Auto uses Exact where ExactCost fits Settings.ExactBudget, else
+	// Asymptotic where it covers the configuration, else MonteCarlo; the
+	// Answer says which it used.
+	Auto Method = iota
+	// Exact solves the count chain (ExactLaw).
+	Exact
+	// Asymptotic is the limit law at large N (AsymptoticLaw).
+	Asymptotic
+	// MonteCarlo simulates every node (Simulate).
+	MonteCarlo
+)
+
+var methodNames = enum.Names[Method]{"auto", "exact", "asymptotic", "mc"}
+
+func (m Method) String() string { return methodNames.Name(m) }
+
+// MethodNames are the names of the methods, in order.
+func MethodNames() []string { return append([]string(nil), methodNames...) }
+
+// ParseMethod parses auto, exact, asymptotic or mc.
+func ParseMethod(s string) (Method, error) {
+	m, err := methodNames.Parse("method", s)
+	if err != nil {
+		return 0, fmt.Errorf("broadcast: %w", err)
+	}
+	return m, nil
+}
+
+// ErrNotCovered is returned (wrapped) by a method that has no law for a
+// configuration (the asymptotic law where its derivation does not hold,
+// the exact chain beyond its size).
+var ErrNotCovered = errors.New("not covered by this method")
+
+// Settings are the numerical knobs; the zero value of every field means its
+// documented default.
+type Settings struct {
+	// Method: default Auto.
+	Method Method
+	// ExactBudget bounds, for Auto, ExactCost (default DefaultExactBudget).
+	ExactBudget float64
+	// Reps is the number of Monte Carlo replications; default 1000.
+	Reps int
+	// Seed of the Monte Carlo; runs are reproducible from it.
+	Seed uint64
+	// Workers for the Monte Carlo; default the number of CPUs. Results do
+	// not depend on it.
+	Workers int
+	// Progress, if not nil, is called now and then (mc: replications).
+	Progress gossip.Progress
+}
+
+// DefaultExactBudget is ExactBudget's default: about a second of CPU.
+const DefaultExactBudget = 1e9
+
+// DefaultReps is Reps' default.
+const DefaultReps = 1000
+
+func (s Settings) withDefaults() Settings {
+	if s.ExactBudget <= 0 || math.IsNaN(s.ExactBudget) {
+		s.ExactBudget = DefaultExactBudget
+	}
+	if s.Reps <= 0 {
+		s.Reps = DefaultReps
+	}
+	return s
+}
+
+// Design is the answer over a range of fanouts and budgets.
+type Design struct {
+	Config Config
+	Rows   []Answer
+	// Best indexes the feasible row (every row without a deadline) with
+	// the smallest TConfidence, ties to fewer messages, then to the
+	// earlier row; Cheapest the feasible row with the fewest expected
+	// messages, ties to the smaller TConfidence, then to the earlier row.
+	// −1 when no row qualifies.
+	Best, Cheapest int
+}
+
+// Solve computes the answer for cfg.Fanout and cfg.Budget.
+func Solve(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
+	d, err := Sweep(ctx, cfg, []int{cfg.Fanout}, []int{cfg.Budget}, set)
+	if err != nil {
+		return nil, err
+	}
+	return &d.Rows[0], nil
+}
+
+// Sweep computes the answer for every fanout and budget (fanout-major
+// order) and picks the best and the cheapest. cfg.Fanout and cfg.Budget are
+// ignored. ctx is checked between settings and inside each method.
+func Sweep(ctx context.Context, cfg Config, fanouts, budgets []int, set Settings) (*Design, error) {
+	if ctx == nil {
+		return nil, errors.New("broadcast: nil context")
+	}
+	if len(fanouts) == 0 {
+		return nil, fieldErr("Config.Fanout", "no fanout given")
+	}
+	if len(budgets) == 0 {
+		budgets = []int{0}
+	}
+	set = set.withDefaults()
+	if !methodNames.Valid(set.Method) {
+		return nil, fieldErr("Settings.Method", "= %d: not a method", int(set.Method))
+	}
+	if set.Reps > MaxReps {
+		return nil, fieldErr("Settings.Reps", "= %d: valid range 1..%d", set.Reps, MaxReps)
+	}
+	d := &Design{Config: cfg, Best: -1, Cheapest: -1}
+	for _, k := range fanouts {
+		for _, b := range budgets {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			c := cfg
+			c.Fanout, c.Budget = k, b
+			if err := c.Validate(); err != nil {
+				return nil, err
+			}
+			a, err := solveOne(ctx, c, set)
+			if err != nil {
+				return nil, err
+			}
+			d.Rows = append(d.Rows, *a)
+		}
+	}
+	d.pick()
+	return d, nil
+}
+
+// MaxReps bounds Settings.Reps.
+const MaxReps = 10_000_000
+
+func (d *Design) pick() {
+	for i, r := range d.Rows {
+		if math.IsNaN(r.TConfidence) || d.Config.Deadline > 0 && !r.Feasible {
+			continue
+		}
+		if b := d.Best; b < 0 || r.TConfidence < d.Rows[b].TConfidence ||
+			r.TConfidence == d.Rows[b].TConfidence && r.Messages < d.Rows[b].Messages {
+			d.Best = i
+		}
+		if c := d.Cheapest; c < 0 || r.Messages < d.Rows[c].Messages ||
+			r.Messages == d.Rows[c].Messages && r.TConfidence < d.Rows[c].TConfidence {
+			d.Cheapest = i
+		}
+	}
+}
+
+// solveOne answers one validated configuration by the method of set.
+func solveOne(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
+	method := set.Method
+	var law *Law
+	var err error
+	switch method {
+	case Exact:
+		law, err = ExactLaw(ctx, cfg)
+	case Asymptotic:
+		law, err = AsymptoticLaw(ctx, cfg)
+	case MonteCarlo:
+		law, err = simulateLaw(ctx, cfg, set)
+	default:
+		method = Exact
+		if ExactCost(cfg) > set.ExactBudget {
+			method = Asymptotic
+		}
+		if method == Exact {
+			law, err = ExactLaw(ctx, cfg)
+		} else if law, err = AsymptoticLaw(ctx, cfg); errors.Is(err, ErrNotCovered) {
+			method = MonteCarlo
+			law, err = simulateLaw(ctx, cfg, set)
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	a := law.Answer(cfg)
+	a.Method = method
+	return &a, nil
+}
+
+func simulateLaw(ctx context.Context, cfg Config, set Settings) (*Law, error) {
+	s, err := Simulate(ctx, cfg, SimSettings{Reps: set.Reps, Seed: set.Seed, Workers: set.Workers, Progress: set.Progress})
+	if err != nil {
+		return nil, err
+	}
+	return s.Law(), nil
+}
