@@ -79,12 +79,12 @@ func TestSmallByHand(t *testing.T) {
 		return s
 	}
 	rows := []struct {
-		name                   string
-		cfg                    Config
-		pmf                    func(int) float64
-		never, msgs            float64 // msgs: E[messages per live node]
-		residue, pmiss         float64
-		msgsEach               int64 // > 0: every replication's messages
+		name           string
+		cfg            Config
+		pmf            func(int) float64
+		never, msgs    float64 // msgs: E[messages per live node]
+		residue, pmiss float64
+		msgsEach       int64 // > 0: every replication's messages
 	}{
 		// One message a round from the source, arriving with probability
 		// 1 − ε: T ~ Geometric(1 − ε), messages = T, M = 2.
