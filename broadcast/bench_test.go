@@ -2,38 +2,68 @@ package broadcast
 
 import (
 	"context"
+	"syscall"
 	"testing"
+	"time"
 )
 
-// BenchmarkPushMillion is one replication of push at N = 10^6, k = 3, no
-// budget, level 1, on one worker, by each engine; it reports ns/message
-// (the messages of the rule in the package doc), to set beside the C
-// reference of testdata/cref (its script prints the same figure).
+// cpuTime is the process's user + system CPU time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkPushMillion runs replications of push at N = 10^6, k = 3, no
+// loss, no budget, level 1, one after another, by each engine, and reports
+// the messages a replication (the package doc's rule) and the time per
+// message, wall (ns/message) and CPU (cpu-ns/message: the machine is
+// shared, and testdata/README.md compares CPU times), beside the C
+// reference testdata/cref/push.c (testdata/cref/run.sh runs both).
 func BenchmarkPushMillion(b *testing.B) {
 	cfg := Config{Nodes: 1_000_000, Protocol: Push, Fanout: 3, Level: 1}
-	for _, lit := range []bool{false, true} {
-		name := "engine=default"
-		if lit {
-			name = "engine=literal"
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, eng := range engines {
+		b.Run("engine="+eng.name, func(b *testing.B) {
 			var msgs int64
-			var run func(context.Context, int) (Replication, error)
-			if lit {
+			run := newEngine(cfg, 1).run
+			if eng.literal {
 				run = newLiteral(cfg, 1).run
-			} else {
-				run = newEngine(cfg, 1).run
 			}
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
+			c0 := cpuTime()
+			i := 0
+			for b.Loop() {
 				rep, err := run(context.Background(), i)
 				if err != nil {
 					b.Fatal(err)
 				}
 				msgs += rep.Messages
+				i++
 			}
+			cpu := (cpuTime() - c0).Seconds()
+			b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(msgs), "ns/message")
+			b.ReportMetric(cpu*1e9/float64(msgs), "cpu-ns/message")
 			b.ReportMetric(float64(msgs)/float64(b.N), "messages/op")
+		})
+	}
+}
+
+// BenchmarkSimulate is Simulate at N = 10^4 for each protocol, with loss,
+// failures and (push) a budget, 100 replications on the default workers.
+func BenchmarkSimulate(b *testing.B) {
+	for _, p := range []Protocol{Push, Pull, PushPull} {
+		cfg := Config{Nodes: 10_000, Protocol: p, Fanout: 3, Loss: 0.1, Failed: 0.1, Level: 1}
+		if p == Push {
+			cfg.Budget = MemberlistBudget(cfg.Nodes, DefaultRetransmitMult)
+		}
+		b.Run(p.String(), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Simulate(context.Background(), cfg, SimSettings{Reps: 100, Seed: 1}); err != nil {
+					b.Fatal(err)
+				}
+			}
 		})
 	}
 }

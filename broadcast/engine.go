@@ -29,6 +29,7 @@ type engine struct {
 	stamp     []uint32
 	cur       uint32
 	cum       []float64
+	tail      []float64
 	cohort    []int
 	pre       []int
 	sinceTick int
@@ -213,11 +214,41 @@ const sparse = 0.25
 func (e *engine) skip(lq0 float64) float64 { return math.Log(1-e.r.Float64()) / lq0 }
 
 // push runs c senders of t transmits each against u uninformed positions.
+// For t ≤ maxTable it draws each sender's delivered count D from its law
+// (pushTable), else peer by peer (more); either way the senders with none
+// are jumped over when they are most.
 func (e *engine) push(c, t, u int) {
 	if u == 0 {
 		return
 	}
 	pool := e.N - 1
+	if t <= maxTable {
+		e.pushTable(t, u, pool)
+		tail := e.tail
+		if tail[1] >= sparse || c < 16 {
+			for i := 0; i < c; i++ {
+				if i&(tickEvery-1) == 0 && !e.tick(tickEvery) {
+					return
+				}
+				if f := e.r.Float64(); f < tail[1] {
+					e.place(largest(tail, f), u)
+				}
+			}
+			return
+		}
+		lq0 := math.Log1p(-tail[1])
+		for i := -1; ; {
+			g := e.skip(lq0)
+			if g >= float64(c-1-i) {
+				return
+			}
+			i += int(g) + 1
+			if !e.tick(1) {
+				return
+			}
+			e.place(largest(tail, e.r.Float64()*tail[1]), u)
+		}
+	}
 	lq0, p1 := noHit(t, u, pool)
 	if p1 >= sparse || c < 16 {
 		for i := 0; i < c; i++ {
@@ -245,9 +276,61 @@ func (e *engine) push(c, t, u int) {
 	}
 }
 
+// maxTable is the largest fanout whose push draws use pushTable.
+const maxTable = 16
+
+// pushTable fills e.tail[d] = P(D ≥ d), d = 0..t+1 (tail[t+1] = 0), the law
+// of the number D of one sender's messages that reach an uninformed node:
+// its t distinct peers among pool include A ~ Hypergeometric(pool, good, t)
+// uninformed ones, P(A = a) = C(t, a)·∏_{i<a} (good−i)/(pool−i)·
+// ∏_{i<t−a} (bad−i)/(pool−a−i), a product of ratios ≤ 1 (no overflow), and
+// D ~ Binomial(A, 1 − ε). The tails are summed from the top, so that
+// P(D ≥ 1) keeps its relative precision when it is tiny.
+func (e *engine) pushTable(t, good, pool int) {
+	bad := pool - good
+	pd := make([]float64, t+1)
+	for a := max(0, t-bad); a <= min(t, good); a++ {
+		h := 1.0
+		for i := range a {
+			h *= float64(good-i) / float64(pool-i) * float64(t-i) / float64(i+1)
+		}
+		for i := range t - a {
+			h *= float64(bad-i) / float64(pool-a-i)
+		}
+		// Binomial(a, 1 − ε) thinning.
+		b := math.Pow(e.eps, float64(a)) // P(none of the a arrives)
+		for d := 0; d <= a; d++ {
+			pd[d] += h * b
+			if d < a {
+				if e.eps == 0 {
+					b = 0
+					if d+1 == a {
+						b = 1
+					}
+				} else {
+					b *= float64(a-d) / float64(d+1) * (1 - e.eps) / e.eps
+				}
+			}
+		}
+	}
+	e.tail = append(e.tail[:0], make([]float64, t+2)...)
+	for d := t; d >= 0; d-- {
+		e.tail[d] = e.tail[d+1] + pd[d]
+	}
+}
+
+// largest is the largest d ≥ 1 with tail[d] > f, for f < tail[1]: the
+// draw of D given D ≥ 1 by inversion.
+func largest(tail []float64, f float64) int {
+	d := 1
+	for tail[d+1] > f {
+		d++
+	}
+	return d
+}
+
 // deliver sends a sender's a messages that go to uninformed nodes: each
-// arrives with probability 1 − ε, and those that arrive reach a uniform set
-// of distinct positions (Floyd's algorithm).
+// arrives with probability 1 − ε (place takes those that do).
 func (e *engine) deliver(a, u int) {
 	d := a
 	if e.eps > 0 {
@@ -257,6 +340,12 @@ func (e *engine) deliver(a, u int) {
 			}
 		}
 	}
+	e.place(d, u)
+}
+
+// place informs a uniform set of d distinct positions among 0..u−1
+// (Floyd's algorithm).
+func (e *engine) place(d, u int) {
 	switch {
 	case d == 0:
 	case d == 1:

@@ -693,7 +693,8 @@ func TestProgress(t *testing.T) {
 // first useful one given that there is one (engine.first on the table of
 // firstTable), of the number of useful ones (more from scratch), and of
 // that number given at least one (first, then more): 200 000 draws each,
-// every probability within 5 standard errors (testSeed).
+// every probability within 5 standard errors (testSeed); and the law of
+// the delivered count D of pushTable, without and with loss.
 func TestSenderLaw(t *testing.T) {
 	const pool, draws = 9, 200_000
 	for _, c := range []struct{ t, good int }{{1, 2}, {3, 2}, {5, 3}, {9, 4}, {4, 9}} {
@@ -754,9 +755,39 @@ func TestSenderLaw(t *testing.T) {
 		condN[0] = 0
 		check("useful given one", gotCond, condN, hits)
 		check("useful", gotCount, countN, total)
+		// pushTable: P(D ≥ d) for D ~ Binomial(A, 1 − ε), A the useful
+		// peers, from the enumerated law of A and binomial coefficients
+		// (1e-12: float rounding of sums of at most 10 terms).
+		if c.t <= maxTable {
+			for _, eps := range []float64{0, 0.3} {
+				e.eps = eps
+				e.pushTable(c.t, c.good, pool)
+				for d := 0; d <= c.t+1; d++ {
+					want := 0.0
+					for i := d; i <= c.t; i++ {
+						for a := i; a <= c.t; a++ {
+							want += countN[a] / total * binom(a, i) * math.Pow(1-eps, float64(i)) * math.Pow(eps, float64(a-i))
+						}
+					}
+					if math.Abs(e.tail[d]-want) > 1e-12 {
+						t.Errorf("t=%d good=%d ε=%g: P(D ≥ %d) = %.15f, want %.15f", c.t, c.good, eps, d, e.tail[d], want)
+					}
+				}
+			}
+			e.eps = 0
+		}
 		lq0, p1 := noHit(c.t, c.good, pool)
 		if q0 := countN[0] / total; math.Abs(math.Exp(lq0)-q0) > 1e-12 || math.Abs(p1-(1-q0)) > 1e-12 {
 			t.Errorf("t=%d good=%d: q0 = %g, p1 = %g, want %g (enumeration; 1e-12 is float rounding)", c.t, c.good, math.Exp(lq0), p1, q0)
 		}
 	}
+}
+
+// binom is the binomial coefficient C(n, k) as a float (exact for small n).
+func binom(n, k int) float64 {
+	c := 1.0
+	for i := range k {
+		c = c * float64(n-i) / float64(i+1)
+	}
+	return c
 }
