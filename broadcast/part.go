@@ -1,0 +1,277 @@
+package broadcast
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"slices"
+	"strconv"
+
+	"github.com/gossipkit/gossipkit/internal/buildinfo"
+	"github.com/gossipkit/gossipkit/internal/shard"
+)
+
+// PartFormat and PartVersion identify a broadcast part file.
+const (
+	PartFormat  = "gossipkit-broadcast-part"
+	PartVersion = 1
+)
+
+// Part is one shard's share of a Monte Carlo run, as written to a part
+// file.
+//
+// # File format (version 1)
+//
+// A part file is one gzip member (internal/shard) whose content is a JSON
+// object:
+//
+//	format       "gossipkit-broadcast-part"
+//	version      1
+//	gossipkit    the build that wrote it: version and VCS revision; parts
+//	             of another build are refused (an engine change would
+//	             change the draws)
+//	config       every field of Config (protocol by name)
+//	seed         the seed, as a decimal string
+//	reps         R, the replications of the whole run
+//	engine       "default" or "literal" (SimSettings.Literal)
+//	shard        {"index": I, "count": M}: the part holds replications
+//	             r with r mod M = I − 1
+//	replications per replication: index, t (T_L, −1 for ∞), messages,
+//	             missed; increasing index, each owned by the shard
+//
+// gzip's CRC-32 and length reject truncated or corrupted files; the
+// decoder rejects unknown fields and every value out of its range. A merge
+// sorts the replications by index, so it is exact and independent of the
+// order of the parts: the merged law is the single run's, bit for bit.
+type Part struct {
+	Format       string        `json:"format"`
+	Version      int           `json:"version"`
+	Gossipkit    string        `json:"gossipkit"`
+	Config       partConfig    `json:"config"`
+	Seed         string        `json:"seed"`
+	Reps         int           `json:"reps"`
+	Engine       string        `json:"engine"`
+	Shard        ShardID       `json:"shard"`
+	Replications []Replication `json:"replications"`
+}
+
+type partConfig struct {
+	Nodes        int     `json:"nodes"`
+	Protocol     string  `json:"protocol"`
+	Fanout       int     `json:"fanout"`
+	Loss         float64 `json:"loss"`
+	Failed       float64 `json:"failed"`
+	Budget       int     `json:"budget"`
+	Level        float64 `json:"level"`
+	Deadline     float64 `json:"deadline"`
+	Confidence   float64 `json:"confidence"`
+	Interval     float64 `json:"interval"`
+	MessageBytes int     `json:"message_bytes"`
+}
+
+func toPartConfig(c Config) partConfig {
+	return partConfig{Nodes: c.Nodes, Protocol: c.Protocol.String(), Fanout: c.Fanout, Loss: c.Loss, Failed: c.Failed,
+		Budget: c.Budget, Level: c.Level, Deadline: c.Deadline, Confidence: c.Confidence, Interval: c.Interval, MessageBytes: c.MessageBytes}
+}
+
+func (p partConfig) config() (Config, error) {
+	proto, err := ParseProtocol(p.Protocol)
+	if err != nil {
+		return Config{}, err
+	}
+	return Config{Nodes: p.Nodes, Protocol: proto, Fanout: p.Fanout, Loss: p.Loss, Failed: p.Failed, Budget: p.Budget,
+		Level: p.Level, Deadline: p.Deadline, Confidence: p.Confidence, Interval: p.Interval, MessageBytes: p.MessageBytes}, nil
+}
+
+// Build is the build that writes part files: gossipkit's version with the
+// VCS revision of the binary, if it was built with one.
+func Build() string {
+	v := buildinfo.Version
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		var rev, dirty string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					dirty = "+modified"
+				}
+			}
+		}
+		if rev != "" {
+			v += " (" + rev + dirty + ")"
+		}
+	}
+	return v
+}
+
+func engineName(literal bool) string {
+	if literal {
+		return "literal"
+	}
+	return "default"
+}
+
+// WritePart writes s, the replications of shard id of its run, as a part
+// file. Every replication of s must belong to id.
+func WritePart(w io.Writer, s *Sample, id ShardID) error {
+	if s == nil || !id.Valid() {
+		return errors.New("broadcast: WritePart needs a sample and a valid shard")
+	}
+	for _, r := range s.Reps {
+		if !id.Owns(r.Index) {
+			return fmt.Errorf("broadcast: replication %d does not belong to shard %d/%d", r.Index, id.Index, id.Count)
+		}
+	}
+	p := Part{Format: PartFormat, Version: PartVersion, Gossipkit: Build(), Config: toPartConfig(s.Config),
+		Seed: strconv.FormatUint(s.Seed, 10), Reps: s.Total, Engine: engineName(s.Literal), Shard: id, Replications: s.Reps}
+	if p.Replications == nil {
+		p.Replications = []Replication{}
+	}
+	return shard.WriteJSON(w, &p)
+}
+
+// ReadPartFile reads and checks the part file at path: a regular file (a
+// device or FIFO is refused, not read forever) of at most shard.MaxRaw
+// bytes, then as ReadPart.
+func ReadPartFile(path string) (*Part, error) {
+	raw, err := shard.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("broadcast: %s: %w", path, err)
+	}
+	p, err := ReadPart(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("%w (%s)", err, path)
+	}
+	return p, nil
+}
+
+// ReadPart reads and checks one part file: its gzip integrity and size
+// (shard.Decompress), then as DecodePart.
+func ReadPart(r io.Reader) (*Part, error) {
+	plain, err := shard.Decompress(r)
+	if err != nil {
+		return nil, fmt.Errorf("broadcast: %w", err)
+	}
+	return DecodePart(plain)
+}
+
+// DecodePart is ReadPart on a part file's decompressed JSON: its format,
+// version and build, its configuration (Config.Validate), its shard, and
+// every replication (owned by the shard, listed once in increasing order,
+// each value in its range).
+func DecodePart(plain []byte) (*Part, error) {
+	dec := json.NewDecoder(bytes.NewReader(plain))
+	dec.DisallowUnknownFields()
+	var p Part
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("broadcast: not a gossipkit broadcast part file: %v", err)
+	}
+	if dec.More() {
+		return nil, errors.New("broadcast: corrupted part file: data after its object")
+	}
+	if p.Format != PartFormat {
+		return nil, fmt.Errorf("broadcast: not a gossipkit broadcast part file (format %q)", p.Format)
+	}
+	if p.Version != PartVersion {
+		return nil, fmt.Errorf("broadcast: part format version %d, this gossipkit reads version %d", p.Version, PartVersion)
+	}
+	if b := Build(); p.Gossipkit != b {
+		return nil, fmt.Errorf("broadcast: part written by gossipkit %q, this is %q: rerun the shard with this build", p.Gossipkit, b)
+	}
+	if _, err := p.sample(); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// sample checks the part's fields and returns its replications as a
+// Sample.
+func (p *Part) sample() (*Sample, error) {
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("broadcast: corrupted part file: "+format, a...)
+	}
+	cfg, err := p.Config.config()
+	if err != nil {
+		return nil, bad("configuration: %v", err)
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, bad("configuration: %v", err)
+	}
+	seed, err := strconv.ParseUint(p.Seed, 10, 64)
+	if err != nil {
+		return nil, bad("seed %q", p.Seed)
+	}
+	if p.Reps < 1 || p.Reps > MaxReps {
+		return nil, bad("reps = %d outside 1..%d", p.Reps, MaxReps)
+	}
+	if p.Engine != "default" && p.Engine != "literal" {
+		return nil, bad("engine %q", p.Engine)
+	}
+	if !p.Shard.Valid() {
+		return nil, bad("shard %d/%d", p.Shard.Index, p.Shard.Count)
+	}
+	M, target := cfg.Live(), cfg.Target()
+	budgeted := cfg.Protocol == Push && cfg.Budget > 0
+	for i, r := range p.Replications {
+		switch {
+		case r.Index < 0 || r.Index >= p.Reps || !p.Shard.Owns(r.Index):
+			return nil, bad("replication %d does not belong to shard %d/%d of %d", r.Index, p.Shard.Index, p.Shard.Count, p.Reps)
+		case i > 0 && r.Index <= p.Replications[i-1].Index:
+			return nil, bad("replications not listed once each in increasing order (%d after %d)", r.Index, p.Replications[i-1].Index)
+		case r.T < -1 || r.T < 0 && !budgeted:
+			return nil, bad("replication %d: T = %d", r.Index, r.T)
+		case r.Messages < 0:
+			return nil, bad("replication %d: %d messages", r.Index, r.Messages)
+		case r.Missed < 0 || r.Missed > M-1 || r.Missed > 0 && !budgeted:
+			return nil, bad("replication %d: %d live nodes missed of %d", r.Index, r.Missed, M)
+		case r.T < 0 && M-r.Missed >= target:
+			return nil, bad("replication %d: T = ∞ with %d of %d live nodes informed (the level is %d)", r.Index, M-r.Missed, M, target)
+		}
+	}
+	return &Sample{Config: cfg, Seed: seed, Total: p.Reps, Literal: p.Engine == "literal", Reps: slices.Clone(p.Replications)}, nil
+}
+
+// MergeParts combines the parts of one run into the Sample the single run
+// would have produced. names label the parts in errors. It refuses parts
+// of different runs or builds and replications present twice; missing
+// replications are returned, and refused unless allowMissing.
+func MergeParts(parts []*Part, names []string, allowMissing bool) (*Sample, []int, error) {
+	if len(parts) == 0 {
+		return nil, nil, mergeErr("no parts to merge")
+	}
+	if len(names) < len(parts) {
+		return nil, nil, mergeErr("%d names for %d parts", len(names), len(parts))
+	}
+	samples := make([]*Sample, len(parts))
+	for i, p := range parts {
+		if p == nil {
+			return nil, nil, mergeErr("%s: no part (nil)", names[i])
+		}
+		if p.Gossipkit != parts[0].Gossipkit {
+			return nil, nil, mergeErr("%s and %s were written by different builds (%s, %s)", names[0], names[i], parts[0].Gossipkit, p.Gossipkit)
+		}
+		if p.Config != parts[0].Config || p.Seed != parts[0].Seed || p.Reps != parts[0].Reps || p.Engine != parts[0].Engine {
+			return nil, nil, mergeErr("%s and %s are from different runs (configuration, seed, replications or engine)", names[0], names[i])
+		}
+		s, err := p.sample()
+		if err != nil {
+			return nil, nil, fmt.Errorf("%w (%s)", err, names[i])
+		}
+		samples[i] = s
+	}
+	owner := map[int]string{}
+	for i, p := range parts {
+		for _, r := range p.Replications {
+			if prev, dup := owner[r.Index]; dup {
+				return nil, nil, mergeErr("replication %d is in both %s and %s", r.Index, prev, names[i])
+			}
+			owner[r.Index] = names[i]
+		}
+	}
+	return MergeSamples(samples, allowMissing)
+}

@@ -1,0 +1,194 @@
+package broadcast
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gossipkit/gossipkit/internal/shard"
+)
+
+// partRun is a small budgeted push run (T = ∞ and missed nodes occur) and
+// its 3 shards written as part files in dir.
+func partRun(t *testing.T, dir string) (*Sample, []string) {
+	t.Helper()
+	cfg := Config{Nodes: 60, Protocol: Push, Fanout: 2, Loss: 0.2, Failed: 0.1, Budget: 2, Level: 1, Deadline: 9}
+	const R = 40
+	full, err := Simulate(context.Background(), cfg, SimSettings{Reps: R, Seed: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for i := 1; i <= 3; i++ {
+		id := ShardID{Index: i, Count: 3}
+		s, err := Simulate(context.Background(), cfg, SimSettings{Reps: R, Seed: 11, Indices: id.Indices(R)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := WritePart(&b, s, id); err != nil {
+			t.Fatal(err)
+		}
+		f := filepath.Join(dir, shard.FileName(id))
+		if err := os.WriteFile(f, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return full, files
+}
+
+// TestPartsMerge writes 3 shards' part files, reads them back and merges
+// them in another order: the sample and its law (every bit of every
+// float) are the single run's.
+func TestPartsMerge(t *testing.T) {
+	full, files := partRun(t, t.TempDir())
+	var parts []*Part
+	var names []string
+	for _, i := range []int{2, 0, 1} {
+		p, err := ReadPartFile(files[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, p)
+		names = append(names, filepath.Base(files[i]))
+	}
+	merged, missing, err := MergeParts(parts, names, false)
+	if err != nil || len(missing) > 0 {
+		t.Fatal(err, missing)
+	}
+	if a, b := fmt.Sprintf("%#v", *merged.Law()), fmt.Sprintf("%#v", *full.Law()); a != b {
+		t.Errorf("merged law\n%s\nsingle run's\n%s", a, b)
+	}
+	never := 0
+	for _, r := range merged.Reps {
+		if r.T < 0 {
+			never++
+		}
+	}
+	if never == 0 {
+		t.Error("no replication stopped short: the part's T = ∞ path is untested")
+	}
+	if _, _, err := MergeParts([]*Part{parts[0], parts[0]}, []string{"a", "b"}, true); err == nil || !strings.Contains(err.Error(), "in both a and b") {
+		t.Errorf("duplicate part: %v", err)
+	}
+	if _, missing, err := MergeParts(parts[:2], names, false); err == nil || len(missing) == 0 {
+		t.Errorf("missing part: %v", err)
+	}
+	other := *parts[1]
+	other.Seed = "12"
+	if _, _, err := MergeParts([]*Part{parts[0], &other}, names, true); err == nil {
+		t.Error("parts of two seeds merged")
+	}
+	build := *parts[1]
+	build.Gossipkit = "0.0.0 (elsewhere)"
+	if _, _, err := MergeParts([]*Part{parts[0], &build}, names, true); !strings.Contains(fmt.Sprint(err), "different builds") {
+		t.Errorf("parts of two builds: %v", err)
+	}
+}
+
+// rewrite decompresses a part file, lets edit change its JSON object and
+// compresses it again.
+func rewrite(t *testing.T, raw []byte, edit func(map[string]any)) []byte {
+	t.Helper()
+	plain, err := shard.Decompress(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(plain, &m); err != nil {
+		t.Fatal(err)
+	}
+	edit(m)
+	var b bytes.Buffer
+	if err := shard.WriteJSON(&b, m); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestHostileParts feeds ReadPartFile and ReadPart what a part file must
+// not be, each refused with an error saying why: not a regular file, too
+// large, not gzip, truncated, two parts concatenated, of another build,
+// format or version, an unknown field, and values out of range.
+func TestHostileParts(t *testing.T) {
+	dir := t.TempDir()
+	_, files := partRun(t, dir)
+	good, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadPart(bytes.NewReader(good)); err != nil {
+		t.Fatalf("the good part: %v", err)
+	}
+	// Files.
+	if _, err := ReadPartFile(dir); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("a directory: %v", err)
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		if _, err := ReadPartFile("/dev/zero"); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("/dev/zero: %v", err)
+		}
+	}
+	huge := filepath.Join(dir, "huge.gkpart")
+	if err := os.WriteFile(huge, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, shard.MaxRaw+1); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	if _, err := ReadPartFile(huge); err == nil || !strings.Contains(err.Error(), "larger than any part file") {
+		t.Errorf("oversized: %v", err)
+	}
+	// Contents.
+	rows := []struct {
+		name string
+		raw  []byte
+		want string
+	}{
+		{"not gzip", []byte(`{"format":"gossipkit-broadcast-part"}`), "not gzip"},
+		{"truncated", good[:len(good)-9], "truncated"},
+		{"concatenated", append(append([]byte{}, good...), good...), "after the end"},
+		{"another build", rewrite(t, good, func(m map[string]any) { m["gossipkit"] = "0.0.1 (deadbeef)" }), "rerun the shard"},
+		{"another format", rewrite(t, good, func(m map[string]any) { m["format"] = "gossipkit-sim-part" }), "format"},
+		{"another version", rewrite(t, good, func(m map[string]any) { m["version"] = 2 }), "version 2"},
+		{"unknown field", rewrite(t, good, func(m map[string]any) { m["extra"] = 1 }), "unknown field"},
+		{"bad config", rewrite(t, good, func(m map[string]any) { m["config"].(map[string]any)["fanout"] = 0 }), "Config.Fanout"},
+		{"bad protocol", rewrite(t, good, func(m map[string]any) { m["config"].(map[string]any)["protocol"] = "shout" }), "protocol"},
+		{"bad seed", rewrite(t, good, func(m map[string]any) { m["seed"] = "-1" }), "seed"},
+		{"bad engine", rewrite(t, good, func(m map[string]any) { m["engine"] = "fast" }), "engine"},
+		{"bad shard", rewrite(t, good, func(m map[string]any) { m["shard"] = map[string]any{"index": 4, "count": 3} }), "shard"},
+		{"foreign replication", rewrite(t, good, func(m map[string]any) {
+			m["replications"].([]any)[0].(map[string]any)["index"] = 1
+		}), "does not belong"},
+		{"replication past reps", rewrite(t, good, func(m map[string]any) { m["reps"] = 3 }), "does not belong"},
+		{"unordered", rewrite(t, good, func(m map[string]any) {
+			r := m["replications"].([]any)
+			r[0], r[1] = r[1], r[0]
+		}), "increasing"},
+		{"negative messages", rewrite(t, good, func(m map[string]any) {
+			m["replications"].([]any)[0].(map[string]any)["messages"] = -5
+		}), "messages"},
+		{"T below −1", rewrite(t, good, func(m map[string]any) { m["replications"].([]any)[0].(map[string]any)["t"] = -2 }), "T = -2"},
+		{"missed too many", rewrite(t, good, func(m map[string]any) {
+			m["replications"].([]any)[0].(map[string]any)["missed"] = 60
+		}), "missed"},
+		{"never with level reached", rewrite(t, good, func(m map[string]any) {
+			r := m["replications"].([]any)[0].(map[string]any)
+			r["t"], r["missed"] = -1, 0
+		}), "T = ∞"},
+	}
+	for _, row := range rows {
+		t.Run(row.name, func(t *testing.T) {
+			_, err := ReadPart(bytes.NewReader(row.raw))
+			if err == nil || !strings.Contains(err.Error(), row.want) || !strings.HasPrefix(err.Error(), "broadcast: ") {
+				t.Errorf("%v, want an error with %q", err, row.want)
+			}
+		})
+	}
+}
