@@ -2,7 +2,9 @@ package chain
 
 import (
 	"context"
+	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gossipkit/gossipkit/gossip"
@@ -47,5 +49,37 @@ func TestLevelTimeCDFAtEveryTime(t *testing.T) {
 				t.Errorf("P(T ≤ NaN) = %g, want 0", got)
 			}
 		})
+	}
+}
+
+// Solve refuses, before any work, a configuration whose estimated work
+// exceeds Settings.MaxStateSteps: n = c = 2^40, s = 1 makes a copy at rate
+// u = 2(s/c)(c−s)/(n−s) = 2^−39 a round, so full coverage of 10 nodes
+// takes about 10^13 rounds (Estimate: 3.5·10^13), and the solve never
+// ended. A nil context is an error, not a panic.
+func TestSolveRefusesBeforeWork(t *testing.T) {
+	huge := Config{Nodes: 10, Shuffle: gossip.Shuffle{Items: 1 << 40, Cache: 1 << 40, Exchange: 1}, TMax: 1, Dt: 1, Level: 1}
+	small := Config{Nodes: 40, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, TMax: 10, Dt: 1}
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		set  Settings
+	}{
+		{"n = c = 2^40", huge, Settings{}},
+		{"a limit below the work", small, Settings{MaxStateSteps: 10}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Solve(context.Background(), tc.cfg, tc.set)
+			if !errors.Is(err, gossip.ErrTooLarge) || !strings.HasPrefix(err.Error(), "chain: ") {
+				t.Fatalf("err = %v, want a chain error wrapping gossip.ErrTooLarge", err)
+			}
+		})
+	}
+	if _, err := Solve(context.Background(), small, Settings{}); err != nil {
+		t.Errorf("the default limit refuses N = 40: %v", err)
+	}
+	//lint:ignore SA1012 a nil context is what is tested
+	if _, err := Solve(nil, small, Settings{}); err == nil { //nolint:staticcheck
+		t.Error("nil context: no error")
 	}
 }

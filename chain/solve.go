@@ -33,10 +33,25 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if ctx == nil {
+		return nil, errors.New("chain: nil context")
+	}
 	set = set.withDefaults()
 	j, err := JumpsFor(cfg.PDrop, cfg.Shuffle)
 	if err != nil {
 		return nil, err
+	}
+	if set.rate == 0 {
+		// The work, before any: Estimate costs O(N) (the stationary law
+		// and the hitting moments).
+		est, err := Estimate(cfg)
+		if err != nil {
+			return nil, err
+		}
+		if !(est.StateSteps <= set.MaxStateSteps) {
+			return nil, fmt.Errorf("chain: the solve needs about %.2g state-steps (%.3g rounds × %.3g states, about %s of CPU), more than Settings.MaxStateSteps = %.2g: %w",
+				est.StateSteps, est.Rounds, est.States, cpuDuration(est.CPUSeconds()), set.MaxStateSteps, gossip.ErrTooLarge)
+		}
 	}
 	s := &solver{ctx: ctx, cfg: cfg, set: set, j: j, N: cfg.Nodes, ts: grid(cfg.TMax, cfg.Dt)}
 	return s.solve()
@@ -601,6 +616,19 @@ func (lt *LevelTime) Quantile(p float64) float64 {
 		}
 	}
 	return b
+}
+
+// cpuDuration formats seconds of CPU for a refusal.
+func cpuDuration(sec float64) string {
+	switch {
+	case sec < 120:
+		return fmt.Sprintf("%.0f s", sec)
+	case sec < 2*3600:
+		return fmt.Sprintf("%.0f min", sec/60)
+	case sec < 2*86400:
+		return fmt.Sprintf("%.0f h", sec/3600)
+	}
+	return fmt.Sprintf("%.2g days", sec/86400)
 }
 
 // levelCount is ⌈L·N⌉, with a margin for the rounding of L·N.
