@@ -7,6 +7,8 @@ import (
 	"math"
 	"sort"
 
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
+
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/gossipkit/gossipkit/gossip"
@@ -33,8 +35,8 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if ctx == nil {
-		return nil, errors.New("chain: nil context")
+	if err := ctxguard.Check("chain", ctx); err != nil {
+		return nil, err
 	}
 	set = set.withDefaults()
 	j, err := JumpsFor(cfg.PDrop, cfg.Shuffle)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
+
 	"github.com/gossipkit/gossipkit/gossip"
 
 	"github.com/gossipkit/gossipkit/approx"
@@ -27,6 +29,9 @@ type RefinedCurves struct {
 // so dt must then be a whole number of rounds. Other clocks are refused.
 // ctx is checked once before the work.
 func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm gossip.Time, set ode.Settings) (*RefinedCurves, error) {
+	if err := ctxguard.Check("meanfield", ctx); err != nil {
+		return nil, err
+	}
 	if !(tMax > 0) || !(dt > 0) || dt > tMax {
 		return nil, fmt.Errorf("meanfield: need 0 < dt ≤ tMax (dt = %g, tMax = %g)", dt, tMax)
 	}
