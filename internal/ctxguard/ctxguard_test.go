@@ -16,7 +16,6 @@ import (
 )
 
 func TestCheck(t *testing.T) {
-	//lint:ignore SA1012 a nil context is what is tested
 	if err := ctxguard.Check("sim", nil); err == nil || err.Error() != "sim: nil context" {
 		t.Errorf("nil: %v", err)
 	}
