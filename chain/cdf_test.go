@@ -83,3 +83,23 @@ func TestSolveRefusesBeforeWork(t *testing.T) {
 		t.Error("nil context: no error")
 	}
 }
+
+// Tolerances that are not numbers in (0, 1) mean the defaults: a NaN
+// tolerance cut no Poisson tail and ran out of memory. The answer is the
+// default's, to the last bit.
+func TestSettingsOutOfRangeMeanDefaults(t *testing.T) {
+	cfg := Config{Nodes: 10, Shuffle: gossip.Shuffle{Items: 50, Cache: 10, Exchange: 5}, TMax: 5, Dt: 1, Level: 0.9}
+	want, err := Solve(context.Background(), cfg, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 0, 1, 2} {
+		got, err := Solve(context.Background(), cfg, Settings{Tol: v, Drop: v})
+		if err != nil {
+			t.Fatalf("Tol = Drop = %g: %v", v, err)
+		}
+		if got.Rows[5] != want.Rows[5] || got.Level.Mean != want.Level.Mean {
+			t.Errorf("Tol = Drop = %g: row %+v, want %+v", v, got.Rows[5], want.Rows[5])
+		}
+	}
+}

@@ -127,10 +127,11 @@ func JumpsFor(v approx.Variant, sh gossip.Shuffle) (Jumps, error) {
 // Settings are Solve's numerical knobs. The zero value of a field means
 // its default.
 type Settings struct {
-	// Tol bounds the Poisson tail cut from each mixture; default 1e-14.
+	// Tol bounds the Poisson tail cut from each mixture, in (0, 1);
+	// default (and any other value) 1e-14.
 	Tol float64
 	// Drop is the mass of an edge of the live region below which it is
-	// dropped; default 1e-18.
+	// dropped, in (0, 1); default (and any other value) 1e-18.
 	Drop float64
 	// Progress, if not nil, is called now and then with the steps done
 	// and the steps to TMax (the steps to the level's tail come after).
@@ -212,10 +213,12 @@ func (s Settings) withDefaults() Settings {
 	if !(s.MaxStateSteps > 0) {
 		s.MaxStateSteps = DefaultMaxStateSteps
 	}
-	if s.Tol <= 0 {
+	// NaN and ±Inf mean the default too: a NaN tolerance cut no Poisson
+	// tail and ran out of memory.
+	if !(s.Tol > 0 && s.Tol < 1) {
 		s.Tol = 1e-14
 	}
-	if s.Drop <= 0 {
+	if !(s.Drop > 0 && s.Drop < 1) {
 		s.Drop = 1e-18
 	}
 	return s
