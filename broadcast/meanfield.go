@@ -136,9 +136,10 @@ func newMeanField(cfg Config) *meanField {
 	return mf
 }
 
-// pull miss at real i, interpolated between whole counts.
+// pull miss at real i, interpolated between whole counts. An uninformed
+// asker sees at most M − 1 informed nodes, so i is capped there.
 func (mf *meanField) pullMissAt(i float64) float64 {
-	i = math.Min(math.Max(i, 0), float64(mf.M))
+	i = math.Min(math.Max(i, 0), float64(mf.M-1))
 	lo := math.Floor(i)
 	a := pullMiss(mf.hbuf, int(lo), mf.k, mf.n1, mf.eps)
 	if i == lo {
