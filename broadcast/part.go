@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"slices"
 	"strconv"
 
@@ -30,9 +29,10 @@ const (
 //
 //	format       "gossipkit-broadcast-part"
 //	version      1
-//	gossipkit    the build that wrote it: version and VCS revision; parts
-//	             of another build are refused (an engine change would
-//	             change the draws)
+//	build        the identity of the gossipkit that wrote it
+//	             (buildinfo.Identity: version, VCS revision, hash of the
+//	             executable); a part of another build is refused (a change
+//	             of the engine would change the draws)
 //	config       every field of Config (protocol by name)
 //	seed         the seed, as a decimal string
 //	reps         R, the replications of the whole run
@@ -42,14 +42,18 @@ const (
 //	replications per replication: index, t (T_L, −1 for ∞), messages,
 //	             missed; increasing index, each owned by the shard
 //
-// gzip's CRC-32 and length reject truncated or corrupted files; the
+// A reader treats a part as untrusted input: before it decodes the
+// replications it reads the header alone and refuses a part whose plain
+// size or number of JSON objects exceeds what its own shard allows
+// (partBounds), so that a small hostile file cannot make it allocate
+// gigabytes. gzip's CRC-32 and length reject truncated or corrupted files; the
 // decoder rejects unknown fields and every value out of its range. A merge
 // sorts the replications by index, so it is exact and independent of the
 // order of the parts: the merged law is the single run's, bit for bit.
 type Part struct {
 	Format       string        `json:"format"`
 	Version      int           `json:"version"`
-	Gossipkit    string        `json:"gossipkit"`
+	Build        string        `json:"build"`
 	Config       partConfig    `json:"config"`
 	Seed         string        `json:"seed"`
 	Reps         int           `json:"reps"`
@@ -86,29 +90,6 @@ func (p partConfig) config() (Config, error) {
 		Level: p.Level, Deadline: p.Deadline, Confidence: p.Confidence, Interval: p.Interval, MessageBytes: p.MessageBytes}, nil
 }
 
-// Build is the build that writes part files: gossipkit's version with the
-// VCS revision of the binary, if it was built with one.
-func Build() string {
-	v := buildinfo.Version
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		var rev, dirty string
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				if s.Value == "true" {
-					dirty = "+modified"
-				}
-			}
-		}
-		if rev != "" {
-			v += " (" + rev + dirty + ")"
-		}
-	}
-	return v
-}
-
 func engineName(literal bool) string {
 	if literal {
 		return "literal"
@@ -127,7 +108,7 @@ func WritePart(w io.Writer, s *Sample, id ShardID) error {
 			return fmt.Errorf("broadcast: replication %d does not belong to shard %d/%d", r.Index, id.Index, id.Count)
 		}
 	}
-	p := Part{Format: PartFormat, Version: PartVersion, Gossipkit: Build(), Config: toPartConfig(s.Config),
+	p := Part{Format: PartFormat, Version: PartVersion, Build: buildinfo.Identity(), Config: toPartConfig(s.Config),
 		Seed: strconv.FormatUint(s.Seed, 10), Reps: s.Total, Engine: engineName(s.Literal), Shard: id, Replications: s.Reps}
 	if p.Replications == nil {
 		p.Replications = []Replication{}
@@ -165,6 +146,9 @@ func ReadPart(r io.Reader) (*Part, error) {
 // every replication (owned by the shard, listed once in increasing order,
 // each value in its range).
 func DecodePart(plain []byte) (*Part, error) {
+	if err := checkPartHeader(plain); err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(plain))
 	dec.DisallowUnknownFields()
 	var p Part
@@ -174,19 +158,59 @@ func DecodePart(plain []byte) (*Part, error) {
 	if dec.More() {
 		return nil, errors.New("broadcast: corrupted part file: data after its object")
 	}
-	if p.Format != PartFormat {
-		return nil, fmt.Errorf("broadcast: not a gossipkit broadcast part file (format %q)", p.Format)
-	}
-	if p.Version != PartVersion {
-		return nil, fmt.Errorf("broadcast: part format version %d, this gossipkit reads version %d", p.Version, PartVersion)
-	}
-	if b := Build(); p.Gossipkit != b {
-		return nil, fmt.Errorf("broadcast: part written by gossipkit %q, this is %q: rerun the shard with this build", p.Gossipkit, b)
-	}
 	if _, err := p.sample(); err != nil {
 		return nil, err
 	}
 	return &p, nil
+}
+
+// checkPartHeader reads the header of a part (format, version, build,
+// replications, shard) without decoding its replications, and checks the
+// size of the rest against what that header allows.
+func checkPartHeader(plain []byte) error {
+	var h struct {
+		Format  string  `json:"format"`
+		Version int     `json:"version"`
+		Build   string  `json:"build"`
+		Reps    int     `json:"reps"`
+		Shard   ShardID `json:"shard"`
+	}
+	// Unmarshal skips the fields h lacks without allocating for them.
+	if err := json.Unmarshal(plain, &h); err != nil {
+		return fmt.Errorf("broadcast: not a gossipkit broadcast part file: %v", err)
+	}
+	if h.Format != PartFormat {
+		return fmt.Errorf("broadcast: not a gossipkit broadcast part file (format %q)", h.Format)
+	}
+	if h.Version != PartVersion {
+		return fmt.Errorf("broadcast: part format version %d, this gossipkit reads version %d (rerun the shard)", h.Version, PartVersion)
+	}
+	if id := buildinfo.Identity(); h.Build != id {
+		return fmt.Errorf("broadcast: part written by another build of gossipkit (%q; this is %q): rerun the shard with this build", h.Build, id)
+	}
+	if h.Reps < 1 || h.Reps > MaxReps || !h.Shard.Valid() {
+		return fmt.Errorf("broadcast: corrupted part file: reps = %d, shard %d/%d", h.Reps, h.Shard.Index, h.Shard.Count)
+	}
+	maxBytes, maxObjects := partBounds(h.Reps, h.Shard)
+	switch {
+	case len(plain) > maxBytes:
+		return fmt.Errorf("broadcast: corrupted part file: %d bytes of JSON, more than its shard can hold (%d)", len(plain), maxBytes)
+	case bytes.Count(plain, []byte("{")) > maxObjects:
+		return fmt.Errorf("broadcast: corrupted part file: more JSON objects than its shard holds (%d)", maxObjects)
+	}
+	return nil
+}
+
+// partBounds are the largest plain size and number of JSON objects of a
+// valid part of shard id of a run of R replications: a replication's
+// object is at most 128 bytes (four integers of up to 20 digits and their
+// keys: 115), the rest under 4 KiB (a string field is at most a few
+// hundred bytes: the build, the protocol's name, floats of up to 24
+// characters); the objects are one per replication and the part's,
+// config's and shard's own.
+func partBounds(R int, id ShardID) (maxBytes, maxObjects int) {
+	reps := (R - id.Index + id.Count) / id.Count // r < R with r ≡ I−1 (mod M)
+	return 4096 + 128*reps, reps + 3
 }
 
 // sample checks the part's fields and returns its replications as a
@@ -252,8 +276,8 @@ func MergeParts(parts []*Part, names []string, allowMissing bool) (*Sample, []in
 		if p == nil {
 			return nil, nil, mergeErr("%s: no part (nil)", names[i])
 		}
-		if p.Gossipkit != parts[0].Gossipkit {
-			return nil, nil, mergeErr("%s and %s were written by different builds (%s, %s)", names[0], names[i], parts[0].Gossipkit, p.Gossipkit)
+		if p.Build != parts[0].Build {
+			return nil, nil, mergeErr("%s and %s were written by different builds (%s, %s)", names[0], names[i], parts[0].Build, p.Build)
 		}
 		if p.Config != parts[0].Config || p.Seed != parts[0].Seed || p.Reps != parts[0].Reps || p.Engine != parts[0].Engine {
 			return nil, nil, mergeErr("%s and %s are from different runs (configuration, seed, replications or engine)", names[0], names[i])

@@ -86,7 +86,7 @@ func TestPartsMerge(t *testing.T) {
 		t.Error("parts of two seeds merged")
 	}
 	build := *parts[1]
-	build.Gossipkit = "0.0.0 (elsewhere)"
+	build.Build = "0.0.0 (elsewhere)"
 	if _, _, err := MergeParts([]*Part{parts[0], &build}, names, true); !strings.Contains(fmt.Sprint(err), "different builds") {
 		t.Errorf("parts of two builds: %v", err)
 	}
@@ -154,9 +154,18 @@ func TestHostileParts(t *testing.T) {
 		{"not gzip", []byte(`{"format":"gossipkit-broadcast-part"}`), "not gzip"},
 		{"truncated", good[:len(good)-9], "truncated"},
 		{"concatenated", append(append([]byte{}, good...), good...), "after the end"},
-		{"another build", rewrite(t, good, func(m map[string]any) { m["gossipkit"] = "0.0.1 (deadbeef)" }), "rerun the shard"},
+		{"another build", rewrite(t, good, func(m map[string]any) { m["build"] = "0.0.1 (deadbeef)" }), "rerun the shard"},
 		{"another format", rewrite(t, good, func(m map[string]any) { m["format"] = "gossipkit-sim-part" }), "format"},
 		{"another version", rewrite(t, good, func(m map[string]any) { m["version"] = 2 }), "version 2"},
+		{"no build", rewrite(t, good, func(m map[string]any) { delete(m, "build") }), "another build"},
+		{"padded", rewrite(t, good, func(m map[string]any) { m["engine"] = strings.Repeat(" ", 8000) }), "more than its shard can hold"},
+		{"many objects", rewrite(t, good, func(m map[string]any) {
+			r := m["replications"].([]any)
+			for range 20 {
+				r = append(r, map[string]any{})
+			}
+			m["replications"] = r
+		}), "more JSON objects"},
 		{"unknown field", rewrite(t, good, func(m map[string]any) { m["extra"] = 1 }), "unknown field"},
 		{"bad config", rewrite(t, good, func(m map[string]any) { m["config"].(map[string]any)["fanout"] = 0 }), "Config.Fanout"},
 		{"bad protocol", rewrite(t, good, func(m map[string]any) { m["config"].(map[string]any)["protocol"] = "shout" }), "protocol"},
@@ -166,7 +175,7 @@ func TestHostileParts(t *testing.T) {
 		{"foreign replication", rewrite(t, good, func(m map[string]any) {
 			m["replications"].([]any)[0].(map[string]any)["index"] = 1
 		}), "does not belong"},
-		{"replication past reps", rewrite(t, good, func(m map[string]any) { m["reps"] = 3 }), "does not belong"},
+		{"replication past reps", rewrite(t, good, func(m map[string]any) { m["reps"] = 3 }), "corrupted part file"},
 		{"unordered", rewrite(t, good, func(m map[string]any) {
 			r := m["replications"].([]any)
 			r[0], r[1] = r[1], r[0]
