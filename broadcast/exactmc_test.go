@@ -1,0 +1,83 @@
+package broadcast
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+)
+
+// TestAgainstExact compares the Monte Carlo with the exact count chain
+// (ExactLaw, an independent algorithm: the law of one round's new count by
+// occupancy recursions, not by simulating nodes) at N = 2…1,000 for every
+// protocol, with loss, failures and budgets: every P(T_L = r), Never and
+// PMiss within 5 binomial standard errors (with the exact probability)
+// plus the chain's stated Bound; the mean messages per live node and the
+// residue within 5 sample standard errors (testSeed). The literal engine
+// is compared too where N ≤ 100.
+func TestAgainstExact(t *testing.T) {
+	cfgs := []Config{
+		{Nodes: 2, Protocol: PushPull, Fanout: 1, Loss: 0.4, Level: 1},
+		{Nodes: 3, Protocol: Push, Fanout: 1, Loss: 0.2, Budget: 2, Level: 1},
+		{Nodes: 5, Protocol: Pull, Fanout: 2, Loss: 0.3, Failed: 0.25, Level: 1},
+		{Nodes: 10, Protocol: Push, Fanout: 2, Loss: 0.1, Failed: 0.2, Budget: 3, Level: 1},
+		{Nodes: 30, Protocol: PushPull, Fanout: 2, Loss: 0.2, Failed: 0.1, Budget: 2, Level: 0.9},
+		{Nodes: 100, Protocol: Push, Fanout: 3, Loss: 0.2, Failed: 0.1, Level: 1},
+		{Nodes: 100, Protocol: Pull, Fanout: 1, Loss: 0.1, Level: 1},
+		{Nodes: 50, Protocol: Push, Fanout: 3, Loss: 0.1, Failed: 0.1, Budget: 4, Level: 1},
+		{Nodes: 30, Protocol: Push, Fanout: 1, Budget: 3, Level: 0.8},
+		{Nodes: 300, Protocol: PushPull, Fanout: 1, Loss: 0.3, Failed: 0.2, Level: 1},
+		{Nodes: 1000, Protocol: Push, Fanout: 3, Loss: 0.1, Failed: 0.1, Level: 1},
+		{Nodes: 1000, Protocol: Pull, Fanout: 2, Loss: 0.2, Level: 0.99},
+	}
+	const R = 2000
+	t.Logf("seed %d, %d replications", testSeed, R)
+	for _, cfg := range cfgs {
+		name := fmt.Sprintf("%v/N=%d/k=%d/B=%d/eps=%g/phi=%g", cfg.Protocol, cfg.Nodes, cfg.Fanout, cfg.Budget, cfg.Loss, cfg.Failed)
+		t.Run(name, func(t *testing.T) {
+			ex, err := ExactLaw(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bound := ex.Accuracy.Bound
+			if math.IsNaN(bound) || bound > 1e-6 {
+				t.Fatalf("exact bound %g", bound)
+			}
+			for _, eng := range engines {
+				if eng.literal && cfg.Nodes > 100 {
+					continue
+				}
+				s, err := Simulate(context.Background(), cfg, SimSettings{Reps: R, Seed: testSeed, Literal: eng.literal})
+				if err != nil {
+					t.Fatal(err)
+				}
+				law := s.Law()
+				prob := func(what string, got, want float64) {
+					if !within(got, want, math.Sqrt(want*(1-want)/R)+bound/5) {
+						t.Errorf("%s: %s = %.4f, exact %.4f", eng.name, what, got, want)
+					}
+				}
+				for r := range max(len(law.PMF), len(ex.PMF)) {
+					var got, want float64
+					if r < len(law.PMF) {
+						got = law.PMF[r]
+					}
+					if r < len(ex.PMF) {
+						want = ex.PMF[r]
+					}
+					prob(fmt.Sprintf("P(T = %d)", r), got, want)
+				}
+				prob("Never", law.Never, ex.Never)
+				prob("PMiss", law.PMiss, ex.PMiss)
+				M := float64(cfg.Live())
+				res, resSE := meanSE(s, func(r Replication) float64 { return float64(r.Missed) / M })
+				if !within(res, ex.Residue, resSE+bound/5) {
+					t.Errorf("%s: Residue = %.5f ± %.5f, exact %.5f", eng.name, res, resSE, ex.Residue)
+				}
+				if se := law.MessagesSD / math.Sqrt(R); !within(law.Messages, ex.Messages, se+bound/5) {
+					t.Errorf("%s: Messages = %.4f ± %.4f, exact %.4f", eng.name, law.Messages, se, ex.Messages)
+				}
+			}
+		})
+	}
+}
