@@ -13,7 +13,8 @@
  * by SplitMix64 of (seed, replication), Lemire's bounded draws, 53-bit
  * uniform floats.
  *
- * usage: push N k eps phi reps seed
+ * usage: push N k eps phi reps seed [each]
+ * with a 7th argument, it also prints "rep T messages" for each replication
  * prints: reps, mean T, messages, wall and CPU seconds, and ns per message
  * of each (the machine may be shared: compare CPU times)
  */
@@ -62,8 +63,8 @@ static inline double uniform(rng *r) { return (double)(next(r) >> 11) * 0x1p-53;
 enum { UNINFORMED = 0, INFORMED = 1, FAILED = 2, FRESH = 3 };
 
 int main(int argc, char **argv) {
-	if (argc != 7) {
-		fprintf(stderr, "usage: push N k eps phi reps seed\n");
+	if (argc != 7 && argc != 8) {
+		fprintf(stderr, "usage: push N k eps phi reps seed [each]\n");
 		return 2;
 	}
 	int N = atoi(argv[1]), k = atoi(argv[2]);
@@ -79,7 +80,7 @@ int main(int argc, char **argv) {
 	uint8_t *state = malloc(N);
 	int32_t *senders = malloc(sizeof(int32_t) * N), *fresh = malloc(sizeof(int32_t) * N);
 	int32_t picks[64];
-	long long messages = 0, sumT = 0;
+	long long messages = 0, sumT = 0, before = 0;
 	struct timespec t0, t1, c0, c1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
@@ -127,6 +128,9 @@ int main(int argc, char **argv) {
 			informed += nf;
 		}
 		sumT += T;
+		if (argc == 8)
+			printf("%d %d %lld\n", rep, T, messages - before);
+		before = messages;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
