@@ -30,8 +30,7 @@ type engine struct {
 	cur       uint32
 	cum       []float64
 	tail      []float64
-	cohort    []int
-	pre       []int
+	cohort    []int // with a budget: cohort[c mod (R+1)], the nodes informed in round c
 	sinceTick int
 }
 
@@ -70,8 +69,18 @@ func (e *engine) run(ctx context.Context, index int) (Replication, error) {
 	rep := Replication{Index: index, T: -1}
 	target := cfg.Target()
 	u := e.M - 1
-	e.cohort = append(e.cohort[:0], 1) // cohort[c]: the nodes informed in round c
-	e.pre = append(e.pre[:0], 0, 1)    // pre[c] = Σ_{i<c} cohort[i]
+	// With a budget, the senders of round r are the cohorts r−R+1..r−1
+	// (win, k transmits each) and r−R (its last transmits); a ring of the
+	// last R+1 cohorts keeps the memory bounded however long the run.
+	win := 0
+	if e.R > 0 {
+		e.cohort = append(e.cohort[:0], make([]int, e.R+1)...)
+		e.cohort[0] = 1
+		if e.R >= 2 {
+			win = 1 // round 1: cohort 0
+		}
+	}
+	ring := func(c int) *int { return &e.cohort[c%(e.R+1)] }
 	if target <= 1 {
 		rep.T = 0
 	}
@@ -87,9 +96,9 @@ func (e *engine) run(ctx context.Context, index int) (Replication, error) {
 			if e.R == 0 {
 				full = e.M - u
 			} else {
-				full = e.pre[r] - e.pre[max(0, r-e.R+1)]
+				full = win
 				if r-e.R >= 0 {
-					lastG = e.cohort[r-e.R]
+					lastG = *ring(r - e.R)
 				}
 			}
 		}
@@ -123,8 +132,16 @@ func (e *engine) run(ctx context.Context, index int) (Replication, error) {
 			rep.Messages += msgs
 		}
 		u -= e.newly
-		e.cohort = append(e.cohort, e.newly)
-		e.pre = append(e.pre, e.pre[r]+e.newly)
+		if e.R > 0 {
+			*ring(r) = e.newly
+			if e.R >= 2 {
+				// win for round r+1: cohorts r−R+2..r.
+				if r-e.R+1 >= 0 {
+					win -= *ring(r - e.R + 1)
+				}
+				win += e.newly
+			}
+		}
 		if rep.T < 0 && e.M-u >= target {
 			rep.T = r
 		}
