@@ -81,3 +81,26 @@ func TestAgainstExact(t *testing.T) {
 		})
 	}
 }
+
+// TestSolveMonteCarlo runs Solve by the Monte Carlo and checks the answer
+// it builds (Law.Answer with standard errors) against the exact chain's:
+// the mean of T_1 within 5 of its standard errors, P(T_1 ≤ D) within 5 of
+// its own.
+func TestSolveMonteCarlo(t *testing.T) {
+	cfg := Config{Nodes: 200, Protocol: PushPull, Fanout: 1, Loss: 0.2, Failed: 0.1, Level: 1, Deadline: 8}
+	a, err := Solve(context.Background(), cfg, Settings{Method: MonteCarlo, Reps: 2000, Seed: testSeed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex, err := ExactLaw(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := ex.Answer(cfg)
+	if a.Method != MonteCarlo || !(a.Accuracy.SEMean > 0) || !(a.Accuracy.SEPDeadline > 0) || !(a.Accuracy.SEMessages > 0) {
+		t.Fatalf("answer %+v: want the Monte Carlo's, with standard errors", a)
+	}
+	if !within(a.Mean, e.Mean, a.Accuracy.SEMean) || !within(a.PDeadline, e.PDeadline, a.Accuracy.SEPDeadline) {
+		t.Errorf("mean %.3f ± %.3f, P(T ≤ 8) %.4f ± %.4f; exact %.3f, %.4f", a.Mean, a.Accuracy.SEMean, a.PDeadline, a.Accuracy.SEPDeadline, e.Mean, e.PDeadline)
+	}
+}
