@@ -791,3 +791,63 @@ func binom(n, k int) float64 {
 	}
 	return c
 }
+
+// TestDemersResidue checks budgeted push at N = 20,000 against its large-N
+// limit, derived independently of the code: every informed node makes
+// exactly B transmits, each reaching a given other live node with
+// probability (1 − ε)/(N − 1), so the final outbreak is that of a
+// Reed–Frost epidemic with λ = B(1 − ε)M/(N − 1) contacts per node, and
+// the share s of live nodes it misses solves s = e^{−λ(1−s)} (Demers et
+// al.'s relation; the smallest root, by iteration from 0); it dies out
+// early with the extinction probability x of the branching process with
+// Binomial(B, p) offspring, p = (1 − ε)(M − 1)/(N − 1), x = (1 − p + p·x)^B.
+// The replications where more than half the live nodes are missed count
+// as early extinctions (the outbreak sizes are far apart at M ≈ 2·10^4).
+// Tolerances: 5 standard errors, plus 10/M for the residue (the mean final
+// size of a finite epidemic differs from its limit by O(1/M)).
+func TestDemersResidue(t *testing.T) {
+	cfgs := []Config{
+		{Nodes: 20_000, Protocol: Push, Fanout: 1, Budget: 2, Level: 1},
+		{Nodes: 20_000, Protocol: Push, Fanout: 3, Budget: 3, Loss: 0.2, Failed: 0.1, Level: 1},
+		{Nodes: 20_000, Protocol: Push, Fanout: 2, Budget: 4, Loss: 0.3, Level: 1},
+	}
+	const R = 300
+	for _, cfg := range cfgs {
+		t.Run(fmt.Sprintf("k=%d/B=%d/eps=%g/phi=%g", cfg.Fanout, cfg.Budget, cfg.Loss, cfg.Failed), func(t *testing.T) {
+			s, err := Simulate(context.Background(), cfg, SimSettings{Reps: R, Seed: testSeed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			M, N1, B := float64(cfg.Live()), float64(cfg.Nodes-1), float64(cfg.Budget)
+			lam := B * (1 - cfg.Loss) * M / N1
+			p := (1 - cfg.Loss) * (M - 1) / N1
+			var z, x float64
+			for range 10_000 {
+				z, x = math.Exp(-lam*(1-z)), math.Pow(1-p+p*x, B)
+			}
+			var major []float64
+			for _, r := range s.Reps {
+				if 2*r.Missed < cfg.Live() {
+					major = append(major, float64(r.Missed)/M)
+				}
+			}
+			ext := 1 - float64(len(major))/R
+			if !within(ext, x, math.Sqrt(x*(1-x)/R)) {
+				t.Errorf("early extinctions %.4f, branching process %.4f", ext, x)
+			}
+			n := float64(len(major))
+			var mean, ss float64
+			for _, v := range major {
+				mean += v
+			}
+			mean /= n
+			for _, v := range major {
+				ss += (v - mean) * (v - mean)
+			}
+			se := math.Sqrt(ss / (n - 1) / n)
+			if !within(mean, z, se+10/M/5) {
+				t.Errorf("residue of a major outbreak %.6f ± %.6f, Demers %.6f", mean, se, z)
+			}
+		})
+	}
+}
