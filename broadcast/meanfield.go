@@ -304,15 +304,15 @@ func demers(lam float64) float64 {
 		return 1
 	}
 	lo, hi := 0.0, 1.0-1e-12
-	for hi-lo > 1e-17 {
+	for range 200 { // 64 halvings reach adjacent floats
 		mid := (lo + hi) / 2
+		if mid <= lo || mid >= hi {
+			break // adjacent floats: a tolerance such as 10⁻¹⁷ is never met near s = 0.2
+		}
 		if mid-math.Exp(-lam*(1-mid)) < 0 {
 			lo = mid
 		} else {
 			hi = mid
-		}
-		if mid == lo && mid == hi {
-			break
 		}
 	}
 	return (lo + hi) / 2
