@@ -479,7 +479,7 @@ func TestEnginesAgree(t *testing.T) {
 		{Nodes: 200, Protocol: PushPull, Fanout: 2, Loss: 0.3, Failed: 0.1, Budget: 3, Level: 1},
 		{Nodes: 150, Protocol: PushPull, Fanout: 1, Level: 0.5},
 	}
-	const R = 3000
+	const R = 2000
 	for _, cfg := range cfgs {
 		t.Run(fmt.Sprintf("%v/N=%d/k=%d/B=%d", cfg.Protocol, cfg.Nodes, cfg.Fanout, cfg.Budget), func(t *testing.T) {
 			var s [2]*Sample
