@@ -49,7 +49,8 @@ type literal struct {
 
 func newLiteral(cfg Config, seed uint64) *literal {
 	l := &literal{cfg: cfg, seed: seed, N: cfg.Nodes, M: cfg.Live(), k: cfg.Fanout, eps: cfg.Loss,
-		state: make([]uint8, cfg.Nodes)}
+		state: make([]uint8, cfg.Nodes), senders: make([]int32, 0, cfg.Nodes), fresh: make([]int32, 0, cfg.Nodes),
+		picks: make([]int32, 0, cfg.Fanout)}
 	if cfg.Budget > 0 {
 		l.left = make([]int32, cfg.Nodes)
 	}

@@ -138,17 +138,27 @@ func (s *Sample) Law() *Law {
 }
 
 // SimMemoryEstimate returns the bytes Simulate needs for cfg and set: per
-// worker, the default engine's bitset of the uninformed nodes (M/8 bytes)
-// and its stamps for wide fanouts (4M bytes), or the literal engine's
-// per-node state, budget, sender lists and stamps (17N bytes); and 32
-// bytes per replication kept. It is an upper bound; Simulate refuses no
+// worker, the default engine's bitset of the uninformed nodes (N/8 bytes),
+// its ring of the last ⌈B/k⌉ + 1 cohorts (8 bytes each) and, for a fanout
+// above 16, its stamps (4N bytes), or the literal
+// engine's per-node state, sender lists and, with a budget, transmits
+// left, and for a fanout above 16 its stamps (N + 8N + 4N + 4N bytes); and
+// 32 bytes per replication kept, and 64 KiB a worker for the rest
+// (measured: 10–30 KiB). It is an upper bound; Simulate refuses no
 // value of it (a program compares it with the memory it has), only
 // N > MaxSimNodes.
 func SimMemoryEstimate(cfg Config, set SimSettings) uint64 {
 	N := uint64(max(cfg.Nodes, 0))
-	per := N/8 + 4*N + 1024
+	var stamps uint64
+	if cfg.Fanout > 16 {
+		stamps = 4 * N
+	}
+	per := N/8 + stamps + 8*uint64(rounds(cfg.Budget, max(cfg.Fanout, 1))+1) + 64<<10
 	if set.Literal {
-		per = 17*N + 1024
+		per = 9*N + stamps + 64<<10
+		if cfg.Budget > 0 {
+			per += 4 * N
+		}
 	}
 	reps := uint64(max(set.Reps, 0))
 	if reps == 0 {

@@ -641,8 +641,13 @@ func TestBadSettings(t *testing.T) {
 	if _, err := Simulate(ctx, ok, SimSettings{Reps: 10}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
-	if est := SimMemoryEstimate(huge, SimSettings{Workers: 1, Reps: 1}); est < MaxSimNodes/2 {
-		t.Errorf("SimMemoryEstimate = %d at N = %d", est, huge.Nodes)
+	// The estimate against the arrays the engines allocate: the bitset
+	// (N/8 bytes) and the literal engine's state (N) and lists (8N).
+	if est := SimMemoryEstimate(huge, SimSettings{Workers: 1, Reps: 1}); est < uint64(huge.Nodes)/8 {
+		t.Errorf("SimMemoryEstimate = %d at N = %d, default engine", est, huge.Nodes)
+	}
+	if est := SimMemoryEstimate(huge, SimSettings{Workers: 2, Reps: 5, Literal: true}); est < 2*9*uint64(huge.Nodes) {
+		t.Errorf("SimMemoryEstimate = %d at N = %d, literal engine on 2 workers", est, huge.Nodes)
 	}
 }
 
