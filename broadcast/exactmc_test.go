@@ -29,6 +29,8 @@ func TestAgainstExact(t *testing.T) {
 		{Nodes: 300, Protocol: PushPull, Fanout: 1, Loss: 0.3, Failed: 0.2, Level: 1},
 		{Nodes: 1000, Protocol: Push, Fanout: 3, Loss: 0.1, Failed: 0.1, Level: 1},
 		{Nodes: 1000, Protocol: Pull, Fanout: 2, Loss: 0.2, Level: 0.99},
+		{Nodes: 500, Protocol: Pull, Fanout: 3, Loss: 0.2, Failed: 0.3, Level: 1},
+		{Nodes: 600, Protocol: PushPull, Fanout: 2, Loss: 0.1, Failed: 0.05, Level: 0.95},
 	}
 	const R = 2000
 	t.Logf("seed %d, %d replications", testSeed, R)
