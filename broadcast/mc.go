@@ -15,8 +15,9 @@ import (
 )
 
 // SimSettings are the Monte Carlo's knobs (zero value: documented
-// defaults). Only Reps, Seed and Literal change what is computed; Workers,
-// Indices and Progress never do.
+// defaults). Only Reps, Seed and Literal change what is computed; Workers
+// and Progress never do, and Indices chooses which replications run, not
+// their outcomes.
 type SimSettings struct {
 	// Reps is the number of replications R, 1..MaxReps; 0 means
 	// DefaultReps.
@@ -33,11 +34,13 @@ type SimSettings struct {
 	// 0..Reps−1.
 	Indices []int
 	// Literal runs the rules message by message, node by node, as the
-	// package doc states them (the reference engine; about 8× slower per
-	// message than the default one at N = 10^6); the default engine draws only the messages
-	// that can change a node's state, with the same law (Simulate). The
-	// two engines use the streams differently: their samples are
-	// different draws of one law.
+	// package doc states them: the reference engine, about 7× slower per
+	// message than the default one at N = 10^6 (it draws the same
+	// numbers as the C program of testdata/cref, which TestLiteralMatchesC
+	// replays). The default engine draws only the messages that can
+	// change a node's state, with the same law (Simulate). The two
+	// engines use the streams differently: their samples are different
+	// draws of one law.
 	Literal bool
 	// Progress, if set, is called after each replication with the
 	// replications done and the total, from one goroutine at a time.
