@@ -314,19 +314,21 @@ func (e *engine) pushTable(t, good, pool int) {
 		for i := range t - a {
 			h *= float64(bad-i) / float64(pool-a-i)
 		}
-		// Binomial(a, 1 − ε) thinning.
-		b := math.Pow(e.eps, float64(a)) // P(none of the a arrives)
-		for d := 0; d <= a; d++ {
-			pd[d] += h * b
-			if d < a {
-				if e.eps == 0 {
-					b = 0
-					if d+1 == a {
-						b = 1
-					}
-				} else {
-					b *= float64(a-d) / float64(d+1) * (1 - e.eps) / e.eps
-				}
+		// Binomial(a, 1 − ε) thinning, from the end whose term cannot
+		// underflow: P(D = a) = (1−ε)^a for ε < 1/2, else P(D = 0) = ε^a
+		// (at least 2^−16); the ratios of neighbouring terms lead to the
+		// others (terms that underflow are below 10^−300).
+		if e.eps < 0.5 {
+			b := math.Pow(1-e.eps, float64(a))
+			for d := a; d >= 0; d-- {
+				pd[d] += h * b
+				b *= float64(d) / float64(a-d+1) * e.eps / (1 - e.eps)
+			}
+		} else {
+			b := math.Pow(e.eps, float64(a))
+			for d := 0; d <= a; d++ {
+				pd[d] += h * b
+				b *= float64(a-d) / float64(d+1) * (1 - e.eps) / e.eps
 			}
 		}
 	}

@@ -764,7 +764,7 @@ func TestSenderLaw(t *testing.T) {
 		// peers, from the enumerated law of A and binomial coefficients
 		// (1e-12: float rounding of sums of at most 10 terms).
 		if c.t <= maxTable {
-			for _, eps := range []float64{0, 0.3} {
+			for _, eps := range []float64{0, 1e-100, 0.3, 0.7} {
 				e.eps = eps
 				e.pushTable(c.t, c.good, pool)
 				for d := 0; d <= c.t+1; d++ {
@@ -774,7 +774,7 @@ func TestSenderLaw(t *testing.T) {
 							want += countN[a] / total * binom(a, i) * math.Pow(1-eps, float64(i)) * math.Pow(eps, float64(a-i))
 						}
 					}
-					if math.Abs(e.tail[d]-want) > 1e-12 {
+					if math.Abs(e.tail[d]-want) > 1e-12 || math.IsNaN(e.tail[d]) {
 						t.Errorf("t=%d good=%d ε=%g: P(D ≥ %d) = %.15f, want %.15f", c.t, c.good, eps, d, e.tail[d], want)
 					}
 				}
