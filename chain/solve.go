@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/fielderr"
 )
 
 // trimEvery is the number of steps between trims of the live region of X
@@ -36,7 +37,7 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 	set = set.withDefaults()
 	j, err := JumpsFor(cfg.PDrop, cfg.Shuffle)
 	if err != nil {
-		return nil, err
+		return nil, fielderr.Within("chain", "Config", err)
 	}
 	s := &solver{ctx: ctx, cfg: cfg, set: set, j: j, N: cfg.Nodes, ts: grid(cfg.TMax, cfg.Dt)}
 	return s.solve()
