@@ -43,11 +43,11 @@ func ExampleNew() {
 
 // Within with no parent changes the reporting package and keeps the path.
 func TestWithinNoParent(t *testing.T) {
-	err := Within("approx", "", New("exact", "Shuffle.Exchange", "= 9: too large"))
+	err := fielderr.Within("approx", "", fielderr.New("exact", "Shuffle.Exchange", "= 9: too large"))
 	if err.Error() != "approx: Shuffle.Exchange = 9: too large" {
 		t.Errorf("got %q", err)
 	}
-	err = Within("chain", "Config", err)
+	err = fielderr.Within("chain", "Config", err)
 	if err.Error() != "chain: Config.Shuffle.Exchange = 9: too large" {
 		t.Errorf("got %q", err)
 	}
