@@ -45,3 +45,11 @@ func ExampleShuffle_Validate() {
 	// <nil>
 	// gossip: Shuffle.Exchange = 150: need Exchange ≤ Cache = 100
 }
+
+// ParseTime's error starts with the package and names what it parses.
+func TestParseTimeError(t *testing.T) {
+	_, err := gossip.ParseTime("x")
+	if err == nil || err.Error() != `gossip: unknown time model "x" (valid: continuous, shuffles, synchronous)` {
+		t.Errorf("ParseTime(x) error = %v", err)
+	}
+}
