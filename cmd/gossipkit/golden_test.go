@@ -82,7 +82,7 @@ func TestGoldenInvocations(t *testing.T) {
 				args[i] = strings.ReplaceAll(args[i], "$DIR", dir)
 			}
 			var o, e strings.Builder
-			en := &env{stdout: &o, stderr: &e, getenv: func(string) string { return "" }}
+			en := &env{Stdout: &o, Stderr: &e, Getenv: func(string) string { return "" }}
 			code := runEnv(context.Background(), en, args)
 			var b strings.Builder
 			fmt.Fprintf(&b, "exit %d\n--- stdout\n%s--- stderr\n%s--- files\n", code, o.String(), strings.ReplaceAll(e.String(), dir, "$DIR"))

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,29 +18,53 @@ import (
 	"github.com/gossipkit/gossipkit/tree"
 )
 
-// resolveShard decides whether this run is a shard: --shard wins; otherwise
-// a batch scheduler's array index variable is used (shard.FromEnv), with
-// the shard count from --shards or, under Slurm, SLURM_ARRAY_TASK_COUNT.
-// The choice comes back as note, for the caller to print on stderr once
-// every other check has passed (a refused run prints one line only).
-// Without a shard, -o out must be a file (checked here, before any work).
-func resolveShard(e *env, flagVal, out string, shards int, useEnv bool) (id *shard.ID, note string, err error) {
+// shardOpts are the flags of a command that can run one shard of its
+// work: --shard I/M, --shards M and --no-scheduler-env.
+type shardOpts struct {
+	shard     *string
+	shards    *int
+	ignoreEnv *bool
+}
+
+func shardFlags(fs *cli.FlagSet, usage string) shardOpts {
+	return shardOpts{
+		shard:     fs.String("shard", "", usage),
+		shards:    fs.Int("shards", 0, "number of shards M when the shard index comes from JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX (Slurm: SLURM_ARRAY_TASK_COUNT)"),
+		ignoreEnv: fs.Bool("no-scheduler-env", false, "ignore JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID and AWS_BATCH_JOB_ARRAY_INDEX"),
+	}
+}
+
+// resolve decides whether this run is a shard: --shard wins; otherwise a
+// batch scheduler's array index variable is used (shard.FromEnv), with the
+// shard count from --shards or, under Slurm, SLURM_ARRAY_TASK_COUNT. The
+// choice comes back as note, for the caller to print on stderr once every
+// other check has passed (a refused run prints one line only). Without a
+// shard, -o out must be a file (checked here, before any work), and
+// --shards alone is refused: the count says nothing of which shard to run.
+func (o shardOpts) resolve(e *env, fs *flag.FlagSet, out string) (id *shard.ID, note string, err error) {
+	shards := *o.shards
+	if shards < 0 || shards > shard.MaxCount || shards == 0 && cli.Given(fs, "shards") {
+		return nil, "", usagef("--shards %d: valid range 1..%d", shards, shard.MaxCount)
+	}
 	defer func() {
+		if err == nil && id == nil && shards > 0 {
+			err = usagef("--shards %d: no shard index: set by a batch scheduler (JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX), or give --shard I/M instead", shards)
+		}
 		if err == nil && id == nil && out != "" && out != "-" {
 			err = cli.CheckOut("-o", out)
 		}
 	}()
-	if flagVal != "" {
-		id, err := shard.Parse(flagVal)
+	if *o.shard != "" {
+		id, err := shard.Parse(*o.shard)
 		if err != nil {
 			return nil, "", usagef("--shard %v", err)
 		}
 		return &id, "", nil
 	}
-	if !useEnv {
+	if *o.ignoreEnv {
 		return nil, "", nil
 	}
-	id, source, err := shard.FromEnv(e.getenv, shards)
+	id, source, err := shard.FromEnv(e.Getenv, shards)
 	switch {
 	case errors.Is(err, shard.ErrNeedCount):
 		return nil, "", usagef("--shards: %s is set, so the number of shards is needed (--shards M, 1..%d)", source, shard.MaxCount)
@@ -89,7 +114,7 @@ func runShard(ctx context.Context, e *env, cfg sim.Config, opt sim.Settings, id 
 	}
 	res, err := sim.Run(ctx, cfg, opt)
 	if err != nil {
-		return fieldUsage(err, fieldFlags)
+		return err
 	}
 	if err := output(e, path, func(w io.Writer) error { return sim.WritePart(w, res, *id) }); err != nil {
 		return err
@@ -97,20 +122,18 @@ func runShard(ctx context.Context, e *env, cfg sim.Config, opt sim.Settings, id 
 	if note != "" {
 		note = "; " + note
 	}
-	fmt.Fprintf(e.stderr, "gossipkit sim: wrote %s (replications %s of %d%s)\n", path, shard.Ranges(opt.Indices), cfg.Reps, note)
+	fmt.Fprintf(e.Stderr, "gossipkit sim: wrote %s (replications %s of %d%s)\n", path, shard.Ranges(opt.Indices), cfg.Reps, note)
 	return nil
 }
 
-func cmdMerge(ctx context.Context, e *env, args []string) error {
-	fs := newFlags("merge")
-	out := fs.String("o", "", "write to FILE instead of standard output (atomically)")
-	format := fs.String("format", "csv", "output format: csv, json, text or markdown (as `gossipkit sim`)")
+func cmdMerge(fs *cli.FlagSet) cli.Run {
+	format, out := fs.Output("csv")
 	allowMissing := fs.Bool("allow-missing", false, "merge even if some replications are missing (they are listed on stderr)")
-	// Flags may follow the part files: parse them out first.
-	files, rest := cli.SplitArgs(fs, args)
-	if err := parseFormatted(fs, e, rest, format); err != nil {
-		return err
-	}
+	return func(ctx context.Context, e *env) error { return merge(ctx, e, fs, *format, *out, *allowMissing) }
+}
+
+func merge(ctx context.Context, e *env, fs *cli.FlagSet, format, out string, allowMissing bool) error {
+	files := fs.Args
 	// A directory stands for the *.gkpart files in it (so a container
 	// without a shell can merge a folder).
 	var expanded []string
@@ -129,10 +152,10 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 	if len(files) == 0 {
 		return usagef("no part files given (usage: gossipkit merge PART|DIR... [-o FILE])")
 	}
-	if st, err := os.Stat(*out); *out != "" && err == nil {
+	if st, err := os.Stat(out); out != "" && err == nil {
 		for _, f := range files {
 			if fst, err := os.Stat(f); err == nil && os.SameFile(st, fst) {
-				return usagef("-o %s: is one of the part files being merged", *out)
+				return usagef("-o %s: is one of the part files being merged", out)
 			}
 		}
 	}
@@ -171,26 +194,26 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 		if len(parts) > 0 {
 			return usagef("%s: simulation and tree parts cannot be merged together", files[0])
 		}
-		x, res, missing, err := tree.Merge(tparts, files, *allowMissing)
+		x, res, missing, err := tree.Merge(tparts, files, allowMissing)
 		if err != nil {
 			return mergeUsage(err)
 		}
 		if len(missing) > 0 {
-			fmt.Fprintf(e.stderr, "gossipkit merge: %d of %d seeds missing: %s\n", len(missing), x.Seeds, shard.Ranges(missing))
+			fmt.Fprintf(e.Stderr, "gossipkit merge: %d of %d seeds missing: %s\n", len(missing), x.Seeds, shard.Ranges(missing))
 		}
-		if !cli.Given(fs, "format") {
-			*format = "text" // as `gossipkit tree` prints
+		if !cli.Given(fs.FlagSet, "format") {
+			format = "text" // as `gossipkit tree` prints
 		}
-		return outputTable(e, *out, *format, report.TreeTable(x.Summarize(res)))
+		return outputTable(e, out, format, report.TreeTable(x.Summarize(res)))
 	}
-	res, missing, err := sim.Merge(parts, files, *allowMissing)
+	res, missing, err := sim.Merge(parts, files, allowMissing)
 	if err != nil {
 		return mergeUsage(err)
 	}
 	if len(missing) > 0 {
-		fmt.Fprintf(e.stderr, "gossipkit merge: %d of %d replications missing: %s\n", len(missing), res.Config.Reps, shard.Ranges(missing))
+		fmt.Fprintf(e.Stderr, "gossipkit merge: %d of %d replications missing: %s\n", len(missing), res.Config.Reps, shard.Ranges(missing))
 	}
-	return writeSimResult(e, res, *format, *out)
+	return writeSimResult(e, res, format, out)
 }
 
 // mergeUsage turns a merge error into a usage error without the library's

@@ -61,7 +61,7 @@ func Parse(fs *flag.FlagSet, stdout io.Writer, args []string) error {
 	}
 	err := fs.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
-		printFlags(stdout, fs)
+		printFlags(stdout, fs, fs.Name()+" [flags]")
 		return ErrHelp
 	}
 	if err != nil {
@@ -85,6 +85,9 @@ func flagError(fs *flag.FlagSet, err error) error {
 		name = strings.TrimSuffix(strings.TrimLeft(name, "-"), ":")
 		want := "a valid value"
 		if f := fs.Lookup(name); f != nil {
+			if ev, ok := f.Value.(interface{ ValidValues() string }); ok {
+				return Usagef("%s %q: valid values are %s", flagName(name), value, ev.ValidValues())
+			}
 			switch fmt.Sprintf("%T", f.Value) {
 			case "*flag.intValue":
 				want = "an integer"
@@ -96,10 +99,18 @@ func flagError(fs *flag.FlagSet, err error) error {
 				want = "true or false"
 			}
 		}
+		if want == "a valid value" {
+			if _, why, ok := strings.Cut(msg, ": "); ok {
+				return Usagef("%s %s", flagName(name), why) // the flag's own message
+			}
+		}
 		return Usagef("%s %s: not %s", flagName(name), value, want)
 	}
 	return &UsageError{strings.ReplaceAll(msg, "\n", " ")}
 }
+
+// FlagName writes a flag as the help does: -N, --seed.
+func FlagName(name string) string { return flagName(name) }
 
 // flagName writes a flag as the help does: -N, --seed.
 func flagName(name string) string {
@@ -136,8 +147,8 @@ func duplicateFlag(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-func printFlags(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "Usage: gossipkit %s [flags]\n\nFlags:\n", fs.Name())
+func printFlags(w io.Writer, fs *flag.FlagSet, usage string) {
+	fmt.Fprintf(w, "Usage: gossipkit %s\n\nFlags:\n", usage)
 	fs.VisitAll(func(f *flag.Flag) {
 		dash := "--"
 		if len(f.Name) == 1 {
