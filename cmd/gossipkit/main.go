@@ -41,14 +41,13 @@ func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 type env = cli.Env
 
 // program is the CLI as data: every command, its help and its flags.
+// Another file may register a command in its init function by appending
+// to program.Commands (serve.go does).
 var program = &cli.Program{
 	Name: "gossipkit", Version: version,
 	Summary: "numerical analysis of information dissemination in peer-to-peer systems",
 	Footer:  "Every command takes --format text|json|csv|markdown where it prints a table.",
-}
-
-func init() {
-	program.Commands = []*cli.Command{
+	Commands: []*cli.Command{
 		{Name: "pdrop", Short: "exact drop probability: formula (1), γ form, simplified, enumeration", Flags: cmdPDrop},
 		{Name: "gamma-check", Short: "verify the γ form against formula (1) on a grid", Flags: cmdGammaCheck},
 		{Name: "transitions", Short: "the 4×4 transition matrix of one item in one shuffle (Fig. 1)", Flags: cmdTransitions},
@@ -67,7 +66,7 @@ func init() {
 				return err
 			}
 		}},
-	}
+	},
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -84,3 +83,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 // status (cli.Program.Run: the contract of the package doc). It is the
 // entry point of tests and of other front ends (serve).
 func runEnv(ctx context.Context, e *env, args []string) int { return program.Run(ctx, e, args) }
+
+// runArgs is runEnv with plain writers, no environment variables and no
+// terminal: the runner another front end (serve) calls in-process.
+func runArgs(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runEnv(ctx, &env{Stdout: stdout, Stderr: stderr, Getenv: func(string) string { return "" }}, args)
+}
