@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -77,7 +76,7 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 		if err := checkWorkers(set.Workers); err != nil {
 			return err
 		}
-		var d *design
+		var d *cli.Design
 		var err error
 		if *protocol == "shuffle" {
 			d, err = planShuffle(ctx, e, cfg, *sS, set)
@@ -91,7 +90,7 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 		if err != nil {
 			return err
 		}
-		return output(e, *out, func(w io.Writer) error { return d.write(w, *format) })
+		return output(e, *out, func(w io.Writer) error { return d.Write(w, *format) })
 	}
 }
 
@@ -129,7 +128,7 @@ func planRange(flag, val string, lo int) ([]int, error) {
 	return r.Values(), nil
 }
 
-func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, set plan.Settings) (*design, error) {
+func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, set plan.Settings) (*cli.Design, error) {
 	// The library reads 0 as a default; the flags promise 1..N and (0, 1).
 	if cfg.Initial < 1 || cfg.Initial > cfg.Nodes {
 		return nil, usagef("--initial %d: valid range 1..%d", cfg.Initial, max(cfg.Nodes, 1))
@@ -183,11 +182,11 @@ func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, set pl
 
 // shuffleDesign is a shuffle design as the CLI writes it: one row per
 // exchange size; feasible is null without a deadline.
-func shuffleDesign(d *plan.Design) *design {
+func shuffleDesign(d *plan.Design) *cli.Design {
 	c := d.Config
 	t := &plots.Table{Keys: []string{"s", "method", "mean", "sd", "q05", "q25", "q50", "q75", "q95", "t_confidence", "p_deadline", "feasible", "items_sent",
 		"error_bound", "se_mean", "se_sd", "se_p_deadline", "dev_mean", "dev_sd", "dev_p_deadline"}}
-	out := &design{table: t, short: 13, best: d.Best, cheapest: d.Cheapest}
+	out := &cli.Design{Table: t, Short: 13, Best: d.Best, Cheapest: d.Cheapest}
 	for _, a := range d.Rows {
 		var feasible any
 		if c.Deadline > 0 {
@@ -196,8 +195,9 @@ func shuffleDesign(d *plan.Design) *design {
 		ac := a.Accuracy
 		t.Rows = append(t.Rows, []any{a.Exchange, a.Method.String(), a.Mean, a.SD, a.Q05, a.Q25, a.Q50, a.Q75, a.Q95, a.TConfidence, a.PDeadline, feasible, a.ItemsSent,
 			ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.DevMean, ac.DevSD, ac.DevPDeadline})
-		out.notes = append(out.notes, note{a.Method.String(), fmt.Sprintf("s = %d", a.Exchange), fmt.Sprintf("the least accurate s, %d; every s: --format csv or json", a.Exchange), ac.Note,
-			worst(ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.DevMean, ac.DevSD)})
+		out.Notes = append(out.Notes, cli.Note{Method: a.Method.String(), Where: fmt.Sprintf("s = %d", a.Exchange),
+			Among: fmt.Sprintf("the least accurate s, %d; every s: --format csv or json", a.Exchange), Text: ac.Note,
+			Size: cli.Worst(ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.DevMean, ac.DevSD)})
 	}
 	conf := c.Confidence
 	if conf == 0 {
@@ -210,23 +210,23 @@ func shuffleDesign(d *plan.Design) *design {
 		fmt.Fprintf(&h, "; deadline D = %g rounds", c.Deadline)
 	}
 	h.WriteString(". Rounds; items_sent = 2s·N·mean.")
-	out.header = h.String()
+	out.Header = h.String()
 	meets := map[bool]string{true: " among the s that meet the deadline", false: ""}[c.Deadline > 0]
 	switch {
 	case d.Best >= 0:
 		b := d.Rows[d.Best]
-		out.choice = fmt.Sprintf("Best s = %d (the smallest t_confidence%s): t_confidence %.4g rounds, mean %.4g, items sent %.4g (expected).\n", b.Exchange, meets, b.TConfidence, b.Mean, b.ItemsSent)
+		out.Choice = fmt.Sprintf("Best s = %d (the smallest t_confidence%s): t_confidence %.4g rounds, mean %.4g, items sent %.4g (expected).\n", b.Exchange, meets, b.TConfidence, b.Mean, b.ItemsSent)
 		if ch := d.Rows[d.Cheapest]; d.Cheapest != d.Best {
-			out.choice += fmt.Sprintf("Cheapest s = %d (the fewest items sent%s): t_confidence %.4g rounds, mean %.4g, items sent %.4g (expected).\n",
+			out.Choice += fmt.Sprintf("Cheapest s = %d (the fewest items sent%s): t_confidence %.4g rounds, mean %.4g, items sent %.4g (expected).\n",
 				ch.Exchange, map[bool]string{true: " that meets the deadline", false: ""}[c.Deadline > 0], ch.TConfidence, ch.Mean, ch.ItemsSent)
 		}
 	case c.Deadline > 0:
-		out.choice = fmt.Sprintf("No s meets the deadline %g with probability %g.\n", c.Deadline, conf)
+		out.Choice = fmt.Sprintf("No s meets the deadline %g with probability %g.\n", c.Deadline, conf)
 	}
 	return out
 }
 
-func planBroadcast(ctx context.Context, e *env, cfg broadcast.Config, fanout, budget string, set broadcast.Settings) (*design, error) {
+func planBroadcast(ctx context.Context, e *env, cfg broadcast.Config, fanout, budget string, set broadcast.Settings) (*cli.Design, error) {
 	ks, err := planRange("--fanout", fanout, 0)
 	if err != nil {
 		return nil, err
@@ -274,7 +274,7 @@ func planBroadcast(ctx context.Context, e *env, cfg broadcast.Config, fanout, bu
 // broadcastDesign is a broadcast design as the CLI writes it: one row per
 // fanout and budget; the seconds and bytes columns only when --interval
 // and --message-bytes are given.
-func broadcastDesign(d *broadcast.Design) *design {
+func broadcastDesign(d *broadcast.Design) *cli.Design {
 	c := d.Config
 	keys := []string{"fanout", "budget", "method", "p_reach", "mean", "sd", "q05", "q25", "q50", "q75", "q95", "t_confidence", "p_deadline", "feasible", "residue", "p_miss", "messages_per_node"}
 	secs, bytes := c.Interval > 0, c.MessageBytes > 0
@@ -287,7 +287,7 @@ func broadcastDesign(d *broadcast.Design) *design {
 	short := len(keys)
 	keys = append(keys, "error_bound", "se_mean", "se_sd", "se_p_deadline", "se_p_reach", "se_messages", "dev_mean", "dev_sd", "dev_p")
 	t := &plots.Table{Keys: keys}
-	out := &design{table: t, short: short, best: d.Best, cheapest: d.Cheapest}
+	out := &cli.Design{Table: t, Short: short, Best: d.Best, Cheapest: d.Cheapest}
 	for _, a := range d.Rows {
 		var feasible any
 		if c.Deadline > 0 {
@@ -303,8 +303,9 @@ func broadcastDesign(d *broadcast.Design) *design {
 		ac := a.Accuracy
 		t.Rows = append(t.Rows, append(row, ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.SEPReach, ac.SEMessages, ac.DevMean, ac.DevSD, ac.DevP))
 		where := fmt.Sprintf("fanout %d, budget %d", a.Fanout, a.Budget)
-		out.notes = append(out.notes, note{a.Method.String(), where, "the least accurate setting, " + where + "; every setting: --format csv or json", ac.Note,
-			worst(ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.SEPReach, ac.DevMean, ac.DevSD, ac.DevP)})
+		out.Notes = append(out.Notes, cli.Note{Method: a.Method.String(), Where: where,
+			Among: "the least accurate setting, " + where + "; every setting: --format csv or json", Text: ac.Note,
+			Size: cli.Worst(ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.SEPReach, ac.DevMean, ac.DevSD, ac.DevP)})
 	}
 	conf := c.ConfidenceOrDefault()
 	var h strings.Builder
@@ -318,7 +319,7 @@ func broadcastDesign(d *broadcast.Design) *design {
 		fmt.Fprintf(&h, " of %g s", c.Interval)
 	}
 	h.WriteString("; budget 0 = none; messages_per_node = one-way messages sent per live node.")
-	out.header = h.String()
+	out.Header = h.String()
 	line := func(what string, i int, rule string) string {
 		a := d.Rows[i]
 		s := fmt.Sprintf("%s: fanout %d, budget %d (%s): t_confidence %.4g rounds", what, a.Fanout, a.Budget, rule, a.TConfidence)
@@ -330,118 +331,14 @@ func broadcastDesign(d *broadcast.Design) *design {
 	meets := map[bool]string{true: " among the settings that meet the deadline", false: ""}[c.Deadline > 0]
 	switch {
 	case d.Best >= 0:
-		out.choice = line("Fastest", d.Best, "the smallest t_confidence"+meets)
+		out.Choice = line("Fastest", d.Best, "the smallest t_confidence"+meets)
 		if d.Cheapest != d.Best {
-			out.choice += line("Cheapest", d.Cheapest, "the fewest messages per node"+meets)
+			out.Choice += line("Cheapest", d.Cheapest, "the fewest messages per node"+meets)
 		}
 	case c.Deadline > 0:
-		out.choice = fmt.Sprintf("No setting meets the deadline %g with probability %g.\n", c.Deadline, conf)
+		out.Choice = fmt.Sprintf("No setting meets the deadline %g with probability %g.\n", c.Deadline, conf)
 	default:
-		out.choice = fmt.Sprintf("No setting reaches the level with probability %g.\n", conf)
+		out.Choice = fmt.Sprintf("No setting reaches the level with probability %g.\n", conf)
 	}
 	return out
-}
-
-// design is a plan's answer as the CLI writes it, for either family: JSON
-// {"rows": [...], "best": {...} or null, "cheapest": …}; CSV the rows;
-// text and Markdown the header, the first short columns, the choice and
-// one accuracy note per method.
-type design struct {
-	table          *plots.Table
-	short          int
-	best, cheapest int
-	header, choice string
-	notes          []note // one per row
-}
-
-// note is a row's accuracy: its method, where it is (alone, and among
-// several), its words and its size (the largest of its bounds).
-type note struct {
-	method, where, among, text string
-	size                       float64
-}
-
-func worst(x ...float64) float64 {
-	v := 0.0
-	for _, y := range x {
-		if y > v { // NaN fields do not apply
-			v = y
-		}
-	}
-	return v
-}
-
-func (d *design) write(w io.Writer, format string) error {
-	t := d.table
-	switch format {
-	case "csv":
-		return t.Write(w, format)
-	case "json":
-		var rows bytes.Buffer
-		if err := t.Write(&rows, "json"); err != nil {
-			return err
-		}
-		row := func(i int) ([]byte, error) { // one row as a JSON object, or null
-			if i < 0 {
-				return []byte("null"), nil
-			}
-			var buf bytes.Buffer
-			err := (&plots.Table{Single: true, Keys: t.Keys, Rows: [][]any{t.Rows[i]}}).Write(&buf, "json")
-			return bytes.TrimSpace(buf.Bytes()), err
-		}
-		best, err := row(d.best)
-		if err != nil {
-			return err
-		}
-		cheapest, err := row(d.cheapest)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(w, "{\n\"rows\": %s,\n\"best\": %s,\n\"cheapest\": %s\n}\n", bytes.TrimSpace(rows.Bytes()), best, cheapest)
-		return err
-	}
-	fmt.Fprintf(w, "%s\n\n", d.header)
-	// P(T_L ≤ D) below 10^-6 reads "<1e-6" in text: a design does not turn
-	// on it, and the stated accuracies are about the law's body, not far
-	// tails (CSV and JSON keep the value).
-	pCol := slices.Index(t.Keys, "p_deadline")
-	short := &plots.Table{Keys: t.Keys[:d.short], TextCell: func(col int, v any) string {
-		if p, ok := v.(float64); ok && col == pCol && p < 1e-6 {
-			return "<1e-6"
-		}
-		return plots.TextCell(v)
-	}}
-	for _, r := range t.Rows {
-		short.Rows = append(short.Rows, r[:d.short])
-	}
-	if err := short.Write(w, format); err != nil {
-		return err
-	}
-	if d.choice != "" {
-		fmt.Fprintf(w, "\n%s", d.choice)
-	}
-	// One note per method, from its least accurate row; every row's
-	// bounds are columns of CSV and JSON.
-	worstOf := map[string]int{}
-	var order []string
-	for i, n := range d.notes {
-		j, ok := worstOf[n.method]
-		if !ok {
-			order = append(order, n.method)
-		}
-		if !ok || n.size > d.notes[j].size {
-			worstOf[n.method] = i
-		}
-	}
-	var lines []string
-	for _, m := range order {
-		n := d.notes[worstOf[m]]
-		where := n.where
-		if len(d.notes) > 1 {
-			where = n.among
-		}
-		lines = append(lines, fmt.Sprintf("%s (%s): %s", m, where, n.text))
-	}
-	_, err := fmt.Fprintf(w, "\nAccuracy:\n- %s\n", strings.Join(lines, "\n- "))
-	return err
 }

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"flag"
 	"slices"
-	"strings"
 
 	"github.com/gossipkit/gossipkit/chain"
 	"github.com/gossipkit/gossipkit/exact"
@@ -12,36 +10,6 @@ import (
 	"github.com/gossipkit/gossipkit/report"
 	"github.com/gossipkit/gossipkit/sim"
 )
-
-// plotFlagsApply refuses a flag given for a figure that does not use it
-// (`plot fig4 --reps 0` was accepted and ignored): a flag's help starts
-// with the figures that use it ("fig7, fig8: replications"); a flag
-// without such a prefix applies to every figure.
-func plotFlagsApply(fs *flag.FlagSet, fig string) error {
-	var bad error
-	fs.Visit(func(f *flag.Flag) {
-		if bad != nil {
-			return
-		}
-		prefix, _, ok := strings.Cut(f.Usage, ": ")
-		if !ok {
-			return
-		}
-		var figs []string
-		for _, p := range strings.Split(prefix, ",") {
-			p = strings.TrimSpace(p)
-			if !slices.Contains(report.Figures, p) {
-				return // not a figure list: the flag applies to all
-			}
-			figs = append(figs, p)
-		}
-		if strings.Contains(f.Usage, "("+fig+":") || slices.Contains(figs, fig) {
-			return
-		}
-		bad = usagef("%s: not used by %s (only by %s)", cli.FlagName(f.Name), fig, strings.Join(figs, ", "))
-	})
-	return bad
-}
 
 // plotInputs checks what the figure's compute step needs, before any
 // work; the libraries' field errors name the flags cmdPlot binds.

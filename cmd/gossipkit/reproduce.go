@@ -243,7 +243,7 @@ func cmdPlot(fs *cli.FlagSet, fig string) cli.Run {
 	fs.IntVar(&sc.OptRounds, "opt-rounds", sc.OptRounds, "optimal: rounds observed per s")
 	plotFields(fs, fig)
 	return func(ctx context.Context, e *env) error {
-		if err := plotFlagsApply(fs.FlagSet, fig); err != nil {
+		if err := cli.FlagsApply(fs.FlagSet, fig, report.Figures); err != nil {
 			return err
 		}
 		var err error

@@ -72,7 +72,7 @@ func cmdSim(fs *cli.FlagSet) cli.Run {
 	var workers int
 	simFlags(fs, &cfg, &workers)
 	format, out := fs.Output("csv")
-	sh := shardFlags(fs, "run only shard I/M (replications r with r mod M = I−1) and write a part file for `gossipkit merge` to -o (a file, or a directory ending in /)")
+	sh := cli.ShardFlags(fs, "run only shard I/M (replications r with r mod M = I−1) and write a part file for `gossipkit merge` to -o (a file, or a directory ending in /)")
 	return func(ctx context.Context, e *env) error {
 		if err := checkWorkers(workers); err != nil {
 			return err
@@ -80,7 +80,7 @@ func cmdSim(fs *cli.FlagSet) cli.Run {
 		if err := checkSimConfig(cfg, workers); err != nil {
 			return err
 		}
-		id, note, err := sh.resolve(e, fs.FlagSet, *out)
+		id, note, err := sh.Resolve(e, fs.FlagSet, *out)
 		if err != nil {
 			return err
 		}

@@ -63,12 +63,12 @@ func cmdTreeRun(fs *cli.FlagSet, fail bool) cli.Run {
 		cli.Enum(fs, &cfg.Elect, "elect", "Config.Elect", "with --repair election, the priority (xor: the distance to the group id)")
 	}
 	format, out := fs.Output("text")
-	sh := shardFlags(fs, "run only seeds i with i mod M = I−1 and write a part file for `gossipkit merge` to -o (a file, or a directory ending in /)")
+	sh := cli.ShardFlags(fs, "run only seeds i with i mod M = I−1 and write a part file for `gossipkit merge` to -o (a file, or a directory ending in /)")
 	return func(ctx context.Context, e *env) error {
 		if err := exp.Validate(); err != nil {
 			return err
 		}
-		id, note, err := sh.resolve(e, fs.FlagSet, *out)
+		id, note, err := sh.Resolve(e, fs.FlagSet, *out)
 		if err != nil {
 			return err
 		}
@@ -77,7 +77,7 @@ func cmdTreeRun(fs *cli.FlagSet, fail bool) cli.Run {
 		}
 		path := ""
 		if id != nil {
-			if path, err = shardOut(*out, *id); err != nil {
+			if path, err = cli.ShardOut(*out, *id); err != nil {
 				return err
 			}
 		}

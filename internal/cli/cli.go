@@ -15,6 +15,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -486,4 +487,34 @@ func Given(fs *flag.FlagSet, name string) bool {
 	given := false
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	return given
+}
+
+// FlagsApply refuses a flag given for a subcommand that does not use it
+// (`plot fig4 --reps 0` was accepted and ignored): a flag's help starts
+// with the subcommands that use it ("fig7, fig8: replications"); a flag
+// without such a prefix applies to every one of subs.
+func FlagsApply(fs *flag.FlagSet, fig string, subs []string) error {
+	var bad error
+	fs.Visit(func(f *flag.Flag) {
+		if bad != nil {
+			return
+		}
+		prefix, _, ok := strings.Cut(f.Usage, ": ")
+		if !ok {
+			return
+		}
+		var figs []string
+		for _, p := range strings.Split(prefix, ",") {
+			p = strings.TrimSpace(p)
+			if !slices.Contains(subs, p) {
+				return // not a figure list: the flag applies to all
+			}
+			figs = append(figs, p)
+		}
+		if strings.Contains(f.Usage, "("+fig+":") || slices.Contains(figs, fig) {
+			return
+		}
+		bad = Usagef("%s: not used by %s (only by %s)", flagName(f.Name), fig, strings.Join(figs, ", "))
+	})
+	return bad
 }
