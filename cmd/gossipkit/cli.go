@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/gossip"
@@ -65,10 +67,34 @@ func mcFlags(fs *cli.FlagSet, reps *int, repsField string, seed *uint64, workers
 		fs.Uint64Var(seed, "seed", *seed, "random seed; replication r uses stream r of it")
 	}
 	if workers != nil {
-		*workers = sim.DefaultWorkers()
-		fs.IntVar(workers, "workers", *workers, "worker goroutines (1..4096); the output does not depend on it")
-		fs.Bind("Settings.Workers", "workers")
+		workersFlag(fs, workers)
 	}
+}
+
+// workersFlag declares --workers, one per CPU by default (the help says
+// so rather than this machine's count).
+func workersFlag(fs *cli.FlagSet, p *int) {
+	fs.Var(&workersValue{p}, "workers", "worker goroutines (1..4096); the output does not depend on it")
+	fs.Bind("Settings.Workers", "workers")
+	*p = sim.DefaultWorkers()
+}
+
+type workersValue struct{ p *int }
+
+func (v *workersValue) String() string {
+	if v.p == nil || *v.p == 0 {
+		return "one per CPU"
+	}
+	return strconv.Itoa(*v.p)
+}
+
+func (v *workersValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("%q: not an integer", s)
+	}
+	*v.p = n
+	return nil
 }
 
 func checkWorkers(w int) error {

@@ -14,7 +14,6 @@ import (
 	"github.com/gossipkit/gossipkit/internal/flagval"
 	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/report"
-	"github.com/gossipkit/gossipkit/sim"
 )
 
 // scales are the scales `reproduce --scale` offers.
@@ -69,7 +68,8 @@ func cmdReproduce(fs *cli.FlagSet) cli.Run {
 	out := fs.String("out", "out", "output directory (created if missing; files in it are replaced)")
 	scaleName := fs.String("scale", "quick", "quick (under 3 minutes on 2 cores), paper (100 replications of 1000 + 1000 rounds) or smoke (seconds; checks an installation or a deployment, its numbers mean nothing)")
 	seed := fs.Uint64("seed", 1, "random seed of every simulation")
-	workers := fs.Int("workers", sim.DefaultWorkers(), "worker goroutines (≥ 1); results do not depend on it")
+	workers := new(int)
+	workersFlag(fs, workers)
 	shardFlag := fs.String("shard", "", "run only shard I/M of every simulation of the report (replications r with r mod M = I−1) and write one part file to -o, for --merge")
 	shards := fs.Int("shards", 0, "number of shards M when the shard index comes from JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX (Slurm: SLURM_ARRAY_TASK_COUNT)")
 	ignoreEnv := fs.Bool("no-scheduler-env", false, "ignore JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID and AWS_BATCH_JOB_ARRAY_INDEX: run the whole report")
@@ -85,8 +85,8 @@ func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName str
 	if !ok {
 		return usagef("--scale %q: valid values are quick, paper, smoke", scaleName)
 	}
-	if workers < 1 || workers > 4096 {
-		return usagef("--workers %d: valid range 1..4096", workers)
+	if err := checkWorkers(workers); err != nil {
+		return err
 	}
 	if shards < 0 || shards > shard.MaxCount {
 		return usagef("--shards %d: valid range 1..%d", shards, shard.MaxCount)
@@ -225,7 +225,8 @@ func cmdPlot(fs *cli.FlagSet, fig string) cli.Run {
 	sc := report.Quick()
 	out := fs.String("out", ".", "directory for FIGURE.png and FIGURE.svg")
 	fs.Uint64Var(&sc.Seed, "seed", 1, "random seed of the simulations")
-	workers := fs.Int("workers", sim.DefaultWorkers(), "worker goroutines (≥ 1)")
+	workers := new(int)
+	workersFlag(fs, workers)
 	cs := fs.String("cs", "250,500", "fig4: cache sizes c, comma-separated")
 	ss := fs.String("ss", "1,2,5,10,25", "fig4: exchange sizes s, comma-separated")
 	fs.IntVar(&sc.Fig4NMax, "n-max", sc.Fig4NMax, "fig4: largest n")

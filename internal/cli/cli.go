@@ -125,7 +125,7 @@ func flagName(name string) string {
 // of the same variable (-N and --nodes): the flag package would silently
 // keep the last value.
 func duplicateFlag(fs *flag.FlagSet, args []string) error {
-	seen := map[uintptr]string{}
+	seen := map[any]string{}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" || len(a) < 2 || a[0] != '-' {
@@ -136,7 +136,10 @@ func duplicateFlag(fs *flag.FlagSet, args []string) error {
 		if f == nil {
 			continue // fs.Parse reports it
 		}
-		key := reflect.ValueOf(f.Value).Pointer()
+		var key any = f.Name // a value that is no pointer: its name
+		if v := reflect.ValueOf(f.Value); v.Kind() == reflect.Pointer {
+			key = v.Pointer()
+		}
 		if prev, dup := seen[key]; dup {
 			return Usagef("%s: given twice (first as %s); give each flag once", a, prev)
 		}
