@@ -5,14 +5,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/internal/flagval"
-	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/report"
 )
 
@@ -70,26 +67,21 @@ func cmdReproduce(fs *cli.FlagSet) cli.Run {
 	seed := fs.Uint64("seed", 1, "random seed of every simulation")
 	workers := new(int)
 	workersFlag(fs, workers)
-	shardFlag := fs.String("shard", "", "run only shard I/M of every simulation of the report (replications r with r mod M = I−1) and write one part file to -o, for --merge")
-	shards := fs.Int("shards", 0, "number of shards M when the shard index comes from JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX (Slurm: SLURM_ARRAY_TASK_COUNT)")
-	ignoreEnv := fs.Bool("no-scheduler-env", false, "ignore JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID and AWS_BATCH_JOB_ARRAY_INDEX: run the whole report")
+	sh := cli.ShardFlags(fs, "run only shard I/M of every simulation of the report (replications r with r mod M = I−1) and write one part file to -o, for --merge")
 	partOut := fs.String("o", "", "a shard's part file, or a directory ending in / (created if missing) to write it in under its own name (default: the current directory)")
 	mergeDir := fs.String("merge", "", "merge the part files (*.gkpart) in this directory, written by every shard 1..M, into the report in --out; the scale and seed are the parts'")
 	return func(ctx context.Context, e *env) error {
-		return reproduce(ctx, e, fs.FlagSet, *out, *scaleName, *seed, *workers, *shardFlag, *shards, *ignoreEnv, *partOut, *mergeDir)
+		return reproduce(ctx, e, fs.FlagSet, *out, *scaleName, *seed, *workers, sh, *partOut, *mergeDir)
 	}
 }
 
-func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName string, seed uint64, workers int, shardFlag string, shards int, ignoreEnv bool, partOut, mergeDir string) error {
+func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName string, seed uint64, workers int, sh cli.ShardOpts, partOut, mergeDir string) error {
 	mk, ok := scales[scaleName]
 	if !ok {
 		return usagef("--scale %q: valid values are quick, paper, smoke", scaleName)
 	}
 	if err := checkWorkers(workers); err != nil {
 		return err
-	}
-	if shards < 0 || shards > shard.MaxCount {
-		return usagef("--shards %d: valid range 1..%d", shards, shard.MaxCount)
 	}
 	start := time.Now()
 	opt := report.Options{Workers: workers, StepStart: stepPrinter(e, "reproduce", start), StepDone: stepLogger(e, "reproduce")}
@@ -122,7 +114,7 @@ func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName str
 	}
 	sc := mk()
 	sc.Seed = seed
-	id, source, err := reproduceShard(e, fs, shardFlag, shards, !ignoreEnv)
+	id, note, err := sh.Resolve(e, fs, "")
 	if err != nil {
 		return err
 	}
@@ -130,12 +122,12 @@ func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName str
 		if cli.Given(fs, "out") {
 			return usagef("--out: a shard writes a part file (-o), the merge writes the report (--merge DIR --out DIR); --no-scheduler-env runs the whole report here")
 		}
-		path, err := reproducePartPath(partOut, *id)
+		path, err := cli.ShardOut(partOut, report.PartFileName(*id))
 		if err != nil {
 			return err
 		}
-		if source != "" {
-			fmt.Fprintf(e.Stderr, "reproduce: running shard %d/%d from %s\n", id.Index, id.Count, source)
+		if note != "" {
+			fmt.Fprintf(e.Stderr, "reproduce: %s\n", note)
 		}
 		err = report.RunShard(ctx, path, sc, *id, opt)
 		clearLine(e)
@@ -155,59 +147,6 @@ func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName str
 	}
 	fmt.Fprintf(e.Stderr, "reproduce: wrote the report to %s (REPORT.md) in %.0f s\n", out, time.Since(start).Seconds())
 	return nil
-}
-
-// reproduceShard decides whether this reproduction is a shard: --shard
-// wins; otherwise a batch scheduler's array index variable (as for sim),
-// with the count from --shards or SLURM_ARRAY_TASK_COUNT; source names
-// the variable.
-func reproduceShard(e *env, fs *flag.FlagSet, flagVal string, shards int, useEnv bool) (id *shard.ID, source string, err error) {
-	if flagVal != "" {
-		id, err := shard.Parse(flagVal)
-		if err != nil {
-			return nil, "", usagef("--shard %v", err)
-		}
-		if cli.Given(fs, "shards") && shards != id.Count {
-			return nil, "", usagef("--shards %d: --shard %s already gives %d shards", shards, flagVal, id.Count)
-		}
-		return &id, "", nil
-	}
-	if !useEnv {
-		if cli.Given(fs, "shards") {
-			return nil, "", usagef("--shards: only with a scheduler's array index (--no-scheduler-env ignores it)")
-		}
-		return nil, "", nil
-	}
-	id, source, err = shard.FromEnv(e.Getenv, shards)
-	switch {
-	case errors.Is(err, shard.ErrNeedCount):
-		return nil, "", usagef("--shards: %s is set, so the number of shards is needed (--shards M, 1..%d)", source, shard.MaxCount)
-	case err != nil:
-		return nil, "", usagef("%v", err)
-	case id == nil && cli.Given(fs, "shards"):
-		return nil, "", usagef("--shards %d: no scheduler array index is set (JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID, AWS_BATCH_JOB_ARRAY_INDEX); --shard I/M names the shard", shards)
-	}
-	return id, source, nil
-}
-
-// reproducePartPath resolves where a shard writes, before any work: -o
-// FILE, or its own file name inside -o DIR/ (created if missing) or the
-// current directory.
-func reproducePartPath(out string, id shard.ID) (string, error) {
-	name := report.PartFileName(id)
-	path := out
-	switch {
-	case out == "":
-		path = name
-	case strings.HasSuffix(out, "/"):
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			return "", usagef("-o %s: cannot create the folder: %v", out, errors.Unwrap(err))
-		}
-		path = filepath.Join(out, name)
-	case cli.IsDir(out):
-		path = filepath.Join(out, name)
-	}
-	return path, cli.CheckOut("-o", path)
 }
 
 // plotCommands are plot fig4, fig7, fig8 and optimal: each draws one

@@ -53,6 +53,9 @@ func (o ShardOpts) Resolve(e *Env, fs *flag.FlagSet, out string) (id *shard.ID, 
 		if err != nil {
 			return nil, "", Usagef("--shard %v", err)
 		}
+		if shards > 0 && shards != id.Count {
+			return nil, "", Usagef("--shards %d: --shard %s already gives %d shards", shards, *o.shard, id.Count)
+		}
 		return &id, "", nil
 	}
 	if *o.ignoreEnv {
@@ -72,8 +75,7 @@ func (o ShardOpts) Resolve(e *Env, fs *flag.FlagSet, out string) (id *shard.ID, 
 
 // PartPath is where a shard writes: -o FILE, or a file named after the
 // shard inside -o DIR/ (or the current directory).
-func PartPath(out string, id shard.ID) string {
-	name := shard.FileName(id)
+func PartPath(out, name string) string {
 	if out == "" {
 		return name
 	}
@@ -86,13 +88,13 @@ func PartPath(out string, id shard.ID) string {
 // ShardOut resolves and checks where shard id writes, before any work: a
 // folder named with a trailing / is created if missing (the README's
 // `-o parts/`), and the part file must be writable there.
-func ShardOut(out string, id shard.ID) (string, error) {
+func ShardOut(out, name string) (string, error) {
 	if strings.HasSuffix(out, "/") {
 		// Registered: removed again if the run does not succeed (Program.Run).
 		if _, err := atomicfile.MkdirAll(out); err != nil {
 			return "", Usagef("-o %s: cannot create the folder: %v", out, errors.Unwrap(err))
 		}
 	}
-	path := PartPath(out, id)
+	path := PartPath(out, name)
 	return path, CheckOut("-o", path)
 }
