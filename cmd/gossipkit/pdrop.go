@@ -54,7 +54,7 @@ func pdrop(ctx context.Context, e *env, fs *cli.FlagSet, nS, cS, sS string, enum
 	pts, skipped := exact.GridPoints(ns, cs, ss)
 	if len(ns)*len(cs)*len(ss) == 1 && skipped == 1 {
 		p := gossip.Shuffle{Items: ns[0], Cache: cs[0], Exchange: ss[0]}
-		return usagef("point %v: %v (valid: 1 ≤ s ≤ c ≤ n, s < n)", p, fs.FieldUsage(p.Validate()))
+		return usagef("point %v: %v (valid: %s, %s)", p, fs.FieldUsage(p.Validate()), gossip.Cache.Range, gossip.Exchange.Range)
 	}
 	for _, p := range pts {
 		if err := exact.Validate(p); err != nil {

@@ -13,8 +13,8 @@ import (
 	"github.com/gossipkit/gossipkit/report"
 )
 
-// scales are the scales `reproduce --scale` offers.
-var scales = map[string]func() report.Scale{"quick": report.Quick, "paper": report.Paper, "smoke": report.Smoke}
+// scales are the scales `reproduce --scale` offers, known by their Name.
+var scales = []func() report.Scale{report.Quick, report.Paper, report.Smoke}
 
 // dirUsage makes an unusable output folder a usage error naming flag.
 func dirUsage(err error, flag string) error {
@@ -76,9 +76,15 @@ func cmdReproduce(fs *cli.FlagSet) cli.Run {
 }
 
 func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName string, seed uint64, workers int, sh cli.ShardOpts, partOut, mergeDir string) error {
-	mk, ok := scales[scaleName]
-	if !ok {
-		return usagef("--scale %q: valid values are quick, paper, smoke", scaleName)
+	var names []string
+	var mk func() report.Scale
+	for _, f := range scales {
+		if names = append(names, f().Name); f().Name == scaleName {
+			mk = f
+		}
+	}
+	if mk == nil {
+		return usagef("--scale %q: valid values are %s", scaleName, strings.Join(names, ", "))
 	}
 	if err := checkWorkers(workers); err != nil {
 		return err
