@@ -66,6 +66,19 @@ func TestFieldErrorsEveryEntryPoint(t *testing.T) {
 			c.Degree = 0
 			return c.Validate()
 		}, []string{"tree", "build", "--degree", "0"}, "--degree 0"},
+		{"tree.Experiment.Validate", "tree: Experiment.Seeds", func() error {
+			return tree.Experiment{Cfg: tree.DefaultConfig(), Seeds: 0}.Validate()
+		}, []string{"tree", "fail", "--seeds", "0"}, "--seeds 0"},
+		{"meanfield.OptimizeConfig.Validate", "meanfield: OptimizeConfig.Cache", func() error {
+			return meanfield.OptimizeConfig{Nodes: 100, Items: 500, Level: 0.5}.Validate()
+		}, []string{"optimal", "-c", "0"}, "-c 0"},
+		{"sim.Run", "sim: Config.Shuffle.Exchange", func() error {
+			c := sim.DefaultConfig()
+			// sim's n ≤ 2^24: s·bitlen(n) = 90000·25 > exact.MaxBits still.
+			c.Model, c.PDrop, c.Shuffle = sim.Markov, approx.Exact, gossip.Shuffle{Items: 1 << 24, Cache: 100000, Exchange: 90000}
+			_, err := sim.Run(ctx, c, sim.Settings{Workers: 1})
+			return err
+		}, []string{"sim", "--model", "markov", "--pdrop", "exact", "-N", "10", "--reps", "1", "--rounds", "1", "-n", "16777216", "-c", "100000", "-s", "90000"}, "-s 90000"},
 		// plan wraps its errors "plan: …" (its own package, not changed here).
 		{"plan.Config.Validate", "plan: Config.Level", func() error { return plan.Config{Nodes: 100, Shuffle: sh, Level: 2}.Validate() },
 			[]string{"plan", "--level", "2"}, "--level 2"},
@@ -76,6 +89,10 @@ func TestFieldErrorsEveryEntryPoint(t *testing.T) {
 		{"broadcast.Config.Validate", "broadcast: Config.Loss", func() error {
 			return broadcast.Config{Nodes: 100, Fanout: 3, Loss: 1, Level: 1}.Validate()
 		}, []string{"plan", "--protocol", "push", "--loss", "1"}, "--loss 1"},
+		{"broadcast.Sweep", "broadcast: Config.Fanout", func() error {
+			_, err := broadcast.Sweep(ctx, broadcast.Config{Nodes: 100, Level: 1}, []int{100}, nil, broadcast.Settings{})
+			return err
+		}, []string{"plan", "--protocol", "pull", "-N", "100", "--fanout", "100"}, "--fanout 100"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.call()
