@@ -45,7 +45,7 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 	fs.FloatField(&cfg.Deadline, "deadline", "Config.Deadline", "deadline D in rounds (> 0): P(T_L ≤ D) and which settings meet it with probability --confidence (0: none)")
 	fs.FloatField(&cfg.Confidence, "confidence", "Config.Confidence", "probability P in (0, 1): t_confidence is the smallest deadline met with probability P")
 	var set plan.Settings
-	cli.Enum(fs, &set.Method, "method", "Settings.Method", "method (auto: exact where it fits the budget, else asymptotic)")
+	cli.Enum(fs, &set.Method, "method", "Settings.Method", "method (auto: exact where it fits the budget, else asymptotic; for broadcast, else mc where the asymptotic law does not apply)")
 	set.Reps, set.Seed = 1000, 1
 	mcFlags(fs, &set.Reps, "Settings.Reps", &set.Seed, &set.Workers)
 	cli.Enum(fs, &set.Model, "model", "Settings.Model", "what --method mc simulates (markov: the pairwise model shuffle by shuffle; lumped: the same law on its state (X, Y), event by event, O(N) work a replication; protocol: every cache)")
