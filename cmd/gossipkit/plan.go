@@ -70,6 +70,10 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 		if err := planFamily(fs.FlagSet, *protocol); err != nil {
 			return err
 		}
+		// The libraries read 0 as 0.95; the flag promises (0, 1).
+		if !(cfg.Confidence > 0 && cfg.Confidence < 1) {
+			return usagef("--confidence %g: valid range (0, 1)", cfg.Confidence)
+		}
 		if set.Reps < 1 || set.Reps > 10_000_000 {
 			return usagef("--reps %d: valid range 1..10000000", set.Reps)
 		}
@@ -129,12 +133,9 @@ func planRange(flag, val string, lo int) ([]int, error) {
 }
 
 func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, set plan.Settings) (*cli.Design, error) {
-	// The library reads 0 as a default; the flags promise 1..N and (0, 1).
+	// The library reads 0 as 1; the flag promises 1..N.
 	if cfg.Initial < 1 || cfg.Initial > cfg.Nodes {
 		return nil, usagef("--initial %d: valid range 1..%d", cfg.Initial, max(cfg.Nodes, 1))
-	}
-	if !(cfg.Confidence > 0 && cfg.Confidence < 1) {
-		return nil, usagef("--confidence %g: valid range (0, 1)", cfg.Confidence)
 	}
 	if !(set.Accuracy >= 0) || math.IsInf(set.Accuracy, 0) {
 		return nil, usagef("--accuracy %g: valid range ≥ 0 rounds (0: the default)", set.Accuracy)
@@ -247,9 +248,6 @@ func planBroadcast(ctx context.Context, e *env, cfg broadcast.Config, fanout, bu
 	}
 	if len(ks)*len(bs) > maxSettings {
 		return nil, usagef("--fanout %q, --budget %q: %d settings; at most %d", fanout, budget, len(ks)*len(bs), maxSettings)
-	}
-	if !(cfg.Confidence > 0 && cfg.Confidence < 1) {
-		return nil, usagef("--confidence %g: valid range (0, 1)", cfg.Confidence)
 	}
 	// Every setting is checked before any work (Sweep checks each as it
 	// comes to it).
