@@ -76,8 +76,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := cli.WithSignals(context.Background(), stderr, name)
 	defer stop()
+	started()
 	return runEnv(ctx, &env{Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Terminal: cli.IsTerminal(stderr)}, args)
 }
+
+// started is called once the signal handler is in place: a test that
+// signals the command waits for it, so that no verdict depends on how long
+// the process takes to start.
+var started = func() {}
 
 // runEnv runs the command args name in-process and returns its exit
 // status (cli.Program.Run: the contract of the package doc). It is the

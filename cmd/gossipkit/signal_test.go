@@ -5,7 +5,6 @@ import (
 	"flag"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -65,6 +64,7 @@ func TestSignalsAtRandomMoments(t *testing.T) {
 	type run struct {
 		args  []string
 		dir   string
+		ready string
 		sig   syscall.Signal
 		delay time.Duration
 	}
@@ -72,9 +72,10 @@ func TestSignalsAtRandomMoments(t *testing.T) {
 	for _, mk := range long {
 		dir := t.TempDir()
 		sig := []syscall.Signal{syscall.SIGTERM, syscall.SIGINT}[r.IntN(2)]
-		// From during start-up (10 ms) to well into the work (1.5 s).
-		delay := time.Duration(10+r.IntN(1490)) * time.Millisecond
-		runs = append(runs, run{mk(dir), dir, sig, delay})
+		// From the moment the signal handler is in place (startMain) to
+		// well into the work (1.5 s).
+		delay := time.Duration(r.IntN(1500)) * time.Millisecond
+		runs = append(runs, run{mk(dir), dir, t.TempDir(), sig, delay})
 	}
 	var wg sync.WaitGroup
 	limit := make(chan struct{}, 3)
@@ -84,12 +85,9 @@ func TestSignalsAtRandomMoments(t *testing.T) {
 			defer wg.Done()
 			limit <- struct{}{}
 			defer func() { <-limit }()
-			cmd := exec.Command(os.Args[0], rn.args...)
-			cmd.Env = append(os.Environ(), "GOSSIPKIT_AS_MAIN=1")
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			if err := cmd.Start(); err != nil {
+			cmd, err := startMain(rn.ready, rn.args, &stdout, &stderr, true)
+			if err != nil {
 				t.Error(err)
 				return
 			}
