@@ -307,7 +307,7 @@ func broadcastDesign(d *broadcast.Design) *cli.Design {
 	}
 	conf := c.ConfidenceOrDefault()
 	var h strings.Builder
-	fmt.Fprintf(&h, "%v broadcast: N = %d nodes, %d live (failed share φ = %g), loss ε = %g; T_L = the first round with %d of the %d live nodes informed (L = %g); t_confidence = the %g-quantile given T_L < ∞",
+	fmt.Fprintf(&h, "%v broadcast: N = %d nodes, %d live (failed share φ = %g), loss ε = %g; T_L = the first round with %d of the %d live nodes informed (L = %g); mean, sd and quantiles given T_L < ∞; t_confidence = the first round r with P(T_L ≤ r) ≥ %g",
 		c.Protocol, c.Nodes, c.Live(), c.Failed, c.Loss, c.Target(), c.Live(), c.Level, conf)
 	if c.Deadline > 0 {
 		fmt.Fprintf(&h, "; deadline D = %g rounds", c.Deadline)
