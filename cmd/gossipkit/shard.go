@@ -2,11 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/internal/shard"
@@ -45,31 +42,9 @@ func cmdMerge(fs *cli.FlagSet) cli.Run {
 }
 
 func merge(ctx context.Context, e *env, fs *cli.FlagSet, format, out string, allowMissing bool) error {
-	files := fs.Args
-	// A directory stands for the *.gkpart files in it (so a container
-	// without a shell can merge a folder).
-	var expanded []string
-	for _, f := range files {
-		if cli.IsDir(f) {
-			m, _ := filepath.Glob(filepath.Join(f, "*.gkpart"))
-			if len(m) == 0 {
-				return usagef("%s: no *.gkpart files in this directory", f)
-			}
-			expanded = append(expanded, m...)
-			continue
-		}
-		expanded = append(expanded, f)
-	}
-	files = expanded
-	if len(files) == 0 {
-		return usagef("no part files given (usage: gossipkit merge PART|DIR... [-o FILE])")
-	}
-	if st, err := os.Stat(out); out != "" && err == nil {
-		for _, f := range files {
-			if fst, err := os.Stat(f); err == nil && os.SameFile(st, fst) {
-				return usagef("-o %s: is one of the part files being merged", out)
-			}
-		}
+	files, err := cli.PartFiles(fs.Args, out)
+	if err != nil {
+		return err
 	}
 	parts := make([]*sim.Part, 0, len(files))
 	var tparts []*tree.Part
@@ -77,16 +52,9 @@ func merge(ctx context.Context, e *env, fs *cli.FlagSet, format, out string, all
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		raw, err := shard.ReadFile(f)
+		format, plain, err := cli.ReadPart(f)
 		if err != nil {
-			if u := errors.Unwrap(err); u != nil {
-				err = u
-			}
-			return usagef("%s: cannot read: %v", f, err)
-		}
-		format, plain, err := shard.ReadFormat(raw)
-		if err != nil {
-			return usagef("%s: %v", f, err)
+			return err
 		}
 		if format == tree.PartFormat {
 			p, err := tree.DecodePart(plain)
@@ -108,7 +76,7 @@ func merge(ctx context.Context, e *env, fs *cli.FlagSet, format, out string, all
 		}
 		x, res, missing, err := tree.Merge(tparts, files, allowMissing)
 		if err != nil {
-			return mergeUsage(err)
+			return cli.MergeUsage(err)
 		}
 		if len(missing) > 0 {
 			fmt.Fprintf(e.Stderr, "gossipkit merge: %d of %d seeds missing: %s\n", len(missing), x.Seeds, shard.Ranges(missing))
@@ -120,23 +88,10 @@ func merge(ctx context.Context, e *env, fs *cli.FlagSet, format, out string, all
 	}
 	res, missing, err := sim.Merge(parts, files, allowMissing)
 	if err != nil {
-		return mergeUsage(err)
+		return cli.MergeUsage(err)
 	}
 	if len(missing) > 0 {
 		fmt.Fprintf(e.Stderr, "gossipkit merge: %d of %d replications missing: %s\n", len(missing), res.Config.Reps, shard.Ranges(missing))
 	}
 	return writeSimResult(e, res, format, out)
-}
-
-// mergeUsage turns a merge error into a usage error without the library's
-// package prefix, pointing to --allow-missing when parts are missing.
-func mergeUsage(err error) error {
-	var me *shard.MergeError // = sim.MergeError = tree.MergeError
-	if !errors.As(err, &me) {
-		return usagef("%v", err)
-	}
-	if len(me.Missing) > 0 {
-		return usagef("%s (pass --allow-missing to merge what is there)", me.Msg)
-	}
-	return usagef("%s", me.Msg)
 }

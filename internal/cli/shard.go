@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -97,4 +98,62 @@ func ShardOut(out, name string) (string, error) {
 	}
 	path := PartPath(out, name)
 	return path, CheckOut("-o", path)
+}
+
+// PartFiles lists the part files to merge: a folder stands for the
+// *.gkpart files in it (so that a container without a shell can merge a
+// folder); none, or -o naming one of them, is a usage error.
+func PartFiles(args []string, out string) ([]string, error) {
+	var files []string
+	for _, f := range args {
+		if IsDir(f) {
+			m, _ := filepath.Glob(filepath.Join(f, "*.gkpart"))
+			if len(m) == 0 {
+				return nil, Usagef("%s: no *.gkpart files in this directory", f)
+			}
+			files = append(files, m...)
+			continue
+		}
+		files = append(files, f)
+	}
+	if len(files) == 0 {
+		return nil, Usagef("no part files given (usage: gossipkit merge PART|DIR... [-o FILE])")
+	}
+	if st, err := os.Stat(out); out != "" && err == nil {
+		for _, f := range files {
+			if fst, err := os.Stat(f); err == nil && os.SameFile(st, fst) {
+				return nil, Usagef("-o %s: is one of the part files being merged", out)
+			}
+		}
+	}
+	return files, nil
+}
+
+// ReadPart reads one part file: its format and its decompressed body; a
+// file that cannot be read or is no part is a usage error naming it.
+func ReadPart(path string) (format string, plain []byte, err error) {
+	raw, err := shard.ReadFile(path)
+	if err != nil {
+		if u := errors.Unwrap(err); u != nil {
+			err = u
+		}
+		return "", nil, Usagef("%s: cannot read: %v", path, err)
+	}
+	if format, plain, err = shard.ReadFormat(raw); err != nil {
+		return "", nil, Usagef("%s: %v", path, err)
+	}
+	return format, plain, nil
+}
+
+// MergeUsage turns a merge error into a usage error without the library's
+// package prefix, pointing to --allow-missing when parts are missing.
+func MergeUsage(err error) error {
+	var me *shard.MergeError // = sim.MergeError = tree.MergeError
+	if !errors.As(err, &me) {
+		return Usagef("%v", err)
+	}
+	if len(me.Missing) > 0 {
+		return Usagef("%s (pass --allow-missing to merge what is there)", me.Msg)
+	}
+	return Usagef("%s", me.Msg)
 }
