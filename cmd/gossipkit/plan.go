@@ -74,8 +74,8 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 		if !(cfg.Confidence > 0 && cfg.Confidence < 1) {
 			return usagef("--confidence %g: valid range (0, 1)", cfg.Confidence)
 		}
-		if set.Reps < 1 || set.Reps > 10_000_000 {
-			return usagef("--reps %d: valid range 1..10000000", set.Reps)
+		if set.Reps < 1 || set.Reps > broadcast.MaxReps { // the libraries read 0 as 1000
+			return usagef("--reps %d: valid range 1..%d", set.Reps, broadcast.MaxReps)
 		}
 		if err := checkWorkers(set.Workers); err != nil {
 			return err
