@@ -98,11 +98,11 @@ func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName str
 			}
 		}
 		if !cli.IsDir(mergeDir) {
-			return usagef("--merge %s: not a directory", mergeDir)
+			return usagef("--merge %q: not a directory", mergeDir)
 		}
 		files, err := report.PartFiles(mergeDir)
 		if err == nil && len(files) == 0 {
-			return usagef("--merge %s: no part files (*.gkpart) in this directory", mergeDir)
+			return usagef("--merge %q: no part files (*.gkpart) in this directory", mergeDir)
 		}
 		if err == nil {
 			err = report.Merge(ctx, out, files, opt)
@@ -110,7 +110,7 @@ func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName str
 		clearLine(e)
 		var pe *report.PartError
 		if errors.As(err, &pe) {
-			return usagef("--merge %s: %v", mergeDir, strings.TrimPrefix(pe.Error(), "report: "))
+			return usagef("--merge %q: %v", mergeDir, strings.TrimPrefix(pe.Error(), "report: "))
 		}
 		if err != nil {
 			return dirUsage(err, "--out")
@@ -144,7 +144,7 @@ func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName str
 		return nil
 	}
 	if partOut != "" {
-		return usagef("-o %s: only a shard writes a part file (--shard I/M); the report goes to --out", partOut)
+		return usagef("-o %q: only a shard writes a part file (--shard I/M); the report goes to --out", partOut)
 	}
 	err = report.Run(ctx, out, sc, opt)
 	clearLine(e)

@@ -59,20 +59,20 @@ func merge(ctx context.Context, e *env, fs *cli.FlagSet, format, out string, all
 		if format == tree.PartFormat {
 			p, err := tree.DecodePart(plain)
 			if err != nil {
-				return usagef("%s: %v", f, err)
+				return usagef("%q: %v", f, err)
 			}
 			tparts = append(tparts, p)
 			continue
 		}
 		p, err := sim.DecodePart(plain)
 		if err != nil {
-			return usagef("%s: %v", f, err)
+			return usagef("%q: %v", f, err)
 		}
 		parts = append(parts, p)
 	}
 	if len(tparts) > 0 {
 		if len(parts) > 0 {
-			return usagef("%s: simulation and tree parts cannot be merged together", files[0])
+			return usagef("%q: simulation and tree parts cannot be merged together", files[0])
 		}
 		x, res, missing, err := tree.Merge(tparts, files, allowMissing)
 		if err != nil {

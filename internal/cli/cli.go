@@ -82,6 +82,9 @@ func flagError(fs *flag.FlagSet, err error) error {
 		return Usagef("%s: unknown flag (gossipkit help %s lists the flags)", flagName(strings.TrimLeft(name, "-")), fs.Name())
 	}
 	var value, name string
+	if _, scanErr := fmt.Sscanf(msg, "invalid boolean value %q for %s", &value, &name); scanErr == nil {
+		return Usagef("%s %q: not true or false", flagName(strings.TrimSuffix(strings.TrimLeft(name, "-"), ":")), value)
+	}
 	if _, scanErr := fmt.Sscanf(msg, "invalid value %q for flag %s", &value, &name); scanErr == nil {
 		name = strings.TrimSuffix(strings.TrimLeft(name, "-"), ":")
 		want := "a valid value"
@@ -105,7 +108,7 @@ func flagError(fs *flag.FlagSet, err error) error {
 				return Usagef("%s %s", flagName(name), why) // the flag's own message
 			}
 		}
-		return Usagef("%s %s: not %s", flagName(name), value, want)
+		return Usagef("%s %q: not %s", flagName(name), value, want)
 	}
 	return &UsageError{strings.ReplaceAll(msg, "\n", " ")}
 }
@@ -199,20 +202,20 @@ func CheckOut(flagName, path string) error {
 	st, err := os.Stat(dir)
 	switch {
 	case err != nil:
-		return Usagef("%s %s: the folder %s does not exist", flagName, path, dir)
+		return Usagef("%s %q: the folder %q does not exist", flagName, path, dir)
 	case !st.IsDir():
-		return Usagef("%s %s: %s is not a folder", flagName, path, dir)
+		return Usagef("%s %q: %q is not a folder", flagName, path, dir)
 	case IsDir(path):
-		return Usagef("%s %s: is a folder; a file is wanted", flagName, path)
+		return Usagef("%s %q: is a folder; a file is wanted", flagName, path)
 	}
 	if err := atomicfile.CheckTarget(path); err != nil {
-		return Usagef("%s %s: exists and is not a regular file (a device, FIFO, socket or symbolic link); give a new name or a regular file", flagName, path)
+		return Usagef("%s %q: exists and is not a regular file (a device, FIFO, socket or symbolic link); give a new name or a regular file", flagName, path)
 	}
 	if err := atomicfile.Probe(path); err != nil {
 		if errors.Is(err, syscall.ENAMETOOLONG) {
-			return Usagef("%s %s: the name is too long for the file system (with the temporary suffix; at most %d bytes)", flagName, path, maxName)
+			return Usagef("%s %q: the name is too long for the file system (with the temporary suffix; at most %d bytes)", flagName, path, maxName)
 		}
-		return Usagef("%s %s: the folder %s is not writable", flagName, path, dir)
+		return Usagef("%s %q: the folder %q is not writable", flagName, path, dir)
 	}
 	return nil
 }

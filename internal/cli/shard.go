@@ -93,7 +93,7 @@ func ShardOut(out, name string) (string, error) {
 	if strings.HasSuffix(out, "/") {
 		// Registered: removed again if the run does not succeed (Program.Run).
 		if _, err := atomicfile.MkdirAll(out); err != nil {
-			return "", Usagef("-o %s: cannot create the folder: %v", out, errors.Unwrap(err))
+			return "", Usagef("-o %q: cannot create the folder: %v", out, errors.Unwrap(err))
 		}
 	}
 	path := PartPath(out, name)
@@ -109,7 +109,7 @@ func PartFiles(args []string, out string) ([]string, error) {
 		if IsDir(f) {
 			m, _ := filepath.Glob(filepath.Join(f, "*.gkpart"))
 			if len(m) == 0 {
-				return nil, Usagef("%s: no *.gkpart files in this directory", f)
+				return nil, Usagef("%q: no *.gkpart files in this directory", f)
 			}
 			files = append(files, m...)
 			continue
@@ -122,7 +122,7 @@ func PartFiles(args []string, out string) ([]string, error) {
 	if st, err := os.Stat(out); out != "" && err == nil {
 		for _, f := range files {
 			if fst, err := os.Stat(f); err == nil && os.SameFile(st, fst) {
-				return nil, Usagef("-o %s: is one of the part files being merged", out)
+				return nil, Usagef("-o %q: is one of the part files being merged", out)
 			}
 		}
 	}
@@ -137,10 +137,10 @@ func ReadPart(path string) (format string, plain []byte, err error) {
 		if u := errors.Unwrap(err); u != nil {
 			err = u
 		}
-		return "", nil, Usagef("%s: cannot read: %v", path, err)
+		return "", nil, Usagef("%q: cannot read: %v", path, err)
 	}
 	if format, plain, err = shard.ReadFormat(raw); err != nil {
-		return "", nil, Usagef("%s: %v", path, err)
+		return "", nil, Usagef("%q: %v", path, err)
 	}
 	return format, plain, nil
 }
