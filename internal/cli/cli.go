@@ -1,7 +1,10 @@
 // Package cli is the machinery of gossipkit's command line that knows
-// nothing of the models: flag parsing in the CLI's error form, duplicate
-// flags, output paths checked before work and written atomically, formats,
-// and progress bars.
+// nothing of the models: the command table (Program, Command) and its
+// help, flags bound to Config fields so that a library's field error names
+// its flag, enumeration flags from a library's names, flag parsing in the
+// CLI's error form, duplicate flags, output paths checked before work and
+// written atomically, formats, the {rows, best, cheapest} design writer,
+// shard flags and part files, and progress bars.
 package cli
 
 import (
@@ -44,34 +47,14 @@ var ErrHelp = errors.New("help requested")
 // ErrFailed ends a command that already reported its failure (exit 1).
 var ErrFailed = errors.New("failed")
 
-// NewFlags returns a flag set that reports nothing itself: Parse turns
-// its errors into one-line usage errors and prints -h to the command's
-// stdout.
-func NewFlags(name string) *flag.FlagSet {
+// newFlags returns a flag set that reports nothing itself: FlagSet.parse
+// turns its errors into one-line usage errors and prints -h to the
+// command's stdout.
+func newFlags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	return fs
-}
-
-// Parse parses args; -h prints the flags to the command's stdout
-// (ErrHelp); any other problem becomes a one-line usage error.
-func Parse(fs *flag.FlagSet, stdout io.Writer, args []string) error {
-	if err := duplicateFlag(fs, args); err != nil {
-		return err
-	}
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		printFlags(stdout, fs, fs.Name()+" [flags]")
-		return ErrHelp
-	}
-	if err != nil {
-		return flagError(fs, err)
-	}
-	if fs.NArg() > 0 {
-		return Usagef("unexpected argument %q", fs.Arg(0))
-	}
-	return nil
 }
 
 // flagError rewrites the flag package's errors in the CLI's form:
@@ -169,28 +152,6 @@ func printFlags(w io.Writer, fs *flag.FlagSet, usage string) {
 	})
 }
 
-// ParseFormatted parses a command's flags and checks its --format and, if
-// it has one, its -o FILE (checkOut) before any work starts. A -o that
-// names a folder (ending in /, or existing) is left to the command (shard
-// part files go there).
-func ParseFormatted(fs *flag.FlagSet, stdout io.Writer, args []string, format *string) error {
-	if err := Parse(fs, stdout, args); err != nil {
-		return err
-	}
-	if err := CheckFormat(*format); err != nil {
-		return err
-	}
-	if f := fs.Lookup("o"); f != nil {
-		p := f.Value.String()
-		// A folder is a valid -o only for commands that write shard parts.
-		shardDir := fs.Lookup("shard") != nil && (strings.HasSuffix(p, "/") || IsDir(p))
-		if p != "" && p != "-" && !shardDir {
-			return CheckOut("-o", p)
-		}
-	}
-	return nil
-}
-
 // CheckOut checks that a file can be written at path: its folder exists
 // and is writable, path is absent or a regular file (not a device, FIFO,
 // socket, folder or symbolic link: see atomicfile), and the temporary file
@@ -223,11 +184,6 @@ func CheckOut(flagName, path string) error {
 // maxName is the longest file name that -o accepts: NAME_MAX (255) less
 // the temporary name's additions (".", ".tmp" and 10 digits).
 const maxName = 255 - 15
-
-// OutFlag adds the -o FILE flag.
-func OutFlag(fs *flag.FlagSet) *string {
-	return fs.String("o", "", "write to FILE instead of standard output (atomically; checked before any work)")
-}
 
 // Buffered runs print into a buffer and writes it to -o FILE or stdout;
 // print's error (e.g. errFailed after a verdict is printed) is returned

@@ -245,7 +245,7 @@ type FlagSet struct {
 type fieldFlag struct{ field, flag string }
 
 // NewFlagSet returns an empty flag set for the command at path.
-func NewFlagSet(path string) *FlagSet { return &FlagSet{FlagSet: NewFlags(path)} }
+func NewFlagSet(path string) *FlagSet { return &FlagSet{FlagSet: newFlags(path)} }
 
 // Bind records that the flag name sets field (a Go path such as
 // Config.Shuffle.Exchange, as field errors name it).
