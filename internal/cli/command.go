@@ -11,6 +11,7 @@ import (
 
 	"github.com/gossipkit/gossipkit/internal/atomicfile"
 	"github.com/gossipkit/gossipkit/internal/enum"
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
 )
 
@@ -217,6 +218,11 @@ func (p *Program) run(ctx context.Context, e *Env, name string, args []string) i
 	case errors.As(err, &fe):
 		// A value a library refused: bad input, named by its flag.
 		fmt.Fprintf(e.Stderr, "%s: %v\n", name, oneLine(fs.FieldUsage(err).Error()))
+		return 2
+	case errors.Is(err, gossip.ErrTooLarge):
+		// Valid values whose work a library refused before starting it
+		// (its estimate and limit are in the message): bad input too.
+		fmt.Fprintf(e.Stderr, "%s: %v\n", name, oneLine(err.Error()))
 		return 2
 	case errors.Is(err, ErrFailed):
 		return 1
