@@ -21,6 +21,10 @@ type asymptotic struct {
 	u      float64   // growth rate of the Yule phase, per mean-field round
 	rho    float64   // real rounds per mean-field round, (N−1)/N
 	zero   bool      // the level is met at t = 0
+	// gm, gs: mean and sd of the shift G at each node, at the node's
+	// finite Yule clock a_j (shift.go); gmInf, gsInf: their limits.
+	gm, gs       []float64
+	gmInf, gsInf float64
 }
 
 // tanh-sinh quadrature on (0, 1): q_j = 1/(1 + e^{−π sinh(jh)}), weight
@@ -96,8 +100,23 @@ func newAsymptotic(N, K int, e []float64, mf approx.Model) *asymptotic {
 	for i, ei := range e {
 		a.tau[i] = coverageTime(mf, ei)
 	}
+	m, v := shiftLimit(K)
+	a.gmInf, a.gsInf = m/a.u, math.Sqrt(v)/a.u
+	a.gm, a.gs = make([]float64, len(e)), make([]float64, len(e))
+	for i, ei := range e {
+		a.gm[i], a.gs[i] = a.gmInf, a.gsInf
+		if finiteShift {
+			// a_j = u·A*, A* = (N−1)·E/(2p): the Yule clock at the level.
+			dm, vj := yuleJ(K, a.u*float64(N-1)*ei/(2*mf.P))
+			a.gm[i], a.gs[i] = -dm/a.u, math.Sqrt(vj)/a.u
+		}
+	}
 	return a
 }
+
+// finiteShift switches on the finite-level shift (shift.go); a variable so
+// that the validation can measure the law without it.
+var finiteShift = true
 
 // coverageTime returns the mean-field time at which a node that did not
 // hold d at t = 0 has held it with probability 1 − e^{−E}:
@@ -115,6 +134,21 @@ func coverageTime(mf approx.Model, E float64) float64 {
 	}
 	// ln(1 + (K/x0)(e^v − 1)) = v + ln(K/x0) + ln(1 − e^{−v} + (x0/K)e^{−v})
 	return (v + math.Log(K/x0) + math.Log1p((x0/K-1)*math.Exp(-v))) / k
+}
+
+// survGAt returns P(G_j ≥ g) for the shift at node j: the limit law of G
+// moved and scaled to the node's mean gm[j] and sd gs[j].
+func (a *asymptotic) survGAt(j int, g float64) float64 {
+	if a.gs[j] == a.gsInf && a.gm[j] == a.gmInf {
+		return a.survG(g)
+	}
+	if !(a.gs[j] > 1e-12*a.gsInf) {
+		if g <= a.gm[j] {
+			return 1
+		}
+		return 0
+	}
+	return a.survG(a.gmInf + (g-a.gm[j])*a.gsInf/a.gs[j])
 }
 
 // survG returns P(G ≥ g) = P(W ≥ K·e^{u·g}) for W ~ Gamma(K, 1).
@@ -144,7 +178,7 @@ func (a *asymptotic) CDF(t float64) float64 {
 	s := t / a.rho
 	p := 0.0
 	for i, tj := range a.tau {
-		p += a.w[i] * a.survG(tj-s)
+		p += a.w[i] * a.survGAt(i, tj-s)
 	}
 	return math.Min(1, math.Max(0, p))
 }
@@ -166,16 +200,17 @@ func (a *asymptotic) Moments() (mean, sd float64) {
 	if a.zero {
 		return 0, 0
 	}
+	// T/ρ = τ_j − G_j at node j: E = Σ w_j (τ_j − gm_j), Var = Σ w_j
+	// ((τ_j − gm_j − E)² + gs_j²).
 	m1, m2 := 0.0, 0.0
 	for i, tj := range a.tau {
-		m1 += a.w[i] * tj
+		m1 += a.w[i] * (tj - a.gm[i])
 	}
 	for i, tj := range a.tau {
-		d := tj - m1
-		m2 += a.w[i] * d * d
+		d := tj - a.gm[i] - m1
+		m2 += a.w[i] * (d*d + a.gs[i]*a.gs[i])
 	}
-	gm, gv := a.shiftMoments()
-	return a.rho * (m1 - gm), a.rho * math.Sqrt(m2+gv)
+	return a.rho * m1, a.rho * math.Sqrt(m2)
 }
 
 // Quantile returns the smallest t with P(T_L ≤ t) ≥ p, by bisection to

@@ -1,0 +1,78 @@
+package plan
+
+import "math"
+
+// The finite-level time shift (package doc, "The shift at a finite level").
+//
+// While X ≪ N, X grows as a Yule process of rate u from K, and the level is
+// reached when A = ∫X dt passes A* = (N−1)·E/(2p). Measured on the clock A,
+// the Yule process is K + P(u·A), P a unit Poisson process (each holder
+// gives birth at rate u per unit of A), and the time elapsed is
+//
+//	u·T = J(a) = ∫₀ᵃ dr/(K + P(r)),   a = u·A*.
+//
+// The limit law replaces J(a) by ln(1 + a/K) − u·G, exact as a → ∞. At a
+// finite a the moments of J(a) are closed forms in the Poisson tails Q_j =
+// P(Pois(a) ≥ j): with ℓ_j the length of [0, a] spent at P = j, E ℓ_j =
+// Q_{j+1}, E ℓ_j² = 2·Q_{j+2} and E ℓ_jℓ_k = Q_{k+2} (j < k; each is the
+// probability that a Gamma(j+1) and a Gamma(k−j+1) or Exp(1) variable fit
+// in [0, a] together), so
+//
+//	E J(a)  = Σ_j Q_{j+1}/(K+j)
+//	E J(a)² = Σ_j 2·Q_{j+2}/(K+j)² + 2·Σ_{j<k} Q_{k+2}/((K+j)(K+k)).
+
+// shiftMaxA is the largest a at which yuleJ sums the series (O(a) terms);
+// beyond it both corrections decay as 1/a and are extrapolated so.
+const shiftMaxA = 2e4
+
+// yuleJ returns E J(a) − ln(1 + a/K) and Var J(a) for K initial copies.
+func yuleJ(K int, a float64) (dmean, variance float64) {
+	if !(a > 0) {
+		return 0, 0
+	}
+	if a > shiftMaxA {
+		dm, v := yuleJ(K, shiftMaxA)
+		_, vInf := shiftLimit(K)
+		f := shiftMaxA / a
+		mInf := -shiftLimitMean(K)
+		return mInf + (dm-mInf)*f, vInf + (v-vInf)*f
+	}
+	// Q_j for j = 0..n+2, n past the Poisson law's upper tail.
+	n := int(a + 12*math.Sqrt(a) + 40)
+	q := make([]float64, n+3)
+	// pmf_j in logarithms, tail sums from the top.
+	la := math.Log(a)
+	tail := 0.0
+	for j := n + 2; j >= 0; j-- {
+		lg, _ := math.Lgamma(float64(j + 1))
+		tail += math.Exp(-a + float64(j)*la - lg)
+		q[j] = math.Min(1, tail)
+	}
+	fK := float64(K)
+	m1, s2, cross, h := 0.0, 0.0, 0.0, 0.0
+	for j := 0; j <= n; j++ {
+		inv := 1 / (fK + float64(j))
+		m1 += q[j+1] * inv
+		s2 += 2 * q[j+2] * inv * inv
+		cross += 2 * q[j+2] * inv * h // Σ_{i<j} 1/(K+i) = h
+		h += inv
+	}
+	v := s2 + cross - m1*m1
+	return m1 - math.Log1p(a/fK), math.Max(0, v)
+}
+
+// shiftLimitMean is −lim (E J(a) − ln(1 + a/K)) = ψ(K) − ln K = u·E[G].
+func shiftLimitMean(K int) float64 {
+	m, _ := shiftLimit(K)
+	return m
+}
+
+// shiftLimit returns u·E[G] = ψ(K) − ln K and u²·Var G = ψ'(K).
+func shiftLimit(K int) (mean, variance float64) {
+	psi, psi1 := -0.57721566490153286, math.Pi*math.Pi/6
+	for j := 1; j < K; j++ {
+		psi += 1 / float64(j)
+		psi1 -= 1 / float64(j*j)
+	}
+	return psi - math.Log(float64(K)), psi1
+}
