@@ -229,18 +229,6 @@ func TestCoverageTime(t *testing.T) {
 	}
 }
 
-// quantileZ is |z_p| for the quantile deviation law of the package doc,
-// |Δq_p| ≤ DevMean + quantileZ(p)·DevSD: the larger of the standardised
-// p-quantiles of the Gumbel law (−u·G for K = 1: P(−ln W ≤ x) =
-// exp(−e^{−x}), mean γ, sd π/√6) and of the normal law (the limit of the
-// shift's law as K grows), the quantiles of a law that moves by Δmean and
-// stretches by Δsd moving by Δmean + z_p·Δsd.
-func quantileZ(p float64) float64 {
-	zG := (-math.Log(-math.Log(p)) - 0.57721566490153286) * math.Sqrt(6) / math.Pi
-	zN := math.Sqrt2 * math.Erfinv(2*p-1)
-	return math.Max(math.Abs(zG), math.Abs(zN))
-}
-
 // The limit law's quantiles against the exact chain's (chain.TimeToLevel,
 // within its bound of 1e-10 or so, far below the tolerances): every |Δq_p|
 // within DevMean + quantileZ(p)·DevSD (the stated deviations of mean and
