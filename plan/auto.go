@@ -59,7 +59,7 @@ func autoChoice(ctx context.Context, cfg Config, set Settings, asym *asymptotic,
 	ans.Method = Asymptotic
 	dev := ans.Accuracy.Largest(cfg.confidence())
 	if dev <= acc {
-		ans.Accuracy.Note = fmt.Sprintf("auto: asymptotic bound %.2g rounds ≤ requested %g: %s", dev, acc, ans.Accuracy.Note)
+		ans.Accuracy.Note = fmt.Sprintf("auto: asymptotic bound %.3g rounds ≤ requested %g: %s", dev, acc, ans.Accuracy.Note)
 		return ans, nil
 	}
 	need := math.Ceil(math.Pow(2*ans.SD/acc, 2))
@@ -69,7 +69,7 @@ func autoChoice(ctx context.Context, cfg Config, set Settings, asym *asymptotic,
 	if reps*per > autoMCEvents {
 		reps, capped = math.Max(float64(set.Reps), math.Floor(autoMCEvents/per)), true
 		if se := ans.SD / math.Sqrt(reps); 2*se > dev || reps*per > autoMCEvents {
-			ans.Accuracy.Note = fmt.Sprintf("auto: asymptotic bound %.2g rounds > requested %g, but the lumped Monte Carlo that fits the budget (%.0f runs of about %.2g events) would have 2·se %.2g > %.2g: asymptotic; %s",
+			ans.Accuracy.Note = fmt.Sprintf("auto: asymptotic bound %.3g rounds > requested %g, but the lumped Monte Carlo that fits the budget (%.0f runs of about %.2g events) would have 2·se %.2g > %.2g: asymptotic; %s",
 				dev, acc, reps, per, 2*se, dev, ans.Accuracy.Note)
 			return ans, nil
 		}
@@ -85,6 +85,6 @@ func autoChoice(ctx context.Context, cfg Config, set Settings, asym *asymptotic,
 	if capped {
 		why = fmt.Sprintf("as many as fit the budget of %.0g events; 2·se %.2g < the law's bound", autoMCEvents, 2*a.Accuracy.SEMean)
 	}
-	a.Accuracy.Note = fmt.Sprintf("auto: asymptotic bound %.2g rounds > requested %g: lumped Monte Carlo, %d runs (%s); %s", dev, acc, mc.Reps, why, a.Accuracy.Note)
+	a.Accuracy.Note = fmt.Sprintf("auto: asymptotic bound %.3g rounds > requested %g: lumped Monte Carlo, %d runs (%s); %s", dev, acc, mc.Reps, why, a.Accuracy.Note)
 	return a, nil
 }

@@ -233,12 +233,15 @@ type Accuracy struct {
 	// estimates: sd/√R; √(μ₄ − σ⁴)/(2σ√R) from the sample's fourth
 	// moment; √(p(1−p)/R).
 	SEMean, SESD, SEPDeadline float64
-	// DevMean, DevSD (asymptotic): the largest deviation of mean and sd
-	// from the exact chain measured at this N (see the package doc),
-	// scaled to this configuration's time scale 1/u.
+	// DevMean, DevSD (asymptotic): the stated bounds on the error of the
+	// mean and the sd, 1/(u·C) and 1.5/(u·√C) rounds with C = x∞·N the
+	// holders at equilibrium (package doc: measured on a training set of
+	// configurations, checked on a separate one); a p-quantile is within
+	// DevQuantile(p).
 	DevMean, DevSD float64
-	// DevPDeadline (asymptotic): the stated bound on the error of
-	// PDeadline.
+	// DevPDeadline (asymptotic, with a deadline): the stated bound on the
+	// error of PDeadline, the change of the law's CDF over Deadline ±
+	// DevQuantile.
 	DevPDeadline float64
 	// Note says the same in words.
 	Note string

@@ -225,19 +225,15 @@ func valSEP(p float64, R int) float64 {
 
 // valErrors is the law's answer at v and its ratios to the stated bound.
 type valErrors struct {
-	a                *Answer
-	M, C, aY         float64 // copies at the level, capacity x∞·N, Yule clock at the level
-	ratio            [8]float64
-	ratio3           float64
-	dev              [8]float64
-	err              [8]float64
-	worst            float64
-	worstName        string
-	lawQ             [5]float64
-	bMean, bSD, bP   float64
-	bQ               [5]float64
-	uu               float64
-	lawMean, lawSDev float64
+	a         *Answer
+	M, C, aY  float64 // copies at the level, capacity x∞·N, Yule clock at the level
+	u         float64
+	ratio     [8]float64 // |err|/(dev + valZ·se)
+	ratio3    float64    // the largest |err|/(dev + 3·se)
+	dev       [8]float64
+	err       [8]float64
+	worst     float64
+	worstName string
 }
 
 var valNames = [8]string{"mean", "sd", "q05", "q25", "q50", "q75", "q95", "p_deadline"}
@@ -250,7 +246,7 @@ func (v valCase) check() (*valErrors, error) {
 	}
 	e := &valErrors{a: a}
 	mf, _ := meanField(cfg)
-	e.uu = mf.Rate()
+	e.u = mf.Rate()
 	e.M, e.C, e.aY = copiesAtLevel(cfg, mf)
 	law := [8]float64{a.Mean, a.SD, a.Q05, a.Q25, a.Q50, a.Q75, a.Q95, a.PDeadline}
 	ref := [8]float64{v.Mean, v.SD, v.Q[0], v.Q[1], v.Q[2], v.Q[3], v.Q[4], v.P}
@@ -293,7 +289,7 @@ func (v valCase) record(e *valErrors) []string {
 	for _, x := range v.SEQ {
 		r = append(r, g(x))
 	}
-	r = append(r, g(v.P), g(v.SEP), strconv.FormatFloat(v.RefSeconds, 'f', 2, 64), g(e.uu), g(e.M), g(e.C))
+	r = append(r, g(v.P), g(v.SEP), strconv.FormatFloat(v.RefSeconds, 'f', 2, 64), g(e.u), g(e.M), g(e.C))
 	a := e.a
 	for _, x := range []float64{a.Mean, a.SD, a.Q05, a.Q25, a.Q50, a.Q75, a.Q95, a.PDeadline} {
 		r = append(r, g(x))
@@ -381,7 +377,6 @@ func writeValTable(path string, rows []valCase, errs []*valErrors, header string
 	return os.Rename(tmp, path)
 }
 
-var _ = approx.Simplified
 
 // valLong: GOSSIPKIT_LONG=1 regenerates the table (references and all);
 // GOSSIPKIT_LONG=bounds rewrites only the law's columns from the stored
