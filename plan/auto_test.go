@@ -2,6 +2,7 @@ package plan
 
 import (
 	"context"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -58,4 +59,22 @@ func TestAutoChoice(t *testing.T) {
 			t.Errorf("%v: %s", a.Method, a.Accuracy.Note)
 		}
 	})
+}
+
+// Settings.Accuracy must be a number ≥ 0: NaN and negative values are
+// refused as a *FieldError naming it (NaN used to reach int(NaN)
+// replications).
+func TestAccuracyValidated(t *testing.T) {
+	cfg := Config{Nodes: 2000, Shuffle: paper, Level: 0.9}
+	for _, acc := range []float64{math.NaN(), -1, math.Inf(-1)} {
+		_, err := Solve(context.Background(), cfg, Settings{Accuracy: acc})
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != "Settings.Accuracy" {
+			t.Errorf("Accuracy %v: %v", acc, err)
+		}
+	}
+	a, err := Solve(context.Background(), cfg, Settings{Accuracy: math.Inf(1), ExactBudget: 1})
+	if err != nil || a.Method != Asymptotic {
+		t.Errorf("Accuracy +Inf: %v, %v", a, err)
+	}
 }

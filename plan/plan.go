@@ -311,6 +311,9 @@ func Sweep(ctx context.Context, cfg Config, exchanges []int, set Settings) (*Des
 	if set.Model < Markov || set.Model > Lumped {
 		return nil, fieldErr("Settings.Model", "%d: not a model", int(set.Model))
 	}
+	if !(set.Accuracy >= 0) {
+		return nil, fieldErr("Settings.Accuracy", "%g: valid range ≥ 0 rounds (0: %g; +Inf: the asymptotic law wherever the exact chain does not fit)", set.Accuracy, DefaultAccuracy)
+	}
 	d := &Design{Config: cfg, Best: -1, Cheapest: -1}
 	var shared []float64 // coverage exponents of B, shared by every s
 	for _, s := range exchanges {

@@ -36,7 +36,7 @@ import (
 // for the mean, the sd, the five quantiles and P(T_L ≤ D). The short test
 // recomputes the law and its bound at a sample of rows and checks the ratio
 // against the stored reference; GOSSIPKIT_LONG=1 regenerates the whole
-// table (about 10 minutes of CPU).
+// table (about 20 minutes on two loaded cores).
 
 const (
 	valTrainSeed = 2811 // configurations of the training set
@@ -376,7 +376,6 @@ func writeValTable(path string, rows []valCase, errs []*valErrors, header string
 	}
 	return os.Rename(tmp, path)
 }
-
 
 // valLong: GOSSIPKIT_LONG=1 regenerates the table (references and all);
 // GOSSIPKIT_LONG=bounds rewrites only the law's columns from the stored
