@@ -40,7 +40,7 @@
 // randomness of an epidemic started by a few individuals survives in the
 // large-N limit as a random time shift of the deterministic curve is the
 // theorem of Barbour, Chigansky and Klebaner ("On the emergence of random
-// initial conditions in fluid limits", arXiv:1510.04819, 2016): population
+// initial conditions in fluid limits", arXiv:1510.04819, 2015): population
 // processes that start near zero with a large carrying capacity converge,
 // viewed at suitably growing times, to the fluid limit of Kurtz (1970)
 // started from a random initial condition related to the martingale limit
@@ -99,7 +99,11 @@
 // over its quantile function (103 nodes, gonum's InvRegIncBeta; the Beta
 // quantiles depend on N, K and L only, so a sweep over s computes them
 // once). Mean and sd: E[T_L] = ρ(E[t(B)] − E[G]), Var T_L = ρ²(Var t(B) +
-// Var G). Quantiles by bisection. A level with ⌈L·N⌉ ≤ K gives T_L = 0.
+// Var G), with the shift taken at each node's level (next section: G_j,
+// E[T_L] = ρ·Σ w_j (τ_j − E G_j), Var T_L = ρ²·Σ w_j ((τ_j − E G_j −
+// E[T_L]/ρ)² + Var G_j)). Quantiles by bisection, on the survival function
+// above p = 1/2 (so that a p within an ulp of 1 is resolved), with bounded
+// brackets. A level with ⌈L·N⌉ ≤ K gives T_L = 0.
 //
 // Time. In Shuffles time (exactly N shuffles a round) the same limit law
 // holds: the k-th shuffle comes at k/N instead of at a Gamma(k, N) time,
@@ -171,7 +175,7 @@
 // seeds 2811 and 2812 over n ∈ {50…1000}, c/n ∈ {0.05…0.4}, s from 1 to c −
 // 1 (47 rows at s = c − 1), K ∈ {1, 2, 5, 20}, L ∈ {0.5, 0.75, 0.9, 0.99,
 // 1}, N from 51 to 812 263 and both clocks; the reference is the exact
-// chain where its work is small (98 rows, N ≤ 800) and the lumped chain's
+// chain where its work is small (98 rows, N ≤ 491) and the lumped chain's
 // Monte Carlo elsewhere (152 rows, 200 to 20 000 replications, at most 2·10⁸
 // events a row). On the training set the largest |Δmean|·u·C is 0.81 and
 // the largest |Δsd|·u·√C 1.37, each after allowing 4 standard errors of a
