@@ -1,6 +1,9 @@
 package plan
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // The finite-level time shift (package doc, "The shift at a finite level").
 //
@@ -38,20 +41,39 @@ func yuleJ(K int, a float64) (dmean, variance float64) {
 		if math.IsInf(a, 1) {
 			return -mInf, vInf
 		}
-		dm, v := yuleJ(K, shiftMaxA)
+		dm, v := yuleJAtMax(K)
 		f := shiftMaxA / a
 		return -mInf + (dm+mInf)*f, vInf + (v-vInf)*f*math.Log(a)/math.Log(shiftMaxA)
 	}
-	// Q_j for j = 0..n+2, n past the Poisson law's upper tail.
+	// Q_j for j = 0..n+2, n past the Poisson law's upper tail (12 sd),
+	// summed from the top; below a − 12√a − 40 it is 1 to 1e-30.
 	n := int(a + 12*math.Sqrt(a) + 40)
 	q := make([]float64, n+3)
-	// pmf_j in logarithms, tail sums from the top.
 	la := math.Log(a)
-	tail := 0.0
-	for j := n + 2; j >= 0; j-- {
+	logPmf := func(j int) float64 {
 		lg, _ := math.Lgamma(float64(j + 1))
-		tail += math.Exp(-a + float64(j)*la - lg)
-		q[j] = math.Min(1, tail)
+		return -a + float64(j)*la - lg
+	}
+	if a < 50 {
+		// Few terms: each pmf from its logarithm (the recurrence below
+		// would start under the smallest float64 for a tiny a).
+		tail := 0.0
+		for j := n + 2; j >= 0; j-- {
+			tail += math.Exp(logPmf(j))
+			q[j] = math.Min(1, tail)
+		}
+	} else {
+		// pmf_{j−1} = pmf_j·j/a downwards from the top, one logarithm.
+		lo := max(0, int(a-12*math.Sqrt(a)-40))
+		pmf, tail := math.Exp(logPmf(n+2)), 0.0
+		for j := n + 2; j >= lo; j-- {
+			tail += pmf
+			q[j] = math.Min(1, tail)
+			pmf *= float64(j) / a
+		}
+		for j := range lo {
+			q[j] = 1
+		}
 	}
 	fK := float64(K)
 	m1, s2, cross, h := 0.0, 0.0, 0.0, 0.0
@@ -65,6 +87,23 @@ func yuleJ(K int, a float64) (dmean, variance float64) {
 	v := s2 + cross - m1*m1
 	return m1 - math.Log1p(a/fK), math.Max(0, v)
 }
+
+// yuleJAtMax is yuleJ(K, shiftMaxA), computed once per K.
+func yuleJAtMax(K int) (dmean, variance float64) {
+	yuleMaxMu.Lock()
+	defer yuleMaxMu.Unlock()
+	if r, ok := yuleMax[K]; ok {
+		return r[0], r[1]
+	}
+	dm, v := yuleJ(K, shiftMaxA)
+	yuleMax[K] = [2]float64{dm, v}
+	return dm, v
+}
+
+var (
+	yuleMaxMu sync.Mutex
+	yuleMax   = map[int][2]float64{}
+)
 
 // shiftLimit returns u·E[G] = ψ(K) − ln K and u²·Var G = ψ'(K).
 func shiftLimit(K int) (mean, variance float64) {
