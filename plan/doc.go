@@ -143,8 +143,13 @@
 // 55.1 in the example above (truth 168.4 ± 0.1, 55.3 ± 0.1 from 10⁵
 // event-by-event runs), and P(T_0.99 ≤ 899.7) at N = 2000, n = 500, c =
 // 100, s = 99 from 0.750 to 0.777 (truth 0.782). The series is summed up to
-// a = 2·10⁴ (O(a) terms) and extrapolated as 1/a beyond
-// (TestYuleJ checks it against a direct simulation of J(a)).
+// a = 2·10⁴ (O(a) terms) and extrapolated beyond, the mean's distance to
+// its limit as 1/a and the variance's as ln(a)/a, the forms measured
+// between a = 10⁴ and 2·10⁴ (TestYuleJ checks the series against a direct
+// simulation of J(a), and the limits). The shape of G_a is the one
+// approximation here: at a = 15 the law's 5 %-quantile in the example is
+// 96.6 rounds against the lumped chain's 100.2 (4000 runs), while mean and
+// sd are right; the stated bound covers it.
 //
 // # Accuracy of the limit law
 //
