@@ -115,7 +115,7 @@ type Jumps struct {
 func JumpsFor(v approx.Variant, sh gossip.Shuffle) (Jumps, error) {
 	tr, err := approx.TransitionsFor(v, sh)
 	if err != nil {
-		return Jumps{}, err
+		return Jumps{}, fielderr.Within("chain", "", err)
 	}
 	return Jumps{
 		Up:   tr[approx.S10][approx.S11] + tr[approx.S01][approx.S11],

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/fielderr"
 )
 
 // trimEvery is the number of steps between trims of the live region of X
@@ -41,7 +42,7 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 	set = set.withDefaults()
 	j, err := JumpsFor(cfg.PDrop, cfg.Shuffle)
 	if err != nil {
-		return nil, err
+		return nil, fielderr.Within("chain", "Config", err)
 	}
 	if set.rate == 0 {
 		// The work, before any: Estimate costs O(N) (the stationary law

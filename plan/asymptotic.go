@@ -21,6 +21,14 @@ type asymptotic struct {
 	u      float64   // growth rate of the Yule phase, per mean-field round
 	rho    float64   // real rounds per mean-field round, (N−1)/N
 	zero   bool      // the level is met at t = 0
+	// gm, gs: mean and sd of the shift G at each node, at the node's
+	// finite Yule clock a_j (shift.go); gmInf, gsInf: their limits.
+	gm, gs       []float64
+	gmInf, gsInf float64
+	// The scales of the stated bound (deviation.go): M, the mean-field
+	// holders when the level is reached (at the median of B); C = x∞·N,
+	// the holders at equilibrium.
+	copies, capacity float64
 }
 
 // tanh-sinh quadrature on (0, 1): q_j = 1/(1 + e^{−π sinh(jh)}), weight
@@ -96,8 +104,25 @@ func newAsymptotic(N, K int, e []float64, mf approx.Model) *asymptotic {
 	for i, ei := range e {
 		a.tau[i] = coverageTime(mf, ei)
 	}
+	m, v := shiftLimit(K)
+	a.gmInf, a.gsInf = m/a.u, math.Sqrt(v)/a.u
+	a.copies = float64(N) * mf.X(a.tau[len(a.tau)/2])
+	a.capacity = float64(N) * mf.Steady()
+	a.gm, a.gs = make([]float64, len(e)), make([]float64, len(e))
+	for i, ei := range e {
+		a.gm[i], a.gs[i] = a.gmInf, a.gsInf
+		if finiteShift {
+			// a_j = u·A*, A* = (N−1)·E/(2p): the Yule clock at the level.
+			dm, vj := yuleJ(K, a.u*float64(N-1)*ei/(2*mf.P))
+			a.gm[i], a.gs[i] = -dm/a.u, math.Sqrt(vj)/a.u
+		}
+	}
 	return a
 }
+
+// finiteShift switches on the finite-level shift (shift.go); a variable so
+// that the validation can measure the law without it.
+var finiteShift = true
 
 // coverageTime returns the mean-field time at which a node that did not
 // hold d at t = 0 has held it with probability 1 − e^{−E}:
@@ -115,6 +140,21 @@ func coverageTime(mf approx.Model, E float64) float64 {
 	}
 	// ln(1 + (K/x0)(e^v − 1)) = v + ln(K/x0) + ln(1 − e^{−v} + (x0/K)e^{−v})
 	return (v + math.Log(K/x0) + math.Log1p((x0/K-1)*math.Exp(-v))) / k
+}
+
+// survGAt returns P(G_j ≥ g) for the shift at node j: the limit law of G
+// moved and scaled to the node's mean gm[j] and sd gs[j].
+func (a *asymptotic) survGAt(j int, g float64) float64 {
+	if a.gs[j] == a.gsInf && a.gm[j] == a.gmInf {
+		return a.survG(g)
+	}
+	if !(a.gs[j] > 1e-12*a.gsInf) {
+		if g <= a.gm[j] {
+			return 1
+		}
+		return 0
+	}
+	return a.survG(a.gmInf + (g-a.gm[j])*a.gsInf/a.gs[j])
 }
 
 // survG returns P(G ≥ g) = P(W ≥ K·e^{u·g}) for W ~ Gamma(K, 1).
@@ -144,7 +184,7 @@ func (a *asymptotic) CDF(t float64) float64 {
 	s := t / a.rho
 	p := 0.0
 	for i, tj := range a.tau {
-		p += a.w[i] * a.survG(tj-s)
+		p += a.w[i] * a.survGAt(i, tj-s)
 	}
 	return math.Min(1, math.Max(0, p))
 }
@@ -166,39 +206,112 @@ func (a *asymptotic) Moments() (mean, sd float64) {
 	if a.zero {
 		return 0, 0
 	}
+	// T/ρ = τ_j − G_j at node j: E = Σ w_j (τ_j − gm_j), Var = Σ w_j
+	// ((τ_j − gm_j − E)² + gs_j²).
 	m1, m2 := 0.0, 0.0
 	for i, tj := range a.tau {
-		m1 += a.w[i] * tj
+		m1 += a.w[i] * (tj - a.gm[i])
 	}
 	for i, tj := range a.tau {
-		d := tj - m1
-		m2 += a.w[i] * d * d
+		d := tj - a.gm[i] - m1
+		m2 += a.w[i] * (d*d + a.gs[i]*a.gs[i])
 	}
-	gm, gv := a.shiftMoments()
-	return a.rho * (m1 - gm), a.rho * math.Sqrt(m2+gv)
+	return a.rho * m1, a.rho * math.Sqrt(m2)
 }
 
+// sf returns P(T_L > t), t in rounds, summed from the lower tails of the
+// shifts so that it keeps its digits where the CDF rounds to 1.
+func (a *asymptotic) sf(t float64) float64 {
+	if a.zero {
+		if t >= 0 {
+			return 0
+		}
+		return 1
+	}
+	if t < 0 {
+		return 1
+	}
+	s := t / a.rho
+	p := 0.0
+	for i, tj := range a.tau {
+		p += a.w[i] * a.cdfGAt(i, tj-s)
+	}
+	return math.Min(1, math.Max(0, p))
+}
+
+// cdfGAt returns P(G_j < g) (see survGAt).
+func (a *asymptotic) cdfGAt(j int, g float64) float64 {
+	if !(a.gs[j] > 1e-12*a.gsInf) {
+		if g > a.gm[j] {
+			return 1
+		}
+		return 0
+	}
+	z := a.u * (a.gmInf + (g-a.gm[j])*a.gsInf/a.gs[j])
+	if z > 700 {
+		return 1
+	}
+	x := float64(a.k) * math.Exp(z)
+	if a.k == 1 {
+		return -math.Expm1(-x)
+	}
+	return mathext.GammaIncReg(float64(a.k), x)
+}
+
+// quantileSteps bounds the bracket's doublings and the bisection's halvings:
+// 200 doublings of 1/u reach any time a float64 holds, and 200 halvings
+// any width; neither can then loop on a p that the law's CDF cannot
+// resolve (p within an ulp of 1).
+const quantileSteps = 200
+
 // Quantile returns the smallest t with P(T_L ≤ t) ≥ p, by bisection to
-// 1e-9 rounds on a bracket that holds it.
+// 1e-9 rounds on a bracket that holds it: on the CDF for p ≤ 1/2, on the
+// survival function 1 − p for p > 1/2, which resolves p up to the last ulp
+// below 1.
 func (a *asymptotic) Quantile(p float64) float64 {
 	if a.zero {
 		return 0
 	}
+	below := func(t float64) bool { return a.CDF(t) < p } // t is left of the quantile
+	if p > 0.5 {
+		q := 1 - p
+		below = func(t float64) bool { return a.sf(t) > q }
+	}
 	lo, hi := a.tau[0], a.tau[len(a.tau)-1]
 	lo, hi = a.rho*(lo-1), a.rho*(hi+1)
-	for step := 1.0; a.CDF(lo) >= p; step *= 2 {
+	step := 1.0
+	for i := 0; i < quantileSteps && !below(lo); i++ {
 		lo -= step / a.u
+		step *= 2
 	}
-	for step := 1.0; a.CDF(hi) < p; step *= 2 {
+	step = 1.0
+	for i := 0; i < quantileSteps && below(hi); i++ {
 		hi += step / a.u
+		step *= 2
 	}
-	for hi-lo > 1e-9*math.Max(1, math.Abs(hi)) {
+	if below(hi) {
+		return math.Inf(1)
+	}
+	for i := 0; i < quantileSteps && hi-lo > 1e-9*math.Max(1, math.Abs(hi)); i++ {
 		mid := (lo + hi) / 2
-		if a.CDF(mid) >= p {
-			hi = mid
-		} else {
+		if below(mid) {
 			lo = mid
+		} else {
+			hi = mid
 		}
 	}
 	return hi
+}
+
+// devP is the stated bound on the error of P(T_L ≤ D): if every quantile
+// of the law is within DevQuantile of the exact one, the exact CDF at D
+// lies between the law's at D − Δ and D + Δ, Δ the largest DevQuantile
+// over the probabilities in between (one refinement from p = F(D)).
+func (a *asymptotic) devP(D float64, acc Accuracy) float64 {
+	F := a.CDF(D)
+	d := acc.DevQuantile(F)
+	lo, hi := a.CDF(D-d), a.CDF(D+d)
+	d = math.Max(d, math.Max(acc.DevQuantile(lo), acc.DevQuantile(hi)))
+	lo, hi = a.CDF(D-d), a.CDF(D+d)
+	return math.Max(hi-F, F-lo)
 }

@@ -43,8 +43,10 @@ type Config struct {
 type Method int
 
 const (
-	// Auto uses Exact where its estimated work fits Settings.ExactBudget
-	// and Asymptotic elsewhere; the Answer says which it used.
+	// Auto uses Exact where its estimated work fits Settings.ExactBudget,
+	// else Asymptotic where its stated bound is within Settings.Accuracy,
+	// else the Monte Carlo of the lumped chain; the Answer says which it
+	// used and why (Accuracy.Note).
 	Auto Method = iota
 	// Exact solves the finite chain (package chain): mean and sd by
 	// first-step analysis, the law from the transient pass.
@@ -118,10 +120,12 @@ type Settings struct {
 	// Progress, if not nil, is called now and then (exact: steps of the
 	// uniformized chain, as chain.Settings.Progress; mc: replications).
 	Progress gossip.Progress
-	// Accuracy is the accuracy Auto asks of the asymptotic law, in rounds
-	// (its stated DevMean and DevSD); where the law's bound exceeds it,
-	// Auto runs the Monte Carlo of the lumped chain instead. 0 means the
-	// documented default.
+	// Accuracy is the accuracy Auto asks of the asymptotic law, in rounds:
+	// where the law's largest stated deviation (Accuracy.Largest: mean,
+	// sd and quantiles) exceeds it, Auto runs the Monte Carlo of the
+	// lumped chain instead, with enough replications (at least Reps) that
+	// two standard errors of the mean are within it. 0 means
+	// DefaultAccuracy, one round.
 	Accuracy float64
 }
 
@@ -229,15 +233,38 @@ type Accuracy struct {
 	// estimates: sd/√R; √(μ₄ − σ⁴)/(2σ√R) from the sample's fourth
 	// moment; √(p(1−p)/R).
 	SEMean, SESD, SEPDeadline float64
-	// DevMean, DevSD (asymptotic): the largest deviation of mean and sd
-	// from the exact chain measured at this N (see the package doc),
-	// scaled to this configuration's time scale 1/u.
+	// DevMean, DevSD (asymptotic): the stated bounds on the error of the
+	// mean and the sd, 1/(u·C) and 1.5/(u·√C) rounds with C = x∞·N the
+	// holders at equilibrium (package doc: measured on a training set of
+	// configurations, checked on a separate one); a p-quantile is within
+	// DevQuantile(p).
 	DevMean, DevSD float64
-	// DevPDeadline (asymptotic): the stated bound on the error of
-	// PDeadline.
+	// DevPDeadline (asymptotic, with a deadline): the stated bound on the
+	// error of PDeadline, the change of the law's CDF over Deadline ±
+	// DevQuantile.
 	DevPDeadline float64
 	// Note says the same in words.
 	Note string
+}
+
+// DevQuantile (asymptotic) is the stated bound on the error of the
+// p-quantile: DevMean + z_p·DevSD, z_p the larger standardised p-quantile
+// of the Gumbel and the normal law (package doc); NaN for other methods.
+func (a Accuracy) DevQuantile(p float64) float64 {
+	return a.DevMean + quantileZ(p)*a.DevSD
+}
+
+// quantileZ is |z_p|: the larger of the standardised p-quantiles of the
+// Gumbel law (−u·G for K = 1: P(−ln W ≤ x) = exp(−e^{−x}), mean γ, sd
+// π/√6) and of the normal law (the shift's law as K grows); a law that
+// moves by Δmean and stretches by Δsd moves its p-quantile by Δmean +
+// z_p·Δsd.
+func quantileZ(p float64) float64 {
+	// The extreme quantiles of a law whose CDF rounds to 0 or 1.
+	p = math.Min(1-1e-15, math.Max(1e-300, p))
+	zG := (-math.Log(-math.Log(p)) - 0.57721566490153286) * math.Sqrt(6) / math.Pi
+	zN := math.Sqrt2 * math.Erfinv(2*p-1)
+	return math.Max(math.Abs(zG), math.Abs(zN))
 }
 
 func noAccuracy() Accuracy {
@@ -283,6 +310,9 @@ func Sweep(ctx context.Context, cfg Config, exchanges []int, set Settings) (*Des
 	}
 	if set.Model < Markov || set.Model > Lumped {
 		return nil, fieldErr("Settings.Model", "%d: not a model", int(set.Model))
+	}
+	if !(set.Accuracy >= 0) {
+		return nil, fieldErr("Settings.Accuracy", "%g: valid range ≥ 0 rounds (0: %g; +Inf: the asymptotic law wherever the exact chain does not fit)", set.Accuracy, DefaultAccuracy)
 	}
 	d := &Design{Config: cfg, Best: -1, Cheapest: -1}
 	var shared []float64 // coverage exponents of B, shared by every s
@@ -352,17 +382,27 @@ func solveOne(ctx context.Context, cfg Config, set Settings, shared *[]float64) 
 		return nil, fieldErr("Config.Shuffle.Exchange", "%d: with s = c no copy is ever made (u = 0); only the exact method applies", cfg.Shuffle.Exchange)
 	}
 	var a *Answer
-	switch method {
-	case Exact:
+	if method == Asymptotic && set.Method == Auto {
+		// Auto: the limit law where its stated bound meets the requested
+		// accuracy, else the lumped chain's Monte Carlo (autoChoice).
+		a, err = autoChoice(ctx, cfg, set, asym, mf)
+		if err != nil {
+			return nil, err
+		}
+		method = a.Method
+	}
+	switch {
+	case a != nil:
+	case method == Exact:
 		a, err = solveExact(ctx, cfg, set)
-	case MonteCarlo:
+	case method == MonteCarlo:
 		if set.Model == Lumped {
 			a, err = solveLumped(ctx, cfg, set)
 		} else {
 			a, err = solveMC(ctx, cfg, set, asym)
 		}
 	default:
-		a = answerAsymptotic(cfg, asym, mf)
+		a = answerAsymptotic(cfg, asym)
 	}
 	if err != nil {
 		return nil, err
@@ -385,7 +425,7 @@ func meanField(cfg Config) (approx.Model, error) {
 }
 
 // answerAsymptotic reads the queries off the limit law.
-func answerAsymptotic(cfg Config, a *asymptotic, mf approx.Model) *Answer {
+func answerAsymptotic(cfg Config, a *asymptotic) *Answer {
 	ans := &Answer{PDeadline: math.NaN(), Accuracy: noAccuracy()}
 	ans.Mean, ans.SD = a.Moments()
 	ans.Q05, ans.Q25, ans.Q50, ans.Q75, ans.Q95 = a.Quantile(0.05), a.Quantile(0.25), a.Quantile(0.5), a.Quantile(0.75), a.Quantile(0.95)
@@ -393,7 +433,14 @@ func answerAsymptotic(cfg Config, a *asymptotic, mf approx.Model) *Answer {
 	if cfg.Deadline > 0 {
 		ans.PDeadline = a.CDF(cfg.Deadline)
 	}
-	ans.Accuracy.DevMean, ans.Accuracy.DevSD = asymptoticDeviation(cfg.Nodes, a.u)
-	ans.Accuracy.Note = fmt.Sprintf("asymptotic law of the pairwise model; deviation from the exact chain measured at N = 100…3000 as |Δmean| ≤ 12/(u·N), |Δsd| ≤ 2/(u·√N) (extrapolated beyond): %.2g and %.2g rounds here; a p-quantile within |Δmean| + z_p·|Δsd| (z = 1.645, 0.705, 0.164, 0.674, 1.866 at p = 0.05…0.95)", ans.Accuracy.DevMean, ans.Accuracy.DevSD)
+	ans.Accuracy.DevMean, ans.Accuracy.DevSD = a.deviation()
+	if cfg.Deadline > 0 {
+		ans.Accuracy.DevPDeadline = a.devP(cfg.Deadline, ans.Accuracy)
+	}
+	ans.Accuracy.Note = fmt.Sprintf("asymptotic law of the pairwise model with the finite-level shift; stated bound (%s, %.3g copies at the level, %.3g at equilibrium): |Δmean| ≤ %.2g, |Δsd| ≤ %.2g rounds, a p-quantile within |Δmean| + z_p·|Δsd| (%.2g at p = 0.05, %.2g at 0.95)",
+		boundSource, a.copies, a.capacity, ans.Accuracy.DevMean, ans.Accuracy.DevSD, ans.Accuracy.DevQuantile(0.05), ans.Accuracy.DevQuantile(0.95))
+	if cfg.Deadline > 0 {
+		ans.Accuracy.Note += fmt.Sprintf(", P(T_L ≤ D) within %.2g", ans.Accuracy.DevPDeadline)
+	}
 	return ans
 }

@@ -83,7 +83,7 @@ func Run(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 	var tr approx.Transitions
 	if cfg.Model != Protocol {
 		if tr, err = approx.TransitionsFor(cfg.PDrop, cfg.Shuffle); err != nil {
-			return nil, fmt.Errorf("sim: %w", err)
+			return nil, fielderr.Within("sim", "Config", err)
 		}
 	}
 	idx := set.Indices
