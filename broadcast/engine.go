@@ -31,7 +31,7 @@ type engine struct {
 	cum       []float64
 	tail      []float64
 	cohort    []int // with a budget: cohort[c mod (R+1)], the nodes informed in round c
-	sinceTick int
+	work      int // draws left before the next check of ctx
 }
 
 func newEngine(cfg Config, seed uint64) *engine {
@@ -45,26 +45,33 @@ func newEngine(cfg Config, seed uint64) *engine {
 	return e
 }
 
-// tickEvery is the number of senders (askers) between two checks of ctx
-// inside a round.
-const tickEvery = 1 << 12
+// checkEvery is the work (draws, about) between two checks of ctx inside
+// a round: a round can be 10^6 senders, or fewer senders of a wide fanout.
+const checkEvery = 1 << 16
 
-// tick counts n senders and checks ctx every tickEvery of them.
-func (e *engine) tick(n int) bool {
-	e.sinceTick += n
-	if e.sinceTick < tickEvery {
-		return e.err == nil
+// spend counts n draws of work and checks ctx every checkEvery of them;
+// it reports whether to go on.
+func (e *engine) spend(n int) bool {
+	if e.work -= n; e.work < 0 {
+		return e.check()
 	}
-	e.sinceTick = 0
-	if err := e.ctx.Err(); err != nil && e.err == nil {
-		e.err = err
+	return true
+}
+
+// check checks ctx (once an error is seen, every later spend checks).
+//
+//go:noinline
+func (e *engine) check() bool {
+	e.work = checkEvery
+	if err := e.ctx.Err(); err != nil {
+		e.err, e.work = err, 0
 	}
 	return e.err == nil
 }
 
 func (e *engine) run(ctx context.Context, index int) (Replication, error) {
 	e.r = rng.NewStream(e.seed, uint64(index))
-	e.ctx, e.err, e.sinceTick = ctx, nil, 0
+	e.ctx, e.err, e.work = ctx, nil, checkEvery
 	cfg := e.cfg
 	rep := Replication{Index: index, T: -1}
 	target := cfg.Target()
@@ -243,8 +250,8 @@ func (e *engine) push(c, t, u int) {
 		e.pushTable(t, u, pool)
 		tail := e.tail
 		if tail[1] >= sparse || c < 16 {
-			for i := 0; i < c; i++ {
-				if i&(tickEvery-1) == 0 && !e.tick(tickEvery) {
+			for range c {
+				if !e.spend(1) {
 					return
 				}
 				if f := e.r.Float64(); f < tail[1] {
@@ -260,7 +267,7 @@ func (e *engine) push(c, t, u int) {
 				return
 			}
 			i += int(g) + 1
-			if !e.tick(1) {
+			if !e.spend(1 + t) {
 				return
 			}
 			e.place(largest(tail, e.r.Float64()*tail[1]), u)
@@ -268,8 +275,8 @@ func (e *engine) push(c, t, u int) {
 	}
 	lq0, p1 := noHit(t, u, pool)
 	if p1 >= sparse || c < 16 {
-		for i := 0; i < c; i++ {
-			if i&(tickEvery-1) == 0 && !e.tick(tickEvery) {
+		for range c {
+			if !e.spend(2 * t) {
 				return
 			}
 			if a := e.more(0, t, 0, u, pool); a > 0 {
@@ -285,7 +292,7 @@ func (e *engine) push(c, t, u int) {
 			return
 		}
 		i += int(g) + 1
-		if !e.tick(1) {
+		if !e.spend(2 * t) {
 			return
 		}
 		j := e.first()
@@ -422,7 +429,7 @@ func (e *engine) pull(u int) int64 {
 	lq0, p1 := noHit(e.k, good, pool)
 	if p1 >= sparse || u < 16 {
 		for i := 0; i < u; i++ {
-			if i&(tickEvery-1) == 0 && !e.tick(tickEvery) {
+			if !e.spend(e.k) {
 				return replies
 			}
 			if a := e.more(0, e.k, 0, good, pool); a > 0 {
@@ -438,7 +445,7 @@ func (e *engine) pull(u int) int64 {
 			return replies
 		}
 		i += int(g) + 1
-		if !e.tick(1) {
+		if !e.spend(e.k) {
 			return replies
 		}
 		j := e.first()

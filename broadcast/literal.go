@@ -123,6 +123,7 @@ func (l *literal) run(ctx context.Context, index int) (Replication, error) {
 		rep.T = 0
 	}
 	u := l.M - 1
+	work := checkEvery // draws, about, before the next check of ctx
 	for round := 1; ; round++ {
 		if rep.T >= 0 && !cont || u == 0 {
 			break
@@ -137,11 +138,13 @@ func (l *literal) run(ctx context.Context, index int) (Replication, error) {
 		var msgs int64
 		if pulls {
 			for v := range l.N {
-				if v&4095 == 4095 && ctx.Err() != nil {
-					return rep, ctx.Err()
-				}
 				if st[v] != stUninformed {
 					continue
+				}
+				if work -= l.k; work < 0 {
+					if work = checkEvery; ctx.Err() != nil {
+						return rep, ctx.Err()
+					}
 				}
 				l.peers(r, v, l.k)
 				ok := false
@@ -170,9 +173,11 @@ func (l *literal) run(ctx context.Context, index int) (Replication, error) {
 			}
 		}
 		if pushes {
-			for i, s := range l.senders {
-				if i&4095 == 4095 && ctx.Err() != nil {
-					return rep, ctx.Err()
+			for _, s := range l.senders {
+				if work -= l.k; work < 0 {
+					if work = checkEvery; ctx.Err() != nil {
+						return rep, ctx.Err()
+					}
 				}
 				t := l.k
 				if budget > 0 {

@@ -856,3 +856,38 @@ func TestDemersResidue(t *testing.T) {
 		})
 	}
 }
+
+// laterCtx is a context whose Err is nil for its first n calls and
+// context.Canceled from then on: a cancel that comes during a run.
+type laterCtx struct {
+	context.Context
+	n int
+}
+
+func (c *laterCtx) Err() error {
+	if c.n--; c.n < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestCancelWide checks that a round of few senders with a wide fanout
+// (each 10^4 draws) stops on a cancel that comes during the round: the
+// check counts draws, not senders (a check every 4096 senders would not
+// see it in a round of 1000).
+func TestCancelWide(t *testing.T) {
+	cfg := Config{Nodes: 30_000, Protocol: Push, Fanout: 10_000, Level: 1}
+	e := newEngine(cfg, 1)
+	e.ctx, e.work, e.r = &laterCtx{context.Background(), 1}, checkEvery, rng.NewStream(1, 0)
+	e.push(1000, cfg.Fanout, 20_000)
+	if !errors.Is(e.err, context.Canceled) {
+		t.Errorf("default engine: %v", e.err)
+	}
+	for _, p := range []Protocol{Push, Pull} {
+		cfg.Protocol = p
+		// Err's calls: the check of round 1, then those inside rounds.
+		if _, err := newLiteral(cfg, 1).run(&laterCtx{context.Background(), 2}, 0); !errors.Is(err, context.Canceled) {
+			t.Errorf("literal engine, %v: %v", p, err)
+		}
+	}
+}
