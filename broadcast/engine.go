@@ -14,24 +14,24 @@ import (
 // (the nodes informed in each round); within a round the uninformed live
 // nodes are positions 0..u−1 and hit marks those informed in the round.
 type engine struct {
-	cfg       Config
-	seed      uint64
-	N, M, k   int
-	R, last   int // rounds a node pushes (0: no budget), transmits of its last
-	eps       float64
-	cont      bool // push with a budget: run on past T_L for the residue
-	r         *rng.Rand
-	ctx       context.Context
-	err       error
-	hit       []uint64
-	newly     int
-	picks     []int
-	stamp     []uint32
-	cur       uint32
-	cum       []float64
-	tail      []float64
-	cohort    []int // with a budget: cohort[c mod (R+1)], the nodes informed in round c
-	work      int // draws left before the next check of ctx
+	cfg     Config
+	seed    uint64
+	N, M, k int
+	R, last int // rounds a node pushes (0: no budget), transmits of its last
+	eps     float64
+	cont    bool // push with a budget: run on past T_L for the residue
+	r       *rng.Rand
+	ctx     context.Context
+	err     error
+	hit     []uint64
+	newly   int
+	picks   []int
+	stamp   []uint32
+	cur     uint32
+	cum     []float64
+	tail    []float64
+	cohort  []int // with a budget: cohort[c mod (R+1)], the nodes informed in round c
+	work    int   // draws left before the next check of ctx
 }
 
 func newEngine(cfg Config, seed uint64) *engine {
