@@ -253,7 +253,8 @@ func (s SimSettings) validate(cfg Config) error {
 // closed forms. Results are bit-reproducible on one architecture (the
 // float functions may differ in the last bit across architectures).
 //
-// ctx is checked between replications and every few thousand senders.
+// ctx is checked between replications, every round at N > 4096 (every 64
+// rounds below), and inside a round every 2^16 draws of work, about.
 func Simulate(ctx context.Context, cfg Config, set SimSettings) (*Sample, error) {
 	if ctx == nil {
 		return nil, errors.New("broadcast: nil context")
