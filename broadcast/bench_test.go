@@ -2,6 +2,7 @@ package broadcast
 
 import (
 	"context"
+	"fmt"
 	"syscall"
 	"testing"
 	"time"
@@ -64,6 +65,37 @@ func BenchmarkSimulate(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkMillion is one replication at N = 10^6, k = 3, level 1 of pull,
+// push–pull, and push with 10 % loss, 10 % failures and memberlist's
+// budget, by the default engine on one worker (CPU time per replication
+// and per message, as BenchmarkPushMillion).
+func BenchmarkMillion(b *testing.B) {
+	const N = 1_000_000
+	for _, cfg := range []Config{
+		{Nodes: N, Protocol: Pull, Fanout: 3, Level: 1},
+		{Nodes: N, Protocol: PushPull, Fanout: 3, Level: 1},
+		{Nodes: N, Protocol: Push, Fanout: 3, Loss: 0.1, Failed: 0.1, Budget: MemberlistBudget(N, DefaultRetransmitMult), Level: 1},
+	} {
+		b.Run(fmt.Sprintf("%v/B=%d", cfg.Protocol, cfg.Budget), func(b *testing.B) {
+			var msgs int64
+			run := newEngine(cfg, 1).run
+			c0 := cpuTime()
+			i := 0
+			for b.Loop() {
+				rep, err := run(context.Background(), i)
+				if err != nil {
+					b.Fatal(err)
+				}
+				msgs += rep.Messages
+				i++
+			}
+			cpu := (cpuTime() - c0).Seconds()
+			b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
+			b.ReportMetric(cpu*1e9/float64(msgs), "cpu-ns/message")
 		})
 	}
 }
