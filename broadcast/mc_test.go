@@ -891,3 +891,28 @@ func TestCancelWide(t *testing.T) {
 		}
 	}
 }
+
+// TestSampleLaw checks Sample.Law on a sample written by hand: 4
+// replications of a configuration with M = 10 live nodes (N = 12,
+// ⌊0.2·11⌋ = 2 failed), T = 2, 2, 5, ∞; missed 0, 0, 1, 4; messages 10,
+// 20, 30, 40. PMF: P(2) = 1/2, P(5) = 1/4; Never 1/4; PMiss 1/2; Residue
+// (0.1 + 0.4)/4 = 0.125; Messages per live node (1 + 2 + 3 + 4)/4 = 2.5,
+// sd √(((1.5)² + (0.5)²)·2/3) = √(5/3).
+func TestSampleLaw(t *testing.T) {
+	cfg := Config{Nodes: 12, Protocol: Push, Fanout: 2, Failed: 0.2, Budget: 2, Level: 1}
+	s := &Sample{Config: cfg, Total: 4, Reps: []Replication{
+		{Index: 0, T: 2, Messages: 10}, {Index: 1, T: 2, Messages: 20},
+		{Index: 2, T: 5, Messages: 30, Missed: 1}, {Index: 3, T: -1, Messages: 40, Missed: 4}}}
+	l := s.Law()
+	want := []float64{0, 0, 0.5, 0, 0, 0.25}
+	if fmt.Sprint(l.PMF) != fmt.Sprint(want) || l.Never != 0.25 || l.PMiss != 0.5 || l.Reps != 4 {
+		t.Errorf("PMF %v Never %g PMiss %g Reps %d", l.PMF, l.Never, l.PMiss, l.Reps)
+	}
+	// 1e-15: the float rounding of sums of four terms.
+	if math.Abs(l.Residue-0.125) > 1e-15 || math.Abs(l.Messages-2.5) > 1e-15 || math.Abs(l.MessagesSD-math.Sqrt(5.0/3)) > 1e-15 {
+		t.Errorf("Residue %g Messages %g MessagesSD %g", l.Residue, l.Messages, l.MessagesSD)
+	}
+	if a := l.Answer(cfg); !(math.Abs(a.Accuracy.SEMessages-math.Sqrt(5.0/3)/2) < 1e-15) || math.Abs(a.PReach-0.75) > 1e-15 {
+		t.Errorf("Answer: SEMessages %g PReach %g", a.Accuracy.SEMessages, a.PReach)
+	}
+}
