@@ -250,7 +250,13 @@ type Accuracy struct {
 // DevQuantile (asymptotic) is the stated bound on the error of the
 // p-quantile: DevMean + z_p·DevSD, z_p the larger standardised p-quantile
 // of the Gumbel and the normal law (package doc); NaN for other methods.
+// p is taken within [10⁻⁶, 1 − 10⁻⁶]: the bound is validated on the
+// quantiles a design reads, and the normal z_p grows without bound in
+// the far tails, where it made the bound on P(T_L ≤ D) at a deadline far
+// from the law 1 (a CDF of 0 moved by an infinite quantile error) instead
+// of about 0.
 func (a Accuracy) DevQuantile(p float64) float64 {
+	p = math.Min(1-1e-6, math.Max(1e-6, p))
 	return a.DevMean + quantileZ(p)*a.DevSD
 }
 
