@@ -74,6 +74,7 @@ func commands() map[string]*command {
 		{name: "tree", summary: "spanning-tree notification simulator: build, fail, sweep", run: cmdTree},
 		{name: "plot", summary: "draw one figure (fig4, fig7, fig8, optimal) with custom parameters", run: cmdPlot},
 		{name: "reproduce", summary: "regenerate the paper's results: figures, tables and REPORT.md", run: cmdReproduce},
+		{name: "serve", summary: "serve the one-page explorer and its API (the answers of plan, ode, sim, pdrop) on loopback", run: cmdServe},
 		{name: "version", summary: "print the version", run: cmdVersion},
 	} {
 		m[c.name] = c
