@@ -219,7 +219,7 @@ async function update() {
     clearInterval(tick);
     if (gen !== generation) return;
     gk.errors++;
-    setStatus("error", e.message);
+    setStatus("error", e.message + (/--protocol: unknown flag/.test(e.message) ? " — this build's plan has the shuffle only; push, pull and push–pull need a gossipkit whose plan takes --protocol." : ""));
     for (const id of ["cdf", "plan-table", "curves", "fig4"]) $(id).classList.add("stale");
     $("headline").textContent = "";
   }
@@ -284,6 +284,7 @@ function renderPlan() {
       h.appendChild(pd);
     }
     add(` (${p.best.method}). `);
+    if (p.cheapest && same(p.cheapest, p.best) && rows.length > 1) add("Also the cheapest.");
     if (p.cheapest && !same(p.cheapest, p.best)) add(`Cheapest: ${rowName(p.cheapest, kc)} (t_${conf} = ${fmt(p.cheapest.t_confidence)}).`);
   } else if (D > 0) {
     add(`No row meets the deadline D = ${D} with probability ${conf}.`, true);
@@ -387,7 +388,8 @@ async function figures(gen) {
   gk.odeQuery = odeQ;
   // The Monte Carlo bands: the lumped chain under the Poisson clock for the
   // continuous time model, the pairwise chain in rounds for "shuffles".
-  const reps = Number(v["sim-reps"] || 0);
+  // The server runs sim up to N = 20000 (its bound for a page's bands).
+  const reps = Number(v.N) <= 20000 ? Number(v["sim-reps"] || 0) : 0;
   const simQ = new URLSearchParams({ ...base, rounds: tMax, reps: Math.max(1, reps) });
   if (v.time === "shuffles") simQ.set("model", "markov"), simQ.set("schedule", "rounds");
   else simQ.set("model", "lumped"), simQ.set("schedule", "continuous");
@@ -396,7 +398,7 @@ async function figures(gen) {
     step = Number(v.step || 25);
   const f4 = new URLSearchParams({ n: `${c4 + step}:${v["n-max"] || 3000}:${step}`, c: String(c4), s: v.ss || "5" });
   gk.fig4Query = f4;
-  $("curves-note").textContent = `— s = ${r.s}: ode (lines)` + (reps > 0 ? `, sim ${simQ.get("model")} 5–95 % bands over ${reps} runs` : "");
+  $("curves-note").textContent = `— s = ${r.s}: ode (lines)` + (reps > 0 ? `, sim ${simQ.get("model")} 5–95 % bands over ${reps} runs` : Number(v.N) > 20000 ? " (Monte Carlo bands up to N = 20000)" : "");
   $("fig4-note").textContent = `— c = ${c4}, s = ${f4.get("s")}, n = ${f4.get("n")} (exact fractions)`;
   const jobs = [
     getText("/api/ode", odeQ).then((b) => {
