@@ -552,7 +552,11 @@ func TestServeBrowserShuffle(t *testing.T) {
 	}
 	rows, classes := p.table()
 	compareTable(t, rows, classes, want)
-	var ans struct{ Best *struct{ PDeadline float64 `json:"p_deadline"` } `json:"best"` }
+	var ans struct {
+		Best *struct {
+			PDeadline float64 `json:"p_deadline"`
+		} `json:"best"`
+	}
 	json.Unmarshal([]byte(want), &ans)
 	var pd string
 	p.eval(`(document.getElementById("p-deadline") || {}).textContent || ""`, &pd)
