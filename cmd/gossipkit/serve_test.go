@@ -32,7 +32,9 @@ import (
 // newServeTest starts the API on loopback with the CLI's own runner.
 func newServeTest(t *testing.T, opt serve.Options) *httptest.Server {
 	t.Helper()
-	opt.Run = serveRunner()
+	if opt.Run == nil {
+		opt.Run = serveRunner()
+	}
 	s, err := serve.New(opt)
 	if err != nil {
 		t.Fatal(err)
@@ -352,10 +354,10 @@ type page struct {
 	shots    string
 }
 
-func newPage(t *testing.T) *page {
+func newPage(t *testing.T, opt serve.Options) *page {
 	t.Helper()
 	exe := chromium(t)
-	ts := newServeTest(t, serve.Options{})
+	ts := newServeTest(t, opt)
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
@@ -401,11 +403,24 @@ func (p *page) eval(js string, v any) {
 // wait polls a JavaScript condition.
 func (p *page) wait(cond string) {
 	p.t.Helper()
-	if _, err := chromedp.Run(p.ctx, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
+	// An error shown on the page ends the wait (unless errors are awaited).
+	awaitsErrors := strings.Contains(cond, "errors")
+	poll := cond
+	if !awaitsErrors {
+		poll = "(" + cond + ") || gk.errors > 0"
+	}
+	if _, err := chromedp.Run(p.ctx, chromedp.Poll[chromedp.Void](poll, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
 		var status string
 		chromedp.Run(p.ctx, chromedp.Evaluate[chromedp.Void](`0`))
 		p.eval(`document.getElementById("status").textContent`, &status)
 		p.t.Fatalf("waiting for %s: %v (status %q)", cond, err, status)
+	}
+	var errs int
+	p.eval(`gk.errors`, &errs)
+	if errs > 0 && !awaitsErrors {
+		var status string
+		p.eval(`document.getElementById("status").textContent`, &status)
+		p.t.Fatalf("waiting for %s: the page shows an error: %s", cond, status)
 	}
 }
 
@@ -538,7 +553,7 @@ func pageArgs(q url.Values, keys ...string) []string {
 }
 
 func TestServeBrowserShuffle(t *testing.T) {
-	p := newPage(t)
+	p := newPage(t, serve.Options{})
 	start := time.Now()
 	q := url.Values{"protocol": {"shuffle"}, "N": {"1000"}, "s": {"30:70:10"}, "deadline": {"90"}, "confidence": {"0.9"}}
 	p.do(chromedp.Navigate(p.base + "/?" + q.Encode()))
@@ -665,7 +680,7 @@ func TestServeBrowserShuffle(t *testing.T) {
 // test skips its comparison, saying why); after, the rendered numbers are
 // the CLI's.
 func TestServeBrowserBroadcast(t *testing.T) {
-	p := newPage(t)
+	p := newPage(t, serve.Options{})
 	refused := 0
 	for _, proto := range []string{"push", "pull", "push-pull"} {
 		q := url.Values{"protocol": {proto}, "N": {"1000"}, "fanout": {"1:4"}, "loss": {"0.1"}, "deadline": {"30"}}
@@ -701,4 +716,59 @@ func TestServeBrowserBroadcast(t *testing.T) {
 	if refused > 0 {
 		t.Skipf("plan refused --protocol as an unknown flag for %d of 3 protocols: their numbers were not compared (the page's 400 line was)", refused)
 	}
+}
+
+// TestServeBrowserCancel: a long answer (Monte Carlo) shows its progress
+// in the page, and leaving the page or closing its tab stops the command
+// on the server.
+func TestServeBrowserCancel(t *testing.T) {
+	type end struct {
+		args []string
+		code int
+	}
+	ends := make(chan end, 16)
+	run := serveRunner()
+	p := newPage(t, serve.Options{Run: func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		code := run(ctx, args, stdout, stderr)
+		ends <- end{args, code}
+		return code
+	}})
+	main := p.ctx
+	for _, how := range []string{"page left", "tab closed"} {
+		// A tab of its own: 5000 replications of the pairwise chain at
+		// N = 2000, a minute or more.
+		tab, closeTab := chromedp.NewContext(main)
+		p.ctx = tab
+		p.do(chromedp.Navigate(p.base + "/?protocol=shuffle&N=2000&method=mc&reps=5000"))
+		p.wait(`!document.getElementById("progress").hidden && document.getElementById("progress-bar").value > 0`)
+		var shown string
+		p.eval(`document.getElementById("progress-text").textContent`, &shown)
+		if how == "page left" {
+			p.screenshot("progress")
+		}
+		t0 := time.Now()
+		if how == "page left" {
+			p.do(chromedp.Navigate("about:blank"))
+		} else {
+			closeTab()
+		}
+	wait:
+		for {
+			select {
+			case e := <-ends:
+				if e.args[0] != "plan" {
+					continue
+				}
+				if e.code != 130 {
+					t.Errorf("%s: %q ended with exit %d, want 130 (cancelled)", how, e.args, e.code)
+				}
+				t.Logf("%s: progress shown %q; the command stopped %v after", how, shown, time.Since(t0).Round(time.Millisecond))
+				break wait
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s: the command still runs 10 s after", how)
+			}
+		}
+		closeTab()
+	}
+	p.ctx = main
 }

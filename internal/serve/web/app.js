@@ -619,6 +619,12 @@ function init() {
     generation++;
     setStatus("", "stopped");
   });
+  // Leaving the page (even into the back-forward cache) closes its
+  // streams, which stops their commands on the server.
+  window.addEventListener("pagehide", () => {
+    cancelAll();
+    generation++;
+  });
   update();
 }
 init();
