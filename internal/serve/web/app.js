@@ -170,7 +170,7 @@ function planStream(q) {
       $("progress").hidden = false;
       $("progress-bar").max = p.total;
       $("progress-bar").value = p.done;
-      $("progress-text").textContent = `${p.done} of ${p.total}`;
+      $("progress-text").textContent = `${p.done} of ${p.total} (${((100 * p.done) / p.total).toFixed(1)} %)`;
     });
     es.addEventListener("result", (ev) => {
       es.close();
@@ -445,7 +445,7 @@ function drawCurves(tMax) {
   if (sim) series.push({ pts: sim.map((r) => [r.t, r.y_mean]), color: "#1b5e35", width: 1, dash: "4 3", label: "sim mean y" });
   const D = Number(gk.values.deadline || 0);
   $("curves").replaceChildren(
-    chart({ id: "curves-svg", x: [0, tMax], y: [0, 1], xLabel: "t (rounds)", yLabel: "share of nodes", series, vlines: D > 0 ? [{ x: D, label: `D = ${fmt(D)}`, color: "#c0392b" }] : [] })
+    chart({ id: "curves-svg", legend: "tl", x: [0, tMax], y: [0, 1], xLabel: "t (rounds)", yLabel: "share of nodes", series, vlines: D > 0 ? [{ x: D, label: `D = ${fmt(D)}`, color: "#c0392b" }] : [] })
   );
 }
 function drawFig4(c, s) {
@@ -458,6 +458,7 @@ function drawFig4(c, s) {
   $("fig4").replaceChildren(
     chart({
       id: "fig4-svg",
+      legend: "tr",
       x: [pts[0][0], pts[pts.length - 1][0]],
       y: [Math.floor(Math.min(...ys)), Math.ceil(Math.max(...ys))],
       xLabel: "n (items)",
@@ -539,11 +540,17 @@ function chart(o) {
   // Legend, bottom right inside the frame.
   const lg = legend.slice(0, 12);
   const lw = Math.min(300, 26 + 6.6 * Math.max(0, ...lg.map((s) => s.label.length)));
-  let ly = H - B - 8 - 15 * lg.length;
-  if (lg.length) svg.appendChild(el("rect", { x: W - R - lw - 6, y: ly - 4, width: lw, height: 15 * lg.length + 6, fill: "#ffffff", "fill-opacity": 0.85, stroke: "#ccc" }));
+  // Where the curves are not: bottom right (a CDF), top left (rising
+  // curves), top right (falling ones).
+  const pos = o.legend || "br";
+  let ly = pos[0] === "t" ? T + 10 : H - B - 8 - 15 * lg.length;
+  const lx = pos[1] === "l" ? L + 12 : W - R - lw;
+  if (lg.length) svg.appendChild(el("rect", { x: lx - 6, y: ly - 4, width: lw, height: 15 * lg.length + 6, fill: "#ffffff", "fill-opacity": 0.85, stroke: "#ccc" }));
   for (const s of lg) {
-    svg.appendChild(el("line", { x1: W - R - lw, x2: W - R - lw + 18, y1: ly + 6, y2: ly + 6, stroke: s.color, "stroke-width": Math.max(2, s.width || 2) }));
-    svg.appendChild(el("text", { x: W - R - lw + 24, y: ly + 10, fill: "#222" }, s.label));
+    const a = { x1: lx, x2: lx + 18, y1: ly + 6, y2: ly + 6, stroke: s.color, "stroke-width": Math.max(2, s.width || 2) };
+    if (s.dash) a["stroke-dasharray"] = s.dash;
+    svg.appendChild(el("line", a));
+    svg.appendChild(el("text", { x: lx + 24, y: ly + 10, fill: "#222" }, s.label));
     ly += 15;
   }
   return svg;
