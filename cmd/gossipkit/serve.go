@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"runtime"
+	"strconv"
 	"time"
 
 	"github.com/gossipkit/gossipkit/internal/cli"
@@ -34,15 +35,28 @@ func cmdServe(ctx context.Context, e *env, args []string) error {
 	case *timeout < time.Second || *timeout > 24*time.Hour:
 		return usagef("--timeout %v: valid range 1s..24h", *timeout)
 	}
-	srv, err := serve.New(serve.Options{Run: serveRunner(), Slots: *slots, Queue: *queue, Timeout: *timeout})
-	if err != nil {
-		return err
-	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return usagef("--addr %s: %v", *addr, errors.Unwrap(err))
 	}
+	defer ln.Close()
+	srv, err := serve.New(serve.Options{Run: serveRunner(), Slots: *slots, Queue: *queue, Timeout: *timeout, Hosts: loopbackHosts(ln.Addr())})
+	if err != nil {
+		return err
+	}
 	return serveOn(ctx, e, ln, srv)
+}
+
+// loopbackHosts returns the Host headers of a server listening on a
+// loopback address (127.0.0.1:PORT, localhost:PORT, [::1]:PORT), or nil
+// for any other address, where every Host is answered.
+func loopbackHosts(a net.Addr) []string {
+	ta, ok := a.(*net.TCPAddr)
+	if !ok || !ta.IP.IsLoopback() {
+		return nil
+	}
+	port := strconv.Itoa(ta.Port)
+	return []string{net.JoinHostPort(ta.IP.String(), port), net.JoinHostPort("localhost", port), net.JoinHostPort("127.0.0.1", port), net.JoinHostPort("::1", port)}
 }
 
 // serveRunner runs a command line in this process, as the CLI would, with

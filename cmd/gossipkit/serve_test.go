@@ -211,6 +211,15 @@ func TestServeCommand(t *testing.T) {
 			if status, body := httpGet(t, "http://"+addr+"/api/version"); status != 200 || !strings.HasPrefix(body, "gossipkit ") {
 				t.Errorf("/api/version: %d %q", status, body)
 			}
+			// On loopback, another Host (a page elsewhere that rebinds its
+			// name to 127.0.0.1) is refused.
+			req, _ := http.NewRequest("GET", "http://"+addr+"/api/version", nil)
+			req.Host = "attacker.example:" + addr[strings.LastIndexByte(addr, ':')+1:]
+			if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusMisdirectedRequest {
+				t.Errorf("Host %s: %v %v, want 421", req.Host, resp, err)
+			} else {
+				resp.Body.Close()
+			}
 			// A long request in flight when the signal comes.
 			reqErr := make(chan error, 1)
 			go func() {
@@ -253,7 +262,7 @@ func TestServeCommand(t *testing.T) {
 func TestServeLoad(t *testing.T) {
 	ts := newServeTest(t, serve.Options{})
 	paths := []string{
-		"/api/plan?N=1000&s=50",
+		"/api/plan?N=1000&s=50&method=asymptotic",
 		"/api/plan?N=100000&s=40:60:10&deadline=300",
 		"/api/ode?N=1000&t-max=100&dt=5",
 		"/api/pdrop?n=300:400:20&c=250&s=5",
@@ -273,6 +282,23 @@ func TestServeLoad(t *testing.T) {
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	next := make(chan int)
+	// The heap's peak while the requests run, sampled every 10 ms.
+	var peak uint64
+	stopSampling := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		var m runtime.MemStats
+		for {
+			select {
+			case <-stopSampling:
+				return
+			case <-time.After(10 * time.Millisecond):
+				runtime.ReadMemStats(&m)
+				peak = max(peak, m.HeapAlloc)
+			}
+		}
+	}()
 	start := time.Now()
 	for range conc {
 		wg.Go(func() {
@@ -303,14 +329,23 @@ func TestServeLoad(t *testing.T) {
 	close(next)
 	wg.Wait()
 	wall := time.Since(start)
+	close(stopSampling)
+	<-sampled
 	client.CloseIdleConnections()
 	runtime.GC()
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)
 	slices.Sort(lat)
-	t.Logf("%d requests, %d at a time, in %v: p50 %v, p99 %v, max %v; heap %.1f MiB before, %.1f MiB after; goroutines %d",
+	t.Logf("%d requests, %d at a time, in %v: p50 %v, p99 %v, max %v; heap %.1f MiB before, %.1f MiB at most during, %.1f MiB after; goroutines %d",
 		total, conc, wall.Round(time.Millisecond), lat[total/2].Round(time.Microsecond), lat[total*99/100].Round(time.Microsecond), lat[total-1].Round(time.Microsecond),
-		float64(before.HeapAlloc)/(1<<20), float64(after.HeapAlloc)/(1<<20), runtime.NumGoroutine())
+		float64(before.HeapAlloc)/(1<<20), float64(peak)/(1<<20), float64(after.HeapAlloc)/(1<<20), runtime.NumGoroutine())
+	// While they run, the pool holds 2×GOMAXPROCS commands: each answer
+	// here is under 50 kB and each command's work under a few MiB, so
+	// 256 MiB is far above what a bounded pool can reach and far below
+	// what 16 unbounded copies of a leak would.
+	if peak > 256<<20 {
+		t.Errorf("heap peaked at %.1f MiB", float64(peak)/(1<<20))
+	}
 	if len(errs) > 0 {
 		t.Errorf("%d errors; first: %s", len(errs), errs[0])
 	}
@@ -421,6 +456,17 @@ func (p *page) wait(cond string) {
 		var status string
 		p.eval(`document.getElementById("status").textContent`, &status)
 		p.t.Fatalf("waiting for %s: the page shows an error: %s", cond, status)
+	}
+}
+
+// noFaults checks that the page had no script error and no load refused
+// by its content security policy.
+func (p *page) noFaults() {
+	p.t.Helper()
+	var faults []string
+	p.eval(`window.gk ? gk.faults : []`, &faults)
+	if len(faults) > 0 {
+		p.t.Errorf("the page's faults: %q", faults)
 	}
 }
 
@@ -672,6 +718,7 @@ func TestServeBrowserShuffle(t *testing.T) {
 	if status != strings.TrimSpace(line) {
 		t.Errorf("status %q, want the CLI's %q", status, line)
 	}
+	p.noFaults()
 	t.Logf("browser test in %v", time.Since(start).Round(time.Millisecond))
 }
 
@@ -691,6 +738,7 @@ func TestServeBrowserBroadcast(t *testing.T) {
 		if proto == "push" {
 			p.screenshot("push")
 		}
+		p.noFaults()
 		if code == 2 && strings.Contains(stderr, "--protocol: unknown flag") {
 			var status string
 			p.eval(`document.getElementById("status").textContent`, &status)

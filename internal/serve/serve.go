@@ -59,6 +59,11 @@ type Options struct {
 	// Check adds the server's bounds to a command line before it runs
 	// (default DefaultCheck); a non-nil error is a 400 with its message.
 	Check func(cmd string, flags []Flag) error
+	// Hosts, if not empty, are the Host headers the server answers
+	// (HOST:PORT, compared without case); any other is a 421. A server on
+	// loopback lists its loopback names, so that a web page elsewhere that
+	// rebinds its own name to 127.0.0.1 cannot use the API.
+	Hosts []string
 }
 
 // DefaultCommands are the commands the page uses: plan (the design
@@ -268,6 +273,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, fmt.Sprintf("the URL is longer than %d bytes", s.opt.MaxURL), http.StatusRequestURITooLong)
 		return
 	}
+	if len(s.opt.Hosts) > 0 && !slices.ContainsFunc(s.opt.Hosts, func(h string) bool { return strings.EqualFold(h, r.Host) }) {
+		http.Error(w, fmt.Sprintf("Host %q: this server answers %s only", r.Host, strings.Join(s.opt.Hosts, ", ")), http.StatusMisdirectedRequest)
+		return
+	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "read-only: GET and HEAD only", http.StatusMethodNotAllowed)
@@ -278,7 +287,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, int64(s.opt.MaxBody))
-	w.Header().Set("X-Content-Type-Options", "nosniff")
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	// The page loads nothing from elsewhere; PNG export draws a data: SVG.
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	h.Set("Referrer-Policy", "no-referrer")
 	s.mux.ServeHTTP(w, r)
 }
 

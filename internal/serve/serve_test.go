@@ -398,3 +398,27 @@ func TestServeNew(t *testing.T) {
 		t.Errorf("defaults: %+v", o)
 	}
 }
+
+func TestServeHosts(t *testing.T) {
+	f := &fake{run: func(_ context.Context, _ []string, stdout, _ io.Writer) int { io.WriteString(stdout, "ok"); return 0 }}
+	s := newServer(t, Options{Run: f.Run, Hosts: []string{"127.0.0.1:8080", "localhost:8080"}})
+	for _, tc := range []struct {
+		host   string
+		status int
+	}{{"127.0.0.1:8080", 200}, {"LOCALHOST:8080", 200}, {"localhost:8081", 421}, {"rebound.example:8080", 421}, {"", 421}} {
+		t.Run(tc.host, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodGet, "/api/version", nil)
+			req.Host = tc.host
+			rec := httptest.NewRecorder()
+			s.ServeHTTP(rec, req)
+			if rec.Code != tc.status {
+				t.Errorf("Host %q: %d %q, want %d", tc.host, rec.Code, rec.Body.String(), tc.status)
+			}
+		})
+	}
+	// Every answer carries the policy that keeps the page to its own files.
+	rec := get(newServer(t, Options{Run: f.Run}), "/")
+	if csp := rec.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") {
+		t.Errorf("Content-Security-Policy %q", csp)
+	}
+}

@@ -48,7 +48,11 @@ const formOf = (p) => (p === "shuffle" ? forms.shuffle : forms.broadcast);
 const $ = (id) => document.getElementById(id);
 
 // gk is the page's state, read by the browser tests.
-const gk = (window.gk = { protocol: "shuffle", values: {}, renders: 0, timings: [], plan: null, errors: 0 });
+const gk = (window.gk = { protocol: "shuffle", values: {}, renders: 0, timings: [], plan: null, errors: 0, faults: [] });
+// Script errors and refused loads (the content security policy), for the tests.
+window.addEventListener("error", (e) => gk.faults.push(String(e.message)));
+window.addEventListener("unhandledrejection", (e) => gk.faults.push(String(e.reason)));
+document.addEventListener("securitypolicyviolation", (e) => gk.faults.push("CSP: " + e.violatedDirective + " " + e.blockedURI));
 
 // ---- state <-> URL ----
 function readURL() {
