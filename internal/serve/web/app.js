@@ -601,6 +601,8 @@ async function saveCSV(path, q, name) {
 
 // ---- wiring ----
 function init() {
+  // Enter in a field submits the form: stay on the page ("change" redraws).
+  $("form").addEventListener("submit", (e) => e.preventDefault());
   readURL();
   buildForm();
   writeURL();
