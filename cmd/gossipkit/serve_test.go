@@ -27,6 +27,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/gossipkit/gossipkit/internal/serve"
+	"github.com/gossipkit/gossipkit/report"
 )
 
 // newServeTest starts the API on loopback with the CLI's own runner.
@@ -108,6 +109,45 @@ func TestServeAPIMatchesCLI(t *testing.T) {
 				t.Errorf("%s: HTTP %d %q; the CLI: exit %d %q", tc.path, status, got, code, stderr)
 			}
 		})
+	}
+}
+
+// TestServeFig4MatchesPlot: the page's Fig. 4 (pdrop's log10_abs_diff
+// through the API) is the curve `plot fig4` draws (report.Fig4Curves,
+// which computes it on its own path: formula (1) by exact.NewFormula1's
+// recurrence in n, where pdrop evaluates each point by exact.PDrop).
+func TestServeFig4MatchesPlot(t *testing.T) {
+	ts := newServeTest(t, serve.Options{})
+	sc := report.Quick()
+	sc.Fig4C, sc.Fig4S, sc.Fig4NMax, sc.Fig4Step = []int{250}, []int{5}, 1000, 25
+	curves, err := report.NewStudy(sc, report.Options{}).Fig4Curves(context.Background())
+	if err != nil || len(curves) != 1 {
+		t.Fatal(curves, err)
+	}
+	status, body := httpGet(t, ts.URL+"/api/pdrop?n=275:1000:25&c=250&s=5")
+	var rows []struct {
+		N    float64  `json:"n"`
+		Diff *float64 `json:"log10_abs_diff"`
+	}
+	if err := json.Unmarshal([]byte(body), &rows); status != 200 || err != nil {
+		t.Fatalf("%d %v %s", status, err, body)
+	}
+	var n, diff []float64
+	for _, r := range rows {
+		if r.Diff != nil {
+			n, diff = append(n, r.N), append(diff, *r.Diff)
+		}
+	}
+	c := curves[0]
+	if !slices.Equal(n, c.N) {
+		t.Fatalf("n: the API %v, plot fig4 %v", n, c.N)
+	}
+	// Both are log10 of one exact rational difference; they may differ
+	// only in how the logarithm of a big rational is rounded to float64.
+	for i := range n {
+		if math.Abs(diff[i]-c.Log10Diff[i]) > 1e-12 {
+			t.Errorf("n = %g: the API %.15g, plot fig4 %.15g", n[i], diff[i], c.Log10Diff[i])
+		}
 	}
 }
 
