@@ -35,5 +35,17 @@
 // read-only, GET and HEAD only. The CLI checks every flag's range as it
 // does on a terminal; Options.Check adds the server's own bounds (the
 // default bounds `sim` and `ode` to what a page needs). No handler writes to
-// the file system.
+// the file system. A server on a loopback address answers only the Host
+// headers of that address (Options.Hosts, LoopbackHosts), so that a page
+// elsewhere whose name is rebound to 127.0.0.1 cannot use the API, and
+// every answer carries a content security policy that keeps the page to
+// its own files.
+//
+// # The command
+//
+// AddFlags and Command are `gossipkit serve` (--addr, --slots, --queue,
+// --timeout): cmd/gossipkit parses the flags and passes a Runner built on
+// its own command table. On SIGINT or SIGTERM (the context the CLI gives)
+// the requests in flight are cancelled, the server stops, and the command
+// exits 130 or 143.
 package serve

@@ -3,9 +3,12 @@ package serve
 import (
 	"bufio"
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -13,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gossipkit/gossipkit/internal/cli"
 )
 
 func TestServeArgs(t *testing.T) {
@@ -420,5 +425,79 @@ func TestServeHosts(t *testing.T) {
 	rec := get(newServer(t, Options{Run: f.Run}), "/")
 	if csp := rec.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'self'") {
 		t.Errorf("Content-Security-Policy %q", csp)
+	}
+}
+
+func TestServeLoopbackHosts(t *testing.T) {
+	for _, tc := range []struct {
+		addr net.Addr
+		want []string
+	}{
+		{&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}, []string{"127.0.0.1:8080", "localhost:8080", "127.0.0.1:8080", "[::1]:8080"}},
+		{&net.TCPAddr{IP: net.IPv6loopback, Port: 80}, []string{"[::1]:80", "localhost:80", "127.0.0.1:80", "[::1]:80"}},
+		{&net.TCPAddr{IP: net.IPv4zero, Port: 8080}, nil},
+		{&net.TCPAddr{IP: net.IPv4(192, 168, 1, 2), Port: 8080}, nil},
+		{&net.UnixAddr{Name: "/tmp/s", Net: "unix"}, nil},
+	} {
+		if got := LoopbackHosts(tc.addr); !slices.Equal(got, tc.want) {
+			t.Errorf("LoopbackHosts(%v) = %q, want %q", tc.addr, got, tc.want)
+		}
+	}
+}
+
+// TestServeCommandFlags: bad values are usage errors naming the flag; a
+// good command serves until its context ends and returns its error.
+func TestServeCommandFlags(t *testing.T) {
+	run := (&fake{run: func(_ context.Context, _ []string, stdout, _ io.Writer) int { io.WriteString(stdout, "v"); return 0 }}).Run
+	for _, tc := range []struct {
+		set  func(*CommandFlags)
+		want string
+	}{
+		{func(f *CommandFlags) { f.Slots = 0 }, "--slots 0"},
+		{func(f *CommandFlags) { f.Slots = 1025 }, "--slots 1025"},
+		{func(f *CommandFlags) { f.Queue = -1 }, "--queue -1"},
+		{func(f *CommandFlags) { f.Timeout = time.Millisecond }, "--timeout 1ms"},
+		{func(f *CommandFlags) { f.Addr = "127.0.0.1:99999" }, "--addr 127.0.0.1:99999"},
+	} {
+		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+		f := AddFlags(fs)
+		tc.set(f)
+		err := Command(context.Background(), io.Discard, f, run)
+		var ue *cli.UsageError
+		if !errors.As(err, &ue) || !strings.HasPrefix(ue.Msg, tc.want) {
+			t.Errorf("%+v: %v, want a usage error starting %q", f, err, tc.want)
+		}
+	}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	f := AddFlags(fs)
+	if err := fs.Parse([]string{"--addr", "127.0.0.1:0"}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- Command(ctx, pw, f, run) }()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := strings.TrimSuffix(strings.TrimPrefix(line, "gossipkit serve: "), " (Ctrl-C stops)\n")
+	resp, err := http.Get(u + "api/version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || string(b) != "v" {
+		t.Errorf("GET %sapi/version: %d %q", u, resp.StatusCode, b)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("Command returned %v, want context.Canceled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Command did not return after its context ended")
 	}
 }
