@@ -860,3 +860,100 @@ func TestServeBrowserCancel(t *testing.T) {
 	}
 	p.ctx = main
 }
+
+// broadcastAnswer is a design of push as plan --protocol writes it (the
+// columns of the command's broadcast table: fanout and budget, then the
+// law given L is reached, p_reach, the costs and the accuracies), written
+// by hand for the page's test: row 0 misses L with probability 0.1.
+const broadcastAnswer = `{
+"rows": [
+  {"fanout": 1, "budget": 0, "method": "asymptotic", "p_reach": 0.9, "mean": 24.5, "sd": 2.25, "q05": 21, "q25": 23, "q50": 24.25, "q75": 26, "q95": 28.5, "t_confidence": 31.5, "p_deadline": 0.87, "feasible": false, "residue": 0.001, "p_miss": 0.1, "messages_per_node": 24.5, "error_bound": null, "se_mean": null, "se_sd": null, "se_p_deadline": null, "se_p_reach": null, "se_messages": null, "dev_mean": 0.3, "dev_sd": 0.2, "dev_p": 0.01},
+  {"fanout": 2, "budget": 0, "method": "exact", "p_reach": 1, "mean": 14.125, "sd": 1.5, "q05": 12, "q25": 13, "q50": 14, "q75": 15, "q95": 16.75, "t_confidence": 16.75, "p_deadline": 1, "feasible": true, "residue": 0, "p_miss": 0, "messages_per_node": 28.25, "error_bound": 1e-12, "se_mean": null, "se_sd": null, "se_p_deadline": null, "se_p_reach": null, "se_messages": null, "dev_mean": null, "dev_sd": null, "dev_p": null},
+  {"fanout": 3, "budget": 0, "method": "mc", "p_reach": 1, "mean": 11.0625, "sd": 1.25, "q05": 9, "q25": 10, "q50": 11, "q75": 12, "q95": 13.5, "t_confidence": 13.5, "p_deadline": 1, "feasible": true, "residue": 0, "p_miss": 0, "messages_per_node": 33.1875, "error_bound": null, "se_mean": 0.04, "se_sd": 0.03, "se_p_deadline": 0, "se_p_reach": 0, "se_messages": 0.1, "dev_mean": null, "dev_sd": null, "dev_p": null}
+],
+"best": {"fanout": 3, "budget": 0, "method": "mc", "p_reach": 1, "mean": 11.0625, "sd": 1.25, "q05": 9, "q25": 10, "q50": 11, "q75": 12, "q95": 13.5, "t_confidence": 13.5, "p_deadline": 1, "feasible": true, "residue": 0, "p_miss": 0, "messages_per_node": 33.1875, "error_bound": null, "se_mean": 0.04, "se_sd": 0.03, "se_p_deadline": 0, "se_p_reach": 0, "se_messages": 0.1, "dev_mean": null, "dev_sd": null, "dev_p": null},
+"cheapest": {"fanout": 2, "budget": 0, "method": "exact", "p_reach": 1, "mean": 14.125, "sd": 1.5, "q05": 12, "q25": 13, "q50": 14, "q75": 15, "q95": 16.75, "t_confidence": 16.75, "p_deadline": 1, "feasible": true, "residue": 0, "p_miss": 0, "messages_per_node": 28.25, "error_bound": 1e-12, "se_mean": null, "se_sd": null, "se_p_deadline": null, "se_p_reach": null, "se_messages": null, "dev_mean": null, "dev_sd": null, "dev_p": null}
+}
+`
+
+// TestServeBrowserBroadcastPage: the push form against a runner that
+// answers plan --protocol with broadcastAnswer (until the CLI computes
+// these protocols): the flags the page sends, the table (fanout and budget
+// as the sweep's columns, the fastest and the cheapest rows), the CDF drawn
+// at p_reach times the quantiles' levels, and the CSV download.
+func TestServeBrowserBroadcastPage(t *testing.T) {
+	const csv = "fanout,budget,method\n1,0,asymptotic\n2,0,exact\n3,0,mc\n"
+	var mu sync.Mutex
+	var planArgs [][]string
+	run := serveRunner()
+	p := newPage(t, serve.Options{Run: func(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+		if args[0] != "plan" || !slices.Contains(args, "--protocol") {
+			return run(ctx, args, stdout, stderr)
+		}
+		mu.Lock()
+		planArgs = append(planArgs, args)
+		mu.Unlock()
+		if slices.Contains(args, "csv") {
+			io.WriteString(stdout, csv)
+		} else {
+			io.WriteString(stdout, broadcastAnswer)
+		}
+		return 0
+	}})
+	p.do(chromedp.Navigate(p.base + "/?protocol=push&N=1000&fanout=1:3&loss=0.1&deadline=30"))
+	p.wait(`window.gk && gk.renders >= 1`)
+	want := []string{"plan", "--format", "json", "--protocol", "push", "-N", "1000", "--fanout", "1:3", "--loss", "0.1", "--failed", "0",
+		"--level", "0.99", "--deadline", "30", "--confidence", "0.95", "--method", "auto", "--reps", "1000", "--seed", "1"}
+	mu.Lock()
+	if len(planArgs) != 1 || !slices.Equal(planArgs[0], want) {
+		t.Errorf("the page ran %q, want %q", planArgs, want)
+	}
+	mu.Unlock()
+	rows, classes := p.table()
+	compareTable(t, rows, classes, broadcastAnswer)
+	var got struct {
+		Headline, Note string
+		Levels         map[string][]float64
+	}
+	// Each curve's points, read back from the drawn circles (by colour)
+	// through the axis: 0 at the bottom of the frame, 1 at its top.
+	p.eval(`(() => {
+		const svg = document.querySelector("#cdf svg"), frame = svg.querySelectorAll("rect")[1];
+		const h = +frame.getAttribute("height"), y0 = +frame.getAttribute("y") + h;
+		const levels = {};
+		for (const c of svg.querySelectorAll("circle")) (levels[c.getAttribute("fill")] ||= []).push((y0 - +c.getAttribute("cy")) / h);
+		for (const k in levels) levels[k].sort((a, b) => a - b);
+		return {Headline: document.getElementById("headline").textContent, Note: document.getElementById("cdf-note").textContent, Levels: levels};
+	})()`, &got)
+	if !strings.HasPrefix(got.Headline, "Fastest: fanout = 3, budget = 0") || !strings.Contains(got.Headline, "Cheapest: fanout = 2, budget = 0") {
+		t.Errorf("headline %q", got.Headline)
+	}
+	if got.Note == "" {
+		t.Error("no note that a row reaches L with probability < 1")
+	}
+	// Row 0 (the first colour) reaches L with probability 0.9: its
+	// quantiles q05…q95 are drawn at 0.9·(0.05, 0.25, 0.5, 0.75, 0.95), its
+	// P(T_L ≤ D) at 0.87 and its t_confidence at P = 0.95. Rows 1 and 2
+	// (p_reach 1; P(T_L ≤ D) = 1 is not drawn) at the levels themselves.
+	// Coordinates are written to 0.1 px of a 276 px frame: 0.002 apart.
+	for colour, want := range map[string][]float64{
+		"#3f7ddb": {0.045, 0.225, 0.45, 0.675, 0.855, 0.87, 0.95},
+		"#d9662b": {0.05, 0.25, 0.5, 0.75, 0.95, 0.95},
+		"#2e9e5b": {0.05, 0.25, 0.5, 0.75, 0.95, 0.95},
+	} {
+		g := got.Levels[colour]
+		ok := len(g) == len(want)
+		for i := 0; ok && i < len(g); i++ {
+			ok = math.Abs(g[i]-want[i]) < 0.002
+		}
+		if !ok {
+			t.Errorf("curve %s: points at %.4f, want %v", colour, g, want)
+		}
+	}
+	p.eval(`document.getElementById("plan-csv").click()`, nil)
+	if b := p.downloaded("plan.csv"); string(b) != csv {
+		t.Errorf("plan.csv %q, want %q", b, csv)
+	}
+	p.screenshot("push-page")
+	p.noFaults()
+}

@@ -40,6 +40,7 @@ const forms = {
     { name: "message-bytes", label: "message bytes", def: "", help: "bytes per message" },
     ...common,
     { name: "method", label: "method", def: "auto", options: ["auto", "exact", "asymptotic", "mc"] },
+    { name: "reps", label: "reps", def: "1000", help: "replications of mc" },
     { name: "seed", label: "seed", def: "1", help: "seed of mc" },
   ],
 };
@@ -344,11 +345,16 @@ function drawCDF(rows, kc, best) {
     idx = [...set].filter((i) => i >= 0).sort((a, b) => a - b);
   }
   const series = [];
+  let partial = false;
   let xmin = Infinity,
     xmax = -Infinity;
   for (const [j, i] of idx.entries()) {
     const r = rows[i];
-    const pts = qs.filter(([k]) => typeof r[k] === "number").map(([k, p]) => [r[k], p]);
+    // Broadcast: the quantiles are those of T_L given that L is reached
+    // (p_reach); P(T_L ≤ t) is p_reach times their levels.
+    const reach = typeof r.p_reach === "number" ? r.p_reach : 1;
+    if (reach < 1) partial = true;
+    const pts = qs.filter(([k]) => typeof r[k] === "number").map(([k, p]) => [r[k], p * reach]);
     if (typeof r.t_confidence === "number") pts.push([r.t_confidence, conf]);
     if (D > 0 && typeof r.p_deadline === "number" && r.p_deadline > 0.001 && r.p_deadline < 0.999) pts.push([D, r.p_deadline]);
     pts.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
@@ -365,6 +371,7 @@ function drawCDF(rows, kc, best) {
   const pad = (xmax - xmin) * 0.08 || 1;
   const v = [];
   if (D > 0) v.push({ x: D, label: `D = ${fmt(D)}`, color: "#c0392b" });
+  $("cdf-note").textContent = partial ? "Some rows reach L with probability p_reach < 1: their quantiles are given L is reached, drawn at p_reach times their level." : "";
   $("cdf").replaceChildren(
     chart({
       id: "cdf-svg",
