@@ -501,3 +501,24 @@ func TestServeCommandFlags(t *testing.T) {
 		t.Fatal("Command did not return after its context ended")
 	}
 }
+
+// TestServeProgressFromCLIBar: the counts are read from what the CLI's
+// own progress bar (cli.NewProgress, schollz/progressbar) writes, not
+// only from a copy of its format.
+func TestServeProgressFromCLIBar(t *testing.T) {
+	var got [][2]int64
+	p := &stderrParser{progress: func(done, total int64) { got = append(got, [2]int64{done, total}) }}
+	bar := cli.NewProgress(p, WantsProgress(p), "plan")
+	for _, d := range []int64{0, 300, 600} {
+		bar(d, 1000)
+		time.Sleep(250 * time.Millisecond) // past the bar's 200 ms throttle
+	}
+	if len(got) == 0 || got[len(got)-1] != [2]int64{600, 1000} {
+		t.Errorf("progress read %v, want it to end at 600 of 1000", got)
+	}
+	for _, g := range got {
+		if g[1] != 1000 || g[0] > 600 {
+			t.Errorf("progress %v: not a count the bar was given", g)
+		}
+	}
+}
