@@ -293,6 +293,8 @@ function renderPlan() {
     if (p.cheapest && !same(p.cheapest, p.best)) add(`Cheapest: ${rowName(p.cheapest, kc)} (t_${conf} = ${fmt(p.cheapest.t_confidence)}).`);
   } else if (D > 0) {
     add(`No row meets the deadline D = ${D} with probability ${conf}.`, true);
+    const c = rows[gk.selected];
+    if (c) add(` Closest: ${rowName(c, kc)}, t_${conf} = ${fmt(c.t_confidence)} rounds, P(T_L ≤ D) = ${fmt(c.p_deadline)}.`);
   }
   // Table: every column of the CLI's answer, in its order.
   const t = $("plan-table");
@@ -361,7 +363,7 @@ function drawCDF(rows, kc, best) {
     if (!pts.length) continue;
     for (const [x] of pts) (xmin = Math.min(xmin, x)), (xmax = Math.max(xmax, x));
     const strong = i === gk.selected || (gk.selected < 0 && i === best);
-    series.push({ pts, color: palette[j % palette.length], width: strong ? 3 : 1.5, label: rowName(r, kc) + (i === best ? " (fastest)" : ""), marks: true });
+    series.push({ pts, color: palette[j % palette.length], width: strong ? 3 : 1.5, label: rowName(r, kc) + (i === best ? " (fastest)" : best < 0 && i === gk.selected ? " (smallest t_P)" : ""), marks: true });
   }
   if (!series.length) {
     $("cdf").textContent = "";
