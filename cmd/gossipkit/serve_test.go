@@ -152,10 +152,11 @@ func TestServeFig4MatchesPlot(t *testing.T) {
 }
 
 // TestServeNoFileWrites: requests of every kind, including those that try
-// to write, leave the working folder empty.
+// to write, leave the working folder and the temporary folder empty.
 func TestServeNoFileWrites(t *testing.T) {
-	dir := t.TempDir()
+	dir, tmp := t.TempDir(), t.TempDir()
 	t.Chdir(dir)
+	t.Setenv("TMPDIR", tmp) // where os.CreateTemp would write
 	ts := newServeTest(t, serve.Options{})
 	for _, p := range []string{
 		"/api/plan?N=100000&s=20:40:10", "/api/plan?o=plan.json", "/api/plan?o=-", "/api/sim?N=100&rounds=5&reps=2&shard=1/2&o=part/",
@@ -165,16 +166,18 @@ func TestServeNoFileWrites(t *testing.T) {
 	} {
 		httpGet(t, ts.URL+p)
 	}
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ents) != 0 {
-		var names []string
-		for _, e := range ents {
-			names = append(names, e.Name())
+	for _, d := range []string{dir, tmp} {
+		ents, err := os.ReadDir(d)
+		if err != nil {
+			t.Fatal(err)
 		}
-		t.Errorf("the requests wrote %q", names)
+		if len(ents) != 0 {
+			var names []string
+			for _, e := range ents {
+				names = append(names, e.Name())
+			}
+			t.Errorf("the requests wrote %q in %s", names, d)
+		}
 	}
 }
 
