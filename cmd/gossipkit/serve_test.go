@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -777,8 +778,13 @@ func TestServeBrowserBroadcast(t *testing.T) {
 	p := newPage(t, serve.Options{})
 	refused := 0
 	for _, proto := range []string{"push", "pull", "push-pull"} {
-		q := url.Values{"protocol": {proto}, "N": {"1000"}, "fanout": {"1:4"}, "loss": {"0.1"}, "deadline": {"30"}}
-		args := pageArgs(q, "protocol", "N", "fanout", "loss", "deadline")
+		// N = 300: exact without a budget, Monte Carlo with memberlist's
+		// budget (push only: pull replies are not budgeted), each under 1 s.
+		q := url.Values{"protocol": {proto}, "N": {"300"}, "fanout": {"1:4"}, "loss": {"0.1"}, "deadline": {"30"}}
+		if proto == "push" {
+			q.Set("budget", "memberlist")
+		}
+		args := pageArgs(q, "protocol", "N", "fanout", "loss", "budget", "deadline")
 		want, stderr, code := runCLI(t, nil, args...)
 		p.do(chromedp.Navigate(p.base + "/?" + q.Encode()))
 		p.wait(`window.gk && (gk.renders >= 1 || gk.errors >= 1)`)
@@ -884,15 +890,16 @@ func TestServeBrowserCancel(t *testing.T) {
 // broadcastAnswer is a design of push as plan --protocol writes it (the
 // columns of the command's broadcast table: fanout and budget, then the
 // law given L is reached, p_reach, the costs and the accuracies), written
-// by hand for the page's test: row 0 misses L with probability 0.1.
+// by hand for the page's test: row 0 misses L with probability 0.1; row 1
+// has whole-round quantiles, as an exact law in rounds does.
 const broadcastAnswer = `{
 "rows": [
   {"fanout": 1, "budget": 0, "method": "asymptotic", "p_reach": 0.9, "mean": 24.5, "sd": 2.25, "q05": 21, "q25": 23, "q50": 24.25, "q75": 26, "q95": 28.5, "t_confidence": 31.5, "p_deadline": 0.87, "feasible": false, "residue": 0.001, "p_miss": 0.1, "messages_per_node": 24.5, "error_bound": null, "se_mean": null, "se_sd": null, "se_p_deadline": null, "se_p_reach": null, "se_messages": null, "dev_mean": 0.3, "dev_sd": 0.2, "dev_p": 0.01},
-  {"fanout": 2, "budget": 0, "method": "exact", "p_reach": 1, "mean": 14.125, "sd": 1.5, "q05": 12, "q25": 13, "q50": 14, "q75": 15, "q95": 16.75, "t_confidence": 16.75, "p_deadline": 1, "feasible": true, "residue": 0, "p_miss": 0, "messages_per_node": 28.25, "error_bound": 1e-12, "se_mean": null, "se_sd": null, "se_p_deadline": null, "se_p_reach": null, "se_messages": null, "dev_mean": null, "dev_sd": null, "dev_p": null},
+  {"fanout": 2, "budget": 0, "method": "exact", "p_reach": 1, "mean": 14.125, "sd": 1.5, "q05": 12, "q25": 13, "q50": 14, "q75": 15, "q95": 17, "t_confidence": 17, "p_deadline": 1, "feasible": true, "residue": 0, "p_miss": 0, "messages_per_node": 28.25, "error_bound": 1e-12, "se_mean": null, "se_sd": null, "se_p_deadline": null, "se_p_reach": null, "se_messages": null, "dev_mean": null, "dev_sd": null, "dev_p": null},
   {"fanout": 3, "budget": 0, "method": "mc", "p_reach": 1, "mean": 11.0625, "sd": 1.25, "q05": 9, "q25": 10, "q50": 11, "q75": 12, "q95": 13.5, "t_confidence": 13.5, "p_deadline": 1, "feasible": true, "residue": 0, "p_miss": 0, "messages_per_node": 33.1875, "error_bound": null, "se_mean": 0.04, "se_sd": 0.03, "se_p_deadline": 0, "se_p_reach": 0, "se_messages": 0.1, "dev_mean": null, "dev_sd": null, "dev_p": null}
 ],
 "best": {"fanout": 3, "budget": 0, "method": "mc", "p_reach": 1, "mean": 11.0625, "sd": 1.25, "q05": 9, "q25": 10, "q50": 11, "q75": 12, "q95": 13.5, "t_confidence": 13.5, "p_deadline": 1, "feasible": true, "residue": 0, "p_miss": 0, "messages_per_node": 33.1875, "error_bound": null, "se_mean": 0.04, "se_sd": 0.03, "se_p_deadline": 0, "se_p_reach": 0, "se_messages": 0.1, "dev_mean": null, "dev_sd": null, "dev_p": null},
-"cheapest": {"fanout": 2, "budget": 0, "method": "exact", "p_reach": 1, "mean": 14.125, "sd": 1.5, "q05": 12, "q25": 13, "q50": 14, "q75": 15, "q95": 16.75, "t_confidence": 16.75, "p_deadline": 1, "feasible": true, "residue": 0, "p_miss": 0, "messages_per_node": 28.25, "error_bound": 1e-12, "se_mean": null, "se_sd": null, "se_p_deadline": null, "se_p_reach": null, "se_messages": null, "dev_mean": null, "dev_sd": null, "dev_p": null}
+"cheapest": {"fanout": 2, "budget": 0, "method": "exact", "p_reach": 1, "mean": 14.125, "sd": 1.5, "q05": 12, "q25": 13, "q50": 14, "q75": 15, "q95": 17, "t_confidence": 17, "p_deadline": 1, "feasible": true, "residue": 0, "p_miss": 0, "messages_per_node": 28.25, "error_bound": 1e-12, "se_mean": null, "se_sd": null, "se_p_deadline": null, "se_p_reach": null, "se_messages": null, "dev_mean": null, "dev_sd": null, "dev_p": null}
 }
 `
 
@@ -934,6 +941,7 @@ func TestServeBrowserBroadcastPage(t *testing.T) {
 	var got struct {
 		Headline, Note string
 		Levels         map[string][]float64
+		Segments       map[string]int
 	}
 	// Each curve's points, read back from the drawn circles (by colour)
 	// through the axis: 0 at the bottom of the frame, 1 at its top.
@@ -943,13 +951,22 @@ func TestServeBrowserBroadcastPage(t *testing.T) {
 		const levels = {};
 		for (const c of svg.querySelectorAll("circle")) (levels[c.getAttribute("fill")] ||= []).push((y0 - +c.getAttribute("cy")) / h);
 		for (const k in levels) levels[k].sort((a, b) => a - b);
-		return {Headline: document.getElementById("headline").textContent, Note: document.getElementById("cdf-note").textContent, Levels: levels};
+		const segments = {};
+		for (const p of svg.querySelectorAll("path")) segments[p.getAttribute("stroke")] = (p.getAttribute("d").match(/L/g) || []).length;
+		return {Headline: document.getElementById("headline").textContent, Note: document.getElementById("cdf-note").textContent, Levels: levels, Segments: segments};
 	})()`, &got)
 	if !strings.HasPrefix(got.Headline, "Fastest: fanout = 3, budget = 0") || !strings.Contains(got.Headline, "Cheapest: fanout = 2, budget = 0") {
 		t.Errorf("headline %q", got.Headline)
 	}
-	if got.Note == "" {
-		t.Error("no note that a row reaches L with probability < 1")
+	if !strings.Contains(got.Note, "p_reach < 1") || !strings.Contains(got.Note, "steps") {
+		t.Errorf("note %q: want one on p_reach < 1 and one on the steps", got.Note)
+	}
+	// Row 1's whole-round quantiles are drawn as steps (two segments
+	// between points: along, then up), rows 0 and 2 as lines. Row 0 has 7
+	// points (q05…q95, t_confidence, P(T_L ≤ D) = 0.87), rows 1 and 2 have
+	// 6 (a P(T_L ≤ D) of 1 is not drawn).
+	if want := map[string]int{"#3f7ddb": 6, "#d9662b": 10, "#2e9e5b": 5}; !maps.Equal(got.Segments, want) {
+		t.Errorf("segments per curve %v, want %v", got.Segments, want)
 	}
 	// Row 0 (the first colour) reaches L with probability 0.9: its
 	// quantiles q05…q95 are drawn at 0.9·(0.05, 0.25, 0.5, 0.75, 0.95), its

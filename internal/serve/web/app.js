@@ -347,7 +347,8 @@ function drawCDF(rows, kc, best) {
     idx = [...set].filter((i) => i >= 0).sort((a, b) => a - b);
   }
   const series = [];
-  let partial = false;
+  let partial = false,
+    steps = false;
   let xmin = Infinity,
     xmax = -Infinity;
   for (const [j, i] of idx.entries()) {
@@ -355,7 +356,12 @@ function drawCDF(rows, kc, best) {
     // Broadcast: the quantiles are those of T_L given that L is reached
     // (p_reach); P(T_L ≤ t) is p_reach times their levels.
     const reach = typeof r.p_reach === "number" ? r.p_reach : 1;
-    if (reach < 1) partial = true;
+    if (reach < 1 - 1e-9) partial = true; // exact answers print 0.9999999999999
+    // T_L in whole rounds (the broadcast protocols): every quantile is an
+    // integer, and the CDF is a staircase that holds each level until the
+    // next quantile (a lower bound of the law between them).
+    const step = qs.every(([k]) => typeof r[k] !== "number" || Number.isInteger(r[k]));
+    if (step) steps = true;
     const pts = qs.filter(([k]) => typeof r[k] === "number").map(([k, p]) => [r[k], p * reach]);
     if (typeof r.t_confidence === "number") pts.push([r.t_confidence, conf]);
     if (D > 0 && typeof r.p_deadline === "number" && r.p_deadline > 0.001 && r.p_deadline < 0.999) pts.push([D, r.p_deadline]);
@@ -363,7 +369,7 @@ function drawCDF(rows, kc, best) {
     if (!pts.length) continue;
     for (const [x] of pts) (xmin = Math.min(xmin, x)), (xmax = Math.max(xmax, x));
     const strong = i === gk.selected || (gk.selected < 0 && i === best);
-    series.push({ pts, color: palette[j % palette.length], width: strong ? 3 : 1.5, label: rowName(r, kc) + (i === best ? " (fastest)" : best < 0 && i === gk.selected ? " (smallest t_P)" : ""), marks: true });
+    series.push({ pts, step, color: palette[j % palette.length], width: strong ? 3 : 1.5, label: rowName(r, kc) + (i === best ? " (fastest)" : best < 0 && i === gk.selected ? " (smallest t_P)" : ""), marks: true });
   }
   if (!series.length) {
     $("cdf").textContent = "";
@@ -373,7 +379,10 @@ function drawCDF(rows, kc, best) {
   const pad = (xmax - xmin) * 0.08 || 1;
   const v = [];
   if (D > 0) v.push({ x: D, label: `D = ${fmt(D)}`, color: "#c0392b" });
-  $("cdf-note").textContent = partial ? "Some rows reach L with probability p_reach < 1: their quantiles are given L is reached, drawn at p_reach times their level." : "";
+  const notes = [];
+  if (steps) notes.push("T_L counts whole rounds: the CDF is drawn as steps that hold each quantile's level until the next.");
+  if (partial) notes.push("Some rows reach L with probability p_reach < 1: their quantiles are given L is reached, drawn at p_reach times their level.");
+  $("cdf-note").textContent = notes.join(" ");
   $("cdf").replaceChildren(
     chart({
       id: "cdf-svg",
@@ -535,7 +544,14 @@ function chart(o) {
       plot.appendChild(el("polygon", { points: up.concat(lo).join(" "), fill: s.color, "fill-opacity": 0.18, stroke: "none" }));
       continue;
     }
-    const d = s.pts.map((p, i) => `${i ? "L" : "M"}${sx(p[0]).toFixed(1)},${sy(p[1]).toFixed(1)}`).join("");
+    const d = s.pts
+      .map((p, i) => {
+        const to = `${sx(p[0]).toFixed(1)},${sy(p[1]).toFixed(1)}`;
+        if (!i) return "M" + to;
+        // A step: along at the previous level, then up.
+        return s.step ? `L${sx(p[0]).toFixed(1)},${sy(s.pts[i - 1][1]).toFixed(1)}L${to}` : "L" + to;
+      })
+      .join("");
     const a = { d, fill: "none", stroke: s.color, "stroke-width": s.width || 1.5, "stroke-linejoin": "round" };
     if (s.dash) a["stroke-dasharray"] = s.dash;
     plot.appendChild(el("path", a));
