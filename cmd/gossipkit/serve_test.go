@@ -788,9 +788,7 @@ func TestServeBrowserBroadcast(t *testing.T) {
 		want, stderr, code := runCLI(t, nil, args...)
 		p.do(chromedp.Navigate(p.base + "/?" + q.Encode()))
 		p.wait(`window.gk && (gk.renders >= 1 || gk.errors >= 1)`)
-		if proto == "push" {
-			p.screenshot("push")
-		}
+		p.screenshot(proto)
 		p.noFaults()
 		if code == 2 && strings.Contains(stderr, "--protocol: unknown flag") {
 			var status string
