@@ -196,7 +196,13 @@ function planStream(q) {
 }
 
 let generation = 0;
+let lastKey = null; // the state of the answer shown or coming
 async function update() {
+  // Typing then leaving a field asks twice (after a pause, and on
+  // "change"): the same state is not computed again.
+  const key = stateQuery();
+  if (key === lastKey) return;
+  lastKey = key;
   cancelAll();
   const gen = ++generation;
   const t0 = performance.now();
@@ -223,6 +229,7 @@ async function update() {
   } catch (e) {
     clearInterval(tick);
     if (gen !== generation) return;
+    lastKey = null; // the same state may be asked again (a busy server)
     gk.errors++;
     setStatus("error", e.message + (/--protocol: unknown flag/.test(e.message) ? " — this build's plan has the shuffle only; push, pull and push–pull need a gossipkit whose plan takes --protocol." : ""));
     for (const id of ["cdf", "plan-table", "curves", "fig4"]) $(id).classList.add("stale");
@@ -655,6 +662,7 @@ function init() {
   $("cancel").addEventListener("click", () => {
     cancelAll();
     generation++;
+    lastKey = null;
     setStatus("", "stopped");
   });
   // Leaving the page (even into the back-forward cache) closes its
@@ -662,7 +670,10 @@ function init() {
   window.addEventListener("pagehide", () => {
     cancelAll();
     generation++;
+    lastKey = null;
   });
+  // Back from the back-forward cache: the answer was stopped; ask again.
+  window.addEventListener("pageshow", (e) => e.persisted && update());
   update();
 }
 init();
