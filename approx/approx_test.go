@@ -2,6 +2,7 @@ package approx
 
 import (
 	"math"
+	"math/big"
 	"testing"
 
 	"gonum.org/v1/gonum/floats/scalar"
@@ -207,6 +208,31 @@ func TestBetaSimplifies(t *testing.T) {
 		beta := (n / c) * (1 - (s/c)*(n-c)/(n-s)) / ((c - s) / (n - s))
 		if !scalar.EqualWithinRel(beta, (n/c)*(n/c), 1e-14) {
 			t.Errorf("%v: β = %v, (n/c)² = %v", p, beta, (n/c)*(n/c))
+		}
+	}
+}
+
+// ArgmaxP11 at sizes where evaluating every s is out of reach (c = 2^39
+// took hours): the answer must beat both neighbours exactly, which, as
+// s(c−s)/(n−s) is unimodal in s (its derivative has the sign of
+// s² − 2ns + cn), makes it the global integer argmax.
+func TestArgmaxP11Huge(t *testing.T) {
+	f := func(n, c, s int) *big.Rat { // s(c−s)/(n−s) ∝ P(11|10)
+		return new(big.Rat).SetFrac(new(big.Int).Mul(big.NewInt(int64(s)), big.NewInt(int64(c-s))), big.NewInt(int64(n-s)))
+	}
+	for _, tc := range []struct{ n, c int }{{1 << 40, 1 << 39}, {1 << 40, 1<<40 - 1}, {1 << 40, 3}, {1<<40 - 7, 1 << 20}, {1 << 30, 1 << 30}} {
+		s, p, err := ArgmaxP11(Simplified, tc.n, tc.c)
+		if err != nil {
+			t.Fatalf("n=%d c=%d: %v", tc.n, tc.c, err)
+		}
+		if s < 1 || s > tc.c || s >= tc.n || !(p > 0) {
+			t.Fatalf("n=%d c=%d: s = %d, p = %g", tc.n, tc.c, s, p)
+		}
+		if s > 1 && f(tc.n, tc.c, s-1).Cmp(f(tc.n, tc.c, s)) >= 0 {
+			t.Errorf("n=%d c=%d: s−1 = %d is at least as good as s = %d (ties go to the smaller s)", tc.n, tc.c, s-1, s)
+		}
+		if s < min(tc.c, tc.n-1) && f(tc.n, tc.c, s+1).Cmp(f(tc.n, tc.c, s)) > 0 {
+			t.Errorf("n=%d c=%d: s+1 = %d beats s = %d", tc.n, tc.c, s+1, s)
 		}
 	}
 }

@@ -57,7 +57,7 @@ func NewModel(cfg Config) (Model, error) {
 	}
 	q, err := PDrop(cfg.PDrop, cfg.Shuffle)
 	if err != nil {
-		return Model{}, err
+		return Model{}, fielderr.Within("approx", "Config", err)
 	}
 	x0 := float64(cfg.Initial) / float64(cfg.Nodes)
 	return Model{Config: cfg, P: PSelect(cfg.Shuffle), Q: q, X0: x0, Y0: x0}, nil

@@ -99,6 +99,9 @@ func (l *Law) Answer(cfg Config) Answer {
 	for _, p := range l.PMF {
 		reach += p
 	}
+	// A sum of rounded terms can pass 1 by an ulp or two; a probability
+	// cannot.
+	reach = min(reach, 1)
 	a.PReach = reach
 	if reach > 0 {
 		var m1, m2 float64

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
+
 	"github.com/gossipkit/gossipkit/gossip"
 )
 
@@ -18,6 +20,9 @@ import (
 // space, O(N·m) work, checking ctx between rows (package doc, "Time to a
 // coverage level").
 func HittingMoments(ctx context.Context, cfg Config) (ek, ek2 float64, err error) {
+	if err := ctxguard.Check("chain", ctx); err != nil {
+		return 0, 0, err
+	}
 	if cfg.TMax == 0 {
 		cfg.TMax, cfg.Dt = 1, 1 // not used here; satisfy Validate
 	}
@@ -114,6 +119,9 @@ func hittingStat(tm gossip.Time, N int, ek, ek2 float64) (mean, sd float64) {
 // (HittingMoments): exact up to rounding, and O(N²) work, so it reaches
 // sizes whose transient laws Solve cannot. TMax and Dt are not used.
 func MeanTimeToLevel(ctx context.Context, cfg Config) (mean, sd float64, err error) {
+	if err := ctxguard.Check("chain", ctx); err != nil {
+		return 0, 0, err
+	}
 	ek, ek2, err := HittingMoments(ctx, cfg)
 	if err != nil {
 		return 0, 0, err
@@ -128,6 +136,9 @@ func MeanTimeToLevel(ctx context.Context, cfg Config) (mean, sd float64, err err
 // probability P (LevelTime.Quantile). Its work is Estimate's for TMax = 1
 // round; LevelTime.Bound bounds the error of its distribution function.
 func TimeToLevel(ctx context.Context, cfg Config, set Settings) (*LevelTime, error) {
+	if err := ctxguard.Check("chain", ctx); err != nil {
+		return nil, err
+	}
 	if cfg.Level <= 0 {
 		return nil, fmt.Errorf("chain: %w", &FieldError{Field: "Config.Level", Msg: fmt.Sprintf("%g: a level in (0, 1] is needed", cfg.Level)})
 	}

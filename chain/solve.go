@@ -7,9 +7,12 @@ import (
 	"math"
 	"sort"
 
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
+
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/fielderr"
 )
 
 // trimEvery is the number of steps between trims of the live region of X
@@ -33,10 +36,25 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if err := ctxguard.Check("chain", ctx); err != nil {
+		return nil, err
+	}
 	set = set.withDefaults()
 	j, err := JumpsFor(cfg.PDrop, cfg.Shuffle)
 	if err != nil {
-		return nil, err
+		return nil, fielderr.Within("chain", "Config", err)
+	}
+	if set.rate == 0 {
+		// The work, before any: Estimate costs O(N) (the stationary law
+		// and the hitting moments).
+		est, err := Estimate(cfg)
+		if err != nil {
+			return nil, err
+		}
+		if !(est.StateSteps <= set.MaxStateSteps) {
+			return nil, fmt.Errorf("chain: the solve needs about %.2g state-steps (%.3g rounds × %.3g states, about %s of CPU), more than Settings.MaxStateSteps = %.2g: %w",
+				est.StateSteps, est.Rounds, est.States, cpuDuration(est.CPUSeconds()), set.MaxStateSteps, gossip.ErrTooLarge)
+		}
 	}
 	s := &solver{ctx: ctx, cfg: cfg, set: set, j: j, N: cfg.Nodes, ts: grid(cfg.TMax, cfg.Dt)}
 	return s.solve()
@@ -527,7 +545,11 @@ func (lt *LevelTime) CDF(t float64) float64 {
 		return 0
 	}
 	if lt.tm == gossip.Shuffles {
-		return lt.cdfK(int(math.Floor(float64(lt.n)*t + 1e-9)))
+		k := math.Floor(float64(lt.n)*t + 1e-9)
+		if k >= math.MaxInt64/2 { // past every segment: see past
+			return 1
+		}
+		return lt.cdfK(int(k))
 	}
 	g := &lt.segs[0]
 	for i := range lt.segs {
@@ -535,7 +557,26 @@ func (lt *LevelTime) CDF(t float64) float64 {
 			g = &lt.segs[i]
 		}
 	}
-	return math.Max(0, 1-g.survival(poisson(g.rate*(t-g.t0), lt.tol)))
+	lambda := g.rate * (t - g.t0)
+	if g.past(lambda) {
+		return 1
+	}
+	return math.Max(0, 1-g.survival(poisson(lambda, lt.tol)))
+}
+
+// past reports whether a Poisson or binomial window of mean mean (and a
+// variance no larger) lies wholly past the segment's last step, where
+// B_k = 0: mean − 40·√mean ≥ len(below), so that the mass the window
+// would put below the last step is under the normal tail at 40 sd (far
+// below 10⁻³⁰⁰; Chernoff's bound for the Poisson, e^(−40²/2), says the
+// same). Such a window is never built: its size grows like √mean, and a
+// deadline of 10¹⁸ rounds would ask for gigabytes (or overflow an int).
+func (g *levelSeg) past(mean float64) bool {
+	if math.IsInf(mean, 1) {
+		return true
+	}
+	k := float64(len(g.below))
+	return mean > k && mean-40*math.Sqrt(mean) >= k
 }
 
 // cdfK is P(K ≤ k) in shuffles time.
@@ -545,6 +586,9 @@ func (lt *LevelTime) cdfK(k int) float64 {
 		if lt.segs[i].k0 <= k {
 			g = &lt.segs[i]
 		}
+	}
+	if g.past(float64(k-g.k0) * g.rate / float64(lt.n)) {
+		return 1
 	}
 	return math.Max(0, 1-g.survival(binomial(k-g.k0, g.rate/float64(lt.n), lt.tol)))
 }
@@ -575,6 +619,19 @@ func (lt *LevelTime) Quantile(p float64) float64 {
 		}
 	}
 	return b
+}
+
+// cpuDuration formats seconds of CPU for a refusal.
+func cpuDuration(sec float64) string {
+	switch {
+	case sec < 120:
+		return fmt.Sprintf("%.0f s", sec)
+	case sec < 2*3600:
+		return fmt.Sprintf("%.0f min", sec/60)
+	case sec < 2*86400:
+		return fmt.Sprintf("%.0f h", sec/3600)
+	}
+	return fmt.Sprintf("%.2g days", sec/86400)
 }
 
 // levelCount is ⌈L·N⌉, with a margin for the rounding of L·N.

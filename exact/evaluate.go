@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
+
 	"github.com/gossipkit/gossipkit/gossip"
 )
 
@@ -52,6 +54,9 @@ type Evaluation struct {
 // ctx before each shuffle; set.Progress counts shuffles. An invalid shuffle
 // is a *gossip.FieldError on Config.Shuffles[i].
 func Evaluate(ctx context.Context, cfg Config, set Settings) ([]Evaluation, error) {
+	if err := ctxguard.Check("exact", ctx); err != nil {
+		return nil, err
+	}
 	for i, p := range cfg.Shuffles {
 		if err := Validate(p); err != nil {
 			return nil, shuffleError(fmt.Sprintf("Config.Shuffles[%d]", i), err)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
+
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
 )
@@ -41,6 +43,9 @@ type Formula1 struct {
 // between rows of its O(s²) big-integer sums (s = 5000 with c − s ≥ s takes
 // minutes).
 func NewFormula1(ctx context.Context, c, s int) (*Formula1, error) {
+	if err := ctxguard.Check("exact", ctx); err != nil {
+		return nil, err
+	}
 	switch {
 	case s < 1 || s > c:
 		return nil, fmt.Errorf("exact: NewFormula1: s = %d: need 1 ≤ s ≤ c = %d", s, c)
@@ -111,6 +116,9 @@ func (f *Formula1) At(z *big.Rat, n int) (*big.Rat, error) {
 // costs O(s²) big-integer products: it is the independent check of PDrop,
 // which returns the same value by the closed form at any s.
 func PDropDoubleSum(ctx context.Context, p gossip.Shuffle) (*big.Rat, error) {
+	if err := ctxguard.Check("exact", ctx); err != nil {
+		return nil, err
+	}
 	if err := p.Validate(); err != nil {
 		return nil, shuffleError("", err)
 	}

@@ -2,8 +2,10 @@ package exact
 
 import (
 	"math/big"
+	"math/bits"
 
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/fielderr"
 )
 
 // Gamma sets z to the paper's sum
@@ -24,9 +26,18 @@ import (
 // which gammaSum evaluates by binary splitting: O(s) terms at the cost of a
 // few products of numbers of the final size, instead of s additions of
 // fractions each reduced by a gcd.
+//
+// A nil z is allocated. Where γ_s(n) may have more than MaxBinomialBits
+// bits (s·bitlen(n)), Gamma returns nil and leaves z unchanged.
 func Gamma(z *big.Rat, n, s int) *big.Rat {
+	if z == nil {
+		z = new(big.Rat)
+	}
 	if s < 1 {
 		return z.SetInt64(0)
+	}
+	if int64(s) > MaxBinomialBits/int64(max(bits.Len64(uint64(max(n, 1))), 1)) {
+		return nil
 	}
 	num, den := gammaSum(int64(n), int64(s))
 	return z.SetFrac(num, den)
@@ -73,11 +84,16 @@ func gammaSplit(n, m, a, b int64) (p, q, t *big.Int) {
 // cross-multiplication and, when they are equal, returns that fraction,
 // which is then the γ form's own reduced value (reduced fractions are
 // unique). Were they to differ, it would reduce the γ form by a gcd. It
-// takes the shuffles Validate accepts.
+// takes the shuffles Validate accepts whose sum has at most
+// MaxBinomialBits bits (s·bitlen(n)): the sum runs over all s terms even
+// where C(n, s) is small (s close to n).
 func PDropGamma(p gossip.Shuffle) (*big.Rat, error) {
 	e, err := PDrop(p)
 	if err != nil {
 		return nil, err
+	}
+	if b := int64(p.Exchange) * int64(bits.Len64(uint64(p.Items))); b > MaxBinomialBits {
+		return nil, fielderr.New("exact", "Shuffle.Exchange", "= %d with Items = %d: the γ sum has s·bitlen(n) = %d bits, above the limit MaxBinomialBits = %d", p.Exchange, p.Items, b, MaxBinomialBits)
 	}
 	return pdropGamma(p, e), nil
 }

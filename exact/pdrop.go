@@ -3,6 +3,7 @@ package exact
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"math/bits"
 	"strings"
@@ -174,7 +175,12 @@ var ln10 = bigfloat.Log(new(big.Float).SetPrec(log10Prec).SetInt64(10))
 // is taken with github.com/ALTree/bigfloat. The result is within one ulp
 // of the exact log10|a − b| (TestLog10AbsDiff checks 10^−k, 7·10^−5000 and
 // 4/21 to that accuracy).
+//
+// A nil a or b gives (NaN, false).
 func Log10AbsDiff(a, b *big.Rat) (float64, bool) {
+	if a == nil || b == nil {
+		return math.NaN(), false
+	}
 	num := new(big.Int).Mul(a.Num(), b.Denom())
 	num.Sub(num, new(big.Int).Mul(b.Num(), a.Denom()))
 	if num.Sign() == 0 {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/big"
 
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
+
 	"github.com/gossipkit/gossipkit/gossip"
 )
 
@@ -62,6 +64,9 @@ const MaxProveS = 2000
 // The inner sums B_k(c) = Σ_ŝ C(s,ŝ)C(c−s,k−ŝ)·L/(s−ŝ) depend on c only,
 // so the grid costs O(s³) big-integer operations.
 func ProveGamma(ctx context.Context, s int) (GammaProof, error) {
+	if err := ctxguard.Check("exact", ctx); err != nil {
+		return GammaProof{}, err
+	}
 	return proveGammaWith(ctx, s, nil)
 }
 
@@ -143,6 +148,9 @@ func proveGammaWith(ctx context.Context, s int, perturb func(coef []*big.Int)) (
 // ProveGammaRange runs ProveGamma for s = 1..maxExchange (none for 0),
 // checking ctx between values of s; set.Progress counts values of s.
 func ProveGammaRange(ctx context.Context, maxExchange int, set Settings) ([]GammaProof, error) {
+	if err := ctxguard.Check("exact", ctx); err != nil {
+		return nil, err
+	}
 	if maxExchange < 0 || maxExchange > MaxProveS {
 		return nil, fmt.Errorf("exact: ProveGammaRange: maxExchange = %d: need 0 ≤ maxExchange ≤ MaxProveS = %d", maxExchange, MaxProveS)
 	}

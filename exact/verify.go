@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/big"
 
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
+
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
 )
@@ -35,6 +37,9 @@ type GammaMismatch struct {
 // The theorems of the package doc prove the identity everywhere; this is
 // the computation that would catch an error in them or in the code.
 func VerifyGamma(ctx context.Context, g Grid, set Settings) (checked int64, mismatch *GammaMismatch, err error) {
+	if err := ctxguard.Check("exact", ctx); err != nil {
+		return 0, nil, err
+	}
 	switch {
 	case g.MaxExchange < 1 || g.MaxExchange > MaxS:
 		return 0, nil, fielderr.New("exact", "Grid.MaxExchange", "= %d: need 1 ≤ MaxExchange ≤ MaxS = %d", g.MaxExchange, MaxS)

@@ -3,6 +3,8 @@ package gossip_test
 import (
 	"errors"
 	"fmt"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gossipkit/gossipkit/gossip"
@@ -44,4 +46,33 @@ func ExampleShuffle_Validate() {
 	// Output:
 	// <nil>
 	// gossip: Shuffle.Exchange = 150: need Exchange ≤ Cache = 100
+}
+
+// ParseTime's error starts with the package and names what it parses.
+func TestParseTimeError(t *testing.T) {
+	_, err := gossip.ParseTime("x")
+	if err == nil || err.Error() != `gossip: unknown time model "x" (valid: continuous, shuffles, synchronous)` {
+		t.Errorf("ParseTime(x) error = %v", err)
+	}
+}
+
+// Every parameter of the table names a field of Shuffle (the path field
+// errors use), and its usage reads "meaning symbol (range)".
+func TestParams(t *testing.T) {
+	for _, p := range []gossip.Param{gossip.Items, gossip.Cache, gossip.Exchange} {
+		t.Run(p.Symbol, func(t *testing.T) {
+			name, ok := strings.CutPrefix(p.Field, "Shuffle.")
+			if _, found := reflect.TypeOf(gossip.Shuffle{}).FieldByName(name); !ok || !found {
+				t.Errorf("%s names no field of Shuffle", p.Field)
+			}
+			if want := p.Meaning + " " + p.Symbol + " (" + p.Range + ")"; p.Usage() != want {
+				t.Errorf("Usage() = %q, want %q", p.Usage(), want)
+			}
+		})
+	}
+	// The field error of a bad exchange size names the parameter's field.
+	var fe *gossip.FieldError
+	if err := (gossip.Shuffle{Items: 10, Cache: 5}).Validate(); !errors.As(err, &fe) || fe.Field != gossip.Exchange.Field {
+		t.Errorf("Validate() = %v, want a field error on %s", err, gossip.Exchange.Field)
+	}
 }

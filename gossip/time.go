@@ -1,6 +1,10 @@
 package gossip
 
-import "github.com/gossipkit/gossipkit/internal/enum"
+import (
+	"fmt"
+
+	"github.com/gossipkit/gossipkit/internal/enum"
+)
 
 // Time is the clock of a model: how the shuffles of a round follow each
 // other. Every package that takes a Time documents which values it accepts
@@ -29,4 +33,10 @@ func (t Time) String() string { return timeNames.Name(t) }
 func (t Time) Valid() bool { return timeNames.Valid(t) }
 
 // ParseTime parses a time model's name.
-func ParseTime(s string) (Time, error) { return timeNames.Parse("gossip: time model", s) }
+func ParseTime(s string) (Time, error) {
+	t, err := timeNames.Parse("time model", s)
+	if err != nil {
+		return 0, fmt.Errorf("gossip: %w", err)
+	}
+	return t, nil
+}

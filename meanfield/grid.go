@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
+
 	"github.com/gossipkit/gossipkit/gossip"
 
 	"github.com/gossipkit/gossipkit/approx"
@@ -20,6 +22,11 @@ type RefinedCurves struct {
 	Classic *Refined
 }
 
+// MaxSynchronousRounds bounds RefineGrid's tMax in synchronous time: the
+// recursion keeps every round (about 100 bytes a round), so 10⁷ rounds is
+// a gigabyte; the models settle within a few hundred.
+const MaxSynchronousRounds = 10_000_000
+
 // RefineGrid computes the refined mean field of m's replication–coverage
 // model at t = 0, dt, …, tMax (the last point clipped to tMax) under the
 // clock tm: gossip.Continuous by integrating x, V and W with set;
@@ -27,6 +34,9 @@ type RefinedCurves struct {
 // so dt must then be a whole number of rounds. Other clocks are refused.
 // ctx is checked once before the work.
 func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm gossip.Time, set ode.Settings) (*RefinedCurves, error) {
+	if err := ctxguard.Check("meanfield", ctx); err != nil {
+		return nil, err
+	}
 	if !(tMax > 0) || !(dt > 0) || dt > tMax {
 		return nil, fmt.Errorf("meanfield: need 0 < dt ≤ tMax (dt = %g, tMax = %g)", dt, tMax)
 	}
@@ -36,11 +46,17 @@ func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm gossip
 	if tm == gossip.Synchronous && math.Abs(dt-math.Round(dt)) > 1e-9 {
 		return nil, fmt.Errorf("meanfield: dt = %g: synchronous time needs a whole number of rounds", dt)
 	}
+	ts := ode.Grid(tMax, dt)
+	if ts == nil {
+		return nil, fmt.Errorf("meanfield: tMax = %g, dt = %g: need a finite tMax and at most %g output intervals", tMax, dt, float64(ode.MaxGrid))
+	}
+	if tm == gossip.Synchronous && tMax > MaxSynchronousRounds {
+		return nil, fmt.Errorf("meanfield: tMax = %g: the synchronous recursion takes at most %d rounds", tMax, MaxSynchronousRounds)
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	pop := Coverage(m)
-	ts := ode.Grid(tMax, dt)
 	var ref *Refined
 	if tm == gossip.Synchronous {
 		full, err := RefinedDiscrete(SynchronousSteps{P: pop, H: 1}, []float64{m.X0, m.Y0}, int(math.Ceil(tMax)))

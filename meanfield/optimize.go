@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
+
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
@@ -98,6 +100,9 @@ type Optimum struct {
 // of CoverageTime over every s = 1..c−1 (simplified P_drop, one initial
 // copy). It checks ctx between exchange sizes.
 func Optimize(ctx context.Context, cfg OptimizeConfig) (*Optimum, error) {
+	if err := ctxguard.Check("meanfield", ctx); err != nil {
+		return nil, err
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

@@ -30,6 +30,7 @@ var textColumns = map[string]bool{
 	"simulation": true, "quantity": true, // refined
 	"redirect": true, // tree_table1
 	"method":   true, // design answers: exact, mc or asymptotic
+	"protocol": true, // gossip as deployed: push, pull or push-pull
 }
 
 // checkCSV parses one CSV and checks that every cell of a numeric column

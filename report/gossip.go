@@ -101,21 +101,24 @@ type PDropRow struct {
 // pdropTable renders the rows of section 1's table: formula (1) and S
 // rounded to 12 digits, the exact difference γ form − formula (1) and the
 // enumerated probability as fractions (empty where enumeration is
-// infeasible); Markdown says "0 (exact)" and "infeasible".
+// infeasible), beside it its numeric twin enumerated_per_item_float (a
+// number in CSV, as formula1 and simplified are); Markdown says "0 (exact)"
+// and "infeasible".
 func pdropTable(rows []PDropRow) *plots.Table {
-	t := &plots.Table{Keys: []string{"n", "c", "s", "formula1", "gamma_minus_formula1", "simplified", "enumerated_per_item", "log10_abs_formula1_minus_S"}}
+	t := &plots.Table{Keys: []string{"n", "c", "s", "formula1", "gamma_minus_formula1", "simplified", "enumerated_per_item", "enumerated_per_item_float", "log10_abs_formula1_minus_S"}}
 	for _, r := range rows {
-		var enum any // nil: an empty cell
+		var enum, enumFloat any // nil: an empty cell
 		if r.Enumerated != nil {
-			enum = r.Enumerated.RatString()
+			f, _ := r.Enumerated.Float64()
+			enum, enumFloat = r.Enumerated.RatString(), fmt.Sprintf("%.12f", f)
 		}
-		t.Rows = append(t.Rows, []any{r.N, r.C, r.S, fmt.Sprintf("%.12f", r.Formula1), r.GammaMinusFormula1, fmt.Sprintf("%.12f", r.Simplified), enum, fmt.Sprintf("%.3f", r.Log10AbsDiff)})
+		t.Rows = append(t.Rows, []any{r.N, r.C, r.S, fmt.Sprintf("%.12f", r.Formula1), r.GammaMinusFormula1, fmt.Sprintf("%.12f", r.Simplified), enum, enumFloat, fmt.Sprintf("%.3f", r.Log10AbsDiff)})
 	}
 	t.TextCell = func(col int, v any) string {
 		switch {
 		case col == 4:
 			return differenceWord(v.(*big.Rat))
-		case col == 6 && v == nil:
+		case (col == 6 || col == 7) && v == nil:
 			return "infeasible"
 		}
 		return plots.Cell(v)

@@ -44,6 +44,10 @@ type Scale struct {
 	TreeSeeds                     int   // seeds per point of the tree sweep
 	GossipTreeNs                  []int // group sizes of the gossip-against-tree comparison
 	GossipTreeFailNodes           int   // group size of its failure table
+	// BroadcastN is the largest N at which the "gossip as deployed"
+	// section runs the exact chain of package broadcast (the budget table
+	// goes to 100·BroadcastN by the large-N law); 0 means 100.
+	BroadcastN int
 }
 
 // RefinedCase is one validation setting of the refined mean field (section
@@ -71,7 +75,8 @@ func Quick() Scale {
 		// standard errors of 0.04 in coverage, 40 over 150 bring them to
 		// about 0.025 within the time budget.
 		Refined:   refinedCases([3]int{0, 20000, 400}, [3]int{0, 20000, 400}, [3]int{200, 200, 40}, 150),
-		TreeSeeds: 10, GossipTreeNs: []int{100, 500, 1000, 2000, 4000}, GossipTreeFailNodes: 1000}
+		TreeSeeds: 10, GossipTreeNs: []int{100, 500, 1000, 2000, 4000}, GossipTreeFailNodes: 1000,
+		BroadcastN: 1000}
 }
 
 // Paper runs the paper's 100 replications of 1000 + 1000 rounds: 59
@@ -263,6 +268,9 @@ func Sections() []Section {
 		// Its Monte Carlo is the lumped chain through package plan (seconds
 		// of CPU, not split by shards): only the merge computes it.
 		{"Design answers: the time to coverage at any N", typed((*Study).DesignAnswers), true},
+		// Package broadcast's laws and its own Monte Carlo (seconds of
+		// CPU): only the merge computes it.
+		{"Gossip as deployed: push, pull and push–pull broadcast", typed((*Study).Deployed), true},
 	}
 }
 

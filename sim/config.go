@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"runtime"
+	"unsafe"
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/gossip"
@@ -171,10 +172,14 @@ func (c Config) Validate() error {
 // MemoryEstimate returns the bytes a run needs with `workers` replications
 // in flight: per worker the caches (N·c·4 bytes at most: int32 items, or
 // 2 bytes when n ≤ 65535) and two stamp arrays (8·(n+1) bytes) for the
-// protocol, plus 3N bytes of per-node flags; and for the whole run the
-// per-replication trajectories, 12·(T+1)·R bytes, and the printed
-// summary, ~700·(T+1) bytes. It is an upper bound. A program compares it
-// with the memory it has (the CLI does before it starts).
+// protocol, plus 3N bytes of per-node flags; and for the whole run R
+// replications of repBytes each (the Replication and its three
+// trajectories) and 8 bytes of index, and the printed summary, ~700·(T+1)
+// bytes. The replications are live data, and Go's collector lets the heap
+// grow to twice the live data before it runs (GOGC = 100), so they count
+// twice (TestMemoryEstimate measures the live heap of runs against it). A
+// program compares it with the memory it has (the CLI does before it
+// starts).
 func (c Config) MemoryEstimate(workers int) uint64 {
 	N := uint64(c.Nodes)
 	per := N * 3
@@ -184,10 +189,21 @@ func (c Config) MemoryEstimate(workers int) uint64 {
 	if c.Model == Protocol {
 		per += N*uint64(c.Shuffle.Cache)*4 + 8*uint64(c.Shuffle.Items+1)
 	}
-	// Per replication 12 bytes a round (x, y, y_round); per round of the
-	// output ~700 bytes (the summary, and a table row of 16 boxed values).
-	return per*uint64(workers) + 12*uint64(c.Rounds+1)*uint64(c.Reps) + 700*uint64(c.Rounds+1) +
+	// Per round of the output ~700 bytes (the summary, and a table row of
+	// 16 boxed values).
+	return per*uint64(workers) + 2*(repBytes(c.Rounds)+8)*uint64(c.Reps) + 700*uint64(c.Rounds+1) +
 		uint64(c.topologyPairs()*bytesPerEdge)
+}
+
+// repBytes is the memory of one Replication of T rounds: the struct (its
+// index, three slice headers and the counters, unsafe.Sizeof = 256 bytes)
+// and three int32 trajectories of T+1 values, each an allocation rounded
+// up to 8 bytes at least (Go's smallest size classes are 8 and 16 bytes;
+// larger ones waste at most 1/8, counted here).
+func repBytes(rounds int) uint64 {
+	traj := uint64(4 * (rounds + 1))
+	traj = max(8, (traj+7)/8*8) * 9 / 8
+	return uint64(unsafe.Sizeof(Replication{})) + 3*traj
 }
 
 // DefaultWorkers is the number of CPUs.

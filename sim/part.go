@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gossipkit/gossipkit/internal/buildinfo"
+
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/shard"
@@ -19,17 +21,20 @@ import (
 // PartFormat and PartVersion identify a part file.
 const (
 	PartFormat  = "gossipkit-sim-part"
-	PartVersion = 2
+	PartVersion = 3
 )
 
 // Part is one shard's share of an experiment, as written to a part file.
 //
-// # File format (version 2)
+// # File format (version 3)
 //
 // A part file is one gzip member whose content is a JSON object:
 //
 //	format       "gossipkit-sim-part"
-//	version      2
+//	version      3
+//	build        the identity of the gossipkit that wrote it
+//	             (buildinfo.Identity: version, VCS revision, hash of the
+//	             executable); a part of another build is refused
 //	config       the experiment: every field of Config (seed as a decimal
 //	             string, enums as their names); identical in every part
 //	connected    whether the topology is connected
@@ -45,7 +50,15 @@ const (
 //	             t = 0..T: holders, nodes that have held d, nodes that held
 //	             it at a snapshot) and its integer counters
 //
-// Version 1 had no y_round; this gossipkit refuses it (rerun the shard).
+// Version 1 had no y_round, version 2 no build; this gossipkit refuses
+// them (rerun the shard).
+//
+// A reader treats a part as untrusted input: before it decodes the
+// replications, it reads the header alone and refuses a part whose plain
+// size or number of JSON objects exceeds what its own configuration and
+// shard allow (partBounds), or whose replications would need more than
+// MaxPartMemory bytes, so that a small hostile file (10^8 empty objects
+// compress to a few megabytes) cannot make it allocate gigabytes.
 //
 // gzip's CRC-32 and length check reject truncated or corrupted files; the
 // decoder rejects unknown fields. Merging adds the integer power sums, so a
@@ -54,6 +67,7 @@ const (
 type Part struct {
 	Format       string        `json:"format"`
 	Version      int           `json:"version"`
+	Build        string        `json:"build"`
 	Config       partConfig    `json:"config"`
 	Connected    bool          `json:"connected"`
 	Shard        ShardID       `json:"shard"`
@@ -157,7 +171,7 @@ func pickYR(r *Replication) []int32 { return r.YRound }
 
 // WritePart writes res, the replications of shard id, as a part file.
 func WritePart(w io.Writer, res *Result, id ShardID) error {
-	p := Part{Format: PartFormat, Version: PartVersion, Config: toPartConfig(res.Config), Connected: res.Connected, Shard: id, Reps: res.Reps}
+	p := Part{Format: PartFormat, Version: PartVersion, Build: buildinfo.Identity(), Config: toPartConfig(res.Config), Connected: res.Connected, Shard: id, Reps: res.Reps}
 	for _, r := range res.Reps {
 		p.Replications = append(p.Replications, r.Index)
 	}
@@ -177,8 +191,15 @@ func ReadPart(r io.Reader) (*Part, error) {
 	return DecodePart(raw)
 }
 
+// MaxPartMemory bounds the memory the replications of one part may take
+// once decoded (2 GiB): a larger shard is split into more shards.
+const MaxPartMemory = 2 << 30
+
 // DecodePart is ReadPart on a part file's decompressed JSON.
 func DecodePart(raw []byte) (*Part, error) {
+	if err := checkPartHeader(raw); err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	var p Part
@@ -187,9 +208,6 @@ func DecodePart(raw []byte) (*Part, error) {
 	}
 	if p.Format != PartFormat {
 		return nil, fmt.Errorf("sim: not a gossipkit part file (format %q)", p.Format)
-	}
-	if p.Version != PartVersion {
-		return nil, fmt.Errorf("sim: part format version %d, this gossipkit reads version %d", p.Version, PartVersion)
 	}
 	cfg, err := p.Config.config()
 	if err != nil {
@@ -226,6 +244,66 @@ func DecodePart(raw []byte) (*Part, error) {
 		return nil, err
 	}
 	return &p, nil
+}
+
+// checkPartHeader reads the header of a part (format, version, build,
+// configuration, shard) without decoding its replications, and checks the
+// size of the rest against what that header allows.
+func checkPartHeader(raw []byte) error {
+	var h struct {
+		Format  string     `json:"format"`
+		Version int        `json:"version"`
+		Build   string     `json:"build"`
+		Config  partConfig `json:"config"`
+		Shard   ShardID    `json:"shard"`
+	}
+	// Unmarshal skips the fields h lacks without allocating for them.
+	if err := json.Unmarshal(raw, &h); err != nil {
+		return fmt.Errorf("sim: not a gossipkit part file: %v", err)
+	}
+	if h.Format != PartFormat {
+		return fmt.Errorf("sim: not a gossipkit part file (format %q)", h.Format)
+	}
+	if h.Version != PartVersion {
+		return fmt.Errorf("sim: part format version %d, this gossipkit reads version %d (rerun the shard)", h.Version, PartVersion)
+	}
+	if id := buildinfo.Identity(); h.Build != id {
+		return fmt.Errorf("sim: part written by another build of gossipkit (%q; this is %q): rerun the shard with this build", h.Build, id)
+	}
+	cfg, err := h.Config.config()
+	if err != nil {
+		return fmt.Errorf("sim: bad configuration in part file: %v", err)
+	}
+	if !h.Shard.Valid() {
+		return fmt.Errorf("sim: bad shard %d/%d in part file", h.Shard.Index, h.Shard.Count)
+	}
+	reps, maxBytes, maxObjects, memory := partBounds(cfg, h.Shard)
+	switch {
+	case memory > MaxPartMemory:
+		return fmt.Errorf("sim: a part of %d replications of %d rounds needs about %d MiB, more than %d MiB: split the run into more shards", reps, cfg.Rounds, memory>>20, MaxPartMemory>>20)
+	case float64(len(raw)) > maxBytes:
+		return fmt.Errorf("sim: corrupted part file: %d bytes of JSON, more than its shard can hold (%.0f)", len(raw), maxBytes)
+	case bytes.Count(raw, []byte("{")) > maxObjects:
+		return fmt.Errorf("sim: corrupted part file: more JSON objects than its shard holds (%d)", maxObjects)
+	}
+	return nil
+}
+
+// partBounds are the largest plain size and number of JSON objects a
+// valid part of cfg's shard id can have, and the memory its replications
+// take decoded. A replication's JSON is at most 3·(T+1) counts of up to 10
+// digits and a comma, and 1 KiB for its index, keys and counters (22
+// integers of up to 20 digits: 700 bytes at most); the moments are three
+// arrays of T+1 objects of two integers and a decimal string of up to 40
+// digits (under 128 bytes each); the rest is under 4 KiB. Objects: one per
+// replication, one per moment, and the part's, config's, shard's and
+// moments' own.
+func partBounds(cfg Config, id ShardID) (reps int, maxBytes float64, maxObjects int, memory uint64) {
+	reps = (cfg.Reps - id.Index + id.Count) / id.Count // r < R with r ≡ I−1 (mod M)
+	T := float64(cfg.Rounds + 1)
+	maxBytes = 4096 + 3*T*128 + float64(reps)*(3*T*11+1024)
+	maxObjects = reps + 3*(cfg.Rounds+1) + 4
+	return reps, maxBytes, maxObjects, uint64(reps) * repBytes(cfg.Rounds)
 }
 
 // MergeError is a set of parts that cannot be merged (the same type as

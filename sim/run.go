@@ -2,6 +2,7 @@ package sim
 
 import (
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
 	"github.com/gossipkit/gossipkit/internal/rng"
 
@@ -63,6 +64,9 @@ func (s Settings) Validate(cfg Config) error {
 // replications run. It stops with ctx.Err() when ctx is cancelled, and
 // returns an *InvariantError if Check mode finds one.
 func Run(ctx context.Context, cfg Config, set Settings) (*Result, error) {
+	if err := ctxguard.Check("sim", ctx); err != nil {
+		return nil, err
+	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -79,7 +83,7 @@ func Run(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 	var tr approx.Transitions
 	if cfg.Model != Protocol {
 		if tr, err = approx.TransitionsFor(cfg.PDrop, cfg.Shuffle); err != nil {
-			return nil, fmt.Errorf("sim: %w", err)
+			return nil, fielderr.Within("sim", "Config", err)
 		}
 	}
 	idx := set.Indices

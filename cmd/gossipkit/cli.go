@@ -1,10 +1,11 @@
 package main
 
 import (
-	"errors"
-	"flag"
+	"fmt"
 	"io"
+	"strconv"
 
+	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/plots"
@@ -12,66 +13,93 @@ import (
 )
 
 // The CLI's machinery lives in internal/cli; these names keep commands short.
-type usageError = cli.UsageError
-
 var (
 	usagef    = cli.Usagef
-	errHelp   = cli.ErrHelp
 	errFailed = cli.ErrFailed
-	newFlags  = cli.NewFlags
-	outFlag   = cli.OutFlag
 )
 
-func parseEnv(fs *flag.FlagSet, e *env, args []string) error { return cli.Parse(fs, e.stdout, args) }
-
-func parseFormatted(fs *flag.FlagSet, e *env, args []string, format *string) error {
-	return cli.ParseFormatted(fs, e.stdout, args, format)
-}
-
 func output(e *env, path string, write func(io.Writer) error) error {
-	return cli.Output(e.stdout, path, write)
+	return cli.Output(e.Stdout, path, write)
 }
 
 func outputTable(e *env, path, format string, t *plots.Table) error {
-	return cli.OutputTable(e.stdout, path, format, t)
+	return cli.OutputTable(e.Stdout, path, format, t)
 }
 
 func buffered(e *env, path string, print func(io.Writer) error) error {
-	return cli.Buffered(e.stdout, path, print)
+	return cli.Buffered(e.Stdout, path, print)
 }
 
 func newProgress(e *env, label string) gossip.Progress {
-	return cli.NewProgress(e.stderr, e.terminal, label)
+	return cli.NewProgress(e.Stderr, e.Terminal, label)
 }
 
-// fieldFlags maps the fields library errors name (sim, chain) to flags.
-var fieldFlags = map[string]string{
-	"Config.Nodes": "-N", "Config.Items": "-n", "Config.Cache": "-c", "Config.Exchange": "-s",
-	"Config.Shuffle.Items": "-n", "Config.Shuffle.Cache": "-c", "Config.Shuffle.Exchange": "-s",
-	"Config.TMax": "--t-max", "Config.Dt": "--dt", "Config.Level": "--level",
-	"Config.Warmup": "--warmup", "Config.Rounds": "--rounds", "Config.Reps": "--reps",
-	"Config.Initial": "--initial", "Config.Ticks": "--ticks", "Config.FailFraction": "--fail",
-	"Config.Topology": "--topology", "Settings.Workers": "--workers", "Config.Model": "--model",
-}
+// The flag groups, each declared once.
 
-// treeFieldFlags maps tree.Config and tree.Experiment fields to flags.
-var treeFieldFlags = map[string]string{
-	"Config.Nodes": "-N", "Config.Degree": "--degree", "Config.FailFraction": "--fraction", "Experiment.Seeds": "--seeds",
-}
-
-// fieldUsage turns a library error that names a field (field + " " + msg)
-// into a usage error that names its flag; other errors pass unchanged.
-func fieldUsage(err error, flags map[string]string) error {
-	var fe *sim.FieldError // = tree.FieldError = chain.FieldError
-	if errors.As(err, &fe) {
-		return usagef("%s %s", flagOf(fe.Field, flags), fe.Msg)
+// shuffleFlags declares -n, -c and (withS) -s, bound to sh, whose Go path
+// in the command's Config is at; help from gossip's parameter table.
+func shuffleFlags(fs *cli.FlagSet, sh *gossip.Shuffle, at string, withS bool) {
+	params := []gossip.Param{gossip.Items, gossip.Cache, gossip.Exchange}
+	for i, p := range []*int{&sh.Items, &sh.Cache, &sh.Exchange} {
+		if i < 2 || withS {
+			fs.IntField(p, params[i].Symbol, at+params[i].Field, params[i].Usage())
+		}
 	}
-	return err
 }
 
-func flagOf(field string, flags map[string]string) string {
-	if f, ok := flags[field]; ok {
-		return f
+// pdropFlag declares --pdrop, the P_drop variant, bound to v and field.
+func pdropFlag(fs *cli.FlagSet, v *approx.Variant, field string) {
+	cli.Enum(fs, v, "pdrop", field, "P_drop variant")
+}
+
+// timeFlag declares --time, the clock of the model, among allowed.
+func timeFlag(fs *cli.FlagSet, t *gossip.Time, field string, allowed ...gossip.Time) *cli.EnumValue[gossip.Time] {
+	return cli.Enum(fs, t, "time", field, "time model (go doc ./gossip Time)", allowed...)
+}
+
+// mcFlags declares the Monte Carlo settings that are not nil: --reps,
+// --seed and --workers (checked by checkWorkers).
+func mcFlags(fs *cli.FlagSet, reps *int, repsField string, seed *uint64, workers *int) {
+	if reps != nil {
+		fs.IntField(reps, "reps", repsField, "replications R (≥ 1)")
 	}
-	return field // a field the CLI has no flag for
+	if seed != nil {
+		fs.Uint64Var(seed, "seed", *seed, "random seed; replication r uses stream r of it")
+	}
+	if workers != nil {
+		workersFlag(fs, workers)
+	}
+}
+
+// workersFlag declares --workers, one per CPU by default (the help says
+// so rather than this machine's count).
+func workersFlag(fs *cli.FlagSet, p *int) {
+	fs.Var(&workersValue{p}, "workers", "worker goroutines (1..4096); the output does not depend on it")
+	fs.Bind("Settings.Workers", "workers")
+	*p = sim.DefaultWorkers()
+}
+
+type workersValue struct{ p *int }
+
+func (v *workersValue) String() string {
+	if v.p == nil || *v.p == 0 {
+		return "one per CPU"
+	}
+	return strconv.Itoa(*v.p)
+}
+
+func (v *workersValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("%q: not an integer", s)
+	}
+	*v.p = n
+	return nil
+}
+
+func checkWorkers(w int) error {
+	if w < 1 || w > 4096 {
+		return usagef("--workers %d: valid range 1..4096", w)
+	}
+	return nil
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +18,9 @@ import (
 // main.
 func TestMain(m *testing.M) {
 	if os.Getenv("GOSSIPKIT_AS_MAIN") == "1" {
+		if ready := os.Getenv("GOSSIPKIT_READY"); ready != "" {
+			started = func() { os.WriteFile(ready, nil, 0o644) }
+		}
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())
@@ -126,11 +131,9 @@ func TestSignalsLeaveNothing(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			cmd := exec.Command(os.Args[0], tc.args(dir)...)
-			cmd.Env = append(os.Environ(), "GOSSIPKIT_AS_MAIN=1")
 			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			if err := cmd.Start(); err != nil {
+			cmd, err := startMain(t.TempDir(), tc.args(dir), &stdout, &stderr, false)
+			if err != nil {
 				t.Fatal(err)
 			}
 			time.Sleep(1500 * time.Millisecond)
@@ -149,4 +152,30 @@ func TestSignalsLeaveNothing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// startMain starts this test binary as the gossipkit command with args
+// (in a process group of its own if group) and returns once its signal
+// handler is in place (it writes a file in readyDir then), so that a
+// signal sent after it is the command's to handle, however loaded the
+// machine.
+func startMain(readyDir string, args []string, stdout, stderr io.Writer, group bool) (*exec.Cmd, error) {
+	ready := filepath.Join(readyDir, "ready")
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "GOSSIPKIT_AS_MAIN=1", "GOSSIPKIT_READY="+ready)
+	if group {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	for start := time.Now(); time.Since(start) < time.Minute; time.Sleep(time.Millisecond) {
+		if _, err := os.Stat(ready); err == nil {
+			return cmd, nil
+		}
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	return nil, fmt.Errorf("%v: not started after a minute", args)
 }

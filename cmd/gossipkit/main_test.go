@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite golden files (review the diff a
 func runCLI(t *testing.T, vars map[string]string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var o, e bytes.Buffer
-	en := &env{stdout: &o, stderr: &e, getenv: func(k string) string { return vars[k] }}
+	en := &env{Stdout: &o, Stderr: &e, Getenv: func(k string) string { return vars[k] }}
 	code = runEnv(context.Background(), en, args)
 	return o.String(), e.String(), code
 }

@@ -99,10 +99,10 @@ func TestModelBadInput(t *testing.T) {
 		{[]string{"ode", "--rtol", "0"}, "--rtol"},
 		{[]string{"ode", "-N", "1"}, "-N"},
 		{[]string{"ode", "-s", "101"}, "-s"},
-		{[]string{"ode", "-c", "600"}, "-n"},
+		{[]string{"ode", "-c", "600"}, "-c 600: need Cache ≤ Items = 500"},
 		{[]string{"transitions", "--pdrop", "fast"}, "--pdrop"},
 		{[]string{"optimal", "--level", "1"}, "--level"},
-		{[]string{"optimal", "-n", "100", "-c", "100"}, "c < n"},
+		{[]string{"optimal", "-n", "100", "-c", "100"}, "Cache = 100 < Items"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			expectUsage(t, nil, tc.args, tc.want)

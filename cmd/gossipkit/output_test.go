@@ -47,7 +47,7 @@ func TestStdoutWriteErrorExits1(t *testing.T) {
 				args := append(append([]string{}, c...), "--format", format)
 				var stderr bytes.Buffer
 				w := &fullWriter{k: k}
-				code := runEnv(context.Background(), &env{stdout: w, stderr: &stderr, getenv: func(string) string { return "" }}, args)
+				code := runEnv(context.Background(), &env{Stdout: w, Stderr: &stderr, Getenv: func(string) string { return "" }}, args)
 				lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
 				last := lines[len(lines)-1]
 				if code != 1 || !strings.Contains(last, "no space left") {
@@ -109,7 +109,7 @@ func TestCancelledRunLeavesNothing(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var o, e bytes.Buffer
-	en := &env{stdout: &o, stderr: &e, getenv: func(string) string { return "" }}
+	en := &env{Stdout: &o, Stderr: &e, Getenv: func(string) string { return "" }}
 	code := runEnv(ctx, en, []string{"sim", "--reps", "2", "--shard", "1/2", "-o", filepath.Join(dir, "a", "b") + "/"})
 	if code != 130 || o.Len() != 0 || strings.Count(e.String(), "\n") != 1 {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, o.String(), e.String())

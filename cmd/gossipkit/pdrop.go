@@ -2,33 +2,35 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 
 	"github.com/gossipkit/gossipkit/exact"
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/internal/flagval"
 	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/report"
 )
 
-func cmdPDrop(ctx context.Context, e *env, args []string) error {
-	fs := newFlags("pdrop")
+func cmdPDrop(fs *cli.FlagSet) cli.Run {
 	nS := fs.String("n", "", "number of items n: V, LO:HI or LO:HI:STEP (required)")
 	cS := fs.String("c", "", "cache size c: V, LO:HI or LO:HI:STEP (required)")
 	sS := fs.String("s", "", fmt.Sprintf("exchange size s: V, LO:HI or LO:HI:STEP (required; formula (1) by its closed form, exact while min(s, n−s)·bitlen(n) ≤ %d: every s ≤ 51150 at any n)", exact.MaxBits))
 	enum := fs.Bool("enumerate", false, fmt.Sprintf("also enumerate one shuffle exhaustively (n ≤ 63, C(n,s) ≤ %d)", exact.MaxEnumeration))
-	format := fs.String("format", "text", "output format: text, json, csv or markdown")
-	out := outFlag(fs)
-	if err := parseFormatted(fs, e, args, format); err != nil {
-		return err
-	}
+	format, out := fs.Output("text")
+	fs.Bind("Shuffle.Items", "n")
+	fs.Bind("Shuffle.Cache", "c")
+	fs.Bind("Shuffle.Exchange", "s")
+	return func(ctx context.Context, e *env) error { return pdrop(ctx, e, fs, *nS, *cS, *sS, *enum, *format, *out) }
+}
+
+func pdrop(ctx context.Context, e *env, fs *cli.FlagSet, nS, cS, sS string, enum bool, format, out string) error {
 	ranges := map[string]flagval.Range{}
 	for _, f := range []struct {
 		name, val string
-	}{{"n", *nS}, {"c", *cS}, {"s", *sS}} {
+	}{{"n", nS}, {"c", cS}, {"s", sS}} {
 		if f.val == "" {
 			return usagef("-%s is required (an integer ≥ 1, or a range LO:HI[:STEP])", f.name)
 		}
@@ -42,7 +44,7 @@ func cmdPDrop(ctx context.Context, e *env, args []string) error {
 		ranges[f.name] = r
 	}
 	if ranges["n"].Hi > gossip.MaxItems {
-		return usagef("-n %q: n ≤ %d", *nS, gossip.MaxItems)
+		return usagef("-n %q: n ≤ %d", nS, gossip.MaxItems)
 	}
 	ns, cs, ss := ranges["n"].Values(), ranges["c"].Values(), ranges["s"].Values()
 	if len(ns)*len(cs)*len(ss) > flagval.MaxPoints {
@@ -52,69 +54,70 @@ func cmdPDrop(ctx context.Context, e *env, args []string) error {
 	pts, skipped := exact.GridPoints(ns, cs, ss)
 	if len(ns)*len(cs)*len(ss) == 1 && skipped == 1 {
 		p := gossip.Shuffle{Items: ns[0], Cache: cs[0], Exchange: ss[0]}
-		return usagef("point %v: %v (valid: 1 ≤ s ≤ c ≤ n, s < n)", p, fieldMsg(p.Validate()))
+		return usagef("point %v: %v (valid: %s, %s)", p, fs.FieldUsage(p.Validate()), gossip.Cache.Range, gossip.Exchange.Range)
 	}
 	for _, p := range pts {
 		if err := exact.Validate(p); err != nil {
-			return usagef("point %v: %s", p, fieldMsg(err))
+			return usagef("point %v: %v", p, fs.FieldUsage(err))
 		}
-		if err := exact.CheckEnumerable(p); *enum && err != nil {
-			return usagef("--enumerate at %v: %v (n ≤ 63, C(n, s) ≤ %d)", p, fieldMsg(err), exact.MaxEnumeration)
+		if err := exact.CheckEnumerable(p); enum && err != nil {
+			return usagef("--enumerate at %v: %v (n ≤ 63, C(n, s) ≤ %d)", p, fs.FieldUsage(err), exact.MaxEnumeration)
 		}
 	}
 	if len(pts) == 0 {
 		return usagef("-n, -c, -s: no point of the grid has 1 ≤ s ≤ c ≤ n, s < n")
 	} else if skipped > 0 {
-		fmt.Fprintf(e.stderr, "gossipkit pdrop: skipped %d of %d grid points with s > c, c > n or s = n\n", skipped, skipped+len(pts))
+		fmt.Fprintf(e.Stderr, "gossipkit pdrop: skipped %d of %d grid points with s > c, c > n or s = n\n", skipped, skipped+len(pts))
 	}
-	evs, err := exact.Evaluate(ctx, exact.Config{Shuffles: pts, Enumerate: *enum}, exactSettings(e, "pdrop"))
+	evs, err := exact.Evaluate(ctx, exact.Config{Shuffles: pts, Enumerate: enum}, exactSettings(e, "pdrop"))
 	if err != nil {
 		return err
 	}
-	return outputTable(e, *out, *format, report.PDropTable(evs, *enum))
+	return outputTable(e, out, format, report.PDropTable(evs, enum))
 }
 
-func cmdGammaCheck(ctx context.Context, e *env, args []string) error {
-	fs := newFlags("gamma-check")
+func cmdGammaCheck(fs *cli.FlagSet) cli.Run {
 	sMax := fs.Int("s-max", 8, fmt.Sprintf("largest exchange size s (1..%d; formula (1) by its O(s²) double sum against γ by its sum)", exact.MaxS))
 	cMax := fs.Int("c-max", 20, "largest cache size c (≥ 1)")
 	nMax := fs.Int("n-max", 40, "largest number of items n (≥ 2)")
-	out := outFlag(fs)
 	prove := fs.Bool("prove", false, fmt.Sprintf("check the identity, a theorem for every s (go doc ./exact), independently for each s = 1..s-max (up to %d) and all n and c: a polynomial identity evaluated exactly on a (2s+1)×(s+1) grid (go doc ./exact ProveGamma)", exact.MaxProveS))
-	format := fs.String("format", "text", "output format: text, json, csv or markdown")
-	if err := parseFormatted(fs, e, args, format); err != nil {
-		return err
+	format, out := fs.Output("text")
+	return func(ctx context.Context, e *env) error {
+		if *prove {
+			return proveGamma(ctx, e, fs.FlagSet, *sMax, *format, *out)
+		}
+		return gammaCheck(ctx, e, *sMax, *cMax, *nMax, *format, *out)
 	}
-	if *prove {
-		return proveGamma(ctx, e, fs, *sMax, *format, *out)
-	}
+}
+
+func gammaCheck(ctx context.Context, e *env, sMax, cMax, nMax int, format, out string) error {
 	switch {
-	case *sMax < 1 || *sMax > exact.MaxS:
-		return usagef("--s-max %d: valid range 1..%d", *sMax, exact.MaxS)
-	case *cMax < 1 || *cMax > 1_000_000:
-		return usagef("--c-max %d: valid range 1..1000000", *cMax)
-	case *nMax < 2 || *nMax > 1_000_000:
+	case sMax < 1 || sMax > exact.MaxS:
+		return usagef("--s-max %d: valid range 1..%d", sMax, exact.MaxS)
+	case cMax < 1 || cMax > 1_000_000:
+		return usagef("--c-max %d: valid range 1..1000000", cMax)
+	case nMax < 2 || nMax > 1_000_000:
 		// VerifyGamma keeps γ_s(n) for every n ≤ n-max (~200 bytes each).
-		return usagef("--n-max %d: valid range 2..1000000", *nMax)
+		return usagef("--n-max %d: valid range 2..1000000", nMax)
 	}
-	checked, mm, err := exact.VerifyGamma(ctx, exact.Grid{MaxItems: *nMax, MaxCache: *cMax, MaxExchange: *sMax}, exactSettings(e, "gamma-check"))
+	checked, mm, err := exact.VerifyGamma(ctx, exact.Grid{MaxItems: nMax, MaxCache: cMax, MaxExchange: sMax}, exactSettings(e, "gamma-check"))
 	if err != nil {
 		return err
 	}
 	t := &plots.Table{Keys: []string{"s_max", "c_max", "n_max", "points_checked", "identity_holds", "mismatch_n", "mismatch_c", "mismatch_s", "exact", "gamma"}}
-	row := []any{*sMax, *cMax, *nMax, checked, mm == nil, nil, nil, nil, nil, nil}
+	row := []any{sMax, cMax, nMax, checked, mm == nil, nil, nil, nil, nil, nil}
 	if mm != nil {
-		row = []any{*sMax, *cMax, *nMax, checked, false, mm.Items, mm.Cache, mm.Exchange, mm.Exact, mm.Gamma}
+		row = []any{sMax, cMax, nMax, checked, false, mm.Items, mm.Cache, mm.Exchange, mm.Exact, mm.Gamma}
 	}
 	t.Rows = append(t.Rows, row)
-	return buffered(e, *out, func(w io.Writer) error {
-		if *format == "text" {
+	return buffered(e, out, func(w io.Writer) error {
+		if format == "text" {
 			if mm == nil {
-				fmt.Fprintf(w, "γ form = formula (1) at all %d points (1 ≤ s ≤ %d, s ≤ c ≤ %d, c ≤ n ≤ %d, n > s)\n", checked, *sMax, *cMax, *nMax)
+				fmt.Fprintf(w, "γ form = formula (1) at all %d points (1 ≤ s ≤ %d, s ≤ c ≤ %d, c ≤ n ≤ %d, n > s)\n", checked, sMax, cMax, nMax)
 			} else {
 				fmt.Fprintf(w, "MISMATCH at %v after %d points: formula (1) = %s, γ form = %s\n", mm.Shuffle, checked, mm.Exact.RatString(), mm.Gamma.RatString())
 			}
-		} else if err := t.Write(w, *format); err != nil {
+		} else if err := t.Write(w, format); err != nil {
 			return err
 		}
 		if mm != nil {
@@ -170,18 +173,4 @@ func proveGamma(ctx context.Context, e *env, fs *flag.FlagSet, sMax int, format,
 // exactSettings reports package exact's progress on the terminal.
 func exactSettings(e *env, label string) exact.Settings {
 	return exact.Settings{Progress: newProgress(e, label)}
-}
-
-// shuffleFlags maps gossip.Shuffle's fields, as package exact's errors
-// name them, to pdrop's flags.
-var shuffleFlags = map[string]string{"Shuffle.Items": "-n", "Shuffle.Cache": "-c", "Shuffle.Exchange": "-s"}
-
-// fieldMsg is err's message with a gossip.Shuffle field replaced by its
-// flag and without the package prefix.
-func fieldMsg(err error) string {
-	var fe *gossip.FieldError
-	if errors.As(err, &fe) {
-		return flagOf(fe.Field, shuffleFlags) + " " + fe.Msg
-	}
-	return err.Error()
 }

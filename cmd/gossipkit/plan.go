@@ -1,97 +1,160 @@
 package main
 
 import (
-	"bytes"
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 
-	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/broadcast"
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/internal/flagval"
 	"github.com/gossipkit/gossipkit/plan"
 	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
-// planFieldFlags maps plan.Config's fields to the flags of `plan`.
-var planFieldFlags = map[string]string{
-	"Config.Nodes": "-N", "Config.Shuffle.Items": "-n", "Config.Shuffle.Cache": "-c", "Config.Shuffle.Exchange": "-s",
-	"Config.Initial": "--initial", "Config.Level": "--level", "Config.Deadline": "--deadline",
-	"Config.Confidence": "--confidence", "Config.Time": "--time", "Config.PDrop": "--pdrop",
+// The flags that belong to one family of protocols only: a flag of the
+// other family is refused (planFamily).
+var (
+	shuffleOnly   = []string{"n", "c", "s", "initial", "time", "pdrop", "model", "accuracy"}
+	broadcastOnly = []string{"fanout", "loss", "failed", "budget", "interval", "message-bytes"}
+)
+
+// maxSettings bounds the settings one plan sweeps (exchange sizes, or
+// fanouts × budgets).
+const maxSettings = 10_000
+
+func cmdPlan(fs *cli.FlagSet) cli.Run {
+	protocols := append([]string{"shuffle"}, broadcast.ProtocolNames()...)
+	protocol := fs.String("protocol", "shuffle", "shuffle (the paper's protocol: -n -c -s --initial --time --pdrop --model --accuracy) or a broadcast protocol, push, pull or push-pull (--fanout --loss --failed --budget --interval --message-bytes)")
+	// The shuffle's configuration holds the flags both families share.
+	cfg := plan.Config{Nodes: 1000, Shuffle: defaultShuffle, Initial: 1, Level: 0.99, Confidence: 0.95}
+	fs.IntField(&cfg.Nodes, "N", "Config.Nodes", "number of nodes N (2..2^40; the exact method 2..5000 for the shuffle)")
+	shuffleFlags(fs, &cfg.Shuffle, "Config.", false)
+	sS := fs.String("s", "50", "exchange size s: V, or a range LO:HI[:STEP] (1 ≤ s ≤ c, s < n; s < c except with --method exact)")
+	fs.Bind("Config.Shuffle.Exchange", "s")
+	fs.IntField(&cfg.Initial, "initial", "Config.Initial", "nodes holding the item at t = 0, K (1..N)")
+	fs.FloatField(&cfg.Level, "level", "Config.Level", "coverage level L in (0, 1]: T_L is the time until ⌈L·N⌉ nodes have held the item (broadcast: ⌈L·M⌉ of the M live nodes are informed)")
+	fs.FloatField(&cfg.Deadline, "deadline", "Config.Deadline", "deadline D in rounds (> 0): P(T_L ≤ D) and which settings meet it with probability --confidence (0: none)")
+	fs.FloatField(&cfg.Confidence, "confidence", "Config.Confidence", "probability P in (0, 1): t_confidence is the smallest deadline met with probability P")
+	var set plan.Settings
+	cli.Enum(fs, &set.Method, "method", "Settings.Method", "method (auto: exact where it fits the budget, else asymptotic; for broadcast, else mc where the asymptotic law does not apply)")
+	set.Reps, set.Seed = 1000, 1
+	mcFlags(fs, &set.Reps, "Settings.Reps", &set.Seed, &set.Workers)
+	cli.Enum(fs, &set.Model, "model", "Settings.Model", "what --method mc simulates (markov: the pairwise model shuffle by shuffle; lumped: the same law on its state (X, Y), event by event, O(N) work a replication; protocol: every cache)")
+	fs.FloatField(&set.Accuracy, "accuracy", "Settings.Accuracy", "accuracy auto asks of the asymptotic law, in rounds (0: the default)")
+	timeFlag(fs, &cfg.Time, "Config.Time", gossip.Continuous, gossip.Shuffles)
+	pdropFlag(fs, &cfg.PDrop, "Config.PDrop")
+	var bc broadcast.Config
+	fs.Bind("Config.Protocol", "protocol")
+	fanout := fs.String("fanout", "3", "fanout k, the distinct peers a node pushes to or asks each round: K or a range LO:HI[:STEP] (1 ≤ k < the live nodes)")
+	fs.Bind("Config.Fanout", "fanout")
+	fs.FloatField(&bc.Loss, "loss", "Config.Loss", "ε in [0, 1), the probability that a one-way message is lost")
+	fs.FloatField(&bc.Failed, "failed", "Config.Failed", "φ in [0, 1): ⌊φ·(N−1)⌋ nodes other than the source are down")
+	budget := fs.String("budget", "0", "transmit budget B of push (0: none): B, a range LO:HI[:STEP], or memberlist[:MULT] = MULT·⌈log10(N+1)⌉ (MULT 4 by default)")
+	fs.Bind("Config.Budget", "budget")
+	fs.FloatField(&bc.Interval, "interval", "Config.Interval", "seconds a round lasts (0: none): answers also in seconds")
+	fs.IntField(&bc.MessageBytes, "message-bytes", "Config.MessageBytes", "bytes of one message (0: none): answers also in bytes per node")
+	format, out := fs.Output("text")
+	return func(ctx context.Context, e *env) error {
+		if !slices.Contains(protocols, *protocol) {
+			return usagef("--protocol %q: valid values are %s", *protocol, strings.Join(protocols, ", "))
+		}
+		if err := planFamily(fs.FlagSet, *protocol); err != nil {
+			return err
+		}
+		// The libraries read 0 as 0.95; the flag promises (0, 1).
+		if !(cfg.Confidence > 0 && cfg.Confidence < 1) {
+			return usagef("--confidence %g: valid range (0, 1)", cfg.Confidence)
+		}
+		if set.Reps < 1 || set.Reps > broadcast.MaxReps { // the libraries read 0 as 1000
+			return usagef("--reps %d: valid range 1..%d", set.Reps, broadcast.MaxReps)
+		}
+		if err := checkWorkers(set.Workers); err != nil {
+			return err
+		}
+		var d *cli.Design
+		var err error
+		if *protocol == "shuffle" {
+			d, err = planShuffle(ctx, e, cfg, *sS, set)
+		} else {
+			bc.Protocol, _ = broadcast.ParseProtocol(*protocol)
+			bc.Nodes, bc.Level, bc.Deadline, bc.Confidence = cfg.Nodes, cfg.Level, cfg.Deadline, cfg.Confidence
+			m, _ := broadcast.ParseMethod(set.Method.String()) // the same names
+			bset := broadcast.Settings{Method: m, Reps: set.Reps, Seed: set.Seed, Workers: set.Workers}
+			d, err = planBroadcast(ctx, e, bc, *fanout, *budget, bset)
+		}
+		if err != nil {
+			return err
+		}
+		return output(e, *out, func(w io.Writer) error { return d.Write(w, *format) })
+	}
 }
 
-func cmdPlan(ctx context.Context, e *env, args []string) error {
-	fs := newFlags("plan")
-	var cfg plan.Config
-	fs.IntVar(&cfg.Nodes, "N", 1000, "number of nodes N (2..2^40; the exact method 2..5000)")
-	fs.IntVar(&cfg.Shuffle.Items, "n", 500, "number of distinct items n (≥ c)")
-	fs.IntVar(&cfg.Shuffle.Cache, "c", 100, "cache size c (1 ≤ c ≤ n)")
-	sS := fs.String("s", "50", "exchange size s: V, or a range LO:HI[:STEP] (1 ≤ s ≤ c, s < n; s < c except with --method exact)")
-	fs.IntVar(&cfg.Initial, "initial", 1, "nodes holding the item at t = 0, K (1..N)")
-	fs.Float64Var(&cfg.Level, "level", 0.99, "coverage level L in (0, 1]: T_L is the time until ⌈L·N⌉ nodes have held the item")
-	fs.Float64Var(&cfg.Deadline, "deadline", 0, "deadline D in rounds (> 0): P(T_L ≤ D) and which s meet it with probability --confidence (0: none)")
-	fs.Float64Var(&cfg.Confidence, "confidence", 0.95, "probability P in (0, 1): t_confidence is the smallest deadline met with probability P")
-	method := fs.String("method", "auto", "auto (exact where it fits the budget, else asymptotic), exact, asymptotic or mc")
-	reps := fs.Int("reps", 1000, "replications of --method mc (1..10^7)")
-	model := fs.String("model", "markov", "what --method mc simulates: markov (the pairwise model, shuffle by shuffle), lumped (the same law on its state (X, Y), event by event: O(N) work a replication) or protocol (every cache)")
-	seed := fs.Uint64("seed", 1, "seed of --method mc")
-	timeModel := fs.String("time", "continuous", "continuous (shuffles at rate N a round) or shuffles (exactly N shuffles a round)")
-	variant := fs.String("pdrop", "simplified", "P_drop variant: simplified, gamma or exact")
-	format := fs.String("format", "text", "output format: text, json, csv or markdown")
-	out := outFlag(fs)
-	if err := parseFormatted(fs, e, args, format); err != nil {
-		return err
+// planFamily refuses the flags of the other family of protocols, naming
+// every one given.
+func planFamily(fs *flag.FlagSet, protocol string) error {
+	other, family := broadcastOnly, "broadcast"
+	if protocol != "shuffle" {
+		other, family = shuffleOnly, "shuffle"
 	}
-	var set plan.Settings
-	var err error
-	if set.Method, err = plan.ParseMethod(*method); err != nil {
-		return usagef("--method %q: valid values are auto, exact, asymptotic, mc", *method)
+	var given []string
+	fs.Visit(func(f *flag.Flag) {
+		if slices.Contains(other, f.Name) {
+			given = append(given, cli.FlagName(f.Name))
+		}
+	})
+	if len(given) > 0 {
+		return usagef("%s: %s flags, not used with --protocol %s", strings.Join(given, ", "), family, protocol)
 	}
-	if set.Model, err = plan.ParseSimModel(*model); err != nil {
-		return usagef("--model %q: valid values are markov, protocol, lumped", *model)
-	}
-	if *reps < 1 || *reps > 10_000_000 {
-		return usagef("--reps %d: valid range 1..10000000", *reps)
-	}
-	set.Reps, set.Seed = *reps, *seed
-	// The library reads 0 as a default; the flags promise 1..N and (0, 1).
-	if cfg.Initial < 1 || cfg.Initial > cfg.Nodes {
-		return usagef("--initial %d: valid range 1..%d", cfg.Initial, max(cfg.Nodes, 1))
-	}
-	if !(cfg.Confidence > 0 && cfg.Confidence < 1) {
-		return usagef("--confidence %g: valid range (0, 1)", cfg.Confidence)
-	}
-	if cfg.Time, err = gossip.ParseTime(*timeModel); err != nil || cfg.Time == gossip.Synchronous {
-		return usagef("--time %q: valid values are continuous, shuffles", *timeModel)
-	}
-	if cfg.PDrop, err = approx.ParseVariant(*variant); err != nil {
-		return usagef("--pdrop %q: valid values are simplified, gamma, exact", *variant)
-	}
-	r, err := flagval.ParseRange(*sS)
+	return nil
+}
+
+// planRange parses a flag's V or LO:HI[:STEP] (values ≥ lo).
+func planRange(flag, val string, lo int) ([]int, error) {
+	r, err := flagval.ParseRange(val)
 	if err != nil {
-		return usagef("-s %v", err)
+		return nil, usagef("%s %v", flag, err)
 	}
-	if r.Lo < 1 {
-		return usagef("-s %q: values must be ≥ 1", *sS)
+	if r.Lo < lo {
+		return nil, usagef("%s %q: values must be ≥ %d", flag, val, lo)
 	}
-	if (r.Hi-r.Lo)/r.Step+1 > 10_000 {
-		return usagef("-s %q: at most 10000 values", *sS)
+	if (r.Hi-r.Lo)/r.Step+1 > maxSettings {
+		return nil, usagef("%s %q: at most %d values", flag, val, maxSettings)
 	}
-	ss := r.Values()
+	return r.Values(), nil
+}
+
+func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, set plan.Settings) (*cli.Design, error) {
+	// The library reads 0 as 1; the flag promises 1..N.
+	if cfg.Initial < 1 || cfg.Initial > cfg.Nodes {
+		return nil, usagef("--initial %d: valid range 1..%d", cfg.Initial, max(cfg.Nodes, 1))
+	}
+	if !(set.Accuracy >= 0) || math.IsInf(set.Accuracy, 0) {
+		return nil, usagef("--accuracy %g: valid range ≥ 0 rounds (0: the default)", set.Accuracy)
+	}
+	ss, err := planRange("-s", sS, 1)
+	if err != nil {
+		return nil, err
+	}
 	if set.Method == plan.Exact && cfg.Nodes > 5000 {
-		return usagef("-N %d: valid range 2..5000 with --method exact (the joint chain)", cfg.Nodes)
+		return nil, usagef("-N %d: valid range 2..5000 with --method exact (the joint chain)", cfg.Nodes)
 	}
 	for _, s := range ss {
 		c := cfg
 		c.Shuffle.Exchange = s
 		if err := c.Validate(); err != nil {
-			return usagef("%v", fieldUsage(err, planFieldFlags))
+			return nil, err
 		}
 		if s == cfg.Shuffle.Cache && set.Method != plan.Exact {
-			return usagef("-s %d: with s = c no copy is ever made; only --method exact applies (valid range for --method %s: 1..%d)", s, set.Method, cfg.Shuffle.Cache-1)
+			return nil, usagef("-s %d: with s = c no copy is ever made; only --method exact applies (valid range for --method %s: 1..%d)", s, set.Method, cfg.Shuffle.Cache-1)
 		}
 	}
 	if set.Method == plan.MonteCarlo {
@@ -102,140 +165,178 @@ func cmdPlan(ctx context.Context, e *env, args []string) error {
 		if set.Model == plan.Protocol {
 			sc.Model = sim.Protocol
 		}
-		if err := checkSimConfig(sc, sim.DefaultWorkers()); err != nil {
-			return err
+		var fe *sim.FieldError
+		if err := checkSimConfig(sc, max(set.Workers, 1)); errors.As(err, &fe) && fe.Field == "Config.Rounds" {
+			return nil, usagef("--reps %d: the trajectories of the Monte Carlo would take more than %d GiB; use fewer replications", set.Reps, sim.MaxResultBytes>>30)
+		} else if err != nil {
+			return nil, err
 		}
 	}
 	prog := newProgress(e, "plan")
 	set.Progress = func(done, total int64) { prog(min(done, total), total) }
 	d, err := plan.Sweep(ctx, cfg, ss, set)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return output(e, *out, func(w io.Writer) error { return writePlan(w, d, *format) })
+	return shuffleDesign(d), nil
 }
 
-// planTable is the rows of a design, one per exchange size; feasible is a
-// bool (true/false in CSV and JSON, as every boolean column).
-func planTable(d *plan.Design) *plots.Table {
+// shuffleDesign is a shuffle design as the CLI writes it: one row per
+// exchange size; feasible is null without a deadline.
+func shuffleDesign(d *plan.Design) *cli.Design {
+	c := d.Config
 	t := &plots.Table{Keys: []string{"s", "method", "mean", "sd", "q05", "q25", "q50", "q75", "q95", "t_confidence", "p_deadline", "feasible", "items_sent",
-		"error_bound", "se_mean", "se_sd", "se_p_deadline", "dev_mean", "dev_sd"}}
+		"error_bound", "se_mean", "se_sd", "se_p_deadline", "dev_mean", "dev_sd", "dev_p_deadline"}}
+	out := &cli.Design{Table: t, Short: 13, Best: d.Best, Cheapest: d.Cheapest}
 	for _, a := range d.Rows {
-		var feasible any // null without a deadline
-		if d.Config.Deadline > 0 {
+		var feasible any
+		if c.Deadline > 0 {
 			feasible = a.Feasible
 		}
 		ac := a.Accuracy
 		t.Rows = append(t.Rows, []any{a.Exchange, a.Method.String(), a.Mean, a.SD, a.Q05, a.Q25, a.Q50, a.Q75, a.Q95, a.TConfidence, a.PDeadline, feasible, a.ItemsSent,
-			ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.DevMean, ac.DevSD})
+			ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.DevMean, ac.DevSD, ac.DevPDeadline})
+		out.Notes = append(out.Notes, cli.Note{Method: a.Method.String(), Where: fmt.Sprintf("s = %d", a.Exchange),
+			Among: fmt.Sprintf("the least accurate s, %d; every s: --format csv or json", a.Exchange), Text: ac.Note,
+			Size: cli.Worst(ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.DevMean, ac.DevSD)})
 	}
-	return t
-}
-
-// writePlan writes a design: JSON {"rows": [...], "best": {...} or null};
-// CSV the rows; text and Markdown the parameters, the rows, the best s and
-// one accuracy note per method used.
-func writePlan(w io.Writer, d *plan.Design, format string) error {
-	t := planTable(d)
-	switch format {
-	case "csv":
-		return t.Write(w, format)
-	case "json":
-		var rows bytes.Buffer
-		if err := t.Write(&rows, "json"); err != nil {
-			return err
-		}
-		row := func(i int) ([]byte, error) { // one row as a JSON object, or null
-			if i < 0 {
-				return []byte("null"), nil
-			}
-			var buf bytes.Buffer
-			err := (&plots.Table{Single: true, Keys: t.Keys, Rows: [][]any{t.Rows[i]}}).Write(&buf, "json")
-			return bytes.TrimSpace(buf.Bytes()), err
-		}
-		best, err := row(d.Best)
-		if err != nil {
-			return err
-		}
-		cheapest, err := row(d.Cheapest)
-		if err != nil {
-			return err
-		}
-		_, err = fmt.Fprintf(w, "{\n\"rows\": %s,\n\"best\": %s,\n\"cheapest\": %s\n}\n", bytes.TrimSpace(rows.Bytes()), best, cheapest)
-		return err
-	}
-	c := d.Config
 	conf := c.Confidence
 	if conf == 0 {
 		conf = 0.95
 	}
-	fmt.Fprintf(w, "Time T_L to coverage L = %g (%d of N = %d nodes), n = %d, c = %d, K = %d, %v time, P_drop %v; t_confidence = the %g-quantile",
+	var h strings.Builder
+	fmt.Fprintf(&h, "Time T_L to coverage L = %g (%d of N = %d nodes), n = %d, c = %d, K = %d, %v time, P_drop %v; t_confidence = the %g-quantile",
 		c.Level, int(math.Ceil(c.Level*float64(c.Nodes)-1e-9)), c.Nodes, c.Shuffle.Items, c.Shuffle.Cache, max(c.Initial, 1), c.Time, c.PDrop, conf)
 	if c.Deadline > 0 {
-		fmt.Fprintf(w, "; deadline D = %g rounds", c.Deadline)
+		fmt.Fprintf(&h, "; deadline D = %g rounds", c.Deadline)
 	}
-	fmt.Fprintf(w, ". Rounds; items_sent = 2s·N·mean.\n\n")
-	// P(T_L ≤ D) below 10^-6 reads "<1e-6" in text: a design does not turn
-	// on it, and the limit law's stated accuracy is about mean, sd and
-	// quantiles, not far tails (CSV and JSON keep the value).
-	short := &plots.Table{Keys: t.Keys[:13], TextCell: func(col int, v any) string {
-		if p, ok := v.(float64); ok && col == 10 && p < 1e-6 {
-			return "<1e-6"
-		}
-		return plots.TextCell(v)
-	}}
-	for _, r := range t.Rows {
-		short.Rows = append(short.Rows, r[:13])
-	}
-	if err := short.Write(w, format); err != nil {
-		return err
-	}
+	h.WriteString(". Rounds; items_sent = 2s·N·mean.")
+	out.Header = h.String()
+	meets := map[bool]string{true: " among the s that meet the deadline", false: ""}[c.Deadline > 0]
 	switch {
 	case d.Best >= 0:
 		b := d.Rows[d.Best]
-		fmt.Fprintf(w, "\nBest s = %d (the smallest t_confidence%s): t_confidence %.4g rounds, mean %.4g, items sent %.4g (expected).\n",
-			b.Exchange, map[bool]string{true: " among the s that meet the deadline", false: ""}[c.Deadline > 0], b.TConfidence, b.Mean, b.ItemsSent)
+		out.Choice = fmt.Sprintf("Best s = %d (the smallest t_confidence%s): t_confidence %.4g rounds, mean %.4g, items sent %.4g (expected).\n", b.Exchange, meets, b.TConfidence, b.Mean, b.ItemsSent)
 		if ch := d.Rows[d.Cheapest]; d.Cheapest != d.Best {
-			fmt.Fprintf(w, "Cheapest s = %d (the fewest items sent%s): t_confidence %.4g rounds, mean %.4g, items sent %.4g (expected).\n",
+			out.Choice += fmt.Sprintf("Cheapest s = %d (the fewest items sent%s): t_confidence %.4g rounds, mean %.4g, items sent %.4g (expected).\n",
 				ch.Exchange, map[bool]string{true: " that meets the deadline", false: ""}[c.Deadline > 0], ch.TConfidence, ch.Mean, ch.ItemsSent)
 		}
 	case c.Deadline > 0:
-		fmt.Fprintf(w, "\nNo s meets the deadline %g with probability %g.\n", c.Deadline, conf)
+		out.Choice = fmt.Sprintf("No s meets the deadline %g with probability %g.\n", c.Deadline, conf)
 	}
-	// One note per method, from its least accurate row (the largest of
-	// its bounds); every row's bounds are columns of CSV and JSON.
-	worst := map[plan.Method]int{}
-	var order []plan.Method
-	for i, r := range d.Rows {
-		j, ok := worst[r.Method]
-		if !ok {
-			order = append(order, r.Method)
-		}
-		if !ok || accuracySize(r.Accuracy) > accuracySize(d.Rows[j].Accuracy) {
-			worst[r.Method] = i
-		}
-	}
-	var notes []string
-	for _, m := range order {
-		r := d.Rows[worst[m]]
-		where := fmt.Sprintf("s = %d", r.Exchange)
-		if len(d.Rows) > 1 {
-			where = fmt.Sprintf("the least accurate s, %d; every s: --format csv or json", r.Exchange)
-		}
-		notes = append(notes, fmt.Sprintf("%v (%s): %s", m, where, r.Accuracy.Note))
-	}
-	_, err := fmt.Fprintf(w, "\nAccuracy:\n- %s\n", strings.Join(notes, "\n- "))
-	return err
+	return out
 }
 
-// accuracySize orders answers of one method by how far they may be off:
-// the largest of the bounds that apply (NaN fields do not).
-func accuracySize(a plan.Accuracy) float64 {
-	v := 0.0
-	for _, x := range []float64{a.Bound, a.SEMean, a.SESD, a.SEPDeadline, a.DevMean, a.DevSD} {
-		if x > v {
-			v = x
+func planBroadcast(ctx context.Context, e *env, cfg broadcast.Config, fanout, budget string, set broadcast.Settings) (*cli.Design, error) {
+	ks, err := planRange("--fanout", fanout, 0)
+	if err != nil {
+		return nil, err
+	}
+	var bs []int
+	if rest, ok := strings.CutPrefix(budget, "memberlist"); ok {
+		mult := broadcast.DefaultRetransmitMult
+		if rest != "" {
+			m, err := strconv.Atoi(strings.TrimPrefix(rest, ":"))
+			if err != nil || !strings.HasPrefix(rest, ":") || m < 1 || m > 1000 {
+				return nil, usagef("--budget %q: want memberlist or memberlist:MULT with MULT in 1..1000", budget)
+			}
+			mult = m
+		}
+		bs = []int{broadcast.MemberlistBudget(cfg.Nodes, mult)}
+	} else if bs, err = planRange("--budget", budget, 0); err != nil {
+		return nil, err
+	}
+	if len(ks)*len(bs) > maxSettings {
+		return nil, usagef("--fanout %q, --budget %q: %d settings; at most %d", fanout, budget, len(ks)*len(bs), maxSettings)
+	}
+	// Every setting is checked before any work (Sweep checks each as it
+	// comes to it).
+	for _, k := range ks {
+		for _, b := range bs {
+			c := cfg
+			c.Fanout, c.Budget = k, b
+			if err := c.Validate(); err != nil {
+				return nil, err
+			}
 		}
 	}
-	return v
+	prog := newProgress(e, "plan")
+	set.Progress = func(done, total int64) { prog(min(done, total), total) }
+	d, err := broadcast.Sweep(ctx, cfg, ks, bs, set)
+	if err != nil {
+		return nil, err
+	}
+	return broadcastDesign(d), nil
+}
+
+// broadcastDesign is a broadcast design as the CLI writes it: one row per
+// fanout and budget; the seconds and bytes columns only when --interval
+// and --message-bytes are given.
+func broadcastDesign(d *broadcast.Design) *cli.Design {
+	c := d.Config
+	keys := []string{"fanout", "budget", "method", "p_reach", "mean", "sd", "q05", "q25", "q50", "q75", "q95", "t_confidence", "p_deadline", "feasible", "residue", "p_miss", "messages_per_node"}
+	secs, bytes := c.Interval > 0, c.MessageBytes > 0
+	if secs {
+		keys = append(keys, "seconds", "t_confidence_seconds")
+	}
+	if bytes {
+		keys = append(keys, "bytes_per_node", "bytes_per_node_per_second")
+	}
+	short := len(keys)
+	keys = append(keys, "error_bound", "se_mean", "se_sd", "se_p_deadline", "se_p_reach", "se_messages", "dev_mean", "dev_sd", "dev_p")
+	t := &plots.Table{Keys: keys}
+	out := &cli.Design{Table: t, Short: short, Best: d.Best, Cheapest: d.Cheapest}
+	for _, a := range d.Rows {
+		var feasible any
+		if c.Deadline > 0 {
+			feasible = a.Feasible
+		}
+		row := []any{a.Fanout, a.Budget, a.Method.String(), a.PReach, a.Mean, a.SD, a.Q05, a.Q25, a.Q50, a.Q75, a.Q95, a.TConfidence, a.PDeadline, feasible, a.Residue, a.PMiss, a.Messages}
+		if secs {
+			row = append(row, a.Seconds, a.TConfidenceSeconds)
+		}
+		if bytes {
+			row = append(row, a.BytesPerNode, a.BytesPerNodePerSecond)
+		}
+		ac := a.Accuracy
+		t.Rows = append(t.Rows, append(row, ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.SEPReach, ac.SEMessages, ac.DevMean, ac.DevSD, ac.DevP))
+		where := fmt.Sprintf("fanout %d, budget %d", a.Fanout, a.Budget)
+		out.Notes = append(out.Notes, cli.Note{Method: a.Method.String(), Where: where,
+			Among: "the least accurate setting, " + where + "; every setting: --format csv or json", Text: ac.Note,
+			Size: cli.Worst(ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.SEPReach, ac.DevMean, ac.DevSD, ac.DevP)})
+	}
+	conf := c.ConfidenceOrDefault()
+	var h strings.Builder
+	fmt.Fprintf(&h, "%v broadcast: N = %d nodes, %d live (failed share φ = %g), loss ε = %g; T_L = the first round with %d of the %d live nodes informed (L = %g); mean, sd and quantiles given T_L < ∞; t_confidence = the first round r with P(T_L ≤ r) ≥ %g",
+		c.Protocol, c.Nodes, c.Live(), c.Failed, c.Loss, c.Target(), c.Live(), c.Level, conf)
+	if c.Deadline > 0 {
+		fmt.Fprintf(&h, "; deadline D = %g rounds", c.Deadline)
+	}
+	h.WriteString(". Rounds")
+	if secs {
+		fmt.Fprintf(&h, " of %g s", c.Interval)
+	}
+	h.WriteString("; budget 0 = none; messages_per_node = one-way messages sent per live node.")
+	out.Header = h.String()
+	line := func(what string, i int, rule string) string {
+		a := d.Rows[i]
+		s := fmt.Sprintf("%s: fanout %d, budget %d (%s): t_confidence %.4g rounds", what, a.Fanout, a.Budget, rule, a.TConfidence)
+		if secs {
+			s += fmt.Sprintf(" (%.4g s)", a.TConfidenceSeconds)
+		}
+		return s + fmt.Sprintf(", mean %.4g, P(reach) %.4g, %.4g messages per node (expected).\n", a.Mean, a.PReach, a.Messages)
+	}
+	meets := map[bool]string{true: " among the settings that meet the deadline", false: ""}[c.Deadline > 0]
+	switch {
+	case d.Best >= 0:
+		out.Choice = line("Fastest", d.Best, "the smallest t_confidence"+meets)
+		if d.Cheapest != d.Best {
+			out.Choice += line("Cheapest", d.Cheapest, "the fewest messages per node"+meets)
+		}
+	case c.Deadline > 0:
+		out.Choice = fmt.Sprintf("No setting meets the deadline %g with probability %g.\n", c.Deadline, conf)
+	default:
+		out.Choice = fmt.Sprintf("No setting reaches the level with probability %g.\n", conf)
+	}
+	return out
 }

@@ -39,7 +39,7 @@ func TestPlotBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"plot"}, "name a figure"},
-		{[]string{"plot", "fig9"}, "unknown figure"},
+		{[]string{"plot", "fig9"}, "valid figures are"},
 		{[]string{"plot", "fig7", "--ns", "500,x"}, "--ns"},
 		{[]string{"plot", "fig7", "-s", "200"}, "-s"},
 		{[]string{"plot", "fig4", "--step", "0"}, "--step"},

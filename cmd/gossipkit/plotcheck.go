@@ -1,64 +1,63 @@
 package main
 
 import (
-	"flag"
 	"slices"
-	"strings"
 
+	"github.com/gossipkit/gossipkit/chain"
 	"github.com/gossipkit/gossipkit/exact"
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/cli"
-	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/report"
+	"github.com/gossipkit/gossipkit/sim"
 )
 
-// plotFlagsApply refuses a flag given for a figure that does not use it
-// (`plot fig4 --reps 0` was accepted and ignored): a flag's help starts
-// with the figures that use it ("fig7, fig8: replications"); a flag
-// without such a prefix applies to every figure.
-func plotFlagsApply(fs *flag.FlagSet, fig string) error {
-	var bad error
-	fs.Visit(func(f *flag.Flag) {
-		if bad != nil {
-			return
-		}
-		prefix, _, ok := strings.Cut(f.Usage, ": ")
-		if !ok {
-			return
-		}
-		var figs []string
-		for _, p := range strings.Split(prefix, ",") {
-			p = strings.TrimSpace(p)
-			if !slices.Contains(report.Figures, p) {
-				return // not a figure list: the flag applies to all
-			}
-			figs = append(figs, p)
-		}
-		if strings.Contains(f.Usage, "("+fig+":") || slices.Contains(figs, fig) {
-			return
-		}
-		bad = usagef("%s: not used by %s (only by %s)", flagName(f.Name), fig, strings.Join(figs, ", "))
-	})
-	return bad
-}
-
-func flagName(name string) string {
-	if len(name) == 1 {
-		return "-" + name
+// plotInputs checks what the figure's compute step needs, before any
+// work; the libraries' field errors name the flags cmdPlot binds.
+func plotInputs(fig string, sc report.Scale, workers int) error {
+	if err := checkWorkers(workers); err != nil {
+		return err
 	}
-	return "--" + name
-}
-
-// plotInputs checks what the figure's compute step needs, before any work.
-func plotInputs(fig string, sc report.Scale) error {
 	switch fig {
 	case "fig4":
+		if sc.Fig4Step < 1 || sc.Fig4NMax < 2 || sc.Fig4NMax > 1_000_000 || sc.Fig4NMax/sc.Fig4Step > 100_000 {
+			return usagef("--n-max %d, --step %d: need 2 ≤ n-max ≤ 10^6, step ≥ 1 and at most 10^5 points a curve", sc.Fig4NMax, sc.Fig4Step)
+		}
 		return fig4Curves(sc)
 	case "optimal":
 		if len(sc.Ns) == 0 || sc.Cache < 1 || sc.Cache >= sc.Ns[0] {
 			return usagef("-c %d, --ns %v: the optimum needs 1 ≤ c < n (n: the first of --ns)", sc.Cache, sc.Ns)
 		}
+		if slices.Max(sc.OptS) >= sc.Cache {
+			return usagef("--opt-s %v: every s must be < c = %d", sc.OptS, sc.Cache)
+		}
+		sh := gossip.Shuffle{Items: sc.Ns[0], Cache: sc.Cache, Exchange: 1}
+		if err := (chain.Config{Nodes: sc.OptNodes, Shuffle: sh, Level: 0.99, TMax: 1, Dt: 1}).Validate(); err != nil {
+			return err
+		}
+		return checkSimConfig(sim.Config{Nodes: sc.OptNodes, Shuffle: sh, Rounds: sc.OptRounds, Reps: sc.OptReps, Initial: 1}, workers)
+	}
+	for _, n := range sc.Ns { // fig7, fig8
+		cfg := sim.Config{Nodes: sc.Nodes, Shuffle: gossip.Shuffle{Items: n, Cache: sc.Cache, Exchange: sc.Exchange}, Warmup: sc.Warmup, Rounds: sc.Rounds, Reps: sc.Reps, Initial: 1}
+		if err := checkSimConfig(cfg, workers); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// plotFields binds the fields the figure's configurations name to the
+// flags that set them.
+func plotFields(fs *cli.FlagSet, fig string) {
+	binds := [][2]string{{"Config.Shuffle.Cache", "c"}, {"Config.Shuffle.Items", "ns"}}
+	if fig == "optimal" {
+		binds = append(binds, [2]string{"Config.Nodes", "opt-N"}, [2]string{"Config.Reps", "opt-reps"}, [2]string{"Config.Rounds", "opt-rounds"})
+	} else {
+		binds = append(binds, [2]string{"Config.Nodes", "N"}, [2]string{"Config.Shuffle.Exchange", "s"}, [2]string{"Config.Warmup", "warmup"},
+			[2]string{"Config.Rounds", "rounds"}, [2]string{"Config.Reps", "reps"})
+	}
+	for _, b := range binds {
+		fs.Bind(b[0], b[1])
+	}
 }
 
 // fig4Curves refuses, before any work, a Fig. 4 with no curve to draw: a
@@ -83,32 +82,4 @@ func fig4Curves(sc report.Scale) error {
 		}
 	}
 	return usagef("--cs, --ss, --n-max, --step: no curve to draw (each needs s ≤ c and c + step ≤ n-max; got cs %v, ss %v, n-max %d, step %d)", sc.Fig4C, sc.Fig4S, sc.Fig4NMax, sc.Fig4Step)
-}
-
-// checkShards checks --shards M (0: not given).
-func checkShards(fs *flag.FlagSet, shards int) error {
-	if shards < 0 || shards > shard.MaxCount || shards == 0 && cli.Given(fs, "shards") {
-		return usagef("--shards %d: valid range 1..%d", shards, shard.MaxCount)
-	}
-	return nil
-}
-
-// shardsUsed refuses --shards M when no scheduler index variable made this
-// run a shard: the count alone says nothing of which shard to run
-// (`sim --shards 3` used to run the whole experiment).
-func shardsUsed(shards int, id *shard.ID) error {
-	if shards > 0 && id == nil {
-		return usagef("--shards %d: no shard index: set by a batch scheduler (JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID or AWS_BATCH_JOB_ARRAY_INDEX), or give --shard I/M instead", shards)
-	}
-	return nil
-}
-
-// plotFlag renames sim's -n, which plot calls --ns, in a usage error.
-func plotFlag(err error) error {
-	if ue, ok := err.(*usageError); ok {
-		if rest, found := strings.CutPrefix(ue.Msg, "-n "); found {
-			return usagef("--ns (n = %s", strings.Replace(rest, ":", "):", 1))
-		}
-	}
-	return err
 }

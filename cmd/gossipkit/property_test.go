@@ -326,7 +326,7 @@ func TestPropertyFlagCombinations(t *testing.T) {
 
 func checkContract(t *rapid.T, args []string, vars map[string]string, out, dir string, before map[string]int64) {
 	var o, e bytes.Buffer
-	en := &env{stdout: &o, stderr: &e, getenv: func(k string) string { return vars[k] }}
+	en := &env{Stdout: &o, Stderr: &e, Getenv: func(k string) string { return vars[k] }}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	start := time.Now()

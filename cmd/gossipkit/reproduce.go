@@ -5,22 +5,16 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
-	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/internal/flagval"
-	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/report"
-	"github.com/gossipkit/gossipkit/sim"
 )
 
-// scales are the scales `reproduce --scale` offers.
-var scales = map[string]func() report.Scale{"quick": report.Quick, "paper": report.Paper, "smoke": report.Smoke}
+// scales are the scales `reproduce --scale` offers, known by their Name.
+var scales = []func() report.Scale{report.Quick, report.Paper, report.Smoke}
 
 // dirUsage makes an unusable output folder a usage error naming flag.
 func dirUsage(err error, flag string) error {
@@ -33,11 +27,11 @@ func dirUsage(err error, flag string) error {
 
 // stepPrinter shows the report's current step on a terminal.
 func stepPrinter(e *env, label string, start time.Time) func(string) {
-	if !e.terminal {
+	if !e.Terminal {
 		return nil
 	}
 	return func(step string) {
-		fmt.Fprintf(e.stderr, "\r\033[K%s: %s (%.0f s)", label, step, time.Since(start).Seconds())
+		fmt.Fprintf(e.Stderr, "\r\033[K%s: %s (%.0f s)", label, step, time.Since(start).Seconds())
 	}
 }
 
@@ -45,7 +39,7 @@ func stepPrinter(e *env, label string, start time.Time) func(string) {
 // is not a terminal (a batch log): section, step, seconds of wall and CPU
 // time, and the step's share of the wall time so far.
 func stepLogger(e *env, label string) func(report.StepTime) {
-	if e.terminal {
+	if e.Terminal {
 		return nil
 	}
 	return func(t report.StepTime) {
@@ -57,72 +51,76 @@ func stepLogger(e *env, label string) func(report.StepTime) {
 		if t.CPU >= 0 {
 			cpu = fmt.Sprintf(", %.1f s CPU", t.CPU.Seconds())
 		}
-		fmt.Fprintf(e.stderr, "%s: %s, %s: %.1f s%s (%.0f%% of %.0f s so far)\n", label, where, t.Step, t.Wall.Seconds(), cpu, 100*t.Share(), t.Elapsed.Seconds())
+		fmt.Fprintf(e.Stderr, "%s: %s, %s: %.1f s%s (%.0f%% of %.0f s so far)\n", label, where, t.Step, t.Wall.Seconds(), cpu, 100*t.Share(), t.Elapsed.Seconds())
 	}
 }
 
 func clearLine(e *env) {
-	if e.terminal {
-		fmt.Fprint(e.stderr, "\r\033[K")
+	if e.Terminal {
+		fmt.Fprint(e.Stderr, "\r\033[K")
 	}
 }
 
-func cmdReproduce(ctx context.Context, e *env, args []string) error {
-	fs := newFlags("reproduce")
+func cmdReproduce(fs *cli.FlagSet) cli.Run {
 	out := fs.String("out", "out", "output directory (created if missing; files in it are replaced)")
 	scaleName := fs.String("scale", "quick", "quick (under 3 minutes on 2 cores), paper (100 replications of 1000 + 1000 rounds) or smoke (seconds; checks an installation or a deployment, its numbers mean nothing)")
 	seed := fs.Uint64("seed", 1, "random seed of every simulation")
-	workers := fs.Int("workers", sim.DefaultWorkers(), "worker goroutines (≥ 1); results do not depend on it")
-	shardFlag := fs.String("shard", "", "run only shard I/M of every simulation of the report (replications r with r mod M = I−1) and write one part file to -o, for --merge")
-	shards := fs.Int("shards", 0, "number of shards M when the shard index comes from JOB_COMPLETION_INDEX or AWS_BATCH_JOB_ARRAY_INDEX (Slurm: SLURM_ARRAY_TASK_COUNT)")
-	ignoreEnv := fs.Bool("no-scheduler-env", false, "ignore JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID and AWS_BATCH_JOB_ARRAY_INDEX: run the whole report")
+	workers := new(int)
+	workersFlag(fs, workers)
+	sh := cli.ShardFlags(fs, "run only shard I/M of every simulation of the report (replications r with r mod M = I−1) and write one part file to -o, for --merge")
 	partOut := fs.String("o", "", "a shard's part file, or a directory ending in / (created if missing) to write it in under its own name (default: the current directory)")
 	mergeDir := fs.String("merge", "", "merge the part files (*.gkpart) in this directory, written by every shard 1..M, into the report in --out; the scale and seed are the parts'")
-	if err := parseEnv(fs, e, args); err != nil {
+	return func(ctx context.Context, e *env) error {
+		return reproduce(ctx, e, fs.FlagSet, *out, *scaleName, *seed, *workers, sh, *partOut, *mergeDir)
+	}
+}
+
+func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName string, seed uint64, workers int, sh cli.ShardOpts, partOut, mergeDir string) error {
+	var names []string
+	var mk func() report.Scale
+	for _, f := range scales {
+		if names = append(names, f().Name); f().Name == scaleName {
+			mk = f
+		}
+	}
+	if mk == nil {
+		return usagef("--scale %q: valid values are %s", scaleName, strings.Join(names, ", "))
+	}
+	if err := checkWorkers(workers); err != nil {
 		return err
 	}
-	mk, ok := scales[*scaleName]
-	if !ok {
-		return usagef("--scale %q: valid values are quick, paper, smoke", *scaleName)
-	}
-	if *workers < 1 || *workers > 4096 {
-		return usagef("--workers %d: valid range 1..4096", *workers)
-	}
-	if *shards < 0 || *shards > shard.MaxCount {
-		return usagef("--shards %d: valid range 1..%d", *shards, shard.MaxCount)
-	}
 	start := time.Now()
-	opt := report.Options{Workers: *workers, StepStart: stepPrinter(e, "reproduce", start), StepDone: stepLogger(e, "reproduce")}
-	if *mergeDir != "" {
+	opt := report.Options{Workers: workers, StepStart: stepPrinter(e, "reproduce", start), StepDone: stepLogger(e, "reproduce")}
+	if mergeDir != "" {
 		for _, f := range []string{"shard", "shards", "o", "scale", "seed"} {
 			if cli.Given(fs, f) {
 				return usagef("--%s: not with --merge (the parts fix the scale, the seed and the shards)", f)
 			}
 		}
-		if !cli.IsDir(*mergeDir) {
-			return usagef("--merge %s: not a directory", *mergeDir)
+		if !cli.IsDir(mergeDir) {
+			return usagef("--merge %q: not a directory", mergeDir)
 		}
-		files, err := report.PartFiles(*mergeDir)
+		files, err := report.PartFiles(mergeDir)
 		if err == nil && len(files) == 0 {
-			return usagef("--merge %s: no part files (*.gkpart) in this directory", *mergeDir)
+			return usagef("--merge %q: no part files (*.gkpart) in this directory", mergeDir)
 		}
 		if err == nil {
-			err = report.Merge(ctx, *out, files, opt)
+			err = report.Merge(ctx, out, files, opt)
 		}
 		clearLine(e)
 		var pe *report.PartError
 		if errors.As(err, &pe) {
-			return usagef("--merge %s: %v", *mergeDir, strings.TrimPrefix(pe.Error(), "report: "))
+			return usagef("--merge %q: %v", mergeDir, strings.TrimPrefix(pe.Error(), "report: "))
 		}
 		if err != nil {
 			return dirUsage(err, "--out")
 		}
-		fmt.Fprintf(e.stderr, "reproduce: merged %d parts into the report in %s (REPORT.md) in %.0f s\n", len(files), *out, time.Since(start).Seconds())
+		fmt.Fprintf(e.Stderr, "reproduce: merged %d parts into the report in %s (REPORT.md) in %.0f s\n", len(files), out, time.Since(start).Seconds())
 		return nil
 	}
 	sc := mk()
-	sc.Seed = *seed
-	id, source, err := reproduceShard(e, fs, *shardFlag, *shards, !*ignoreEnv)
+	sc.Seed = seed
+	id, note, err := sh.Resolve(e, fs, "")
 	if err != nil {
 		return err
 	}
@@ -130,106 +128,50 @@ func cmdReproduce(ctx context.Context, e *env, args []string) error {
 		if cli.Given(fs, "out") {
 			return usagef("--out: a shard writes a part file (-o), the merge writes the report (--merge DIR --out DIR); --no-scheduler-env runs the whole report here")
 		}
-		path, err := reproducePartPath(*partOut, *id)
+		path, err := cli.ShardOut(partOut, report.PartFileName(*id))
 		if err != nil {
 			return err
 		}
-		if source != "" {
-			fmt.Fprintf(e.stderr, "reproduce: running shard %d/%d from %s\n", id.Index, id.Count, source)
+		if note != "" {
+			fmt.Fprintf(e.Stderr, "reproduce: %s\n", note)
 		}
 		err = report.RunShard(ctx, path, sc, *id, opt)
 		clearLine(e)
 		if err != nil {
 			return dirUsage(err, "-o")
 		}
-		fmt.Fprintf(e.stderr, "reproduce: wrote shard %d/%d of the %s scale to %s in %.0f s\n", id.Index, id.Count, sc.Name, path, time.Since(start).Seconds())
+		fmt.Fprintf(e.Stderr, "reproduce: wrote shard %d/%d of the %s scale to %s in %.0f s\n", id.Index, id.Count, sc.Name, path, time.Since(start).Seconds())
 		return nil
 	}
-	if *partOut != "" {
-		return usagef("-o %s: only a shard writes a part file (--shard I/M); the report goes to --out", *partOut)
+	if partOut != "" {
+		return usagef("-o %q: only a shard writes a part file (--shard I/M); the report goes to --out", partOut)
 	}
-	err = report.Run(ctx, *out, sc, opt)
+	err = report.Run(ctx, out, sc, opt)
 	clearLine(e)
 	if err != nil {
 		return dirUsage(err, "--out")
 	}
-	fmt.Fprintf(e.stderr, "reproduce: wrote the report to %s (REPORT.md) in %.0f s\n", *out, time.Since(start).Seconds())
+	fmt.Fprintf(e.Stderr, "reproduce: wrote the report to %s (REPORT.md) in %.0f s\n", out, time.Since(start).Seconds())
 	return nil
 }
 
-// reproduceShard decides whether this reproduction is a shard: --shard
-// wins; otherwise a batch scheduler's array index variable (as for sim),
-// with the count from --shards or SLURM_ARRAY_TASK_COUNT; source names
-// the variable.
-func reproduceShard(e *env, fs *flag.FlagSet, flagVal string, shards int, useEnv bool) (id *shard.ID, source string, err error) {
-	if flagVal != "" {
-		id, err := shard.Parse(flagVal)
-		if err != nil {
-			return nil, "", usagef("--shard %v", err)
-		}
-		if cli.Given(fs, "shards") && shards != id.Count {
-			return nil, "", usagef("--shards %d: --shard %s already gives %d shards", shards, flagVal, id.Count)
-		}
-		return &id, "", nil
+// plotCommands are plot fig4, fig7, fig8 and optimal: each draws one
+// figure of the report with the parameters given (report.Plot), writing
+// its PNG and SVG into --out.
+func plotCommands() []*cli.Command {
+	var cmds []*cli.Command
+	for _, fig := range report.Figures {
+		cmds = append(cmds, &cli.Command{Name: fig, Short: "draw " + fig, Flags: func(fs *cli.FlagSet) cli.Run { return cmdPlot(fs, fig) }})
 	}
-	if !useEnv {
-		if cli.Given(fs, "shards") {
-			return nil, "", usagef("--shards: only with a scheduler's array index (--no-scheduler-env ignores it)")
-		}
-		return nil, "", nil
-	}
-	id, source, err = shard.FromEnv(e.getenv, shards)
-	switch {
-	case errors.Is(err, shard.ErrNeedCount):
-		return nil, "", usagef("--shards: %s is set, so the number of shards is needed (--shards M, 1..%d)", source, shard.MaxCount)
-	case err != nil:
-		return nil, "", usagef("%v", err)
-	case id == nil && cli.Given(fs, "shards"):
-		return nil, "", usagef("--shards %d: no scheduler array index is set (JOB_COMPLETION_INDEX, SLURM_ARRAY_TASK_ID, AWS_BATCH_JOB_ARRAY_INDEX); --shard I/M names the shard", shards)
-	}
-	return id, source, nil
+	return cmds
 }
 
-// reproducePartPath resolves where a shard writes, before any work: -o
-// FILE, or its own file name inside -o DIR/ (created if missing) or the
-// current directory.
-func reproducePartPath(out string, id shard.ID) (string, error) {
-	name := report.PartFileName(id)
-	path := out
-	switch {
-	case out == "":
-		path = name
-	case strings.HasSuffix(out, "/"):
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			return "", usagef("-o %s: cannot create the folder: %v", out, errors.Unwrap(err))
-		}
-		path = filepath.Join(out, name)
-	case cli.IsDir(out):
-		path = filepath.Join(out, name)
-	}
-	return path, cli.CheckOut("-o", path)
-}
-
-// cmdPlot draws one figure of the report with the parameters given: it runs
-// that figure's compute step (report.Plot) and writes its PNG and SVG into
-// --out.
-func cmdPlot(ctx context.Context, e *env, args []string) error {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-			fmt.Fprintf(e.stdout, "Usage: gossipkit plot %s [flags]; gossipkit plot fig7 --help for the flags\n", strings.Join(report.Figures, "|"))
-			return errHelp
-		}
-		return usagef("name a figure: %s", strings.Join(report.Figures, ", "))
-	}
-	fig := args[0]
-	if !slices.Contains(report.Figures, fig) {
-		return usagef("unknown figure %q (valid: %s)", fig, strings.Join(report.Figures, ", "))
-	}
+func cmdPlot(fs *cli.FlagSet, fig string) cli.Run {
 	sc := report.Quick()
-	fs := newFlags("plot " + fig)
 	out := fs.String("out", ".", "directory for FIGURE.png and FIGURE.svg")
 	fs.Uint64Var(&sc.Seed, "seed", 1, "random seed of the simulations")
-	workers := fs.Int("workers", sim.DefaultWorkers(), "worker goroutines (≥ 1)")
+	workers := new(int)
+	workersFlag(fs, workers)
 	cs := fs.String("cs", "250,500", "fig4: cache sizes c, comma-separated")
 	ss := fs.String("ss", "1,2,5,10,25", "fig4: exchange sizes s, comma-separated")
 	fs.IntVar(&sc.Fig4NMax, "n-max", sc.Fig4NMax, "fig4: largest n")
@@ -245,48 +187,30 @@ func cmdPlot(ctx context.Context, e *env, args []string) error {
 	optS := fs.String("opt-s", "10,20,30,40,50,53,60,70,80,90", "optimal: exchange sizes simulated, comma-separated")
 	fs.IntVar(&sc.OptReps, "opt-reps", sc.OptReps, "optimal: replications per s")
 	fs.IntVar(&sc.OptRounds, "opt-rounds", sc.OptRounds, "optimal: rounds observed per s")
-	if err := parseEnv(fs, e, args[1:]); err != nil {
-		return err
-	}
-	if err := plotFlagsApply(fs, fig); err != nil {
-		return err
-	}
-	var err error
-	for _, l := range []struct {
-		flag, val string
-		dst       *[]int
-	}{{"--ns", *ns, &sc.Ns}, {"--opt-s", *optS, &sc.OptS}, {"--cs", *cs, &sc.Fig4C}, {"--ss", *ss, &sc.Fig4S}} {
-		if *l.dst, err = flagval.IntList(l.flag, l.val); err != nil {
-			return usagef("%v", err)
+	plotFields(fs, fig)
+	return func(ctx context.Context, e *env) error {
+		if err := cli.FlagsApply(fs.FlagSet, fig, report.Figures); err != nil {
+			return err
 		}
-	}
-	if fig == "fig7" || fig == "fig8" {
-		for _, n := range sc.Ns {
-			cfg := sim.Config{Nodes: sc.Nodes, Shuffle: gossip.Shuffle{Items: n, Cache: sc.Cache, Exchange: sc.Exchange}, Warmup: sc.Warmup, Rounds: sc.Rounds, Reps: sc.Reps, Initial: 1}
-			if err := checkSimConfig(cfg, *workers); err != nil {
-				return plotFlag(err)
+		var err error
+		for _, l := range []struct {
+			flag, val string
+			dst       *[]int
+		}{{"--ns", *ns, &sc.Ns}, {"--opt-s", *optS, &sc.OptS}, {"--cs", *cs, &sc.Fig4C}, {"--ss", *ss, &sc.Fig4S}} {
+			if *l.dst, err = flagval.IntList(l.flag, l.val); err != nil {
+				return usagef("%v", err)
 			}
 		}
+		if err := plotInputs(fig, sc, *workers); err != nil {
+			return err
+		}
+		start := time.Now()
+		err = report.Plot(ctx, *out, fig, sc, report.Options{Workers: *workers, StepStart: stepPrinter(e, "plot", start)})
+		clearLine(e)
+		if err != nil {
+			return dirUsage(err, "--out")
+		}
+		fmt.Fprintf(e.Stderr, "plot: wrote %s.png and %s.svg in %s\n", fig, fig, *out)
+		return nil
 	}
-	switch {
-	case *workers < 1 || *workers > 4096:
-		return usagef("--workers %d: valid range 1..4096", *workers)
-	case sc.Fig4Step < 1 || sc.Fig4NMax < 2 || sc.Fig4NMax > 1_000_000 || sc.Fig4NMax/sc.Fig4Step > 100_000:
-		return usagef("--n-max %d, --step %d: need 2 ≤ n-max ≤ 10^6, step ≥ 1 and at most 10^5 points a curve", sc.Fig4NMax, sc.Fig4Step)
-	case fig == "optimal" && slices.Max(sc.OptS) >= sc.Cache:
-		return usagef("--opt-s %s: every s must be < c = %d", *optS, sc.Cache)
-	case sc.OptReps < 1 || sc.OptRounds < 1 || sc.OptNodes < 2:
-		return usagef("--opt-reps, --opt-rounds ≥ 1 and --opt-N ≥ 2")
-	}
-	if err := plotInputs(fig, sc); err != nil {
-		return err
-	}
-	start := time.Now()
-	err = report.Plot(ctx, *out, fig, sc, report.Options{Workers: *workers, StepStart: stepPrinter(e, "plot", start)})
-	clearLine(e)
-	if err != nil {
-		return dirUsage(err, "--out")
-	}
-	fmt.Fprintf(e.stderr, "plot: wrote %s.png and %s.svg in %s\n", fig, fig, *out)
-	return nil
 }

@@ -54,7 +54,7 @@ func TestReproduceInterrupted(t *testing.T) {
 	var o, e bytes.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	code := runEnv(ctx, &env{stdout: &o, stderr: &e, getenv: func(string) string { return "" }}, []string{"reproduce", "--out", dir})
+	code := runEnv(ctx, &env{Stdout: &o, Stderr: &e, Getenv: func(string) string { return "" }}, []string{"reproduce", "--out", dir})
 	if code != 130 || o.Len() != 0 {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, o.String(), e.String())
 	}

@@ -2,14 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
 
-	"github.com/gossipkit/gossipkit/internal/atomicfile"
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/report"
@@ -17,79 +12,18 @@ import (
 	"github.com/gossipkit/gossipkit/tree"
 )
 
-// resolveShard decides whether this run is a shard: --shard wins; otherwise
-// a batch scheduler's array index variable is used (shard.FromEnv), with
-// the shard count from --shards or, under Slurm, SLURM_ARRAY_TASK_COUNT.
-// The choice comes back as note, for the caller to print on stderr once
-// every other check has passed (a refused run prints one line only).
-// Without a shard, -o out must be a file (checked here, before any work).
-func resolveShard(e *env, flagVal, out string, shards int, useEnv bool) (id *shard.ID, note string, err error) {
-	defer func() {
-		if err == nil && id == nil && out != "" && out != "-" {
-			err = cli.CheckOut("-o", out)
-		}
-	}()
-	if flagVal != "" {
-		id, err := shard.Parse(flagVal)
-		if err != nil {
-			return nil, "", usagef("--shard %v", err)
-		}
-		return &id, "", nil
-	}
-	if !useEnv {
-		return nil, "", nil
-	}
-	id, source, err := shard.FromEnv(e.getenv, shards)
-	switch {
-	case errors.Is(err, shard.ErrNeedCount):
-		return nil, "", usagef("--shards: %s is set, so the number of shards is needed (--shards M, 1..%d)", source, shard.MaxCount)
-	case err != nil:
-		return nil, "", usagef("%v", err)
-	case id != nil:
-		note = fmt.Sprintf("running shard %d/%d from %s", id.Index, id.Count, source)
-	}
-	return id, note, nil
-}
-
-// partPath is where a shard writes: -o FILE, or a file named after the
-// shard inside -o DIR/ (or the current directory).
-func partPath(out string, id shard.ID) string {
-	name := shard.FileName(id)
-	if out == "" {
-		return name
-	}
-	if strings.HasSuffix(out, "/") || cli.IsDir(out) {
-		return filepath.Join(out, name)
-	}
-	return out
-}
-
-// shardOut resolves and checks where shard id writes, before any work: a
-// folder named with a trailing / is created if missing (the README's
-// `-o parts/`), and the part file must be writable there.
-func shardOut(out string, id shard.ID) (string, error) {
-	if strings.HasSuffix(out, "/") {
-		// Registered: removed again if the run does not succeed (runEnv).
-		if _, err := atomicfile.MkdirAll(out); err != nil {
-			return "", usagef("-o %s: cannot create the folder: %v", out, errors.Unwrap(err))
-		}
-	}
-	path := partPath(out, id)
-	return path, cli.CheckOut("-o", path)
-}
-
 func runShard(ctx context.Context, e *env, cfg sim.Config, opt sim.Settings, id *shard.ID, out, note string) error {
 	opt.Indices = id.Indices(cfg.Reps)
 	if len(opt.Indices) == 0 {
 		return usagef("--shard %d/%d: no replication falls in this shard (--reps %d)", id.Index, id.Count, cfg.Reps)
 	}
-	path, err := shardOut(out, *id)
+	path, err := cli.ShardOut(out, shard.FileName(*id))
 	if err != nil {
 		return err
 	}
 	res, err := sim.Run(ctx, cfg, opt)
 	if err != nil {
-		return fieldUsage(err, fieldFlags)
+		return err
 	}
 	if err := output(e, path, func(w io.Writer) error { return sim.WritePart(w, res, *id) }); err != nil {
 		return err
@@ -97,44 +31,20 @@ func runShard(ctx context.Context, e *env, cfg sim.Config, opt sim.Settings, id 
 	if note != "" {
 		note = "; " + note
 	}
-	fmt.Fprintf(e.stderr, "gossipkit sim: wrote %s (replications %s of %d%s)\n", path, shard.Ranges(opt.Indices), cfg.Reps, note)
+	fmt.Fprintf(e.Stderr, "gossipkit sim: wrote %s (replications %s of %d%s)\n", path, shard.Ranges(opt.Indices), cfg.Reps, note)
 	return nil
 }
 
-func cmdMerge(ctx context.Context, e *env, args []string) error {
-	fs := newFlags("merge")
-	out := fs.String("o", "", "write to FILE instead of standard output (atomically)")
-	format := fs.String("format", "csv", "output format: csv, json, text or markdown (as `gossipkit sim`)")
+func cmdMerge(fs *cli.FlagSet) cli.Run {
+	format, out := fs.Output("csv")
 	allowMissing := fs.Bool("allow-missing", false, "merge even if some replications are missing (they are listed on stderr)")
-	// Flags may follow the part files: parse them out first.
-	files, rest := cli.SplitArgs(fs, args)
-	if err := parseFormatted(fs, e, rest, format); err != nil {
+	return func(ctx context.Context, e *env) error { return merge(ctx, e, fs, *format, *out, *allowMissing) }
+}
+
+func merge(ctx context.Context, e *env, fs *cli.FlagSet, format, out string, allowMissing bool) error {
+	files, err := cli.PartFiles(fs.Args, out)
+	if err != nil {
 		return err
-	}
-	// A directory stands for the *.gkpart files in it (so a container
-	// without a shell can merge a folder).
-	var expanded []string
-	for _, f := range files {
-		if cli.IsDir(f) {
-			m, _ := filepath.Glob(filepath.Join(f, "*.gkpart"))
-			if len(m) == 0 {
-				return usagef("%s: no *.gkpart files in this directory", f)
-			}
-			expanded = append(expanded, m...)
-			continue
-		}
-		expanded = append(expanded, f)
-	}
-	files = expanded
-	if len(files) == 0 {
-		return usagef("no part files given (usage: gossipkit merge PART|DIR... [-o FILE])")
-	}
-	if st, err := os.Stat(*out); *out != "" && err == nil {
-		for _, f := range files {
-			if fst, err := os.Stat(f); err == nil && os.SameFile(st, fst) {
-				return usagef("-o %s: is one of the part files being merged", *out)
-			}
-		}
 	}
 	parts := make([]*sim.Part, 0, len(files))
 	var tparts []*tree.Part
@@ -142,66 +52,46 @@ func cmdMerge(ctx context.Context, e *env, args []string) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		raw, err := shard.ReadFile(f)
+		format, plain, err := cli.ReadPart(f)
 		if err != nil {
-			if u := errors.Unwrap(err); u != nil {
-				err = u
-			}
-			return usagef("%s: cannot read: %v", f, err)
-		}
-		format, plain, err := shard.ReadFormat(raw)
-		if err != nil {
-			return usagef("%s: %v", f, err)
+			return err
 		}
 		if format == tree.PartFormat {
 			p, err := tree.DecodePart(plain)
 			if err != nil {
-				return usagef("%s: %v", f, err)
+				return usagef("%q: %v", f, err)
 			}
 			tparts = append(tparts, p)
 			continue
 		}
 		p, err := sim.DecodePart(plain)
 		if err != nil {
-			return usagef("%s: %v", f, err)
+			return usagef("%q: %v", f, err)
 		}
 		parts = append(parts, p)
 	}
 	if len(tparts) > 0 {
 		if len(parts) > 0 {
-			return usagef("%s: simulation and tree parts cannot be merged together", files[0])
+			return usagef("%q: simulation and tree parts cannot be merged together", files[0])
 		}
-		x, res, missing, err := tree.Merge(tparts, files, *allowMissing)
+		x, res, missing, err := tree.Merge(tparts, files, allowMissing)
 		if err != nil {
-			return mergeUsage(err)
+			return cli.MergeUsage(err)
 		}
 		if len(missing) > 0 {
-			fmt.Fprintf(e.stderr, "gossipkit merge: %d of %d seeds missing: %s\n", len(missing), x.Seeds, shard.Ranges(missing))
+			fmt.Fprintf(e.Stderr, "gossipkit merge: %d of %d seeds missing: %s\n", len(missing), x.Seeds, shard.Ranges(missing))
 		}
-		if !cli.Given(fs, "format") {
-			*format = "text" // as `gossipkit tree` prints
+		if !cli.Given(fs.FlagSet, "format") {
+			format = "text" // as `gossipkit tree` prints
 		}
-		return outputTable(e, *out, *format, report.TreeTable(x.Summarize(res)))
+		return outputTable(e, out, format, report.TreeTable(x.Summarize(res)))
 	}
-	res, missing, err := sim.Merge(parts, files, *allowMissing)
+	res, missing, err := sim.Merge(parts, files, allowMissing)
 	if err != nil {
-		return mergeUsage(err)
+		return cli.MergeUsage(err)
 	}
 	if len(missing) > 0 {
-		fmt.Fprintf(e.stderr, "gossipkit merge: %d of %d replications missing: %s\n", len(missing), res.Config.Reps, shard.Ranges(missing))
+		fmt.Fprintf(e.Stderr, "gossipkit merge: %d of %d replications missing: %s\n", len(missing), res.Config.Reps, shard.Ranges(missing))
 	}
-	return writeSimResult(e, res, *format, *out)
-}
-
-// mergeUsage turns a merge error into a usage error without the library's
-// package prefix, pointing to --allow-missing when parts are missing.
-func mergeUsage(err error) error {
-	var me *shard.MergeError // = sim.MergeError = tree.MergeError
-	if !errors.As(err, &me) {
-		return usagef("%v", err)
-	}
-	if len(me.Missing) > 0 {
-		return usagef("%s (pass --allow-missing to merge what is there)", me.Msg)
-	}
-	return usagef("%s", me.Msg)
+	return writeSimResult(e, res, format, out)
 }

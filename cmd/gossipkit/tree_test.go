@@ -85,7 +85,7 @@ func TestTreeBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"tree"}, "subcommands"},
+		{[]string{"tree"}, "name a subcommand: build, fail, sweep"},
 		{[]string{"tree", "grow"}, "subcommands"},
 		{[]string{"tree", "build", "--degree", "0"}, "--degree"},
 		{[]string{"tree", "build", "--nodes", "0"}, "-N"},

@@ -1,7 +1,10 @@
 // Package cli is the machinery of gossipkit's command line that knows
-// nothing of the models: flag parsing in the CLI's error form, duplicate
-// flags, output paths checked before work and written atomically, formats,
-// and progress bars.
+// nothing of the models: the command table (Program, Command) and its
+// help, flags bound to Config fields so that a library's field error names
+// its flag, enumeration flags from a library's names, flag parsing in the
+// CLI's error form, duplicate flags, output paths checked before work and
+// written atomically, formats, the {rows, best, cheapest} design writer,
+// shard flags and part files, and progress bars.
 package cli
 
 import (
@@ -15,6 +18,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,34 +47,14 @@ var ErrHelp = errors.New("help requested")
 // ErrFailed ends a command that already reported its failure (exit 1).
 var ErrFailed = errors.New("failed")
 
-// NewFlags returns a flag set that reports nothing itself: Parse turns
-// its errors into one-line usage errors and prints -h to the command's
-// stdout.
-func NewFlags(name string) *flag.FlagSet {
+// newFlags returns a flag set that reports nothing itself: FlagSet.parse
+// turns its errors into one-line usage errors and prints -h to the
+// command's stdout.
+func newFlags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
 	return fs
-}
-
-// Parse parses args; -h prints the flags to the command's stdout
-// (ErrHelp); any other problem becomes a one-line usage error.
-func Parse(fs *flag.FlagSet, stdout io.Writer, args []string) error {
-	if err := duplicateFlag(fs, args); err != nil {
-		return err
-	}
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		printFlags(stdout, fs)
-		return ErrHelp
-	}
-	if err != nil {
-		return flagError(fs, err)
-	}
-	if fs.NArg() > 0 {
-		return Usagef("unexpected argument %q", fs.Arg(0))
-	}
-	return nil
 }
 
 // flagError rewrites the flag package's errors in the CLI's form:
@@ -81,10 +65,16 @@ func flagError(fs *flag.FlagSet, err error) error {
 		return Usagef("%s: unknown flag (gossipkit help %s lists the flags)", flagName(strings.TrimLeft(name, "-")), fs.Name())
 	}
 	var value, name string
+	if _, scanErr := fmt.Sscanf(msg, "invalid boolean value %q for %s", &value, &name); scanErr == nil {
+		return Usagef("%s %q: not true or false", flagName(strings.TrimSuffix(strings.TrimLeft(name, "-"), ":")), value)
+	}
 	if _, scanErr := fmt.Sscanf(msg, "invalid value %q for flag %s", &value, &name); scanErr == nil {
 		name = strings.TrimSuffix(strings.TrimLeft(name, "-"), ":")
 		want := "a valid value"
 		if f := fs.Lookup(name); f != nil {
+			if ev, ok := f.Value.(interface{ ValidValues() string }); ok {
+				return Usagef("%s %q: valid values are %s", flagName(name), value, ev.ValidValues())
+			}
 			switch fmt.Sprintf("%T", f.Value) {
 			case "*flag.intValue":
 				want = "an integer"
@@ -96,10 +86,18 @@ func flagError(fs *flag.FlagSet, err error) error {
 				want = "true or false"
 			}
 		}
-		return Usagef("%s %s: not %s", flagName(name), value, want)
+		if want == "a valid value" {
+			if _, why, ok := strings.Cut(msg, ": "); ok {
+				return Usagef("%s %s", flagName(name), why) // the flag's own message
+			}
+		}
+		return Usagef("%s %q: not %s", flagName(name), value, want)
 	}
 	return &UsageError{strings.ReplaceAll(msg, "\n", " ")}
 }
+
+// FlagName writes a flag as the help does: -N, --seed.
+func FlagName(name string) string { return flagName(name) }
 
 // flagName writes a flag as the help does: -N, --seed.
 func flagName(name string) string {
@@ -113,7 +111,7 @@ func flagName(name string) string {
 // of the same variable (-N and --nodes): the flag package would silently
 // keep the last value.
 func duplicateFlag(fs *flag.FlagSet, args []string) error {
-	seen := map[uintptr]string{}
+	seen := map[any]string{}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" || len(a) < 2 || a[0] != '-' {
@@ -124,7 +122,10 @@ func duplicateFlag(fs *flag.FlagSet, args []string) error {
 		if f == nil {
 			continue // fs.Parse reports it
 		}
-		key := reflect.ValueOf(f.Value).Pointer()
+		var key any = f.Name // a value that is no pointer: its name
+		if v := reflect.ValueOf(f.Value); v.Kind() == reflect.Pointer {
+			key = v.Pointer()
+		}
 		if prev, dup := seen[key]; dup {
 			return Usagef("%s: given twice (first as %s); give each flag once", a, prev)
 		}
@@ -136,8 +137,8 @@ func duplicateFlag(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-func printFlags(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "Usage: gossipkit %s [flags]\n\nFlags:\n", fs.Name())
+func printFlags(w io.Writer, fs *flag.FlagSet, usage string) {
+	fmt.Fprintf(w, "Usage: gossipkit %s\n\nFlags:\n", usage)
 	fs.VisitAll(func(f *flag.Flag) {
 		dash := "--"
 		if len(f.Name) == 1 {
@@ -151,28 +152,6 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 	})
 }
 
-// ParseFormatted parses a command's flags and checks its --format and, if
-// it has one, its -o FILE (checkOut) before any work starts. A -o that
-// names a folder (ending in /, or existing) is left to the command (shard
-// part files go there).
-func ParseFormatted(fs *flag.FlagSet, stdout io.Writer, args []string, format *string) error {
-	if err := Parse(fs, stdout, args); err != nil {
-		return err
-	}
-	if err := CheckFormat(*format); err != nil {
-		return err
-	}
-	if f := fs.Lookup("o"); f != nil {
-		p := f.Value.String()
-		// A folder is a valid -o only for commands that write shard parts.
-		shardDir := fs.Lookup("shard") != nil && (strings.HasSuffix(p, "/") || IsDir(p))
-		if p != "" && p != "-" && !shardDir {
-			return CheckOut("-o", p)
-		}
-	}
-	return nil
-}
-
 // CheckOut checks that a file can be written at path: its folder exists
 // and is writable, path is absent or a regular file (not a device, FIFO,
 // socket, folder or symbolic link: see atomicfile), and the temporary file
@@ -184,20 +163,20 @@ func CheckOut(flagName, path string) error {
 	st, err := os.Stat(dir)
 	switch {
 	case err != nil:
-		return Usagef("%s %s: the folder %s does not exist", flagName, path, dir)
+		return Usagef("%s %q: the folder %q does not exist", flagName, path, dir)
 	case !st.IsDir():
-		return Usagef("%s %s: %s is not a folder", flagName, path, dir)
+		return Usagef("%s %q: %q is not a folder", flagName, path, dir)
 	case IsDir(path):
-		return Usagef("%s %s: is a folder; a file is wanted", flagName, path)
+		return Usagef("%s %q: is a folder; a file is wanted", flagName, path)
 	}
 	if err := atomicfile.CheckTarget(path); err != nil {
-		return Usagef("%s %s: exists and is not a regular file (a device, FIFO, socket or symbolic link); give a new name or a regular file", flagName, path)
+		return Usagef("%s %q: exists and is not a regular file (a device, FIFO, socket or symbolic link); give a new name or a regular file", flagName, path)
 	}
 	if err := atomicfile.Probe(path); err != nil {
 		if errors.Is(err, syscall.ENAMETOOLONG) {
-			return Usagef("%s %s: the name is too long for the file system (with the temporary suffix; at most %d bytes)", flagName, path, maxName)
+			return Usagef("%s %q: the name is too long for the file system (with the temporary suffix; at most %d bytes)", flagName, path, maxName)
 		}
-		return Usagef("%s %s: the folder %s is not writable", flagName, path, dir)
+		return Usagef("%s %q: the folder %q is not writable", flagName, path, dir)
 	}
 	return nil
 }
@@ -205,11 +184,6 @@ func CheckOut(flagName, path string) error {
 // maxName is the longest file name that -o accepts: NAME_MAX (255) less
 // the temporary name's additions (".", ".tmp" and 10 digits).
 const maxName = 255 - 15
-
-// OutFlag adds the -o FILE flag.
-func OutFlag(fs *flag.FlagSet) *string {
-	return fs.String("o", "", "write to FILE instead of standard output (atomically; checked before any work)")
-}
 
 // Buffered runs print into a buffer and writes it to -o FILE or stdout;
 // print's error (e.g. errFailed after a verdict is printed) is returned
@@ -475,4 +449,34 @@ func Given(fs *flag.FlagSet, name string) bool {
 	given := false
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
 	return given
+}
+
+// FlagsApply refuses a flag given for a subcommand that does not use it
+// (`plot fig4 --reps 0` was accepted and ignored): a flag's help starts
+// with the subcommands that use it ("fig7, fig8: replications"); a flag
+// without such a prefix applies to every one of subs.
+func FlagsApply(fs *flag.FlagSet, fig string, subs []string) error {
+	var bad error
+	fs.Visit(func(f *flag.Flag) {
+		if bad != nil {
+			return
+		}
+		prefix, _, ok := strings.Cut(f.Usage, ": ")
+		if !ok {
+			return
+		}
+		var figs []string
+		for _, p := range strings.Split(prefix, ",") {
+			p = strings.TrimSpace(p)
+			if !slices.Contains(subs, p) {
+				return // not a figure list: the flag applies to all
+			}
+			figs = append(figs, p)
+		}
+		if strings.Contains(f.Usage, "("+fig+":") || slices.Contains(figs, fig) {
+			return
+		}
+		bad = Usagef("%s: not used by %s (only by %s)", flagName(f.Name), fig, strings.Join(figs, ", "))
+	})
+	return bad
 }

@@ -35,3 +35,26 @@ func Parse[T ~int](names []string, what, s string) (T, error) {
 	}
 	return 0, fmt.Errorf("unknown %s %q (valid: %s)", what, s, strings.Join(names, ", "))
 }
+
+// Stringer is an enumeration whose String method is built on Names.Name
+// (every enumeration of the libraries).
+type Stringer interface {
+	~int
+	String() string
+}
+
+// Of recovers the names of an enumeration from its String method: the
+// values 0, 1, … up to the first that Name writes as out of range. A
+// program (the CLI) thus lists and parses the values from the table the
+// library keeps, without a copy of it.
+func Of[T Stringer]() Names[T] {
+	var n Names[T]
+	for v := T(0); v < 1<<10; v++ {
+		s := v.String()
+		if s == fmt.Sprintf("%T(%d)", v, int(v)) {
+			break
+		}
+		n = append(n, s)
+	}
+	return n
+}

@@ -1,10 +1,15 @@
 package enum
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 type color int
 
 var colorNames = Names[color]{"red", "green"}
+
+func (c color) String() string { return colorNames.Name(c) }
 
 func TestNames(t *testing.T) {
 	if got := colorNames.Name(1); got != "green" {
@@ -23,5 +28,13 @@ func TestNames(t *testing.T) {
 	}
 	if _, err := colorNames.Parse("colour", "blue"); err == nil || err.Error() != `unknown colour "blue" (valid: red, green)` {
 		t.Errorf("Parse(blue) error = %v", err)
+	}
+}
+
+// Of recovers a table from the String method built on it.
+func TestOf(t *testing.T) {
+	got := Of[color]()
+	if strings.Join(got, ",") != strings.Join(colorNames, ",") {
+		t.Errorf("Of = %v, want %v", got, colorNames)
 	}
 }

@@ -33,11 +33,17 @@ func New(pkg, field, format string, a ...any) error {
 
 // Within returns err as reported by package pkg for a field nested in
 // parent: a *Error on Shuffle.Exchange becomes one on
-// Config.Shuffle.Exchange of pkg. Other errors are wrapped as "pkg: err".
+// Config.Shuffle.Exchange of pkg; with parent "" the field keeps its path
+// and only the package changes (a function taking a Shuffle). Other errors
+// are wrapped as "pkg: err".
 func Within(pkg, parent string, err error) error {
 	var fe *Error
 	if errors.As(err, &fe) {
-		return &Error{Pkg: pkg, Field: parent + "." + fe.Field, Msg: fe.Msg}
+		field := fe.Field
+		if parent != "" {
+			field = parent + "." + field
+		}
+		return &Error{Pkg: pkg, Field: field, Msg: fe.Msg}
 	}
 	return fmt.Errorf("%s: %w", pkg, err)
 }

@@ -40,3 +40,15 @@ func ExampleNew() {
 	// tree: Config.Degree 0: valid range 1..65536
 	// true tree Config.Degree 0: valid range 1..65536
 }
+
+// Within with no parent changes the reporting package and keeps the path.
+func TestWithinNoParent(t *testing.T) {
+	err := fielderr.Within("approx", "", fielderr.New("exact", "Shuffle.Exchange", "= 9: too large"))
+	if err.Error() != "approx: Shuffle.Exchange = 9: too large" {
+		t.Errorf("got %q", err)
+	}
+	err = fielderr.Within("chain", "Config", err)
+	if err.Error() != "chain: Config.Shuffle.Exchange = 9: too large" {
+		t.Errorf("got %q", err)
+	}
+}

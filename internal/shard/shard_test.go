@@ -5,9 +5,13 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestParseAndIndices(t *testing.T) {
@@ -108,9 +112,34 @@ func TestDecompressRefuses(t *testing.T) {
 }
 
 // ReadFile refuses what is not a regular file instead of reading it forever.
+// A FIFO with no writer is refused at once: a plain open blocks until a
+// writer comes, which hung merge (the test runs ReadFile in a goroutine and
+// fails after 10 s rather than hanging the suite).
 func TestReadFileRefusesDevices(t *testing.T) {
 	if _, err := ReadFile("/dev/zero"); err == nil {
 		t.Error("/dev/zero was read")
+	}
+	dir := t.TempDir()
+	link := filepath.Join(dir, "zero.gkpart")
+	if err := os.Symlink("/dev/zero", link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(link); err == nil {
+		t.Error("a symbolic link to /dev/zero was read")
+	}
+	fifo := filepath.Join(dir, "fifo.gkpart")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFO here: %v", err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := ReadFile(fifo); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("FIFO: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("ReadFile on a FIFO with no writer still blocks after 10 s")
 	}
 }
 

@@ -1,0 +1,762 @@
+package broadcast
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/gossipkit/gossipkit/internal/rng"
+)
+
+// testSeed is the seed of every statistical test here; with it fixed the
+// tests are deterministic, and each tolerance of 5 standard errors would
+// fail by chance with probability below 10⁻⁶ per comparison for a fresh
+// seed.
+const testSeed = 20261201
+
+var engines = []struct {
+	name    string
+	literal bool
+}{{"default", false}, {"literal", true}}
+
+// meanSE is the sample mean of f over the replications and its standard
+// error (sample sd/√R).
+func meanSE(s *Sample, f func(Replication) float64) (mean, se float64) {
+	R := float64(len(s.Reps))
+	for _, r := range s.Reps {
+		mean += f(r)
+	}
+	mean /= R
+	var ss float64
+	for _, r := range s.Reps {
+		d := f(r) - mean
+		ss += d * d
+	}
+	return mean, math.Sqrt(ss / (R - 1) / R)
+}
+
+// within reports whether got is within 5 standard errors of want, where se
+// is the standard error of got; with se = 0 (a deterministic quantity) it
+// must be want up to the rounding of a mean of R values.
+func within(got, want, se float64) bool {
+	return math.Abs(got-want) <= 5*se+1e-12*math.Max(1, math.Abs(want))
+}
+
+func geometric(p float64) func(int) float64 {
+	return func(r int) float64 {
+		if r < 1 {
+			return 0
+		}
+		return math.Pow(1-p, float64(r-1)) * p
+	}
+}
+
+// TestSmallByHand checks both engines against laws derived by hand at
+// N = 2 and 3 (each derivation in its row's comment): the PMF of T_L at
+// r = 0..12, Never, the messages per live node, the residue and PMiss,
+// within 5 standard errors (testSeed), or exactly where the quantity is
+// deterministic.
+func TestSmallByHand(t *testing.T) {
+	const eps = 0.3
+	a := 1 - eps
+	// Push, N = 3, k = 1, loss ε: the source reaches one of the two others
+	// with probability a = 1 − ε a round (G1 ~ Geometric(a) rounds, one
+	// message each); then each of the two informed nodes picks the
+	// uninformed one with probability 1/2 and its message arrives with
+	// probability a: a round fails with q2 = (1 − a/2)², so G2 ~
+	// Geometric(1 − q2) rounds of two messages. T = G1 + G2 (a
+	// convolution) and, by Wald's identity, E[messages] = E[G1] + 2E[G2].
+	q2 := (1 - a/2) * (1 - a/2)
+	conv := func(r int) float64 {
+		s := 0.0
+		for g := 1; g < r; g++ {
+			s += geometric(a)(g) * geometric(1-q2)(r-g)
+		}
+		return s
+	}
+	rows := []struct {
+		name           string
+		cfg            Config
+		pmf            func(int) float64
+		never, msgs    float64 // msgs: E[messages per live node]
+		residue, pmiss float64
+		msgsEach       int64 // > 0: every replication's messages
+	}{
+		// One message a round from the source, arriving with probability
+		// 1 − ε: T ~ Geometric(1 − ε), messages = T, M = 2.
+		{name: "push N=2", cfg: Config{Nodes: 2, Protocol: Push, Fanout: 1, Loss: eps, Level: 1},
+			pmf: geometric(a), msgs: 1 / a / 2},
+		// The uninformed node asks the source: a round succeeds when the
+		// request and the reply arrive, (1 − ε)²; it sends 1 request and,
+		// when the request arrives, 1 reply: E = (1 + a)/(a²) by Wald.
+		{name: "pull N=2", cfg: Config{Nodes: 2, Protocol: Pull, Fanout: 1, Loss: eps, Level: 1},
+			pmf: geometric(a * a), msgs: (1 + a) / (a * a) / 2},
+		// Both: a round fails when the push is lost and the pull fails,
+		// ε(1 − a²); it sends 1 push, 1 request and a reply with
+		// probability a.
+		{name: "push-pull N=2", cfg: Config{Nodes: 2, Protocol: PushPull, Fanout: 1, Loss: eps, Level: 1},
+			pmf: geometric(1 - eps*(1-a*a)), msgs: (2 + a) / (1 - eps*(1-a*a)) / 2},
+		{name: "push N=3", cfg: Config{Nodes: 3, Protocol: Push, Fanout: 1, Loss: eps, Level: 1},
+			pmf: conv, msgs: (1/a + 2/(1-q2)) / 3},
+		// ε = 0: G1 = 1, G2 ~ Geometric(3/4); messages 1 + 2·G2, mean
+		// 1 + 8/3 = 11/3.
+		{name: "push N=3 no loss", cfg: Config{Nodes: 3, Protocol: Push, Fanout: 1, Level: 1},
+			pmf: func(r int) float64 { return geometric(0.75)(r - 1) }, msgs: 11.0 / 9},
+		// ⌊0.5·2⌋ = 1 failed node: the source's one peer is the live
+		// other with probability 1/2, and the message arrives with
+		// probability a: T ~ Geometric(a/2), messages = T, M = 2.
+		{name: "push N=3 one failed", cfg: Config{Nodes: 3, Protocol: Push, Fanout: 1, Loss: eps, Failed: 0.5, Level: 1},
+			pmf: geometric(a / 2), msgs: 2 / a / 2},
+		// The live uninformed node asks the source with probability 1/2
+		// (a reply is sent if the request arrives, a/2) and succeeds with
+		// a²/2: E = (1 + a/2)/(a²/2) by Wald, M = 2.
+		{name: "pull N=3 one failed", cfg: Config{Nodes: 3, Protocol: Pull, Fanout: 1, Loss: eps, Failed: 0.5, Level: 1},
+			pmf: geometric(a * a / 2), msgs: (1 + a/2) / (a * a / 2) / 2},
+		// B = 1: the source's one push arrives with probability a
+		// (otherwise no node can act: T = ∞, 2 missed, 1 message); then the
+		// node it informed pushes once, to the last one with probability
+		// 1/2, arriving with probability a: T = 2 with probability a²/2,
+		// else 1 missed; 2 messages. Residue (2ε + a(1 − a/2))/3, PMiss
+		// 1 − a²/2, E[messages] = ε + 2a.
+		{name: "push N=3 budget 1", cfg: Config{Nodes: 3, Protocol: Push, Fanout: 1, Loss: eps, Budget: 1, Level: 1},
+			pmf: func(r int) float64 {
+				if r == 2 {
+					return a * a / 2
+				}
+				return 0
+			}, never: 1 - a*a/2, msgs: (eps + 2*a) / 3, residue: (2*eps + a*(1-a/2)) / 3, pmiss: 1 - a*a/2},
+		// Level 1/2: ⌈1.5⌉ = 2 informed, the first success: Geometric(a).
+		{name: "push N=3 level 1/2", cfg: Config{Nodes: 3, Protocol: Push, Fanout: 1, Loss: eps, Level: 0.5},
+			pmf: geometric(a), msgs: 1 / a / 3},
+		// ⌈0.3·3⌉ = 1: the source alone; T = 0, no message.
+		{name: "level reached at 0", cfg: Config{Nodes: 3, Protocol: Pull, Fanout: 1, Loss: eps, Level: 0.3},
+			pmf: func(r int) float64 {
+				if r == 0 {
+					return 1
+				}
+				return 0
+			}, msgs: 0},
+		// Fanout N − 1, no loss: the source pushes to all 49 others in
+		// round 1; every uninformed node asks all 49 others, the source
+		// among them, which replies: T = 1, messages 49 (push), 49·49 + 49
+		// (pull), 49 + 49·49 + 49 (both).
+		{name: "push full fanout", cfg: Config{Nodes: 50, Protocol: Push, Fanout: 49, Level: 1},
+			pmf: geometric(1), msgs: 49.0 / 50, msgsEach: 49},
+		{name: "pull full fanout", cfg: Config{Nodes: 50, Protocol: Pull, Fanout: 49, Level: 1},
+			pmf: geometric(1), msgs: 49.0 * 50 / 50, msgsEach: 49 * 50},
+		{name: "push-pull full fanout", cfg: Config{Nodes: 50, Protocol: PushPull, Fanout: 49, Level: 1},
+			pmf: geometric(1), msgs: 49.0 * 51 / 50, msgsEach: 49 * 51},
+	}
+	const R = 4000
+	t.Logf("seed %d, %d replications", testSeed, R)
+	for _, eng := range engines {
+		for _, row := range rows {
+			t.Run(eng.name+"/"+row.name, func(t *testing.T) {
+				s, err := Simulate(context.Background(), row.cfg, SimSettings{Reps: R, Seed: testSeed, Workers: 2, Literal: eng.literal})
+				if err != nil {
+					t.Fatal(err)
+				}
+				law := s.Law()
+				for r := 0; r <= 12; r++ {
+					want, got := row.pmf(r), 0.0
+					if r < len(law.PMF) {
+						got = law.PMF[r]
+					}
+					if !within(got, want, math.Sqrt(want*(1-want)/R)) {
+						t.Errorf("P(T = %d) = %.4f, want %.4f", r, got, want)
+					}
+				}
+				if !within(law.Never, row.never, math.Sqrt(row.never*(1-row.never)/R)) {
+					t.Errorf("Never = %.4f, want %.4f", law.Never, row.never)
+				}
+				if !within(law.PMiss, row.pmiss, math.Sqrt(row.pmiss*(1-row.pmiss)/R)) {
+					t.Errorf("PMiss = %.4f, want %.4f", law.PMiss, row.pmiss)
+				}
+				M := float64(row.cfg.Live())
+				res, resSE := meanSE(s, func(r Replication) float64 { return float64(r.Missed) / M })
+				if !within(res, row.residue, resSE) {
+					t.Errorf("Residue = %.4f ± %.4f, want %.4f", res, resSE, row.residue)
+				}
+				se := law.MessagesSD / math.Sqrt(R)
+				for _, r := range s.Reps {
+					if row.msgsEach > 0 && r.Messages != row.msgsEach {
+						t.Fatalf("replication %d: %d messages, want %d", r.Index, r.Messages, row.msgsEach)
+					}
+				}
+				if !within(law.Messages, row.msgs, se) {
+					t.Errorf("Messages = %.4f ± %.4f, want %.4f", law.Messages, se, row.msgs)
+				}
+			})
+		}
+	}
+}
+
+// TestBudgetCounts pins the budget with ε = 0: with B = 2 and k = 3 every
+// node pushes exactly twice, in the round after it is informed (its last
+// round sends fewer than k; a node informed late may be cut short by the
+// end of the run), so a run that stops short (T = ∞) sent
+// exactly 2 messages per informed node; with B = 7 a node sends 3, 3, 1.
+func TestBudgetCounts(t *testing.T) {
+	for _, B := range []int{2, 7} {
+		cfg := Config{Nodes: 30, Protocol: Push, Fanout: 3, Budget: B, Level: 1}
+		want := []int{min(B, 3)}
+		if B == 7 {
+			want = []int{3, 3, 1}
+		}
+		l := newLiteral(cfg, testSeed)
+		for i := range 200 {
+			sends := map[int]map[int]int{} // node → round → pushes
+			lastRound := 0
+			l.trace = func(ev event) {
+				lastRound = ev.round
+				if sends[ev.from] == nil {
+					sends[ev.from] = map[int]int{}
+				}
+				sends[ev.from][ev.round]++
+			}
+			_, err := l.run(context.Background(), i)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := sends[0][1]; got != want[0] {
+				t.Fatalf("B=%d: the source sent %d messages in round 1, want %d", B, got, want[0])
+			}
+			for v, byRound := range sends {
+				first := math.MaxInt
+				for r := range byRound {
+					first = min(first, r)
+				}
+				for j, w := range want {
+					if first+j <= lastRound && byRound[first+j] != w {
+						t.Fatalf("B=%d rep %d: node %d sent %v by round, want %v from round %d", B, i, v, byRound, want, first)
+					}
+				}
+				if len(byRound) > len(want) {
+					t.Fatalf("B=%d rep %d: node %d sent in %d rounds, want %d", B, i, v, len(byRound), len(want))
+				}
+			}
+		}
+		for _, eng := range engines {
+			s, err := Simulate(context.Background(), cfg, SimSettings{Reps: 500, Seed: testSeed, Literal: eng.literal})
+			if err != nil {
+				t.Fatal(err)
+			}
+			stopped := 0
+			for _, r := range s.Reps {
+				if r.T < 0 {
+					stopped++
+					if r.Messages != int64(B*(cfg.Live()-r.Missed)) {
+						t.Errorf("%s B=%d: %d messages with %d informed, want %d each", eng.name, B, r.Messages, cfg.Live()-r.Missed, B)
+					}
+				}
+			}
+			if stopped == 0 {
+				t.Errorf("%s B=%d: no run stopped short; the check did not run", eng.name, B)
+			}
+		}
+	}
+}
+
+// TestRules runs the literal engine instrumented and checks every rule of
+// the package doc on every message: distinct peers other than the sender;
+// every informed live node pushes each round from the one after it was
+// informed (k, or what its budget leaves), and no other node does; every
+// node uninformed at the start of a round asks k peers, and a peer replies
+// exactly when it was informed at the start of the round and the request
+// arrived; failed nodes never act and are never informed; push–pull does
+// both in one round; and the replication's T, messages and missed nodes
+// are those of the trace.
+func TestRules(t *testing.T) {
+	cfgs := []Config{
+		{Nodes: 12, Protocol: Push, Fanout: 3, Loss: 0.2, Failed: 0.2, Level: 1},
+		{Nodes: 12, Protocol: Push, Fanout: 2, Loss: 0.2, Failed: 0.2, Budget: 3, Level: 0.8},
+		{Nodes: 12, Protocol: Pull, Fanout: 2, Loss: 0.2, Failed: 0.2, Level: 1},
+		{Nodes: 12, Protocol: PushPull, Fanout: 2, Loss: 0.2, Failed: 0.2, Budget: 2, Level: 0.9},
+		{Nodes: 40, Protocol: PushPull, Fanout: 20, Loss: 0.5, Level: 1},
+	}
+	for _, cfg := range cfgs {
+		t.Run(fmt.Sprintf("%v/k=%d/B=%d", cfg.Protocol, cfg.Fanout, cfg.Budget), func(t *testing.T) {
+			l := newLiteral(cfg, testSeed)
+			both := false
+			for i := range 300 {
+				var evs []event
+				l.trace = func(ev event) { evs = append(evs, ev) }
+				rep, err := l.run(context.Background(), i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if msg := checkTrace(cfg, l.state, evs, rep); msg != "" {
+					t.Fatalf("replication %d: %s", i, msg)
+				}
+				pushR, reqR := map[int]bool{}, map[int]bool{}
+				for _, ev := range evs {
+					if ev.kind == evPush {
+						pushR[ev.round] = true
+					} else {
+						reqR[ev.round] = true
+					}
+				}
+				for r := range pushR {
+					both = both || reqR[r]
+				}
+			}
+			if cfg.Protocol == PushPull && !both {
+				t.Error("push–pull never pushed and pulled in one round")
+			}
+		})
+	}
+}
+
+// checkTrace checks one replication's messages against the rules (TestRules)
+// and returns what is wrong, or "".
+func checkTrace(cfg Config, state []uint8, evs []event, rep Replication) string {
+	N, k, B := cfg.Nodes, cfg.Fanout, cfg.Budget
+	failed := 0
+	for _, s := range state {
+		if s == stFailed {
+			failed++
+		}
+	}
+	if failed != cfg.FailedNodes() || state[0] == stFailed {
+		return fmt.Sprintf("%d failed nodes (source failed: %v), want %d", failed, state[0] == stFailed, cfg.FailedNodes())
+	}
+	informed := make([]int, N) // round informed, −1: never
+	for v := range informed {
+		informed[v] = -1
+	}
+	informed[0] = 0
+	left := make([]int, N)
+	for v := range left {
+		left[v] = B
+	}
+	last := 0
+	if len(evs) > 0 {
+		last = evs[len(evs)-1].round
+	}
+	var counted int64
+	T := -1
+	if 1 >= cfg.Target() {
+		T = 0
+	}
+	for r := 1; r <= last; r++ {
+		var round []event
+		for _, ev := range evs {
+			if ev.round == r {
+				round = append(round, ev)
+			}
+		}
+		startInformed := func(v int) bool { return informed[v] >= 0 && informed[v] < r }
+		peers := map[[2]int]map[int]bool{} // (from, kind) → peers
+		pushes, requests := map[int]int{}, map[int]int{}
+		replyDue := map[[2]int]int{}
+		for _, ev := range round {
+			if ev.from == ev.to || ev.to < 0 || ev.to >= N {
+				return fmt.Sprintf("round %d: message %d → %d", r, ev.from, ev.to)
+			}
+			if state[ev.from] == stFailed {
+				return fmt.Sprintf("round %d: failed node %d sent", r, ev.from)
+			}
+			if ev.kind != evReply {
+				key := [2]int{ev.from, ev.kind}
+				if peers[key] == nil {
+					peers[key] = map[int]bool{}
+				}
+				if peers[key][ev.to] {
+					return fmt.Sprintf("round %d: node %d sent two messages of kind %d to %d", r, ev.from, ev.kind, ev.to)
+				}
+				peers[key][ev.to] = true
+			}
+			switch ev.kind {
+			case evPush:
+				if !startInformed(ev.from) {
+					return fmt.Sprintf("round %d: node %d pushed, informed in round %d", r, ev.from, informed[ev.from])
+				}
+				pushes[ev.from]++
+			case evRequest:
+				if informed[ev.from] >= 0 && informed[ev.from] < r {
+					return fmt.Sprintf("round %d: node %d asked, informed in round %d", r, ev.from, informed[ev.from])
+				}
+				requests[ev.from]++
+				if !ev.lost && startInformed(ev.to) {
+					replyDue[[2]int{ev.to, ev.from}]++
+				}
+			case evReply:
+				if !startInformed(ev.from) {
+					return fmt.Sprintf("round %d: node %d replied, informed in round %d", r, ev.from, informed[ev.from])
+				}
+				replyDue[[2]int{ev.from, ev.to}]--
+			}
+		}
+		for pair, n := range replyDue {
+			if n != 0 {
+				return fmt.Sprintf("round %d: %d replies missing (negative: extra) from %d to %d", r, n, pair[0], pair[1])
+			}
+		}
+		for v := range N {
+			if state[v] == stFailed {
+				continue
+			}
+			want := 0
+			if cfg.Protocol.pushes() && startInformed(v) {
+				want = k
+				if B > 0 {
+					want = min(k, left[v])
+				}
+			}
+			if pushes[v] != want {
+				return fmt.Sprintf("round %d: node %d pushed %d times, want %d", r, v, pushes[v], want)
+			}
+			left[v] -= want
+			want = 0
+			if cfg.Protocol.pulls() && !startInformed(v) {
+				want = k
+			}
+			if requests[v] != want {
+				return fmt.Sprintf("round %d: node %d asked %d peers, want %d", r, v, requests[v], want)
+			}
+		}
+		for _, ev := range round {
+			switch {
+			case ev.kind == evPush && !ev.lost && state[ev.to] != stFailed && informed[ev.to] < 0:
+				informed[ev.to] = r
+			case ev.kind == evReply && !ev.lost && informed[ev.to] < 0:
+				informed[ev.to] = r
+			}
+		}
+		if T < 0 {
+			counted += int64(len(round))
+			n := 0
+			for _, x := range informed {
+				if x >= 0 {
+					n++
+				}
+			}
+			if n >= cfg.Target() {
+				T = r
+			}
+		}
+	}
+	missed := 0
+	for v := range N {
+		if state[v] == stFailed && informed[v] >= 0 {
+			return fmt.Sprintf("failed node %d informed", v)
+		}
+		if state[v] != stFailed && informed[v] < 0 {
+			missed++
+		}
+	}
+	if cfg.Protocol != Push || B == 0 {
+		if T < 0 {
+			return "the level was never reached without a budget"
+		}
+		missed = 0
+	}
+	if rep.T != T || rep.Messages != counted || rep.Missed != missed {
+		return fmt.Sprintf("replication says T=%d, %d messages, %d missed; the trace T=%d, %d, %d", rep.T, rep.Messages, rep.Missed, T, counted, missed)
+	}
+	return ""
+}
+
+// TestEnginesAgree checks the default engine's shortcuts (skipped senders,
+// the first useful peer drawn from its law, Floyd sets of uninformed
+// nodes) against the literal rules: for each configuration (chosen to run
+// the dense and the sparse paths, budgets with a short last round, fanouts
+// past 16 and 8, loss and failures) the PMF of T_L, Never, PMiss, the mean
+// messages and the residue of the two engines agree within 5 standard
+// errors of their difference (testSeed, independent samples).
+func TestEnginesAgree(t *testing.T) {
+	cfgs := []Config{
+		{Nodes: 200, Protocol: Push, Fanout: 1, Loss: 0.1, Level: 1},
+		{Nodes: 100, Protocol: Push, Fanout: 20, Loss: 0.2, Failed: 0.1, Level: 1},
+		{Nodes: 200, Protocol: Push, Fanout: 2, Loss: 0.1, Budget: 4, Level: 1},
+		{Nodes: 200, Protocol: Push, Fanout: 3, Budget: 5, Failed: 0.3, Level: 0.9},
+		{Nodes: 200, Protocol: Pull, Fanout: 1, Loss: 0.2, Level: 1},
+		{Nodes: 100, Protocol: Pull, Fanout: 20, Loss: 0.1, Failed: 0.2, Level: 1},
+		{Nodes: 200, Protocol: PushPull, Fanout: 2, Loss: 0.3, Failed: 0.1, Budget: 3, Level: 1},
+		{Nodes: 150, Protocol: PushPull, Fanout: 1, Level: 0.5},
+	}
+	const R = 3000
+	for _, cfg := range cfgs {
+		t.Run(fmt.Sprintf("%v/N=%d/k=%d/B=%d", cfg.Protocol, cfg.Nodes, cfg.Fanout, cfg.Budget), func(t *testing.T) {
+			var s [2]*Sample
+			for i, eng := range engines {
+				var err error
+				if s[i], err = Simulate(context.Background(), cfg, SimSettings{Reps: R, Seed: testSeed, Literal: eng.literal}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			agree(t, s[0], s[1])
+		})
+	}
+}
+
+// agree checks two samples of one law against each other (TestEnginesAgree).
+func agree(t *testing.T, a, b *Sample) {
+	t.Helper()
+	la, lb := a.Law(), b.Law()
+	Ra, Rb := float64(len(a.Reps)), float64(len(b.Reps))
+	prob := func(name string, p, q float64) {
+		pool := (p*Ra + q*Rb) / (Ra + Rb)
+		if se := math.Sqrt(pool * (1 - pool) * (1/Ra + 1/Rb)); !within(p, q, se) {
+			t.Errorf("%s: %.4f vs %.4f (se %.4f)", name, p, q, se)
+		}
+	}
+	for r := range max(len(la.PMF), len(lb.PMF)) {
+		var p, q float64
+		if r < len(la.PMF) {
+			p = la.PMF[r]
+		}
+		if r < len(lb.PMF) {
+			q = lb.PMF[r]
+		}
+		prob(fmt.Sprintf("P(T = %d)", r), p, q)
+	}
+	prob("Never", la.Never, lb.Never)
+	prob("PMiss", la.PMiss, lb.PMiss)
+	M := float64(a.Config.Live())
+	for _, f := range []struct {
+		name string
+		f    func(Replication) float64
+	}{
+		{"messages", func(r Replication) float64 { return float64(r.Messages) / M }},
+		{"residue", func(r Replication) float64 { return float64(r.Missed) / M }},
+	} {
+		ma, sa := meanSE(a, f.f)
+		mb, sb := meanSE(b, f.f)
+		if !within(ma, mb, math.Hypot(sa, sb)) {
+			t.Errorf("%s: %.4f ± %.4f vs %.4f ± %.4f", f.name, ma, sa, mb, sb)
+		}
+	}
+}
+
+// TestReproducible checks that a run depends on the seed and the engine
+// only: the same seed gives the same sample on 1 and 4 workers; another
+// seed gives another sample.
+func TestReproducible(t *testing.T) {
+	cfg := Config{Nodes: 300, Protocol: PushPull, Fanout: 2, Loss: 0.1, Failed: 0.1, Budget: 4, Level: 0.95}
+	for _, eng := range engines {
+		run := func(seed uint64, workers int) *Sample {
+			s, err := Simulate(context.Background(), cfg, SimSettings{Reps: 64, Seed: seed, Workers: workers, Literal: eng.literal})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		}
+		one, four := run(7, 1), run(7, 4)
+		if !reflect.DeepEqual(one, four) {
+			t.Errorf("%s: 1 and 4 workers differ", eng.name)
+		}
+		if reflect.DeepEqual(one.Reps, run(8, 2).Reps) {
+			t.Errorf("%s: seeds 7 and 8 gave the same sample", eng.name)
+		}
+	}
+}
+
+// TestShardsMerge runs a run's replications as 3 shards (r mod 3) and
+// merges them, in another order: the sample, and its law printed with
+// every bit of every float, are the single run's.
+func TestShardsMerge(t *testing.T) {
+	cfg := Config{Nodes: 100, Protocol: Push, Fanout: 2, Loss: 0.2, Budget: 4, Level: 1}
+	const R = 50
+	full, err := Simulate(context.Background(), cfg, SimSettings{Reps: R, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var parts []*Sample
+	for _, i := range []int{2, 3, 1} {
+		id := ShardID{Index: i, Count: 3}
+		p, err := Simulate(context.Background(), cfg, SimSettings{Reps: R, Seed: 3, Indices: id.Indices(R)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, p)
+	}
+	merged, missing, err := MergeSamples(parts, false)
+	if err != nil || len(missing) != 0 {
+		t.Fatal(err, missing)
+	}
+	if !reflect.DeepEqual(merged, full) {
+		t.Error("merged sample differs from the single run's")
+	}
+	if a, b := fmt.Sprintf("%#v", *merged.Law()), fmt.Sprintf("%#v", *full.Law()); a != b {
+		t.Errorf("merged law\n%s\nsingle run's\n%s", a, b)
+	}
+	// Refusals: a part twice, a part missing, a part of another run.
+	var me *MergeError
+	if _, _, err := MergeSamples([]*Sample{parts[0], parts[0]}, true); !errors.As(err, &me) {
+		t.Errorf("duplicate: %v", err)
+	}
+	if _, missing, err := MergeSamples(parts[:2], false); !errors.As(err, &me) || len(missing) != len(parts[2].Reps) {
+		t.Errorf("missing: %v (%d missing)", err, len(missing))
+	}
+	if m, missing, err := MergeSamples(parts[:2], true); err != nil || len(m.Reps)+len(missing) != R {
+		t.Errorf("allowMissing: %v", err)
+	}
+	other := *parts[1]
+	other.Seed = 4
+	if _, _, err := MergeSamples([]*Sample{parts[0], &other, parts[2]}, false); !errors.As(err, &me) {
+		t.Errorf("another seed: %v", err)
+	}
+}
+
+// TestBadSettings checks that every invalid field is a *FieldError naming
+// it, and that nil and cancelled contexts stop the run.
+func TestBadSettings(t *testing.T) {
+	ok := Config{Nodes: 10, Protocol: Push, Fanout: 2, Level: 1}
+	huge := ok
+	huge.Nodes = MaxSimNodes + 1
+	rows := []struct {
+		cfg   Config
+		set   SimSettings
+		field string
+	}{
+		{ok, SimSettings{Reps: -1}, "Settings.Reps"},
+		{ok, SimSettings{Reps: MaxReps + 1}, "Settings.Reps"},
+		{ok, SimSettings{Workers: -1}, "Settings.Workers"},
+		{ok, SimSettings{Reps: 5, Indices: []int{5}}, "Settings.Indices"},
+		{ok, SimSettings{Reps: 5, Indices: []int{2, 1}}, "Settings.Indices"},
+		{ok, SimSettings{Reps: 5, Indices: []int{-1}}, "Settings.Indices"},
+		{huge, SimSettings{}, "Config.Nodes"},
+		{Config{Nodes: 10, Protocol: Pull, Fanout: 2, Level: 1, Budget: 3}, SimSettings{}, "Config.Budget"},
+		{Config{Nodes: 10, Protocol: Push, Fanout: 2, Level: math.NaN()}, SimSettings{}, "Config.Level"},
+		{Config{Nodes: 10, Protocol: Push, Fanout: 10, Level: 1}, SimSettings{}, "Config.Fanout"},
+	}
+	for _, row := range rows {
+		_, err := Simulate(context.Background(), row.cfg, row.set)
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != row.field {
+			t.Errorf("%+v %+v: %v, want a FieldError on %s", row.cfg, row.set, err, row.field)
+		}
+	}
+	//lint:ignore SA1012 a nil context is what is tested
+	if _, err := Simulate(nil, ok, SimSettings{}); err == nil { //nolint:staticcheck
+		t.Error("nil context accepted")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Simulate(ctx, ok, SimSettings{Reps: 10}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+	if est := SimMemoryEstimate(huge, SimSettings{Workers: 1, Reps: 1}); est < MaxSimNodes/2 {
+		t.Errorf("SimMemoryEstimate = %d at N = %d", est, huge.Nodes)
+	}
+}
+
+// TestCancelInside checks that a replication at N = 10^6 stops on a
+// cancelled context, in each engine and protocol, in its first round or
+// inside it.
+func TestCancelInside(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, p := range []Protocol{Push, Pull, PushPull} {
+		cfg := Config{Nodes: 1_000_000, Protocol: p, Fanout: 3, Level: 1}
+		if _, err := newEngine(cfg, 1).run(ctx, 0); !errors.Is(err, context.Canceled) {
+			t.Errorf("default %v: %v", p, err)
+		}
+		if _, err := newLiteral(cfg, 1).run(ctx, 0); !errors.Is(err, context.Canceled) {
+			t.Errorf("literal %v: %v", p, err)
+		}
+		// Inside a round: 5·10^5 askers of a pull round, half the nodes
+		// informed (the dense path).
+		e := newEngine(cfg, 1)
+		e.ctx, e.r = ctx, rng.NewStream(1, 0)
+		e.pull(cfg.Nodes / 2)
+		if !errors.Is(e.err, context.Canceled) {
+			t.Errorf("pull round: %v", e.err)
+		}
+	}
+}
+
+// TestProgress checks that Progress counts every replication once.
+func TestProgress(t *testing.T) {
+	var calls, last int64
+	cfg := Config{Nodes: 20, Protocol: Pull, Fanout: 1, Level: 1}
+	_, err := Simulate(context.Background(), cfg, SimSettings{Reps: 37, Workers: 3, Progress: func(done, total int64) {
+		calls++
+		if done != last+1 || total != 37 {
+			t.Errorf("progress %d/%d after %d", done, total, last)
+		}
+		last = done
+	}})
+	if err != nil || calls != 37 {
+		t.Errorf("%v, %d calls", err, calls)
+	}
+}
+
+// TestSenderLaw checks the default engine's per-sender draws against
+// exhaustive enumeration: of all ordered sequences of t distinct peers
+// among pool = 9 (good of them useful), the law of the position of the
+// first useful one given that there is one (engine.first on the table of
+// firstTable), of the number of useful ones (more from scratch), and of
+// that number given at least one (first, then more): 200 000 draws each,
+// every probability within 5 standard errors (testSeed).
+func TestSenderLaw(t *testing.T) {
+	const pool, draws = 9, 200_000
+	for _, c := range []struct{ t, good int }{{1, 2}, {3, 2}, {5, 3}, {9, 4}, {4, 9}} {
+		// Enumerate: peers 0..good−1 are the useful ones.
+		firstN := make([]float64, c.t)
+		countN := make([]float64, c.t+1)
+		var total float64
+		var rec func(used []bool, depth, first, count int)
+		rec = func(used []bool, depth, first, count int) {
+			if depth == c.t {
+				total++
+				countN[count]++
+				if first >= 0 {
+					firstN[first]++
+				}
+				return
+			}
+			for p := range pool {
+				if used[p] {
+					continue
+				}
+				used[p] = true
+				f, n := first, count
+				if p < c.good {
+					n++
+					if f < 0 {
+						f = depth
+					}
+				}
+				rec(used, depth+1, f, n)
+				used[p] = false
+			}
+		}
+		rec(make([]bool, pool), 0, -1, 0)
+		hits := total - countN[0]
+		e := newEngine(Config{Nodes: pool + 1, Protocol: Push, Fanout: 1, Level: 1}, 0)
+		e.r = rng.NewStream(testSeed, uint64(c.t*16+c.good))
+		e.firstTable(c.t, c.good, pool)
+		gotFirst := make([]float64, c.t)
+		gotCond := make([]float64, c.t+1)
+		gotCount := make([]float64, c.t+1)
+		for range draws {
+			j := e.first()
+			gotFirst[j]++
+			gotCond[e.more(j+1, c.t, 1, c.good, pool)]++
+			gotCount[e.more(0, c.t, 0, c.good, pool)]++
+		}
+		check := func(what string, got []float64, want []float64, norm float64) {
+			for i := range got {
+				p := want[i] / norm
+				if g := got[i] / draws; !within(g, p, math.Sqrt(p*(1-p)/draws)) {
+					t.Errorf("t=%d good=%d: %s %d: %.5f, want %.5f", c.t, c.good, what, i, g, p)
+				}
+			}
+		}
+		check("first useful at", gotFirst, firstN, hits)
+		condN := slices.Clone(countN)
+		condN[0] = 0
+		check("useful given one", gotCond, condN, hits)
+		check("useful", gotCount, countN, total)
+		lq0, p1 := noHit(c.t, c.good, pool)
+		if q0 := countN[0] / total; math.Abs(math.Exp(lq0)-q0) > 1e-12 || math.Abs(p1-(1-q0)) > 1e-12 {
+			t.Errorf("t=%d good=%d: q0 = %g, p1 = %g, want %g (enumeration; 1e-12 is float rounding)", c.t, c.good, math.Exp(lq0), p1, q0)
+		}
+	}
+}

@@ -1,0 +1,366 @@
+package broadcast
+
+import (
+	"fmt"
+	"math"
+)
+
+// The mean field.
+//
+// Given i informed live nodes at the start of a round, an uninformed live
+// node stays uninformed with probability π(i) = π_push(i)·π_pull(i), the
+// two independent: π_push(i) = (1 − k(1−ε)/(N−1))^i (each sender picks it
+// with probability k/(N−1), the push arrives with 1 − ε, senders choose
+// independently) and π_pull(i) = h(i) = Σ_j Hyp(j; k, i, N−1)(1 − (1−ε)²)^j
+// (ExactLaw). Replacing the count by its mean gives the recursion on the
+// uninformed live count
+//
+//	U_{r+1} = U_r·π(M − U_r),   U_0 = M − 1,
+//
+// exact in expectation for one round and, by the law of large numbers, the
+// limit of U_r/M as N → ∞ once the count is large (the early rounds are a
+// branching process, AsymptoticLaw). With a budget the senders are split
+// by age as in the exact chain: a_0, …, a_{R−1} expected nodes that have
+// pushed 0, …, R−1 rounds, the first R−1 ages pushing k, the last
+// B − k(R−1): π_push = (1 − k(1−ε)/(N−1))^{a_0+…+a_{R−2}}·(1 −
+// k_last(1−ε)/(N−1))^{a_{R−1}}.
+//
+// Push alone with a budget stops: every informed node makes B transmits in
+// all, each reaching a given node with probability (1−ε)/(N−1), so at the
+// end s = U_∞/M solves s = exp(−λ(1−s)), λ = B(1−ε)M/(N−1), up to O(k/N)
+// for the distinct peers of one round (Demers et al. 1987, whose
+// rumour-mongering residue has the same form).
+//
+// Pull h(i) is defined at whole i; between them the recursion interpolates
+// linearly (h is smooth in i: the error is O(k²/N²) of h).
+
+// Trajectory is the mean-field path of one broadcast.
+type Trajectory struct {
+	// Informed[r] is the informed live share at the end of round r
+	// (Informed[0] = 1/M).
+	Informed []float64
+	// Cross is the first round r at which the expected informed count
+	// Informed[r]·M is within 1/2 of the target ⌈L·M⌉ or above (it rounds
+	// to the target; for L = 1, at most half a node is missing), −1 if
+	// none among the rounds computed.
+	Cross int
+	// CrossReal interpolates the crossing between rounds: the r + θ at
+	// which log U, linear in θ between rounds r and r+1, reaches
+	// M − target + 1/2 (NaN if none).
+	CrossReal float64
+	// Messages is the expected messages per live node in rounds
+	// 1…Cross (every round computed if Cross is −1).
+	Messages float64
+	// Residue is the uninformed live share at the last round computed,
+	// or, with a budget on push alone, once no node can act (the
+	// recursion is then run on until the senders are below 10⁻¹² nodes).
+	Residue float64
+}
+
+// MeanField runs the mean-field recursion for rounds rounds (at most
+// 10⁶).
+func MeanField(cfg Config, rounds int) (*Trajectory, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if rounds < 0 || rounds > 1_000_000 {
+		return nil, fieldErr("rounds", "= %d: valid range 0..1000000", rounds)
+	}
+	mf := newMeanField(cfg)
+	M := float64(mf.M)
+	target := float64(cfg.Target())
+	tr := &Trajectory{Informed: []float64{1 / M}, Cross: -1, CrossReal: math.NaN()}
+	if target <= 1 {
+		tr.Cross, tr.CrossReal = 0, 0
+	}
+	goal := M - target + 0.5 // the uninformed count to reach
+	msgs := 0.0
+	for r := 1; r <= rounds || (mf.budget && !mf.stopped() && r <= 1_000_000); r++ {
+		if tr.Cross < 0 {
+			msgs += mf.messages()
+		}
+		u0 := mf.U
+		mf.step()
+		if r <= rounds {
+			tr.Informed = append(tr.Informed, (M-mf.U)/M)
+		}
+		if tr.Cross < 0 && mf.U <= goal {
+			tr.Cross = r
+			tr.CrossReal = float64(r-1) + crossFrac(u0, mf.U, goal)
+		}
+		if !mf.budget && r >= rounds {
+			break
+		}
+	}
+	tr.Messages = msgs / M
+	tr.Residue = mf.U / M
+	return tr, nil
+}
+
+// crossFrac is the θ in [0, 1] where log u, linear between u0 and u1,
+// equals log goal.
+func crossFrac(u0, u1, goal float64) float64 {
+	if u0 <= goal {
+		return 0
+	}
+	if u1 <= 0 {
+		u1 = math.SmallestNonzeroFloat64
+	}
+	th := math.Log(u0/goal) / math.Log(u0/u1)
+	return math.Min(math.Max(th, 0), 1)
+}
+
+// meanField is the state of the recursion.
+type meanField struct {
+	cfg        Config
+	M, n1, k   int
+	kl, R      int
+	eps        float64
+	push, pull bool
+	budget     bool
+	U          float64   // uninformed live (expected)
+	ages       []float64 // budget: senders by rounds pushed
+	hbuf       []float64
+}
+
+func newMeanField(cfg Config) *meanField {
+	mf := &meanField{cfg: cfg, M: cfg.Live(), n1: cfg.Nodes - 1, k: cfg.Fanout, eps: cfg.Loss,
+		push: cfg.Protocol.pushes(), pull: cfg.Protocol.pulls(), budget: cfg.Budget > 0}
+	mf.U = float64(mf.M - 1)
+	if mf.budget {
+		mf.R = rounds(cfg.Budget, cfg.Fanout)
+		mf.kl = cfg.Budget - cfg.Fanout*(mf.R-1)
+		mf.ages = make([]float64, mf.R)
+		mf.ages[0] = 1
+	}
+	return mf
+}
+
+// pull miss at real i, interpolated between whole counts. An uninformed
+// asker sees at most M − 1 informed nodes, so i is capped there.
+func (mf *meanField) pullMissAt(i float64) float64 {
+	i = math.Min(math.Max(i, 0), float64(mf.M-1))
+	lo := math.Floor(i)
+	a := pullMiss(mf.hbuf, int(lo), mf.k, mf.n1, mf.eps)
+	if i == lo {
+		return a
+	}
+	b := pullMiss(mf.hbuf, int(lo)+1, mf.k, mf.n1, mf.eps)
+	return a + (b-a)*(i-lo)
+}
+
+// senders returns the full and last-round senders.
+func (mf *meanField) senders() (full, last float64) {
+	i := float64(mf.M) - mf.U
+	if !mf.budget {
+		return i, 0
+	}
+	for a := 0; a < mf.R-1; a++ {
+		full += mf.ages[a]
+	}
+	return full, mf.ages[mf.R-1]
+}
+
+// miss is π: the probability that an uninformed live node stays so this
+// round.
+func (mf *meanField) miss() float64 {
+	i := float64(mf.M) - mf.U
+	p := 1.0
+	if mf.push {
+		full, last := mf.senders()
+		p *= pushMiss(full, mf.k, mf.n1, mf.eps)
+		if last > 0 {
+			p *= pushMiss(last, mf.kl, mf.n1, mf.eps)
+		}
+	}
+	if mf.pull {
+		p *= mf.pullMissAt(i)
+	}
+	return p
+}
+
+func (mf *meanField) messages() float64 {
+	m := 0.0
+	i := float64(mf.M) - mf.U
+	if mf.push {
+		full, last := mf.senders()
+		m += full*float64(mf.k) + last*float64(mf.kl)
+	}
+	if mf.pull {
+		k := float64(mf.k)
+		m += mf.U*k + mf.U*k*i/float64(mf.n1)*(1-mf.eps)
+	}
+	return m
+}
+
+func (mf *meanField) step() {
+	newU := mf.U * mf.miss()
+	if mf.budget {
+		copy(mf.ages[1:], mf.ages[:mf.R-1])
+		mf.ages[0] = mf.U - newU
+	}
+	mf.U = newU
+}
+
+// stopped: with a budget on push alone, no node can act (fewer than
+// 10⁻¹² senders); with pull, never before everyone is informed.
+func (mf *meanField) stopped() bool {
+	if mf.pull {
+		return mf.U < 1e-12
+	}
+	full, last := mf.senders()
+	return full+last < 1e-12 || mf.U < 1e-12
+}
+
+// SerfLogistic is the curve of Serf's convergence simulator: the informed
+// share after t rounds, 1/(1 + (N+1)·e^{−βt}) with β =
+// k(1−ε)(1−φ)/2 (its contact rate (k/N)(1−ε)(1−φ)/2 times N). It is the
+// solution of the logistic equation x' = βx(1−x), the continuous-time limit
+// of the push mean field with a per-round rate β (docs/MODEL.md: where it
+// agrees with the mean field and where it misleads). NaN for an invalid
+// cfg.
+func SerfLogistic(cfg Config, t float64) float64 {
+	if cfg.Validate() != nil {
+		return math.NaN()
+	}
+	beta := float64(cfg.Fanout) * (1 - cfg.Loss) * (1 - cfg.Failed) / 2
+	return 1 / (1 + float64(cfg.Nodes+1)*math.Exp(-beta*t))
+}
+
+// Logistic is the logistic curve with the push mean field's rate: the
+// informed live share 1/(1 + (M−1)·e^{−λt}), λ = k(1−ε)M/(N−1) (the
+// solution of x' = λx(1−x) from x(0) = 1/M). NaN for an invalid cfg.
+func Logistic(cfg Config, t float64) float64 {
+	if cfg.Validate() != nil {
+		return math.NaN()
+	}
+	M := float64(cfg.Live())
+	lam := float64(cfg.Fanout) * (1 - cfg.Loss) * M / float64(cfg.Nodes-1)
+	return 1 / (1 + (M-1)*math.Exp(-lam*t))
+}
+
+// BudgetResidue is the large-N law of a budgeted push's end (push alone;
+// it ignores cfg.Level and the deadline).
+type BudgetResidue struct {
+	// Lambda is λ = B(1−ε)M/(N−1): the transmits of one node's life that
+	// arrive at live nodes.
+	Lambda float64
+	// S solves s = exp(−λ(1−s)) in (0, 1) (0 < s < 1 when λ > 1; s = 1,
+	// no outbreak, when λ ≤ 1): the uninformed share after an outbreak.
+	S float64
+	// Extinct is the probability that the rumour dies out early: the
+	// extinction probability of the branching process in which an
+	// informed node informs Binomial(B, (1−ε)(M−1)/(N−1)) others.
+	Extinct float64
+	// Residue = Extinct·1 + (1 − Extinct)·S, to O(1/M): the expected
+	// uninformed share.
+	Residue float64
+	// PMiss = Extinct + (1 − Extinct)·(1 − e^{−M·S}): given an outbreak,
+	// each live node is missed with probability about S, nearly
+	// independently, so the missed count is about Poisson(M·S).
+	PMiss float64
+}
+
+// PushBudgetResidue computes BudgetResidue for push with Budget > 0.
+// Its error is O(1/√M) in the residue and in PMiss (the fluctuations of
+// the outbreak's size); budget_test checks it against the exact chain.
+func PushBudgetResidue(cfg Config) (*BudgetResidue, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Protocol != Push || cfg.Budget == 0 {
+		return nil, fmt.Errorf("broadcast: budget residue: push with a budget only (have %v, budget %d): %w", cfg.Protocol, cfg.Budget, ErrNotCovered)
+	}
+	M, N1, B := float64(cfg.Live()), float64(cfg.Nodes-1), float64(cfg.Budget)
+	lam := B * (1 - cfg.Loss) * M / N1
+	s := demers(lam)
+	// Extinction: x = f(x), f(x) = (1 − p + p·x)^B, iterated from 0
+	// (monotone to the smallest root).
+	p := (1 - cfg.Loss) * (M - 1) / N1
+	x := 0.0
+	for it := 0; it < 100000; it++ {
+		nx := math.Pow(1-p+p*x, B)
+		if math.Abs(nx-x) < 1e-16 {
+			x = nx
+			break
+		}
+		x = nx
+	}
+	res := &BudgetResidue{Lambda: lam, S: s, Extinct: x}
+	res.Residue = x + (1-x)*s
+	res.PMiss = x + (1-x)*(-math.Expm1(-M*s))
+	if s >= 1 {
+		res.Residue, res.PMiss = 1, 1
+	}
+	return res, nil
+}
+
+// demers solves s = exp(−λ(1−s)) for its root in (0, 1) (1 when λ ≤ 1)
+// by bisection on g(s) = s − exp(−λ(1−s)): g(0) = −e^{−λ} < 0 and, for
+// λ > 1, g(1−δ) ≈ (λ−1)δ > 0, and g is convex, so the root below 1 is
+// the one sign change in (0, 1−δ).
+func demers(lam float64) float64 {
+	if lam <= 1 {
+		return 1
+	}
+	lo, hi := 0.0, 1.0-1e-12
+	for range 200 { // 64 halvings reach adjacent floats
+		mid := (lo + hi) / 2
+		if mid <= lo || mid >= hi {
+			break // adjacent floats: a tolerance such as 10⁻¹⁷ is never met near s = 0.2
+		}
+		if mid-math.Exp(-lam*(1-mid)) < 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}
+
+// SmallestBudget is the smallest budget B in 1..MaxBudget whose large-N
+// PMiss (PushBudgetResidue) is at most pMiss, for push with cfg's other
+// fields; 0 and an error wrapping ErrNotCovered if none is.
+func SmallestBudget(cfg Config, pMiss float64) (int, error) {
+	if !(pMiss > 0 && pMiss < 1) {
+		return 0, fieldErr("pMiss", "= %g: valid range (0, 1)", pMiss)
+	}
+	cfg.Protocol = Push
+	ok := func(b int) (bool, error) {
+		cfg.Budget = b
+		r, err := PushBudgetResidue(cfg)
+		if err != nil {
+			return false, err
+		}
+		return r.PMiss <= pMiss, nil
+	}
+	// PMiss decreases in B: double, then bisect.
+	hi := 1
+	for {
+		good, err := ok(hi)
+		if err != nil {
+			return 0, err
+		}
+		if good {
+			break
+		}
+		if hi >= MaxBudget {
+			return 0, fmt.Errorf("broadcast: no budget up to %d gives P(miss) ≤ %g: %w", MaxBudget, pMiss, ErrNotCovered)
+		}
+		hi = min(2*hi, MaxBudget)
+	}
+	lo := hi / 2 // bad (or 0)
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		good, err := ok(mid)
+		if err != nil {
+			return 0, err
+		}
+		if good {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi, nil
+}

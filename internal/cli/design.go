@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/gossipkit/gossipkit/plots"
+)
+
+// Design is a design answer as the CLI writes it (plan, for every
+// protocol): JSON
+// {"rows": [...], "best": {...} or null, "cheapest": …}; CSV the rows;
+// text and Markdown the header, the first short columns, the choice and
+// one accuracy note per method.
+type Design struct {
+	Table          *plots.Table // every column, one row per setting
+	Short          int          // text and Markdown show the first Short columns
+	Best, Cheapest int          // rows, or −1
+	Header, Choice string       // one line stating the model; the choice in words
+	Notes          []Note       // one per row
+}
+
+// Note is a row's accuracy: its method, where it is (alone, and among
+// several), its words and its size (Worst of its bounds).
+type Note struct {
+	Method, Where, Among, Text string
+	Size                       float64
+}
+
+// Worst is the largest of the bounds that apply (NaN ones do not).
+func Worst(x ...float64) float64 {
+	v := 0.0
+	for _, y := range x {
+		if y > v { // NaN fields do not apply
+			v = y
+		}
+	}
+	return v
+}
+
+// Write writes the design in format.
+func (d *Design) Write(w io.Writer, format string) error {
+	t := d.Table
+	switch format {
+	case "csv":
+		return t.Write(w, format)
+	case "json":
+		var rows bytes.Buffer
+		if err := t.Write(&rows, "json"); err != nil {
+			return err
+		}
+		row := func(i int) ([]byte, error) { // one row as a JSON object, or null
+			if i < 0 {
+				return []byte("null"), nil
+			}
+			var buf bytes.Buffer
+			err := (&plots.Table{Single: true, Keys: t.Keys, Rows: [][]any{t.Rows[i]}}).Write(&buf, "json")
+			return bytes.TrimSpace(buf.Bytes()), err
+		}
+		best, err := row(d.Best)
+		if err != nil {
+			return err
+		}
+		cheapest, err := row(d.Cheapest)
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(w, "{\n\"rows\": %s,\n\"best\": %s,\n\"cheapest\": %s\n}\n", bytes.TrimSpace(rows.Bytes()), best, cheapest)
+		return err
+	}
+	fmt.Fprintf(w, "%s\n\n", d.Header)
+	// P(T_L ≤ D) below 10^-6 reads "<1e-6" in text: a design does not turn
+	// on it, and the stated accuracies are about the law's body, not far
+	// tails (CSV and JSON keep the value).
+	pCol := slices.Index(t.Keys, "p_deadline")
+	short := &plots.Table{Keys: t.Keys[:d.Short], TextCell: func(col int, v any) string {
+		if p, ok := v.(float64); ok && col == pCol && p < 1e-6 {
+			return "<1e-6"
+		}
+		return plots.TextCell(v)
+	}}
+	for _, r := range t.Rows {
+		short.Rows = append(short.Rows, r[:d.Short])
+	}
+	if err := short.Write(w, format); err != nil {
+		return err
+	}
+	if d.Choice != "" {
+		fmt.Fprintf(w, "\n%s", d.Choice)
+	}
+	// One note per method, from its least accurate row; every row's
+	// bounds are columns of CSV and JSON.
+	worstOf := map[string]int{}
+	var order []string
+	for i, n := range d.Notes {
+		j, ok := worstOf[n.Method]
+		if !ok {
+			order = append(order, n.Method)
+		}
+		if !ok || n.Size > d.Notes[j].Size {
+			worstOf[n.Method] = i
+		}
+	}
+	var lines []string
+	for _, m := range order {
+		n := d.Notes[worstOf[m]]
+		where := n.Where
+		if len(d.Notes) > 1 {
+			where = n.Among
+		}
+		lines = append(lines, fmt.Sprintf("%s (%s): %s", m, where, n.Text))
+	}
+	_, err := fmt.Fprintf(w, "\nAccuracy:\n- %s\n", strings.Join(lines, "\n- "))
+	return err
+}
