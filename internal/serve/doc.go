@@ -1,0 +1,51 @@
+// Package serve is the HTTP side of `gossipkit serve`: a one-page explorer
+// (HTML, CSS and JavaScript embedded from web/, no framework, no CDN) and
+// an API that runs the CLI's own commands in process.
+//
+// # The API
+//
+// GET /api/CMD?QUERY runs `gossipkit CMD --format json ARGS` and returns its
+// standard output byte for byte, where ARGS are the query's parameters
+// turned into the CLI's flags: a one-letter key takes one dash and a longer
+// one two (N=1000&fanout=3 is -N 1000 --fanout 3), a key without a value is
+// a boolean flag (refined is --refined), and format=csv (or text,
+// markdown) replaces the JSON. Only the commands of Options.Commands run;
+// flags that write files (-o, --out, --shard, --shards) or size the
+// process (--workers) are refused. The command's exit status maps to HTTP:
+// 0 → 200; 2 (bad input) → 400 with the CLI's one line; 130 and 143 (the
+// client went away, or the server is stopping) → nothing; past the
+// request's time limit → 504; any other status → 500 with the last line the
+// command printed on its standard error.
+//
+// GET /api/events/CMD?QUERY runs the same command and streams Server-Sent
+// Events: "progress" ({"done":D,"total":T}, from the command's progress
+// callback) while it runs, then one "result" ({"status":200,"body":STDOUT})
+// or "failure" ({"status":S,"message":LINE}). Closing the stream (a tab
+// closed, a field changed) cancels the request's context, which cancels the
+// command.
+//
+// # Limits
+//
+// Every request holds one slot of a bounded pool while its command runs
+// (Options.Slots, default 2×GOMAXPROCS); up to Options.Queue more wait for a
+// slot, and a request beyond those is answered 503 at once. A command runs
+// under a deadline (Options.Timeout), its standard output is capped
+// (Options.MaxOutput; 413 beyond it), the request's URL is capped
+// (Options.MaxURL; 414) and its body too (Options.MaxBody; 413): the API is
+// read-only, GET and HEAD only. The CLI checks every flag's range as it
+// does on a terminal; Options.Check adds the server's own bounds (the
+// default bounds `sim` and `ode` to what a page needs). No handler writes to
+// the file system. A server on a loopback address answers only the Host
+// headers of that address (Options.Hosts, LoopbackHosts), so that a page
+// elsewhere whose name is rebound to 127.0.0.1 cannot use the API, and
+// every answer carries a content security policy that keeps the page to
+// its own files.
+//
+// # The command
+//
+// AddFlags and Command are `gossipkit serve` (--addr, --slots, --queue,
+// --timeout): cmd/gossipkit parses the flags and passes a Runner built on
+// its own command table. On SIGINT or SIGTERM (the context the CLI gives)
+// the requests in flight are cancelled, the server stops, and the command
+// exits 130 or 143.
+package serve

@@ -1,0 +1,498 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Runner runs one CLI command line (args[0] is the command) with its
+// output on stdout and stderr, and returns its exit status; ctx cancels it.
+// When stderr is a ProgressWriter the command should report progress on it
+// as on a terminal.
+type Runner func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+
+// ProgressWriter marks a standard error that wants the command's progress
+// bar (the runner treats it as a terminal); the server parses the bar's
+// "(DONE/TOTAL" counts from it.
+type ProgressWriter interface {
+	io.Writer
+	WantsProgress() bool
+}
+
+// WantsProgress reports whether w asks for the command's progress.
+func WantsProgress(w io.Writer) bool {
+	p, ok := w.(ProgressWriter)
+	return ok && p.WantsProgress()
+}
+
+// Options configure a Server; the zero value of a field is its default.
+type Options struct {
+	// Run runs a command line (required).
+	Run Runner
+	// Commands is the allow-list (default DefaultCommands).
+	Commands []string
+	// Slots is the number of commands that run at once (default
+	// 2×GOMAXPROCS); Queue the number of requests that may wait for a slot
+	// (default 4×Slots). A request beyond both is answered 503.
+	Slots, Queue int
+	// Timeout bounds one command's run (default 2 minutes).
+	Timeout time.Duration
+	// MaxOutput caps a command's standard output (default 16 MiB).
+	MaxOutput int
+	// MaxURL caps the request's URL (default 8 KiB); MaxBody its body
+	// (default 0: the API takes none).
+	MaxURL, MaxBody int
+	// Check adds the server's bounds to a command line before it runs
+	// (default DefaultCheck); a non-nil error is a 400 with its message.
+	Check func(cmd string, flags []Flag) error
+	// Hosts, if not empty, are the Host headers the server answers
+	// (HOST:PORT, compared without case); any other is a 421. A server on
+	// loopback lists its loopback names, so that a web page elsewhere that
+	// rebinds its own name to 127.0.0.1 cannot use the API.
+	Hosts []string
+}
+
+// DefaultCommands are the commands the page uses: plan (the design
+// answers), ode (x(t), y(t)), sim (the Monte Carlo bands), pdrop (Fig. 4's
+// error, log10|E − S|, from exact fractions) and version.
+var DefaultCommands = []string{"plan", "ode", "sim", "pdrop", "version"}
+
+// refused are the flags a request may not give: they write files (-o,
+// --out, --shard, --shards), read the scheduler's environment, size the
+// process (--workers) or print help instead of an answer.
+var refused = map[string]string{
+	"o":                "writes a file",
+	"out":              "writes files",
+	"shard":            "writes a part file",
+	"shards":           "writes part files",
+	"no-scheduler-env": "concerns sharded runs, which write files",
+	"workers":          "the server sizes its own pool",
+	"h":                "prints help",
+	"help":             "prints help",
+}
+
+// Flag is one command-line flag from a query parameter: Name without
+// dashes; Value as given; Bool when the parameter had no "=" (a boolean
+// flag).
+type Flag struct {
+	Name, Value string
+	Bool        bool
+}
+
+// Arg returns the flag as the CLI reads it: -N 1000, --fanout 3,
+// --refined.
+func (f Flag) Arg() []string {
+	dash := "--"
+	if len(f.Name) == 1 {
+		dash = "-"
+	}
+	if f.Bool {
+		return []string{dash + f.Name}
+	}
+	return []string{dash + f.Name, f.Value}
+}
+
+var flagName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*(-[A-Za-z0-9]+)*$`)
+
+// ParseQuery turns a raw query into flags, in the order given. A name
+// that is not a flag name (letters, digits and inner dashes) or that
+// the server refuses is an error, as is a query that cannot be decoded.
+func ParseQuery(raw string) ([]Flag, error) {
+	var out []Flag
+	for part := range strings.SplitSeq(raw, "&") {
+		if part == "" {
+			continue
+		}
+		k, v, hasValue := strings.Cut(part, "=")
+		name, err := urlUnescape(k)
+		if err != nil {
+			return nil, fmt.Errorf("query %q: %v", part, err)
+		}
+		value, err := urlUnescape(v)
+		if err != nil {
+			return nil, fmt.Errorf("query %q: %v", part, err)
+		}
+		if !flagName.MatchString(name) {
+			return nil, fmt.Errorf("%q: not a flag name (letters, digits and inner dashes)", name)
+		}
+		if why, ok := refused[name]; ok {
+			return nil, fmt.Errorf("%s: refused by the server (%s)", Flag{Name: name, Bool: true}.Arg()[0], why)
+		}
+		out = append(out, Flag{Name: name, Value: value, Bool: !hasValue})
+	}
+	return out, nil
+}
+
+func urlUnescape(s string) (string, error) {
+	// Query encoding: + is a space, %XX a byte.
+	s = strings.ReplaceAll(s, "+", " ")
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+2 >= len(s) {
+			return "", errors.New("bad % escape")
+		}
+		v, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
+		if err != nil {
+			return "", errors.New("bad % escape")
+		}
+		b.WriteByte(byte(v))
+		i += 2
+	}
+	return b.String(), nil
+}
+
+// Args returns the command line for cmd and flags: the command, then
+// --format json unless a format is given, then the flags in order.
+func Args(cmd string, flags []Flag) []string {
+	args := []string{cmd}
+	if !slices.ContainsFunc(flags, func(f Flag) bool { return f.Name == "format" }) && cmd != "version" {
+		args = append(args, "--format", "json")
+	}
+	for _, f := range flags {
+		args = append(args, f.Arg()...)
+	}
+	return args
+}
+
+// DefaultCheck bounds what the page's figures need and no more: sim to
+// N ≤ 20000, 1000 replications and 10000 rounds (the Monte Carlo bands;
+// the CLI itself takes any size that fits in memory), ode to 10^5 output
+// rows. Other commands run within the CLI's own limits and the time limit.
+func DefaultCheck(cmd string, flags []Flag) error {
+	num := func(name string) (float64, bool) {
+		for _, f := range flags {
+			if f.Name == name {
+				v, err := strconv.ParseFloat(f.Value, 64)
+				return v, err == nil
+			}
+		}
+		return 0, false
+	}
+	switch cmd {
+	case "sim":
+		for _, b := range []struct {
+			name string
+			max  float64
+		}{{"N", 20000}, {"reps", 1000}, {"rounds", 10000}, {"warmup", 10000}} {
+			if v, ok := num(b.name); ok && v > b.max {
+				return fmt.Errorf("%s %s: the server runs sim up to %g (the CLI takes more)", Flag{Name: b.name, Bool: true}.Arg()[0], strconv.FormatFloat(v, 'g', -1, 64), b.max)
+			}
+		}
+	case "ode":
+		tMax, ok1 := num("t-max")
+		dt, ok2 := num("dt")
+		if !ok1 {
+			tMax = 300 // ode's default
+		}
+		if !ok2 {
+			dt = 1
+		}
+		if (ok1 || ok2) && dt > 0 && tMax/dt > 1e5 {
+			return fmt.Errorf("--dt %g: the server returns at most 10^5 rows (t-max/dt = %g)", dt, tMax/dt)
+		}
+	}
+	return nil
+}
+
+// Server serves the page and the API.
+type Server struct {
+	opt   Options
+	admit chan struct{} // running or waiting requests
+	slots chan struct{} // running commands
+	mux   *http.ServeMux
+}
+
+//go:embed web
+var webFS embed.FS
+
+// Assets returns the page's files (index.html, app.js, app.css).
+func Assets() fs.FS {
+	sub, err := fs.Sub(webFS, "web")
+	if err != nil {
+		panic(err) // the embedded folder is part of the build
+	}
+	return sub
+}
+
+// New returns a server with opt's limits; opt.Run is required.
+func New(opt Options) (*Server, error) {
+	if opt.Run == nil {
+		return nil, errors.New("serve: Options.Run is nil")
+	}
+	if opt.Commands == nil {
+		opt.Commands = DefaultCommands
+	}
+	if opt.Slots <= 0 {
+		opt.Slots = 2 * runtime.GOMAXPROCS(0)
+	}
+	if opt.Queue <= 0 {
+		opt.Queue = 4 * opt.Slots
+	}
+	if opt.Timeout <= 0 {
+		opt.Timeout = 2 * time.Minute
+	}
+	if opt.MaxOutput <= 0 {
+		opt.MaxOutput = 16 << 20
+	}
+	if opt.MaxURL <= 0 {
+		opt.MaxURL = 8 << 10
+	}
+	if opt.Check == nil {
+		opt.Check = DefaultCheck
+	}
+	s := &Server{opt: opt, admit: make(chan struct{}, opt.Slots+opt.Queue), slots: make(chan struct{}, opt.Slots), mux: http.NewServeMux()}
+	s.mux.HandleFunc("GET /api/events/{cmd}", s.events)
+	s.mux.HandleFunc("GET /api/{cmd}", s.api)
+	s.mux.Handle("GET /", http.FileServerFS(Assets()))
+	return s, nil
+}
+
+// Options returns the server's options with their defaults filled in.
+func (s *Server) Options() Options { return s.opt }
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if len(r.URL.RequestURI()) > s.opt.MaxURL {
+		http.Error(w, fmt.Sprintf("the URL is longer than %d bytes", s.opt.MaxURL), http.StatusRequestURITooLong)
+		return
+	}
+	if len(s.opt.Hosts) > 0 && !slices.ContainsFunc(s.opt.Hosts, func(h string) bool { return strings.EqualFold(h, r.Host) }) {
+		http.Error(w, fmt.Sprintf("Host %q: this server answers %s only", r.Host, strings.Join(s.opt.Hosts, ", ")), http.StatusMisdirectedRequest)
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "read-only: GET and HEAD only", http.StatusMethodNotAllowed)
+		return
+	}
+	if r.ContentLength > int64(s.opt.MaxBody) {
+		http.Error(w, fmt.Sprintf("the request body is larger than %d bytes", s.opt.MaxBody), http.StatusRequestEntityTooLarge)
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, int64(s.opt.MaxBody))
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	// The page loads nothing from elsewhere; PNG export draws a data: SVG.
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	h.Set("Referrer-Policy", "no-referrer")
+	s.mux.ServeHTTP(w, r)
+}
+
+// outcome is a finished command.
+type outcome struct {
+	status  int    // HTTP status; 0: nothing to answer (the client is gone)
+	body    []byte // stdout on 200
+	message string // the one line otherwise
+	format  string
+}
+
+// progressFunc receives the command's progress.
+type progressFunc func(done, total int64)
+
+// execute checks and runs one request's command within the pool and the
+// time limit.
+func (s *Server) execute(r *http.Request, progress progressFunc) outcome {
+	cmd := r.PathValue("cmd")
+	if !slices.Contains(s.opt.Commands, cmd) {
+		return outcome{status: http.StatusNotFound, message: fmt.Sprintf("gossipkit serve: command %q is not served (served: %s)", cmd, strings.Join(s.opt.Commands, ", "))}
+	}
+	flags, err := ParseQuery(r.URL.RawQuery)
+	if err == nil {
+		err = s.opt.Check(cmd, flags)
+	}
+	if err != nil {
+		return outcome{status: http.StatusBadRequest, message: "gossipkit " + cmd + ": " + err.Error()}
+	}
+	format := "json"
+	for _, f := range flags {
+		if f.Name == "format" {
+			format = f.Value
+		}
+	}
+	select {
+	case s.admit <- struct{}{}:
+		defer func() { <-s.admit }()
+	default:
+		return outcome{status: http.StatusServiceUnavailable, message: fmt.Sprintf("gossipkit serve: busy (%d running, %d waiting); try again", s.opt.Slots, s.opt.Queue)}
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.opt.Timeout)
+	defer cancel()
+	select {
+	case s.slots <- struct{}{}:
+		defer func() { <-s.slots }()
+	case <-ctx.Done():
+		return s.stopped(r, ctx)
+	}
+	stdout := &capped{max: s.opt.MaxOutput}
+	stderr := &stderrParser{progress: progress}
+	code := s.opt.Run(ctx, Args(cmd, flags), stdout, stderr)
+	switch {
+	case code == 0:
+		return outcome{status: http.StatusOK, body: stdout.buf.Bytes(), format: format}
+	case stdout.over:
+		return outcome{status: http.StatusRequestEntityTooLarge, message: fmt.Sprintf("gossipkit %s: the answer is larger than the server's %d bytes; ask for fewer points", cmd, s.opt.MaxOutput)}
+	case code == 130 || code == 143 || ctx.Err() != nil:
+		return s.stopped(r, ctx)
+	case code == 2:
+		return outcome{status: http.StatusBadRequest, message: stderr.lastLine()}
+	default:
+		return outcome{status: http.StatusInternalServerError, message: stderr.lastLine()}
+	}
+}
+
+// stopped is the outcome of a command stopped by its context: nothing if
+// the client went away (or the server is stopping), 504 past the time
+// limit.
+func (s *Server) stopped(r *http.Request, ctx context.Context) outcome {
+	if r.Context().Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return outcome{status: http.StatusGatewayTimeout, message: fmt.Sprintf("gossipkit %s: stopped at the server's time limit of %v; ask for less (a smaller N, fewer replications, --method asymptotic)", r.PathValue("cmd"), s.opt.Timeout)}
+	}
+	return outcome{}
+}
+
+var contentTypes = map[string]string{
+	"json": "application/json", "csv": "text/csv; charset=utf-8",
+	"text": "text/plain; charset=utf-8", "markdown": "text/markdown; charset=utf-8",
+}
+
+func (s *Server) api(w http.ResponseWriter, r *http.Request) {
+	o := s.execute(r, nil)
+	switch o.status {
+	case 0:
+		return // the client is gone
+	case http.StatusOK:
+		ct, ok := contentTypes[o.format]
+		if !ok || r.PathValue("cmd") == "version" {
+			ct = "text/plain; charset=utf-8"
+		}
+		w.Header().Set("Content-Type", ct)
+		w.Header().Set("Content-Length", strconv.Itoa(len(o.body)))
+		w.WriteHeader(http.StatusOK)
+		w.Write(o.body)
+	default:
+		if o.status == http.StatusServiceUnavailable {
+			w.Header().Set("Retry-After", "1")
+		}
+		http.Error(w, o.message, o.status)
+	}
+}
+
+// events streams the command's progress and its answer as Server-Sent
+// Events.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	var mu sync.Mutex
+	send := func(event string, v any) {
+		b, _ := json.Marshal(v)
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", event, b)
+		fl.Flush()
+	}
+	send("start", map[string]any{})
+	var last time.Time
+	o := s.execute(r, func(done, total int64) {
+		if now := time.Now(); done == total || now.Sub(last) > 100*time.Millisecond {
+			last = now
+			send("progress", map[string]int64{"done": done, "total": total})
+		}
+	})
+	switch o.status {
+	case 0:
+	case http.StatusOK:
+		send("result", map[string]any{"status": o.status, "body": string(o.body)})
+	default:
+		send("failure", map[string]any{"status": o.status, "message": o.message})
+	}
+}
+
+// capped keeps up to max bytes and fails the write that would pass it.
+type capped struct {
+	buf  bytes.Buffer
+	max  int
+	over bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if c.buf.Len()+len(p) > c.max {
+		c.over = true
+		return 0, fmt.Errorf("the answer is larger than %d bytes", c.max)
+	}
+	return c.buf.Write(p)
+}
+
+// stderrParser keeps the command's standard error (up to 64 KiB) and, when
+// progress is wanted, reads the progress bar's counts from it.
+type stderrParser struct {
+	mu       sync.Mutex
+	buf      bytes.Buffer
+	progress progressFunc
+}
+
+var barCount = regexp.MustCompile(`\((\d+)/(\d+)`)
+
+func (p *stderrParser) WantsProgress() bool { return p.progress != nil }
+
+func (p *stderrParser) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	if p.buf.Len() < 64<<10 {
+		p.buf.Write(b)
+	}
+	p.mu.Unlock()
+	if p.progress != nil {
+		if m := barCount.FindAllSubmatch(b, -1); m != nil {
+			last := m[len(m)-1]
+			done, err1 := strconv.ParseInt(string(last[1]), 10, 64)
+			total, err2 := strconv.ParseInt(string(last[2]), 10, 64)
+			if err1 == nil && err2 == nil {
+				p.progress(done, total)
+			}
+		}
+	}
+	return len(b), nil
+}
+
+// lastLine is the last line the command printed (its message), without
+// the progress bar's redraws (carriage returns) and escape sequences.
+func (p *stderrParser) lastLine() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	lines := strings.Split(p.buf.String(), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := lines[i]
+		if j := strings.LastIndexByte(l, '\r'); j >= 0 {
+			l = l[j+1:]
+		}
+		l = ansi.ReplaceAllString(l, "")
+		if l = strings.TrimSpace(l); l != "" {
+			return l
+		}
+	}
+	return "the command failed and printed nothing"
+}
+
+var ansi = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
