@@ -81,8 +81,8 @@ import (
 // PushBudgetResidue gives the large-N residue and PMiss of budgeted push.
 
 const (
-	asymExactRows = 200
-	asymCut       = 2000
+	asymExactRows = 100
+	asymCut       = 500
 	asymGrid      = 0.002
 	asymTail      = 1e-15
 )
@@ -117,7 +117,8 @@ type asym struct {
 	eps       float64
 	m, sigma2 float64 // branching mean and variance of offspring per round
 	hbuf      []float64
-	kern      map[int][]float64 // exactRow's sender kernels by m
+	kern      [][]float64 // exactRow's sender kernels, kern[M−m] = K_m
+	spreads   map[int]float64
 	bins      [][]float64
 }
 
@@ -161,6 +162,9 @@ func (a *asym) step(i int) (mu, v float64) {
 	fi := float64(i)
 	h := 1.0
 	if a.cfg.Protocol.pulls() {
+		if a.hbuf == nil {
+			a.hbuf = make([]float64, 0, a.k+1)
+		}
 		h = pullMiss(a.hbuf, i, a.k, a.n1, a.eps)
 	}
 	pi1 := a.miss(fi)
@@ -277,15 +281,19 @@ func (a *asym) exactRow(i int) asymRow {
 	if !a.cfg.Protocol.pushes() {
 		return asymRow{lo, v}
 	}
-	if a.kern == nil {
-		a.kern = map[int][]float64{}
+	if a.bins == nil {
 		a.bins = make([][]float64, a.k+1)
 		for j := range a.bins {
 			a.bins[j] = binPMF(nil, j, 1-a.eps)
 		}
 	}
+	// kern[M − m] is K_m, made on first use.
 	kernel := func(m int) []float64 {
-		if K, ok := a.kern[m]; ok {
+		idx := a.M - m
+		for len(a.kern) <= idx {
+			a.kern = append(a.kern, nil)
+		}
+		if K := a.kern[idx]; K != nil {
 			return K
 		}
 		hy := hypPMF(nil, a.k, m, a.n1)
@@ -295,12 +303,13 @@ func (a *asym) exactRow(i int) asymRow {
 				K[d] += hj * b
 			}
 		}
-		a.kern[m] = K
+		a.kern[idx] = K
 		return K
 	}
 	// v[d] is P(H = lo + d).
+	var w []float64
 	for s := 0; s < i; s++ {
-		w := make([]float64, len(v)+a.k)
+		w = resize(w, len(v)+a.k)
 		for d, p := range v {
 			if p == 0 {
 				continue
@@ -320,7 +329,7 @@ func (a *asym) exactRow(i int) asymRow {
 			t--
 		}
 		lo += b
-		v = w[b : t+1]
+		v = append(v[:0], w[b:t+1]...)
 	}
 	return asymRow{lo, v}
 }
@@ -448,10 +457,6 @@ type exitMass struct {
 // increments from round r on.
 func (a *asym) middle(ctx context.Context, exits []exitMass, cut int, addPMF func(int, float64), msgs *float64) error {
 	M := float64(a.M)
-	sw2 := 0.0 // σ_W² = σ²/(m(m−1))
-	if a.m > 1 {
-		sw2 = a.sigma2 / (a.m * (a.m - 1))
-	}
 	xmax := 0
 	rmin, rmax := exits[0].r, exits[0].r
 	for _, e := range exits {
@@ -464,7 +469,7 @@ func (a *asym) middle(ctx context.Context, exits []exitMass, cut int, addPMF fun
 	// spent before the count neared M, multiplies the odds (the logistic
 	// form of a time shift).
 	odds := func(x float64) float64 { return math.Log(x / (M - x)) }
-	smax := math.Sqrt(sw2 / float64(cut))
+	smax := a.spread(float64(cut))
 	g0 := odds(float64(cut)) - 7*smax - asymGrid
 	g1 := odds(float64(xmax)) + 7*smax + asymGrid
 	G := int((g1-g0)/asymGrid) + 2
@@ -480,33 +485,61 @@ func (a *asym) middle(ctx context.Context, exits []exitMass, cut int, addPMF fun
 		w[g] += p * (1 - th)
 		w[g+1] += p * th
 	}
-	var ws []float64
+	// First the exits on the grid (split linearly between the two
+	// nearest points), then each grid point's mass spread by the Normal
+	// law of log W at its count: log W ~ Normal(−s²/2, s²), on points at
+	// spacing asymGrid within ±6.5 s.
+	raw := make([]float64, G)
+	gauss := map[int][]float64{}
 	for _, e := range exits {
-		w := mass[e.r-rmin]
+		clear(raw)
 		for d, p := range e.x {
+			if p != 0 {
+				add(raw, odds(float64(cut+d)), p)
+			}
+		}
+		w := mass[e.r-rmin]
+		for g, p := range raw {
 			if p == 0 {
 				continue
 			}
-			x := float64(cut + d)
-			s := math.Sqrt(sw2 / x)
-			z := odds(x)
+			z := g0 + float64(g)*asymGrid
+			s := a.spread(M / (1 + math.Exp(-z)))
 			if s < asymGrid/4 {
-				add(w, z, p)
+				w[g] += p
 				continue
 			}
-			// log W ~ Normal(−s²/2, s²) on nodes at spacing asymGrid,
-			// ±6.5 s.
-			mean := z - s*s/2
-			n := int(6.5*s/asymGrid) + 1
-			tot := 0.0
-			ws = ws[:0]
-			for k := -n; k <= n; k++ {
-				u := float64(k) * asymGrid / s
-				ws = append(ws, math.Exp(-u*u/2))
-				tot += ws[k+n]
+			// Weights of the nodes k = −n…n, memoised by s to 1 %.
+			sk := int(math.Round(math.Log(s) / 0.01))
+			ws, ok := gauss[sk]
+			if !ok {
+				sq := math.Exp(float64(sk) * 0.01)
+				n := int(6.5*sq/asymGrid) + 1
+				ws = make([]float64, 2*n+1)
+				tot := 0.0
+				for k := -n; k <= n; k++ {
+					u := float64(k) * asymGrid / sq
+					ws[k+n] = math.Exp(-u * u / 2)
+					tot += ws[k+n]
+				}
+				for k := range ws {
+					ws[k] /= tot
+				}
+				gauss[sk] = ws
 			}
-			for k := -n; k <= n; k++ {
-				add(w, mean+float64(k)*asymGrid, p*ws[k+n]/tot)
+			n := (len(ws) - 1) / 2
+			// All nodes share the fractional offset of the mean −s²/2.
+			f := float64(g-n) - s*s/2/asymGrid
+			gb := int(math.Floor(f))
+			th := f - float64(gb)
+			for k, q := range ws {
+				j := gb + k
+				if j >= 0 && j+1 < G {
+					w[j] += p * q * (1 - th)
+					w[j+1] += p * q * th
+				} else {
+					add(w, g0+float64(j)*asymGrid+th*asymGrid, p*q)
+				}
 			}
 		}
 	}
@@ -526,32 +559,29 @@ func (a *asym) middle(ctx context.Context, exits []exitMass, cut int, addPMF fun
 			continue
 		}
 		z := g0 + float64(g)*asymGrid
-		y := M / (1 + math.Exp(-z))
-		// F_s = P(T_L ≤ r + s | y), s = 0, 1, …; and the messages of the
-		// rounds not yet reached.
+		// F_s = P(T_L ≤ r + s | y) = P(U_s ≤ M − ⌈L·M⌉), s = 0, 1, …, with
+		// U_s the uninformed live count: mean (M−y)·ρ_s, and the variance
+		// of its own steps carried without the feedback of the count on π,
+		// V_{s+1} = π_s²·V_s + v(i_s) (for pull the binomial variance of
+		// independent escapes; for push smaller, the distinct peers of a
+		// sender). Its law is the binomial with that mean and variance.
 		var F []float64
 		var ms []float64
-		i := y
-		rho := 1.0
 		n := M / (1 + math.Exp(z)) // M − y without cancellation
+		i, mu, V := M-n, n, 0.0
 		for s := 0; ; s++ {
-			var f float64
-			switch {
-			case n <= m0:
-				f = 1
-			case m0 < 0.5:
-				f = math.Exp(n * math.Log1p(-rho))
-			default:
-				f = binCDF(n, rho, m0)
-			}
-			F = append(F, f)
-			if f >= 1-1e-16 || s > 100_000 {
+			F = append(F, uninformedCDF(mu, V, m0))
+			if F[s] >= 1-1e-16 || s > 100_000 {
 				break
 			}
 			ms = append(ms, a.messages(i))
 			pi := a.miss(i)
-			rho *= pi
-			i = M - n*rho
+			iw := min(max(int(math.Round(i)), 1), a.M-1)
+			_, v := a.step(iw)
+			v *= mu / float64(a.M-iw) // the step's variance scales with U
+			mu *= pi
+			V = pi*pi*V + v
+			i = M - mu
 		}
 		for j := range mass {
 			p := mass[j][g]
@@ -572,6 +602,82 @@ func (a *asym) middle(ctx context.Context, exits []exitMass, cut int, addPMF fun
 	return nil
 }
 
+// spread is the sd, in log-odds, of the randomness still to come from a
+// count x that the end phase does not carry. By the linear noise
+// approximation along the mean-field path i_0 = x, i_{t+1} = M − (M −
+// i_t)π(i_t), to the round T at which M − i_T reaches M − ⌈L·M⌉ + 1/2, the
+// noise ξ_t of step t (variance v(i_t), step) reaches i_T multiplied by
+// Π_{t<u<T} J_u, J_u = ∂i_{u+1}/∂i_u = π(i_u) − (M − i_u)π'(i_u). The end
+// phase's binomial already carries it multiplied by Π_{t<u<T} π(i_u) (the
+// escapes without the feedback of the count on π); the rest,
+//
+//	V = Σ_t v(i_t)·[(Π_{t<u<T} J_u)² − (Π_{t<u<T} π(i_u))²],
+//
+// is put back as a change of the exit count, V/(Π_{u<T} J_u)², on the
+// log-odds scale dz/dx = M/(x(M−x)). While x ≪ M (J = m, π ≈ 1,
+// v = σ²·i) this is σ²/(m(m−1)x), the variance of log W_x of a
+// Galton–Watson process (Athreya and Ney). Memoised on a grid of x at
+// relative step 0.5 %.
+func (a *asym) spread(x float64) float64 {
+	key := int(math.Round(math.Log(x) / 0.005))
+	if s, ok := a.spreads[key]; ok {
+		return s
+	}
+	M := float64(a.M)
+	goal := float64(a.M-a.target) + 0.5
+	var vs, js, ps []float64
+	for i, t := x, 0; t < 10_000 && M-i > goal; t++ {
+		pi := a.miss(i)
+		dpi := a.miss(math.Min(i+0.5, M)) - a.miss(math.Max(i-0.5, 0))
+		_, v := a.step(min(int(math.Round(i)), a.M-1))
+		vs, js, ps = append(vs, v), append(js, pi-(M-i)*dpi), append(ps, pi)
+		i = M - (M-i)*pi
+	}
+	A, B, V := 1.0, 1.0, 0.0
+	for t := len(vs) - 1; t >= 0; t-- {
+		V += vs[t] * (A*A - B*B)
+		A *= js[t]
+		B *= ps[t]
+	}
+	s := 0.0
+	if A > 0 && V > 0 {
+		s = M / (x * (M - x)) * math.Sqrt(V) / A
+	}
+	if a.spreads == nil {
+		a.spreads = map[int]float64{}
+	}
+	a.spreads[key] = s
+	return s
+}
+
+// uninformedCDF is P(U ≤ m) for U binomial with mean mu and variance V
+// (Binomial(n, q), q = 1 − V/mu, n = mu/q; real n).
+func uninformedCDF(mu, V, m float64) float64 {
+	if mu <= m {
+		if V <= 0 {
+			return 1
+		}
+	}
+	if V <= 0 {
+		return 0
+	}
+	if V >= mu*(1-1e-12) { // the Poisson limit: q → 0, n → ∞
+		if m < 0.5 {
+			return math.Exp(-mu)
+		}
+		return mathext.GammaIncRegComp(m+1, mu)
+	}
+	q := 1 - V/mu
+	n := mu / q
+	if n <= m {
+		return 1
+	}
+	if m < 0.5 {
+		return math.Exp(n * math.Log(V/mu)) // (1−q)^n
+	}
+	return binCDF(n, q, m)
+}
+
 // binCDF is P(Binomial(n, ρ) ≤ m) for real n > m ≥ 0, whole m:
 // I_{1−ρ}(n − m, m + 1).
 func binCDF(n, rho, m float64) float64 {
@@ -586,45 +692,32 @@ func binCDF(n, rho, m float64) float64 {
 
 // accuracy states the law's accuracy (see the comment at the top).
 func (a *asym) accuracy(law *Law, lost float64) {
-	N := float64(a.cfg.Nodes)
+	M := float64(a.M)
 	lnm := math.Log(math.Max(a.m, 1+1e-9))
 	pmax := 0.0
 	for _, p := range law.PMF {
 		pmax = math.Max(pmax, p)
 	}
-	kk := float64(a.k)
-	if !a.cfg.Protocol.pushes() {
-		kk = 1
-	}
-	eA := float64(a.cut) * kk / (N * lnm)
-	if !a.cfg.Protocol.pushes() {
-		eA = 0
-	}
-	sw := 0.0
-	if a.m > 1 {
-		sw = math.Sqrt(a.sigma2 / (a.m * (a.m - 1)))
-	}
-	eB := 0.0
+	eClose := 1 / math.Sqrt(M)
+	eSpread := 0.0
 	if a.cut < a.target {
-		eB = sw / (math.Sqrt(float64(a.cut)) * lnm)
+		eSpread = 2 * pmax * a.spread(float64(a.cut)) / (lnm * math.Sqrt(float64(a.cut)))
 	}
-	eC := 0.0
-	if a.cfg.Protocol.pushes() {
-		eC = kk * math.Log2(N) / N
-	}
-	eD := asymGrid/lnm + 1e-10 + lost
-	dev := math.Min(2*pmax*(eA+eB+eC)+eD, 1)
-	F, w := 0.0, 0
-	for _, p := range law.PMF {
+	eGrid := 2 * asymGrid * asymGrid / (lnm * lnm)
+	dev := math.Min(eClose+eSpread+eGrid+lost+1e-12, 1)
+	F, w, tmax := 0.0, 2, 0
+	for t, p := range law.PMF {
 		F += p
 		if F > 1e-9 && F < 1-1e-9 {
 			w++
+			tmax = t
 		}
 	}
-	w = max(w, 1)
 	ans := law.Answer(a.cfg)
+	dm := dev * float64(w)
+	dvar := dev*float64(w)*float64(2*tmax+3) + 2*ans.Mean*dm + dm*dm
 	law.Accuracy.DevP = dev
-	law.Accuracy.DevMean = dev * float64(w)
-	law.Accuracy.DevSD = 2 * dev * float64(w) * (1 + ans.SD)
-	law.Accuracy.Note = fmt.Sprintf("asymptotic: branching start to count %d, mean-field middle, independent escapes at the end; every P(T_L ≤ t) within %.2g (mean within %.2g rounds)", a.cut, dev, law.Accuracy.DevMean)
+	law.Accuracy.DevMean = dm
+	law.Accuracy.DevSD = math.Sqrt(dvar)
+	law.Accuracy.Note = fmt.Sprintf("asymptotic law (branching start to count %d, mean-field middle with its noise, binomial end): every P(T_L ≤ t) within %.2g, the mean within %.2g rounds", a.cut, dev, dm)
 }
