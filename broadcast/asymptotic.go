@@ -119,6 +119,7 @@ type asym struct {
 	hbuf      []float64
 	kern      [][]float64 // exactRow's sender kernels, kern[M−m] = K_m
 	spreads   map[int]float64
+	grid      float64 // the step of middle's grid
 	bins      [][]float64
 }
 
@@ -470,15 +471,18 @@ func (a *asym) middle(ctx context.Context, exits []exitMass, cut int, addPMF fun
 	// form of a time shift).
 	odds := func(x float64) float64 { return math.Log(x / (M - x)) }
 	smax := a.spread(float64(cut))
-	g0 := odds(float64(cut)) - 7*smax - asymGrid
-	g1 := odds(float64(xmax)) + 7*smax + asymGrid
-	G := int((g1-g0)/asymGrid) + 2
+	// The grid's step: asymGrid, or s/16 where the spread is wide (a small
+	// cut), so that a spread covers ~200 points; its error is in DevP.
+	a.grid = math.Max(asymGrid, smax/16)
+	g0 := odds(float64(cut)) - 7*smax - a.grid
+	g1 := odds(float64(xmax)) + 7*smax + a.grid
+	G := int((g1-g0)/a.grid) + 2
 	mass := make([][]float64, rmax-rmin+1) // mass[r−rmin][g]
 	for j := range mass {
 		mass[j] = make([]float64, G)
 	}
 	add := func(w []float64, z, p float64) {
-		f := (z - g0) / asymGrid
+		f := (z - g0) / a.grid
 		g := int(math.Floor(f))
 		g = min(max(g, 0), G-2)
 		th := math.Min(math.Max(f-float64(g), 0), 1)
@@ -488,7 +492,7 @@ func (a *asym) middle(ctx context.Context, exits []exitMass, cut int, addPMF fun
 	// First the exits on the grid (split linearly between the two
 	// nearest points), then each grid point's mass spread by the Normal
 	// law of log W at its count: log W ~ Normal(−s²/2, s²), on points at
-	// spacing asymGrid within ±6.5 s.
+	// spacing a.grid within ±6.5 s.
 	raw := make([]float64, G)
 	gauss := map[int][]float64{}
 	for _, e := range exits {
@@ -503,9 +507,9 @@ func (a *asym) middle(ctx context.Context, exits []exitMass, cut int, addPMF fun
 			if p == 0 {
 				continue
 			}
-			z := g0 + float64(g)*asymGrid
+			z := g0 + float64(g)*a.grid
 			s := a.spread(M / (1 + math.Exp(-z)))
-			if s < asymGrid/4 {
+			if s < a.grid/4 {
 				w[g] += p
 				continue
 			}
@@ -514,11 +518,11 @@ func (a *asym) middle(ctx context.Context, exits []exitMass, cut int, addPMF fun
 			ws, ok := gauss[sk]
 			if !ok {
 				sq := math.Exp(float64(sk) * 0.01)
-				n := int(6.5*sq/asymGrid) + 1
+				n := int(6.5*sq/a.grid) + 1
 				ws = make([]float64, 2*n+1)
 				tot := 0.0
 				for k := -n; k <= n; k++ {
-					u := float64(k) * asymGrid / sq
+					u := float64(k) * a.grid / sq
 					ws[k+n] = math.Exp(-u * u / 2)
 					tot += ws[k+n]
 				}
@@ -529,7 +533,7 @@ func (a *asym) middle(ctx context.Context, exits []exitMass, cut int, addPMF fun
 			}
 			n := (len(ws) - 1) / 2
 			// All nodes share the fractional offset of the mean −s²/2.
-			f := float64(g-n) - s*s/2/asymGrid
+			f := float64(g-n) - s*s/2/a.grid
 			gb := int(math.Floor(f))
 			th := f - float64(gb)
 			for k, q := range ws {
@@ -538,7 +542,7 @@ func (a *asym) middle(ctx context.Context, exits []exitMass, cut int, addPMF fun
 					w[j] += p * q * (1 - th)
 					w[j+1] += p * q * th
 				} else {
-					add(w, g0+float64(j)*asymGrid+th*asymGrid, p*q)
+					add(w, g0+float64(j)*a.grid+th*a.grid, p*q)
 				}
 			}
 		}
@@ -558,7 +562,7 @@ func (a *asym) middle(ctx context.Context, exits []exitMass, cut int, addPMF fun
 		if tot == 0 {
 			continue
 		}
-		z := g0 + float64(g)*asymGrid
+		z := g0 + float64(g)*a.grid
 		// F_s = P(T_L ≤ r + s | y) = P(U_s ≤ M − ⌈L·M⌉), s = 0, 1, …, with
 		// U_s the uninformed live count: mean (M−y)·ρ_s, and the variance
 		// of its own steps carried without the feedback of the count on π,
@@ -703,7 +707,7 @@ func (a *asym) accuracy(law *Law, lost float64) {
 	if a.cut < a.target {
 		eSpread = 2 * pmax * a.spread(float64(a.cut)) / (lnm * math.Sqrt(float64(a.cut)))
 	}
-	eGrid := 2 * asymGrid * asymGrid / (lnm * lnm)
+	eGrid := 2 * a.grid * a.grid / (lnm * lnm) // a.grid is 0 without exits
 	dev := math.Min(eClose+eSpread+eGrid+lost+1e-12, 1)
 	F, w, tmax := 0.0, 2, 0
 	for t, p := range law.PMF {
