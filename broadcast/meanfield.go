@@ -307,15 +307,15 @@ func demers(lam float64) float64 {
 		return 1
 	}
 	lo, hi := 0.0, 1.0-1e-12
-	for hi-lo > 1e-17 {
+	for range 200 { // halves the bracket until floats run out
 		mid := (lo + hi) / 2
+		if mid == lo || mid == hi {
+			break
+		}
 		if mid-math.Exp(-lam*(1-mid)) < 0 {
 			lo = mid
 		} else {
 			hi = mid
-		}
-		if mid == lo && mid == hi {
-			break
 		}
 	}
 	return (lo + hi) / 2
