@@ -413,9 +413,9 @@ func (a *asym) law(ctx context.Context) (*Law, error) {
 	for t, p := range pmfA {
 		addPMF(t, p)
 	}
-	// Phases 2 and 3: on a grid in log y.
+	// Phases 2 and 3: on a grid in log-odds.
 	if len(exits) > 0 {
-		if err := a.middle(ctx, exits, cut, addPMF, &msgs); err != nil {
+		if err := a.middle(ctx, exits, cut, addPMF, &msgs, &lost); err != nil {
 			return nil, err
 		}
 	}
@@ -439,7 +439,7 @@ type exitMass struct {
 // middle spreads each exit (r, x) over the grid in log y by the Normal law
 // of log W_x, then adds, for every grid point, the end phase's CDF
 // increments from round r on.
-func (a *asym) middle(ctx context.Context, exits []exitMass, cut int, addPMF func(int, float64), msgs *float64) error {
+func (a *asym) middle(ctx context.Context, exits []exitMass, cut int, addPMF func(int, float64), msgs, lost *float64) error {
 	M := float64(a.M)
 	xmax := 0
 	rmin, rmax := exits[0].r, exits[0].r
@@ -584,6 +584,7 @@ func (a *asym) middle(ctx context.Context, exits []exitMass, cut int, addPMF fun
 					*msgs += p * (1 - f) * ms[s]
 				}
 			}
+			*lost += p * (1 - prev) // past the round cap
 		}
 	}
 	return nil

@@ -137,8 +137,13 @@ func expectedRounds(cfg Config) float64 {
 		g += k * (1 - eps) * (1 - eps) * M / N1
 	}
 	// The last node is missed with probability at most about exp(−g) a
-	// round once the others are informed.
-	return math.Log(M)/math.Log1p(g) + 32*math.Ln10/math.Max(g, 1e-300) + 10
+	// round once the others are informed; with a budget, once the pushes
+	// are spent only the pulls remain.
+	tail := g
+	if cfg.Budget > 0 && cfg.Protocol.pulls() {
+		tail = k * (1 - eps) * (1 - eps) * M / N1
+	}
+	return math.Log(M)/math.Log1p(g) + 32*math.Ln10/math.Max(tail, 1e-300) + 10
 }
 
 // ExactLaw is the law of T_L from the count chain described above (exact
