@@ -148,7 +148,10 @@ func expectedRounds(cfg Config) float64 {
 
 // ExactLaw is the law of T_L from the count chain described above (exact
 // up to Accuracy.Bound, in total variation). It returns an error wrapping
-// ErrNotCovered where the chain would not finish (ExactCost beyond 10¹³).
+// ErrNotCovered where the chain would not finish in reasonable time
+// (ExactCost beyond 10¹³, or 10¹¹ with a budget; ExactCost overestimates
+// the budgeted chain, whose reachable states are far fewer than the
+// compositions it counts).
 func ExactLaw(ctx context.Context, cfg Config) (*Law, error) {
 	if ctx == nil {
 		return nil, errors.New("broadcast: nil context")
@@ -156,8 +159,12 @@ func ExactLaw(ctx context.Context, cfg Config) (*Law, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if c := ExactCost(cfg); c > 1e13 {
-		return nil, fmt.Errorf("broadcast: exact law: cost %.3g beyond 1e13 (N = %d, budget %d): %w", c, cfg.Nodes, cfg.Budget, ErrNotCovered)
+	limit := 1e13 // hours: beyond it the chain is not run
+	if cfg.Budget > 0 {
+		limit = 1e11 // the budgeted chain's map of states is slower per unit
+	}
+	if c := ExactCost(cfg); c > limit {
+		return nil, fmt.Errorf("broadcast: exact law: cost %.3g beyond %.0e (N = %d, budget %d): %w", c, limit, cfg.Nodes, cfg.Budget, ErrNotCovered)
 	}
 	if cfg.Target() <= 1 && cfg.Budget == 0 {
 		law := &Law{PMF: []float64{1}, Accuracy: NoAccuracy()}
@@ -418,7 +425,12 @@ func (ch *exactChain) budgetLaw(ctx context.Context) (*Law, error) {
 		reached := 0.0
 		// In key order, so that the sums, and the answer's last bits, do
 		// not depend on the map's order.
-		for _, kk := range slices.Sorted(maps.Keys(cur)) {
+		for n, kk := range slices.Sorted(maps.Keys(cur)) {
+			if n&1023 == 1023 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
 			s := cur[kk]
 			if s.p < exactDrop {
 				lost += s.p

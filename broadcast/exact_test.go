@@ -449,6 +449,11 @@ func TestExactErrors(t *testing.T) {
 	if _, err := ExactLaw(context.Background(), Config{Nodes: 1 << 30, Fanout: 1, Level: 1}); !errors.Is(err, ErrNotCovered) {
 		t.Errorf("huge N: %v", err)
 	}
+	// memberlist's budget at N = 1,000: the budgeted chain is far beyond
+	// its size.
+	if _, err := ExactLaw(context.Background(), Config{Nodes: 1000, Fanout: 3, Budget: MemberlistBudget(1000, 4), Level: 1}); !errors.Is(err, ErrNotCovered) {
+		t.Errorf("budget at N = 1000: %v", err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := ExactLaw(ctx, Config{Nodes: 500, Fanout: 2, Level: 1}); !errors.Is(err, context.Canceled) {
