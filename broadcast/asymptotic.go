@@ -16,8 +16,8 @@ import (
 //
 // 1. Start (count below a cut c, asymCut by default): the chain of the
 // informed count, with the exact one-round law of ExactLaw (pull binomial,
-// sender recursion, kernels made for the U met) up to count asymExactRows,
-// and above it the binomial whose mean and variance are the step's exact
+// sender recursion, kernels made for the U met) up to count asymExactRows
+// for fanouts up to 32 (it costs i²k²), and above it the binomial whose mean and variance are the step's exact
 // ones (step): E[D] = U(1 − π₁), Var D = Uπ₁(1 − π₁) + U(U−1)(π₂ − π₁²).
 // For pull that binomial is the exact law. The result is the law of the
 // round and count at which the count first reaches c (or the level).
@@ -228,7 +228,9 @@ type asymRow struct {
 // i ≤ asymExactRows, and above it the binomial with the exact mean and
 // variance (step), whose shape error falls like 1/√i.
 func (a *asym) row(i int) asymRow {
-	if i <= asymExactRows {
+	// The exact row costs about i²k² (and k² a kernel): only for small
+	// fanouts, where the step's shape matters most.
+	if i <= asymExactRows && a.k <= 32 {
 		return a.exactRow(i)
 	}
 	mu, v := a.step(i)

@@ -30,7 +30,7 @@ func lawDiff(cfg Config, a, b *Law) (dF, dMean, dSD float64) {
 // 200 in full; at N = 500 and 1,000 in the corners (the slowest growth:
 // k = 1 with loss and failures; the fastest: k = 5 without); pull at
 // N = 2,000 (push's chain there costs seconds; its figures at N = 2,000
-// are in docs/MODEL.md). Each runs with the default cut and with cuts of
+// are in docs/MODEL.md); fanouts 40 and 100 at N = 400. Each runs with the default cut and with cuts of
 // 3 and about M/20, so that the middle and end phases are exercised where
 // the exact chain runs (a cut of 3 leaves nearly all of the early
 // randomness to the Normal spread; without the spread the test fails).
@@ -60,6 +60,10 @@ func asymCases() []Config {
 		cs = append(cs, Config{Nodes: 1000, Protocol: p, Fanout: 2, Loss: 0.1, Failed: 0.1, Level: 0.99},
 			Config{Nodes: 1000, Protocol: p, Fanout: 1, Loss: 0.3, Failed: 0.2, Level: 1})
 	}
+	// Large fanouts (no exact rows in the first phase above k = 32).
+	cs = append(cs, Config{Nodes: 400, Protocol: Push, Fanout: 40, Level: 1},
+		Config{Nodes: 400, Protocol: PushPull, Fanout: 40, Loss: 0.2, Level: 0.9},
+		Config{Nodes: 400, Protocol: Pull, Fanout: 100, Failed: 0.2, Level: 1})
 	// N = 2,000: pull's chain is cheap (no sender recursion).
 	cs = append(cs, Config{Nodes: 2000, Protocol: Pull, Fanout: 1, Loss: 0.3, Failed: 0.2, Level: 1},
 		Config{Nodes: 2000, Protocol: Pull, Fanout: 4, Loss: 0.2, Level: 0.75})
