@@ -14,75 +14,58 @@ import (
 // Three phases, as in the classical analyses of push and push–pull
 // (Frieze and Grimmett 1985, Pittel 1987, Karp et al. 2000):
 //
-// 1. Early (count below a cut c, asymCut by default): the chain of the
-// informed count with a binomial step whose mean is exact, E[D | i] =
-// U(1 − π(i)) with π the per-node miss probability of the mean field
-// (meanfield.go), and whose variance is the branching variance: U·h(1−h)
-// for the pulls, and for the pushes i times the variance of one sender's
-// arrivals at uninformed live nodes (a hypergeometric draw of k among N−1
-// with U marked, thinned by 1 − ε), collisions between senders ignored.
-// The binomial Binomial(n, p) with that mean μ and variance v has
-// p = 1 − v/μ, n = μ/p. While i ≪ N this is the branching process of the
-// first rounds (each informed node begets a Binomial(k, (1−ε)M/(N−1))
-// number by push and a Poisson(k(1−ε)²M/(N−1)) number by pull); the exact
-// mean carries the collisions. The law of the round and count at which the
-// count first reaches c is computed exactly for this chain.
+// 1. Start (count below a cut c, asymCut by default): the chain of the
+// informed count, with the exact one-round law of ExactLaw (pull binomial,
+// sender recursion, kernels made for the U met) up to count asymExactRows
+// for fanouts up to 32 (it costs i²k²), and above it the binomial whose mean and variance are the step's exact
+// ones (step): E[D] = U(1 − π₁), Var D = Uπ₁(1 − π₁) + U(U−1)(π₂ − π₁²).
+// For pull that binomial is the exact law. The result is the law of the
+// round and count at which the count first reaches c (or the level).
 //
-// 2. Middle: from a count x ≥ c, the branching process still to come
-// multiplies the count by W_x, a mean of x independent copies of the
-// Galton–Watson limit, so log W_x is nearly Normal(0, σ²/(m(m−1)x)), m the
-// mean and σ² the variance of the offspring per round (Athreya and Ney,
-// Var W = σ²/(m(m−1)) for one ancestor). After that the count follows the
-// mean-field recursion i_{t+1} = M − (M − i_t)·π(i_t) from y = x·W_x.
+// 2. Middle: from the exit count x the count follows the mean-field path
+// i_{t+1} = M − (M − i_t)·π(i_t). The randomness still to come that feeds
+// back on the growth is put back as a Normal spread of the exit count in
+// log-odds, computed by the linear noise approximation along the path
+// (spread). While x ≪ M it is the law of log W_x, W_x the Galton–Watson
+// limit of x ancestors (Athreya and Ney): the random time shift of the
+// start.
 //
-// 3. End: given that path, each uninformed live node escapes every round
-// independently with probability π(i_t) (exactly so for pull; for push
-// the k distinct peers of a sender correlate two nodes by O(k/N)), so the
-// uninformed count s rounds after the exit is Binomial(M − y, ρ_s),
-// ρ_s = Π_{t<s} π(i_t), and P(T_L ≤ r + s) = P(Binomial(M − y, ρ_s) ≤
-// M − ⌈L·M⌉). For L = 1 this is (1 − ρ_s)^{M−y}: the maximum of M nearly
-// independent escape times, a Gumbel-type law (doubly exponential in s for
-// push–pull and lossless pull, whose π(i) → 0 as i → M; geometric-tailed
-// for push, π(M) ≈ e^{−k(1−ε)M/(N−1)}).
+// 3. End: given the path, the uninformed count s rounds after the exit
+// has mean (M − y)·Π_{t<s} π(i_t) and the variance its own steps give it
+// (for pull, the binomial of independent escapes; for push a little less,
+// the distinct peers of a sender); P(T_L ≤ r + s) is the chance that this
+// count, as a binomial with that mean and variance, is at most M − ⌈L·M⌉.
+// For L = 1 it is the chance that all the last nodes have escaped: a
+// maximum of nearly independent escape times, a Gumbel-type law (doubly
+// exponential for push–pull and lossless pull, whose π → 0 as i → M;
+// geometric for push, π(M) ≈ e^{−k(1−ε)M/(N−1)}).
 //
-// The law is the mixture over the exit (round, count) of phase 1 and the
-// Normal law of log W_x (on a grid in log y of step asymGrid), so the
-// early randomness, which decides the spread of T_L at large N, is kept
-// in full; what is dropped is the randomness of the middle phase beyond
-// W_x, of relative size 1/√i at count i.
+// The law is the mixture over the exits and the spread, on a grid in
+// log-odds of step asymGrid (wider, s/16, where the spread s is wide).
 //
-// Accuracy (Law.Accuracy.DevP, a bound on every |ΔP(T_L ≤ t)|). The
-// errors, each a shift of the law in rounds times the largest probability
-// of one round, pmax ≤ 1:
+// Accuracy. Law.Accuracy.DevP bounds every |ΔP(T_L ≤ t)|:
 //
-//   - the variance of phase 1's step: the collisions between senders
-//     (ignored in v) change the variance of the count by a relative
-//     O(i·k/N) at count i; over the phase this moves the law by at most
-//     about e_A = c·k'/(N·ln m) rounds' worth of probability, k' = k for
-//     push, 1 for pull (pull's step is exact);
-//   - the Normal law of W_x and the middle phase: the skewness of W_x is
-//     O(1/√x), and the middle's own noise at counts ≥ c is of relative
-//     size 1/√c per round: e_B = σ_W/(√c·ln m) with σ_W² = σ²/(m(m−1));
-//   - for push, the correlation of two nodes' escapes through one sender's
-//     distinct peers, O(k/N) per round over the ≈ log N rounds:
-//     e_C = k·log₂N/N;
-//   - the grid and the truncations: e_D = asymGrid/ln m + 10⁻¹⁰.
+//	DevP = 1/√M + 2·p_max·s_c/(ln m·√c) + 2δ²/ln²m + truncation,
 //
-// DevP = 2·pmax·(e_A + e_B + e_C) + e_D, the factor 2 for the constants
-// the orders leave open; asymptotic_test.go checks it against the exact
-// chain over protocols, fanouts, losses, failures and levels at N = 50 to
-// 2,000 (with small cuts, so that every phase is exercised). DevMean and
-// DevSD follow: DevMean = DevP·w and DevSD = 2·DevP·w·(1 + sd), w the
-// number of rounds in which P(T_L ≤ t) is in (10⁻⁹, 1 − 10⁻⁹) (the mean is
-// Σ_t (1 − F(t)); the sd's bound is the same argument for the second
-// moment, loosely).
+// the first term for the binomial closures (the moment-matched steps and
+// the end's binomial miss the third cumulant of counts of order M), the
+// second for the skewness of the Normal spread (s_c its sd at the cut, in
+// log-odds; /ln m turns it into rounds, m the growth factor of the start;
+// p_max the largest probability of one round; the skewness of a mean of c
+// ancestors is O(1/√c)), the third for the grid's linear interpolation
+// (step δ). asymptotic_test.go checks it against the exact chain over
+// every protocol, fanouts 1–5, loss 0–0.3, failures 0–0.2 and levels
+// 0.5–1 at N = 50 to 2,000, with cuts as small as 3 so that the middle and
+// end carry the law: the largest |ΔF|/DevP is 0.23, and the first term's
+// constant, measured, is at most 0.35. DevMean and DevSD follow from DevP
+// (accuracy).
 //
 // Budget: not covered (ErrNotCovered; Sweep falls back to Monte Carlo);
 // PushBudgetResidue gives the large-N residue and PMiss of budgeted push.
 
 const (
-	asymExactRows = 200
-	asymCut       = 2000
+	asymExactRows = 100
+	asymCut       = 500
 	asymGrid      = 0.002
 	asymTail      = 1e-15
 )
@@ -117,7 +100,9 @@ type asym struct {
 	eps       float64
 	m, sigma2 float64 // branching mean and variance of offspring per round
 	hbuf      []float64
-	kern      map[int][]float64 // exactRow's sender kernels by m
+	kern      [][]float64 // exactRow's sender kernels, kern[M−m] = K_m
+	spreads   map[int]float64
+	grid      float64 // the step of middle's grid
 	bins      [][]float64
 }
 
@@ -161,6 +146,9 @@ func (a *asym) step(i int) (mu, v float64) {
 	fi := float64(i)
 	h := 1.0
 	if a.cfg.Protocol.pulls() {
+		if a.hbuf == nil {
+			a.hbuf = make([]float64, 0, a.k+1)
+		}
 		h = pullMiss(a.hbuf, i, a.k, a.n1, a.eps)
 	}
 	pi1 := a.miss(fi)
@@ -240,7 +228,9 @@ type asymRow struct {
 // i ≤ asymExactRows, and above it the binomial with the exact mean and
 // variance (step), whose shape error falls like 1/√i.
 func (a *asym) row(i int) asymRow {
-	if i <= asymExactRows {
+	// The exact row costs about i²k² (and k² a kernel): only for small
+	// fanouts, where the step's shape matters most.
+	if i <= asymExactRows && a.k <= 32 {
 		return a.exactRow(i)
 	}
 	mu, v := a.step(i)
@@ -277,15 +267,19 @@ func (a *asym) exactRow(i int) asymRow {
 	if !a.cfg.Protocol.pushes() {
 		return asymRow{lo, v}
 	}
-	if a.kern == nil {
-		a.kern = map[int][]float64{}
+	if a.bins == nil {
 		a.bins = make([][]float64, a.k+1)
 		for j := range a.bins {
 			a.bins[j] = binPMF(nil, j, 1-a.eps)
 		}
 	}
+	// kern[M − m] is K_m, made on first use.
 	kernel := func(m int) []float64 {
-		if K, ok := a.kern[m]; ok {
+		idx := a.M - m
+		for len(a.kern) <= idx {
+			a.kern = append(a.kern, nil)
+		}
+		if K := a.kern[idx]; K != nil {
 			return K
 		}
 		hy := hypPMF(nil, a.k, m, a.n1)
@@ -295,12 +289,13 @@ func (a *asym) exactRow(i int) asymRow {
 				K[d] += hj * b
 			}
 		}
-		a.kern[m] = K
+		a.kern[idx] = K
 		return K
 	}
 	// v[d] is P(H = lo + d).
+	var w []float64
 	for s := 0; s < i; s++ {
-		w := make([]float64, len(v)+a.k)
+		w = resize(w, len(v)+a.k)
 		for d, p := range v {
 			if p == 0 {
 				continue
@@ -320,7 +315,7 @@ func (a *asym) exactRow(i int) asymRow {
 			t--
 		}
 		lo += b
-		v = w[b : t+1]
+		v = append(v[:0], w[b:t+1]...)
 	}
 	return asymRow{lo, v}
 }
@@ -420,9 +415,9 @@ func (a *asym) law(ctx context.Context) (*Law, error) {
 	for t, p := range pmfA {
 		addPMF(t, p)
 	}
-	// Phases 2 and 3: on a grid in log y.
+	// Phases 2 and 3: on a grid in log-odds.
 	if len(exits) > 0 {
-		if err := a.middle(ctx, exits, cut, addPMF, &msgs); err != nil {
+		if err := a.middle(ctx, exits, cut, addPMF, &msgs, &lost); err != nil {
 			return nil, err
 		}
 	}
@@ -446,12 +441,8 @@ type exitMass struct {
 // middle spreads each exit (r, x) over the grid in log y by the Normal law
 // of log W_x, then adds, for every grid point, the end phase's CDF
 // increments from round r on.
-func (a *asym) middle(ctx context.Context, exits []exitMass, cut int, addPMF func(int, float64), msgs *float64) error {
+func (a *asym) middle(ctx context.Context, exits []exitMass, cut int, addPMF func(int, float64), msgs, lost *float64) error {
 	M := float64(a.M)
-	sw2 := 0.0 // σ_W² = σ²/(m(m−1))
-	if a.m > 1 {
-		sw2 = a.sigma2 / (a.m * (a.m - 1))
-	}
 	xmax := 0
 	rmin, rmax := exits[0].r, exits[0].r
 	for _, e := range exits {
@@ -464,49 +455,80 @@ func (a *asym) middle(ctx context.Context, exits []exitMass, cut int, addPMF fun
 	// spent before the count neared M, multiplies the odds (the logistic
 	// form of a time shift).
 	odds := func(x float64) float64 { return math.Log(x / (M - x)) }
-	smax := math.Sqrt(sw2 / float64(cut))
-	g0 := odds(float64(cut)) - 7*smax - asymGrid
-	g1 := odds(float64(xmax)) + 7*smax + asymGrid
-	G := int((g1-g0)/asymGrid) + 2
+	smax := a.spread(float64(cut))
+	// The grid's step: asymGrid, or s/16 where the spread is wide (a small
+	// cut), so that a spread covers ~200 points; its error is in DevP.
+	a.grid = math.Max(asymGrid, smax/16)
+	g0 := odds(float64(cut)) - 7*smax - a.grid
+	g1 := odds(float64(xmax)) + 7*smax + a.grid
+	G := int((g1-g0)/a.grid) + 2
 	mass := make([][]float64, rmax-rmin+1) // mass[r−rmin][g]
 	for j := range mass {
 		mass[j] = make([]float64, G)
 	}
 	add := func(w []float64, z, p float64) {
-		f := (z - g0) / asymGrid
+		f := (z - g0) / a.grid
 		g := int(math.Floor(f))
 		g = min(max(g, 0), G-2)
 		th := math.Min(math.Max(f-float64(g), 0), 1)
 		w[g] += p * (1 - th)
 		w[g+1] += p * th
 	}
-	var ws []float64
+	// First the exits on the grid (split linearly between the two
+	// nearest points), then each grid point's mass spread by the Normal
+	// law of log W at its count: log W ~ Normal(−s²/2, s²), on points at
+	// spacing a.grid within ±6.5 s.
+	raw := make([]float64, G)
+	gauss := map[int][]float64{}
 	for _, e := range exits {
-		w := mass[e.r-rmin]
+		clear(raw)
 		for d, p := range e.x {
+			if p != 0 {
+				add(raw, odds(float64(cut+d)), p)
+			}
+		}
+		w := mass[e.r-rmin]
+		for g, p := range raw {
 			if p == 0 {
 				continue
 			}
-			x := float64(cut + d)
-			s := math.Sqrt(sw2 / x)
-			z := odds(x)
-			if s < asymGrid/4 {
-				add(w, z, p)
+			z := g0 + float64(g)*a.grid
+			s := a.spread(M / (1 + math.Exp(-z)))
+			if s < a.grid/4 {
+				w[g] += p
 				continue
 			}
-			// log W ~ Normal(−s²/2, s²) on nodes at spacing asymGrid,
-			// ±6.5 s.
-			mean := z - s*s/2
-			n := int(6.5*s/asymGrid) + 1
-			tot := 0.0
-			ws = ws[:0]
-			for k := -n; k <= n; k++ {
-				u := float64(k) * asymGrid / s
-				ws = append(ws, math.Exp(-u*u/2))
-				tot += ws[k+n]
+			// Weights of the nodes k = −n…n, memoised by s to 1 %.
+			sk := int(math.Round(math.Log(s) / 0.01))
+			ws, ok := gauss[sk]
+			if !ok {
+				sq := math.Exp(float64(sk) * 0.01)
+				n := int(6.5*sq/a.grid) + 1
+				ws = make([]float64, 2*n+1)
+				tot := 0.0
+				for k := -n; k <= n; k++ {
+					u := float64(k) * a.grid / sq
+					ws[k+n] = math.Exp(-u * u / 2)
+					tot += ws[k+n]
+				}
+				for k := range ws {
+					ws[k] /= tot
+				}
+				gauss[sk] = ws
 			}
-			for k := -n; k <= n; k++ {
-				add(w, mean+float64(k)*asymGrid, p*ws[k+n]/tot)
+			n := (len(ws) - 1) / 2
+			// All nodes share the fractional offset of the mean −s²/2.
+			f := float64(g-n) - s*s/2/a.grid
+			gb := int(math.Floor(f))
+			th := f - float64(gb)
+			for k, q := range ws {
+				j := gb + k
+				if j >= 0 && j+1 < G {
+					w[j] += p * q * (1 - th)
+					w[j+1] += p * q * th
+				} else {
+					add(w, g0+float64(j)*a.grid+th*a.grid, p*q)
+				}
 			}
 		}
 	}
@@ -525,33 +547,30 @@ func (a *asym) middle(ctx context.Context, exits []exitMass, cut int, addPMF fun
 		if tot == 0 {
 			continue
 		}
-		z := g0 + float64(g)*asymGrid
-		y := M / (1 + math.Exp(-z))
-		// F_s = P(T_L ≤ r + s | y), s = 0, 1, …; and the messages of the
-		// rounds not yet reached.
+		z := g0 + float64(g)*a.grid
+		// F_s = P(T_L ≤ r + s | y) = P(U_s ≤ M − ⌈L·M⌉), s = 0, 1, …, with
+		// U_s the uninformed live count: mean (M−y)·ρ_s, and the variance
+		// of its own steps carried without the feedback of the count on π,
+		// V_{s+1} = π_s²·V_s + v(i_s) (for pull the binomial variance of
+		// independent escapes; for push smaller, the distinct peers of a
+		// sender). Its law is the binomial with that mean and variance.
 		var F []float64
 		var ms []float64
-		i := y
-		rho := 1.0
 		n := M / (1 + math.Exp(z)) // M − y without cancellation
+		i, mu, V := M-n, n, 0.0
 		for s := 0; ; s++ {
-			var f float64
-			switch {
-			case n <= m0:
-				f = 1
-			case m0 < 0.5:
-				f = math.Exp(n * math.Log1p(-rho))
-			default:
-				f = binCDF(n, rho, m0)
-			}
-			F = append(F, f)
-			if f >= 1-1e-16 || s > 100_000 {
+			F = append(F, uninformedCDF(mu, V, m0))
+			if F[s] >= 1-1e-16 || s > 100_000 {
 				break
 			}
 			ms = append(ms, a.messages(i))
 			pi := a.miss(i)
-			rho *= pi
-			i = M - n*rho
+			iw := min(max(int(math.Round(i)), 1), a.M-1)
+			_, v := a.step(iw)
+			v *= mu / float64(a.M-iw) // the step's variance scales with U
+			mu *= pi
+			V = pi*pi*V + v
+			i = M - mu
 		}
 		for j := range mass {
 			p := mass[j][g]
@@ -567,9 +586,86 @@ func (a *asym) middle(ctx context.Context, exits []exitMass, cut int, addPMF fun
 					*msgs += p * (1 - f) * ms[s]
 				}
 			}
+			*lost += p * (1 - prev) // past the round cap
 		}
 	}
 	return nil
+}
+
+// spread is the sd, in log-odds, of the randomness still to come from a
+// count x that the end phase does not carry. By the linear noise
+// approximation along the mean-field path i_0 = x, i_{t+1} = M − (M −
+// i_t)π(i_t), to the round T at which M − i_T reaches M − ⌈L·M⌉ + 1/2, the
+// noise ξ_t of step t (variance v(i_t), step) reaches i_T multiplied by
+// Π_{t<u<T} J_u, J_u = ∂i_{u+1}/∂i_u = π(i_u) − (M − i_u)π'(i_u). The end
+// phase's binomial already carries it multiplied by Π_{t<u<T} π(i_u) (the
+// escapes without the feedback of the count on π); the rest,
+//
+//	V = Σ_t v(i_t)·[(Π_{t<u<T} J_u)² − (Π_{t<u<T} π(i_u))²],
+//
+// is put back as a change of the exit count, V/(Π_{u<T} J_u)², on the
+// log-odds scale dz/dx = M/(x(M−x)). While x ≪ M (J = m, π ≈ 1,
+// v = σ²·i) this is σ²/(m(m−1)x), the variance of log W_x of a
+// Galton–Watson process (Athreya and Ney). Memoised on a grid of x at
+// relative step 0.5 %.
+func (a *asym) spread(x float64) float64 {
+	key := int(math.Round(math.Log(x) / 0.005))
+	if s, ok := a.spreads[key]; ok {
+		return s
+	}
+	M := float64(a.M)
+	goal := float64(a.M-a.target) + 0.5
+	var vs, js, ps []float64
+	for i, t := x, 0; t < 10_000 && M-i > goal; t++ {
+		pi := a.miss(i)
+		dpi := a.miss(math.Min(i+0.5, M)) - a.miss(math.Max(i-0.5, 0))
+		_, v := a.step(min(int(math.Round(i)), a.M-1))
+		vs, js, ps = append(vs, v), append(js, pi-(M-i)*dpi), append(ps, pi)
+		i = M - (M-i)*pi
+	}
+	A, B, V := 1.0, 1.0, 0.0
+	for t := len(vs) - 1; t >= 0; t-- {
+		V += vs[t] * (A*A - B*B)
+		A *= js[t]
+		B *= ps[t]
+	}
+	s := 0.0
+	if A > 0 && V > 0 {
+		s = M / (x * (M - x)) * math.Sqrt(V) / A
+	}
+	if a.spreads == nil {
+		a.spreads = map[int]float64{}
+	}
+	a.spreads[key] = s
+	return s
+}
+
+// uninformedCDF is P(U ≤ m) for U binomial with mean mu and variance V
+// (Binomial(n, q), q = 1 − V/mu, n = mu/q; real n).
+func uninformedCDF(mu, V, m float64) float64 {
+	if mu <= m {
+		if V <= 0 {
+			return 1
+		}
+	}
+	if V <= 0 {
+		return 0
+	}
+	if V >= mu*(1-1e-12) { // the Poisson limit: q → 0, n → ∞
+		if m < 0.5 {
+			return math.Exp(-mu)
+		}
+		return mathext.GammaIncRegComp(m+1, mu)
+	}
+	q := 1 - V/mu
+	n := mu / q
+	if n <= m {
+		return 1
+	}
+	if m < 0.5 {
+		return math.Exp(n * math.Log(V/mu)) // (1−q)^n
+	}
+	return binCDF(n, q, m)
 }
 
 // binCDF is P(Binomial(n, ρ) ≤ m) for real n > m ≥ 0, whole m:
@@ -586,45 +682,42 @@ func binCDF(n, rho, m float64) float64 {
 
 // accuracy states the law's accuracy (see the comment at the top).
 func (a *asym) accuracy(law *Law, lost float64) {
-	N := float64(a.cfg.Nodes)
+	M := float64(a.M)
 	lnm := math.Log(math.Max(a.m, 1+1e-9))
 	pmax := 0.0
 	for _, p := range law.PMF {
 		pmax = math.Max(pmax, p)
 	}
-	kk := float64(a.k)
-	if !a.cfg.Protocol.pushes() {
-		kk = 1
-	}
-	eA := float64(a.cut) * kk / (N * lnm)
-	if !a.cfg.Protocol.pushes() {
-		eA = 0
-	}
-	sw := 0.0
-	if a.m > 1 {
-		sw = math.Sqrt(a.sigma2 / (a.m * (a.m - 1)))
-	}
-	eB := 0.0
+	eClose := 1 / math.Sqrt(M)
+	eSpread := 0.0
 	if a.cut < a.target {
-		eB = sw / (math.Sqrt(float64(a.cut)) * lnm)
+		eSpread = 2 * pmax * a.spread(float64(a.cut)) / (lnm * math.Sqrt(float64(a.cut)))
 	}
-	eC := 0.0
-	if a.cfg.Protocol.pushes() {
-		eC = kk * math.Log2(N) / N
-	}
-	eD := asymGrid/lnm + 1e-10 + lost
-	dev := math.Min(2*pmax*(eA+eB+eC)+eD, 1)
-	F, w := 0.0, 0
-	for _, p := range law.PMF {
+	eGrid := 2 * a.grid * a.grid / (lnm * lnm) // a.grid is 0 without exits
+	dev := math.Min(eClose+eSpread+eGrid+lost+1e-12, 1)
+	ans := law.Answer(a.cfg)
+	// The mean: Σ_t (1 − F(t)), so |Δmean| ≤ DevP·w over the w rounds in
+	// which F is not within 10⁻⁹ of 0 or 1 (plus 2 for the edges). The
+	// variance about t₀ = round(mean): E[(T−t₀)²] = Σ_t |2(t−t₀)+1|·(F or
+	// 1 − F), so |ΔVar| ≤ DevP·Σ_W |2(t−t₀)+1| + 2·½·|Δmean| + |Δmean|²,
+	// and |ΔSD| ≤ min(√|ΔVar|, |ΔVar|/SD).
+	t0 := math.Round(ans.Mean)
+	F, w, sw := 0.0, 2, 2.0*(1+2*math.Abs(t0))
+	for t, p := range law.PMF {
 		F += p
 		if F > 1e-9 && F < 1-1e-9 {
 			w++
+			sw += math.Abs(2*(float64(t)-t0) + 1)
 		}
 	}
-	w = max(w, 1)
-	ans := law.Answer(a.cfg)
+	dm := dev * float64(w)
+	dvar := dev*sw + dm + dm*dm
+	ds := math.Sqrt(dvar)
+	if ans.SD > 0 {
+		ds = math.Min(ds, dvar/ans.SD)
+	}
 	law.Accuracy.DevP = dev
-	law.Accuracy.DevMean = dev * float64(w)
-	law.Accuracy.DevSD = 2 * dev * float64(w) * (1 + ans.SD)
-	law.Accuracy.Note = fmt.Sprintf("asymptotic: branching start to count %d, mean-field middle, independent escapes at the end; every P(T_L ≤ t) within %.2g (mean within %.2g rounds)", a.cut, dev, law.Accuracy.DevMean)
+	law.Accuracy.DevMean = dm
+	law.Accuracy.DevSD = ds
+	law.Accuracy.Note = fmt.Sprintf("asymptotic law (branching start to count %d, mean-field middle with its noise, binomial end): every P(T_L ≤ t) within %.2g, the mean within %.2g rounds", a.cut, dev, dm)
 }

@@ -137,13 +137,21 @@ func expectedRounds(cfg Config) float64 {
 		g += k * (1 - eps) * (1 - eps) * M / N1
 	}
 	// The last node is missed with probability at most about exp(−g) a
-	// round once the others are informed.
-	return math.Log(M)/math.Log1p(g) + 32*math.Ln10/math.Max(g, 1e-300) + 10
+	// round once the others are informed; with a budget, once the pushes
+	// are spent only the pulls remain.
+	tail := g
+	if cfg.Budget > 0 && cfg.Protocol.pulls() {
+		tail = k * (1 - eps) * (1 - eps) * M / N1
+	}
+	return math.Log(M)/math.Log1p(g) + 32*math.Ln10/math.Max(tail, 1e-300) + 10
 }
 
 // ExactLaw is the law of T_L from the count chain described above (exact
 // up to Accuracy.Bound, in total variation). It returns an error wrapping
-// ErrNotCovered where the chain would not finish (ExactCost beyond 10¹³).
+// ErrNotCovered where the chain would not finish in reasonable time
+// (ExactCost beyond 10¹³, or 10¹¹ with a budget; ExactCost overestimates
+// the budgeted chain, whose reachable states are far fewer than the
+// compositions it counts).
 func ExactLaw(ctx context.Context, cfg Config) (*Law, error) {
 	if ctx == nil {
 		return nil, errors.New("broadcast: nil context")
@@ -151,8 +159,12 @@ func ExactLaw(ctx context.Context, cfg Config) (*Law, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if c := ExactCost(cfg); c > 1e13 {
-		return nil, fmt.Errorf("broadcast: exact law: cost %.3g beyond 1e13 (N = %d, budget %d): %w", c, cfg.Nodes, cfg.Budget, ErrNotCovered)
+	limit := 1e13 // hours: beyond it the chain is not run
+	if cfg.Budget > 0 {
+		limit = 1e11 // the budgeted chain's map of states is slower per unit
+	}
+	if c := ExactCost(cfg); c > limit {
+		return nil, fmt.Errorf("broadcast: exact law: cost %.3g beyond %.0e (N = %d, budget %d): %w", c, limit, cfg.Nodes, cfg.Budget, ErrNotCovered)
 	}
 	if cfg.Target() <= 1 && cfg.Budget == 0 {
 		law := &Law{PMF: []float64{1}, Accuracy: NoAccuracy()}
@@ -413,7 +425,12 @@ func (ch *exactChain) budgetLaw(ctx context.Context) (*Law, error) {
 		reached := 0.0
 		// In key order, so that the sums, and the answer's last bits, do
 		// not depend on the map's order.
-		for _, kk := range slices.Sorted(maps.Keys(cur)) {
+		for n, kk := range slices.Sorted(maps.Keys(cur)) {
+			if n&1023 == 1023 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
 			s := cur[kk]
 			if s.p < exactDrop {
 				lost += s.p

@@ -2,10 +2,14 @@ package broadcast
 
 import (
 	"context"
+	"encoding/csv"
 	"errors"
 	"math"
 	"math/big"
 	"math/bits"
+	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -435,7 +439,8 @@ func TestDoerrKunnemann(t *testing.T) {
 }
 
 func TestExactErrors(t *testing.T) {
-	if _, err := ExactLaw(nil, Config{Nodes: 3, Fanout: 1, Level: 1}); err == nil { //lint:ignore SA1012 nil ctx is the case under test
+	var none context.Context // a nil ctx is the case under test
+	if _, err := ExactLaw(none, Config{Nodes: 3, Fanout: 1, Level: 1}); err == nil {
 		t.Error("nil ctx accepted")
 	}
 	var fe *FieldError
@@ -444,6 +449,11 @@ func TestExactErrors(t *testing.T) {
 	}
 	if _, err := ExactLaw(context.Background(), Config{Nodes: 1 << 30, Fanout: 1, Level: 1}); !errors.Is(err, ErrNotCovered) {
 		t.Errorf("huge N: %v", err)
+	}
+	// memberlist's budget at N = 1,000: the budgeted chain is far beyond
+	// its size.
+	if _, err := ExactLaw(context.Background(), Config{Nodes: 1000, Fanout: 3, Budget: MemberlistBudget(1000, 4), Level: 1}); !errors.Is(err, ErrNotCovered) {
+		t.Errorf("budget at N = 1000: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -462,5 +472,73 @@ func BenchmarkExactPush1000(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestExactAgainstPythonEnumeration compares the chain with
+// testdata/broadcast/enum_N5.csv: laws at N = 4 and 5 computed in exact
+// rationals by testdata/broadcast/enumerate.py, which enumerates every
+// peer choice and loss pattern of every node and combines the nodes'
+// laws over the sets they inform (no count chain, no sender recursion;
+// provenance in testdata/README.md). Tolerance: the chain's Bound plus
+// 1e-15 for the float rounding of the two sides (the file's floats are the
+// rationals correctly rounded).
+func TestExactAgainstPythonEnumeration(t *testing.T) {
+	configs := map[string]Config{
+		"push_N5_k2_e1/4":          {Nodes: 5, Protocol: Push, Fanout: 2, Loss: 0.25, Level: 1},
+		"pull_N5_k2_e1/4_phi1/4":   {Nodes: 5, Protocol: Pull, Fanout: 2, Loss: 0.25, Failed: 0.25, Level: 1},
+		"pushpull_N5_k1_e3/8_L0.6": {Nodes: 5, Protocol: PushPull, Fanout: 1, Loss: 0.375, Level: 0.6},
+		"push_N5_k2_B3_e1/8":       {Nodes: 5, Protocol: Push, Fanout: 2, Loss: 0.125, Budget: 3, Level: 1},
+		"pushpull_N4_k1_B2_e1/4":   {Nodes: 4, Protocol: PushPull, Fanout: 1, Loss: 0.25, Budget: 2, Level: 1},
+	}
+	f, err := os.Open(filepath.Join("..", "testdata", "broadcast", "enum_N5.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	laws := map[string]*Law{}
+	checked := 0
+	for _, rec := range recs[1:] {
+		name, q, round := rec[0], rec[1], rec[2]
+		want, err := strconv.ParseFloat(rec[4], 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, ok := configs[name]
+		if !ok {
+			t.Fatalf("unknown config %q", name)
+		}
+		l := laws[name]
+		if l == nil {
+			if l, err = ExactLaw(context.Background(), cfg); err != nil {
+				t.Fatal(err)
+			}
+			laws[name] = l
+		}
+		var got float64
+		switch q {
+		case "cdf":
+			r, _ := strconv.Atoi(round)
+			got = l.CDF(float64(r))
+		case "never":
+			got = l.Never
+		case "residue":
+			got = l.Residue
+		case "pmiss":
+			got = l.PMiss
+		default:
+			t.Fatalf("quantity %q", q)
+		}
+		if math.Abs(got-want) > l.Accuracy.Bound+1e-15 {
+			t.Errorf("%s %s %s: %.17g, enumeration %.17g (%s)", name, q, round, got, want, rec[3])
+		}
+		checked++
+	}
+	if checked < 60 {
+		t.Errorf("only %d values checked", checked)
 	}
 }

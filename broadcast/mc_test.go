@@ -810,7 +810,7 @@ func binom(n, k int) float64 {
 // as early extinctions (the outbreak sizes are far apart at M ≈ 2·10^4).
 // Tolerances: 5 standard errors, plus 10/M for the residue (the mean final
 // size of a finite epidemic differs from its limit by O(1/M)).
-func TestDemersResidue(t *testing.T) {
+func TestSimulateDemersResidue(t *testing.T) {
 	cfgs := []Config{
 		{Nodes: 20_000, Protocol: Push, Fanout: 1, Budget: 2, Level: 1},
 		{Nodes: 20_000, Protocol: Push, Fanout: 3, Budget: 3, Loss: 0.2, Failed: 0.1, Level: 1},

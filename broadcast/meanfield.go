@@ -141,6 +141,9 @@ func newMeanField(cfg Config) *meanField {
 func (mf *meanField) pullMissAt(i float64) float64 {
 	i = math.Min(math.Max(i, 0), float64(mf.M-1))
 	lo := math.Floor(i)
+	if mf.hbuf == nil {
+		mf.hbuf = make([]float64, 0, mf.k+1)
+	}
 	a := pullMiss(mf.hbuf, int(lo), mf.k, mf.n1, mf.eps)
 	if i == lo {
 		return a
