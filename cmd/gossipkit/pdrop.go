@@ -47,8 +47,8 @@ func pdrop(ctx context.Context, e *env, fs *cli.FlagSet, nS, cS, sS string, enum
 		return usagef("-n %q: n ≤ %d", nS, gossip.MaxItems)
 	}
 	ns, cs, ss := ranges["n"].Values(), ranges["c"].Values(), ranges["s"].Values()
-	if len(ns)*len(cs)*len(ss) > flagval.MaxPoints {
-		return usagef("-n, -c, -s: %d points; at most %d", len(ns)*len(cs)*len(ss), flagval.MaxPoints)
+	if len(ns)*len(cs)*len(ss) > exact.MaxEvaluate {
+		return usagef("-n, -c, -s: %d points; at most %d (about 3 s of CPU)", len(ns)*len(cs)*len(ss), exact.MaxEvaluate)
 	}
 	// A grid skips (and counts) points with s > c, c > n or s = n; one point must be valid.
 	pts, skipped := exact.GridPoints(ns, cs, ss)
