@@ -144,6 +144,15 @@ func Sweep(ctx context.Context, cfg Config, fanouts, budgets []int, set Settings
 	return d, nil
 }
 
+// NewDesign is the design of cfg's rows (answers computed elsewhere, say
+// from the merged shards of a Monte Carlo run), with Best and Cheapest
+// picked by Sweep's rule.
+func NewDesign(cfg Config, rows []Answer) *Design {
+	d := &Design{Config: cfg, Rows: rows, Best: -1, Cheapest: -1}
+	d.pick()
+	return d
+}
+
 // MaxReps bounds Settings.Reps.
 const MaxReps = 10_000_000
 

@@ -56,7 +56,7 @@ var program = &cli.Program{
 		{Name: "chain", Short: "the pairwise model solved exactly: laws of x(t), y(t) and of the time to a coverage level", Flags: cmdChain},
 		{Name: "plan", Short: "design answers: the law of the time to coverage L at any N, P(T ≤ D), the best exchange size s (or the best fanout and budget of push, pull and push–pull broadcast)", Flags: cmdPlan},
 		{Name: "sim", Short: "Monte Carlo of the shuffle protocol or its pairwise-Markov model", Flags: cmdSim},
-		{Name: "merge", Short: "combine the part files of a sharded sim or tree run, exactly", Flags: cmdMerge, Positional: true, UsageLine: "merge PART|DIR... [-o FILE] [flags]"},
+		{Name: "merge", Short: "combine the part files of a sharded sim, tree or broadcast (plan --shard) run, exactly", Flags: cmdMerge, Positional: true, UsageLine: "merge PART|DIR... [-o FILE] [flags]"},
 		{Name: "tree", Short: "spanning-tree notification simulator: build, fail, sweep", Noun: "subcommand", Subs: treeCommands()},
 		{Name: "plot", Short: "draw one figure (fig4, fig7, fig8, optimal) with custom parameters", Noun: "figure", Subs: plotCommands()},
 		{Name: "reproduce", Short: "regenerate the paper's results: figures, tables and REPORT.md", Flags: cmdReproduce},

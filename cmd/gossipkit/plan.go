@@ -15,6 +15,7 @@ import (
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/internal/flagval"
+	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/plan"
 	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/sim"
@@ -63,6 +64,7 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 	fs.FloatField(&bc.Interval, "interval", "Config.Interval", "seconds a round lasts (0: none): answers also in seconds")
 	fs.IntField(&bc.MessageBytes, "message-bytes", "Config.MessageBytes", "bytes of one message (0: none): answers also in bytes per node")
 	format, out := fs.Output("text")
+	shardS := fs.String("shard", "", "broadcast with --method mc: run only shard I/M of the replications (r mod M = I−1) of one fanout and budget, and write a part file for `gossipkit merge` to -o (a file, or a directory ending in /)")
 	return func(ctx context.Context, e *env) error {
 		if !slices.Contains(protocols, *protocol) {
 			return usagef("--protocol %q: valid values are %s", *protocol, strings.Join(protocols, ", "))
@@ -82,6 +84,9 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 		}
 		var d *cli.Design
 		var err error
+		if *shardS != "" && (*protocol == "shuffle" || set.Method != plan.MonteCarlo) {
+			return usagef("--shard %q: shards are for a broadcast protocol's Monte Carlo (--protocol push|pull|push-pull --method mc)", *shardS)
+		}
 		if *protocol == "shuffle" {
 			d, err = planShuffle(ctx, e, cfg, *sS, set)
 		} else {
@@ -89,6 +94,9 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 			bc.Nodes, bc.Level, bc.Deadline, bc.Confidence = cfg.Nodes, cfg.Level, cfg.Deadline, cfg.Confidence
 			m, _ := broadcast.ParseMethod(set.Method.String()) // the same names
 			bset := broadcast.Settings{Method: m, Reps: set.Reps, Seed: set.Seed, Workers: set.Workers}
+			if *shardS != "" {
+				return planShard(ctx, e, bc, *fanout, *budget, bset, *shardS, *out)
+			}
 			d, err = planBroadcast(ctx, e, bc, *fanout, *budget, bset)
 		}
 		if err != nil {
@@ -228,37 +236,9 @@ func shuffleDesign(d *plan.Design) *cli.Design {
 }
 
 func planBroadcast(ctx context.Context, e *env, cfg broadcast.Config, fanout, budget string, set broadcast.Settings) (*cli.Design, error) {
-	ks, err := planRange("--fanout", fanout, 0)
+	ks, bs, err := planSettings(cfg, fanout, budget)
 	if err != nil {
 		return nil, err
-	}
-	var bs []int
-	if rest, ok := strings.CutPrefix(budget, "memberlist"); ok {
-		mult := broadcast.DefaultRetransmitMult
-		if rest != "" {
-			m, err := strconv.Atoi(strings.TrimPrefix(rest, ":"))
-			if err != nil || !strings.HasPrefix(rest, ":") || m < 1 || m > 1000 {
-				return nil, usagef("--budget %q: want memberlist or memberlist:MULT with MULT in 1..1000", budget)
-			}
-			mult = m
-		}
-		bs = []int{broadcast.MemberlistBudget(cfg.Nodes, mult)}
-	} else if bs, err = planRange("--budget", budget, 0); err != nil {
-		return nil, err
-	}
-	if len(ks)*len(bs) > maxSettings {
-		return nil, usagef("--fanout %q, --budget %q: %d settings; at most %d", fanout, budget, len(ks)*len(bs), maxSettings)
-	}
-	// Every setting is checked before any work (Sweep checks each as it
-	// comes to it).
-	for _, k := range ks {
-		for _, b := range bs {
-			c := cfg
-			c.Fanout, c.Budget = k, b
-			if err := c.Validate(); err != nil {
-				return nil, err
-			}
-		}
 	}
 	prog := newProgress(e, "plan")
 	set.Progress = func(done, total int64) { prog(min(done, total), total) }
@@ -267,6 +247,80 @@ func planBroadcast(ctx context.Context, e *env, cfg broadcast.Config, fanout, bu
 		return nil, err
 	}
 	return broadcastDesign(d), nil
+}
+
+// planShard runs one shard of a broadcast Monte Carlo (one fanout and
+// budget) and writes its part file; `gossipkit merge` combines the parts
+// into the answer the single run prints, exactly.
+func planShard(ctx context.Context, e *env, cfg broadcast.Config, fanout, budget string, set broadcast.Settings, shardS, out string) error {
+	id, err := shard.Parse(shardS)
+	if err != nil {
+		return usagef("--shard %v", err)
+	}
+	ks, bs, err := planSettings(cfg, fanout, budget)
+	if err != nil {
+		return err
+	}
+	if len(ks) != 1 || len(bs) != 1 {
+		return usagef("--shard %s: one fanout and one budget a run (--fanout %q, --budget %q)", shardS, fanout, budget)
+	}
+	cfg.Fanout, cfg.Budget = ks[0], bs[0]
+	sset := broadcast.SimSettings{Reps: set.Reps, Seed: set.Seed, Workers: set.Workers, Indices: id.Indices(set.Reps)}
+	if len(sset.Indices) == 0 {
+		return usagef("--shard %s: no replication falls in this shard (--reps %d)", shardS, set.Reps)
+	}
+	path, err := cli.ShardOut(out, shard.FileName(id))
+	if err != nil {
+		return err
+	}
+	prog := newProgress(e, "plan")
+	sset.Progress = func(done, total int64) { prog(min(done, total), total) }
+	smp, err := broadcast.Simulate(ctx, cfg, sset)
+	if err != nil {
+		return err
+	}
+	if err := output(e, path, func(w io.Writer) error { return broadcast.WritePart(w, smp, id) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.Stderr, "gossipkit plan: wrote %s (%d of %d replications: r mod %d = %d)\n", path, len(sset.Indices), set.Reps, id.Count, id.Index-1)
+	return nil
+}
+
+// planSettings expands --fanout and --budget and checks every setting
+// before any work.
+func planSettings(cfg broadcast.Config, fanout, budget string) (ks, bs []int, err error) {
+	ks, err = planRange("--fanout", fanout, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	if rest, ok := strings.CutPrefix(budget, "memberlist"); ok {
+		mult := broadcast.DefaultRetransmitMult
+		if rest != "" {
+			m, err := strconv.Atoi(strings.TrimPrefix(rest, ":"))
+			if err != nil || !strings.HasPrefix(rest, ":") || m < 1 || m > 1000 {
+				return nil, nil, usagef("--budget %q: want memberlist or memberlist:MULT with MULT in 1..1000", budget)
+			}
+			mult = m
+		}
+		bs = []int{broadcast.MemberlistBudget(cfg.Nodes, mult)}
+	} else if bs, err = planRange("--budget", budget, 0); err != nil {
+		return nil, nil, err
+	}
+	if len(ks)*len(bs) > maxSettings {
+		return nil, nil, usagef("--fanout %q, --budget %q: %d settings; at most %d", fanout, budget, len(ks)*len(bs), maxSettings)
+	}
+	// Every setting is checked before any work (Sweep checks each as it
+	// comes to it).
+	for _, k := range ks {
+		for _, b := range bs {
+			c := cfg
+			c.Fanout, c.Budget = k, b
+			if err := c.Validate(); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	return ks, bs, nil
 }
 
 // broadcastDesign is a broadcast design as the CLI writes it: one row per

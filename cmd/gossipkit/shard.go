@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gossipkit/gossipkit/broadcast"
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/report"
@@ -48,6 +49,7 @@ func merge(ctx context.Context, e *env, fs *cli.FlagSet, format, out string, all
 	}
 	parts := make([]*sim.Part, 0, len(files))
 	var tparts []*tree.Part
+	var bparts []*broadcast.Part
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -55,6 +57,14 @@ func merge(ctx context.Context, e *env, fs *cli.FlagSet, format, out string, all
 		format, plain, err := cli.ReadPart(f)
 		if err != nil {
 			return err
+		}
+		if format == broadcast.PartFormat {
+			p, err := broadcast.DecodePart(plain)
+			if err != nil {
+				return usagef("%q: %v", f, err)
+			}
+			bparts = append(bparts, p)
+			continue
 		}
 		if format == tree.PartFormat {
 			p, err := tree.DecodePart(plain)
@@ -69,6 +79,25 @@ func merge(ctx context.Context, e *env, fs *cli.FlagSet, format, out string, all
 			return usagef("%q: %v", f, err)
 		}
 		parts = append(parts, p)
+	}
+	if len(bparts) > 0 {
+		if len(parts)+len(tparts) > 0 {
+			return usagef("%q: broadcast parts cannot be merged with other parts", files[0])
+		}
+		smp, missing, err := broadcast.MergeParts(bparts, files, allowMissing)
+		if err != nil {
+			return cli.MergeUsage(err)
+		}
+		if len(missing) > 0 {
+			fmt.Fprintf(e.Stderr, "gossipkit merge: %d of %d replications missing: %s\n", len(missing), smp.Total, shard.Ranges(missing))
+		}
+		if !cli.Given(fs.FlagSet, "format") {
+			format = "text" // as `gossipkit plan` prints
+		}
+		a := smp.Law().Answer(smp.Config)
+		a.Method = broadcast.MonteCarlo
+		d := broadcastDesign(broadcast.NewDesign(smp.Config, []broadcast.Answer{a}))
+		return output(e, out, func(w io.Writer) error { return d.Write(w, format) })
 	}
 	if len(tparts) > 0 {
 		if len(parts) > 0 {
