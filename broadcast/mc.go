@@ -7,7 +7,8 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sync"
+
+	"github.com/gossipkit/gossipkit/internal/parallel"
 
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
@@ -279,54 +280,20 @@ func Simulate(ctx context.Context, cfg Config, set SimSettings) (*Sample, error)
 		}
 	}
 	s := &Sample{Config: cfg, Seed: set.Seed, Total: set.Reps, Literal: set.Literal, Reps: make([]Replication, len(idx))}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var done int64
-	var firstErr error
-	var once sync.Once
-	for range min(set.Workers, len(idx)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var run func(context.Context, int) (Replication, error)
-			if set.Literal {
-				run = newLiteral(cfg, set.Seed).run
-			} else {
-				run = newEngine(cfg, set.Seed).run
-			}
-			for j := range jobs {
-				rep, err := run(ctx, idx[j])
-				if err != nil {
-					once.Do(func() { firstErr = err; cancel() })
-					continue
-				}
-				s.Reps[j] = rep
-				if set.Progress != nil {
-					mu.Lock()
-					done++
-					set.Progress(done, int64(len(idx)))
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-feed:
-	for j := range idx {
-		select {
-		case jobs <- j:
-		case <-ctx.Done():
-			break feed
+	err := parallel.For(ctx, len(idx), set.Workers, func() func(context.Context, int) error {
+		var run func(context.Context, int) (Replication, error)
+		if set.Literal {
+			run = newLiteral(cfg, set.Seed).run
+		} else {
+			run = newEngine(cfg, set.Seed).run
 		}
-	}
-	close(jobs)
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	if err := ctx.Err(); err != nil {
+		return func(ctx context.Context, j int) error {
+			rep, err := run(ctx, idx[j])
+			s.Reps[j] = rep
+			return err
+		}
+	}, set.Progress)
+	if err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -1,16 +1,15 @@
 package sim
 
 import (
+	"context"
+	"fmt"
+
+	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/ctxguard"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
+	"github.com/gossipkit/gossipkit/internal/parallel"
 	"github.com/gossipkit/gossipkit/internal/rng"
-
-	"context"
-	"fmt"
-	"sync"
-
-	"github.com/gossipkit/gossipkit/approx"
 )
 
 // Replication is the outcome of one replication: the number of nodes
@@ -94,48 +93,16 @@ func Run(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 		}
 	}
 	res := &Result{Config: cfg, Connected: connected, Reps: make([]Replication, len(idx))}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	var done int64
-	var progressMu sync.Mutex // gossip.Progress is called by one goroutine at a time
-	var firstErr error
-	var errOnce sync.Once
-	for range min(set.Workers, len(idx)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range jobs {
-				rep, err := runOne(ctx, cfg, g, tr, idx[k])
-				if err != nil {
-					errOnce.Do(func() { firstErr = err; cancel() })
-					continue
-				}
+	err = parallel.For(ctx, len(idx), set.Workers, func() func(context.Context, int) error {
+		return func(ctx context.Context, k int) error {
+			rep, err := runOne(ctx, cfg, g, tr, idx[k])
+			if err == nil {
 				res.Reps[k] = *rep
-				if set.Progress != nil {
-					progressMu.Lock()
-					done++
-					set.Progress(done, int64(len(idx)))
-					progressMu.Unlock()
-				}
 			}
-		}()
-	}
-feed:
-	for k := range idx {
-		select {
-		case jobs <- k:
-		case <-ctx.Done():
-			break feed
+			return err
 		}
-	}
-	close(jobs)
-	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	if err := ctx.Err(); err != nil {
+	}, set.Progress)
+	if err != nil {
 		return nil, err
 	}
 	return res, nil
