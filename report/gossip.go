@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/gonum/floats"
@@ -231,6 +232,11 @@ type Fig78 struct {
 	Rows []ODEvsSimRow
 	// Trans: the measured transitions of d against Fig. 1's at Ns[0].
 	Trans sim.TransitionTest
+	// ShareX, ShareY, ShareYRound: bootstrap intervals (bootLevel, over the
+	// replications) of the smallest take-off share over n of x, per-event
+	// and round-snapshot coverage, the quantity the verdicts of Figs. 7
+	// and 8 grade.
+	ShareX, ShareY, ShareYRound Interval
 }
 
 // ODEvsSimRow is the ODE against the protocol at one n: the steady state
@@ -252,6 +258,9 @@ type ODEvsSimRow struct {
 	Records               sim.Gap // per-event mean against the snapshot mean
 	WindowX, WindowY      Window
 	WindowYRound          Window
+	// CIX, CIY, CIYRound: bootstrap intervals of the three windows' shares
+	// at this n alone.
+	CIX, CIY, CIYRound Interval
 }
 
 // odeVsSimTable renders the rows of ode_vs_sim.
@@ -285,6 +294,7 @@ func (s *Study) Fig78(ctx context.Context) (*Fig78, error) {
 	}
 	sc := s.Scale
 	f := &Fig78{N: sc.Nodes, C: sc.Cache, S: sc.Exchange, T: sc.Rounds, Ns: sc.Ns, Runs: map[int]*sim.Result{}}
+	var cases [3][]shareCase // x, per-event y, round-snapshot y over n
 	for _, n := range sc.Ns {
 		s.step(fmt.Sprintf("Figs. 7–8: protocol simulation, n = %d", n))
 		res, err := s.experiment(ctx, sim.Protocol, sc.Nodes, n, sc.Cache, sc.Exchange, sc.Warmup, sc.Rounds, sc.Reps)
@@ -311,6 +321,11 @@ func (s *Study) Fig78(ctx context.Context) (*Fig78, error) {
 			YFinal:  sy.Mean[len(sy.Mean)-1]}
 		tol := resolutionNodes / float64(sc.Nodes)
 		row.WindowX, row.WindowY, row.WindowYRound = takeOff(mx, sx, tol), takeOff(my, sy, tol), takeOff(my, syr, tol)
+		cx, cy, cr := shareCases(res, mx, my, row, tol)
+		cases[0], cases[1], cases[2] = append(cases[0], cx), append(cases[1], cy), append(cases[2], cr)
+		row.CIX = bootstrapMinShare([]shareCase{cx}, sc.Seed)
+		row.CIY = bootstrapMinShare([]shareCase{cy}, sc.Seed)
+		row.CIYRound = bootstrapMinShare([]shareCase{cr}, sc.Seed)
 		row.XLateMean, row.XLateSE = res.LateMean()
 		row.T50ODE, row.T50Sim = sim.FirstReach(tt, my, 0.5), sim.FirstReach(sy.T, sy.Mean, 0.5)
 		row.T90ODE, row.T90Sim = sim.FirstReach(tt, my, 0.9), sim.FirstReach(sy.T, sy.Mean, 0.9)
@@ -318,6 +333,9 @@ func (s *Study) Fig78(ctx context.Context) (*Fig78, error) {
 		f.Rows = append(f.Rows, row)
 	}
 	f.Trans = f.Runs[sc.Ns[0]].TestTransitions()
+	f.ShareX = bootstrapMinShare(cases[0], sc.Seed)
+	f.ShareY = bootstrapMinShare(cases[1], sc.Seed)
+	f.ShareYRound = bootstrapMinShare(cases[2], sc.Seed)
 	s.fig78 = f
 	return f, nil
 }
@@ -388,8 +406,8 @@ func (r *Fig78) renderReplication(d *Doc) error {
 	}
 	for i, n := range r.Ns {
 		w := r.Rows[i].WindowX
-		d.printf("- n = %d: steady state c/n: %.4g predicted, %.4g ± %.2g measured (mean over the last fifth of the rounds and the replications ± its standard error). Take-off (ODE between %g %% and %g %% of c/n): t = %s, where the ODE lies within one sd + half a node of the protocol mean at %s of the rounds (largest gap %.4f at t = %.0f; over all rounds: %.0f%%).\n",
-			n, float64(r.C)/float64(n), r.Rows[i].XLateMean, r.Rows[i].XLateSE, 100*windowLo, 100*windowHi, w.span(), pct(w.Within), w.Max, w.At, 100*r.Rows[i].GapX.WithinSD)
+		d.printf("- n = %d: steady state c/n: %.4g predicted, %.4g ± %.2g measured (mean over the last fifth of the rounds and the replications ± its standard error). Take-off (ODE between %g %% and %g %% of c/n): t = %s, where the ODE lies within one sd + half a node of the protocol mean at %s of the rounds (bootstrap interval %s; largest gap %.4f at t = %.0f; over all rounds: %.0f%%).\n",
+			n, float64(r.C)/float64(n), r.Rows[i].XLateMean, r.Rows[i].XLateSE, 100*windowLo, 100*windowHi, w.span(), pct(w.Within), intervalText(r.Rows[i].CIX), w.Max, w.At, 100*r.Rows[i].GapX.WithinSD)
 	}
 	return nil
 }
@@ -413,8 +431,10 @@ func (r *Fig78) renderCoverage(d *Doc) error {
 	for i, n := range r.Ns {
 		row := r.Rows[i]
 		we, wr, rec := row.WindowY, row.WindowYRound, row.Records
-		d.printf("- n = %d: take-off t = %s; per event **%s** (within at %s of its rounds, largest gap %.3f at t = %.0f; over all rounds within one sd at %.0f%%); round snapshots **%s** (%s, largest gap %.3f at t = %.0f; all rounds %.0f%%). The two records differ by up to %.3f (t = %.0f).\n",
-			n, we.span(), sdRule(we.Within), pct(we.Within), we.Max, we.At, 100*row.GapY.WithinSD, sdRule(wr.Within), pct(wr.Within), wr.Max, wr.At, 100*row.GapYRound.WithinSD, rec.Max, rec.At)
+		ve, _ := gradeInterval(we.Within, row.CIY, sdShareHolds, sdShareQualified)
+		vr, _ := gradeInterval(wr.Within, row.CIYRound, sdShareHolds, sdShareQualified)
+		d.printf("- n = %d: take-off t = %s; per event **%s** (within at %s of its rounds, bootstrap interval %s, largest gap %.3f at t = %.0f; over all rounds within one sd at %.0f%%); round snapshots **%s** (%s, interval %s, largest gap %.3f at t = %.0f; all rounds %.0f%%). The two records differ by up to %.3f (t = %.0f).\n",
+			n, we.span(), ve, pct(we.Within), intervalText(row.CIY), we.Max, we.At, 100*row.GapY.WithinSD, vr, pct(wr.Within), intervalText(row.CIYRound), wr.Max, wr.At, 100*row.GapYRound.WithinSD, rec.Max, rec.At)
 	}
 	d.printf("\nODE against protocol simulation (times in rounds; a time is where the mean curve first reaches the level):\n")
 	return d.table("ode_vs_sim", odeVsSimTable(r.Rows))
@@ -567,6 +587,9 @@ type Optimal struct {
 	// Effect: how much faster the exact chain's best s is than s*'s
 	// integer argmax, and whether OptReps protocol runs would show it.
 	Effect OptimumEffect
+	// Growth: the protocol's growth time of replication (growthTimes) at
+	// each simulated s, the measure of the replication verdict.
+	Growth []GrowthRow
 	// Grid: s* over (n, c) with the integer argmax of P(11|10).
 	Grid []OptimalSRow
 	// Trend: the ODE's time-optimal s as N grows (optimalTrendNs).
@@ -655,6 +678,10 @@ func (s *Study) optimalFigure(ctx context.Context) (*Optimal, error) {
 		sr, err := s.experiment(ctx, sim.Protocol, sc.OptNodes, n, sc.Cache, sz, sc.OptWarmup, rounds, sc.OptReps)
 		if err != nil {
 			return nil, err
+		}
+		if g := growthTimes(sr, float64(sc.Cache)/float64(n)); !slices.ContainsFunc(g, math.IsNaN) {
+			gm, gsd := stats.MeanSD(g)
+			r.Growth = append(r.Growth, GrowthRow{S: sz, Mean: gm, SD: gsd, Runs: len(g)})
 		}
 		m, sd := stats.MeanSD(sr.TimesToCoverage(0.99 * float64(sc.OptNodes)))
 		if math.IsNaN(m) {

@@ -48,8 +48,8 @@ func sdRule(within float64) string {
 
 // sdRuleText states sdRule and its window.
 func sdRuleText() string {
-	return fmt.Sprintf("share of the take-off rounds (ODE between %g %% and %g %% of its plateau) with |ODE − mean| ≤ sd + %g/N, smallest over n: ≥ %g %% holds, ≥ %g %% holds with a qualification, else does not hold",
-		100*windowLo, 100*windowHi, resolutionNodes, 100*sdShareHolds, 100*sdShareQualified)
+	return fmt.Sprintf("share of the take-off rounds (ODE between %g %% and %g %% of its plateau) with |ODE − mean| ≤ sd + %g/N, smallest over n, with its %g %% bootstrap interval over the replications: ≥ %g %% holds, ≥ %g %% holds with a qualification, else does not hold, when the whole interval lies in one grade; an interval across a threshold is undecided at this scale",
+		100*windowLo, 100*windowHi, resolutionNodes, 100*bootLevel, 100*sdShareHolds, 100*sdShareQualified)
 }
 
 // Fig. 1's transitions: within transZ binomial standard errors holds;
@@ -193,19 +193,6 @@ func optimumRule(e OptimumEffect) string {
 func optimumRuleText() string {
 	return fmt.Sprintf("best s (exact pairwise chain) within %g of s* holds; better than s* by ≥ %g %% of the time and ≥ %g standard errors with the protocol runs of this scale does not hold; otherwise holds with a qualification (near-optimal)",
 		optSlack, optGainPct, float64(zSignificant))
-}
-
-func replicationOptimumRuleText() string {
-	return fmt.Sprintf("the integer argmax of P(11|10) (∝ the logistic rate k) within %g of s* holds; else does not hold", optSlack)
-}
-
-// replicationOptimumRule judges "s* is optimal for replication": every
-// replication time is ∝ 1/k and k ∝ P(11|10).
-func replicationOptimumRule(sInt int, sStar float64) string {
-	if math.Abs(float64(sInt)-sStar) <= optSlack {
-		return holds
-	}
-	return fails
 }
 
 // Clauses of the tree claims. Each clause of a claim is judged in the same
