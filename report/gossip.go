@@ -5,11 +5,9 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"slices"
 	"strings"
 
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/plot/vg"
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/chain"
@@ -350,13 +348,13 @@ func (f *Fig78) names() []string {
 
 func (f *Fig78) fig7() *plots.Spec {
 	sp := timeSeriesSpec(fmt.Sprintf("Fig. 7: replication, N=%d, c=%d, s=%d", f.N, f.C, f.S), "x(t): fraction of nodes holding d", f.names(), f.ModelT, f.ModelX, f.SimX, f.SimXBand, "ODE", "protocol mean, 5–95 % of runs")
-	// Room above the highest band for the legend, off the curves.
+	// A little room above the highest band (the legend is below the axes).
 	top := 0.0
 	for i := range f.SimXBand {
 		top = math.Max(top, floats.Max(f.SimXBand[i].Hi))
 		top = math.Max(top, floats.Max(f.ModelX[i]))
 	}
-	lo, hi := 0.0, 1.55*top
+	lo, hi := 0.0, 1.05*top
 	sp.YMin, sp.YMax = &lo, &hi
 	return sp
 }
@@ -366,7 +364,7 @@ func (f *Fig78) fig8() *plots.Spec {
 	for i, name := range f.names() {
 		sp.Series = append(sp.Series, plots.Series{Name: name + " protocol, round snapshots, mean", X: f.SimYRound[i].T, Y: f.SimYRound[i].Mean, Color: i, Dotted: true})
 	}
-	sp.LegendBottom = true // below the curves once coverage is complete
+	sp.Probability = true
 	return sp
 }
 
@@ -537,7 +535,7 @@ func (r *ModelComparison) compare() {
 func (r *ModelComparison) Render(d *Doc) error {
 	spec := func(title, yl string, model []float64, a, b sim.Trajectory, ab, bb Band, exact []float64) *plots.Spec {
 		mk, pr := band("pairwise Markov, mean, 5–95 % of runs", a, ab, 0), band("protocol, mean, 5–95 % of runs", b, bb, 1)
-		sp := &plots.Spec{Title: title, XLabel: "t (rounds)", YLabel: yl, LegendBottom: true, XMax: &r.XMax, Series: []plots.Series{
+		sp := &plots.Spec{Title: title, XLabel: "t (rounds)", YLabel: yl, XMax: &r.XMax, Series: []plots.Series{
 			{Name: "ODE (mean field)", X: r.ModelT, Y: model, Color: 6}, mk, pr,
 		}}
 		if exact != nil {
@@ -546,8 +544,9 @@ func (r *ModelComparison) Render(d *Doc) error {
 		return sp
 	}
 	d.printf("The ODE against the pairwise-Markov simulation (one bit per node, the transition probabilities of Fig. 1: finite N and a single initial copy, nothing else) and the protocol simulation, N = %d, n = %d (%d Markov replications, %d protocol replications).\n", r.N, r.Items, r.MarkovReps, r.Reps)
-	if err := d.figure("models", spec("Replication: ODE, exact pairwise chain, pairwise Markov, protocol", "x(t)", r.ModelX, r.MarkovX, r.ProtoX, r.MarkovXBand, r.ProtoXBand, r.ExactX),
-		spec("Coverage: ODE, pairwise Markov, protocol", "y(t)", r.ModelY, r.MarkovY, r.ProtoY, r.MarkovYBand, r.ProtoYBand, nil)); err != nil {
+	cov := spec("Coverage: ODE, pairwise Markov, protocol", "y(t)", r.ModelY, r.MarkovY, r.ProtoY, r.MarkovYBand, r.ProtoYBand, nil)
+	cov.Probability = true
+	if err := d.figure("models", spec("Replication: ODE, exact pairwise chain, pairwise Markov, protocol", "x(t)", r.ModelX, r.MarkovX, r.ProtoX, r.MarkovXBand, r.ProtoXBand, r.ExactX), cov); err != nil {
 		return err
 	}
 	gkx, gky, gpx, gpy := r.MarkovGapX, r.MarkovGapY, r.ProtoGapX, r.ProtoGapY
@@ -679,7 +678,7 @@ func (s *Study) optimalFigure(ctx context.Context) (*Optimal, error) {
 		if err != nil {
 			return nil, err
 		}
-		if g := growthTimes(sr, float64(sc.Cache)/float64(n)); !slices.ContainsFunc(g, math.IsNaN) {
+		if g := growthTimes(sr, float64(sc.Cache)/float64(n)); len(g) >= 2 {
 			gm, gsd := stats.MeanSD(g)
 			r.Growth = append(r.Growth, GrowthRow{S: sz, Mean: gm, SD: gsd, Runs: len(g)})
 		}
@@ -728,7 +727,7 @@ func (r *Optimal) specs() []*plots.Spec {
 	res := r.Opt
 	top := &plots.Spec{Title: fmt.Sprintf("Optimal exchange size, n=%d, c=%d", r.Items, r.Cache), XLabel: "exchange size s", YLabel: "P(11|10) = (s/c)(c−s)/(n−s)",
 		Series: []plots.Series{{Name: "P(11|10)", X: r.S, Y: r.P11, Color: 0}},
-		VLines: []plots.VLine{{X: res.SStar, Name: fmt.Sprintf("s* = %.2f", res.SStar), Color: 1}}, LegendBottom: true}
+		VLines: []plots.VLine{{X: res.SStar, Name: fmt.Sprintf("s* = %.2f", res.SStar), Color: 1}}}
 	odeS := make([]float64, len(res.Times))
 	for i := range odeS {
 		odeS[i] = float64(i + 1)
@@ -740,7 +739,7 @@ func (r *Optimal) specs() []*plots.Spec {
 			{Name: fmt.Sprintf("protocol, mean ± sd of %d runs", r.OptReps), X: r.SimS, Y: r.SimT, Lo: r.SimLo, Hi: r.SimHi, Color: 2, Points: true},
 		},
 		VLines: []plots.VLine{{X: res.SStar, Name: "s*", Color: 1}, {X: float64(res.SBestTime), Name: fmt.Sprintf("ODE optimum s = %d", res.SBestTime), Color: 3},
-			{X: float64(r.ExactBest), Name: fmt.Sprintf("exact optimum s = %d", r.ExactBest), Color: 4}}, LegendDown: 0.3 * vg.Inch}
+			{X: float64(r.ExactBest), Name: fmt.Sprintf("exact optimum s = %d", r.ExactBest), Color: 4}}}
 	lo, hi := 0.0, 0.0
 	for _, v := range append(append(append([]float64{}, res.Times...), r.SimHi...), r.ExactT...) {
 		if !math.IsInf(v, 0) && v > hi {

@@ -80,16 +80,18 @@ func transRuleText() string {
 const steadyZ = 3
 
 // steadyRule judges the steady state by its largest distance from c/n in
-// standard errors.
-func steadyRule(worstSE float64) string {
-	if worstSE > steadyZ {
+// standard errors, against the Student t critical value over reps
+// replications at the level of steadyZ normal standard errors (the
+// standard error is estimated from the replications' own late means).
+func steadyRule(worstSE float64, reps int) string {
+	if worstSE > tCrit(steadyZ, reps) {
 		return fails
 	}
 	return holds
 }
 
 func steadyRuleText() string {
-	return fmt.Sprintf("the late mean of x within %g standard errors of c/n at every n holds; else does not hold", float64(steadyZ))
+	return fmt.Sprintf("the late mean of x within %g standard errors of c/n at every n (Student's t over the replications at the level of %g normal standard errors) holds; else does not hold", float64(steadyZ), float64(steadyZ))
 }
 
 // reachLevel: coverage "reaches 1" if the smallest final mean is at least
@@ -227,15 +229,70 @@ const (
 )
 
 // A clause is one measurable part of a claim: Value ± SE measured (SE the
-// standard error over seeds), and Doc the document's figure (NaN: none).
+// standard error over Seeds seeds), and Doc the document's figure (NaN:
+// none). Every check compares the interval Value ± zSignificant·SE with
+// its threshold: decided where the interval lies on one side, unresolved
+// (undecided at this scale) where it straddles it.
 type clause struct {
 	Name      string
 	Kind      clauseKind
 	Value, SE float64
+	Seeds     int
 	Doc       float64
-	// Values, if set, are measured values that must each lie within
-	// valueTolerPct % of DocValues (Table I's four figures).
-	Values, DocValues []float64
+	// Values, if set, are measured values (± ValueSEs) that must each lie
+	// within valueTolerPct % of DocValues (Table I's four figures).
+	Values, ValueSEs, DocValues []float64
+}
+
+// interval is Value ± tCrit·SE (Student's t over the clause's seeds at
+// the level of zSignificant normal standard errors).
+func (c clause) interval() Interval {
+	h := tCrit(zSignificant, c.Seeds) * c.SE
+	return Interval{c.Value - h, c.Value + h}
+}
+
+// within checks that the interval iv lies in [lo, hi]: passed if wholly
+// inside, contradicted if wholly outside, unresolved otherwise.
+func within(iv Interval, lo, hi float64) check {
+	switch {
+	case iv.Lo >= lo && iv.Hi <= hi:
+		return passed
+	case iv.Hi < lo || iv.Lo > hi:
+		return contradicted
+	}
+	return unresolved
+}
+
+// seedsToDecide is the seeds at which the clause's unresolved checks would
+// be decided (the largest over its thresholds; NaN if none is unresolved).
+func (c clause) seedsToDecide() float64 {
+	iv := c.interval()
+	var ts []float64
+	switch c.Kind {
+	case small:
+		ts = []float64{-smallPct, smallPct}
+	case limited:
+		ts = []float64{limitedPct}
+	default:
+		ts = []float64{0}
+		if !math.IsNaN(c.Doc) {
+			ts = append(ts, c.Doc/magFactor, c.Doc*magFactor)
+		}
+	}
+	n := math.NaN()
+	for _, t := range ts {
+		if iv.Lo < t && iv.Hi > t {
+			n = math.Max(nanToZero(n), repsToDecide(c.Seeds, c.Value, iv, t))
+		}
+	}
+	return n
+}
+
+func nanToZero(v float64) float64 {
+	if math.IsNaN(v) {
+		return 0
+	}
+	return v
 }
 
 // judge returns the clause's direction and magnitude checks.
@@ -246,43 +303,36 @@ func (c clause) judge() (dir, mag check) {
 	}
 	switch c.Kind {
 	case small:
-		dir = passed
-		if math.Abs(c.Value) > smallPct {
-			dir = contradicted
-		}
+		dir = within(c.interval(), -smallPct, smallPct)
 	case limited:
-		dir = passed
-		if c.Value > limitedPct {
-			dir = contradicted
-		}
+		dir = within(c.interval(), math.Inf(-1), limitedPct)
 	default:
-		z := c.Value / c.SE
-		if c.SE == 0 {
-			z = math.Copysign(math.Inf(1), c.Value)
-			if c.Value == 0 {
-				z = 0
-			}
-		}
-		switch {
-		case z >= zSignificant:
+		switch iv := c.interval(); {
+		case c.SE == 0 && c.Value != 0 && c.Seeds >= 2: // no spread at all
+			dir = map[bool]check{true: passed, false: contradicted}[c.Value > 0]
+		case iv.Lo > 0:
 			dir = passed
-		case z <= -zSignificant:
+		case iv.Hi < 0:
 			dir = contradicted
 		default:
 			dir = unresolved
 		}
 		if !math.IsNaN(c.Doc) {
-			mag = passed
-			if c.Value < c.Doc/magFactor || c.Value > c.Doc*magFactor {
-				mag = contradicted
-			}
+			mag = within(c.interval(), c.Doc/magFactor, c.Doc*magFactor)
 		}
 	}
 	for i, v := range c.Values {
-		if mag == none {
-			mag = passed
+		d, tol := c.DocValues[i], valueTolerPct/100*math.Abs(c.DocValues[i])
+		se := 0.0
+		if i < len(c.ValueSEs) {
+			se = c.ValueSEs[i]
 		}
-		if d := c.DocValues[i]; math.Abs(v-d) > valueTolerPct/100*math.Abs(d) {
+		h := tCrit(zSignificant, c.Seeds) * se
+		m := within(Interval{v - h, v + h}, d-tol, d+tol)
+		switch {
+		case mag == none || mag == passed:
+			mag = m
+		case mag == unresolved && m == contradicted:
 			mag = contradicted
 		}
 	}
@@ -290,8 +340,10 @@ func (c clause) judge() (dir, mag check) {
 }
 
 // clauseRule judges a claim from its clauses: does not hold if a direction
-// is contradicted; holds if every direction is shown and every magnitude
-// given is within its tolerance; otherwise holds with a qualification.
+// is contradicted; undecided at this scale if a direction or a magnitude
+// is unresolved (its interval straddles the threshold); holds if every
+// direction is shown and every magnitude given is within its tolerance;
+// otherwise (a magnitude outside it) holds with a qualification.
 func clauseRule(cs []clause) string {
 	v := holds
 	for _, c := range cs {
@@ -299,7 +351,9 @@ func clauseRule(cs []clause) string {
 		switch {
 		case dir == contradicted:
 			return fails
-		case dir == unresolved || mag == contradicted:
+		case dir == unresolved || mag == unresolved:
+			v = undecided
+		case mag == contradicted && v == holds:
 			v = qualified
 		}
 	}
@@ -313,10 +367,7 @@ func (c clause) describe() string {
 	if c.Values != nil {
 		fmt.Fprintf(&b, "%s", c.Name)
 	} else {
-		fmt.Fprintf(&b, "%s %+.1f %%", c.Name, c.Value)
-		if c.Kind == rises {
-			fmt.Fprintf(&b, " ± %.1f", c.SE)
-		}
+		fmt.Fprintf(&b, "%s %+.1f %% ± %.1f", c.Name, c.Value, c.SE)
 		if !math.IsNaN(c.Doc) {
 			fmt.Fprintf(&b, " (document %+.1f %%)", c.Doc)
 		}
@@ -324,18 +375,21 @@ func (c clause) describe() string {
 	word := map[check]string{passed: "as stated", unresolved: "not shown at this scale", contradicted: "contradicted"}
 	fmt.Fprintf(&b, ": direction %s", word[dir])
 	if mag != none {
-		fmt.Fprintf(&b, ", magnitude %s", map[check]string{passed: "within tolerance", contradicted: "outside tolerance"}[mag])
+		fmt.Fprintf(&b, ", magnitude %s", map[check]string{passed: "within tolerance", unresolved: "undecided at this scale", contradicted: "outside tolerance"}[mag])
+	}
+	if n := c.seedsToDecide(); !math.IsNaN(n) && (dir == unresolved || mag == unresolved) {
+		fmt.Fprintf(&b, " (%s)", decideText(n, "seeds"))
 	}
 	return b.String()
 }
 
 func clauseRuleText() string {
-	return fmt.Sprintf("each clause: a rise shown at %g standard errors over seeds (\"small\" |Δ| ≤ %g %%, \"very limited\" ≤ %g %%), a document's \"up to X %%\" matched within a factor %g, a document's value within %g %%; a contradicted direction does not hold, all shown and matched holds, else holds with a qualification",
+	return fmt.Sprintf("each clause on the interval of its mean over seeds (Student's t at the level of %g normal standard errors): a rise shown when it excludes 0 (\"small\" within ±%g %%, \"very limited\" ≤ %g %%), a document's \"up to X %%\" matched within a factor %g, a document's value within %g %%; a contradicted direction does not hold; an interval across a threshold is undecided at this scale; all shown and matched holds; a magnitude outside its tolerance holds with a qualification",
 		float64(zSignificant), smallPct, limitedPct, magFactor, valueTolerPct)
 }
 
 // repairRuleText completes clauseRuleText for Tables II–IV.
-const repairRuleText = "; each repair clause is judged at the failure share where it is most extreme: a rise at its largest mean (the document's \"up to\" is its table's largest), \"small\" and \"very limited\" at the largest |Δ| (they must hold at every share)"
+const repairRuleText = "; each repair clause is judged at the failure share where it is most extreme: a rise at its largest mean (the document's \"up to\" is its table's largest), \"small\" and \"very limited\" at the largest |Δ| (they must hold at every share); the traffic is the repair's messages of every kind (join, break, election, sibling-reference upkeep, DHT look-ups; docs/MODEL.md §5) in % of the build's, counted alike"
 
 const (
 	tradeOffRuleText  = "a trade-off the document does not quantify has no measurable criterion: cannot be checked; the figures are given"

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/gossipkit/gossipkit/internal/rng"
 	"github.com/gossipkit/gossipkit/sim"
 )
@@ -161,7 +163,9 @@ func repsToDecide(R int, v float64, iv Interval, t float64) float64 {
 	if d == 0 {
 		return math.Inf(1)
 	}
-	n := math.Ceil(float64(R) * (half / d) * (half / d))
+	// Rounded up, forgiving the last bits of the float subtractions (an
+	// exact 40 must not become 41).
+	n := math.Ceil(float64(R)*(half/d)*(half/d) - 1e-9)
 	n = math.Max(n, float64(R+1))
 	if n > maxRepsToDecide {
 		return math.Inf(1)
@@ -216,8 +220,9 @@ type GrowthRow struct {
 	Runs     int
 }
 
-// growthTimes returns each run's rounds from X ≥ growthLo·K·N to X ≥
-// growthHi·K·N (first passages), NaN where a level is not reached.
+// growthTimes returns the rounds from X ≥ growthLo·K·N to X ≥ growthHi·K·N
+// (first passages) of each run that reaches both levels: a run whose item
+// died out while few copies existed has no growth to time.
 func growthTimes(res *sim.Result, K float64) []float64 {
 	N := float64(res.Config.Nodes)
 	first := func(x []int32, level float64) float64 {
@@ -228,16 +233,18 @@ func growthTimes(res *sim.Result, K float64) []float64 {
 		}
 		return math.NaN()
 	}
-	out := make([]float64, len(res.Reps))
-	for i, rep := range res.Reps {
-		out[i] = first(rep.X, growthHi*K*N) - first(rep.X, growthLo*K*N)
+	var out []float64
+	for _, rep := range res.Reps {
+		if g := first(rep.X, growthHi*K*N) - first(rep.X, growthLo*K*N); !math.IsNaN(g) {
+			out = append(out, g)
+		}
 	}
 	return out
 }
 
 // ReplicationGain is the gain of the exchange size S over s*'s integer
 // argmax in growth time, in % of the time at the argmax, with its interval
-// (± zSignificant standard errors of the difference of two means).
+// (± tCrit standard errors of the difference of two means).
 type ReplicationGain struct {
 	S            int
 	GainPct      float64
@@ -259,7 +266,9 @@ func replicationGains(rows []GrowthRow, sInt int) (gains []ReplicationGain, ok b
 		}
 		se := math.Sqrt(r.SD*r.SD/float64(r.Runs) + ref.SD*ref.SD/float64(ref.Runs))
 		g := ReplicationGain{S: r.S, GainPct: 100 * (ref.Mean - r.Mean) / ref.Mean, RunsToDecide: math.NaN()}
-		h := 100 * zSignificant * se / ref.Mean
+		// Student's t with the fewer runs' degrees of freedom (a
+		// conservative Welch interval).
+		h := 100 * tCrit(zSignificant, min(r.Runs, ref.Runs)) * se / ref.Mean
 		g.Lo, g.Hi = g.GainPct-h, g.GainPct+h
 		if iv := (Interval{g.Lo, g.Hi}); iv.straddles(optGainPct) {
 			g.RunsToDecide = repsToDecide(min(r.Runs, ref.Runs), g.GainPct, iv, optGainPct)
@@ -291,6 +300,24 @@ func replicationRule(gains []ReplicationGain, ok bool) string {
 }
 
 func replicationRuleText() string {
-	return fmt.Sprintf("the protocol's growth time of replication (rounds from %g %% to %g %% of the plateau c/n, mean over runs) at s*'s integer argmax against every other simulated s, the gain with ± %g standard errors: some s faster by ≥ %g %% over its whole interval does not hold; every interval below %g %% holds; otherwise undecided at this scale",
+	return fmt.Sprintf("the protocol's growth time of replication (rounds from %g %% to %g %% of the plateau c/n, mean over the runs that reach it) at s*'s integer argmax against every other simulated s, the gain with its interval (Student's t at the level of %g normal standard errors): some s faster by ≥ %g %% over its whole interval does not hold; every interval below %g %% holds; otherwise undecided at this scale",
 		100*growthLo, 100*growthHi, float64(zSignificant), optGainPct, optGainPct)
+}
+
+// zLevel is the two-sided level of zSignificant standard errors of a
+// normal law (2Φ(2) − 1 ≈ 95.45 %).
+var zLevel = 2*distuv.UnitNormal.CDF(zSignificant) - 1
+
+// tCrit is the critical value of a two-sided interval of the level that
+// z standard errors give a normal law, for a mean of n values whose
+// standard error is estimated from them: the Student t quantile with n − 1
+// degrees of freedom (12.7 for 2 values at z = 2, 2.32 for 10, → z as n
+// grows). With z standard errors alone, a mean of 2 or 5 seeds would
+// claim a precision its own sd cannot show. NaN for n < 2.
+func tCrit(z float64, n int) float64 {
+	if n < 2 {
+		return math.NaN()
+	}
+	level := 2*distuv.UnitNormal.CDF(z) - 1
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(1 - (1-level)/2)
 }

@@ -71,7 +71,7 @@ func (f *Fig78) replicationVerdicts() []Verdict {
 		steady.Measured += fmt.Sprintf("n = %d: %.4g vs %.4g; ", row.N, row.XLateMean, row.SteadyCOverN)
 	}
 	steady.Measured += fmt.Sprintf("largest distance %.1f standard errors", worstSE)
-	steady.Verdict = steadyRule(worstSE)
+	steady.Verdict = steadyRule(worstSE, f.reps())
 	minX, spans := windowShare(f.Rows, func(r ODEvsSimRow) Window { return r.WindowX })
 	fig7 := Verdict{Claim: "Fig. 7: the simulations show \"the same initial increase in replicas\" as x(t)", Rule: sdRuleText(),
 		Measured: fmt.Sprintf("in the take-off (t = %s) the ODE lies within one sd + half a node of the protocol mean at ≥ %s of the rounds at every n", spans, pct(minX))}
@@ -204,18 +204,18 @@ func (r *Tree) Verdicts() []Verdict {
 	redirect.Verdict, redirect.Measured = clauseRule(cs), describeClauses(cs)
 	out := []Verdict{k8, rootFirst, redirect}
 	depth := func(s tree.Summary) tree.Stat { return s.DepthChangePct }
-	requests := func(s tree.Summary) tree.Stat { return s.JoinRequestsIncreasePct }
+	traffic := func(s tree.Summary) tree.Stat { return s.TrafficIncreasePct }
 	b, p, e := tree.Breakout, tree.Preservation, tree.Election
 	claims := []struct {
 		claim string
 		cs    []clause
 	}{
 		{"subtree breakout keeps the depth small while join requests grow strongly (up to +427 %)", []clause{
-			r.repairClause(b, "depth", small, depth, math.NaN()), r.repairClause(b, "join requests", rises, requests, 427)}},
+			r.repairClause(b, "depth", small, depth, math.NaN()), r.repairClause(b, "repair traffic", rises, traffic, 427)}},
 		{"subtree preservation raises the depth (up to +44.26 %) and the traffic (up to +163.7 %)", []clause{
-			r.repairClause(p, "depth", rises, depth, 44.26), r.repairClause(p, "join requests", rises, requests, 163.7)}},
+			r.repairClause(p, "depth", rises, depth, 44.26), r.repairClause(p, "repair traffic", rises, traffic, 163.7)}},
 		{"recursive election changes the depth slightly with a very limited rise in requests", []clause{
-			r.repairClause(e, "depth", small, depth, math.NaN()), r.repairClause(e, "join requests", limited, requests, math.NaN())}},
+			r.repairClause(e, "depth", small, depth, math.NaN()), r.repairClause(e, "repair traffic", limited, traffic, math.NaN())}},
 	}
 	for _, c := range claims {
 		out = append(out, Verdict{Claim: c.claim, Verdict: clauseRule(c.cs), Rule: clauseRuleText() + repairRuleText, Measured: describeClauses(c.cs)})
@@ -249,8 +249,12 @@ func (r *Tree) repairClause(rep tree.Repair, name string, kind clauseKind, f fun
 		return clause{Name: name + " (no measurement)", Kind: kind, Value: math.NaN(), SE: math.NaN(), Doc: doc}
 	}
 	s := f(at.Summary)
+	se := s.SD / math.Sqrt(float64(at.Summary.Seeds))
+	if at.Summary.Seeds < 2 {
+		se = math.NaN() // one seed has no spread to measure: nothing is decided
+	}
 	return clause{Name: fmt.Sprintf("%s at %g %% failures", name, at.FailedPct), Kind: kind, Value: s.Mean,
-		SE: s.SD / math.Sqrt(float64(max(at.Summary.Seeds, 1))), Doc: doc}
+		SE: se, Seeds: at.Summary.Seeds, Doc: doc}
 }
 
 // table1Clauses are Table I's two clauses: random below distance in depth
@@ -259,8 +263,9 @@ func (r *Tree) repairClause(rep tree.Repair, name string, kind clauseKind, f fun
 func table1Clauses(rr, rd Table1Row) []clause {
 	c := func(name string, r, d tree.Stat, n int, docR, docD float64) clause {
 		se := math.Sqrt((r.SD*r.SD + d.SD*d.SD) / float64(max(n, 1)))
+		sq := math.Sqrt(float64(max(n, 1)))
 		return clause{Name: fmt.Sprintf("%s random %.2f, distance %.2f (document %.2f, %.2f)", name, r.Mean, d.Mean, docR, docD),
-			Kind: rises, Value: d.Mean - r.Mean, SE: se, Doc: math.NaN(), Values: []float64{r.Mean, d.Mean}, DocValues: []float64{docR, docD}}
+			Kind: rises, Value: d.Mean - r.Mean, SE: se, Seeds: n, Doc: math.NaN(), Values: []float64{r.Mean, d.Mean}, ValueSEs: []float64{r.SD / sq, d.SD / sq}, DocValues: []float64{docR, docD}}
 	}
 	return []clause{c("δ", rr.Depth, rd.Depth, rr.Seeds, rr.DepthDoc, rd.DepthDoc), c("ν", rr.Msgs, rd.Msgs, rr.Seeds, rr.MsgsDoc, rd.MsgsDoc)}
 }

@@ -109,6 +109,9 @@ type Config struct {
 	LookupMessages int
 }
 
+// DefaultSiblingRefreshMs is the default of Config.SiblingRefreshMs.
+const DefaultSiblingRefreshMs = 1000
+
 // LookupCost is the default cost of one DHT look-up among nodes nodes:
 // 2⌈log₂ nodes⌉ messages (0 for one node).
 func LookupCost(nodes int) int {
@@ -136,7 +139,7 @@ func (c *Config) defaults() {
 	set(&c.TauMinMs, 10)
 	set(&c.TauMaxMs, 20)
 	set(&c.FailAtMs, 5000)
-	set(&c.SiblingRefreshMs, 1000)
+	set(&c.SiblingRefreshMs, DefaultSiblingRefreshMs)
 	if c.LookupMessages == 0 {
 		c.LookupMessages = LookupCost(c.Nodes)
 	}
@@ -198,6 +201,13 @@ type Metrics struct {
 	// metrics).
 	Lookups int           `json:"lookups"`
 	Traffic RepairTraffic `json:"traffic"`
+}
+
+// BuildTraffic is every message of the tree from the start of the build,
+// by the counting rules of RepairTraffic: Σ ν and the DHT look-ups'
+// messages (lookupMessages each).
+func (m Metrics) BuildTraffic(lookupMessages int) int64 {
+	return int64(m.MessagesTotal) + int64(m.Lookups)*int64(lookupMessages)
 }
 
 // RepairTraffic is the repair's messages by kind, the counting rules of
