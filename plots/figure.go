@@ -309,16 +309,32 @@ func (s *Spec) Save(base string) ([]string, error) {
 }
 
 // Legend layout: 9-point text, one column up to legendOneColumn entries,
-// else two; each row legendRow high; legendMargin above and below.
+// else two; rows legendGap apart; legendMargin above and below.
 const (
 	legendFont      = 9
 	legendOneColumn = 3
 )
 
 var (
-	legendRow    = vg.Points(13)
+	legendGap    = vg.Points(2)
 	legendMargin = vg.Points(6)
 )
+
+// newLegend is an empty legend in the figures' style.
+func newLegend() plot.Legend {
+	l := plot.NewLegend()
+	l.TextStyle.Font.Size = legendFont
+	l.Top, l.Left = true, true
+	l.Padding = legendGap
+	return l
+}
+
+// legendRow is the height of one legend row: the text's height, as the
+// legend measures its entries, and the gap.
+func legendRow() vg.Length {
+	l := newLegend()
+	return l.TextStyle.Rectangle("Ág").Max.Y + legendGap
+}
 
 // legendColumns is the number of columns of a legend of n entries.
 func legendColumns(n int) int {
@@ -336,7 +352,8 @@ func legendHeight(items []legendItem) vg.Length {
 	}
 	cols := legendColumns(len(items))
 	rows := (len(items) + cols - 1) / cols
-	return vg.Length(rows)*legendRow + 2*legendMargin
+	descent := newLegend().TextStyle.FontExtents().Descent
+	return vg.Length(rows)*legendRow() + descent + 2*legendMargin
 }
 
 // drawWithLegend draws p above a strip of height h at the bottom of c and
@@ -353,10 +370,7 @@ func drawWithLegend(p *plot.Plot, items []legendItem, h vg.Length, c draw.Canvas
 	rows := (len(items) + cols - 1) / cols
 	colW := (c.Max.X - c.Min.X - 2*legendMargin) / vg.Length(cols)
 	for k := 0; k < cols; k++ {
-		l := plot.NewLegend()
-		l.TextStyle.Font.Size = legendFont
-		l.Top, l.Left = true, true
-		l.Padding = legendRow - vg.Points(legendFont*1.2)
+		l := newLegend()
 		for _, it := range items[k*rows : min((k+1)*rows, len(items))] {
 			l.Add(it.name, it.thumbs...)
 		}

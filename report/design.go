@@ -298,7 +298,7 @@ type designFinding struct {
 func findingRule(fs []designFinding) string {
 	v := holds
 	for _, f := range fs {
-		iv := Interval{f.Ratio - zSignificant*f.SEHi/f.SDLo, f.Ratio + zSignificant*f.SEHi/f.SDLo}
+		iv := Interval{f.Ratio - zDecide*f.SEHi/f.SDLo, f.Ratio + zDecide*f.SEHi/f.SDLo}
 		switch {
 		case iv.straddles(sdKeep):
 			return undecided
@@ -312,7 +312,7 @@ func findingRule(fs []designFinding) string {
 }
 
 func findingRuleText() string {
-	return fmt.Sprintf("finding of this toolkit, judged on this run: for every K at L = 0.99, the sd measured (exact chain or Monte Carlo) at the largest N at least %g of the exact sd at N = %d (a 1/√N spread would leave √(%d/N)), and within %g standard errors + %g %% of √ψ'(K)/u: holds; the first only: holds with a qualification; else does not hold; a ratio whose interval (± 2 standard errors) straddles the first threshold: undecided at this scale",
+	return fmt.Sprintf("finding of this toolkit, judged on this run: for every K at L = 0.99, the sd measured (exact chain or Monte Carlo) at the largest N at least %g of the exact sd at N = %d (a 1/√N spread would leave √(%d/N)), and within %g standard errors + %g %% of √ψ'(K)/u: holds; the first only: holds with a qualification; else does not hold; a ratio whose interval (± 3 standard errors) straddles the first threshold: undecided at this scale",
 		sdKeep, findingNLo, findingNLo, float64(zSignificant), 100*limitSlack)
 }
 

@@ -267,10 +267,7 @@ func (d *Doc) verdicts(t *plots.Table) error {
 		}
 		judged[rule] = append(judged[rule], fmt.Sprintf("%v (section %v)", row[0], row[4]))
 	}
-	var md bytes.Buffer
-	if err := glance.Write(&md, "markdown"); err != nil {
-		return err
-	}
+	md := glanceMarkdown(glance)
 	if err := atomicfile.WriteBytes(d.path("verdicts.md"), md.Bytes()); err != nil {
 		return err
 	}
@@ -279,6 +276,28 @@ func (d *Doc) verdicts(t *plots.Table) error {
 		d.printf("%d. %s. *Judges:* %s.\n", i+1, rule, strings.Join(judged[rule], "; "))
 	}
 	return nil
+}
+
+// glanceMarkdown writes t as a Markdown table without padding: a cell is
+// as wide as its text, so that no column is widened to its longest cell
+// (the table reads at a glance however it is rendered), and a "|" in a
+// cell (|E − S|) is escaped so that it does not split the cell.
+func glanceMarkdown(t *plots.Table) *bytes.Buffer {
+	var b bytes.Buffer
+	cell := func(v any) string { return strings.ReplaceAll(plots.Cell(v), "|", "\\|") }
+	b.WriteString("| " + strings.Join(t.Keys, " | ") + " |\n|")
+	for range t.Keys {
+		b.WriteString(":---|")
+	}
+	b.WriteString("\n")
+	for _, row := range t.Rows {
+		var cs []string
+		for _, v := range row {
+			cs = append(cs, cell(v))
+		}
+		b.WriteString("| " + strings.Join(cs, " | ") + " |\n")
+	}
+	return &b
 }
 
 // Sections returns the report's sections in order; section i+1 is

@@ -48,7 +48,7 @@ func sdRule(within float64) string {
 
 // sdRuleText states sdRule and its window.
 func sdRuleText() string {
-	return fmt.Sprintf("share of the take-off rounds (ODE between %g %% and %g %% of its plateau) with |ODE − mean| ≤ sd + %g/N, smallest over n, with its %g %% bootstrap interval over the replications: ≥ %g %% holds, ≥ %g %% holds with a qualification, else does not hold, when the whole interval lies in one grade; an interval across a threshold is undecided at this scale",
+	return fmt.Sprintf("share of the take-off rounds (ODE between %g %% and %g %% of its plateau) with |ODE − mean| ≤ sd + %g/N, smallest over n, with its %.2f %% bootstrap interval over the replications: ≥ %g %% holds, ≥ %g %% holds with a qualification, else does not hold, when the whole interval lies in one grade; an interval across a threshold is undecided at this scale",
 		100*windowLo, 100*windowHi, resolutionNodes, 100*bootLevel, 100*sdShareHolds, 100*sdShareQualified)
 }
 
@@ -245,9 +245,9 @@ type clause struct {
 }
 
 // interval is Value ± tCrit·SE (Student's t over the clause's seeds at
-// the level of zSignificant normal standard errors).
+// the level of zDecide normal standard errors).
 func (c clause) interval() Interval {
-	h := tCrit(zSignificant, c.Seeds) * c.SE
+	h := tCrit(zDecide, c.Seeds) * c.SE
 	return Interval{c.Value - h, c.Value + h}
 }
 
@@ -327,7 +327,7 @@ func (c clause) judge() (dir, mag check) {
 		if i < len(c.ValueSEs) {
 			se = c.ValueSEs[i]
 		}
-		h := tCrit(zSignificant, c.Seeds) * se
+		h := tCrit(zDecide, c.Seeds) * se
 		m := within(Interval{v - h, v + h}, d-tol, d+tol)
 		switch {
 		case mag == none || mag == passed:
@@ -384,8 +384,8 @@ func (c clause) describe() string {
 }
 
 func clauseRuleText() string {
-	return fmt.Sprintf("each clause on the interval of its mean over seeds (Student's t at the level of %g normal standard errors): a rise shown when it excludes 0 (\"small\" within ±%g %%, \"very limited\" ≤ %g %%), a document's \"up to X %%\" matched within a factor %g, a document's value within %g %%; a contradicted direction does not hold; an interval across a threshold is undecided at this scale; all shown and matched holds; a magnitude outside its tolerance holds with a qualification",
-		float64(zSignificant), smallPct, limitedPct, magFactor, valueTolerPct)
+	return fmt.Sprintf("each clause on the interval of its mean over seeds (Student's t at the level of %g normal standard errors, 99.73 %%): a rise shown when it excludes 0 (\"small\" within ±%g %%, \"very limited\" ≤ %g %%), a document's \"up to X %%\" matched within a factor %g, a document's value within %g %%; a contradicted direction does not hold; an interval across a threshold is undecided at this scale; all shown and matched holds; a magnitude outside its tolerance holds with a qualification",
+		float64(zDecide), smallPct, limitedPct, magFactor, valueTolerPct)
 }
 
 // repairRuleText completes clauseRuleText for Tables II–IV.

@@ -22,18 +22,35 @@ import (
 // undecided is the verdict of a claim whose interval straddles a threshold.
 const undecided = "undecided at this scale"
 
+// zDecide sets the level of every verdict's interval: that of zDecide
+// normal standard errors, 2Φ(3) − 1 = 99.73 %. A report judges about 15
+// claims and its verdicts must not change with the seed; at 95 % one claim
+// in twenty would be decided by the noise of its seed (a Bonferroni
+// argument: 15 claims × 5 seeds at 0.27 % each leave about one chance in
+// five of one flip where a quantity sits right at a threshold, and far less
+// elsewhere).
+const zDecide = 3
+
 // Bootstrap: bootResamples resamples of the replications (with
 // replacement, each case resampled on its own), a two-sided percentile
-// interval of level bootLevel. 2000 resamples put the Monte Carlo error of
-// a 2.5 % percentile at about √(0.025·0.975/2000) = 0.35 % in probability,
-// small beside the interval itself. bootStream is the stream of the study's
-// seed the resampling draws from (the simulations use streams 0..Reps−1 of
-// their own configurations; this one is the report's, fixed).
+// interval of level bootLevel (zDecide). 4000 resamples leave about 5.4 of
+// them beyond each end (0.135 %), enough to place it to within a few
+// resamples' spread. bootStream is the stream of the study's seed the
+// resampling draws from (the simulations use streams 0..Reps−1 of their
+// own configurations; this one is the report's, fixed).
 const (
-	bootResamples = 2000
-	bootLevel     = 0.95
+	bootResamples = 4000
 	bootStream    = 1<<62 + 7
 )
+
+// bootLevel is the level of the bootstrap intervals, 2Φ(zDecide) − 1.
+var bootLevel = 2*distuv.UnitNormal.CDF(zDecide) - 1
+
+// minBootReps is the fewest replications the bootstrap resamples: 5
+// replications have only 126 distinct resamples, and the percentile
+// interval of so few is known to be too narrow; below it the share's
+// interval is all of [0, 1] (undecided).
+const minBootReps = 10
 
 // Interval is a two-sided interval of a measured quantity at its level.
 type Interval struct{ Lo, Hi float64 }
@@ -89,6 +106,11 @@ func (c shareCase) share(idx []int) float64 {
 // replications with replacement (the cases are independent simulations)
 // and takes the smallest share; seed fixes the resamples.
 func bootstrapMinShare(cases []shareCase, seed uint64) Interval {
+	for _, c := range cases {
+		if len(c.reps) < minBootReps {
+			return Interval{0, 1} // too few replications to resample: no bound
+		}
+	}
 	r := rng.NewStream(seed, bootStream)
 	mins := make([]float64, 0, bootResamples)
 	idx := []int{}
@@ -181,6 +203,9 @@ func decideText(n float64, unit string) string {
 	return fmt.Sprintf("about %.0f %s would decide it", n, unit)
 }
 
+// levelText writes the level of the verdicts' intervals ("99.73 %").
+func levelText() string { return fmt.Sprintf("%.2f %%", 100*bootLevel) }
+
 // intervalText writes an interval of shares in whole percent.
 func intervalText(iv Interval) string {
 	return fmt.Sprintf("%.0f–%.0f %%", 100*iv.Lo, 100*iv.Hi)
@@ -268,7 +293,7 @@ func replicationGains(rows []GrowthRow, sInt int) (gains []ReplicationGain, ok b
 		g := ReplicationGain{S: r.S, GainPct: 100 * (ref.Mean - r.Mean) / ref.Mean, RunsToDecide: math.NaN()}
 		// Student's t with the fewer runs' degrees of freedom (a
 		// conservative Welch interval).
-		h := 100 * tCrit(zSignificant, min(r.Runs, ref.Runs)) * se / ref.Mean
+		h := 100 * tCrit(zDecide, min(r.Runs, ref.Runs)) * se / ref.Mean
 		g.Lo, g.Hi = g.GainPct-h, g.GainPct+h
 		if iv := (Interval{g.Lo, g.Hi}); iv.straddles(optGainPct) {
 			g.RunsToDecide = repsToDecide(min(r.Runs, ref.Runs), g.GainPct, iv, optGainPct)
@@ -300,13 +325,9 @@ func replicationRule(gains []ReplicationGain, ok bool) string {
 }
 
 func replicationRuleText() string {
-	return fmt.Sprintf("the protocol's growth time of replication (rounds from %g %% to %g %% of the plateau c/n, mean over the runs that reach it) at s*'s integer argmax against every other simulated s, the gain with its interval (Student's t at the level of %g normal standard errors): some s faster by ≥ %g %% over its whole interval does not hold; every interval below %g %% holds; otherwise undecided at this scale",
-		100*growthLo, 100*growthHi, float64(zSignificant), optGainPct, optGainPct)
+	return fmt.Sprintf("the protocol's growth time of replication (rounds from %g %% to %g %% of the plateau c/n, mean over the runs that reach it) at s*'s integer argmax against every other simulated s, the gain with its interval (Student's t at the level of %g normal standard errors, 99.73 %%): some s faster by ≥ %g %% over its whole interval does not hold; every interval below %g %% holds; otherwise undecided at this scale",
+		100*growthLo, 100*growthHi, float64(zDecide), optGainPct, optGainPct)
 }
-
-// zLevel is the two-sided level of zSignificant standard errors of a
-// normal law (2Φ(2) − 1 ≈ 95.45 %).
-var zLevel = 2*distuv.UnitNormal.CDF(zSignificant) - 1
 
 // tCrit is the critical value of a two-sided interval of the level that
 // z standard errors give a normal law, for a mean of n values whose

@@ -66,11 +66,12 @@ func (f *Fig78) replicationVerdicts() []Verdict {
 		Measured: fmt.Sprintf("largest |measured − model| %.4f (%.1f binomial standard errors), n = %d", f.Trans.MaxDiff, f.Trans.MaxZ, n0)}
 	steady := Verdict{Claim: "\"in all cases the steady state reaches precisely the expected value c/n\"", Rule: steadyRuleText()}
 	worstSE := 0.0
+	var per []string
 	for _, row := range f.Rows {
 		worstSE = math.Max(worstSE, math.Abs(row.XLateMean-row.SteadyCOverN)/row.XLateSE)
-		steady.Measured += fmt.Sprintf("n = %d: %.4g vs %.4g; ", row.N, row.XLateMean, row.SteadyCOverN)
+		per = append(per, fmt.Sprintf("n = %d: %.4g vs %.4g", row.N, row.XLateMean, row.SteadyCOverN))
 	}
-	steady.Measured += fmt.Sprintf("largest distance %.1f standard errors", worstSE)
+	steady.Measured = fmt.Sprintf("largest distance %.1f standard errors (critical value %.2f); %s", worstSE, tCrit(steadyZ, f.reps()), strings.Join(per, "; "))
 	steady.Verdict = steadyRule(worstSE, f.reps())
 	minX, spans := windowShare(f.Rows, func(r ODEvsSimRow) Window { return r.WindowX })
 	fig7 := Verdict{Claim: "Fig. 7: the simulations show \"the same initial increase in replicas\" as x(t)", Rule: sdRuleText(),
@@ -87,7 +88,7 @@ func (f *Fig78) gradeShare(v float64, iv Interval, measured string) (string, str
 	if math.IsNaN(iv.Lo) {
 		return verdict, measured
 	}
-	measured += fmt.Sprintf(" (%g %% bootstrap interval over the %d replications: %s)", 100*bootLevel, f.reps(), intervalText(iv))
+	measured += fmt.Sprintf(" (%s bootstrap interval over the %d replications: %s)", levelText(), f.reps(), intervalText(iv))
 	if verdict == undecided {
 		measured += fmt.Sprintf("; it straddles %s: %s", pct(t), decideText(repsToDecide(f.reps(), v, iv, t), "replications per n"))
 	}
