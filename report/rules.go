@@ -98,16 +98,24 @@ func steadyRuleText() string {
 // this; below it the rounds simulated were too few to tell.
 const reachLevel = 0.99
 
-// reachRule judges "coverage eventually reaches 1".
-func reachRule(final float64) string {
-	if final < reachLevel {
+// reachRule judges "coverage eventually reaches 1" by the interval iv of
+// the smallest final mean coverage over n (Student's t over the runs):
+// wholly at or above reachLevel holds; wholly below, the rounds simulated
+// cannot tell; across it, undecided at this scale.
+func reachRule(iv Interval) string {
+	switch {
+	case math.IsNaN(iv.Lo):
+		return unchecked
+	case iv.Lo >= reachLevel:
+		return holds
+	case iv.Hi < reachLevel:
 		return unchecked
 	}
-	return holds
+	return undecided
 }
 
 func reachRuleText() string {
-	return fmt.Sprintf("smallest final mean coverage over n ≥ %g holds; below, the rounds simulated cannot tell", reachLevel)
+	return fmt.Sprintf("the smallest final mean coverage over n, with its interval over the runs (Student's t at the level of %g normal standard errors), ≥ %g holds; below, the rounds simulated cannot tell; across %g, undecided at this scale", float64(zDecide), reachLevel, reachLevel)
 }
 
 // nearLog10: S is "close" to formula (1) if |E − S| stays below 10^nearLog10

@@ -32,8 +32,9 @@ func TestRules(t *testing.T) {
 		// (2p − 1)/√(2p(1 − p)) = 19.21: 10 se is not yet a departure.
 		{"steady 10 se with 3 replications", steadyRule(10, 3), holds},
 		{"steady 20 se with 3 replications", steadyRule(20, 3), fails},
-		{"coverage reaches 0.99", reachRule(0.99), holds},
-		{"coverage short of 0.99", reachRule(0.989), unchecked},
+		{"coverage reaches 0.99", reachRule(Interval{0.99, 1}), holds},
+		{"coverage short of 0.99", reachRule(Interval{0.9, 0.989}), unchecked},
+		{"coverage across 0.99", reachRule(Interval{0.98, 1}), undecided},
 		{"|E − S| below 1e-2", nearRule(-2.01), holds},
 		{"|E − S| at 1e-2", nearRule(-2), qualified},
 	}
