@@ -33,20 +33,8 @@ const (
 	resolutionNodes  = 0.5
 )
 
-// sdRule grades a share of rounds within one sd.
-func sdRule(within float64) string {
-	switch {
-	case math.IsNaN(within):
-		return unchecked
-	case within >= sdShareHolds:
-		return holds
-	case within >= sdShareQualified:
-		return qualified
-	}
-	return fails
-}
-
-// sdRuleText states sdRule and its window.
+// sdRuleText states the rule of the take-off share (gradeInterval with
+// sdShareHolds and sdShareQualified) and its window.
 func sdRuleText() string {
 	return fmt.Sprintf("share of the take-off rounds (ODE between %g %% and %g %% of its plateau) with |ODE − mean| ≤ sd + %g/N, smallest over n, with its %.2f %% bootstrap interval over the replications: ≥ %g %% holds, ≥ %g %% holds with a qualification, else does not hold, when the whole interval lies in one grade; an interval across a threshold is undecided at this scale",
 		100*windowLo, 100*windowHi, resolutionNodes, 100*bootLevel, 100*sdShareHolds, 100*sdShareQualified)

@@ -16,11 +16,6 @@ func TestRules(t *testing.T) {
 		got  string
 		want string
 	}{
-		{"sd share 1", sdRule(1), holds},
-		{"sd share 0.95", sdRule(0.95), holds},
-		{"sd share 0.94", sdRule(0.94), qualified},
-		{"sd share 0.68", sdRule(0.68), qualified},
-		{"sd share 0.67", sdRule(0.67), fails},
 		{"transitions within 4 se", transRule(sim.TransitionTest{MaxDiff: 0.05, MaxZ: 4}), holds},
 		{"transitions beyond 4 se, small", transRule(sim.TransitionTest{MaxDiff: 0.009, MaxZ: 4.1}), qualified},
 		{"transitions beyond 4 se, large", transRule(sim.TransitionTest{MaxDiff: 0.01, MaxZ: 4.1}), fails},
@@ -59,7 +54,6 @@ func TestRulesStep2(t *testing.T) {
 	cases := []struct {
 		name, got, want string
 	}{
-		{"sd share of an empty window", sdRule(math.NaN()), unchecked},
 		// Figures of a measured run: the best s gains 1.78 of 73 rounds (2.4 %), z = 1.87.
 		{"coverage optimum small, not significant", optimumRule(OptimumEffect{Best: 61, SStar: 52.79, GainPct: 2.4, Z: 1.87}), qualified},
 		{"coverage optimum small, significant", optimumRule(OptimumEffect{Best: 61, SStar: 52.79, GainPct: 2.4, Z: 5}), qualified},

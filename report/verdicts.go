@@ -90,7 +90,7 @@ func (f *Fig78) gradeShare(v float64, iv Interval, measured string) (string, str
 	}
 	measured += fmt.Sprintf(" (%s bootstrap interval over the %d replications: %s)", levelText(), f.reps(), intervalText(iv))
 	if verdict == undecided {
-		measured += fmt.Sprintf("; it straddles %s: %s", pct(t), decideText(repsToDecide(f.reps(), v, iv, t), "replications per n"))
+		measured += fmt.Sprintf("; it straddles %s: %s (a 1/√R extrapolation of this interval, rough where it spans most of [0, 1])", pct(t), decideText(repsToDecide(f.reps(), v, iv, t), "replications per n"))
 	}
 	return verdict, measured
 }
