@@ -336,24 +336,39 @@ func (c clause) judge() (dir, mag check) {
 }
 
 // clauseRule judges a claim from its clauses: does not hold if a direction
-// is contradicted; undecided at this scale if a direction or a magnitude
-// is unresolved (its interval straddles the threshold); holds if every
-// direction is shown and every magnitude given is within its tolerance;
-// otherwise (a magnitude outside it) holds with a qualification.
+// is contradicted; holds if every direction is shown and every magnitude
+// given is within its tolerance; otherwise (a magnitude outside it) holds
+// with a qualification. A check left unresolved (its interval straddles a
+// threshold) could go either way: the claim is judged with every
+// unresolved check passed and again with every one contradicted, and where
+// the two verdicts differ it is undecided at this scale (a magnitude far
+// outside its tolerance, say, leaves "holds with a qualification" decided
+// whatever an unresolved magnitude beside it turns out to be).
 func clauseRule(cs []clause) string {
-	v := holds
-	for _, c := range cs {
-		dir, mag := c.judge()
-		switch {
-		case dir == contradicted:
-			return fails
-		case dir == unresolved || mag == unresolved:
-			v = undecided
-		case mag == contradicted && v == holds:
-			v = qualified
+	verdict := func(resolve check) string {
+		v := holds
+		for _, c := range cs {
+			dir, mag := c.judge()
+			if dir == unresolved {
+				dir = resolve
+			}
+			if mag == unresolved {
+				mag = resolve
+			}
+			switch {
+			case dir == contradicted:
+				return fails
+			case mag == contradicted:
+				v = qualified
+			}
 		}
+		return v
 	}
-	return v
+	best, worst := verdict(passed), verdict(contradicted)
+	if best != worst {
+		return undecided
+	}
+	return best
 }
 
 // describe states the clause's measurement and checks.

@@ -120,8 +120,15 @@ func TestClauses(t *testing.T) {
 		// lies between 3.5 and 4.5 (t(9) is 3.25 at 99.5 % and 4.30 at
 		// 99.9 %, standard tables): depth from [42, 64] to [224, 246],
 		// across 88.52 either way; requests within [16, 26], below
-		// [81.85, 327.4].
-		{"preservation", []clause{{Kind: rises, Value: 144, SE: 22.7, Seeds: 10, Doc: 44.26}, {Kind: rises, Value: 21, SE: 1.1, Seeds: 10, Doc: 163.7}}, passed, unresolved, undecided},
+		// [81.85, 327.4]. The requests' magnitude is outside its
+		// tolerance, so the claim holds with a qualification whatever the
+		// depth's magnitude turns out to be: decided.
+		{"preservation", []clause{{Kind: rises, Value: 144, SE: 22.7, Seeds: 10, Doc: 44.26}, {Kind: rises, Value: 21, SE: 1.1, Seeds: 10, Doc: 163.7}}, passed, unresolved, qualified},
+		// The depth alone: its magnitude could be within or outside.
+		{"preservation depth alone", []clause{{Kind: rises, Value: 144, SE: 22.7, Seeds: 10, Doc: 44.26}}, passed, unresolved, undecided},
+		// An unresolved direction beside a contradicted magnitude: it
+		// could still contradict (does not hold) or not (qualified).
+		{"unresolved direction, contradicted magnitude", []clause{{Kind: small, Value: 8, SE: 2, Seeds: many, Doc: nan}, {Kind: rises, Value: 21, SE: 1.1, Seeds: 10, Doc: 163.7}}, unresolved, none, undecided},
 		// The same requests alone: contradicted magnitude, qualified.
 		{"requests below the document", []clause{{Kind: rises, Value: 21, SE: 1.1, Seeds: 10, Doc: 163.7}}, passed, contradicted, qualified},
 		// [36, 84] within [22.13, 88.52].
