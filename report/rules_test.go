@@ -201,11 +201,18 @@ func TestTreeVerdicts(t *testing.T) {
 		{Redirect: tree.RedirectDistance, Seeds: 50, Depth: st(6.12, 0.33), Msgs: st(8.4, 0.13), DepthDoc: 6.93, MsgsDoc: 7.68},
 		{Redirect: tree.RedirectRandom, Seeds: 50, Depth: st(5, 0), Msgs: st(7.8, 0.01), DepthDoc: 6, MsgsDoc: 7.2},
 	}
-	sum := func(depth, req tree.Stat) tree.Summary {
-		return tree.Summary{Seeds: 10, DepthChangePct: depth, JoinRequestsIncreasePct: req}
+	sum := func(depth, traffic tree.Stat) tree.Summary {
+		return tree.Summary{Seeds: 10, DepthChangePct: depth, TrafficIncreasePct: traffic}
 	}
+	// 10 seeds: the intervals are mean ± t·sd/√10 with t(9) at the level
+	// of 3 normal se between 3.5 and 4.5 (t(9) is 3.25 at 99.5 % and 4.30
+	// at 99.9 %). Breakout: depth 88 ± ≤ 29, wholly above "small" (10 %):
+	// does not hold. Preservation: depth 144 ± ≤ 103, its magnitude across
+	// 88.52, but the traffic's 21 ± ≤ 5 is far below 163.7/2: holds with a
+	// qualification whatever the depth's turns out to be. Election: depth
+	// 0, traffic 0.004 ± 0.014, within 25 %: holds.
 	r.Repairs = [][]RepairRow{
-		{{Repair: tree.Breakout, FailedPct: 50, Summary: sum(st(88, 70), st(42, 6))}},
+		{{Repair: tree.Breakout, FailedPct: 50, Summary: sum(st(88, 20), st(42, 6))}},
 		{{Repair: tree.Preservation, FailedPct: 50, Summary: sum(st(144, 72), st(21, 3.5))}},
 		{{Repair: tree.Election, FailedPct: 50, Summary: sum(st(0, 0), st(0.004, 0.01))}},
 	}
@@ -221,11 +228,11 @@ func TestTreeVerdicts(t *testing.T) {
 	}
 
 	// "Up to" is judged at the largest value of the table, "small" at the
-	// largest |Δ|. Breakout's requests +300 % at 20 % failures are within a
-	// factor 2 of the document's 427 %, +150 % at 50 % are not; its depth
-	// stays within 10 % at 50 % but not at 10 %. Election: a +30 % rise in
-	// requests at 5 % failures breaks "very limited" (≤ 25 %) though the 50 %
-	// row has none.
+	// largest |Δ|. Breakout's traffic +300 % ± ≤ 15 at 20 % failures is
+	// within a factor 2 of the document's 427 %, +150 % at 50 % is not; its
+	// depth stays within 10 % at 50 % (5 ± ≤ 1.5) but not at 10 % (−12 ± ≤
+	// 1.5). Election: a +30 % ± ≤ 1.5 rise in traffic at 5 % failures
+	// breaks "very limited" (≤ 25 %) though the 50 % row has none.
 	r.Repairs = [][]RepairRow{
 		{{Repair: tree.Breakout, FailedPct: 20, Summary: sum(st(2, 1), st(300, 10))},
 			{Repair: tree.Breakout, FailedPct: 50, Summary: sum(st(5, 1), st(150, 10))}},
@@ -234,13 +241,13 @@ func TestTreeVerdicts(t *testing.T) {
 			{Repair: tree.Election, FailedPct: 50, Summary: sum(st(0, 0), st(0, 0))}},
 	}
 	vs = r.Verdicts()
-	if v := vs[3]; v.Verdict != holds || !strings.Contains(v.Measured, "join requests at 20 % failures +300.0 %") {
+	if v := vs[3]; v.Verdict != holds || !strings.Contains(v.Measured, "repair traffic at 20 % failures +300.0 %") {
 		t.Errorf("breakout: %s, %s; want holds, judged on +300 %% at 20 %%", v.Verdict, v.Measured)
 	}
 	if v := vs[4]; v.Verdict != holds {
 		t.Errorf("preservation: %s, %s; want holds", v.Verdict, v.Measured)
 	}
-	if v := vs[5]; v.Verdict != fails || !strings.Contains(v.Measured, "join requests at 5 % failures +30.0 %") {
+	if v := vs[5]; v.Verdict != fails || !strings.Contains(v.Measured, "repair traffic at 5 % failures +30.0 %") {
 		t.Errorf("election: %s, %s; want does not hold, judged on +30 %% at 5 %%", v.Verdict, v.Measured)
 	}
 	r.Repairs[0] = []RepairRow{{Repair: tree.Breakout, FailedPct: 10, Summary: sum(st(-12, 1), st(300, 10))},
@@ -248,30 +255,50 @@ func TestTreeVerdicts(t *testing.T) {
 	if v := r.Verdicts()[3]; v.Verdict != fails || !strings.Contains(v.Measured, "depth at 10 % failures -12.0 %") {
 		t.Errorf("breakout, depth −12 %% at 10 %%: %s, %s; want does not hold", v.Verdict, v.Measured)
 	}
-	// No row for a repair: nothing is shown, so the claim is qualified.
+	// No row for a repair: nothing is shown, so the claim is undecided.
 	r.Repairs = [][]RepairRow{{}, {}, {}}
-	if v := r.Verdicts()[5]; v.Verdict != qualified {
-		t.Errorf("election without rows: %s, %s; want qualified", v.Verdict, v.Measured)
+	if v := r.Verdicts()[5]; v.Verdict != undecided {
+		t.Errorf("election without rows: %s, %s; want undecided", v.Verdict, v.Measured)
 	}
 }
 
-// Figs. 7 and 8 judged on the take-off window, not on every round.
+// Figs. 7 and 8 judged on the take-off window, not on every round, by the
+// interval of the smallest share (ShareX, ShareY, ShareYRound, set here as
+// the bootstrap would), and coverage by its final value over the runs.
 func TestFig78Verdicts(t *testing.T) {
 	w := func(within float64) Window { return Window{From: 10, To: 40, Rounds: 31, Within: within} }
-	f := &Fig78{Ns: []int{500, 1000}, T: 500, Rows: []ODEvsSimRow{
+	// 10 runs of 100 nodes, every one covered at the end.
+	runs := func() *sim.Result {
+		cfg := sim.DefaultConfig()
+		cfg.Nodes = 100
+		res := &sim.Result{Config: cfg}
+		for range 10 {
+			res.Reps = append(res.Reps, sim.Replication{Y: []int32{1, 50, 100}})
+		}
+		return res
+	}
+	f := &Fig78{Ns: []int{500, 1000}, T: 500, Runs: map[int]*sim.Result{500: runs(), 1000: runs()}, Rows: []ODEvsSimRow{
 		{N: 500, SteadyCOverN: 0.2, XLateMean: 0.199, XLateSE: 0.001, WindowX: w(1), WindowY: w(0.97), WindowYRound: w(0.5), YFinal: 1,
 			GapX: sim.Gap{WithinSD: 0.5}, GapY: sim.Gap{WithinSD: 0.5}},
-		{N: 1000, SteadyCOverN: 0.1, XLateMean: 0.1, XLateSE: 0.001, WindowX: w(0.9), WindowY: w(0.96), WindowYRound: w(0.7), YFinal: 0.995},
-	}}
+		{N: 1000, SteadyCOverN: 0.1, XLateMean: 0.1, XLateSE: 0.001, WindowX: w(0.9), WindowY: w(0.96), WindowYRound: w(0.7), YFinal: 1},
+	}, ShareX: Interval{0.8, 0.93}, ShareY: Interval{0.955, 0.99}, ShareYRound: Interval{0.3, 0.6}}
 	rep := f.replicationVerdicts()
-	// |0.199 − 0.2| = 1 se: holds; window shares 1 and 0.9: qualified.
+	// |0.199 − 0.2| = 1 se, below t(9) at the level of 3 se: holds; the
+	// x share 0.9 in [0.8, 0.93]: qualified.
 	if rep[1].Verdict != holds || rep[2].Verdict != qualified {
 		t.Errorf("replication: %+v", rep)
 	}
 	cov := f.coverageVerdicts()
-	// Per event: min(0.97, 0.96) holds; snapshots: min(0.5, 0.7) < 0.68 fails.
+	// Per event: 0.96 in [0.955, 0.99], holds; snapshots: 0.5 in [0.3,
+	// 0.6], does not hold; every run covered: coverage reaches 1.
 	if cov[0].Verdict != holds || cov[1].Verdict != fails || cov[2].Verdict != holds {
 		t.Errorf("coverage: %+v", cov)
+	}
+	// An interval across a threshold: undecided, with the replications
+	// that would decide it named.
+	f.ShareX = Interval{0.6, 0.99}
+	if v := f.replicationVerdicts()[2]; v.Verdict != undecided || !strings.Contains(v.Measured, "replications per n would decide it") {
+		t.Errorf("x share across 0.68 and 0.95: %+v", v)
 	}
 }
 
