@@ -395,7 +395,7 @@ func (c clause) describe() string {
 }
 
 func clauseRuleText() string {
-	return fmt.Sprintf("each clause on the interval of its mean over seeds (Student's t at the level of %g normal standard errors, 99.73 %%): a rise shown when it excludes 0 (\"small\" within ±%g %%, \"very limited\" ≤ %g %%), a document's \"up to X %%\" matched within a factor %g, a document's value within %g %%; a contradicted direction does not hold; an interval across a threshold is undecided at this scale; all shown and matched holds; a magnitude outside its tolerance holds with a qualification",
+	return fmt.Sprintf("each clause on the interval of its mean over seeds (Student's t at the level of %g normal standard errors, 99.73 %%): a rise shown when it excludes 0 (\"small\" within ±%g %%, \"very limited\" ≤ %g %%), a document's \"up to X %%\" matched within a factor %g, a document's value within %g %%; a contradicted direction does not hold; all shown and matched holds; a magnitude outside its tolerance holds with a qualification; a check whose interval straddles its threshold leaves the claim undecided at this scale where resolving it either way would change the verdict",
 		float64(zDecide), smallPct, limitedPct, magFactor, valueTolerPct)
 }
 
