@@ -228,7 +228,9 @@ type Fig78 struct {
 	SimXBand, SimYBand []Band
 	// Rows: the ODE against the protocol at each n (ode_vs_sim).
 	Rows []ODEvsSimRow
-	// Trans: the measured transitions of d against Fig. 1's at Ns[0].
+	// Trans: the measured transitions of d against Fig. 1's at Ns[0], in
+	// standard errors of the spread between replications
+	// (transitionsByRep).
 	Trans sim.TransitionTest
 	// ShareX, ShareY, ShareYRound: bootstrap intervals (bootLevel, over the
 	// replications) of the smallest take-off share over n of x, per-event
@@ -330,7 +332,7 @@ func (s *Study) Fig78(ctx context.Context) (*Fig78, error) {
 		row.T99ODE, row.T99Sim = sim.FirstReach(tt, my, 0.99), sim.FirstReach(sy.T, sy.Mean, 0.99)
 		f.Rows = append(f.Rows, row)
 	}
-	f.Trans = f.Runs[sc.Ns[0]].TestTransitions()
+	f.Trans = transitionsByRep(f.Runs[sc.Ns[0]])
 	f.ShareX = bootstrapMinShare(cases[0], sc.Seed)
 	f.ShareY = bootstrapMinShare(cases[1], sc.Seed)
 	f.ShareYRound = bootstrapMinShare(cases[2], sc.Seed)

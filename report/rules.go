@@ -48,19 +48,23 @@ const (
 	transDiff = 0.01
 )
 
-// transRule judges the transition test.
-func transRule(t sim.TransitionTest) string {
+// transRule judges the transition test: MaxZ is in standard errors
+// estimated from the spread between reps replications (transitionsByRep),
+// so the critical value is Student's t over them at the level of transZ
+// normal standard errors.
+func transRule(t sim.TransitionTest, reps int) string {
+	crit := tCrit(transZ, reps)
 	switch {
-	case t.MaxZ > transZ && t.MaxDiff < transDiff:
+	case t.MaxZ > crit && t.MaxDiff < transDiff:
 		return qualified
-	case t.MaxZ > transZ:
+	case t.MaxZ > crit:
 		return fails
 	}
 	return holds
 }
 
 func transRuleText() string {
-	return fmt.Sprintf("every measured P(to|from) within %g binomial standard errors of Fig. 1's holds; beyond, but within %g absolute, holds with a qualification; else does not hold", float64(transZ), transDiff)
+	return fmt.Sprintf("every measured P(to|from) within %g standard errors of Fig. 1's (the standard error from the spread between the replications, since one item's successive shuffles are not independent trials; Student's t over them at the level of %g normal standard errors) holds; beyond, but within %g absolute, holds with a qualification; else does not hold", float64(transZ), float64(transZ), transDiff)
 }
 
 // steadyZ: the late mean of x within steadyZ standard errors of c/n at

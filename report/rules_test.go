@@ -16,9 +16,14 @@ func TestRules(t *testing.T) {
 		got  string
 		want string
 	}{
-		{"transitions within 4 se", transRule(sim.TransitionTest{MaxDiff: 0.05, MaxZ: 4}), holds},
-		{"transitions beyond 4 se, small", transRule(sim.TransitionTest{MaxDiff: 0.009, MaxZ: 4.1}), qualified},
-		{"transitions beyond 4 se, large", transRule(sim.TransitionTest{MaxDiff: 0.01, MaxZ: 4.1}), fails},
+		// Very many replications: the critical value is 4 se.
+		{"transitions within 4 se", transRule(sim.TransitionTest{MaxDiff: 0.05, MaxZ: 4}, 1<<30), holds},
+		{"transitions beyond 4 se, small", transRule(sim.TransitionTest{MaxDiff: 0.009, MaxZ: 4.1}, 1<<30), qualified},
+		{"transitions beyond 4 se, large", transRule(sim.TransitionTest{MaxDiff: 0.01, MaxZ: 4.1}, 1<<30), fails},
+		// 3 replications: t(2) at the level of 4 normal se, p = Φ(4) =
+		// 0.99996833, is (2p − 1)/√(2p(1 − p)) = 125.6: 10 se is not a
+		// departure.
+		{"transitions 10 se over 3 replications", transRule(sim.TransitionTest{MaxDiff: 0.05, MaxZ: 10}, 3), holds},
 		// With very many replications Student's t is the normal law: 3 se.
 		{"steady within 3 se", steadyRule(3, 1<<30), holds},
 		{"steady beyond 3 se", steadyRule(3.01, 1<<30), fails},

@@ -342,3 +342,55 @@ func tCrit(z float64, n int) float64 {
 	level := 2*distuv.UnitNormal.CDF(z) - 1
 	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(1 - (1-level)/2)
 }
+
+// transitionsByRep compares the measured transitions of d with the
+// model's P(to | from) as sim.TransitionZ does, but with the standard error
+// of each pooled frequency f = Σ c_r / Σ m_r (c_r the count of the target,
+// m_r of the state, in replication r) taken from the spread between the R
+// replications, the ratio estimator's R/(R−1)·Σ (c_r − f·m_r)² / (Σ m_r)²:
+// one item's successive shuffles within a run are not independent trials,
+// so the binomial standard error understates the noise. Targets of model
+// probability 0 or 1, states never seen, and state 00 are skipped.
+func transitionsByRep(res *sim.Result) sim.TransitionTest {
+	model := res.Measure().TransModel
+	R := float64(len(res.Reps))
+	var t sim.TransitionTest
+	if R < 2 {
+		return sim.TransitionTest{MaxDiff: math.NaN(), MaxZ: math.NaN()}
+	}
+	for i := 1; i < 4; i++ {
+		var M float64
+		for _, rep := range res.Reps {
+			for j := range 4 {
+				M += float64(rep.Transitions[i][j])
+			}
+		}
+		for j := range 4 {
+			p := model[i][j]
+			if M == 0 || p <= 0 || p >= 1 {
+				continue
+			}
+			var C float64
+			for _, rep := range res.Reps {
+				C += float64(rep.Transitions[i][j])
+			}
+			f := C / M
+			var ss float64
+			for _, rep := range res.Reps {
+				var m float64
+				for k := range 4 {
+					m += float64(rep.Transitions[i][k])
+				}
+				d := float64(rep.Transitions[i][j]) - f*m
+				ss += d * d
+			}
+			se := math.Sqrt(R/(R-1)*ss) / M
+			diff := math.Abs(f - p)
+			t.MaxDiff = math.Max(t.MaxDiff, diff)
+			if se > 0 {
+				t.MaxZ = math.Max(t.MaxZ, diff/se)
+			}
+		}
+	}
+	return t
+}

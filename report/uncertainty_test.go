@@ -6,6 +6,8 @@ import (
 	"os"
 	"slices"
 	"testing"
+
+	"github.com/gossipkit/gossipkit/sim"
 )
 
 func TestGradeInterval(t *testing.T) {
@@ -217,5 +219,32 @@ func TestTCrit(t *testing.T) {
 	// Many values: the normal law's z.
 	if got := tCrit(2, 1<<30); math.Abs(got-2) > 1e-6 {
 		t.Errorf("tCrit(2, 2^30) = %g, want 2", got)
+	}
+}
+
+// TestTransitionsByRep: two replications whose only shuffles start in
+// state 01, with counts to 01, 10, 11 of (80, 5, 15) and (70, 10, 20). The
+// pooled frequencies are 150/200, 15/200, 35/200; the ratio estimator's
+// standard errors, √(2/1 · Σ (c_r − f·m_r)²)/200, are √(2·(5² + 5²))/200 =
+// 0.05 for 01 and √(2·(2.5² + 2.5²))/200 = 0.025 for 10 and 11 (by hand).
+func TestTransitionsByRep(t *testing.T) {
+	t.Parallel()
+	cfg := sim.DefaultConfig()
+	res := &sim.Result{Config: cfg, Reps: []sim.Replication{
+		{Counters: sim.Counters{Transitions: [4][4]int64{1: {0, 80, 5, 15}}}},
+		{Counters: sim.Counters{Transitions: [4][4]int64{1: {0, 70, 10, 20}}}},
+	}}
+	model := res.Measure().TransModel
+	f := []float64{0, 0.75, 0.075, 0.175}
+	se := []float64{0, 0.05, 0.025, 0.025}
+	var wantDiff, wantZ float64
+	for j := 1; j < 4; j++ {
+		d := math.Abs(f[j] - model[1][j])
+		wantDiff, wantZ = math.Max(wantDiff, d), math.Max(wantZ, d/se[j])
+	}
+	got := transitionsByRep(res)
+	// 1e-12: sums of a few hundred integers and one square root.
+	if math.Abs(got.MaxDiff-wantDiff) > 1e-12 || math.Abs(got.MaxZ-wantZ) > 1e-9 {
+		t.Errorf("transitionsByRep = %+v, want MaxDiff %g, MaxZ %g", got, wantDiff, wantZ)
 	}
 }

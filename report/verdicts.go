@@ -62,8 +62,8 @@ func (r *DropProbability) Verdicts() []Verdict {
 // steady state and Fig. 7.
 func (f *Fig78) replicationVerdicts() []Verdict {
 	n0 := f.Ns[0]
-	trans := Verdict{Claim: "the transition probabilities of Fig. 1 describe an item's state in the protocol's shuffles", Verdict: transRule(f.Trans), Rule: transRuleText(),
-		Measured: fmt.Sprintf("largest |measured − model| %.4f (%.1f binomial standard errors), n = %d", f.Trans.MaxDiff, f.Trans.MaxZ, n0)}
+	trans := Verdict{Claim: "the transition probabilities of Fig. 1 describe an item's state in the protocol's shuffles", Verdict: transRule(f.Trans, f.reps()), Rule: transRuleText(),
+		Measured: fmt.Sprintf("largest |measured − model| %.4f (%.1f standard errors of the spread between the %d replications; critical value %.2f), n = %d", f.Trans.MaxDiff, f.Trans.MaxZ, f.reps(), tCrit(transZ, f.reps()), n0)}
 	steady := Verdict{Claim: "\"in all cases the steady state reaches precisely the expected value c/n\"", Rule: steadyRuleText()}
 	worstSE := 0.0
 	var per []string
