@@ -58,12 +58,14 @@ type Spec struct {
 	Series                []Series
 	// VLines are vertical reference lines (e.g. s*), with legend names.
 	VLines []VLine
-	// LegendLeft and LegendBottom move the legend from the top right;
-	// LegendDown shifts it further down (from the top) by that length.
-	LegendLeft, LegendBottom bool
-	LegendDown               vg.Length
-	YMin, YMax               *float64
-	XMax                     *float64
+	// The legend is drawn below the axes, outside the data, in one column
+	// (up to legendOneColumn entries) or two, so that it never covers a
+	// curve or a band; the figure grows by its height.
+	YMin, YMax *float64
+	XMax       *float64
+	// Probability marks a y axis of probabilities or shares: it spans
+	// [0, 1] whatever the data, with a labelled tick every 0.2.
+	Probability bool
 	// LogY puts the y axis on a log scale (drawn as log10 y, labelled in
 	// y); every y value must be > 0, which Build checks.
 	LogY bool
@@ -110,10 +112,33 @@ func (se Series) finite() Series {
 	return out
 }
 
-// Build draws the figure. Points where y is NaN or infinite are left out.
+// legendItem is one legend entry: a name and what its thumbnail draws.
+type legendItem struct {
+	name   string
+	thumbs []plot.Thumbnailer
+}
+
+// Build draws the figure, its legend in p.Legend (Save and SaveStack draw
+// it below the axes instead). Points where y is NaN or infinite are left
+// out.
 func (s *Spec) Build() (*plot.Plot, error) {
-	if err := s.check(); err != nil {
+	p, items, err := s.build()
+	if err != nil {
 		return nil, err
+	}
+	for _, it := range items {
+		p.Legend.Add(it.name, it.thumbs...)
+	}
+	return p, nil
+}
+
+// build draws the figure with an empty legend and returns the legend's
+// entries.
+func (s *Spec) build() (*plot.Plot, []legendItem, error) {
+	var items []legendItem
+	add := func(name string, t plot.Thumbnailer) { items = append(items, legendItem{name, []plot.Thumbnailer{t}}) }
+	if err := s.check(); err != nil {
+		return nil, nil, err
 	}
 	clean := *s
 	clean.Series = make([]Series, len(s.Series))
@@ -123,12 +148,12 @@ func (s *Spec) Build() (*plot.Plot, error) {
 	s = &clean
 	if s.LogY {
 		if err := s.toLog10(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if s.LogX {
 		if err := s.toLog10X(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	p := plot.New()
@@ -140,12 +165,8 @@ func (s *Spec) Build() (*plot.Plot, error) {
 		ax.Label.TextStyle.Font.Size = 11
 		ax.Tick.Label.Font.Size = 10
 	}
-	p.Legend.TextStyle.Font.Size = 9
-	p.Legend.Top = !s.LegendBottom
-	p.Legend.Left = s.LegendLeft
-	p.Legend.YOffs = -s.LegendDown
-	p.X.Tick.Marker = cleanTicks{}
-	p.Y.Tick.Marker = cleanTicks{}
+	p.X.Tick.Marker = roundTicks{}
+	p.Y.Tick.Marker = roundTicks{}
 	p.Add(plotter.NewGrid())
 	for _, se := range s.Series {
 		if len(se.Lo) != len(se.X) || len(se.Hi) != len(se.X) || len(se.X) == 0 {
@@ -163,7 +184,7 @@ func (s *Spec) Build() (*plot.Plot, error) {
 				plotter.YErrors
 			}{xys, errs})
 			if err != nil {
-				return nil, fmt.Errorf("%s error bars: %w", se.Name, err)
+				return nil, nil, fmt.Errorf("%s error bars: %w", se.Name, err)
 			}
 			eb.LineStyle.Color = Palette[se.Color%len(Palette)]
 			p.Add(eb)
@@ -179,7 +200,7 @@ func (s *Spec) Build() (*plot.Plot, error) {
 			}
 			poly, err := plotter.NewPolygon(band)
 			if err != nil {
-				return nil, fmt.Errorf("%s band: %w", se.Name, err)
+				return nil, nil, fmt.Errorf("%s band: %w", se.Name, err)
 			}
 			r, g, b, _ := Palette[se.Color%len(Palette)].RGBA()
 			poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 55}
@@ -196,7 +217,7 @@ func (s *Spec) Build() (*plot.Plot, error) {
 		if se.Points {
 			sc, err := plotter.NewScatter(xys)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", se.Name, err)
+				return nil, nil, fmt.Errorf("%s: %w", se.Name, err)
 			}
 			sc.GlyphStyle.Color = col
 			sc.GlyphStyle.Radius = vg.Points(2.5)
@@ -207,13 +228,13 @@ func (s *Spec) Build() (*plot.Plot, error) {
 			}
 			p.Add(sc)
 			if se.Name != "" {
-				p.Legend.Add(se.Name, sc)
+				add(se.Name, sc)
 			}
 			continue
 		}
 		l, err := plotter.NewLine(xys)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", se.Name, err)
+			return nil, nil, fmt.Errorf("%s: %w", se.Name, err)
 		}
 		l.LineStyle.Color = col
 		l.LineStyle.Width = vg.Points(1.5)
@@ -225,11 +246,14 @@ func (s *Spec) Build() (*plot.Plot, error) {
 		}
 		p.Add(l)
 		if se.Name != "" {
-			p.Legend.Add(se.Name, l)
+			add(se.Name, l)
 		}
 	}
 	for _, v := range s.VLines {
 		lo, hi := p.Y.Min, p.Y.Max
+		if s.Probability {
+			lo, hi = 0, 1
+		}
 		if s.YMin != nil {
 			lo = *s.YMin
 		}
@@ -238,14 +262,14 @@ func (s *Spec) Build() (*plot.Plot, error) {
 		}
 		l, err := plotter.NewLine(plotter.XYs{{X: v.X, Y: lo}, {X: v.X, Y: hi}})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		l.LineStyle.Color = Palette[v.Color%len(Palette)]
 		l.LineStyle.Width = vg.Points(1)
 		l.LineStyle.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
 		p.Add(l)
 		if v.Name != "" {
-			p.Legend.Add(v.Name, l)
+			add(v.Name, l)
 		}
 	}
 	if s.XMax != nil {
@@ -266,17 +290,95 @@ func (s *Spec) Build() (*plot.Plot, error) {
 	if s.YMax != nil {
 		p.Y.Max = *s.YMax
 	}
-	return p, nil
+	if s.Probability {
+		p.Y.Min, p.Y.Max = 0, 1
+		p.Y.Tick.Marker = fixedTicks{values: []float64{0, 0.2, 0.4, 0.6, 0.8, 1}}
+	}
+	return p, items, nil
 }
 
 // Save writes the figure as base.png and base.svg (each through a temporary
 // file renamed into place) and returns their paths.
 func (s *Spec) Save(base string) ([]string, error) {
-	p, err := s.Build()
+	p, items, err := s.build()
 	if err != nil {
 		return nil, err
 	}
-	return saveBoth(base, Height, func(c draw.Canvas) { p.Draw(c) })
+	h := legendHeight(items)
+	return saveBoth(base, Height+h, func(c draw.Canvas) { drawWithLegend(p, items, h, c) })
+}
+
+// Legend layout: 9-point text, one column up to legendOneColumn entries,
+// else two; rows legendGap apart; legendMargin above and below.
+const (
+	legendFont      = 9
+	legendOneColumn = 3
+)
+
+var (
+	legendGap    = vg.Points(2)
+	legendMargin = vg.Points(6)
+)
+
+// newLegend is an empty legend in the figures' style.
+func newLegend() plot.Legend {
+	l := plot.NewLegend()
+	l.TextStyle.Font.Size = legendFont
+	l.Top, l.Left = true, true
+	l.Padding = legendGap
+	return l
+}
+
+// legendRow is the height of one legend row: the text's height, as the
+// legend measures its entries, and the gap.
+func legendRow() vg.Length {
+	l := newLegend()
+	return l.TextStyle.Rectangle("Ág").Max.Y + legendGap
+}
+
+// legendColumns is the number of columns of a legend of n entries.
+func legendColumns(n int) int {
+	if n <= legendOneColumn {
+		return 1
+	}
+	return 2
+}
+
+// legendHeight is the height of the strip below the axes that holds the
+// legend (0 without entries).
+func legendHeight(items []legendItem) vg.Length {
+	if len(items) == 0 {
+		return 0
+	}
+	cols := legendColumns(len(items))
+	rows := (len(items) + cols - 1) / cols
+	descent := newLegend().TextStyle.FontExtents().Descent
+	return vg.Length(rows)*legendRow() + descent + 2*legendMargin
+}
+
+// drawWithLegend draws p above a strip of height h at the bottom of c and
+// the legend's entries in that strip, column by column, outside the data.
+func drawWithLegend(p *plot.Plot, items []legendItem, h vg.Length, c draw.Canvas) {
+	p.Draw(draw.Crop(c, 0, 0, h, 0))
+	if len(items) == 0 {
+		return
+	}
+	strip := c
+	strip.Max.Y = c.Min.Y + h - legendMargin
+	strip.Min.Y = c.Min.Y + legendMargin
+	cols := legendColumns(len(items))
+	rows := (len(items) + cols - 1) / cols
+	colW := (c.Max.X - c.Min.X - 2*legendMargin) / vg.Length(cols)
+	for k := 0; k < cols; k++ {
+		l := newLegend()
+		for _, it := range items[k*rows : min((k+1)*rows, len(items))] {
+			l.Add(it.name, it.thumbs...)
+		}
+		cc := strip
+		cc.Min.X = c.Min.X + legendMargin + vg.Length(k)*colW
+		cc.Max.X = cc.Min.X + colW
+		l.Draw(cc)
+	}
 }
 
 // saveBoth draws a Width × h image as base.png (at DPI) and base.svg.
@@ -308,19 +410,27 @@ func SaveStack(base string, specs ...*Spec) ([]string, error) {
 	if len(specs) == 0 {
 		return nil, fmt.Errorf("plots: SaveStack: no figure: %w", ErrEmpty)
 	}
-	plots := make([][]*plot.Plot, len(specs))
+	plots := make([]*plot.Plot, len(specs))
+	items := make([][]legendItem, len(specs))
+	heights := make([]vg.Length, len(specs))
+	var total vg.Length
 	for i, s := range specs {
-		p, err := s.Build()
+		p, it, err := s.build()
 		if err != nil {
 			return nil, err
 		}
-		plots[i] = []*plot.Plot{p}
+		plots[i], items[i] = p, it
+		heights[i] = Height + legendHeight(it)
+		total += heights[i]
 	}
-	return saveBoth(base, Height*vg.Length(len(specs)), func(c draw.Canvas) {
-		tiles := draw.Tiles{Rows: len(specs), Cols: 1, PadX: vg.Points(4), PadY: vg.Points(8), PadTop: vg.Points(4), PadBottom: vg.Points(4)}
-		canv := plot.Align(plots, tiles, c)
-		for i := range plots {
-			plots[i][0].Draw(canv[i][0])
+	return saveBoth(base, total, func(c draw.Canvas) {
+		// Panels from the top, each with its legend below its axes.
+		top := c.Max.Y
+		for i, p := range plots {
+			pc := c
+			pc.Max.Y, pc.Min.Y = top, top-heights[i]
+			top = pc.Min.Y
+			drawWithLegend(p, items[i], legendHeight(items[i]), draw.Crop(pc, vg.Points(4), -vg.Points(4), vg.Points(4), -vg.Points(4)))
 		}
 	})
 }
@@ -451,16 +561,39 @@ func (decadeTicks) Ticks(min, max float64) []plot.Tick {
 	return ts
 }
 
-// cleanTicks is plot.DefaultTicks with labels in the shortest form ("250",
-// not "250.00").
-type cleanTicks struct{}
+// roundTicks marks a linear axis at a round step (1, 2 or 5 × 10^k, the
+// smallest giving at most roundTicksMax ticks), every tick labelled, in the
+// shortest form ("250", not "250.00"; 0.4, not 0.4000000001).
+type roundTicks struct{}
 
-func (cleanTicks) Ticks(min, max float64) []plot.Tick {
-	ts := plot.DefaultTicks{}.Ticks(min, max)
-	for i := range ts {
-		if ts[i].Label != "" {
-			ts[i].Label = strconv.FormatFloat(ts[i].Value, 'g', 6, 64)
+// roundTicksMax is the most labelled ticks an axis gets.
+const roundTicksMax = 10
+
+func (roundTicks) Ticks(min, max float64) []plot.Tick {
+	span := max - min
+	if !(span > 0) || math.IsInf(span, 0) {
+		return plot.DefaultTicks{}.Ticks(min, max)
+	}
+	step := roundStep(span)
+	var ts []plot.Tick
+	for k := math.Ceil(min/step - 1e-9); k*step <= max+1e-9*step; k++ {
+		v := k * step
+		if math.Abs(v) < 1e-12*step {
+			v = 0
 		}
+		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 6, 64)})
 	}
 	return ts
+}
+
+// roundStep is the smallest of 1, 2, 5 × 10^k that cuts span into at most
+// roundTicksMax − 1 steps.
+func roundStep(span float64) float64 {
+	mag := math.Pow(10, math.Floor(math.Log10(span/(roundTicksMax-1))))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if span/(m*mag) <= roundTicksMax-1 {
+			return m * mag
+		}
+	}
+	return 10 * mag
 }

@@ -25,20 +25,28 @@ func TestSaveDecodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkPNG(t, files[0], 900, 600)
-	checkSVG(t, files[1], "432pt", "288pt")
+	// 6 × 4 in (900 × 600 px), and below the axes a strip for the legend
+	// of 3 entries in one column: 3 rows of 9-point text, each between 9
+	// and 14 pt with its gap, and margins of 6 pt above and below: 39 to
+	// 57 pt, 81 to 119 px at 150 dpi.
+	checkPNGBetween(t, files[0], 900, 600+81, 600+119)
+	// The SVG is as wide, 432 pt.
+	checkSVGWidth(t, files[1], "432pt")
 	files, err = SaveStack(filepath.Join(dir, "g"), sp, sp)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkPNG(t, files[0], 900, 1200)
+	// Two panels, each with its legend.
+	checkPNGBetween(t, files[0], 900, 1200+2*81, 1200+2*119)
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 4 {
 		t.Errorf("%d files in the directory, want 4 (no temporary files left)", len(entries))
 	}
 }
 
-func checkPNG(t *testing.T, path string, w, h int) {
+// checkPNGBetween checks that a PNG decodes w pixels wide and hLo..hHi
+// tall.
+func checkPNGBetween(t *testing.T, path string, w, hLo, hHi int) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -48,12 +56,13 @@ func checkPNG(t *testing.T, path string, w, h int) {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	if got := img.Bounds().Size(); got.X != w || got.Y != h {
-		t.Errorf("%s: %v, want %dx%d", path, got, w, h)
+	if got := img.Bounds().Size(); got.X != w || got.Y < hLo || got.Y > hHi {
+		t.Errorf("%s: %v, want %d wide and %d to %d tall", path, got, w, hLo, hHi)
 	}
 }
 
-func checkSVG(t *testing.T, path, w, h string) {
+// checkSVGWidth checks that the file parses as an SVG w wide.
+func checkSVGWidth(t *testing.T, path, w string) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -62,13 +71,12 @@ func checkSVG(t *testing.T, path, w, h string) {
 	var root struct {
 		XMLName xml.Name
 		Width   string `xml:"width,attr"`
-		Height  string `xml:"height,attr"`
 	}
 	if err := xml.Unmarshal(b, &root); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	if root.XMLName.Local != "svg" || !strings.HasPrefix(root.Width, strings.TrimSuffix(w, "pt")) || !strings.HasPrefix(root.Height, strings.TrimSuffix(h, "pt")) {
-		t.Errorf("%s: <%s width=%q height=%q>, want svg of %s × %s", path, root.XMLName.Local, root.Width, root.Height, w, h)
+	if root.XMLName.Local != "svg" || !strings.HasPrefix(root.Width, strings.TrimSuffix(w, "pt")) {
+		t.Errorf("%s: <%s width=%q>, want svg %s wide", path, root.XMLName.Local, root.Width, w)
 	}
 }
 
@@ -136,6 +144,57 @@ func TestLogYNeedsPositive(t *testing.T) {
 	s := &Spec{LogY: true, Series: []Series{{Name: "tree", X: []float64{1, 2}, Y: []float64{1, 0}}}}
 	if _, err := s.Build(); err == nil || !strings.Contains(err.Error(), "tree: log scale needs y > 0") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestRoundTicks: a linear axis is marked at a round step (1, 2 or 5 ×
+// 10^k, at most 10 ticks), every tick labelled in its shortest form.
+func TestRoundTicks(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name     string
+		min, max float64
+		want     []string
+	}{
+		{"a probability", 0, 1, []string{"0", "0.2", "0.4", "0.6", "0.8", "1"}},
+		{"exchange sizes 10–90", 10, 90, []string{"10", "20", "30", "40", "50", "60", "70", "80", "90"}},
+		{"rounds 0–500", 0, 500, []string{"0", "100", "200", "300", "400", "500"}},
+		{"a share 0–0.25", 0, 0.25, []string{"0", "0.05", "0.1", "0.15", "0.2", "0.25"}},
+		{"negative to positive", -0.03, 0.02, []string{"-0.03", "-0.02", "-0.01", "0", "0.01", "0.02"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			for _, tk := range (roundTicks{}).Ticks(c.min, c.max) {
+				if tk.Label == "" {
+					t.Errorf("unlabelled tick at %g", tk.Value)
+				}
+				got = append(got, tk.Label)
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("ticks %v, want %v", got, c.want)
+			}
+		})
+	}
+}
+
+// TestProbabilityAxis: a probability axis spans [0, 1] whatever the data,
+// labelled every 0.2.
+func TestProbabilityAxis(t *testing.T) {
+	t.Parallel()
+	s := &Spec{Probability: true, Series: []Series{{Name: "p", X: []float64{1, 2}, Y: []float64{0.3, 0.5}}}}
+	p, err := s.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Y.Min != 0 || p.Y.Max != 1 {
+		t.Errorf("y axis [%g, %g], want [0, 1]", p.Y.Min, p.Y.Max)
+	}
+	var labels []string
+	for _, tk := range p.Y.Tick.Marker.Ticks(p.Y.Min, p.Y.Max) {
+		labels = append(labels, tk.Label)
+	}
+	if want := []string{"0", "0.2", "0.4", "0.6", "0.8", "1"}; !slices.Equal(labels, want) {
+		t.Errorf("labels %v, want %v", labels, want)
 	}
 }
 

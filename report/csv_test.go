@@ -29,6 +29,7 @@ var textColumns = map[string]bool{
 	"from":       true,                   // transitions: a state name
 	"simulation": true, "quantity": true, // refined
 	"redirect": true, // tree_table1
+	"repair":   true, // tree_repair_traffic: the strategy
 	"method":   true, // design answers: exact, mc or asymptotic
 	"protocol": true, // gossip as deployed: push, pull or push-pull
 }

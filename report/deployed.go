@@ -539,7 +539,7 @@ func (r *Deployed) residueTable() *plots.Table {
 func (r *Deployed) figure() *plots.Spec {
 	c := r.Curves
 	sp := &plots.Spec{Title: fmt.Sprintf("push, fanout %d, N = %d, loss %g: the mean curve and the law of the last node", deployedFanout, c.N, c.Loss),
-		XLabel: "rounds (× 200 ms)", YLabel: "share / probability", LegendBottom: true}
+		XLabel: "rounds (× 200 ms)", YLabel: "share / probability"}
 	lo, hi := 0.0, 1.0
 	sp.YMin, sp.YMax = &lo, &hi
 	sp.Series = []plots.Series{

@@ -273,12 +273,16 @@ func limitSD(sh gossip.Shuffle, dc designCase) (float64, error) {
 // at N = findingNLo, where a normal law around the ODE with a 1/√N spread
 // would leave √(findingNLo/N) of it (0.1 at N = 10⁵); findingNLo = 1000
 // keeps K/N ≤ 0.5 % (at N = 100 five copies are 5 % of the nodes, and the
-// early phase is not yet a branching process); it "tends to √ψ'(K)/u" if that
-// largest-N sd lies within zSignificant standard errors plus limitSlack of
+// early phase is not yet a branching process); sdKeep = 0.5 lies halfway
+// (on a log scale, about) between a 1/√N spread (0.1) and no shrinking at
+// all (1), so that the Monte Carlo's standard error at the largest N does
+// not leave the verdict at the mercy of the seed (at 0.8 the measured 0.97
+// ± 0.16 was undecided in some seeds); it "tends to √ψ'(K)/u" if that
+// largest-N sd lies within zDecide standard errors plus limitSlack of
 // the limit. Both: holds; the first only: holds with a qualification; else
 // does not hold.
 const (
-	sdKeep     = 0.8
+	sdKeep     = 0.5
 	limitSlack = 0.05
 	findingNLo = 1000
 )
@@ -298,7 +302,10 @@ type designFinding struct {
 func findingRule(fs []designFinding) string {
 	v := holds
 	for _, f := range fs {
+		iv := Interval{f.Ratio - zDecide*f.SEHi/f.SDLo, f.Ratio + zDecide*f.SEHi/f.SDLo}
 		switch {
+		case iv.straddles(sdKeep):
+			return undecided
 		case !f.Kept:
 			return fails
 		case !f.AtLimit:
@@ -309,8 +316,8 @@ func findingRule(fs []designFinding) string {
 }
 
 func findingRuleText() string {
-	return fmt.Sprintf("finding of this toolkit, judged on this run: for every K at L = 0.99, the sd measured (exact chain or Monte Carlo) at the largest N at least %g of the exact sd at N = %d (a 1/√N spread would leave √(%d/N)), and within %g standard errors + %g %% of √ψ'(K)/u: holds; the first only: holds with a qualification; else does not hold",
-		sdKeep, findingNLo, findingNLo, float64(zSignificant), 100*limitSlack)
+	return fmt.Sprintf("finding of this toolkit, judged on this run: for every K at L = 0.99, the sd measured (exact chain or Monte Carlo) at the largest N at least %g of the exact sd at N = %d (a 1/√N spread would leave √(%d/N)), and within %g standard errors + %g %% of √ψ'(K)/u: holds; the first only: holds with a qualification; else does not hold; a ratio whose interval (± %g standard errors) straddles the first threshold: undecided at this scale",
+		sdKeep, findingNLo, findingNLo, float64(zDecide), 100*limitSlack, float64(zDecide))
 }
 
 // findings measures the finding from the SD rows.
@@ -338,7 +345,7 @@ func (r *DesignAnswers) findings() []designFinding {
 		f.Ratio = f.SDHi / f.SDLo
 		f.Normal1vN = math.Sqrt(float64(f.NLo) / float64(f.NHi))
 		f.Kept = f.Ratio >= sdKeep
-		f.AtLimit = math.Abs(f.SDHi-f.Limit) <= zSignificant*f.SEHi+limitSlack*f.Limit
+		f.AtLimit = math.Abs(f.SDHi-f.Limit) <= zDecide*f.SEHi+limitSlack*f.Limit
 		f.LimitDeviationPct = 100 * (f.SDHi - f.Limit) / f.Limit
 		out = append(out, f)
 	}
@@ -484,7 +491,7 @@ func (r *DesignAnswers) sdFigure() *plots.Spec {
 			sp.Series = append(sp.Series, plots.Series{Name: "a 1/√N spread from N = 100 (K = 1, L = 0.99)", X: nx, Y: ny, Color: 6, Dashed: true})
 		}
 	}
-	ymax := 1.4 * top // room above the highest point for the legend
+	ymax := 1.05 * top // the legend is below the axes
 	sp.YMax = &ymax
 	return sp
 }
@@ -493,8 +500,7 @@ func (r *DesignAnswers) sdFigure() *plots.Spec {
 func (r *DesignAnswers) pFigure() *plots.Spec {
 	sp := &plots.Spec{Title: fmt.Sprintf("P(T_%g ≤ %g rounds) against s (n = %d, c = %d)", r.Level, r.Deadline, r.Items, r.Cache),
 		XLabel: "exchange size s", YLabel: "P(T_L ≤ D)"}
-	lo, hi := 0.0, 1.5 // the legend above P = 1
-	sp.YMin, sp.YMax = &lo, &hi
+	sp.Probability = true
 	for i, N := range []int{1000, 10_000, 1_000_000} {
 		var ax, ay, mx, my, mlo, mhi []float64
 		for _, row := range r.PDeadline {

@@ -129,7 +129,8 @@ func limitAt(r *DesignAnswers, row DesignSDRow) float64 {
 
 // The finding's rule on made-up rows: the sd kept from N = 1000 and at the
 // limit holds; kept but away from the limit holds with a qualification;
-// shrinking does not hold.
+// shrinking does not hold; a ratio whose interval (± 3 se over the exact
+// sd) straddles sdKeep = 0.5 is undecided.
 func TestFindingRule(t *testing.T) {
 	rows := func(sdHi, se float64) *DesignAnswers {
 		r := &DesignAnswers{}
@@ -145,11 +146,12 @@ func TestFindingRule(t *testing.T) {
 		sdHi, se float64
 		want     string
 	}{
-		{10.2, 0.1, holds},     // within 2·0.1 + 5 % of 10
-		{10.7, 0.1, holds},     // 0.7 ≤ 0.2 + 0.5
-		{10.8, 0.1, qualified}, // 0.8 > 0.7, kept (ratio 1.08)
-		{8.5, 0.1, qualified},  // ratio 0.85 ≥ 0.8, off the limit
-		{7.9, 1, fails},        // ratio 0.79 < 0.8
+		{10.2, 0.1, holds},     // within 3·0.1 + 5 % of 10
+		{10.75, 0.1, holds},    // 0.75 ≤ 0.3 + 0.5
+		{10.9, 0.1, qualified}, // 0.9 > 0.8, kept (ratio 1.09)
+		{8.5, 0.1, qualified},  // ratio 0.85 ± 0.03 above 0.5, off the limit
+		{4.5, 0.1, fails},      // ratio 0.45 ± 0.03, wholly below 0.5
+		{5.5, 1, undecided},    // ratio 0.55 ± 0.3, across 0.5
 	} {
 		r := rows(tc.sdHi, tc.se)
 		fs := r.findings()

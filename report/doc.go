@@ -19,13 +19,25 @@
 // the verdict, the rule that decided it (written from the named constants
 // of rules.go) and the figure measured. The rules: Figs. 7 and 8 over the
 // take-off (the ODE between 1 % and 99 % of its plateau) with a tolerance
-// of half a node; an optimum by its effect size and its significance with
-// the scale's runs, and the N-trend of the ODE's optimum; each clause of a
-// tree claim by its direction (shown at 2 standard errors over seeds) and
-// its magnitude against the document's figure; a claim with no measurable
-// criterion is "cannot be checked". A finding of this toolkit (the sd of
-// the time to coverage does not shrink with N, DesignAnswers) is judged
-// the same way and marked as such.
+// of half a node; the coverage optimum by its effect size and its
+// significance with the scale's runs, and the N-trend of the ODE's
+// optimum; the replication optimum on the protocol's growth time of x
+// (in the pairwise model it holds by a time change, docs/MODEL.md); each
+// clause of a tree claim by its direction and its magnitude against the
+// document's figure, the repair claims on the repair's traffic of every
+// kind; a claim with no measurable criterion is "cannot be checked". A
+// finding of this toolkit (the sd of the time to coverage does not shrink
+// with N, DesignAnswers) is judged the same way and marked as such.
+//
+// A verdict that rests on Monte Carlo grades an interval, not a point
+// (uncertainty.go): the take-off shares by a percentile bootstrap over the
+// replications, means over seeds or runs by Student's t, each at the level
+// of zDecide = 3 normal standard errors (a table of about 15 claims must
+// not change with the seed). Where the interval straddles a threshold the
+// verdict is "undecided at this scale" and its measured column names the
+// replications or seeds that would decide it. The report shows the
+// verdicts at a glance (claim, verdict, measured, section) and each rule
+// once below them; verdicts.csv holds the rules beside the verdicts.
 //
 // REPORT.md ends with where the time went: each section's wall and CPU
 // time and its simulations' CPU time and shuffles (Options.StepDone hears

@@ -100,10 +100,9 @@ func Fig4Specs(curves []Fig4Curve) []*plots.Spec {
 		sp, ok := byC[cu.C]
 		if !ok {
 			sp = &plots.Spec{
-				Title:        "Fig. 4: formula (1) E against S = (n−c)/(n−s), c = " + strconv.Itoa(cu.C),
-				XLabel:       "number of items n",
-				YLabel:       "log₁₀ |E(n,c,s) − S(n,c,s)|",
-				LegendBottom: true, LegendLeft: true,
+				Title:  "Fig. 4: formula (1) E against S = (n−c)/(n−s), c = " + strconv.Itoa(cu.C),
+				XLabel: "number of items n",
+				YLabel: "log₁₀ |E(n,c,s) − S(n,c,s)|",
 			}
 			byC[cu.C] = sp
 			specs = append(specs, sp)

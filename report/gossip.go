@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/plot/vg"
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/chain"
@@ -232,8 +231,15 @@ type Fig78 struct {
 	SimXBand, SimYBand []Band
 	// Rows: the ODE against the protocol at each n (ode_vs_sim).
 	Rows []ODEvsSimRow
-	// Trans: the measured transitions of d against Fig. 1's at Ns[0].
+	// Trans: the measured transitions of d against Fig. 1's at Ns[0], in
+	// standard errors of the spread between replications
+	// (transitionsByRep).
 	Trans sim.TransitionTest
+	// ShareX, ShareY, ShareYRound: bootstrap intervals (bootLevel, over the
+	// replications) of the smallest take-off share over n of x, per-event
+	// and round-snapshot coverage, the quantity the verdicts of Figs. 7
+	// and 8 grade.
+	ShareX, ShareY, ShareYRound Interval
 }
 
 // ODEvsSimRow is the ODE against the protocol at one n: the steady state
@@ -255,6 +261,9 @@ type ODEvsSimRow struct {
 	Records               sim.Gap // per-event mean against the snapshot mean
 	WindowX, WindowY      Window
 	WindowYRound          Window
+	// CIX, CIY, CIYRound: bootstrap intervals of the three windows' shares
+	// at this n alone.
+	CIX, CIY, CIYRound Interval
 }
 
 // odeVsSimTable renders the rows of ode_vs_sim.
@@ -288,6 +297,7 @@ func (s *Study) Fig78(ctx context.Context) (*Fig78, error) {
 	}
 	sc := s.Scale
 	f := &Fig78{N: sc.Nodes, C: sc.Cache, S: sc.Exchange, T: sc.Rounds, Ns: sc.Ns, Runs: map[int]*sim.Result{}}
+	var cases [3][]shareCase // x, per-event y, round-snapshot y over n
 	for _, n := range sc.Ns {
 		s.step(fmt.Sprintf("Figs. 7–8: protocol simulation, n = %d", n))
 		res, err := s.experiment(ctx, sim.Protocol, sc.Nodes, n, sc.Cache, sc.Exchange, sc.Warmup, sc.Rounds, sc.Reps)
@@ -314,13 +324,21 @@ func (s *Study) Fig78(ctx context.Context) (*Fig78, error) {
 			YFinal:  sy.Mean[len(sy.Mean)-1]}
 		tol := resolutionNodes / float64(sc.Nodes)
 		row.WindowX, row.WindowY, row.WindowYRound = takeOff(mx, sx, tol), takeOff(my, sy, tol), takeOff(my, syr, tol)
+		cx, cy, cr := shareCases(res, mx, my, row, tol)
+		cases[0], cases[1], cases[2] = append(cases[0], cx), append(cases[1], cy), append(cases[2], cr)
+		row.CIX = bootstrapMinShare([]shareCase{cx}, sc.Seed)
+		row.CIY = bootstrapMinShare([]shareCase{cy}, sc.Seed)
+		row.CIYRound = bootstrapMinShare([]shareCase{cr}, sc.Seed)
 		row.XLateMean, row.XLateSE = res.LateMean()
 		row.T50ODE, row.T50Sim = sim.FirstReach(tt, my, 0.5), sim.FirstReach(sy.T, sy.Mean, 0.5)
 		row.T90ODE, row.T90Sim = sim.FirstReach(tt, my, 0.9), sim.FirstReach(sy.T, sy.Mean, 0.9)
 		row.T99ODE, row.T99Sim = sim.FirstReach(tt, my, 0.99), sim.FirstReach(sy.T, sy.Mean, 0.99)
 		f.Rows = append(f.Rows, row)
 	}
-	f.Trans = f.Runs[sc.Ns[0]].TestTransitions()
+	f.Trans = transitionsByRep(f.Runs[sc.Ns[0]])
+	f.ShareX = bootstrapMinShare(cases[0], sc.Seed)
+	f.ShareY = bootstrapMinShare(cases[1], sc.Seed)
+	f.ShareYRound = bootstrapMinShare(cases[2], sc.Seed)
 	s.fig78 = f
 	return f, nil
 }
@@ -335,13 +353,13 @@ func (f *Fig78) names() []string {
 
 func (f *Fig78) fig7() *plots.Spec {
 	sp := timeSeriesSpec(fmt.Sprintf("Fig. 7: replication, N=%d, c=%d, s=%d", f.N, f.C, f.S), "x(t): fraction of nodes holding d", f.names(), f.ModelT, f.ModelX, f.SimX, f.SimXBand, "ODE", "protocol mean, 5–95 % of runs")
-	// Room above the highest band for the legend, off the curves.
+	// A little room above the highest band (the legend is below the axes).
 	top := 0.0
 	for i := range f.SimXBand {
 		top = math.Max(top, floats.Max(f.SimXBand[i].Hi))
 		top = math.Max(top, floats.Max(f.ModelX[i]))
 	}
-	lo, hi := 0.0, 1.55*top
+	lo, hi := 0.0, 1.05*top
 	sp.YMin, sp.YMax = &lo, &hi
 	return sp
 }
@@ -351,7 +369,7 @@ func (f *Fig78) fig8() *plots.Spec {
 	for i, name := range f.names() {
 		sp.Series = append(sp.Series, plots.Series{Name: name + " protocol, round snapshots, mean", X: f.SimYRound[i].T, Y: f.SimYRound[i].Mean, Color: i, Dotted: true})
 	}
-	sp.LegendBottom = true // below the curves once coverage is complete
+	sp.Probability = true
 	return sp
 }
 
@@ -391,8 +409,8 @@ func (r *Fig78) renderReplication(d *Doc) error {
 	}
 	for i, n := range r.Ns {
 		w := r.Rows[i].WindowX
-		d.printf("- n = %d: steady state c/n: %.4g predicted, %.4g ± %.2g measured (mean over the last fifth of the rounds and the replications ± its standard error). Take-off (ODE between %g %% and %g %% of c/n): t = %s, where the ODE lies within one sd + half a node of the protocol mean at %s of the rounds (largest gap %.4f at t = %.0f; over all rounds: %.0f%%).\n",
-			n, float64(r.C)/float64(n), r.Rows[i].XLateMean, r.Rows[i].XLateSE, 100*windowLo, 100*windowHi, w.span(), pct(w.Within), w.Max, w.At, 100*r.Rows[i].GapX.WithinSD)
+		d.printf("- n = %d: steady state c/n: %.4g predicted, %.4g ± %.2g measured (mean over the last fifth of the rounds and the replications ± its standard error). Take-off (ODE between %g %% and %g %% of c/n): t = %s, where the ODE lies within one sd + half a node of the protocol mean at %s of the rounds (bootstrap interval %s; largest gap %.4f at t = %.0f; over all rounds: %.0f%%).\n",
+			n, float64(r.C)/float64(n), r.Rows[i].XLateMean, r.Rows[i].XLateSE, 100*windowLo, 100*windowHi, w.span(), pct(w.Within), intervalText(r.Rows[i].CIX), w.Max, w.At, 100*r.Rows[i].GapX.WithinSD)
 	}
 	return nil
 }
@@ -416,8 +434,10 @@ func (r *Fig78) renderCoverage(d *Doc) error {
 	for i, n := range r.Ns {
 		row := r.Rows[i]
 		we, wr, rec := row.WindowY, row.WindowYRound, row.Records
-		d.printf("- n = %d: take-off t = %s; per event **%s** (within at %s of its rounds, largest gap %.3f at t = %.0f; over all rounds within one sd at %.0f%%); round snapshots **%s** (%s, largest gap %.3f at t = %.0f; all rounds %.0f%%). The two records differ by up to %.3f (t = %.0f).\n",
-			n, we.span(), sdRule(we.Within), pct(we.Within), we.Max, we.At, 100*row.GapY.WithinSD, sdRule(wr.Within), pct(wr.Within), wr.Max, wr.At, 100*row.GapYRound.WithinSD, rec.Max, rec.At)
+		ve, _ := gradeInterval(we.Within, row.CIY, sdShareHolds, sdShareQualified)
+		vr, _ := gradeInterval(wr.Within, row.CIYRound, sdShareHolds, sdShareQualified)
+		d.printf("- n = %d: take-off t = %s; per event **%s** (within at %s of its rounds, bootstrap interval %s, largest gap %.3f at t = %.0f; over all rounds within one sd at %.0f%%); round snapshots **%s** (%s, interval %s, largest gap %.3f at t = %.0f; all rounds %.0f%%). The two records differ by up to %.3f (t = %.0f).\n",
+			n, we.span(), ve, pct(we.Within), intervalText(row.CIY), we.Max, we.At, 100*row.GapY.WithinSD, vr, pct(wr.Within), intervalText(row.CIYRound), wr.Max, wr.At, 100*row.GapYRound.WithinSD, rec.Max, rec.At)
 	}
 	d.printf("\nODE against protocol simulation (times in rounds; a time is where the mean curve first reaches the level):\n")
 	return d.table("ode_vs_sim", odeVsSimTable(r.Rows))
@@ -520,7 +540,7 @@ func (r *ModelComparison) compare() {
 func (r *ModelComparison) Render(d *Doc) error {
 	spec := func(title, yl string, model []float64, a, b sim.Trajectory, ab, bb Band, exact []float64) *plots.Spec {
 		mk, pr := band("pairwise Markov, mean, 5–95 % of runs", a, ab, 0), band("protocol, mean, 5–95 % of runs", b, bb, 1)
-		sp := &plots.Spec{Title: title, XLabel: "t (rounds)", YLabel: yl, LegendBottom: true, XMax: &r.XMax, Series: []plots.Series{
+		sp := &plots.Spec{Title: title, XLabel: "t (rounds)", YLabel: yl, XMax: &r.XMax, Series: []plots.Series{
 			{Name: "ODE (mean field)", X: r.ModelT, Y: model, Color: 6}, mk, pr,
 		}}
 		if exact != nil {
@@ -529,8 +549,9 @@ func (r *ModelComparison) Render(d *Doc) error {
 		return sp
 	}
 	d.printf("The ODE against the pairwise-Markov simulation (one bit per node, the transition probabilities of Fig. 1: finite N and a single initial copy, nothing else) and the protocol simulation, N = %d, n = %d (%d Markov replications, %d protocol replications).\n", r.N, r.Items, r.MarkovReps, r.Reps)
-	if err := d.figure("models", spec("Replication: ODE, exact pairwise chain, pairwise Markov, protocol", "x(t)", r.ModelX, r.MarkovX, r.ProtoX, r.MarkovXBand, r.ProtoXBand, r.ExactX),
-		spec("Coverage: ODE, pairwise Markov, protocol", "y(t)", r.ModelY, r.MarkovY, r.ProtoY, r.MarkovYBand, r.ProtoYBand, nil)); err != nil {
+	cov := spec("Coverage: ODE, pairwise Markov, protocol", "y(t)", r.ModelY, r.MarkovY, r.ProtoY, r.MarkovYBand, r.ProtoYBand, nil)
+	cov.Probability = true
+	if err := d.figure("models", spec("Replication: ODE, exact pairwise chain, pairwise Markov, protocol", "x(t)", r.ModelX, r.MarkovX, r.ProtoX, r.MarkovXBand, r.ProtoXBand, r.ExactX), cov); err != nil {
 		return err
 	}
 	gkx, gky, gpx, gpy := r.MarkovGapX, r.MarkovGapY, r.ProtoGapX, r.ProtoGapY
@@ -570,6 +591,9 @@ type Optimal struct {
 	// Effect: how much faster the exact chain's best s is than s*'s
 	// integer argmax, and whether OptReps protocol runs would show it.
 	Effect OptimumEffect
+	// Growth: the protocol's growth time of replication (growthTimes) at
+	// each simulated s, the measure of the replication verdict.
+	Growth []GrowthRow
 	// Grid: s* over (n, c) with the integer argmax of P(11|10).
 	Grid []OptimalSRow
 	// Trend: the ODE's time-optimal s as N grows (optimalTrendNs).
@@ -659,6 +683,10 @@ func (s *Study) optimalFigure(ctx context.Context) (*Optimal, error) {
 		if err != nil {
 			return nil, err
 		}
+		if g := growthTimes(sr, float64(sc.Cache)/float64(n)); len(g) >= 2 {
+			gm, gsd := stats.MeanSD(g)
+			r.Growth = append(r.Growth, GrowthRow{S: sz, Mean: gm, SD: gsd, Runs: len(g)})
+		}
 		m, sd := stats.MeanSD(sr.TimesToCoverage(0.99 * float64(sc.OptNodes)))
 		if math.IsNaN(m) {
 			continue // not reached within the horizon
@@ -704,7 +732,7 @@ func (r *Optimal) specs() []*plots.Spec {
 	res := r.Opt
 	top := &plots.Spec{Title: fmt.Sprintf("Optimal exchange size, n=%d, c=%d", r.Items, r.Cache), XLabel: "exchange size s", YLabel: "P(11|10) = (s/c)(c−s)/(n−s)",
 		Series: []plots.Series{{Name: "P(11|10)", X: r.S, Y: r.P11, Color: 0}},
-		VLines: []plots.VLine{{X: res.SStar, Name: fmt.Sprintf("s* = %.2f", res.SStar), Color: 1}}, LegendBottom: true}
+		VLines: []plots.VLine{{X: res.SStar, Name: fmt.Sprintf("s* = %.2f", res.SStar), Color: 1}}}
 	odeS := make([]float64, len(res.Times))
 	for i := range odeS {
 		odeS[i] = float64(i + 1)
@@ -716,7 +744,7 @@ func (r *Optimal) specs() []*plots.Spec {
 			{Name: fmt.Sprintf("protocol, mean ± sd of %d runs", r.OptReps), X: r.SimS, Y: r.SimT, Lo: r.SimLo, Hi: r.SimHi, Color: 2, Points: true},
 		},
 		VLines: []plots.VLine{{X: res.SStar, Name: "s*", Color: 1}, {X: float64(res.SBestTime), Name: fmt.Sprintf("ODE optimum s = %d", res.SBestTime), Color: 3},
-			{X: float64(r.ExactBest), Name: fmt.Sprintf("exact optimum s = %d", r.ExactBest), Color: 4}}, LegendDown: 0.3 * vg.Inch}
+			{X: float64(r.ExactBest), Name: fmt.Sprintf("exact optimum s = %d", r.ExactBest), Color: 4}}}
 	lo, hi := 0.0, 0.0
 	for _, v := range append(append(append([]float64{}, res.Times...), r.SimHi...), r.ExactT...) {
 		if !math.IsInf(v, 0) && v > hi {

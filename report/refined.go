@@ -215,7 +215,7 @@ func (s *Study) Refined(ctx context.Context) (*Refined, error) {
 				}
 				zero := make([]float64, len(ts))
 				sp := &plots.Spec{Title: fmt.Sprintf("%s, N = %d, %d initial copies", name, rc.N, rc.Initial), XLabel: "t (rounds)",
-					YLabel: "mean − classic mean field", XMax: &xmax, LegendBottom: true,
+					YLabel: "mean − classic mean field", XMax: &xmax,
 					Series: []plots.Series{
 						{Name: "classic mean field", X: ts, Y: zero, Color: 6},
 						{Name: "refined: V/N", X: ts, Y: dev(refined[q]), Color: 1},

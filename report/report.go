@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/gossipkit/gossipkit/internal/atomicfile"
 	"github.com/gossipkit/gossipkit/internal/buildinfo"
@@ -252,6 +253,58 @@ func verdictTable(results []Renderer) *plots.Table {
 	return t
 }
 
+// verdicts writes the verdict table: verdicts.csv with every column, the
+// rule included; verdicts.md and the report with claim, verdict, measured
+// and section, and below it each distinct rule once with the sections and
+// claims it judges.
+func (d *Doc) verdicts(t *plots.Table) error {
+	if err := atomicfile.Write(d.path("verdicts.csv"), func(w io.Writer) error { return t.Write(w, "csv") }); err != nil {
+		return err
+	}
+	glance := &plots.Table{Keys: []string{"claim", "verdict", "measured", "section"}}
+	var rules []string
+	judged := map[string][]string{}
+	for _, row := range t.Rows {
+		glance.Rows = append(glance.Rows, []any{row[0], row[1], row[3], row[4]})
+		rule := row[2].(string)
+		if _, seen := judged[rule]; !seen {
+			rules = append(rules, rule)
+		}
+		judged[rule] = append(judged[rule], fmt.Sprintf("%v (section %v)", row[0], row[4]))
+	}
+	md := glanceMarkdown(glance)
+	if err := atomicfile.WriteBytes(d.path("verdicts.md"), md.Bytes()); err != nil {
+		return err
+	}
+	d.printf("\n%s\n(`verdicts.csv` with the rules, `verdicts.md`)\n\n**The rules of the verdicts**, each once, with the claims it judges:\n\n", md.String())
+	for i, rule := range rules {
+		d.printf("%d. %s. *Judges:* %s.\n", i+1, rule, strings.Join(judged[rule], "; "))
+	}
+	return nil
+}
+
+// glanceMarkdown writes t as a Markdown table without padding: a cell is
+// as wide as its text, so that no column is widened to its longest cell
+// (the table reads at a glance however it is rendered), and a "|" in a
+// cell (|E − S|) is escaped so that it does not split the cell.
+func glanceMarkdown(t *plots.Table) *bytes.Buffer {
+	var b bytes.Buffer
+	cell := func(v any) string { return strings.ReplaceAll(plots.Cell(v), "|", "\\|") }
+	b.WriteString("| " + strings.Join(t.Keys, " | ") + " |\n|")
+	for range t.Keys {
+		b.WriteString(":---|")
+	}
+	b.WriteString("\n")
+	for _, row := range t.Rows {
+		var cs []string
+		for _, v := range row {
+			cs = append(cs, cell(v))
+		}
+		b.WriteString("| " + strings.Join(cs, " | ") + " |\n")
+	}
+	return &b
+}
+
 // Sections returns the report's sections in order; section i+1 is
 // Sections()[i].
 func Sections() []Section {
@@ -409,8 +462,8 @@ func (s *Study) write(ctx context.Context, dir string) error {
 			return err
 		}
 		s.clock.begin(0, "rendering tables and figures")
-		d.printf("\n## Verdicts at a glance\n\nEach claim of the two source documents, and each finding of this toolkit (marked so), judged by this run (details in the section named).\n")
-		if err := d.table("verdicts", verdictTable(results)); err != nil {
+		d.printf("\n## Verdicts at a glance\n\nEach claim of the two source documents, and each finding of this toolkit (marked so), judged by this run (details in the section named; the rule of each verdict is listed below the table). A verdict that rests on Monte Carlo is decided only where the interval of the quantity it grades lies on one side of its threshold; otherwise it reads \"%s\" and names the replications or seeds that would decide it.\n", undecided)
+		if err := d.verdicts(verdictTable(results)); err != nil {
 			return err
 		}
 		for i, sec := range Sections() {

@@ -33,23 +33,11 @@ const (
 	resolutionNodes  = 0.5
 )
 
-// sdRule grades a share of rounds within one sd.
-func sdRule(within float64) string {
-	switch {
-	case math.IsNaN(within):
-		return unchecked
-	case within >= sdShareHolds:
-		return holds
-	case within >= sdShareQualified:
-		return qualified
-	}
-	return fails
-}
-
-// sdRuleText states sdRule and its window.
+// sdRuleText states the rule of the take-off share (gradeInterval with
+// sdShareHolds and sdShareQualified) and its window.
 func sdRuleText() string {
-	return fmt.Sprintf("share of the take-off rounds (ODE between %g %% and %g %% of its plateau) with |ODE − mean| ≤ sd + %g/N, smallest over n: ≥ %g %% holds, ≥ %g %% holds with a qualification, else does not hold",
-		100*windowLo, 100*windowHi, resolutionNodes, 100*sdShareHolds, 100*sdShareQualified)
+	return fmt.Sprintf("share of the take-off rounds (ODE between %g %% and %g %% of its plateau) with |ODE − mean| ≤ sd + %g/N, smallest over n, with its %.2f %% bootstrap interval over the replications: ≥ %g %% holds, ≥ %g %% holds with a qualification, else does not hold, when the whole interval lies in one grade; an interval across a threshold is undecided at this scale",
+		100*windowLo, 100*windowHi, resolutionNodes, 100*bootLevel, 100*sdShareHolds, 100*sdShareQualified)
 }
 
 // Fig. 1's transitions: within transZ binomial standard errors holds;
@@ -60,19 +48,23 @@ const (
 	transDiff = 0.01
 )
 
-// transRule judges the transition test.
-func transRule(t sim.TransitionTest) string {
+// transRule judges the transition test: MaxZ is in standard errors
+// estimated from the spread between reps replications (transitionsByRep),
+// so the critical value is Student's t over them at the level of transZ
+// normal standard errors.
+func transRule(t sim.TransitionTest, reps int) string {
+	crit := tCrit(transZ, reps)
 	switch {
-	case t.MaxZ > transZ && t.MaxDiff < transDiff:
+	case t.MaxZ > crit && t.MaxDiff < transDiff:
 		return qualified
-	case t.MaxZ > transZ:
+	case t.MaxZ > crit:
 		return fails
 	}
 	return holds
 }
 
 func transRuleText() string {
-	return fmt.Sprintf("every measured P(to|from) within %g binomial standard errors of Fig. 1's holds; beyond, but within %g absolute, holds with a qualification; else does not hold", float64(transZ), transDiff)
+	return fmt.Sprintf("every measured P(to|from) within %g standard errors of Fig. 1's (the standard error from the spread between the replications, since one item's successive shuffles are not independent trials; Student's t over them at the level of %g normal standard errors) holds; beyond, but within %g absolute, holds with a qualification; else does not hold", float64(transZ), float64(transZ), transDiff)
 }
 
 // steadyZ: the late mean of x within steadyZ standard errors of c/n at
@@ -80,32 +72,42 @@ func transRuleText() string {
 const steadyZ = 3
 
 // steadyRule judges the steady state by its largest distance from c/n in
-// standard errors.
-func steadyRule(worstSE float64) string {
-	if worstSE > steadyZ {
+// standard errors, against the Student t critical value over reps
+// replications at the level of steadyZ normal standard errors (the
+// standard error is estimated from the replications' own late means).
+func steadyRule(worstSE float64, reps int) string {
+	if worstSE > tCrit(steadyZ, reps) {
 		return fails
 	}
 	return holds
 }
 
 func steadyRuleText() string {
-	return fmt.Sprintf("the late mean of x within %g standard errors of c/n at every n holds; else does not hold", float64(steadyZ))
+	return fmt.Sprintf("the late mean of x within %g standard errors of c/n at every n (Student's t over the replications at the level of %g normal standard errors) holds; else does not hold", float64(steadyZ), float64(steadyZ))
 }
 
 // reachLevel: coverage "reaches 1" if the smallest final mean is at least
 // this; below it the rounds simulated were too few to tell.
 const reachLevel = 0.99
 
-// reachRule judges "coverage eventually reaches 1".
-func reachRule(final float64) string {
-	if final < reachLevel {
+// reachRule judges "coverage eventually reaches 1" by the interval iv of
+// the smallest final mean coverage over n (Student's t over the runs):
+// wholly at or above reachLevel holds; wholly below, the rounds simulated
+// cannot tell; across it, undecided at this scale.
+func reachRule(iv Interval) string {
+	switch {
+	case math.IsNaN(iv.Lo):
+		return unchecked
+	case iv.Lo >= reachLevel:
+		return holds
+	case iv.Hi < reachLevel:
 		return unchecked
 	}
-	return holds
+	return undecided
 }
 
 func reachRuleText() string {
-	return fmt.Sprintf("smallest final mean coverage over n ≥ %g holds; below, the rounds simulated cannot tell", reachLevel)
+	return fmt.Sprintf("the smallest final mean coverage over n, with its interval over the runs (Student's t at the level of %g normal standard errors), ≥ %g holds; below, the rounds simulated cannot tell; across %g, undecided at this scale", float64(zDecide), reachLevel, reachLevel)
 }
 
 // nearLog10: S is "close" to formula (1) if |E − S| stays below 10^nearLog10
@@ -195,19 +197,6 @@ func optimumRuleText() string {
 		optSlack, optGainPct, float64(zSignificant))
 }
 
-func replicationOptimumRuleText() string {
-	return fmt.Sprintf("the integer argmax of P(11|10) (∝ the logistic rate k) within %g of s* holds; else does not hold", optSlack)
-}
-
-// replicationOptimumRule judges "s* is optimal for replication": every
-// replication time is ∝ 1/k and k ∝ P(11|10).
-func replicationOptimumRule(sInt int, sStar float64) string {
-	if math.Abs(float64(sInt)-sStar) <= optSlack {
-		return holds
-	}
-	return fails
-}
-
 // Clauses of the tree claims. Each clause of a claim is judged in the same
 // form: its direction (a rise shown at zSignificant standard errors over
 // the seeds, or a change bounded as the document's word says) and, where
@@ -240,15 +229,70 @@ const (
 )
 
 // A clause is one measurable part of a claim: Value ± SE measured (SE the
-// standard error over seeds), and Doc the document's figure (NaN: none).
+// standard error over Seeds seeds), and Doc the document's figure (NaN:
+// none). Every check compares the interval Value ± zSignificant·SE with
+// its threshold: decided where the interval lies on one side, unresolved
+// (undecided at this scale) where it straddles it.
 type clause struct {
 	Name      string
 	Kind      clauseKind
 	Value, SE float64
+	Seeds     int
 	Doc       float64
-	// Values, if set, are measured values that must each lie within
-	// valueTolerPct % of DocValues (Table I's four figures).
-	Values, DocValues []float64
+	// Values, if set, are measured values (± ValueSEs) that must each lie
+	// within valueTolerPct % of DocValues (Table I's four figures).
+	Values, ValueSEs, DocValues []float64
+}
+
+// interval is Value ± tCrit·SE (Student's t over the clause's seeds at
+// the level of zDecide normal standard errors).
+func (c clause) interval() Interval {
+	h := tCrit(zDecide, c.Seeds) * c.SE
+	return Interval{c.Value - h, c.Value + h}
+}
+
+// within checks that the interval iv lies in [lo, hi]: passed if wholly
+// inside, contradicted if wholly outside, unresolved otherwise.
+func within(iv Interval, lo, hi float64) check {
+	switch {
+	case iv.Lo >= lo && iv.Hi <= hi:
+		return passed
+	case iv.Hi < lo || iv.Lo > hi:
+		return contradicted
+	}
+	return unresolved
+}
+
+// seedsToDecide is the seeds at which the clause's unresolved checks would
+// be decided (the largest over its thresholds; NaN if none is unresolved).
+func (c clause) seedsToDecide() float64 {
+	iv := c.interval()
+	var ts []float64
+	switch c.Kind {
+	case small:
+		ts = []float64{-smallPct, smallPct}
+	case limited:
+		ts = []float64{limitedPct}
+	default:
+		ts = []float64{0}
+		if !math.IsNaN(c.Doc) {
+			ts = append(ts, c.Doc/magFactor, c.Doc*magFactor)
+		}
+	}
+	n := math.NaN()
+	for _, t := range ts {
+		if iv.Lo < t && iv.Hi > t {
+			n = math.Max(nanToZero(n), repsToDecide(c.Seeds, c.Value, iv, t))
+		}
+	}
+	return n
+}
+
+func nanToZero(v float64) float64 {
+	if math.IsNaN(v) {
+		return 0
+	}
+	return v
 }
 
 // judge returns the clause's direction and magnitude checks.
@@ -259,43 +303,36 @@ func (c clause) judge() (dir, mag check) {
 	}
 	switch c.Kind {
 	case small:
-		dir = passed
-		if math.Abs(c.Value) > smallPct {
-			dir = contradicted
-		}
+		dir = within(c.interval(), -smallPct, smallPct)
 	case limited:
-		dir = passed
-		if c.Value > limitedPct {
-			dir = contradicted
-		}
+		dir = within(c.interval(), math.Inf(-1), limitedPct)
 	default:
-		z := c.Value / c.SE
-		if c.SE == 0 {
-			z = math.Copysign(math.Inf(1), c.Value)
-			if c.Value == 0 {
-				z = 0
-			}
-		}
-		switch {
-		case z >= zSignificant:
+		switch iv := c.interval(); {
+		case c.SE == 0 && c.Value != 0 && c.Seeds >= 2: // no spread at all
+			dir = map[bool]check{true: passed, false: contradicted}[c.Value > 0]
+		case iv.Lo > 0:
 			dir = passed
-		case z <= -zSignificant:
+		case iv.Hi < 0:
 			dir = contradicted
 		default:
 			dir = unresolved
 		}
 		if !math.IsNaN(c.Doc) {
-			mag = passed
-			if c.Value < c.Doc/magFactor || c.Value > c.Doc*magFactor {
-				mag = contradicted
-			}
+			mag = within(c.interval(), c.Doc/magFactor, c.Doc*magFactor)
 		}
 	}
 	for i, v := range c.Values {
-		if mag == none {
-			mag = passed
+		d, tol := c.DocValues[i], valueTolerPct/100*math.Abs(c.DocValues[i])
+		se := 0.0
+		if i < len(c.ValueSEs) {
+			se = c.ValueSEs[i]
 		}
-		if d := c.DocValues[i]; math.Abs(v-d) > valueTolerPct/100*math.Abs(d) {
+		h := tCrit(zDecide, c.Seeds) * se
+		m := within(Interval{v - h, v + h}, d-tol, d+tol)
+		switch {
+		case mag == none || mag == passed:
+			mag = m
+		case mag == unresolved && m == contradicted:
 			mag = contradicted
 		}
 	}
@@ -304,19 +341,38 @@ func (c clause) judge() (dir, mag check) {
 
 // clauseRule judges a claim from its clauses: does not hold if a direction
 // is contradicted; holds if every direction is shown and every magnitude
-// given is within its tolerance; otherwise holds with a qualification.
+// given is within its tolerance; otherwise (a magnitude outside it) holds
+// with a qualification. A check left unresolved (its interval straddles a
+// threshold) could go either way: the claim is judged with every
+// unresolved check passed and again with every one contradicted, and where
+// the two verdicts differ it is undecided at this scale (a magnitude far
+// outside its tolerance, say, leaves "holds with a qualification" decided
+// whatever an unresolved magnitude beside it turns out to be).
 func clauseRule(cs []clause) string {
-	v := holds
-	for _, c := range cs {
-		dir, mag := c.judge()
-		switch {
-		case dir == contradicted:
-			return fails
-		case dir == unresolved || mag == contradicted:
-			v = qualified
+	verdict := func(resolve check) string {
+		v := holds
+		for _, c := range cs {
+			dir, mag := c.judge()
+			if dir == unresolved {
+				dir = resolve
+			}
+			if mag == unresolved {
+				mag = resolve
+			}
+			switch {
+			case dir == contradicted:
+				return fails
+			case mag == contradicted:
+				v = qualified
+			}
 		}
+		return v
 	}
-	return v
+	best, worst := verdict(passed), verdict(contradicted)
+	if best != worst {
+		return undecided
+	}
+	return best
 }
 
 // describe states the clause's measurement and checks.
@@ -326,10 +382,7 @@ func (c clause) describe() string {
 	if c.Values != nil {
 		fmt.Fprintf(&b, "%s", c.Name)
 	} else {
-		fmt.Fprintf(&b, "%s %+.1f %%", c.Name, c.Value)
-		if c.Kind == rises {
-			fmt.Fprintf(&b, " ± %.1f", c.SE)
-		}
+		fmt.Fprintf(&b, "%s %+.1f %% ± %.1f", c.Name, c.Value, c.SE)
 		if !math.IsNaN(c.Doc) {
 			fmt.Fprintf(&b, " (document %+.1f %%)", c.Doc)
 		}
@@ -337,18 +390,21 @@ func (c clause) describe() string {
 	word := map[check]string{passed: "as stated", unresolved: "not shown at this scale", contradicted: "contradicted"}
 	fmt.Fprintf(&b, ": direction %s", word[dir])
 	if mag != none {
-		fmt.Fprintf(&b, ", magnitude %s", map[check]string{passed: "within tolerance", contradicted: "outside tolerance"}[mag])
+		fmt.Fprintf(&b, ", magnitude %s", map[check]string{passed: "within tolerance", unresolved: "undecided at this scale", contradicted: "outside tolerance"}[mag])
+	}
+	if n := c.seedsToDecide(); !math.IsNaN(n) && (dir == unresolved || mag == unresolved) {
+		fmt.Fprintf(&b, " (%s)", decideText(n, "seeds"))
 	}
 	return b.String()
 }
 
 func clauseRuleText() string {
-	return fmt.Sprintf("each clause: a rise shown at %g standard errors over seeds (\"small\" |Δ| ≤ %g %%, \"very limited\" ≤ %g %%), a document's \"up to X %%\" matched within a factor %g, a document's value within %g %%; a contradicted direction does not hold, all shown and matched holds, else holds with a qualification",
-		float64(zSignificant), smallPct, limitedPct, magFactor, valueTolerPct)
+	return fmt.Sprintf("each clause on the interval of its mean over seeds (Student's t at the level of %g normal standard errors, 99.73 %%): a rise shown when it excludes 0 (\"small\" within ±%g %%, \"very limited\" ≤ %g %%), a document's \"up to X %%\" matched within a factor %g, a document's value within %g %%; a contradicted direction does not hold; all shown and matched holds; a magnitude outside its tolerance holds with a qualification; a check whose interval straddles its threshold leaves the claim undecided at this scale where resolving it either way would change the verdict",
+		float64(zDecide), smallPct, limitedPct, magFactor, valueTolerPct)
 }
 
 // repairRuleText completes clauseRuleText for Tables II–IV.
-const repairRuleText = "; each repair clause is judged at the failure share where it is most extreme: a rise at its largest mean (the document's \"up to\" is its table's largest), \"small\" and \"very limited\" at the largest |Δ| (they must hold at every share)"
+const repairRuleText = "; each repair clause is judged at the failure share where it is most extreme: a rise at its largest mean (the document's \"up to\" is its table's largest), \"small\" and \"very limited\" at the largest |Δ| (they must hold at every share); the traffic is the repair's messages of every kind (join, break, election, sibling-reference upkeep, DHT look-ups; docs/MODEL.md §5) in % of the build's, counted alike"
 
 const (
 	tradeOffRuleText  = "a trade-off the document does not quantify has no measurable criterion: cannot be checked; the figures are given"

@@ -131,7 +131,8 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 }
 
 // TreeTable is a tree experiment's summary as one record, as `gossipkit
-// tree build|fail` prints it.
+// tree build|fail` prints it; a failure experiment adds the repair's
+// traffic by kind (tree.RepairTraffic) and in % of the build's.
 func TreeTable(s tree.Summary) *plots.Table {
 	c := s.Exp.Cfg
 	t := &plots.Table{Single: true,
@@ -139,9 +140,11 @@ func TreeTable(s tree.Summary) *plots.Table {
 	}
 	row := []any{c.Nodes, c.Degree, c.Join.String(), c.Redirect.String(), s.Seeds, s.Depth, s.MessagesPerNode, s.MessagesMax, s.PropagationMs, s.Reach99Ms}
 	if s.Exp.Fail {
-		t.Keys = append(t.Keys, "fraction", "repair", "elect", "failed", "reconnected", "reconnect_ms", "repair_messages", "messages_increase_pct", "join_requests_increase_pct", "depth_change_pct", "pings")
+		t.Keys = append(t.Keys, "fraction", "repair", "elect", "failed", "reconnected", "reconnect_ms", "repair_messages", "messages_increase_pct", "join_requests_increase_pct", "depth_change_pct", "pings",
+			"join_msgs", "break_msgs", "election_msgs", "upkeep_msgs", "lookup_msgs", "traffic_increase_pct")
 		row = append(row, c.FailFraction, c.Repair.String(), c.Elect.String(), s.Failed, s.Reconnected, s.ReconnectMs,
-			s.RepairMessages, s.RepairMessagesPct, s.JoinRequestsIncreasePct, s.DepthChangePct, s.Pings)
+			s.RepairMessages, s.RepairMessagesPct, s.JoinRequestsIncreasePct, s.DepthChangePct, s.Pings,
+			s.JoinMsgs, s.BreakMsgs, s.ElectionMsgs, s.UpkeepMsgs, s.LookupMsgs, s.TrafficIncreasePct)
 	}
 	t.Rows = [][]any{row}
 	return t

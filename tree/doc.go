@@ -66,6 +66,16 @@
 //     children all failed leaves its parent with a free slot. Degrees never
 //     exceed k, as each winner's children are the siblings it replaces plus
 //     one substitute.
+//   - Repair traffic (Metrics.Traffic, docs/MODEL.md §5): the repair's
+//     messages by kind: join requests and answers, break notices, the
+//     election's messages and attachments, the upkeep of the sibling and
+//     grandparent references the election needs (a refresh every
+//     Config.SiblingRefreshMs to every node with a sibling, over the
+//     periods from one before the failure to the reconnection, and an
+//     update to every live child of a parent whose children change during
+//     the repair; election only), and the DHT look-ups of the re-joins
+//     (Config.LookupMessages each, 2⌈log₂ N⌉ by default; in the traffic,
+//     in no ν). The build's ν is unchanged by them.
 //   - Propagation delay π: the root sends a notification to its children,
 //     each forwards it; π is the time until the last connected node has it.
 //   - Reconnection time: from the failure until every surviving node is in

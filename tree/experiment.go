@@ -119,6 +119,16 @@ func (r SeedResult) RepairMessagesPct() float64 {
 	return 100 * float64(r.Repair.RepairMsgs) / float64(r.Build.MessagesTotal)
 }
 
+// TrafficIncreasePct is the repair's traffic (RepairTraffic.Total) in %
+// of the build's (Metrics.BuildTraffic), both by the same counting rules
+// with look-ups of lookupMessages messages each (NaN without a repair).
+func (r SeedResult) TrafficIncreasePct(lookupMessages int) float64 {
+	if r.Repair == nil {
+		return math.NaN()
+	}
+	return 100 * float64(r.Repair.Traffic.Total()) / float64(r.Build.BuildTraffic(lookupMessages))
+}
+
 // pct is 100·(after − before)/before of one metric.
 func (r SeedResult) pct(after, before func(Metrics) float64) float64 {
 	if r.Repair == nil {
@@ -148,6 +158,10 @@ type Summary struct {
 	Reconnected                                    bool // in every seed
 	ReconnectMs, RepairMessages, RepairMessagesPct Stat
 	JoinRequestsIncreasePct, DepthChangePct, Pings Stat
+	// The repair's traffic by kind (RepairTraffic) and in % of the
+	// build's (SeedResult.TrafficIncreasePct).
+	JoinMsgs, BreakMsgs, ElectionMsgs, UpkeepMsgs, LookupMsgs Stat
+	TrafficIncreasePct                                        Stat
 }
 
 // Summarize aggregates res (in seed order, as Run and Merge return them).
@@ -177,6 +191,17 @@ func (x Experiment) Summarize(res []SeedResult) Summary {
 		s.JoinRequestsIncreasePct = Over(res, SeedResult.JoinRequestsIncreasePct)
 		s.DepthChangePct = Over(res, SeedResult.DepthChangePct)
 		s.Pings = Over(res, func(r SeedResult) float64 { return float64(r.Repair.Pings) })
+		tr := func(f func(RepairTraffic) float64) Stat {
+			return Over(res, func(r SeedResult) float64 { return f(r.Repair.Traffic) })
+		}
+		s.JoinMsgs = tr(func(t RepairTraffic) float64 { return float64(t.Join) })
+		s.BreakMsgs = tr(func(t RepairTraffic) float64 { return float64(t.Break) })
+		s.ElectionMsgs = tr(func(t RepairTraffic) float64 { return float64(t.Election) })
+		s.UpkeepMsgs = tr(func(t RepairTraffic) float64 { return float64(t.Upkeep()) })
+		s.LookupMsgs = tr(func(t RepairTraffic) float64 { return float64(t.LookupMessages) })
+		c := x.Cfg
+		c.defaults()
+		s.TrafficIncreasePct = Over(res, func(r SeedResult) float64 { return r.TrafficIncreasePct(c.LookupMessages) })
 	}
 	return s
 }

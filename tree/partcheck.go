@@ -34,7 +34,11 @@ func (p *Part) checkRanges() error {
 }
 
 func (m *Metrics) check(N int, build bool) error {
-	for _, v := range []int{m.Nodes, m.Depth, m.MessagesMax, m.Failed, m.RepairMsgs, m.JoinRequests, m.MessagesTotal} {
+	tr := m.Traffic
+	if tr.LookupMessages < 0 {
+		return fmt.Errorf("a negative count (%d)", tr.LookupMessages)
+	}
+	for _, v := range []int{m.Nodes, m.Depth, m.MessagesMax, m.Failed, m.RepairMsgs, m.JoinRequests, m.MessagesTotal, m.Lookups, tr.Join, tr.Break, tr.Election, tr.Changes, tr.Refresh, tr.Lookups} {
 		if v < 0 {
 			return fmt.Errorf("a negative count (%d)", v)
 		}
@@ -54,7 +58,7 @@ func (m *Metrics) check(N int, build bool) error {
 		return fmt.Errorf("depth %d: at most N − 1 = %d", m.Depth, N-1)
 	case m.MessagesMax > m.MessagesTotal:
 		return fmt.Errorf("messages_max %d > messages_total %d", m.MessagesMax, m.MessagesTotal)
-	case build && (m.Failed != 0 || m.RepairMsgs != 0 || m.Pings != 0 || m.ReconnectMs != 0):
+	case build && (m.Failed != 0 || m.RepairMsgs != 0 || m.Pings != 0 || m.ReconnectMs != 0 || tr != RepairTraffic{}):
 		return fmt.Errorf("build metrics with failures or repair counts")
 	}
 	return nil

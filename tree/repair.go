@@ -85,12 +85,15 @@ func (s *Sim) FailNodes(nodes []int32, repair Repair, elect Elect) (Metrics, err
 			s.pings += int64(2*nb) * int64(periods)
 		}
 	}
+	s.refreshSiblings(tf)
 	m := s.metrics()
 	m.Failed = k
 	m.RepairMsgs = s.repairMsgs
 	m.Reconnected = s.AllConnected()
 	m.ReconnectMs = s.lastChange - tf
 	m.Pings = s.pings
+	s.traffic.LookupMessages = int64(s.traffic.Lookups) * int64(s.cfg.LookupMessages)
+	m.Traffic = s.traffic
 	if err := s.check(false); err != nil {
 		return m, fmt.Errorf("tree: after repair: %w", err)
 	}
@@ -108,6 +111,7 @@ func (s *Sim) detectChild(p, c int32) {
 		return // the place is kept for c's substitute
 	}
 	s.removeChild(p, c)
+	s.siblingsChanged(p, -1)
 	s.lastChange = s.now
 }
 
@@ -211,8 +215,9 @@ func (s *Sim) replace(f, gp int32) {
 		}
 		s.children[gp][i] = w
 		s.parent[w] = gp
-		s.deliver(gp) // w attaches to its new parent, which answers
-		s.deliver(w)
+		s.deliver(gp, msgElection) // w attaches to its new parent, which answers
+		s.deliver(w, msgElection)
+		s.siblingsChanged(gp, -1)
 		if !s.alive[gp] {
 			s.scheduleDetect(w) // f's parent is dead too
 		}
@@ -222,6 +227,7 @@ func (s *Sim) replace(f, gp int32) {
 		s.parent[w] = -1
 	}
 	s.adopt(w, cands, dead)
+	s.siblingsChanged(w, -1)
 	s.lastChange = s.now
 	s.fillVacancy(w, former)
 	if detached {
@@ -270,10 +276,10 @@ func (s *Sim) elect(cands []int32) int32 {
 	}
 	for _, c := range cands {
 		for range len(cands) - 1 {
-			s.deliver(c)
+			s.deliver(c, msgElection)
 		}
 		if c != w {
-			s.deliver(c)
+			s.deliver(c, msgElection)
 		}
 	}
 	return w
@@ -322,9 +328,43 @@ func (s *Sim) fillVacancy(up int32, kids []int32) {
 		next := slices.Clone(s.children[w])
 		s.children[up] = append(s.children[up], w)
 		s.parent[w] = up
-		s.deliver(up)
-		s.deliver(w)
+		s.deliver(up, msgElection)
+		s.deliver(w, msgElection)
+		s.siblingsChanged(up, -1)
 		s.adopt(w, alive, dead)
+		s.siblingsChanged(w, -1)
 		up, kids = w, next
+	}
+}
+
+// refreshSiblings counts the periodic sibling-reference upkeep of an
+// election repair that began at tf: every live node with a live sibling in
+// the repaired tree receives one refresh a period, over the periods from
+// one before the failure (the references are fresh at the failure only if
+// refreshed within the last period) to the reconnection:
+// ⌈(lastChange − tf)/SiblingRefreshMs⌉ + 1 periods. The messages are in ν.
+func (s *Sim) refreshSiblings(tf float64) {
+	if s.cfg.Repair != Election {
+		return
+	}
+	periods := int(math.Ceil((s.lastChange-tf)/s.cfg.SiblingRefreshMs)) + 1
+	for p := range s.id {
+		if !s.alive[p] {
+			continue
+		}
+		var kids []int32
+		for _, c := range s.children[p] {
+			if s.alive[c] && s.parent[c] == int32(p) {
+				kids = append(kids, c)
+			}
+		}
+		if len(kids) < 2 {
+			continue
+		}
+		for _, c := range kids {
+			s.msgs[c] += int32(periods)
+			s.repairMsgs += periods
+			s.traffic.Refresh += periods
+		}
 	}
 }

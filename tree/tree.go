@@ -97,6 +97,29 @@ type Config struct {
 	Elect        Elect
 	// Timing, in ms; zero values take the defaults.
 	ArrivalMs, PingPeriodMs, PingTimeoutMs, TauMinMs, TauMaxMs, FailAtMs float64
+	// SiblingRefreshMs is the period at which a parent sends each child
+	// the references of its siblings and grandparent, which the recursive
+	// election needs "fresh and constantly updated" (0: the default, 1000
+	// ms, the ping period's default); see RepairTraffic.
+	SiblingRefreshMs float64
+	// LookupMessages is the cost in messages of one DHT look-up of the
+	// group key (0: the default, LookupCost(Nodes) = 2⌈log₂ Nodes⌉: a
+	// Kademlia look-up visits about log₂ N nodes, one request and one reply
+	// each, one query at a time); valid range 0..1000.
+	LookupMessages int
+}
+
+// DefaultSiblingRefreshMs is the default of Config.SiblingRefreshMs.
+const DefaultSiblingRefreshMs = 1000
+
+// LookupCost is the default cost of one DHT look-up among nodes nodes:
+// 2⌈log₂ nodes⌉ messages (0 for one node).
+func LookupCost(nodes int) int {
+	h := 0
+	for 1<<h < nodes {
+		h++
+	}
+	return 2 * h
 }
 
 // DefaultConfig is the document's setting: 4000 nodes, k = 8, first, random.
@@ -116,6 +139,10 @@ func (c *Config) defaults() {
 	set(&c.TauMinMs, 10)
 	set(&c.TauMaxMs, 20)
 	set(&c.FailAtMs, 5000)
+	set(&c.SiblingRefreshMs, DefaultSiblingRefreshMs)
+	if c.LookupMessages == 0 {
+		c.LookupMessages = LookupCost(c.Nodes)
+	}
 }
 
 // FieldError is an invalid field of Config or Experiment; Field names it (Config.Nodes).
@@ -143,6 +170,8 @@ func (c Config) Validate() error {
 		return &FieldError{Pkg: "tree", Field: "Config.Repair", Msg: fmt.Sprintf("%v: not a repair strategy", c.Repair)}
 	case !electNames.Valid(c.Elect):
 		return &FieldError{Pkg: "tree", Field: "Config.Elect", Msg: fmt.Sprintf("%v: not an election priority", c.Elect)}
+	case c.LookupMessages < 0 || c.LookupMessages > 1000:
+		return &FieldError{Pkg: "tree", Field: "Config.LookupMessages", Msg: fmt.Sprintf("%d: valid range 0 (the default, 2⌈log₂ Nodes⌉) to 1000", c.LookupMessages)}
 	}
 	return c.checkTimings()
 }
@@ -165,7 +194,52 @@ type Metrics struct {
 	Pings         int64   `json:"pings"`           // ping messages (not in ν)
 	JoinRequests  int     `json:"join_requests"`   // join requests delivered in all
 	MessagesTotal int     `json:"messages_total"`  // Σ ν
+	// Lookups counts the DHT look-ups of joins from the start of the build
+	// (one per join attempt that looks up an entry point); their messages
+	// (Lookups × Config.LookupMessages) go to the DHT's nodes and are in
+	// no ν. Traffic is the repair's messages by kind (zero in Build's
+	// metrics).
+	Lookups int           `json:"lookups"`
+	Traffic RepairTraffic `json:"traffic"`
 }
+
+// BuildTraffic is every message of the tree from the start of the build,
+// by the counting rules of RepairTraffic: Σ ν and the DHT look-ups'
+// messages (lookupMessages each).
+func (m Metrics) BuildTraffic(lookupMessages int) int64 {
+	return int64(m.MessagesTotal) + int64(m.Lookups)*int64(lookupMessages)
+}
+
+// RepairTraffic is the repair's messages by kind, the counting rules of
+// docs/MODEL.md §5: Join, the join requests and answers delivered during
+// the repair; Break, the break notices (breakout); Election, the bully
+// election's messages and the two of each winner's attachment; Upkeep,
+// the sibling references the election needs (Changes, one to every other
+// live child of a parent whose children change during the repair, and
+// Refresh, one a refresh period to every live node with a live sibling,
+// over the periods from one before the failure to the reconnection; zero
+// under breakout and preservation, which need no sibling references);
+// Lookups, the DHT look-ups of the re-joins, and LookupMessages their
+// messages. Delivered is what reached group nodes (in ν): Join + Break +
+// Election + Upkeep.
+type RepairTraffic struct {
+	Join           int   `json:"join"`
+	Break          int   `json:"break"`
+	Election       int   `json:"election"`
+	Changes        int   `json:"upkeep_changes"`
+	Refresh        int   `json:"upkeep_refresh"`
+	Lookups        int   `json:"lookups"`
+	LookupMessages int64 `json:"lookup_messages"`
+}
+
+// Upkeep is the sibling-reference upkeep, Changes + Refresh.
+func (t RepairTraffic) Upkeep() int { return t.Changes + t.Refresh }
+
+// Delivered is the repair's messages delivered to group nodes (in ν).
+func (t RepairTraffic) Delivered() int { return t.Join + t.Break + t.Election + t.Upkeep() }
+
+// Total is every message of the repair, the DHT's included.
+func (t RepairTraffic) Total() int64 { return int64(t.Delivered()) + t.LookupMessages }
 
 // event kinds
 const (
@@ -237,6 +311,8 @@ type Sim struct {
 	repairMsgs   int
 	joinRequests int
 	pings        int64
+	lookups      int
+	traffic      RepairTraffic
 	lastChange   float64
 	electing     map[int32]bool // failed nodes whose election has started
 }
@@ -285,14 +361,46 @@ func (s *Sim) delay() float64 {
 	return c.TauMinMs + s.r.Float64()*(c.TauMaxMs-c.TauMinMs) + c.TauMinMs + s.r.Float64()*(c.TauMaxMs-c.TauMinMs)
 }
 
-// deliver counts a control message arriving at v.
-func (s *Sim) deliver(v int32) {
+// Kinds of control messages, for the repair's traffic by kind.
+const (
+	msgJoin = iota
+	msgBreak
+	msgElection
+	msgUpkeep
+)
+
+// deliver counts a control message of a kind arriving at v.
+func (s *Sim) deliver(v int32, kind int) {
 	if !s.alive[v] {
 		return
 	}
 	s.msgs[v]++
 	if s.failing {
 		s.repairMsgs++
+		switch kind {
+		case msgJoin:
+			s.traffic.Join++
+		case msgBreak:
+			s.traffic.Break++
+		case msgElection:
+			s.traffic.Election++
+		default:
+			s.traffic.Changes++
+		}
+	}
+}
+
+// siblingsChanged: p's children changed during an election repair; p
+// sends the new references to each of its live children other than
+// except (−1: to all).
+func (s *Sim) siblingsChanged(p, except int32) {
+	if !s.failing || s.cfg.Repair != Election || p < 0 || !s.alive[p] {
+		return
+	}
+	for _, c := range s.children[p] {
+		if c != except && s.alive[c] && s.parent[c] == p {
+			s.deliver(c, msgUpkeep)
+		}
 	}
 }
 
@@ -360,6 +468,10 @@ func (s *Sim) inSubtree(v, top int32) bool {
 func (s *Sim) startJoin(v int32) {
 	s.gen[v]++
 	s.joining[v] = true
+	s.lookups++
+	if s.failing {
+		s.traffic.Lookups++
+	}
 	e := s.entry(v)
 	if e < 0 {
 		// No tree to join: v becomes the root (only after the root failed).
@@ -410,10 +522,11 @@ func (s *Sim) handle(e event) {
 		if !s.alive[t] || !s.alive[n] {
 			return // unanswered: the newcomer's timeout fires
 		}
-		s.deliver(t)
+		s.deliver(t, msgJoin)
 		s.joinRequests++
 		if len(s.children[t]) < s.cfg.Degree {
 			s.children[t] = append(s.children[t], n) // numChildren + 1 now
+			s.siblingsChanged(t, -1)
 			s.push(event{t: s.now + s.delay(), kind: evJoinReply, a: n, b: t, alt: -1, gen: e.gen})
 			return
 		}
@@ -423,10 +536,11 @@ func (s *Sim) handle(e event) {
 		if !s.alive[n] || e.gen != s.gen[n] || !s.joining[n] {
 			if e.alt < 0 && s.alive[e.b] { // a stale acceptance: give the slot back
 				s.removeChild(e.b, n)
+				s.siblingsChanged(e.b, -1)
 			}
 			return
 		}
-		s.deliver(n)
+		s.deliver(n, msgJoin)
 		if e.alt >= 0 {
 			s.sendJoin(n, e.alt)
 			return
@@ -461,7 +575,7 @@ func (s *Sim) handle(e event) {
 			return
 		}
 		s.breaking[v] = false
-		s.deliver(v)
+		s.deliver(v, msgBreak)
 		s.breakOut(v)
 	case evElectionDone:
 		s.replace(e.a, s.parent[e.a])
@@ -624,6 +738,7 @@ func (s *Sim) metrics() Metrics {
 	}
 	m.MessagesMean /= float64(alive)
 	m.JoinRequests = s.joinRequests
+	m.Lookups = s.lookups
 	return m
 }
 

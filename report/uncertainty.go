@@ -1,0 +1,396 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/gossipkit/gossipkit/internal/rng"
+	"github.com/gossipkit/gossipkit/sim"
+)
+
+// The uncertainty of the verdicts that rest on Monte Carlo. A verdict
+// compares one measured quantity with thresholds; the quantity carries an
+// interval (bootstrap over the replications, or mean ± zSignificant
+// standard errors over seeds), and the verdict is decided only where the
+// whole interval lies on one side of every threshold. Where it straddles
+// one, the verdict is undecided at this scale, and the measured column
+// names the replications that would decide it.
+
+// undecided is the verdict of a claim whose interval straddles a threshold.
+const undecided = "undecided at this scale"
+
+// zDecide sets the level of every verdict's interval: that of zDecide
+// normal standard errors, 2Φ(3) − 1 = 99.73 %. A report judges about 15
+// claims and its verdicts must not change with the seed; at 95 % one claim
+// in twenty would be decided by the noise of its seed (a Bonferroni
+// argument: 15 claims × 5 seeds at 0.27 % each leave about one chance in
+// five of one flip where a quantity sits right at a threshold, and far less
+// elsewhere).
+const zDecide = 3
+
+// Bootstrap: bootResamples resamples of the replications (with
+// replacement, each case resampled on its own), a two-sided percentile
+// interval of level bootLevel (zDecide). 4000 resamples leave about 5.4 of
+// them beyond each end (0.135 %), enough to place it to within a few
+// resamples' spread. bootStream is the stream of the study's seed the
+// resampling draws from (the simulations use streams 0..Reps−1 of their
+// own configurations; this one is the report's, fixed).
+const (
+	bootResamples = 4000
+	bootStream    = 1<<62 + 7
+)
+
+// bootLevel is the level of the bootstrap intervals, 2Φ(zDecide) − 1.
+var bootLevel = 2*distuv.UnitNormal.CDF(zDecide) - 1
+
+// minBootReps is the fewest replications the bootstrap resamples: 5
+// replications have only 126 distinct resamples, and the percentile
+// interval of so few is known to be too narrow; below it the share's
+// interval is all of [0, 1] (undecided).
+const minBootReps = 10
+
+// Interval is a two-sided interval of a measured quantity at its level.
+type Interval struct{ Lo, Hi float64 }
+
+// straddles reports whether the interval holds values on both sides of
+// threshold t (a value equal to t counts as at or above it).
+func (iv Interval) straddles(t float64) bool { return iv.Lo < t && iv.Hi >= t }
+
+// shareCase is one n of a take-off share: each replication's curve (counts
+// of nodes per round), the model curve (a fraction of Nodes) and the
+// window's rounds [from, to]; tol is the half-node tolerance.
+type shareCase struct {
+	reps     [][]int32
+	model    []float64
+	from, to int
+	nodes    int
+	tol      float64
+}
+
+// share is the case's take-off share over the replications idx: the share
+// of the window's rounds at which |model − mean| ≤ sd + tol (sample sd,
+// divisor len(idx) − 1, as sim.Result.Summary), NaN for an empty window.
+func (c shareCase) share(idx []int) float64 {
+	if c.from < 0 || c.to < c.from {
+		return math.NaN()
+	}
+	N := float64(c.nodes)
+	in := 0
+	for t := c.from; t <= c.to; t++ {
+		mean := 0.0
+		for _, i := range idx {
+			mean += float64(c.reps[i][t])
+		}
+		mean /= float64(len(idx))
+		ss := 0.0
+		for _, i := range idx {
+			d := float64(c.reps[i][t]) - mean
+			ss += d * d
+		}
+		sd := 0.0
+		if len(idx) > 1 {
+			sd = math.Sqrt(ss/float64(len(idx)-1)) / N
+		}
+		if math.Abs(c.model[t]-mean/N) <= sd+c.tol {
+			in++
+		}
+	}
+	return float64(in) / float64(c.to-c.from+1)
+}
+
+// bootstrapMinShare is the percentile bootstrap interval of the smallest
+// take-off share over the cases: every resample draws each case's
+// replications with replacement (the cases are independent simulations)
+// and takes the smallest share; seed fixes the resamples.
+func bootstrapMinShare(cases []shareCase, seed uint64) Interval {
+	for _, c := range cases {
+		if len(c.reps) < minBootReps {
+			return Interval{0, 1} // too few replications to resample: no bound
+		}
+	}
+	r := rng.NewStream(seed, bootStream)
+	mins := make([]float64, 0, bootResamples)
+	idx := []int{}
+	for range bootResamples {
+		m := math.Inf(1)
+		for _, c := range cases {
+			R := len(c.reps)
+			idx = idx[:0]
+			for range R {
+				idx = append(idx, int(r.Intn(uint32(R))))
+			}
+			s := c.share(idx)
+			if math.IsNaN(s) {
+				return Interval{math.NaN(), math.NaN()}
+			}
+			m = math.Min(m, s)
+		}
+		mins = append(mins, m)
+	}
+	slices.Sort(mins)
+	a := (1 - bootLevel) / 2
+	return Interval{percentile(mins, a), percentile(mins, 1-a)}
+}
+
+// percentile is the p-quantile of sorted data (type 7, linear
+// interpolation between order statistics).
+func percentile(sorted []float64, p float64) float64 {
+	h := float64(len(sorted)-1) * p
+	lo := int(math.Floor(h))
+	if lo >= len(sorted)-1 {
+		return sorted[len(sorted)-1]
+	}
+	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
+}
+
+// gradeInterval grades a quantity with interval iv against the thresholds
+// hold ≥ qual (holds at or above hold, holds with a qualification at or
+// above qual, else does not hold): decided only where iv lies within one
+// grade; undecided otherwise, with the threshold it straddles (the one
+// nearest the estimate v if both).
+func gradeInterval(v float64, iv Interval, hold, qual float64) (verdict string, straddled float64) {
+	switch {
+	case math.IsNaN(v) || math.IsNaN(iv.Lo):
+		return unchecked, math.NaN()
+	case iv.straddles(hold) && iv.straddles(qual):
+		if math.Abs(v-hold) < math.Abs(v-qual) {
+			return undecided, hold
+		}
+		return undecided, qual
+	case iv.straddles(hold):
+		return undecided, hold
+	case iv.straddles(qual):
+		return undecided, qual
+	case iv.Lo >= hold:
+		return holds, math.NaN()
+	case iv.Lo >= qual:
+		return qualified, math.NaN()
+	}
+	return fails, math.NaN()
+}
+
+// maxRepsToDecide bounds the replications worth naming.
+const maxRepsToDecide = 100000
+
+// repsToDecide is the replications at which an interval of half-width
+// (hi − lo)/2 with R replications, shrinking as 1/√R, would leave the
+// estimate v clear of threshold t: R·(half-width / |v − t|)², rounded up
+// (at least R + 1; +Inf beyond maxRepsToDecide or when v = t).
+func repsToDecide(R int, v float64, iv Interval, t float64) float64 {
+	half := (iv.Hi - iv.Lo) / 2
+	d := math.Abs(v - t)
+	if d == 0 {
+		return math.Inf(1)
+	}
+	// Rounded up, forgiving the last bits of the float subtractions (an
+	// exact 40 must not become 41).
+	n := math.Ceil(float64(R)*(half/d)*(half/d) - 1e-9)
+	n = math.Max(n, float64(R+1))
+	if n > maxRepsToDecide {
+		return math.Inf(1)
+	}
+	return n
+}
+
+// decideText names the scale that would decide an undecided verdict.
+func decideText(n float64, unit string) string {
+	if math.IsInf(n, 1) {
+		return fmt.Sprintf("more than %d %s would be needed to decide it", maxRepsToDecide, unit)
+	}
+	return fmt.Sprintf("about %.0f %s would decide it", n, unit)
+}
+
+// levelText writes the level of the verdicts' intervals ("99.73 %").
+func levelText() string { return fmt.Sprintf("%.2f %%", 100*bootLevel) }
+
+// intervalText writes an interval of shares in whole percent.
+func intervalText(iv Interval) string {
+	return fmt.Sprintf("%.0f–%.0f %%", 100*iv.Lo, 100*iv.Hi)
+}
+
+// shareCases are the bootstrap cases of one n's three take-off windows: x,
+// per-event y and round-snapshot y of the replications of res against the
+// ODE's x (mx) and y (my).
+func shareCases(res *sim.Result, mx, my []float64, row ODEvsSimRow, tol float64) (x, y, yr shareCase) {
+	var xs, ys, yrs [][]int32
+	for _, rep := range res.Reps {
+		xs, ys, yrs = append(xs, rep.X), append(ys, rep.Y), append(yrs, rep.YRound)
+	}
+	N := res.Config.Nodes
+	return shareCase{reps: xs, model: mx, from: row.WindowX.From, to: row.WindowX.To, nodes: N, tol: tol},
+		shareCase{reps: ys, model: my, from: row.WindowY.From, to: row.WindowY.To, nodes: N, tol: tol},
+		shareCase{reps: yrs, model: my, from: row.WindowYRound.From, to: row.WindowYRound.To, nodes: N, tol: tol}
+}
+
+// The growth of replication: the rounds x takes from growthLo to growthHi
+// of its plateau K = c/n. The ODE's x is logistic with rate k, so this
+// time is ln((growthHi/(1−growthHi))·((1−growthLo)/growthLo))/k = ln 81/k,
+// ∝ 1/k as every replication time of the mean field is; unlike a time from
+// the single initial copy, it leaves out the random delay of the first
+// copies (whose sd, of order 1/k, would swamp differences between
+// neighbouring s with a few runs).
+const (
+	growthLo = 0.1
+	growthHi = 0.9
+)
+
+// GrowthRow is the protocol's growth time of replication at exchange size
+// S: mean and sd over Runs runs.
+type GrowthRow struct {
+	S        int
+	Mean, SD float64
+	Runs     int
+}
+
+// growthTimes returns the rounds from X ≥ growthLo·K·N to X ≥ growthHi·K·N
+// (first passages) of each run that reaches both levels: a run whose item
+// died out while few copies existed has no growth to time.
+func growthTimes(res *sim.Result, K float64) []float64 {
+	N := float64(res.Config.Nodes)
+	first := func(x []int32, level float64) float64 {
+		for t, v := range x {
+			if float64(v) >= level {
+				return float64(t)
+			}
+		}
+		return math.NaN()
+	}
+	var out []float64
+	for _, rep := range res.Reps {
+		if g := first(rep.X, growthHi*K*N) - first(rep.X, growthLo*K*N); !math.IsNaN(g) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// ReplicationGain is the gain of the exchange size S over s*'s integer
+// argmax in growth time, in % of the time at the argmax, with its interval
+// (± tCrit standard errors of the difference of two means).
+type ReplicationGain struct {
+	S            int
+	GainPct      float64
+	Lo, Hi       float64
+	RunsToDecide float64 // NaN when decided
+}
+
+// replicationGains measures every simulated s other than sInt against it;
+// ok is false when sInt was not simulated.
+func replicationGains(rows []GrowthRow, sInt int) (gains []ReplicationGain, ok bool) {
+	i := slices.IndexFunc(rows, func(r GrowthRow) bool { return r.S == sInt })
+	if i < 0 {
+		return nil, false
+	}
+	ref := rows[i]
+	for _, r := range rows {
+		if r.S == sInt {
+			continue
+		}
+		se := math.Sqrt(r.SD*r.SD/float64(r.Runs) + ref.SD*ref.SD/float64(ref.Runs))
+		g := ReplicationGain{S: r.S, GainPct: 100 * (ref.Mean - r.Mean) / ref.Mean, RunsToDecide: math.NaN()}
+		// Student's t with the fewer runs' degrees of freedom (a
+		// conservative Welch interval).
+		h := 100 * tCrit(zDecide, min(r.Runs, ref.Runs)) * se / ref.Mean
+		g.Lo, g.Hi = g.GainPct-h, g.GainPct+h
+		if iv := (Interval{g.Lo, g.Hi}); iv.straddles(optGainPct) {
+			g.RunsToDecide = repsToDecide(min(r.Runs, ref.Runs), g.GainPct, iv, optGainPct)
+		}
+		gains = append(gains, g)
+	}
+	return gains, true
+}
+
+// replicationRule judges "s* is optimal for the convergence of
+// replication" on the protocol's growth times: does not hold if some s is
+// faster than s*'s integer argmax by at least optGainPct % over its whole
+// interval; holds if no s can be faster by optGainPct % (every interval
+// below it); otherwise undecided at this scale.
+func replicationRule(gains []ReplicationGain, ok bool) string {
+	if !ok || len(gains) == 0 {
+		return unchecked
+	}
+	v := holds
+	for _, g := range gains {
+		switch {
+		case g.Lo >= optGainPct:
+			return fails
+		case g.Hi >= optGainPct:
+			v = undecided
+		}
+	}
+	return v
+}
+
+func replicationRuleText() string {
+	return fmt.Sprintf("the protocol's growth time of replication (rounds from %g %% to %g %% of the plateau c/n, mean over the runs that reach it) at s*'s integer argmax against every other simulated s, the gain with its interval (Student's t at the level of %g normal standard errors, 99.73 %%): some s faster by ≥ %g %% over its whole interval does not hold; every interval below %g %% holds; otherwise undecided at this scale",
+		100*growthLo, 100*growthHi, float64(zDecide), optGainPct, optGainPct)
+}
+
+// tCrit is the critical value of a two-sided interval of the level that
+// z standard errors give a normal law, for a mean of n values whose
+// standard error is estimated from them: the Student t quantile with n − 1
+// degrees of freedom (12.7 for 2 values at z = 2, 2.32 for 10, → z as n
+// grows). With z standard errors alone, a mean of 2 or 5 seeds would
+// claim a precision its own sd cannot show. NaN for n < 2.
+func tCrit(z float64, n int) float64 {
+	if n < 2 {
+		return math.NaN()
+	}
+	level := 2*distuv.UnitNormal.CDF(z) - 1
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(1 - (1-level)/2)
+}
+
+// transitionsByRep compares the measured transitions of d with the
+// model's P(to | from) as sim.TransitionZ does, but with the standard error
+// of each pooled frequency f = Σ c_r / Σ m_r (c_r the count of the target,
+// m_r of the state, in replication r) taken from the spread between the R
+// replications, the ratio estimator's R/(R−1)·Σ (c_r − f·m_r)² / (Σ m_r)²:
+// one item's successive shuffles within a run are not independent trials,
+// so the binomial standard error understates the noise. Targets of model
+// probability 0 or 1, states never seen, and state 00 are skipped.
+func transitionsByRep(res *sim.Result) sim.TransitionTest {
+	model := res.Measure().TransModel
+	R := float64(len(res.Reps))
+	var t sim.TransitionTest
+	if R < 2 {
+		return sim.TransitionTest{MaxDiff: math.NaN(), MaxZ: math.NaN()}
+	}
+	for i := 1; i < 4; i++ {
+		var M float64
+		for _, rep := range res.Reps {
+			for j := range 4 {
+				M += float64(rep.Transitions[i][j])
+			}
+		}
+		for j := range 4 {
+			p := model[i][j]
+			if M == 0 || p <= 0 || p >= 1 {
+				continue
+			}
+			var C float64
+			for _, rep := range res.Reps {
+				C += float64(rep.Transitions[i][j])
+			}
+			f := C / M
+			var ss float64
+			for _, rep := range res.Reps {
+				var m float64
+				for k := range 4 {
+					m += float64(rep.Transitions[i][k])
+				}
+				d := float64(rep.Transitions[i][j]) - f*m
+				ss += d * d
+			}
+			se := math.Sqrt(R/(R-1)*ss) / M
+			diff := math.Abs(f - p)
+			t.MaxDiff = math.Max(t.MaxDiff, diff)
+			if se > 0 {
+				t.MaxZ = math.Max(t.MaxZ, diff/se)
+			}
+		}
+	}
+	return t
+}
