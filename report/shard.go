@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime/debug"
 	"slices"
 	"sort"
 	"time"
@@ -55,7 +54,9 @@ type ShardID = shard.ID
 //
 //	format     "gossipkit-report-part"
 //	version    1
-//	gossipkit  the version (and VCS revision, where the binary has one)
+//	gossipkit  the build's identity (buildinfo.Identity: version, VCS
+//	           revision, hash of the executable); a merge refuses parts of
+//	           another build than its own
 //	scale      the Scale, every field
 //	shard      {"index": I, "count": M}
 //	timing     per section: wall and CPU time, CPU time in simulations
@@ -82,29 +83,6 @@ type runPart struct {
 	Section int             `json:"section"`
 	Kind    string          `json:"kind"`
 	Part    json.RawMessage `json:"part"`
-}
-
-// version is gossipkit's version with the VCS revision of the binary, if
-// it was built with one: shards of different builds are not merged.
-func version() string {
-	v := buildinfo.Version
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		var rev, dirty string
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				rev = s.Value
-			case "vcs.modified":
-				if s.Value == "true" {
-					dirty = "+modified"
-				}
-			}
-		}
-		if rev != "" {
-			v += " (" + rev + dirty + ")"
-		}
-	}
-	return v
 }
 
 // runner executes the report's simulations: in full (shard and merged both
@@ -228,7 +206,7 @@ func RunShard(ctx context.Context, path string, sc Scale, id ShardID, opt Option
 	if _, _, err := s.computeAll(ctx); err != nil {
 		return err
 	}
-	p := reportPart{Format: ReportPartFormat, Version: ReportPartVersion, Gossipkit: version(), Scale: sc, Shard: id, Runs: s.run.runs}
+	p := reportPart{Format: ReportPartFormat, Version: ReportPartVersion, Gossipkit: buildinfo.Identity(), Scale: sc, Shard: id, Runs: s.run.runs}
 	for sec := 1; sec <= len(Sections()); sec++ {
 		p.Timing = append(p.Timing, sectionTiming{Section: sec, sectionTime: *s.clock.of(sec)})
 	}
@@ -291,6 +269,9 @@ func readParts(files []string) (*merger, error) {
 		}
 		if !p.Shard.Valid() {
 			return nil, partErrorf("%s: bad shard %d/%d", f, p.Shard.Index, p.Shard.Count)
+		}
+		if id := buildinfo.Identity(); p.Gossipkit != id {
+			return nil, partErrorf("%s is from gossipkit %s, this is %s: rerun the shard with this build", f, p.Gossipkit, id)
 		}
 		if len(all) == 0 {
 			count = p.Shard.Count

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gossipkit/gossipkit/internal/shard"
 
 	"github.com/gossipkit/gossipkit/sim"
 )
@@ -136,6 +139,30 @@ func TestMergeRefuses(t *testing.T) {
 	d := part("d.gkpart", sc, ShardID{Index: 1, Count: 3})
 	junk := filepath.Join(root, "junk.gkpart")
 	os.WriteFile(junk, []byte("not gzip"), 0o644)
+	// b as another build of the same version wrote it: its identity's
+	// hash differs (a part of another build "that also says 0.1.0" was
+	// merged silently).
+	foreign := filepath.Join(root, "foreign.gkpart")
+	{
+		raw, err := shard.ReadFile(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, err := shard.Decompress(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(plain, &m); err != nil {
+			t.Fatal(err)
+		}
+		m["gossipkit"] = json.RawMessage(`"0.1.0 sha256:0123456789abcdef"`)
+		var out bytes.Buffer
+		if err := shard.WriteJSON(&out, m); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(foreign, out.Bytes(), 0o644)
+	}
 	for _, tc := range []struct {
 		name  string
 		files []string
@@ -146,6 +173,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"seed", []string{a, c}, "different scales or seeds"},
 		{"count", []string{a, d}, "one of 2 shards"},
 		{"junk", []string{a, junk}, "not a gossipkit part file"},
+		{"another build", []string{a, foreign}, "rerun the shard with this build"},
 		{"none", nil, "no part files"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
