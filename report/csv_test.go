@@ -28,10 +28,11 @@ var textColumns = map[string]bool{
 	"claim": true, "verdict": true, "rule": true, "measured": true, // verdicts
 	"from":       true,                   // transitions: a state name
 	"simulation": true, "quantity": true, // refined
-	"redirect": true, // tree_table1
-	"repair":   true, // tree_repair_traffic: the strategy
-	"method":   true, // design answers: exact, mc or asymptotic
-	"protocol": true, // gossip as deployed: push, pull or push-pull
+	"redirect":    true, // tree_table1
+	"repair":      true, // tree_repair_traffic: the strategy
+	"method":      true, // design answers: exact, mc or asymptotic
+	"protocol":    true, // gossip as deployed: push, pull or push-pull
+	"push_method": true, // gossip against tree: the method of push's law
 }
 
 // checkCSV parses one CSV and checks that every cell of a numeric column
