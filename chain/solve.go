@@ -31,7 +31,8 @@ var errRate = errors.New("chain: uniformization rate too small")
 // with a Level, the law of the time to that coverage. ctx is checked at
 // every step of the joint chain (every 16 of X alone), and
 // Settings.Progress told the steps done (every 4096) and an estimate of
-// the steps to TMax.
+// all the steps (to TMax, and with a Level to the level's tail: Estimate's,
+// within a factor 3), never below the steps done.
 func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -44,6 +45,7 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 	if err != nil {
 		return nil, fielderr.Within("chain", "Config", err)
 	}
+	s := &solver{ctx: ctx, cfg: cfg, set: set, j: j, N: cfg.Nodes, ts: grid(cfg.TMax, cfg.Dt)}
 	if set.rate == 0 {
 		// The work, before any: Estimate costs O(N) (the stationary law
 		// and the hitting moments).
@@ -55,8 +57,10 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 			return nil, fmt.Errorf("chain: the solve needs about %.2g state-steps (%.3g rounds × %.3g states, about %s of CPU), more than Settings.MaxStateSteps = %.2g: %w",
 				est.StateSteps, est.Rounds, est.States, cpuDuration(est.CPUSeconds()), set.MaxStateSteps, gossip.ErrTooLarge)
 		}
+		if cfg.Level > 0 {
+			s.estSteps = int64(est.Steps) // the level's tail runs past TMax
+		}
 	}
-	s := &solver{ctx: ctx, cfg: cfg, set: set, j: j, N: cfg.Nodes, ts: grid(cfg.TMax, cfg.Dt)}
 	return s.solve()
 }
 
@@ -156,10 +160,13 @@ type solver struct {
 	fixed  bool
 	tails  float64 // the window tails of the laws installed so far
 	total  int64   // steps to TMax, estimated for Progress
-	res    *Result
-	segs   []levelSeg
-	bounds []float64 // of each output law
-	px, py []float64 // marginals of the current law
+	// estSteps is Estimate's count of all the steps, the level's tail
+	// included (0 without a level).
+	estSteps int64
+	res      *Result
+	segs     []levelSeg
+	bounds   []float64 // of each output law
+	px, py   []float64 // marginals of the current law
 }
 
 func (s *solver) solve() (*Result, error) {
@@ -190,7 +197,7 @@ func (s *solver) solve() (*Result, error) {
 	if joint {
 		s.px, s.py = make([]float64, N+2), make([]float64, N+2)
 	}
-	s.total = int64(s.lambda * cfg.TMax)
+	s.total = max(int64(s.lambda*cfg.TMax), s.estSteps)
 	// t = 0: the initial law itself.
 	o := s.newOutput(0, window{w: []float64{1}})
 	s.accumulate([]*output{o}, 0)
@@ -446,7 +453,8 @@ func (s *solver) try(i, n int) error {
 			}
 		}
 		if l.steps%4096 == 0 && s.set.Progress != nil {
-			s.set.Progress(l.steps, s.total)
+			// An estimate (within a factor 3): never below the steps done.
+			s.set.Progress(l.steps, max(s.total, l.steps))
 		}
 	}
 	if whole {
