@@ -84,6 +84,13 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 		}
 		var d *cli.Design
 		var err error
+		if *shardS == "" && *out != "" && *out != "-" {
+			// A folder is -o only for a shard (the parser lets it pass
+			// for commands that have --shard).
+			if err := cli.CheckOut("-o", *out); err != nil {
+				return err
+			}
+		}
 		if *shardS != "" && (*protocol == "shuffle" || set.Method != plan.MonteCarlo) {
 			return usagef("--shard %q: shards are for a broadcast protocol's Monte Carlo (--protocol push|pull|push-pull --method mc)", *shardS)
 		}
