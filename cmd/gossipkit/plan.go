@@ -250,6 +250,12 @@ func planBroadcast(ctx context.Context, e *env, cfg broadcast.Config, fanout, bu
 	prog := newProgress(e, "plan")
 	set.Progress = func(done, total int64) { prog(min(done, total), total) }
 	d, err := broadcast.Sweep(ctx, cfg, ks, bs, set)
+	if errors.Is(err, broadcast.ErrNotCovered) {
+		// A method asked for by name that has no law here (the exact
+		// chain past its size, the asymptotic law with a budget): the
+		// combination of flags is refused, as bad input.
+		return nil, usagef("--method %v: %v", set.Method, err)
+	}
 	if err != nil {
 		return nil, err
 	}
