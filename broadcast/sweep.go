@@ -10,32 +10,31 @@ import (
 	"github.com/gossipkit/gossipkit/internal/enum"
 )
 
-// Method is how a law is computed.
-type Method int
+// Method is how a law is computed (gossip.Method, shared with package
+// plan):
+//
+//   - Auto uses Exact where ExactCost fits Settings.ExactBudget, else
+//     Asymptotic where it covers the configuration, else MonteCarlo; the
+//     Answer says which it used.
+//   - Exact solves the count chain (ExactLaw).
+//   - Asymptotic is the limit law at large N (AsymptoticLaw).
+//   - MonteCarlo simulates every node (Simulate).
+type Method = gossip.Method
 
+// The methods (gossip's).
 const (
-	// Auto uses Exact where ExactCost fits Settings.ExactBudget, else
-	// Asymptotic where it covers the configuration, else MonteCarlo; the
-	// Answer says which it used.
-	Auto Method = iota
-	// Exact solves the count chain (ExactLaw).
-	Exact
-	// Asymptotic is the limit law at large N (AsymptoticLaw).
-	Asymptotic
-	// MonteCarlo simulates every node (Simulate).
-	MonteCarlo
+	Auto       = gossip.Auto
+	Exact      = gossip.Exact
+	Asymptotic = gossip.Asymptotic
+	MonteCarlo = gossip.MonteCarlo
 )
 
-var methodNames = enum.Names[Method]{"auto", "exact", "asymptotic", "mc"}
-
-func (m Method) String() string { return methodNames.Name(m) }
-
 // MethodNames are the names of the methods, in order.
-func MethodNames() []string { return append([]string(nil), methodNames...) }
+func MethodNames() []string { return gossip.MethodNames() }
 
 // ParseMethod parses auto, exact, asymptotic or mc.
 func ParseMethod(s string) (Method, error) {
-	m, err := methodNames.Parse("method", s)
+	m, err := enum.Parse[Method](gossip.MethodNames(), "method", s)
 	if err != nil {
 		return 0, fmt.Errorf("broadcast: %w", err)
 	}
@@ -116,7 +115,7 @@ func Sweep(ctx context.Context, cfg Config, fanouts, budgets []int, set Settings
 		budgets = []int{0}
 	}
 	set = set.withDefaults()
-	if !methodNames.Valid(set.Method) {
+	if !set.Method.Valid() {
 		return nil, fieldErr("Settings.Method", "= %d: not a method", int(set.Method))
 	}
 	if set.Reps > MaxReps {

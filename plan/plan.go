@@ -39,32 +39,31 @@ type Config struct {
 	Confidence float64
 }
 
-// Method is how a law is computed.
-type Method int
+// Method is how a law is computed (gossip.Method, shared with package
+// broadcast):
+//
+//   - Auto uses Exact where its estimated work fits Settings.ExactBudget,
+//     else Asymptotic where its stated bound is within Settings.Accuracy,
+//     else the Monte Carlo of the lumped chain; the Answer says which it
+//     used and why (Accuracy.Note).
+//   - Exact solves the finite chain (package chain): mean and sd by
+//     first-step analysis, the law from the transient pass.
+//   - Asymptotic is the limit law of the package doc.
+//   - MonteCarlo runs package sim, or samples the lumped chain
+//     (Settings.Model, Settings.Reps).
+type Method = gossip.Method
 
+// The methods (gossip's).
 const (
-	// Auto uses Exact where its estimated work fits Settings.ExactBudget,
-	// else Asymptotic where its stated bound is within Settings.Accuracy,
-	// else the Monte Carlo of the lumped chain; the Answer says which it
-	// used and why (Accuracy.Note).
-	Auto Method = iota
-	// Exact solves the finite chain (package chain): mean and sd by
-	// first-step analysis, the law from the transient pass.
-	Exact
-	// Asymptotic is the limit law of the package doc.
-	Asymptotic
-	// MonteCarlo runs package sim, or samples the lumped chain
-	// (Settings.Model, Settings.Reps).
-	MonteCarlo
+	Auto       = gossip.Auto
+	Exact      = gossip.Exact
+	Asymptotic = gossip.Asymptotic
+	MonteCarlo = gossip.MonteCarlo
 )
-
-var methodNames = enum.Names[Method]{"auto", "exact", "asymptotic", "mc"}
-
-func (m Method) String() string { return methodNames.Name(m) }
 
 // ParseMethod parses auto, exact, asymptotic or mc.
 func ParseMethod(s string) (Method, error) {
-	m, err := methodNames.Parse("method", s)
+	m, err := enum.Parse[Method](gossip.MethodNames(), "method", s)
 	if err != nil {
 		return 0, fmt.Errorf("plan: %w", err)
 	}

@@ -99,8 +99,7 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 		} else {
 			bc.Protocol, _ = broadcast.ParseProtocol(*protocol)
 			bc.Nodes, bc.Level, bc.Deadline, bc.Confidence = cfg.Nodes, cfg.Level, cfg.Deadline, cfg.Confidence
-			m, _ := broadcast.ParseMethod(set.Method.String()) // the same names
-			bset := broadcast.Settings{Method: m, Reps: set.Reps, Seed: set.Seed, Workers: set.Workers}
+			bset := broadcast.Settings{Method: set.Method, Reps: set.Reps, Seed: set.Seed, Workers: set.Workers}
 			if *shardS != "" {
 				return planShard(ctx, e, bc, *fanout, *budget, bset, *shardS, *out)
 			}
