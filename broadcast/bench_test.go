@@ -27,25 +27,12 @@ func BenchmarkPushMillion(b *testing.B) {
 	cfg := Config{Nodes: 1_000_000, Protocol: Push, Fanout: 3, Level: 1}
 	for _, eng := range engines {
 		b.Run("engine="+eng.name, func(b *testing.B) {
-			var msgs int64
 			run := newEngine(cfg, 1).run
 			if eng.literal {
 				run = newLiteral(cfg, 1).run
 			}
-			c0 := cpuTime()
-			i := 0
-			for b.Loop() {
-				rep, err := run(context.Background(), i)
-				if err != nil {
-					b.Fatal(err)
-				}
-				msgs += rep.Messages
-				i++
-			}
-			cpu := (cpuTime() - c0).Seconds()
-			b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
+			msgs, _ := benchReplications(b, run)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(msgs), "ns/message")
-			b.ReportMetric(cpu*1e9/float64(msgs), "cpu-ns/message")
 			b.ReportMetric(float64(msgs)/float64(b.N), "messages/op")
 		})
 	}
@@ -81,21 +68,27 @@ func BenchmarkMillion(b *testing.B) {
 		{Nodes: N, Protocol: Push, Fanout: 3, Loss: 0.1, Failed: 0.1, Budget: MemberlistBudget(N, DefaultRetransmitMult), Level: 1},
 	} {
 		b.Run(fmt.Sprintf("%v/B=%d", cfg.Protocol, cfg.Budget), func(b *testing.B) {
-			var msgs int64
-			run := newEngine(cfg, 1).run
-			c0 := cpuTime()
-			i := 0
-			for b.Loop() {
-				rep, err := run(context.Background(), i)
-				if err != nil {
-					b.Fatal(err)
-				}
-				msgs += rep.Messages
-				i++
-			}
-			cpu := (cpuTime() - c0).Seconds()
-			b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
-			b.ReportMetric(cpu*1e9/float64(msgs), "cpu-ns/message")
+			benchReplications(b, newEngine(cfg, 1).run)
 		})
 	}
+}
+
+// benchReplications runs replication 0, 1, … of run for the benchmark's
+// loop and reports the CPU seconds a replication and the CPU nanoseconds a
+// message; it returns the messages and the CPU seconds.
+func benchReplications(b *testing.B, run func(context.Context, int) (Replication, error)) (msgs int64, cpu float64) {
+	c0 := cpuTime()
+	i := 0
+	for b.Loop() {
+		rep, err := run(context.Background(), i)
+		if err != nil {
+			b.Fatal(err)
+		}
+		msgs += rep.Messages
+		i++
+	}
+	cpu = (cpuTime() - c0).Seconds()
+	b.ReportMetric(cpu/float64(b.N), "cpu-s/op")
+	b.ReportMetric(cpu*1e9/float64(msgs), "cpu-ns/message")
+	return msgs, cpu
 }
