@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"runtime"
 	"slices"
 
 	"github.com/gossipkit/gossipkit/internal/parallel"
+	"github.com/gossipkit/gossipkit/internal/stats"
 
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
@@ -103,7 +103,8 @@ func (s *Sample) Law() *Law {
 	}
 	hist := make([]int, maxT+1)
 	never, miss := 0, 0
-	var resid, msgs float64
+	var resid float64
+	msgs := make([]float64, 0, R)
 	for _, r := range s.Reps {
 		if r.T < 0 {
 			never++
@@ -114,7 +115,7 @@ func (s *Sample) Law() *Law {
 			miss++
 		}
 		resid += float64(r.Missed) / M
-		msgs += float64(r.Messages) / M
+		msgs = append(msgs, float64(r.Messages)/M)
 	}
 	fR := float64(R)
 	l.PMF = make([]float64, len(hist))
@@ -124,15 +125,7 @@ func (s *Sample) Law() *Law {
 	l.Never = float64(never) / fR
 	l.PMiss = float64(miss) / fR
 	l.Residue = resid / fR
-	l.Messages = msgs / fR
-	if R > 1 {
-		var ss float64
-		for _, r := range s.Reps {
-			d := float64(r.Messages)/M - l.Messages
-			ss += d * d
-		}
-		l.MessagesSD = math.Sqrt(ss / float64(R-1))
-	}
+	l.Messages, l.MessagesSD = stats.MeanSD(msgs)
 	engine := "draws only the messages that can change a node's state"
 	if s.Literal {
 		engine = "literal, message by message"

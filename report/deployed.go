@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gossipkit/gossipkit/broadcast"
+	"github.com/gossipkit/gossipkit/internal/stats"
 	"github.com/gossipkit/gossipkit/plots"
 )
 
@@ -363,15 +364,8 @@ func outbreakResidue(smp *broadcast.Sample, cfg broadcast.Config) (mean, se floa
 	if len(xs) < 2 {
 		return math.NaN(), math.NaN()
 	}
-	var s, s2 float64
-	for _, x := range xs {
-		s += x
-	}
-	mean = s / float64(len(xs))
-	for _, x := range xs {
-		s2 += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(s2/float64(len(xs)-1)) / math.Sqrt(float64(len(xs)))
+	mean, sd := stats.MeanSD(xs)
+	return mean, sd / math.Sqrt(float64(len(xs)))
 }
 
 // The verdicts' rules.
