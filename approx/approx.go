@@ -112,37 +112,98 @@ func NewTransitions(p, q float64) Transitions {
 
 // TransitionsFor returns the matrix for the shuffle sh under a P_drop variant.
 func TransitionsFor(v Variant, sh gossip.Shuffle) (Transitions, error) {
+	return TransitionsLossFor(v, sh, 0)
+}
+
+// NewTransitionsLoss returns the matrix of one shuffle whose request and
+// reply are each lost with probability ε, for P_select = p and P_drop = q.
+// A lost request changes nothing (B never hears of the shuffle). A lost
+// reply leaves A's cache as it was, while B has already taken A's items and
+// dropped, to make room, items of S_B \ S_A that now reach no one. With
+// a = 1 − ε (docs/MODEL.md, "The shuffle protocol under loss"):
+//
+//	from 10: to 11 with a·p·(a(1−q) + ε), to 01 with a²·p·q
+//	from 01: to 11 with a²·p·(1−q), to 10 with a²·p·q, to 00 with a·ε·p·q
+//	from 11: to 10 with a·p(1−p)q, to 01 with a²·p(1−p)q
+//
+// and the rest of each row stays. Only 01 → 00 loses d: B held the only copy,
+// sent it and dropped it, and the reply carrying it was lost. At ε = 0 this
+// is NewTransitions(p, q) exactly (the same expressions with a = 1, ε = 0).
+func NewTransitionsLoss(p, q, eps float64) Transitions {
+	if eps == 0 {
+		return NewTransitions(p, q)
+	}
+	a := 1 - eps
+	var t Transitions
+	t[S00][S00] = 1
+	t[S10][S11] = a * p * (a*(1-q) + eps)
+	t[S10][S01] = a * a * p * q
+	t[S10][S10] = 1 - t[S10][S11] - t[S10][S01]
+	t[S01][S11] = a * a * p * (1 - q)
+	t[S01][S10] = a * a * p * q
+	t[S01][S00] = a * eps * p * q
+	t[S01][S01] = 1 - t[S01][S11] - t[S01][S10] - t[S01][S00]
+	t[S11][S10] = a * p * (1 - p) * q
+	t[S11][S01] = a * a * p * (1 - p) * q
+	t[S11][S11] = 1 - t[S11][S10] - t[S11][S01]
+	return t
+}
+
+// TransitionsLossFor returns the matrix for the shuffle sh under a P_drop
+// variant when each message is lost with probability eps (0 ≤ eps < 1).
+func TransitionsLossFor(v Variant, sh gossip.Shuffle, eps float64) (Transitions, error) {
+	if !gossip.ValidLoss(eps) {
+		return Transitions{}, fielderr.New("approx", gossip.Loss.Field, "= %g: valid range %s", eps, gossip.Loss.Range)
+	}
 	q, err := PDrop(v, sh)
 	if err != nil {
 		return Transitions{}, err
 	}
-	return NewTransitions(PSelect(sh), q), nil
+	return NewTransitionsLoss(PSelect(sh), q, eps), nil
 }
 
 // swap exchanges the roles of A and B in a state.
 func swap(s State) State { return State((int(s)&1)<<1 | int(s)>>1) }
 
 // Check verifies the structural properties of Fig. 1 within tol: entries in
-// [0, 1], rows summing to 1, the symmetry P(a2b2|a1b1) = P(b2a2|b1a1), and no
-// state holding d going to 00 (an item is never lost).
+// [0, 1], rows summing to 1, 00 absorbing, the symmetry P(a2b2|a1b1) =
+// P(b2a2|b1a1), and no state holding d going to 00 (an item is never lost).
+// A matrix with loss (NewTransitionsLoss) has neither of the last two; check
+// it with CheckLoss.
 func (t Transitions) Check(tol float64) error {
+	if err := t.CheckLoss(tol); err != nil {
+		return err
+	}
 	for i := range 4 {
-		sum := 0.0
 		for j := range 4 {
-			if t[i][j] < -tol || t[i][j] > 1+tol {
-				return fmt.Errorf("approx: P(%v|%v) = %g outside [0,1]", State(j), State(i), t[i][j])
-			}
-			sum += t[i][j]
 			if d := t[i][j] - t[swap(State(i))][swap(State(j))]; math.Abs(d) > tol {
 				return fmt.Errorf("approx: P(%v|%v) ≠ P(%v|%v)", State(j), State(i), swap(State(j)), swap(State(i)))
 			}
 		}
-		if math.Abs(sum-1) > tol {
-			return fmt.Errorf("approx: row %v sums to %g", State(i), sum)
-		}
 		if State(i) != S00 && t[i][S00] != 0 {
 			return fmt.Errorf("approx: P(00|%v) = %g: d would be lost", State(i), t[i][S00])
 		}
+	}
+	return nil
+}
+
+// CheckLoss verifies what every matrix, with loss or without, has within
+// tol: entries in [0, 1], rows summing to 1, and 00 absorbing.
+func (t Transitions) CheckLoss(tol float64) error {
+	for i := range 4 {
+		sum := 0.0
+		for j := range 4 {
+			if !(t[i][j] >= -tol && t[i][j] <= 1+tol) {
+				return fmt.Errorf("approx: P(%v|%v) = %g outside [0,1]", State(j), State(i), t[i][j])
+			}
+			sum += t[i][j]
+		}
+		if !(math.Abs(sum-1) <= tol) {
+			return fmt.Errorf("approx: row %v sums to %g", State(i), sum)
+		}
+	}
+	if t[S00][S00] != 1 {
+		return fmt.Errorf("approx: P(00|00) = %g: 00 must be absorbing", t[S00][S00])
 	}
 	return nil
 }

@@ -21,3 +21,12 @@ var (
 	Cache    = Param{Field: "Shuffle.Cache", Symbol: "c", Meaning: "cache size", Range: "1 ≤ c ≤ n"}
 	Exchange = Param{Field: "Shuffle.Exchange", Symbol: "s", Meaning: "exchange size", Range: "1 ≤ s ≤ c, s < n"}
 )
+
+// Loss is the message-loss parameter shared by every model that has one:
+// each one-way message (a shuffle's request or its reply, a rumour's push
+// or pull) is lost independently with probability ε.
+var Loss = Param{Field: "Loss", Symbol: "ε", Meaning: "probability that one message is lost", Range: "0 ≤ ε < 1"}
+
+// ValidLoss reports whether ε is a valid loss probability, 0 ≤ ε < 1 (NaN
+// is not).
+func ValidLoss(eps float64) bool { return eps >= 0 && eps < 1 }
