@@ -107,6 +107,11 @@ type Config struct {
 	// fail at t = 0 right after the insertion and take no further part
 	// (full topology only): what share of the survivors d still reaches.
 	FailFraction float64
+	// Loss is ε in [0, 1): each message of a shuffle (the request and the
+	// reply) is lost independently with probability ε (gossip.Loss;
+	// docs/MODEL.md, "The shuffle protocol under loss"). 0 is lossless and
+	// gives today's outputs.
+	Loss float64
 }
 
 // DefaultConfig returns the paper's experiment (docs/MODEL.md §1).
@@ -153,6 +158,9 @@ func (c Config) Validate() error {
 	}
 	if !(c.FailFraction >= 0 && c.FailFraction < 1) {
 		return f("Config.FailFraction", "%g: valid range [0, 1)", c.FailFraction)
+	}
+	if !gossip.ValidLoss(c.Loss) {
+		return f("Config.Loss", "%g: valid range [0, 1)", c.Loss)
 	}
 	if c.Model == Lumped && (c.Schedule != Continuous || c.Topology.Kind != Full || c.FailFraction != 0) {
 		return f("Config.Model", "lumped: needs the continuous schedule, the full topology and no failures (schedule %v, topology %v, failures %g)", c.Schedule, c.Topology, c.FailFraction)
