@@ -108,12 +108,22 @@ func (c Config) validate() error {
 // Move = T(01|10) + T(10|01), Drop = T(01|11) + T(10|11).
 type Jumps struct {
 	Up, Move, Drop float64
+	// Lose = T(00|10) + T(00|01) is the chance, up to the factor X(N−X)/D,
+	// that a holder paired with a non-holder loses d with no copy made:
+	// zero without message loss (approx.NewTransitionsLoss).
+	Lose float64
 }
 
 // JumpsFor derives the jump probabilities of shuffle sh from the
 // transition matrix of approx.TransitionsFor.
 func JumpsFor(v approx.Variant, sh gossip.Shuffle) (Jumps, error) {
-	tr, err := approx.TransitionsFor(v, sh)
+	return JumpsLossFor(v, sh, 0)
+}
+
+// JumpsLossFor derives the jump probabilities of shuffle sh when each
+// message is lost with probability eps, from approx.TransitionsLossFor.
+func JumpsLossFor(v approx.Variant, sh gossip.Shuffle, eps float64) (Jumps, error) {
+	tr, err := approx.TransitionsLossFor(v, sh, eps)
 	if err != nil {
 		return Jumps{}, fielderr.Within("chain", "", err)
 	}
@@ -121,6 +131,7 @@ func JumpsFor(v approx.Variant, sh gossip.Shuffle) (Jumps, error) {
 		Up:   tr[approx.S10][approx.S11] + tr[approx.S01][approx.S11],
 		Move: tr[approx.S10][approx.S01] + tr[approx.S01][approx.S10],
 		Drop: tr[approx.S11][approx.S01] + tr[approx.S11][approx.S10],
+		Lose: tr[approx.S10][approx.S00] + tr[approx.S01][approx.S00],
 	}, nil
 }
 
