@@ -317,3 +317,59 @@ func TestLossHostileParts(t *testing.T) {
 		})
 	}
 }
+
+// TestLossTimeChange: under loss the mean field is the lossless one on a
+// clock slowed by f = (1−ε)(1−ε/2) (docs/MODEL.md, "The shuffle protocol
+// under loss": dx/dt = f·2p[(1−q)x(1−x) − (1−p)q x²]), so the time x needs
+// to reach a level L under ε is 1/f times the lossless one. The protocol
+// at N = 2000 (n = 100, c = 20, s = 10, 20 initial copies, so that
+// neither d's extinction nor the death of items, with 400 copies each,
+// plays a part) is run at ε = 0 and ε = 0.3 (f = 0.595), seed 1; each
+// replication's first passage of x = L (interpolated between rounds,
+// FirstReach) gives a sample, and f·mean(T_ε(L)) must agree with
+// mean(T_0(L)) within 4 standard errors of the difference (the two runs
+// independent, each se the replications' sd over √R), at L = 0.05, 0.1 and
+// 0.15 (K = 0.2). The mean field is exact only as N → ∞; the measured
+// differences are logged.
+func TestLossTimeChange(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 2 s of protocol")
+	}
+	const eps = 0.3
+	f := (1 - eps) * (1 - eps/2)
+	run := func(loss float64, rounds int) *Result {
+		cfg := DefaultConfig()
+		cfg.Nodes, cfg.Shuffle.Items, cfg.Shuffle.Cache, cfg.Shuffle.Exchange = 2000, 100, 20, 10
+		cfg.Warmup, cfg.Rounds, cfg.Reps, cfg.Initial, cfg.Loss, cfg.Seed = 20, rounds, 16, 20, loss, 1
+		res, err := Run(context.Background(), cfg, Settings{Workers: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	r0, re := run(0, 60), run(eps, 100)
+	passage := func(res *Result, L float64) (mean, se float64) {
+		v := make([]float64, len(res.Reps))
+		for i, rep := range res.Reps {
+			ts, xs := make([]float64, len(rep.X)), make([]float64, len(rep.X))
+			for k, x := range rep.X {
+				ts[k], xs[k] = float64(k), float64(x)/float64(res.Config.Nodes)
+			}
+			v[i] = FirstReach(ts, xs, L)
+			if math.IsNaN(v[i]) {
+				t.Fatalf("ε=%g: replication %d never reaches x = %g", res.Config.Loss, i, L)
+			}
+		}
+		m, sd := meanSD(v)
+		return m, sd / math.Sqrt(float64(len(v)))
+	}
+	for _, L := range []float64{0.05, 0.1, 0.15} {
+		m0, s0 := passage(r0, L)
+		me, se := passage(re, L)
+		d, sd := f*me-m0, math.Hypot(f*se, s0)
+		t.Logf("L = %g: T_0 = %.3f ± %.3f, f·T_ε = %.3f ± %.3f (T_ε = %.3f): difference %.3f = %.2f se (%.2f %%)", L, m0, s0, f*me, f*se, me, d, d/sd, 100*d/m0)
+		if math.Abs(d) > 4*sd {
+			t.Errorf("L = %g: f·T_ε = %.3f, T_0 = %.3f: %.1f standard errors apart", L, f*me, m0, math.Abs(d)/sd)
+		}
+	}
+}
