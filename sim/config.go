@@ -204,7 +204,7 @@ func (c Config) MemoryEstimate(workers int) uint64 {
 }
 
 // repBytes is the memory of one Replication of T rounds: the struct (its
-// index, three slice headers and the counters, unsafe.Sizeof = 256 bytes)
+// index, three slice headers, Alive and the counters, unsafe.Sizeof = 264 bytes)
 // and three int32 trajectories of T+1 values, each an allocation rounded
 // up to 8 bytes at least (Go's smallest size classes are 8 and 16 bytes;
 // larger ones waste at most 1/8, counted here).

@@ -120,6 +120,24 @@
 // frequencies beside the model's) read a Result, and CompareTrajectory and
 // FirstReach set a model curve beside a simulated one.
 //
+// # Uniformity
+//
+// Uniformity runs the protocol to steady state (UniformityConfig.Warmup
+// rounds from the initial placement, no d inserted) and records every
+// item's replica count at Snapshots snapshots Spacing rounds apart. The
+// model's law of a count is the pairwise chain's stationary law, Bin(N, π)
+// conditioned on at least one copy, π = c/n_alive (fitted to the mean
+// count: the zero-truncated binomial's maximum-likelihood π); items with no
+// copy are dead and left out. It returns the ratio of the counts' sample
+// variance to that law's (1 under the model) with its standard error over
+// the replications, and Pearson's χ² over bins pooled to an expected count
+// of at least 5 (B − 2 degrees of freedom: the fixed total and π), summed
+// over snapshots and replications, over first snapshots only (independent
+// by construction), and Fisher-combined over replications, beside the
+// lag-1 correlation of the counts between snapshots that says whether
+// summing over snapshots is fair. With Descriptors the items are the N
+// node descriptors (n = N) and a count is a node's in-degree.
+//
 // # Shards
 //
 // Settings.Indices runs a subset of the replications; a ShardID names shard

@@ -3,7 +3,9 @@ package sim_test
 import (
 	"context"
 	"fmt"
+	"math"
 
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
@@ -26,4 +28,23 @@ func ExampleRun() {
 	// Output:
 	// x(0) = 0.01, y(200) = 1.00
 	// late x within 4 standard errors + 0.01 of c/n: true
+}
+
+// Replica counts at steady state against the binomial the model implies:
+// N = 200 nodes, n = 60 items, c = 12, s = 5, 50 rounds of mixing, then
+// 3 snapshots 20 rounds apart in each of 4 replications. Under the model
+// an item's count is Bin(N, c/n) (conditioned on a copy), so the variance
+// ratio is 1 within its standard error.
+func ExampleUniformity() {
+	cfg := sim.UniformityConfig{Nodes: 200, Shuffle: gossip.Shuffle{Items: 60, Cache: 12, Exchange: 5},
+		Warmup: 50, Snapshots: 3, Spacing: 20, Reps: 4, Seed: 3}
+	res, err := sim.Uniformity(context.Background(), cfg, sim.UniformitySettings{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("items alive %.0f of %d\n", res.Alive, res.Items)
+	fmt.Println("variance ratio within 4 standard errors of 1:", math.Abs(res.VarRatio-1) < 4*res.VarRatioSE)
+	// Output:
+	// items alive 60 of 60
+	// variance ratio within 4 standard errors of 1: true
 }
