@@ -30,15 +30,22 @@ type UniformityConfig struct {
 	// node i's in-degree (a node may hold its own descriptor: the protocol
 	// of the package doc does not tell items apart).
 	Descriptors bool
-	Warmup      int // rounds before the first snapshot, 0..10^7
-	Snapshots   int // snapshots per replication, 1..10^4
-	Spacing     int // rounds between snapshots, 1..10^7
-	Reps        int // R, 1..10^6
-	Seed        uint64
-	Schedule    Schedule
-	Ticks       int // Async only, as Config.Ticks
-	Topology    Topology
-	Loss        float64 // ε in [0, 1), as Config.Loss
+	// Warmup is the number of rounds before the first snapshot,
+	// 0..10^7. It must let the counts forget the initial placement, in
+	// which every count is ⌊cN/n⌋ or ⌈cN/n⌉ (variance ratio ≈ 0); that
+	// takes longer as s nears c (N = n = 1000, c = 20, s = 19: ratio 0.75
+	// after 300 rounds, 1.00 after 3000), and at s = c never happens: the
+	// two caches of a shuffle swap, so no count ever changes. Lag1Corr
+	// near 1 is the sign of slow mixing.
+	Warmup    int
+	Snapshots int // snapshots per replication, 1..10^4
+	Spacing   int // rounds between snapshots, 1..10^7
+	Reps      int // R, 1..10^6
+	Seed      uint64
+	Schedule  Schedule
+	Ticks     int // Async only, as Config.Ticks
+	Topology  Topology
+	Loss      float64 // ε in [0, 1), as Config.Loss
 }
 
 // UniformitySettings control how Uniformity runs; they never change its
