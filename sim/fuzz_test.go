@@ -21,6 +21,17 @@ func FuzzReadPart(f *testing.F) {
 	}
 	f.Add(b.Bytes())
 	f.Add(b.Bytes()[:b.Len()-8])
+	// A lossy part: its config carries "loss" and its replications "alive".
+	cfg.Loss, cfg.Nodes = 0.3, 10
+	lossy, err := Run(context.Background(), cfg, Settings{Workers: 1, Indices: []int{1}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	var lb bytes.Buffer
+	if err := WritePart(&lb, lossy, ShardID{Index: 2, Count: 2}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(lb.Bytes())
 	f.Add([]byte("not a part"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		p, err := ReadPart(bytes.NewReader(raw))
