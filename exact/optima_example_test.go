@@ -16,7 +16,7 @@ func ExampleTransitionOptima() {
 		return
 	}
 	fmt.Println("argmax P(11|10):", o.P11ArgMax)
-	fmt.Println("argmax P(01|11):", o.P01ArgMax, "argmin:", o.P01ArgMin, "minimum:", o.P01Min)
+	fmt.Println("argmax P(01|11):", o.P01ArgMax, "argmin:", o.P01ArgMin, "minimum:", o.P01Min.RatString())
 	// Output:
 	// argmax P(11|10): [53]
 	// argmax P(01|11): [53] argmin: [100] minimum: 0
