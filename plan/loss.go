@@ -105,12 +105,12 @@ func autoLumped(ctx context.Context, cfg Config, set Settings, mf interface {
 			a, reps = sampleAnswer(times, cfg), len(times)
 		}
 	}
-	how := "2·se of the mean ≤ requested"
+	how := fmt.Sprintf("at least %d, and 2·se of the mean ≤ the requested %g rounds", set.Reps, acc)
 	if capped {
 		how = fmt.Sprintf("as many as fit the budget of %.0g events", float64(autoMCEvents))
 	}
-	a.Accuracy.Note = fmt.Sprintf("auto: the exact chain does not fit the budget and the asymptotic law does not cover loss (ε = %g): lumped Monte Carlo, %d runs (%s, %g rounds); %s",
-		cfg.Loss, reps, how, acc, lumpedNote(cfg, reps, set.Seed, a))
+	a.Accuracy.Note = fmt.Sprintf("auto: the exact chain does not fit the budget and the asymptotic law does not cover loss (ε = %g): lumped Monte Carlo, %d runs (%s); %s",
+		cfg.Loss, reps, how, lumpedNote(cfg, reps, set.Seed, a))
 	return a, nil
 }
 
