@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gossipkit/gossipkit/gossip"
@@ -147,5 +148,42 @@ func TestLossSweepTolerated(t *testing.T) {
 	}
 	if _, err := LossSweep(context.Background(), cfg, []int{2}, []float64{0.1, 0.05}, Settings{}); err == nil {
 		t.Error("a descending grid was accepted")
+	}
+}
+
+// A topology is covered by package sim's Monte Carlo only. regular:N−1 is
+// the complete graph (every node the neighbour of every other), so there
+// the mc method must agree with the exact chain's mean and sd (first-step
+// analysis), within 4 standard errors plus 0.02 rounds for the Sheppard
+// corrections (as TestMonteCarloMethod); a sparse graph (regular:4) slows
+// the spread (its mean is larger by more than 4 standard errors), and the
+// note says that no law covers it.
+func TestTopologyMonteCarlo(t *testing.T) {
+	ctx := context.Background()
+	cfg := Config{Nodes: 40, Shuffle: gossip.Shuffle{Items: 100, Cache: 20, Exchange: 5}, Level: 1}
+	em, esd, err := exactMoments(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var means [2]float64
+	for i, deg := range []int{39, 4} {
+		c := cfg
+		c.Topology = sim.Topology{Kind: sim.Regular, Degree: deg}
+		a, err := Solve(ctx, c, Settings{Reps: 400, Seed: 2}) // Auto: the Markov Monte Carlo
+		if err != nil {
+			t.Fatal(err)
+		}
+		ac := a.Accuracy
+		if a.Method != MonteCarlo || !strings.Contains(ac.Note, "no exact or asymptotic law covers the topology") {
+			t.Errorf("regular:%d: method %v, note %q", deg, a.Method, ac.Note)
+		}
+		if deg == 39 && (math.Abs(a.Mean-em) > 4*ac.SEMean+0.02 || math.Abs(a.SD-esd) > 4*ac.SESD+0.02) {
+			t.Errorf("regular:39: mc mean %v ± %v, sd %v ± %v; exact (complete graph) %v, %v", a.Mean, ac.SEMean, a.SD, ac.SESD, em, esd)
+		}
+		if deg == 4 && !(a.Mean > means[0]+4*ac.SEMean) {
+			t.Errorf("regular:4: mean %v ± %v not above the complete graph's %v", a.Mean, ac.SEMean, means[0])
+		}
+		means[i] = a.Mean
+		t.Logf("regular:%d: mean %.3f ± %.3f, sd %.3f (exact complete graph %.3f, %.3f)", deg, a.Mean, ac.SEMean, a.SD, em, esd)
 	}
 }
