@@ -91,7 +91,11 @@ type ShardID = shard.ID
 // of shards where the scheduler does not give it (0: unknown). It returns
 // nil when no such variable is set, and otherwise the shard and a
 // description of the variable it came from.
+// A nil getenv reads no variable: nil.
 func ShardFromEnv(getenv func(string) string, count int) (*ShardID, string, error) {
+	if getenv == nil {
+		return nil, "", nil
+	}
 	return shard.FromEnv(getenv, count)
 }
 
@@ -194,13 +198,33 @@ func pickY(r *Replication) []int32 { return r.Y }
 
 func pickYR(r *Replication) []int32 { return r.YRound }
 
-// WritePart writes res, the replications of shard id, as a part file.
+// WritePart writes res, the replications of shard id, as a part file. It
+// refuses a result that is not one Run could have returned for that shard
+// (an invalid configuration, trajectories of another length, a
+// replication the shard does not own), which no reader would accept.
 func WritePart(w io.Writer, res *Result, id ShardID) error {
+	if res == nil {
+		return errors.New("sim: WritePart: no result (nil)")
+	}
+	if err := res.Config.Validate(); err != nil {
+		return fmt.Errorf("sim: WritePart: %w", err)
+	}
+	if !id.Valid() {
+		return fmt.Errorf("sim: WritePart: bad shard %d/%d", id.Index, id.Count)
+	}
+	T := res.Config.Rounds
+	for _, r := range res.Reps {
+		if len(r.X) != T+1 || len(r.Y) != T+1 || len(r.YRound) != T+1 || r.Index < 0 || r.Index >= res.Config.Reps || !id.Owns(r.Index) {
+			return fmt.Errorf("sim: WritePart: replication %d is not one of shard %d/%d's %d rounds", r.Index, id.Index, id.Count, T)
+		}
+	}
+	if w == nil {
+		return errors.New("sim: WritePart: no writer (nil)")
+	}
 	p := Part{Format: PartFormat, Version: PartVersion, Build: buildinfo.Identity(), Config: toPartConfig(res.Config), Connected: res.Connected, Shard: id, Reps: res.Reps}
 	for _, r := range res.Reps {
 		p.Replications = append(p.Replications, r.Index)
 	}
-	T := res.Config.Rounds
 	p.Moments = partMoments{X: momentsOf(res.Reps, T, pickX), Y: momentsOf(res.Reps, T, pickY), YR: momentsOf(res.Reps, T, pickYR)}
 	return shard.WriteJSON(w, &p)
 }
@@ -231,26 +255,41 @@ func DecodePart(raw []byte) (*Part, error) {
 	if err := dec.Decode(&p); err != nil {
 		return nil, fmt.Errorf("sim: not a gossipkit part file: %v", err)
 	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// check is what DecodePart checks of a decoded part, and Merge of the
+// parts it is given: the format, a valid configuration and shard, the
+// replications the shard owns with trajectories of T+1 rounds, the
+// moments against the trajectories, and every value's range
+// (checkRanges).
+func (p *Part) check() error {
 	if p.Format != PartFormat {
-		return nil, fmt.Errorf("sim: not a gossipkit part file (format %q)", p.Format)
+		return fmt.Errorf("sim: not a gossipkit part file (format %q)", p.Format)
 	}
 	cfg, err := p.Config.config()
+	if err == nil {
+		err = cfg.Validate()
+	}
 	if err != nil {
-		return nil, fmt.Errorf("sim: bad configuration in part file: %v", err)
+		return fmt.Errorf("sim: bad configuration in part file: %v", err)
 	}
 	if !p.Shard.Valid() {
-		return nil, fmt.Errorf("sim: bad shard %d/%d in part file", p.Shard.Index, p.Shard.Count)
+		return fmt.Errorf("sim: bad shard %d/%d in part file", p.Shard.Index, p.Shard.Count)
 	}
 	T := cfg.Rounds
 	if len(p.Reps) != len(p.Replications) || len(p.Moments.X) != T+1 || len(p.Moments.Y) != T+1 || len(p.Moments.YR) != T+1 {
-		return nil, errors.New("sim: corrupted part file: inconsistent lengths")
+		return errors.New("sim: corrupted part file: inconsistent lengths")
 	}
 	for i, rep := range p.Reps {
 		if rep.Index != p.Replications[i] || rep.Index >= cfg.Reps || !p.Shard.Owns(rep.Index) {
-			return nil, fmt.Errorf("sim: corrupted part file: replication %d does not belong to shard %d/%d of %d", rep.Index, p.Shard.Index, p.Shard.Count, cfg.Reps)
+			return fmt.Errorf("sim: corrupted part file: replication %d does not belong to shard %d/%d of %d", rep.Index, p.Shard.Index, p.Shard.Count, cfg.Reps)
 		}
 		if len(rep.X) != T+1 || len(rep.Y) != T+1 || len(rep.YRound) != T+1 {
-			return nil, fmt.Errorf("sim: corrupted part file: replication %d has %d rounds, want %d", rep.Index, len(rep.X)-1, T)
+			return fmt.Errorf("sim: corrupted part file: replication %d has %d rounds, want %d", rep.Index, len(rep.X)-1, T)
 		}
 	}
 	for _, pair := range []struct {
@@ -261,14 +300,11 @@ func DecodePart(raw []byte) (*Part, error) {
 		got := momentsOf(p.Reps, T, pair.pick)
 		for t := range got {
 			if got[t] != pair.stored[t] {
-				return nil, fmt.Errorf("sim: corrupted part file: the moments of %s at t = %d do not match its trajectories", pair.name, t)
+				return fmt.Errorf("sim: corrupted part file: the moments of %s at t = %d do not match its trajectories", pair.name, t)
 			}
 		}
 	}
-	if err := p.checkRanges(cfg); err != nil {
-		return nil, err
-	}
-	return &p, nil
+	return p.checkRanges(cfg)
 }
 
 // checkPartHeader reads the header of a part (format, version, build,
@@ -350,6 +386,12 @@ func Merge(parts []*Part, names []string, allowMissing bool) (*Result, []int, er
 	}
 	if err := checkMergeable(parts, names); err != nil {
 		return nil, nil, err
+	}
+	for i, p := range parts {
+		// A part made in memory rather than read has not been checked.
+		if err := p.check(); err != nil {
+			return nil, nil, mergeErr("%s: %s", names[i], strings.TrimPrefix(err.Error(), "sim: "))
+		}
 	}
 	ref, _ := json.Marshal(parts[0].Config)
 	cfg, err := parts[0].Config.config()

@@ -35,8 +35,12 @@ type Replication struct {
 // Extinction returns the round t at which d died, the first t with
 // X(t) = 0 (d's last copy vanished during round t; X = 0 is absorbing, no
 // node can get d back), or −1 if d is alive at t = Rounds. Only a lossy
-// run (Config.Loss > 0) can lose d; a lossless one always returns −1.
+// run (Config.Loss > 0) can lose d; a lossless one always returns −1 (as
+// does a nil replication).
 func (rep *Replication) Extinction() int {
+	if rep == nil {
+		return -1
+	}
 	for t, x := range rep.X {
 		if x == 0 {
 			return t

@@ -134,9 +134,9 @@ func (r *Result) Totals() Counters {
 // distinct items other than d alive at t = 0, and its standard error (the
 // replications' sd over √R; 0 for one replication). It is NaN for a run
 // that does not record them (a lossless run, or the Markov models, which
-// have no caches).
+// have no caches), and for a nil result.
 func (r *Result) AliveMean() (mean, se float64) {
-	if r.Config.Model != Protocol || r.Config.Loss == 0 || len(r.Reps) == 0 {
+	if r == nil || r.Config.Model != Protocol || r.Config.Loss == 0 || len(r.Reps) == 0 {
 		return math.NaN(), math.NaN()
 	}
 	v := make([]float64, len(r.Reps))

@@ -50,8 +50,12 @@ type Gap struct {
 }
 
 // CompareTrajectory measures the gap between a model curve, evaluated at
-// the trajectory's times, and the simulated mean.
+// the trajectory's times, and the simulated mean. Curves of different
+// lengths, or empty ones, have no gap: every field is NaN.
 func CompareTrajectory(model []float64, tr Trajectory) Gap {
+	if n := len(tr.T); n == 0 || len(model) != n || len(tr.Mean) != n || len(tr.SD) != n {
+		return Gap{Max: math.NaN(), At: math.NaN(), WithinSD: math.NaN()}
+	}
 	g := Gap{}
 	within := 0
 	for i := range tr.T {
