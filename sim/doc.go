@@ -136,7 +136,10 @@
 // by construction), and Fisher-combined over replications, beside the
 // lag-1 correlation of the counts between snapshots that says whether
 // summing over snapshots is fair. With Descriptors the items are the N
-// node descriptors (n = N) and a count is a node's in-degree.
+// node descriptors (n = N) and a count is a node's in-degree. Under loss
+// the model's law of an alive item's count is the chain's quasi-stationary
+// law, overdispersed against the binomial (chain.QuasiStationary; the
+// tests set the two side by side).
 //
 // # Shards
 //
