@@ -40,6 +40,14 @@ func TestNastyValues(t *testing.T) {
 	}
 	probe.Func(t, "Replication.Extinction", (*Replication).Extinction, set, &res.Reps[0])
 	probe.Func(t, "Result.AliveMean", (*Result).AliveMean, set, res)
+	probe.Func(t, "Result.Summary", (*Result).Summary, set, res)
+	probe.Func(t, "Result.Totals", (*Result).Totals, set, res)
+	probe.Func(t, "Result.Trajectories", (*Result).Trajectories, set, res)
+	probe.Func(t, "Result.RoundCoverage", (*Result).RoundCoverage, set, res)
+	probe.Func(t, "Result.TimesToCoverage", (*Result).TimesToCoverage, set, res, 10.0)
+	probe.Func(t, "Result.LateMean", (*Result).LateMean, set, res)
+	probe.Func(t, "Result.Measure", (*Result).Measure, set, res)
+	probe.Func(t, "Result.TestTransitions", (*Result).TestTransitions, set, res)
 	var sink bytes.Buffer
 	probe.Func(t, "WritePart", WritePart, set, &sink, res, ShardID{Index: 1, Count: 1})
 	var buf bytes.Buffer

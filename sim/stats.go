@@ -87,9 +87,31 @@ func quantile(sorted []int32, p float64) float64 {
 	return float64(sorted[lo]) + (h-float64(lo))*float64(sorted[lo+1]-sorted[lo])
 }
 
+// shaped reports whether r is a result Run could have returned: at least
+// one replication, 1 ≤ Nodes ≤ 2^26, and every trajectory of
+// Config.Rounds + 1 counts. The methods that read the trajectories return
+// no value (nil, NaN) for another.
+func (r *Result) shaped() bool {
+	if r == nil || len(r.Reps) == 0 || r.Config.Rounds < 0 || r.Config.Nodes < 1 || r.Config.Nodes > 1<<26 {
+		return false
+	}
+	for i := range r.Reps {
+		rep := &r.Reps[i]
+		if n := r.Config.Rounds + 1; len(rep.X) != n || len(rep.Y) != n || len(rep.YRound) != n {
+			return false
+		}
+	}
+	return true
+}
+
 // Summary computes the per-round statistics of a result. It depends only on
-// the multiset of replications, not on their order.
+// the multiset of replications, not on their order. It is nil for a
+// result Run could not have returned (no replication, or trajectories of
+// another length than Config.Rounds + 1).
 func (r *Result) Summary() []RoundStats {
+	if !r.shaped() {
+		return nil
+	}
 	T := r.Config.Rounds
 	N := float64(r.Config.Nodes)
 	out := make([]RoundStats, T+1)
@@ -121,9 +143,12 @@ func (r *Result) Summary() []RoundStats {
 	return out
 }
 
-// Totals adds the counters of every replication.
+// Totals adds the counters of every replication (none for a nil result).
 func (r *Result) Totals() Counters {
 	var c Counters
+	if r == nil {
+		return c
+	}
 	for i := range r.Reps {
 		c.add(&r.Reps[i].Counters)
 	}

@@ -92,8 +92,11 @@ func FirstReach(ts, curve []float64, level float64) float64 {
 
 // TimesToCoverage returns, for each replication in order, the first round
 // at which at least count nodes have held d (Y ≥ count), or NaN where that
-// never happens within the rounds simulated.
+// never happens within the rounds simulated (nil for a nil result).
 func (r *Result) TimesToCoverage(count float64) []float64 {
+	if r == nil {
+		return nil
+	}
 	out := make([]float64, len(r.Reps))
 	for i, rep := range r.Reps {
 		out[i] = math.NaN()
@@ -110,8 +113,12 @@ func (r *Result) TimesToCoverage(count float64) []float64 {
 // LateMean returns the mean of x over the last fifth of the rounds and all
 // replications, and its standard error from the spread of the
 // replications' own late means (rounds within one run are correlated, so
-// they are not independent samples).
+// they are not independent samples). NaN for a result Run could not have
+// returned.
 func (r *Result) LateMean() (mean, se float64) {
+	if !r.shaped() {
+		return math.NaN(), math.NaN()
+	}
 	T := r.Config.Rounds
 	from := T - T/5
 	means := make([]float64, len(r.Reps))
@@ -145,9 +152,13 @@ type Measured struct {
 	Failed, Shuffles int64
 }
 
-// Measure computes the measured probabilities from the run's counters.
+// Measure computes the measured probabilities from the run's counters (of
+// none for a nil result).
 func (r *Result) Measure() Measured {
-	c := r.Config
+	var c Config
+	if r != nil {
+		c = r.Config
+	}
 	tot := r.Totals()
 	m := Measured{PSelectModel: approx.PSelect(c.Shuffle), Failed: tot.Failed, Shuffles: tot.Shuffles, PDrop: math.NaN()}
 	m.PSelect = ratio(tot.SelectHits, tot.SelectTrials)
