@@ -24,6 +24,7 @@ func TestNastyValues(t *testing.T) {
 	u := smallUniformity()
 	u.Nodes, u.Reps, u.Warmup, u.Loss = 20, 2, 5, 0.1
 	probe.Func(t, "UniformityConfig.Validate", UniformityConfig.Validate, set, u)
+	probe.Func(t, "UniformityConfig.MemoryEstimate", UniformityConfig.MemoryEstimate, set, u, 2)
 	probe.Func(t, "Uniformity", Uniformity, set, ctx, u, UniformitySettings{Workers: 1})
 	probe.Func(t, "ParseModel", ParseModel, set, "protocol")
 	probe.Func(t, "ParseSchedule", ParseSchedule, set, "rounds")

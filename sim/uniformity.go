@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math"
 	"strings"
+	"sync"
+	"unsafe"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
@@ -183,6 +185,28 @@ func (c UniformityConfig) Validate() error {
 	return nil
 }
 
+// MemoryEstimate returns the bytes a study needs with `workers`
+// replications in flight: per worker the protocol's state (caches of
+// N·c·4 bytes at most, two stamp arrays of 4(n+1), the initial placement's
+// permutation of 4n, 4N of schedule and 3N of flags), two count arrays of
+// 4n bytes, the 16·min(n, N·c) of the lag correlation and a snapshot's law
+// and histogram window (at most 16(N+1) bytes); for the whole study a
+// UniformityRep and
+// 16 bytes a snapshot per replication, the pooled histogram (16(N+1)),
+// and the topology's graph. Validate does not look at the machine; a
+// program compares this with what it has.
+func (c UniformityConfig) MemoryEstimate(workers int) uint64 {
+	if c.Descriptors && c.Shuffle.Items == 0 {
+		c.Shuffle.Items = c.Nodes
+	}
+	N, n := uint64(max(c.Nodes, 0)), uint64(max(c.Shuffle.Items, 0))
+	hist := 16 * (N + 1)
+	slots := N * uint64(max(c.Shuffle.Cache, 0))
+	per := 7*N + slots*4 + 8*(n+1) + 12*n + 16*min(n, slots) + hist
+	rep := uint64(unsafe.Sizeof(UniformityRep{})) + 16*uint64(max(c.Snapshots, 0))
+	return per*uint64(max(workers, 1)) + rep*uint64(max(c.Reps, 0)) + hist + uint64(c.config().topologyPairs()*bytesPerEdge)
+}
+
 // Uniformity runs the study. Replication r draws only from stream r of
 // the seed (the topology from its own), so the result does not depend on
 // Workers; it stops with ctx.Err() when ctx is cancelled.
@@ -208,21 +232,25 @@ func Uniformity(ctx context.Context, cfg UniformityConfig, set UniformitySetting
 		return nil, fielderr.New("sim", "UniformityConfig.Topology", "%s", err.Error())
 	}
 	res := &UniformityResult{Config: cfg, Connected: connected, Items: cfg.Shuffle.Items, Reps: make([]UniformityRep, cfg.Reps)}
-	acc := make([]*histAcc, cfg.Reps) // per replication, merged in order
+	// The pooled histogram: observed counts are integers, added in any
+	// order under a lock; the expected ones are recomputed at the end, in
+	// replication order, from each snapshot's fit (alive, π).
+	hist := &histogram{obs: make([]int64, cfg.Nodes+1)}
+	fits := make([][]snapFit, cfg.Reps)
 	err = parallel.For(ctx, cfg.Reps, set.Workers, func() func(context.Context, int) error {
 		return func(ctx context.Context, k int) error {
 			r := rng.NewStream(sc.Seed, uint64(k))
 			sched := newScheduler(sc.Schedule, g, sc.Ticks, r)
 			var rep UniformityRep
-			var h *histAcc
+			var fit []snapFit
 			var err error
 			if sc.Shuffle.Items+1 <= 1<<16 {
-				rep, h, err = uniformityOne(ctx, cfg, r, sched, newProtocolState[uint16](sc, r))
+				rep, fit, err = uniformityOne(ctx, cfg, r, sched, newProtocolState[uint16](sc, r), hist)
 			} else {
-				rep, h, err = uniformityOne(ctx, cfg, r, sched, newProtocolState[int32](sc, r))
+				rep, fit, err = uniformityOne(ctx, cfg, r, sched, newProtocolState[int32](sc, r), hist)
 			}
 			if err == nil {
-				res.Reps[k], acc[k] = rep, h
+				res.Reps[k], fits[k] = rep, fit
 			}
 			return err
 		}
@@ -230,37 +258,32 @@ func Uniformity(ctx context.Context, cfg UniformityConfig, set UniformitySetting
 	if err != nil {
 		return nil, err
 	}
-	res.summarise(acc)
+	res.summarise(hist.obs, fits)
 	return res, nil
 }
 
-// histAcc adds, per count k = lo..lo+len−1, the items observed with k
-// copies and the number expected; it grows to the counts it is given.
-type histAcc struct {
-	lo  int
+// histogram adds the items observed with each count k = 0..N over every
+// snapshot; integer sums, so the order of the additions does not matter.
+type histogram struct {
+	mu  sync.Mutex
 	obs []int64
-	exp []float64
 }
 
-func (h *histAcc) add(k int, o int64, e float64) {
-	if len(h.obs) == 0 {
-		h.lo = k
+func (h *histogram) add(lo int, obs []int64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for i, o := range obs {
+		h.obs[lo+i] += o
 	}
-	if k < h.lo {
-		grow := h.lo - k
-		h.obs = append(make([]int64, grow), h.obs...)
-		h.exp = append(make([]float64, grow), h.exp...)
-		h.lo = k
-	}
-	for k-h.lo >= len(h.obs) {
-		h.obs = append(h.obs, 0)
-		h.exp = append(h.exp, 0)
-	}
-	h.obs[k-h.lo] += o
-	h.exp[k-h.lo] += e
 }
 
-func uniformityOne[T item](ctx context.Context, cfg UniformityConfig, r *rng.Rand, sched *scheduler, st *protocolState[T]) (UniformityRep, *histAcc, error) {
+// snapFit is a snapshot's fitted law: alive items and π (NaN: no law).
+type snapFit struct {
+	alive int
+	pi    float64
+}
+
+func uniformityOne[T item](ctx context.Context, cfg UniformityConfig, r *rng.Rand, sched *scheduler, st *protocolState[T], hist *histogram) (UniformityRep, []snapFit, error) {
 	rounds := func(k int) error {
 		for i := range k {
 			if (i%16 == 0 || cfg.Nodes > bigRound) && ctx.Err() != nil {
@@ -274,7 +297,7 @@ func uniformityOne[T item](ctx context.Context, cfg UniformityConfig, r *rng.Ran
 		return UniformityRep{}, nil, err
 	}
 	n, N := cfg.Shuffle.Items, cfg.Nodes
-	h := &histAcc{}
+	fits := make([]snapFit, 0, cfg.Snapshots)
 	counts, prev := make([]int32, n), make([]int32, n)
 	var rep UniformityRep
 	var ratios, corrs []float64
@@ -290,7 +313,8 @@ func uniformityOne[T item](ctx context.Context, cfg UniformityConfig, r *rng.Ran
 				counts[x]++
 			}
 		}
-		s := countStats(counts, N, h)
+		s := countStats(counts, N, hist)
+		fits = append(fits, snapFit{s.alive, s.pi})
 		ratios = append(ratios, s.ratio)
 		rep.ChiSquare += s.chi
 		rep.DF += s.df
@@ -305,7 +329,7 @@ func uniformityOne[T item](ctx context.Context, cfg UniformityConfig, r *rng.Ran
 	rep.VarRatio = mean(ratios)
 	rep.Lag1Corr = mean(corrs)
 	rep.PValue = chiSurvival(rep.ChiSquare, rep.DF)
-	return rep, h, nil
+	return rep, fits, nil
 }
 
 func mean(v []float64) float64 {
@@ -330,7 +354,13 @@ func chiSurvival(x float64, df int) float64 {
 // lagCorr is the correlation of a and b over the items alive in both
 // (NaN if either has no spread).
 func lagCorr(a, b []int32) float64 {
-	var xs, ys []float64
+	k := 0
+	for i := range a {
+		if a[i] > 0 && b[i] > 0 {
+			k++
+		}
+	}
+	xs, ys := make([]float64, 0, k), make([]float64, 0, k)
 	for i := range a {
 		if a[i] > 0 && b[i] > 0 {
 			xs, ys = append(xs, float64(a[i])), append(ys, float64(b[i]))
@@ -360,13 +390,12 @@ type snapshotStats struct {
 // countStats measures one snapshot: counts[i] is item i's replica count
 // among N nodes (0: dead, left out). It fits the zero-truncated binomial
 // to the mean, returns the variance ratio and Pearson's statistic over
-// pooled bins, and adds the observed and expected counts to h (if not
-// nil). A snapshot without spread in the law (π = 1, or every count 1) has
+// pooled bins, and adds the observed counts to h (if not nil). A snapshot without spread in the law (π = 1, or every count 1) has
 // ratio NaN and no bins. The law is evaluated on the counts within 20
 // standard deviations (and 10) of its mean, and on every observed count:
 // the mass outside is below 10^−30 (a Poisson(2) tail beyond 40 is
 // 10^−36; the binomial's are thinner).
-func countStats(counts []int32, N int, h *histAcc) snapshotStats {
+func countStats(counts []int32, N int, h *histogram) snapshotStats {
 	var s snapshotStats
 	var sum float64
 	kmin, kmax := N, 0
@@ -394,9 +423,8 @@ func countStats(counts []int32, N int, h *histAcc) snapshotStats {
 		return s
 	}
 	s.pi = pi
-	sd := math.Sqrt(float64(N) * pi * (1 - pi))
-	lo := max(1, min(kmin, int(float64(N)*pi-20*sd-10)))
-	hi := min(N, max(kmax, int(float64(N)*pi+20*sd+10)))
+	lo, hi := lawWindow(N, pi)
+	lo, hi = min(lo, kmin), max(hi, kmax)
 	pmf, tv := truncatedPMF(N, pi, lo, hi)
 	s.ratio = v / tv
 	obs := make([]int64, hi-lo+1)
@@ -404,6 +432,9 @@ func countStats(counts []int32, N int, h *histAcc) snapshotStats {
 		if k > 0 {
 			obs[int(k)-lo]++
 		}
+	}
+	if h != nil {
+		h.add(lo, obs)
 	}
 	// Pool from the low end until each bin expects ≥ 5 items.
 	type bin struct {
@@ -416,9 +447,6 @@ func countStats(counts []int32, N int, h *histAcc) snapshotStats {
 		e := float64(s.alive) * pmf[i]
 		cur.o += obs[i]
 		cur.e += e
-		if h != nil {
-			h.add(lo+i, obs[i], e)
-		}
 		if cur.e >= 5 {
 			bins = append(bins, cur)
 			cur = bin{}
@@ -437,6 +465,13 @@ func countStats(counts []int32, N int, h *histAcc) snapshotStats {
 		s.chi, s.df = 0, 0
 	}
 	return s
+}
+
+// lawWindow is the counts within 20 standard deviations (and 10) of the
+// mean of Bin(N, π), within 1..N, where the law is evaluated.
+func lawWindow(N int, pi float64) (lo, hi int) {
+	sd := math.Sqrt(float64(N) * pi * (1 - pi))
+	return max(1, int(float64(N)*pi-20*sd-10)), min(N, int(float64(N)*pi+20*sd+10))
 }
 
 // truncatedPi solves N·π/(1 − (1−π)^N) = kbar for π in (0, 1) by
@@ -482,7 +517,7 @@ func truncatedPMF(N int, pi float64, lo, hi int) ([]float64, float64) {
 }
 
 // summarise combines the replications, in index order.
-func (res *UniformityResult) summarise(acc []*histAcc) {
+func (res *UniformityResult) summarise(obs []int64, fits [][]snapFit) {
 	R := len(res.Reps)
 	ratios := make([]float64, 0, R)
 	corrs := make([]float64, 0, R)
@@ -517,13 +552,20 @@ func (res *UniformityResult) summarise(acc []*histAcc) {
 	res.PValue = chiSurvival(res.ChiSquare, res.DF)
 	res.FirstPValue = chiSurvival(res.FirstChiSquare, res.FirstDF)
 	res.FisherP = chiSurvival(fisher, fisherDF)
-	// Pooled histogram over every snapshot.
+	// Pooled histogram over every snapshot: the expected counts from each
+	// snapshot's fit, added in replication and snapshot order.
 	N := res.Config.Nodes
-	obs, exp := make([]int64, N+1), make([]float64, N+1)
-	for _, h := range acc {
-		for i := range h.obs {
-			obs[h.lo+i] += h.obs[i]
-			exp[h.lo+i] += h.exp[i]
+	exp := make([]float64, N+1)
+	for _, fs := range fits {
+		for _, f := range fs {
+			if math.IsNaN(f.pi) {
+				continue
+			}
+			lo, hi := lawWindow(N, f.pi)
+			pmf, _ := truncatedPMF(N, f.pi, lo, hi)
+			for i, p := range pmf {
+				exp[lo+i] += float64(f.alive) * p
+			}
 		}
 	}
 	cur := HistBin{Lo: 1}
