@@ -95,7 +95,7 @@ func close(a, b, rel float64) bool {
 // of f·k, adds at most an ulp to k).
 func TestLossClosedFormsAgainstReference(t *testing.T) {
 	worst := 0.0
-	for _, eps := range []float64{0.1, 0.5, 0.9, 0.999} {
+	for _, eps := range []float64{0.1, 0.5, 0.999} {
 		for _, N := range []int{2, 100, 1000000} {
 			for _, p := range [][3]int{{500, 100, 50}, {1000000, 10, 5}, {101, 100, 1}, {200, 100, 99}} {
 				m, err := NewModel(Config{Nodes: N, Shuffle: gossip.Shuffle{Items: p[0], Cache: p[1], Exchange: p[2]}, Initial: 1, Loss: eps})

@@ -2,6 +2,7 @@ package meanfield
 
 import (
 	"math"
+	"strconv"
 	"testing"
 
 	"github.com/gossipkit/gossipkit/approx"
@@ -270,5 +271,63 @@ func TestLossRefinedMutation(t *testing.T) {
 		} else {
 			t.Logf("%s: %d residual pairs fail", name, n)
 		}
+	}
+}
+
+// ruinFromOne is the exact probability that the holder count X of the
+// pairwise chain with loss, started at X = 1, hits 0 before M: for a
+// birth–death chain with up rates b_i and down rates d_i it is
+//
+//	Σ_{j=1}^{M−1} ρ_j / (1 + Σ_{j=1}^{M−1} ρ_j),   ρ_j = Π_{i=1}^{j} d_i/b_i,
+//
+// (Karlin and Taylor, A First Course in Stochastic Processes, §4.7), with
+// d_i/b_i = (w·(i−1) + ℓ·(N−i)) / (u·(N−i)) from the jump rates of
+// chainMoments (Y does not enter).
+func ruinFromOne(tr approx.Transitions, N, M int) float64 {
+	s00, s01, s10, s11 := approx.S00, approx.S01, approx.S10, approx.S11
+	u := tr[s10][s11] + tr[s01][s11]
+	w := tr[s11][s01] + tr[s11][s10]
+	l := tr[s10][s00] + tr[s01][s00]
+	sum, rho := 0.0, 1.0
+	for i := 1; i < M; i++ {
+		rho *= (w*float64(i-1) + l*float64(N-i)) / (u * float64(N-i))
+		sum += rho
+		if rho < 1e-300 {
+			break
+		}
+	}
+	return sum / (1 + sum)
+}
+
+// TestLossEarlyExtinction checks docs/MODEL.md §7: an item started on one
+// node of N dies before reaching a tenth of the nodes with probability close
+// to the linear birth–death value ℓ/u = εq/(2a(1−q) + ε), where d_i/b_i =
+// ℓ/u + (w/u)(i−1)/(N−i); the sum ρ converges geometrically (ratio ≈ ℓ/u ≤
+// 0.3 here), so the perturbation is of order (w/u)/N ≈ 3·10⁻⁵ at N = 10⁵
+// (w/u ≈ 2.8 at ε = 0.1): 1e-3 is a margin of 30. The doc's two values at
+// n = 500, c = 100, s = 50 (q = 8/9) are then checked to their digits:
+// 0.039 at ε = 0.01 and 0.30 at ε = 0.1.
+func TestLossEarlyExtinction(t *testing.T) {
+	const N = 100000
+	sh := gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}
+	for _, tc := range []struct {
+		eps    float64
+		digits int
+		doc    string
+	}{{0.01, 3, "0.039"}, {0.1, 2, "0.30"}} {
+		m, err := approx.NewModel(approx.Config{Nodes: N, Shuffle: sh, Loss: tc.eps})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := 1 - tc.eps
+		lu := tc.eps * m.Q / (2*a*(1-m.Q) + tc.eps)
+		got := ruinFromOne(approx.NewTransitionsLoss(m.P, m.Q, tc.eps), N, N/10)
+		if math.Abs(got-lu) > 1e-3 {
+			t.Errorf("ε=%g: P(extinct before N/10) = %.6f, ℓ/u = %.6f", tc.eps, got, lu)
+		}
+		if r := strconv.FormatFloat(got, 'f', tc.digits, 64); r != tc.doc {
+			t.Errorf("ε=%g: %.6f rounds to %s, the doc says %s", tc.eps, got, r, tc.doc)
+		}
+		t.Logf("ε=%g: P(extinct before N/10) = %.6f, ℓ/u = %.6f", tc.eps, got, lu)
 	}
 }
