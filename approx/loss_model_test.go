@@ -90,9 +90,12 @@ func close(a, b, rel float64) bool {
 }
 
 // TestLossClosedFormsAgainstReference: the float64 closed forms with loss
-// against the 256-bit reference, which forms f and k in 256 bits; the
-// bound is TestClosedFormsAgainstReference's 16 ulp (one more rounding,
-// of f·k, adds at most an ulp to k).
+// against the 256-bit reference, which forms f and k in 256 bits from the
+// same float64 ε. Beyond TestClosedFormsAgainstReference's 16 ulp, f =
+// (1−ε)(1−ε/2) and f·k add up to about 2 ulp of relative error to k, which
+// e^{−kt} amplifies by kt while it dominates x's denominator, that is up to
+// kt ≈ ln(K/x0) ≈ 12 (N = 10⁶, K = 0.2): 16 + 2·12 = 40 ulp. Measured: 13.8
+// (ε = 0.1, N = 10⁶, n = 500, kt = 9.5).
 func TestLossClosedFormsAgainstReference(t *testing.T) {
 	worst := 0.0
 	for _, eps := range []float64{0.1, 0.5, 0.999} {
@@ -108,7 +111,7 @@ func TestLossClosedFormsAgainstReference(t *testing.T) {
 						t.Fatal(err)
 					}
 					ux, uy := ulps(m.X(tt), x), ulps(m.Y(tt), y)
-					if ux > 16 || uy > 16 {
+					if ux > 40 || uy > 40 {
 						t.Errorf("ε = %g N = %d %v t = %g: x %v (%.1f ulp), y %v (%.1f ulp)", eps, N, p, tt, m.X(tt), ux, m.Y(tt), uy)
 					}
 					worst = math.Max(worst, math.Max(ux, uy))
