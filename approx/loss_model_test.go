@@ -31,8 +31,9 @@ func TestLossFactor(t *testing.T) {
 // Drift is f times the lossless drift, x_ε(t) = x_0(f·t) and y_ε(t) =
 // y_0(f·t), and TimeToReplication/Coverage are the lossless times over f.
 // The two sides round differently (k·f·t against k·(f·t); ∫x scaled by f
-// against the time change), so they agree to a few ulp, and the times to
-// a few ulp of the time; 1e-13 relative covers both with a margin of ~100.
+// against the time change): a few ulp of kt, amplified by kt up to
+// ln(K/x0) ≈ 9 here, so about 30 ulp (7e-15) at most, and the times a few
+// ulp; 1e-13 relative leaves a margin above 10.
 func TestLossTimeChange(t *testing.T) {
 	const rel = 1e-13
 	for _, v := range Variants {
