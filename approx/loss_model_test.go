@@ -32,8 +32,8 @@ func TestLossFactor(t *testing.T) {
 // y_0(f·t), and TimeToReplication/Coverage are the lossless times over f.
 // The two sides round differently (k·f·t against k·(f·t); ∫x scaled by f
 // against the time change): a few ulp of kt, amplified by kt up to
-// ln(K/x0) ≈ 9 here, so about 30 ulp (7e-15) at most, and the times a few
-// ulp; 1e-13 relative leaves a margin above 10.
+// ln(K/x0) ≤ ln 500 ≈ 6 here, so about 20 ulp (5e-15) at most, and the
+// times a few ulp; 1e-13 relative leaves a margin above 10.
 func TestLossTimeChange(t *testing.T) {
 	const rel = 1e-13
 	for _, v := range Variants {
