@@ -95,8 +95,8 @@ type Optimum struct {
 	HasSIntGamma, HasSIntExact bool
 	// P11 is the lossless P(11|10) = p(1−q) at SInt. Under loss the net
 	// rate of new copies is LossFactor(Loss)·2p(1−q), with the same
-	// argmax; the lossy matrix entry a·p(a(1−q) + ε) is not what sets the
-	// speed (it counts copies the loss of a reply then destroys).
+	// argmax; the lossy matrix entry a·p(a(1−q) + ε) alone is not what
+	// sets the speed (01 → 00 takes copies away at a·ε·p·q).
 	P11 float64
 	// SBestTime minimises the ODE's time to coverage Level over s = 1..c−1;
 	// BestTime is that time and TimeAtSInt the time at SInt (rounds).
