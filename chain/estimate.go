@@ -67,7 +67,7 @@ func Estimate(cfg Config) (Cost, error) {
 	}
 	// The stationary law's reach.
 	xlo, xhi, xbar := 1, N, n/2
-	if pi, err := stationary(N, j); err == nil {
+	if pi, err := reachLaw(N, j); err == nil {
 		xbar = 0
 		for x, p := range pi {
 			xbar += float64(x) * p

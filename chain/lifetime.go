@@ -144,23 +144,10 @@ func QuasiStationary(cfg Config) ([]float64, error) {
 	N := cfg.Nodes
 	lam, mu := birthDeath(N, j)
 	// Start from the stationary law of the chain reflected at 1 (ℓ kept
-	// in μ, the killing from X = 1 left out): detailed balance
-	// ν(x+1)/ν(x) = λ(x)/μ(x+1), the limit itself when θ is negligible.
+	// in μ, the killing from X = 1 left out), the limit itself when θ is
+	// negligible.
 	nu := make([]float64, N+2)
-	logv := make([]float64, N+2)
-	top := 0.0
-	for x := 2; x <= N; x++ {
-		logv[x] = logv[x-1] + math.Log(lam[x-1]) - math.Log(mu[x])
-		top = math.Max(top, logv[x])
-	}
-	sum := 0.0
-	for x := 1; x <= N; x++ {
-		nu[x] = math.Exp(logv[x] - top)
-		sum += nu[x]
-	}
-	for x := range nu {
-		nu[x] /= sum
-	}
+	copy(nu, reflected(N, j))
 	maxIter := min(10000, int(qsWork/float64(N)))
 	mant, expo := make([]float64, N+2), make([]int, N+2)
 	next := make([]float64, N+2)

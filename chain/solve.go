@@ -74,7 +74,7 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 // not enough, Solve raises the rate and runs the segment again.
 func startRate(N, initial int, j Jumps, joint bool) float64 {
 	n := float64(N)
-	pi, err := stationary(N, j)
+	pi, err := reachLaw(N, j)
 	if err != nil {
 		return n
 	}
