@@ -40,7 +40,9 @@ func (c Cost) CPUSeconds() float64 { return c.StateSteps * c.NsPerStateStep * 1e
 // the copy rate u of a lone holder and the rate (u+m)·x̄·(N−m+1)/(N−1) at
 // which the last N−m+1 nodes are reached with the stationary mean x̄ of
 // holders; the live states, from the X that the stationary law reaches above
-// 10⁻²⁵, x_hi = a·N: a·N²·(1 − a/2)·0.42 for the joint chain (the
+// 10⁻²⁵ (with loss the law reflected at X = 1, which bounds the live
+// mass; the states X = 0 are not stepped and cost nothing), x_hi = a·N:
+// a·N²·(1 − a/2)·0.42 for the joint chain (the
 // rectangle X ≤ x_hi, X ≤ Y ≤ N, times the share of it live on average,
 // 0.42, fitted to n = 500, c = 100, s = 50 at N = 300 and 1000), and the
 // width of the stationary law above 10⁻¹⁸ for X alone; the steps by the
