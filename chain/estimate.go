@@ -97,6 +97,14 @@ func Estimate(cfg Config) (Cost, error) {
 			return Cost{}, err
 		}
 		rho := math.Min(j.Up, (j.Up+j.Move)*xbar*float64(N-m+1)/(n-1))
+		if j.Lose > 0 {
+			// A live d has a holder, which covers one more node at rate
+			// at least (u+m)(N−m+1)/(N−1) below the level: a copy rate u
+			// below that (tiny when s = c, where copies come only from
+			// lost replies) does not govern the tail. (Kept to the lossy
+			// chain so that the lossless estimates stay as they were.)
+			rho = math.Min(math.Max(j.Up, (j.Up+j.Move)*float64(N-m+1)/(n-1)), (j.Up+j.Move)*xbar*float64(N-m+1)/(n-1))
+		}
 		if rho > 0 && m > initial {
 			c.Rounds = math.Max(c.Rounds, ek/n+math.Log(1/Settings{}.withDefaults().Tol)/rho)
 		}

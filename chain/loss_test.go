@@ -512,3 +512,44 @@ func TestLossValidate(t *testing.T) {
 		t.Errorf("lifetime without loss: %g %g %v, want +Inf", m, sd, err)
 	}
 }
+
+// FuzzLossSolve feeds arbitrary values with a loss to Validate and, on a
+// tiny accepted chain (N ≤ 6, TMax ≤ 4), to Solve, Lifetime and
+// QuasiStationary: none may panic; Solve must succeed, PExtinct must be a
+// probability, and the quasi-stationary law must sum to 1 (or be refused
+// where the drop probability is 0, s = c).
+func FuzzLossSolve(f *testing.F) {
+	f.Add(4, 10, 4, 2, 1, 0.1, false, 3.0, 0.5)
+	f.Add(2, 7, 4, 2, 2, 0.9, true, 1.0, 0.0)
+	f.Add(6, 5, 5, 5, 0, 1e-9, false, 4.0, 1.0)
+	f.Fuzz(func(t *testing.T, nodes, items, cache, exchange, initial int, eps float64, replOnly bool, tMax, level float64) {
+		cfg := Config{Nodes: nodes, Shuffle: gossip.Shuffle{Items: items, Cache: cache, Exchange: exchange}, Initial: initial,
+			ReplicationOnly: replOnly, TMax: tMax, Dt: tMax / 2, Level: level, Loss: eps}
+		if cfg.Validate() != nil || nodes > 6 || !(tMax <= 4) || items > 50 {
+			return
+		}
+		res, err := Solve(context.Background(), cfg, Settings{})
+		if err != nil {
+			t.Fatalf("%+v: Validate accepted, Solve: %v", cfg, err)
+		}
+		for _, r := range res.Rows {
+			if !(r.PExtinct >= 0 && r.PExtinct <= 1) {
+				t.Fatalf("PExtinct %g", r.PExtinct)
+			}
+		}
+		if _, _, err := Lifetime(context.Background(), cfg); err != nil {
+			t.Fatalf("Lifetime: %v", err)
+		}
+		nu, err := QuasiStationary(cfg)
+		if err != nil {
+			return // s = c: no drop, no law given survival to speak of
+		}
+		s := 0.0
+		for _, p := range nu {
+			s += p
+		}
+		if math.Abs(s-1) > 1e-12 {
+			t.Fatalf("quasi-stationary law sums to %v", s)
+		}
+	})
+}
