@@ -507,6 +507,14 @@ func TestLossValidate(t *testing.T) {
 	if _, err := Stationary(Config{Nodes: 10, Shuffle: sh, Loss: 0.1}); !errors.As(err, &fe) || fe.Field != "Config.Loss" {
 		t.Errorf("Stationary with loss: %v", err)
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := QuasiStationaryContext(ctx, Config{Nodes: 10, Shuffle: sh, Loss: 0.1}); !errors.Is(err, context.Canceled) {
+		t.Errorf("QuasiStationaryContext, cancelled: %v", err)
+	}
+	if _, _, err := Lifetime(ctx, Config{Nodes: 10, Shuffle: sh, Loss: 0.1}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Lifetime, cancelled: %v", err)
+	}
 	m, sd, err := Lifetime(context.Background(), Config{Nodes: 10, Shuffle: sh})
 	if err != nil || !math.IsInf(m, 1) || !math.IsInf(sd, 1) {
 		t.Errorf("lifetime without loss: %g %g %v, want +Inf", m, sd, err)
