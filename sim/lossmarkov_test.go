@@ -21,10 +21,10 @@ type lossSample struct{ x, y []int32 }
 // in continuous time, driving markovState directly: in each round a
 // Poisson(N) number of shuffles (every node initiates at rate 1), each
 // between a uniform ordered pair of distinct nodes, moved by
-// modelTransitions(cfg). This is the process of `sim --model markov
+// approx.TransitionsLossFor (as Run passes it). This is the process of `sim --model markov
 // --schedule continuous` on the full graph, without the scheduler.
 func markovLossRun(cfg Config, rep int) lossSample {
-	tr, err := modelTransitions(cfg)
+	tr, err := approx.TransitionsLossFor(cfg.PDrop, cfg.Shuffle, cfg.Loss)
 	if err != nil {
 		panic(err)
 	}
