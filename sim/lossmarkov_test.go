@@ -11,48 +11,15 @@ import (
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/chain"
 	"github.com/gossipkit/gossipkit/gossip"
-	"github.com/gossipkit/gossipkit/internal/rng"
 )
 
 // lossSample is one simulated path: X and Y at t = 0..T.
 type lossSample struct{ x, y []int32 }
 
-// markovLossRun samples the node-by-node pairwise-Markov model with loss
-// in continuous time, driving markovState directly: in each round a
-// Poisson(N) number of shuffles (every node initiates at rate 1), each
-// between a uniform ordered pair of distinct nodes, moved by
-// approx.TransitionsLossFor (as Run passes it). This is the process of `sim --model markov
-// --schedule continuous` on the full graph, without the scheduler.
-func markovLossRun(cfg Config, rep int) lossSample {
-	tr, err := approx.TransitionsLossFor(cfg.PDrop, cfg.Shuffle, cfg.Loss)
-	if err != nil {
-		panic(err)
-	}
-	r := rng.NewStream(cfg.Seed, uint64(rep))
-	N := cfg.Nodes
-	st := newMarkovState(N, tr)
-	st.set(0, true) // every node is alike: the first holder is node 0
-	s := lossSample{x: make([]int32, cfg.Rounds+1), y: make([]int32, cfg.Rounds+1)}
-	s.x[0], s.y[0] = int32(st.xCount), int32(st.yCount)
-	pois := distuv.Poisson{Lambda: float64(N), Src: r}
-	for t := 1; t <= cfg.Rounds; t++ {
-		for k := int(pois.Rand()); k > 0 && st.xCount > 0; k-- {
-			a := int32(r.Intn(uint32(N)))
-			b := int32(r.Intn(uint32(N - 1)))
-			if b >= a {
-				b++
-			}
-			st.shuffle(r, a, b)
-		}
-		s.x[t], s.y[t] = int32(st.xCount), int32(st.yCount)
-	}
-	return s
-}
-
 // The exact chain with loss against two Monte Carlo samplers of the same
 // continuous-time process, at N = 10, 100 and 1000 (n = 100, c = 50,
-// s = 25): the Lumped model (sim.Run, class counts, Gillespie) and the
-// node-by-node Markov model (markovLossRun). At t = 1, 2, 4, T/2 and T:
+// s = 25), both through Run: the Lumped model (class counts, Gillespie)
+// and the node-by-node Markov model under the continuous schedule. At t = 1, 2, 4, T/2 and T:
 // P(X(t) = 0) and E[X/N], and for N = 10 and 100 (the joint chain) E[Y/N]
 // and P(Y(t) ≥ ⌈0.9·N⌉) (= P(T_L ≤ t), T_L = ∞ for a dead d whose Y stayed
 // below). At N = 1000 the joint chain's level tail would cost ~30 s, so X
@@ -68,7 +35,8 @@ func markovLossRun(cfg Config, rep int) lossSample {
 // with probability 6.3·10⁻⁵; over the 2·(2·5·4 + 5·2 + 1) = 102 checks a
 // correct sampler with another seed fails with probability below 1 %,
 // while a wrong rule (the mutations tried: ℓ halved, the 01 → 00 outcome
-// dropped) moves these means by tens of SE. Seeds are fixed (7 + N).
+// dropped, the lossless matrix passed by Run) moves these means by tens
+// of SE. Seeds are fixed (7 + N).
 func TestLossChainAgainstMonteCarlo(t *testing.T) {
 	sh := gossip.Shuffle{Items: 100, Cache: 50, Exchange: 25}
 	for _, tc := range []struct {
@@ -98,19 +66,17 @@ func TestLossChainAgainstMonteCarlo(t *testing.T) {
 		cfg.Shuffle, cfg.Rounds, cfg.Reps, cfg.Seed, cfg.Loss, cfg.Warmup = sh, tc.T, tc.R, uint64(7+tc.N), tc.eps, 0
 		for _, model := range []string{"lumped", "markov"} {
 			t.Run(fmt.Sprint("N=", tc.N, "/", model), func(t *testing.T) {
+				c := cfg
+				if model == "markov" {
+					c.Model = Markov
+				}
+				res, err := Run(context.Background(), c, Settings{Workers: 2})
+				if err != nil {
+					t.Fatal(err)
+				}
 				samples := make([]lossSample, tc.R)
-				if model == "lumped" {
-					res, err := Run(context.Background(), cfg, Settings{Workers: 2})
-					if err != nil {
-						t.Fatal(err)
-					}
-					for i, rp := range res.Reps {
-						samples[i] = lossSample{rp.X, rp.Y}
-					}
-				} else {
-					for i := range samples {
-						samples[i] = markovLossRun(cfg, i)
-					}
+				for i, rp := range res.Reps {
+					samples[i] = lossSample{rp.X, rp.Y}
 				}
 				R := float64(tc.R)
 				n := float64(tc.N)
