@@ -227,7 +227,9 @@ func QuasiStationaryContext(ctx context.Context, cfg Config) ([]float64, error) 
 		delta /= 2
 		nu, next = next, nu
 		rho := delta / prev
-		if delta == 0 || delta <= QSTol && rho < 1 && delta*rho/(1-rho) <= QSTol {
+		// The ratio needs two iterations (the first's δ says nothing of
+		// the rate).
+		if delta == 0 || it > 1 && delta <= QSTol && rho < 1 && delta*rho/(1-rho) <= QSTol {
 			nu[0], nu[N+1] = 0, 0
 			return nu[:N+1], nil
 		}
