@@ -598,7 +598,7 @@ func (g *levelSeg) survival(w window) float64 {
 // steps of the chain uniformized at rate Λ from the start t0 (k0
 // shuffles) of the segment of the computation that holds t.
 func (lt *LevelTime) CDF(t float64) float64 {
-	if len(lt.segs) == 0 || !(t >= 0) {
+	if lt == nil || len(lt.segs) == 0 || !(t >= 0) {
 		return 0
 	}
 	if lt.tm == gossip.Shuffles {
@@ -656,7 +656,7 @@ func (lt *LevelTime) cdfK(k int) float64 {
 // P(T_L < ∞) (PReach within Bound) and Quantile(p) is +Inf for p above
 // that limit.
 func (lt *LevelTime) Quantile(p float64) float64 {
-	if len(lt.segs) == 0 || lt.segs[0].below[0] == 0 {
+	if lt == nil || len(lt.segs) == 0 || lt.segs[0].below[0] == 0 {
 		return 0
 	}
 	last := lt.segs[len(lt.segs)-1]
