@@ -81,8 +81,12 @@ func TestLossChainAgainstMonteCarlo(t *testing.T) {
 				R := float64(tc.R)
 				n := float64(tc.N)
 				pse := func(p float64) float64 { return math.Sqrt(p * (1 - p) / R) }
+				worst := 0.0
 				check := func(tt int, name string, got, exact, se float64) {
 					t.Helper()
+					if se > 0 {
+						worst = math.Max(worst, math.Abs(got-exact)/se)
+					}
 					if d := math.Abs(got - exact); d > 4*se+ex.Bound+1e-12 {
 						t.Errorf("t=%d %s: simulated %.5f, exact %.5f (se %.2g, %.1f se)", tt, name, got, exact, se, d/se)
 					}
@@ -123,7 +127,7 @@ func TestLossChainAgainstMonteCarlo(t *testing.T) {
 					check(tc.T, "PReach", reached/R, reach, pse(reach))
 				}
 				last := ex.Rows[tc.T]
-				t.Logf("exact at t=%d: P(X=0) %.4f, E[X/N] %.4f, E[Y/N] %.4f, P(Y≥m) %.4f; PReach %.4f", tc.T, last.PExtinct, last.X.Mean, last.Y.Mean, last.PLevel, reach)
+				t.Logf("exact at t=%d: P(X=0) %.4f, E[X/N] %.4f, E[Y/N] %.4f, P(Y≥m) %.4f; PReach %.4f; largest deviation %.2f se", tc.T, last.PExtinct, last.X.Mean, last.Y.Mean, last.PLevel, reach, worst)
 			})
 		}
 	}
