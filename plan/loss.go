@@ -88,26 +88,34 @@ func autoLumped(ctx context.Context, cfg Config, set Settings, mf interface {
 	}
 	a := sampleAnswer(times, cfg)
 	reps, capped := len(times), false
-	if a.PReach > 0 && !math.IsNaN(a.SD) {
+	// Up to three extensions: the count comes from the sd and PReach of
+	// the sample so far, which may have underestimated them.
+	for range 3 {
+		if !(a.PReach > 0) || math.IsNaN(a.SD) || 2*a.Accuracy.SEMean <= acc || capped {
+			break
+		}
 		// R·PReach replications reach the level; the se of the mean is
 		// sd/√(R·PReach).
-		need := math.Ceil(math.Pow(2*a.SD/acc, 2) / a.PReach)
-		per := lumpedEvents(cfg, a.Mean, mf)
-		if fit := math.Floor(autoMCEvents / per); need > fit {
+		need := math.Ceil(1.05 * math.Pow(2*a.SD/acc, 2) / a.PReach)
+		if fit := math.Floor(autoMCEvents / lumpedEvents(cfg, a.Mean, mf)); need > fit {
 			need, capped = fit, true
 		}
-		if need > float64(reps) {
-			more, err := lumpedRange(ctx, cfg, reps, int(need), set.Seed, set.Workers, set.Progress)
-			if err != nil {
-				return nil, err
-			}
-			times = append(times, more...)
-			a, reps = sampleAnswer(times, cfg), len(times)
+		if need <= float64(reps) {
+			break
 		}
+		more, err := lumpedRange(ctx, cfg, reps, int(need), set.Seed, set.Workers, set.Progress)
+		if err != nil {
+			return nil, err
+		}
+		times = append(times, more...)
+		a, reps = sampleAnswer(times, cfg), len(times)
 	}
 	how := fmt.Sprintf("at least %d, and 2·se of the mean ≤ the requested %g rounds", set.Reps, acc)
-	if capped {
+	switch {
+	case capped:
 		how = fmt.Sprintf("as many as fit the budget of %.0g events", float64(autoMCEvents))
+	case 2*a.Accuracy.SEMean > acc:
+		how = fmt.Sprintf("at least %d; 2·se of the mean %.2g rounds, above the requested %g after three extensions", set.Reps, 2*a.Accuracy.SEMean, acc)
 	}
 	a.Accuracy.Note = fmt.Sprintf("auto: the exact chain does not fit the budget and the asymptotic law does not cover loss (ε = %g): lumped Monte Carlo, %d runs (%s); %s",
 		cfg.Loss, reps, how, lumpedNote(cfg, reps, set.Seed, a))

@@ -187,3 +187,29 @@ func TestTopologyMonteCarlo(t *testing.T) {
 		t.Logf("regular:%d: mean %.3f ± %.3f, sd %.3f (exact complete graph %.3f, %.3f)", deg, a.Mean, ac.SEMean, a.SD, em, esd)
 	}
 }
+
+// Auto with loss where the exact chain does not fit (a budget of one
+// state-step): the asymptotic law does not cover loss, so the lumped
+// chain's Monte Carlo, with at least Settings.Reps replications and as
+// many more as bring two standard errors of the mean within the requested
+// accuracy; the note says which method and why.
+func TestLossAutoFallback(t *testing.T) {
+	cfg := Config{Nodes: 300, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, Level: 0.9, Loss: 0.1}
+	for _, acc := range []float64{5, 1} {
+		a, err := Solve(context.Background(), cfg, Settings{ExactBudget: 1, Reps: 100, Seed: 1, Accuracy: acc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ac := a.Accuracy
+		if a.Method != MonteCarlo || !strings.Contains(ac.Note, "asymptotic law does not cover loss") || !strings.Contains(ac.Note, "lumped Monte Carlo") {
+			t.Errorf("accuracy %g: method %v, note %q", acc, a.Method, ac.Note)
+		}
+		if !(2*ac.SEMean <= acc) {
+			t.Errorf("accuracy %g: 2·se of the mean %.3g", acc, 2*ac.SEMean)
+		}
+		if !(a.PReach > 0 && a.PReach < 1) || !(ac.SEPReach > 0) {
+			t.Errorf("accuracy %g: p_reach %v ± %v", acc, a.PReach, ac.SEPReach)
+		}
+		t.Logf("accuracy %g: mean %.3f ± %.3f, p_reach %.4f ± %.4f: %s", acc, a.Mean, ac.SEMean, a.PReach, ac.SEPReach, ac.Note)
+	}
+}
