@@ -166,12 +166,19 @@ type LossDesign struct {
 // the largest ε each exchange size tolerates. It needs a deadline
 // (cfg.Deadline > 0) for Tolerated; without one Tolerated is NaN.
 func LossSweep(ctx context.Context, cfg Config, exchanges []int, losses []float64, set Settings) (*LossDesign, error) {
-	if len(losses) == 0 {
-		return nil, fieldErr("Config.Loss", "no loss probability given")
+	if len(losses) == 0 || len(exchanges) == 0 {
+		return nil, fieldErr("Config.Loss", "no loss probability or no exchange size given")
 	}
 	for i, e := range losses {
 		if i > 0 && !(e > losses[i-1]) {
 			return nil, fieldErr("Config.Loss", "%g after %g: the grid must be ascending", e, losses[i-1])
+		}
+	}
+	for _, e := range losses { // every ε before any work (Sweep checks every s)
+		c := cfg
+		c.Loss, c.Shuffle.Exchange = e, exchanges[0]
+		if err := c.Validate(); err != nil {
+			return nil, err
 		}
 	}
 	ld := &LossDesign{Config: cfg, Exchanges: exchanges, Losses: losses, Most: -1}

@@ -7,21 +7,24 @@ import (
 )
 
 // --loss is one flag on sim, chain and plan: a value outside [0, 1) (NaN,
-// 1, negative, not a number) is bad input naming --loss and the range of
-// gossip.Loss; a grid is plan's only, and needs --deadline; a method or
+// 1, negative) is bad input naming --loss and the range, refused by the
+// library's Config.Loss (gossip.ValidLoss) before any work, so in a grid
+// too; not a number is refused by the flag; a grid is plan's only, and needs --deadline; a method or
 // model that cannot take the flags given is refused naming both.
 func TestLossBadInput(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"sim", "--loss", "1"}, `--loss "1": valid range 0 ≤ ε < 1`},
-		{[]string{"sim", "--loss", "NaN"}, `--loss "NaN": valid range 0 ≤ ε < 1`},
-		{[]string{"sim", "--loss", "-0.1"}, `--loss "-0.1": valid range 0 ≤ ε < 1`},
+		{[]string{"sim", "--loss", "1"}, "--loss 1: valid range [0, 1)"},
+		{[]string{"sim", "--loss", "NaN"}, "--loss NaN: valid range [0, 1)"},
+		{[]string{"sim", "--loss", "-0.1"}, "--loss -0.1: valid range [0, 1)"},
 		{[]string{"sim", "--loss", "x"}, `--loss "x": "x" is not a number`},
 		{[]string{"sim", "--loss", "0:0.2:0.1"}, `--loss "0:0.2:0.1": one value ε (0 ≤ ε < 1)`},
-		{[]string{"plan", "--loss", "1"}, `--loss "1": valid range 0 ≤ ε < 1`},
-		{[]string{"plan", "--loss", "0:1:0.25"}, `--loss "0:1:0.25": valid range 0 ≤ ε < 1`},
+		{[]string{"plan", "--loss", "1"}, "--loss 1: valid range 0 ≤ ε < 1"},
+		{[]string{"plan", "--loss", "NaN"}, "--loss NaN: valid range 0 ≤ ε < 1"},
+		{[]string{"plan", "--loss", "0:1:0.25", "--deadline", "9"}, "--loss 1: valid range 0 ≤ ε < 1"},
+		{[]string{"plan", "--loss", "-0.1:0.1:0.1", "--deadline", "9"}, "--loss -0.1: valid range 0 ≤ ε < 1"},
 		{[]string{"plan", "--loss", "0:0.2:0.1"}, "needs --deadline"},
 		{[]string{"plan", "--loss", "0.1", "--method", "asymptotic"}, "--loss 0.1 with --method asymptotic"},
 		{[]string{"plan", "--loss", "0:0.2:0.1", "--deadline", "50", "--method", "asymptotic"}, "--loss 0.2 with --method asymptotic"},
