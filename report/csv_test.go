@@ -22,6 +22,7 @@ import (
 var boolColumns = map[string]bool{
 	"reconnected": true, // tree repairs
 	"feasible":    true, // design answers
+	"connected":   true, // the protocol on a real network
 }
 
 var textColumns = map[string]bool{
@@ -33,6 +34,7 @@ var textColumns = map[string]bool{
 	"method":      true, // design answers: exact, mc or asymptotic
 	"protocol":    true, // gossip as deployed: push, pull or push-pull
 	"push_method": true, // gossip against tree: the method of push's law
+	"topology":    true, // the protocol on a real network: full, regular:DEG, torus:R
 }
 
 // checkCSV parses one CSV and checks that every cell of a numeric column

@@ -49,6 +49,14 @@ type Scale struct {
 	// section runs the exact chain of package broadcast (the budget table
 	// goes to 100·BroadcastN by the large-N law); 0 means 100.
 	BroadcastN int
+	// The "real network" section: the experiment of Figs. 7–8 on a random
+	// NetDegree-regular graph and on the torus of the same mean degree,
+	// at each n of NetNs, NetReps runs of NetWarmup + NetRounds rounds
+	// (zero values: the first n of Ns, degree 20, and Reps, Warmup and
+	// Rounds).
+	NetNs                []int
+	NetDegree, NetReps   int
+	NetWarmup, NetRounds int
 }
 
 // RefinedCase is one validation setting of the refined mean field (section
@@ -77,7 +85,10 @@ func Quick() Scale {
 		// about 0.025 within the time budget.
 		Refined:   refinedCases([3]int{0, 20000, 400}, [3]int{0, 20000, 400}, [3]int{200, 200, 40}, 150),
 		TreeSeeds: 10, GossipTreeNs: []int{100, 500, 1000, 2000, 4000}, GossipTreeFailNodes: 1000,
-		BroadcastN: 1000}
+		BroadcastN: 1000,
+		// Two partial views × 10 runs × 200 rounds at N = 2500: about 7 s
+		// of CPU (n = 500 covers the torus within 160 rounds).
+		NetNs: []int{500}, NetReps: 10, NetWarmup: 40, NetRounds: 160}
 }
 
 // Paper runs the paper's 100 replications of 1000 + 1000 rounds: 59
@@ -96,6 +107,9 @@ func Paper() Scale {
 	// the 20000 of earlier versions cost 10 CPU-minutes for a precision
 	// nothing reads. The protocol runs 150 rounds, as in the quick scale.
 	sc.Refined = refinedCases([3]int{0, 100000, 2000}, [3]int{0, 100000, 2000}, [3]int{20000, 2000, 200}, 150)
+	// The paper's three n with its warm-up and rounds, 20 runs each on
+	// the two partial views (about 7 CPU-minutes).
+	sc.NetNs, sc.NetReps, sc.NetWarmup, sc.NetRounds = sc.Ns, 20, 1000, 1000
 	return sc
 }
 
@@ -324,10 +338,13 @@ func Sections() []Section {
 		// Package broadcast's laws and its own Monte Carlo (seconds of
 		// CPU): only the merge computes it.
 		{"Gossip as deployed: push, pull and push–pull broadcast", typed((*Study).Deployed), true},
+		{networkTitle, typed((*Study).Network), false},
 	}
 }
 
 const treeTitle = "Spanning-tree notification (second source document)"
+
+const networkTitle = "The shuffle protocol on a real network"
 
 // Doc collects a report's Markdown and writes its tables and figures into
 // a folder.

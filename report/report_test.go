@@ -28,7 +28,7 @@ func TestRunTiny(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"fig4", "fig7", "fig8", "optimal", "models", "refined", "tree_fig3", "tree_fig4", "gossip_vs_tree"} {
+	for _, f := range []string{"fig4", "fig7", "fig8", "optimal", "models", "refined", "tree_fig3", "tree_fig4", "gossip_vs_tree", "network"} {
 		for _, ext := range []string{".png", ".svg"} {
 			if _, err := os.Stat(filepath.Join(dir, f+ext)); err != nil {
 				t.Errorf("missing %s%s", f, ext)
@@ -38,7 +38,7 @@ func TestRunTiny(t *testing.T) {
 			t.Errorf("REPORT.md does not show %s.png", f)
 		}
 	}
-	for _, f := range []string{"verdicts", "pdrop", "transitions", "ode_vs_sim", "optimal_s", "refined", "tree_table1", "tree_breakout", "tree_preservation", "tree_election", "gossip_vs_tree", "gossip_vs_tree_failures"} {
+	for _, f := range []string{"verdicts", "pdrop", "transitions", "ode_vs_sim", "optimal_s", "refined", "tree_table1", "tree_breakout", "tree_preservation", "tree_election", "gossip_vs_tree", "gossip_vs_tree_failures", "network"} {
 		for _, ext := range []string{".csv", ".md"} {
 			if _, err := os.Stat(filepath.Join(dir, f+ext)); err != nil {
 				t.Errorf("missing %s%s", f, ext)
@@ -51,13 +51,14 @@ func TestRunTiny(t *testing.T) {
 	// The verdicts open the report, before section 1, one row per claim
 	// (17: 3 drop probability, 3 replication, 3 coverage, 2 optimal s,
 	// 6 tree; 1 finding of this toolkit, design answers; and gossip as
-	// deployed: 3 laws of the literature, Serf's curve and 1 finding), and
-	// Fig. 8 shows both coverage records.
+	// deployed: 3 laws of the literature, Serf's curve and 1 finding; and
+	// the protocol on the complete graph, a regular graph and the torus),
+	// and Fig. 8 shows both coverage records.
 	v := strings.Index(string(report), "## Verdicts at a glance")
 	if v < 0 || v > strings.Index(string(report), "## 1. ") {
 		t.Error("the verdict table does not open the report")
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, "verdicts.csv")); err != nil || strings.Count(string(b), "\n") != 24 {
+	if b, err := os.ReadFile(filepath.Join(dir, "verdicts.csv")); err != nil || strings.Count(string(b), "\n") != 27 {
 		t.Errorf("verdicts.csv: %d lines, %v", strings.Count(string(b), "\n"), err)
 	}
 	if !strings.Contains(string(report), "round snapshots") || !strings.Contains(string(report), "proved** for every s = 1..5") {

@@ -118,7 +118,8 @@ func TestBootstrapMinShare(t *testing.T) {
 }
 
 // seedStable runs the sections whose verdicts rest on Monte Carlo (3 and 4,
-// the protocol runs of Figs. 7–8; 6, the replication optimum; 8, the tree)
+// the protocol runs of Figs. 7–8; 6, the replication optimum; 8, the tree;
+// 12, the protocol on a real network)
 // at sc with each seed and checks that the verdict column is the same for
 // every seed.
 func seedStable(t *testing.T, sc Scale, seeds []uint64) {
@@ -143,6 +144,11 @@ func seedStable(t *testing.T, sc Scale, seeds []uint64) {
 			t.Fatal(err)
 		}
 		vs = append(vs, tr.Verdicts()...)
+		nw, err := s.Network(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs = append(vs, nw.Verdicts()...)
 		var col []string
 		for _, v := range vs {
 			col = append(col, v.Verdict)
@@ -169,7 +175,8 @@ func TestVerdictsSeedStable(t *testing.T) {
 	// over 200 rounds (every run's coverage complete), with its 10
 	// replications (the fewest the bootstrap takes); the optimum on 200
 	// nodes with 5 runs per s around s* = 52.79; the tree with 3 seeds (15
-	// for Table I).
+	// for Table I); the partial views with the 10 runs and 200 rounds of
+	// Figs. 7–8 (10 warm-up rounds).
 	sc := tiny()
 	sc.Nodes, sc.Cache, sc.Exchange, sc.Ns, sc.Rounds, sc.Reps = 500, 100, 50, []int{500}, 200, minBootReps
 	sc.OptNodes, sc.OptS, sc.OptRounds, sc.OptReps = 200, []int{30, 53, 70}, 150, 5

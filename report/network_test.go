@@ -1,0 +1,162 @@
+package report
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/sim"
+)
+
+// The torus radius of mean degree d: (N − 1)·π·r² = d, by hand:
+// √(20/(2499π)) = 0.050473, 3 digits 0.0505; √(20/(499π)) = 0.112951 →
+// 0.113.
+func TestTorusRadius(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		N, d int
+		want float64
+	}{{2500, 20, 0.0505}, {500, 20, 0.113}} {
+		if got := torusRadius(c.N, c.d); got != c.want {
+			t.Errorf("torusRadius(%d, %d) = %v, want %v", c.N, c.d, got, c.want)
+		}
+	}
+}
+
+// netGrowth on runs written out by hand: levels lo = 2, hi = 8.
+func TestNetGrowth(t *testing.T) {
+	t.Parallel()
+	runs := [][]int32{
+		{1, 2, 4, 8, 9},  // 2 at t = 1, 8 at t = 3: 2 rounds
+		{1, 1, 3, 5, 8},  // t = 2 to 4: 2
+		{2, 3, 4, 6, 10}, // t = 0 to 4: 4
+	}
+	g := netGrowth(runs, 2, 8, 4)
+	// Mean 8/3; sd² = ((2/3)² + (2/3)² + (4/3)²)/2 = 4/3; se = √(4/9) = 2/3.
+	if math.Abs(g.Mean-8.0/3) > 1e-12 || math.Abs(g.SE-2.0/3) > 1e-12 || g.Censored != 0 {
+		t.Fatalf("%+v, want mean 8/3, se 2/3", g)
+	}
+	// Ratio 2/3 over the ODE's 4, ± tCrit(3, 3)·(2/3)/4.
+	h := tCrit(zDecide, 3) * (2.0 / 3) / 4
+	if math.Abs(g.Ratio-2.0/3) > 1e-12 || math.Abs(g.Lo-(2.0/3-h)) > 1e-12 || math.Abs(g.Hi-(2.0/3+h)) > 1e-12 {
+		t.Errorf("ratio %v [%v, %v], want 2/3 ± %v", g.Ratio, g.Lo, g.Hi, h)
+	}
+	// A run that reaches 2 at t = 1 and never 8 counts 5 − 1 − 1 = 3
+	// rounds, a lower bound: the interval is open above.
+	g = netGrowth(append(runs, []int32{0, 2, 3, 4, 5}), 2, 8, 4)
+	if g.Censored != 1 || math.Abs(g.Mean-11.0/4) > 1e-12 || !math.IsInf(g.Hi, 1) {
+		t.Errorf("censored: %+v, want 1 censored, mean 11/4, Hi = +Inf", g)
+	}
+}
+
+// The rule on constructed growth ratios, at both sides of each threshold.
+func TestNetRule(t *testing.T) {
+	t.Parallel()
+	g := func(lo, hi float64) NetGrowth {
+		return NetGrowth{ODE: 10, Mean: 10 * (lo + hi) / 2, Runs: 10, Ratio: (lo + hi) / 2, Lo: lo, Hi: hi}
+	}
+	view := func(x, y NetGrowth) NetworkView {
+		return NetworkView{Name: "v", Connected: true, Rows: []NetworkRow{{N: 500, Runs: 10, GrowthX: x, GrowthY: y}}}
+	}
+	for _, c := range []struct {
+		name string
+		v    NetworkView
+		want string
+	}{
+		{"both inside", view(g(0.95, 1.05), g(0.91, 1.09)), holds},
+		{"one across 1.1", view(g(0.95, 1.05), g(1.0, 1.2)), undecided},
+		{"one across 0.9", view(g(0.85, 0.95), g(0.95, 1.05)), undecided},
+		{"one wholly above", view(g(0.95, 1.05), g(1.11, 1.3)), fails},
+		{"one wholly below, one across", view(g(0.5, 0.89), g(1.0, 1.2)), fails},
+		{"open above, from inside", view(g(0.95, math.Inf(1)), g(0.95, 1.05)), undecided},
+		{"open above, from above", view(g(1.2, math.Inf(1)), g(0.95, 1.05)), fails},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := netRule(c.v); got != c.want {
+				t.Errorf("netRule = %q, want %q", got, c.want)
+			}
+		})
+	}
+	// An undecided verdict names the runs that would decide it: the ratio
+	// 1.1 − 0.05 = 1.05 with half-width 0.1 over 10 runs clears 1.1 at
+	// 10·(0.1/0.05)² = 40 runs.
+	r := &Network{}
+	v := r.netVerdict(view(g(0.95, 1.15), g(0.95, 1.05)))
+	if v.Verdict != undecided || !strings.Contains(v.Measured, "about 40 runs per n would decide it") {
+		t.Errorf("%s: %s", v.Verdict, v.Measured)
+	}
+}
+
+// The ODE's growth times against a Runge–Kutta integration of its drift
+// (approx.Model.Drift, the right-hand side of the paper's ODEs): the first
+// passages through 10 % and 90 % of the plateau, linearly interpolated
+// between steps of 1/64 round.
+func TestNetGrowthODE(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{500, 2000} {
+		m, err := approx.NewModel(approx.Config{Nodes: 2500, Shuffle: gossip.Shuffle{Items: n, Cache: 100, Exchange: 50}, Initial: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		K := m.Steady()
+		levels := []float64{netGrowthLo * K, netGrowthHi * K, netGrowthLo, netGrowthHi}
+		at := make([]float64, 4)
+		for i := range at {
+			at[i] = math.NaN()
+		}
+		x, y, h := 1/2500.0, 1/2500.0, 1.0/64
+		for step := 0; step < 64*2000; step++ {
+			k1x, k1y := m.Drift(x, y)
+			k2x, k2y := m.Drift(x+h/2*k1x, y+h/2*k1y)
+			k3x, k3y := m.Drift(x+h/2*k2x, y+h/2*k2y)
+			k4x, k4y := m.Drift(x+h*k3x, y+h*k3y)
+			nx, ny := x+h/6*(k1x+2*k2x+2*k3x+k4x), y+h/6*(k1y+2*k2y+2*k3y+k4y)
+			for i, l := range levels {
+				old, cur := x, nx
+				if i >= 2 {
+					old, cur = y, ny
+				}
+				if math.IsNaN(at[i]) && cur >= l {
+					at[i] = float64(step)*h + h*(l-old)/(cur-old)
+				}
+			}
+			x, y = nx, ny
+		}
+		row := netRow("ode", m, &sim.Result{Config: sim.Config{Nodes: 2500}, Reps: []sim.Replication{{X: []int32{1, 1}, Y: []int32{1, 1}, YRound: []int32{1, 1}}}}, []float64{0, 0}, []float64{0, 0})
+		// 1e-3 rounds: RK4's error at h = 1/64 is far below, and linear
+		// interpolation within a step of 1/64 round of a curve whose
+		// curvature is at most k²·K ≈ 0.01 errs by < 1e-5.
+		if d := row.GrowthX.ODE - (at[1] - at[0]); math.Abs(d) > 1e-3 {
+			t.Errorf("n = %d: replication growth %v, RK4 %v", n, row.GrowthX.ODE, at[1]-at[0])
+		}
+		if d := row.GrowthY.ODE - (at[3] - at[2]); math.Abs(d) > 1e-3 {
+			t.Errorf("n = %d: coverage growth %v, RK4 %v", n, row.GrowthY.ODE, at[3]-at[2])
+		}
+	}
+}
+
+// The section at the tiny scale: a row per network and n, the complete
+// graph's the runs of sections 3–4.
+func TestNetworkRows(t *testing.T) {
+	var r *Network
+	for _, res := range tinyResults(t) {
+		if n, ok := res.(*Network); ok {
+			r = n
+		}
+	}
+	if r == nil {
+		t.Fatal("no network section")
+	}
+	sc := tiny()
+	if len(r.Views) != 3 || len(r.Ns) != 1 || r.Ns[0] != sc.Ns[0] {
+		t.Fatalf("%d views, n = %v", len(r.Views), r.Ns)
+	}
+	if r.Views[0].Rows[0].Runs != sc.Reps || r.Views[1].Topology.Degree != netDegree || r.Views[2].Topology.Radius != torusRadius(sc.Nodes, netDegree) {
+		t.Errorf("views %+v", r.Views)
+	}
+	if len(r.Verdicts()) != 3 {
+		t.Errorf("%d verdicts, want one per network", len(r.Verdicts()))
+	}
+}
