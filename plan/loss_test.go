@@ -128,7 +128,8 @@ func TestLossCovered(t *testing.T) {
 // the closed form above: at D = 4 it is 0.918 at ε = 0.15 and 0.894 at
 // 0.2 and falls after; with confidence 0.905 the last feasible ε of the
 // grid 0, 0.05, …, 0.3 is 0.15 (6 and 7 standard errors of the 20 000
-// replications from the confidence), and no larger ε is feasible again.
+// replications from the confidence), and no larger ε is feasible again;
+// the exact chain finds the same.
 func TestLossSweepTolerated(t *testing.T) {
 	cfg := twoNodes{}.config()
 	cfg.Deadline, cfg.Confidence = 4, 0.905
@@ -139,12 +140,14 @@ func TestLossSweepTolerated(t *testing.T) {
 			t.Fatalf("closed form at ε = %g: feasible %v", e, want)
 		}
 	}
-	ld, err := LossSweep(context.Background(), cfg, []int{2}, grid, Settings{Method: MonteCarlo, Model: Lumped, Reps: 20000, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ld.Tolerated[0] != 0.15 || !math.IsNaN(ld.Again[0]) || ld.Most != 0 {
-		t.Errorf("tolerated %v, again %v, most %d; want 0.15, NaN, 0", ld.Tolerated, ld.Again, ld.Most)
+	for _, set := range []Settings{{Method: MonteCarlo, Model: Lumped, Reps: 20000, Seed: 3}, {Method: Exact}} {
+		ld, err := LossSweep(context.Background(), cfg, []int{2}, grid, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ld.Tolerated[0] != 0.15 || !math.IsNaN(ld.Again[0]) || ld.Most != 0 {
+			t.Errorf("%v: tolerated %v, again %v, most %d; want 0.15, NaN, 0", set.Method, ld.Tolerated, ld.Again, ld.Most)
+		}
 	}
 	if _, err := LossSweep(context.Background(), cfg, []int{2}, []float64{0.1, 0.05}, Settings{}); err == nil {
 		t.Error("a descending grid was accepted")
@@ -211,5 +214,71 @@ func TestLossAutoFallback(t *testing.T) {
 			t.Errorf("accuracy %g: p_reach %v ± %v", acc, a.PReach, ac.SEPReach)
 		}
 		t.Logf("accuracy %g: mean %.3f ± %.3f, p_reach %.4f ± %.4f: %s", acc, a.Mean, ac.SEMean, a.PReach, ac.SEPReach, ac.Note)
+	}
+}
+
+// The exact chain with loss against the N = 2 closed forms, in both
+// clocks: P(reach) and the mean given reach exact up to rounding (1e-12);
+// P(T_1 ≤ D) within the chain's bound; the median given reach, ln 2/λ in
+// continuous time, within the bisection's 1e-9. TConfidence is NaN when
+// P(reach) < Confidence (ε = 0.5: 5/6 < 0.95).
+func TestLossTwoNodesExact(t *testing.T) {
+	for _, tm := range []gossip.Time{gossip.Continuous, gossip.Shuffles} {
+		for _, eps := range []float64{0.2, 0.5} {
+			tn := twoNodes{eps}
+			cfg := tn.config()
+			cfg.Time, cfg.Deadline = tm, 1.3
+			a, err := Solve(context.Background(), cfg, Settings{Method: Exact})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []struct {
+				name           string
+				got, want, tol float64
+			}{
+				{"p_reach", a.PReach, tn.reach(), 1e-12},
+				{"mean", a.Mean, 1 / tn.lambda(), 1e-12},
+				{"p_deadline", a.PDeadline, tn.cdf(tm, 1.3), a.Accuracy.Bound + 1e-12},
+			} {
+				if math.Abs(c.got-c.want) > c.tol {
+					t.Errorf("%v ε = %g: %s = %.15g, want %.15g ± %g", tm, eps, c.name, c.got, c.want, c.tol)
+				}
+			}
+			if want := math.Ln2 / tn.lambda(); tm == gossip.Continuous && math.Abs(a.Q50-want) > 1e-9 {
+				t.Errorf("ε = %g: median %v, want %v", eps, a.Q50, want)
+			}
+			if eps == 0.5 && !math.IsNaN(a.TConfidence) {
+				t.Errorf("ε = 0.5: t_confidence %v with P(reach) %v < 0.95", a.TConfidence, a.PReach)
+			}
+		}
+	}
+}
+
+// The exact chain against the lumped chain's Monte Carlo with loss at N =
+// 40 (n = 100, c = 20, s = 5, L = 0.9, ε = 0.15): P(reach), the mean and sd
+// given reach and P(T_L ≤ D) within 4 standard errors of 4000 runs (plus
+// the chain's bound).
+func TestLossExactAgainstLumped(t *testing.T) {
+	cfg := Config{Nodes: 40, Shuffle: gossip.Shuffle{Items: 100, Cache: 20, Exchange: 5}, Level: 0.9, Loss: 0.15, Deadline: 60}
+	e, err := Solve(context.Background(), cfg, Settings{Method: Exact})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Solve(context.Background(), cfg, Settings{Method: MonteCarlo, Model: Lumped, Reps: 4000, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ac := m.Accuracy
+	for _, c := range []struct {
+		name          string
+		exact, mc, se float64
+	}{
+		{"p_reach", e.PReach, m.PReach, ac.SEPReach}, {"mean", e.Mean, m.Mean, ac.SEMean},
+		{"sd", e.SD, m.SD, ac.SESD}, {"p_deadline", e.PDeadline, m.PDeadline, ac.SEPDeadline},
+	} {
+		if math.Abs(c.exact-c.mc) > 4*c.se+e.Accuracy.Bound || !(c.se > 0) {
+			t.Errorf("%s: exact %.5f, lumped %.5f ± %.2g", c.name, c.exact, c.mc, c.se)
+		}
+		t.Logf("%s: exact %.5f, lumped %.5f ± %.2g", c.name, c.exact, c.mc, c.se)
 	}
 }
