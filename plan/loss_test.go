@@ -282,3 +282,36 @@ func TestLossExactAgainstLumped(t *testing.T) {
 		t.Logf("%s: exact %.5f, lumped %.5f ± %.2g", c.name, c.exact, c.mc, c.se)
 	}
 }
+
+// The mc method on package sim's pairwise model with loss (Model Markov:
+// messages lost as the lossy matrix says, X = 0 absorbing) against the
+// exact chain at N = 40: P(reach), the mean given reach (Sheppard-
+// corrected, 0.02 rounds for the correction as TestMonteCarloMethod) and
+// P(T_L ≤ D) within 4 standard errors.
+func TestLossMarkovAgainstExact(t *testing.T) {
+	cfg := Config{Nodes: 40, Shuffle: gossip.Shuffle{Items: 100, Cache: 20, Exchange: 5}, Level: 0.9, Loss: 0.15, Deadline: 60}
+	e, err := Solve(context.Background(), cfg, Settings{Method: Exact})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Solve(context.Background(), cfg, Settings{Method: MonteCarlo, Reps: 1000, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ac := m.Accuracy
+	for _, c := range []struct {
+		name             string
+		exact, mc, slack float64
+	}{
+		{"p_reach", e.PReach, m.PReach, 4 * ac.SEPReach}, {"mean", e.Mean, m.Mean, 4*ac.SEMean + 0.02},
+		{"p_deadline", e.PDeadline, m.PDeadline, 4*ac.SEPDeadline + e.Accuracy.Bound},
+	} {
+		if math.Abs(c.exact-c.mc) > c.slack || !(c.slack > 0) {
+			t.Errorf("%s: exact %.5f, markov %.5f (tolerance %.2g)", c.name, c.exact, c.mc, c.slack)
+		}
+		t.Logf("%s: exact %.5f, markov %.5f (tolerance %.2g)", c.name, c.exact, c.mc, c.slack)
+	}
+	if !strings.Contains(ac.Note, "died out in") {
+		t.Errorf("note %q", ac.Note)
+	}
+}

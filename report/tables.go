@@ -84,6 +84,9 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 	if format == "json" {
 		params := &plots.Table{Single: true, Keys: []string{"model", "N", "n", "c", "s", "warmup", "rounds", "reps", "seed", "initial", "schedule", "topology", "connected"},
 			Rows: [][]any{{c.Model.String(), c.Nodes, c.Shuffle.Items, c.Shuffle.Cache, c.Shuffle.Exchange, c.Warmup, c.Rounds, c.Reps, strconv.FormatUint(c.Seed, 10), c.Initial, c.Schedule.String(), c.Topology.String(), res.Connected}}}
+		if c.Loss > 0 { // only then, so that lossless output is unchanged
+			params.Keys, params.Rows[0] = append(params.Keys, "loss"), append(params.Rows[0], c.Loss)
+		}
 		trans := &plots.Table{Keys: []string{"from", "to", "measured", "model"}}
 		for i := 1; i < 4; i++ {
 			for j := range 4 {
