@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
@@ -74,13 +76,18 @@ func solveOther(ctx context.Context, cfg Config, set Settings) (*Answer, error) 
 // errors of the mean within Settings.Accuracy, up to autoMCEvents events
 // (the asymptotic law, which Auto uses without loss, does not cover
 // loss).
-func autoLumped(ctx context.Context, cfg Config, set Settings, mf interface {
-	Rate() float64
-	Steady() float64
-}) (*Answer, error) {
+//
+// The pilot's work is estimated first (lumpedEvents at the mean-field time
+// to the level on the slowed clock); beyond the budget Auto refuses before
+// any work (gossip.ErrTooLarge), as no cheaper law covers loss.
+func autoLumped(ctx context.Context, cfg Config, set Settings, mf approx.Model) (*Answer, error) {
 	acc := set.Accuracy
 	if acc <= 0 {
 		acc = DefaultAccuracy
+	}
+	if per := lumpedEvents(cfg, mf.TimeToCoverage(cfg.Level)/slowdown(cfg.Loss), mf); float64(set.Reps)*per > autoMCEvents {
+		return nil, fmt.Errorf("plan: Auto with Config.Loss %g at Nodes %d: the exact chain does not fit its budget, the asymptotic law does not cover loss, and the lumped Monte Carlo's %d runs need about %.2g events, beyond its budget of %.0g (about 10 s of CPU); Method mc with Model lumped runs them anyway, or ask for fewer Settings.Reps: %w",
+			cfg.Loss, cfg.Nodes, set.Reps, float64(set.Reps)*per, float64(autoMCEvents), gossip.ErrTooLarge)
 	}
 	times, err := lumpedRange(ctx, cfg, 0, set.Reps, set.Seed, set.Workers, set.Progress)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/sim"
@@ -313,5 +314,27 @@ func TestLossMarkovAgainstExact(t *testing.T) {
 	}
 	if !strings.Contains(ac.Note, "died out in") {
 		t.Errorf("note %q", ac.Note)
+	}
+}
+
+// Auto with loss where neither the exact chain nor the lumped Monte Carlo
+// fits its budget (N = 10⁷: about 9·10¹⁰ events for 1000 runs) refuses
+// before any work (gossip.ErrTooLarge); the Monte Carlo asked for by name
+// runs, and honours its context inside a replication (N = 10⁹: some 4·10⁹
+// events each).
+func TestLossAutoTooLarge(t *testing.T) {
+	cfg := Config{Nodes: 10_000_000, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, Level: 0.99, Loss: 0.1}
+	if _, err := Solve(context.Background(), cfg, Settings{}); !errors.Is(err, gossip.ErrTooLarge) {
+		t.Errorf("auto at N = 10⁷ with loss: %v, want ErrTooLarge", err)
+	}
+	cfg.Nodes = 1_000_000_000
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := Solve(ctx, cfg, Settings{Method: MonteCarlo, Model: Lumped, Reps: 2}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("lumped at N = 10⁹: %v, want the context's deadline", err)
+	}
+	if d := time.Since(start); d > 20*time.Second { // 2^20 events take about 10 ms; 20 s even on a loaded machine
+		t.Errorf("lumped at N = 10⁹ returned %v after its 100 ms deadline", d)
 	}
 }
