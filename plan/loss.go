@@ -7,6 +7,7 @@ import (
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
@@ -173,6 +174,9 @@ type LossDesign struct {
 // the largest ε each exchange size tolerates. It needs a deadline
 // (cfg.Deadline > 0) for Tolerated; without one Tolerated is NaN.
 func LossSweep(ctx context.Context, cfg Config, exchanges []int, losses []float64, set Settings) (*LossDesign, error) {
+	if err := ctxguard.Check("plan", ctx); err != nil {
+		return nil, err
+	}
 	if len(losses) == 0 || len(exchanges) == 0 {
 		return nil, fieldErr("Config.Loss", "no loss probability or no exchange size given")
 	}

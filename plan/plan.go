@@ -8,6 +8,7 @@ import (
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
 	"github.com/gossipkit/gossipkit/internal/enum"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
 	"github.com/gossipkit/gossipkit/sim"
@@ -342,6 +343,9 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
 // the best. ctx is checked between exchange sizes and inside the exact
 // chain and the Monte Carlo.
 func Sweep(ctx context.Context, cfg Config, exchanges []int, set Settings) (*Design, error) {
+	if err := ctxguard.Check("plan", ctx); err != nil {
+		return nil, err
+	}
 	if len(exchanges) == 0 {
 		return nil, fieldErr("Config.Shuffle.Exchange", "no exchange size given")
 	}
