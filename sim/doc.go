@@ -15,6 +15,23 @@
 // (including a node that gets and loses d within one round), are recorded
 // after each of Rounds rounds.
 //
+// Markov keeps one bit per node: a shuffle of a and b moves the pair's state
+// by the matrix of approx.NewTransitions with the chosen P_drop variant. It
+// has the same finite N and single initial copy as the protocol but none of
+// its correlations, so it isolates what the ODE neglects.
+//
+// Lumped is the Markov model under the Continuous schedule on the full
+// graph, where all nodes are exchangeable: it keeps only how many nodes are
+// in each of five classes (holding d or not; seen holding it at a snapshot
+// or not; ever covered or not) and jumps from one shuffle that changes d's
+// state to the next (exponential waits at the total rate of such
+// shuffles; the nodes involved drawn by class in proportion to the
+// counts). X, Y and YRound have the Markov model's law, exactly; the
+// shuffles that change nothing are not made, and their counts are drawn
+// from their Poisson law at the end. A replication costs a few events per
+// holder a round instead of N shuffles: 10 to 20 times less at the paper's
+// sizes.
+//
 // # Loss
 //
 // Config.Loss = ε makes each of a shuffle's two messages, the request
@@ -41,24 +58,8 @@
 // item vanishes only in that way. A shuffle whose request was lost counts
 // in Counters.Shuffles and as a transition of d's state to itself, not as a
 // selection trial or drop candidate; when the reply is lost only B's drops
-// count.
-//
-// Markov keeps one bit per node: a shuffle of a and b moves the pair's state
-// by the matrix of approx.NewTransitions with the chosen P_drop variant. It
-// has the same finite N and single initial copy as the protocol but none of
-// its correlations, so it isolates what the ODE neglects.
-//
-// Lumped is the Markov model under the Continuous schedule on the full
-// graph, where all nodes are exchangeable: it keeps only how many nodes are
-// in each of five classes (holding d or not; seen holding it at a snapshot
-// or not; ever covered or not) and jumps from one shuffle that changes d's
-// state to the next (exponential waits at the total rate of such
-// shuffles; the nodes involved drawn by class in proportion to the
-// counts). X, Y and YRound have the Markov model's law, exactly; the
-// shuffles that change nothing are not made, and their counts are drawn
-// from their Poisson law at the end. A replication costs a few events per
-// holder a round instead of N shuffles: 10 to 20 times less at the paper's
-// sizes.
+// count. A part file carries the loss and Alive only when the loss is not
+// 0, so lossless parts are unchanged.
 //
 // # Schedules
 //
