@@ -94,8 +94,10 @@
 //     paths and mixes more slowly than on the full graph.
 //   - Torus, "torus:RADIUS": a random geometric graph, N points uniform on
 //     the unit torus (wrap-around square), neighbours the points within
-//     Euclidean distance RADIUS (expected degree N·π·RADIUS²): a
-//     wireless-like network in the spirit of the paper's Sec. 4. It may
+//     Euclidean distance RADIUS (expected degree N·π·RADIUS²), as nodes
+//     within radio range are. (The paper says only that the experiments
+//     of its Sec. 4, which our text of it lacks, did not run on a complete
+//     graph.) It may
 //     fall apart; Result.Connected says whether it did (coverage then
 //     cannot reach 1), and a node without neighbours is refused.
 //

@@ -23,8 +23,8 @@ const (
 	// Regular: a random DEG-regular simple graph.
 	Regular
 	// Torus: nodes placed uniformly at random on the unit torus; neighbours
-	// are the nodes within Euclidean (wrap-around) distance RADIUS, a
-	// wireless-like topology as in the paper's Sec. 4.
+	// are the nodes within Euclidean (wrap-around) distance RADIUS, as
+	// nodes within radio range are (a random geometric graph).
 	Torus
 )
 
