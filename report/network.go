@@ -36,6 +36,8 @@ type Network struct {
 	// longest horizon.
 	ODET, ODEX, ODEY [][]float64
 	Views            []NetworkView
+	// Optima: the exact argmaxes of Sec. 3.5's transition probabilities.
+	Optima []OptimaRow
 }
 
 // NetworkView is one network's runs: its topology, mean degree, whether
@@ -184,6 +186,11 @@ func (s *Study) Network(ctx context.Context) (*Network, error) {
 		}
 	}
 	r.Views = []NetworkView{full, regular, torus}
+	s.step("real network: the exact optima of Sec. 3.5")
+	var err error
+	if r.Optima, err = optima(ctx); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -358,7 +365,7 @@ func (r *Network) Verdicts() []Verdict {
 	for _, v := range r.Views {
 		out = append(out, r.netVerdict(v))
 	}
-	return out
+	return append(out, r.optimaVerdict())
 }
 
 func (r *Network) viewTable() *plots.Table {
@@ -446,5 +453,15 @@ func (r *Network) Render(d *Doc) error {
 		d.printf("- n = %d: %s.\n", n, strings.Join(parts, "; "))
 	}
 	d.printf("\nRule: %s.\n", netRuleText())
-	return d.table("network", r.viewTable())
+	if err := d.table("network", r.viewTable()); err != nil {
+		return err
+	}
+	return r.renderOptima(d)
+}
+
+// renderOptima writes part (d), the claim of Sec. 3.5.
+func (r *Network) renderOptima(d *Doc) error {
+	v := r.optimaVerdict()
+	d.printf("\n**(d) The optima of Sec. 3.5.** The paper: \"the probabilities P(11|01) and P(11|10) should be optimized (then P(01|11) and P(10|11) are optimized as well, intuitively because for each duplicated item in a shuffle, another item must be dropped)\". By Fig. 1, P(11|10) = p(1 − q) and P(01|11) = P(10|11) = p(1 − p)q (p = s/c, q = P_drop). Under S = (n−c)/(n−s), 1 − q = (c−s)/(n−s), so P(01|11) = ((n−c)/c)·P(11|10) at every s: the two are maximised by the same s, and \"optimized\" there means that the exchange size that copies d fastest also makes a holder lose its copy most often. Under formula (1), q = S·(1 − 1/C(n,s)); with loss ε, P(11|10) = a·p·(a(1 − q) + ε) (a = 1 − ε: a lost reply leaves d at A and gives it to B, a copy made without a drop) while P(10|11) = a·p(1 − p)q and P(01|11) = a²·p(1 − p)q keep their lossless argmax, so the two part ways (the net replication rate, f·k with f = (1 − ε)(1 − ε/2) free of s, keeps its maximum at s*). Exact integer argmaxes (rational arithmetic, every s; ties to the smallest s): **%s** (%s).\n", v.Verdict, v.Measured)
+	return d.table("network_optima", optimaTable(r.Optima))
 }

@@ -1,11 +1,14 @@
 package report
 
 import (
+	"context"
 	"math"
+	"math/big"
 	"strings"
 	"testing"
 
 	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/exact"
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/sim"
 )
@@ -158,5 +161,69 @@ func TestNetworkRows(t *testing.T) {
 	}
 	if len(r.Verdicts()) != 3 {
 		t.Errorf("%d verdicts, want one per network", len(r.Verdicts()))
+	}
+}
+
+// The exact optima by hand (p = s/c). At n = 7, c = 4, S = 3/(7−s):
+// P(11|10) = p(1 − S) = 1/8, 1/5, 3/16, 0 (argmax 2) and P(01|11) =
+// p(1−p)S = 3/32, 3/20, 9/64, 0 (argmax 2, argmin 4); with ε = 1/10,
+// P(11|10) = (9/10)p((9/10)(1−S) + 1/10) = 9/400, 207/1000, 351/1600,
+// 9/100 (argmax 3) while P(01|11) keeps argmax 2. At n = 6, c = 5 under
+// formula (1), q = S(1 − 1/C(6,s)) with S = 1/(6−s): q = 1/6, 7/30, 19/60,
+// 7/15, 5/6; P(11|10) = 1/6, 23/75, 41/100, 32/75, 1/6 (argmax 4) and
+// P(01|11) = 2/75, 7/125, 19/250, 28/375, 0 (argmax 3): the claim fails
+// there.
+func TestTransitionOptima(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, c := range []struct {
+		name            string
+		n, c            int
+		eps             *big.Rat
+		f               func(gossip.Shuffle) (*big.Rat, error)
+		a11, a01, min01 int
+	}{
+		{"S", 7, 4, new(big.Rat), exact.PDropSimplified, 2, 2, 4},
+		{"S, loss 1/10", 7, 4, big.NewRat(1, 10), exact.PDropSimplified, 3, 2, 4},
+		{"formula (1)", 6, 5, new(big.Rat), exact.PDrop, 4, 3, 5},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a11, a01, m01, err := transitionOptima(ctx, c.n, c.c, c.eps, c.f)
+			if err != nil || a11 != c.a11 || a01 != c.a01 || m01 != c.min01 {
+				t.Errorf("argmax P(11|10) %d, argmax P(01|11) %d, argmin %d (%v); want %d, %d, %d", a11, a01, m01, err, c.a11, c.a01, c.min01)
+			}
+		})
+	}
+	rows, err := optima(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The lossless argmax of P(11|10) against approx.ArgmaxP11, which
+	// finds it from the root s* in floats (a different algorithm).
+	for _, r := range rows {
+		if r.Loss != "0" {
+			continue
+		}
+		v := approx.Simplified
+		if r.PDrop != "S" {
+			v = approx.Exact
+		}
+		want, _, err := approx.ArgmaxP11(v, r.N, r.C)
+		if err != nil || want != r.ArgmaxP11 {
+			t.Errorf("(%d, %d, %s): argmax %d, approx.ArgmaxP11 %d (%v)", r.N, r.C, r.PDrop, r.ArgmaxP11, want, err)
+		}
+		if r.PDrop == "S" && !r.Same {
+			t.Errorf("(%d, %d): under S the argmaxes must agree (P(01|11) ∝ P(11|10))", r.N, r.C)
+		}
+	}
+	// (12, 6) under formula (1) differs, S never does: qualified.
+	if v := optimaRule(rows); v != qualified {
+		t.Errorf("rule %s, want %s", v, qualified)
+	}
+	if v := optimaRule([]OptimaRow{{PDrop: "S", Loss: "0", Same: false}}); v != fails {
+		t.Errorf("S differing: %s", v)
+	}
+	if v := optimaRule([]OptimaRow{{PDrop: "S", Loss: "0", Same: true}, {PDrop: "formula (1)", Loss: "0", Same: true}, {PDrop: "S", Loss: "1/10"}}); v != holds {
+		t.Errorf("all agreeing: %s", v)
 	}
 }
