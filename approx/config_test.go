@@ -2,6 +2,7 @@ package approx
 
 import (
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/gossipkit/gossipkit/gossip"
@@ -24,6 +25,12 @@ func TestConfigValidate(t *testing.T) {
 		{"c > n", func(c *Config) { c.Shuffle.Cache = 501 }, "Config.Shuffle.Cache"},
 		{"initial > nodes", func(c *Config) { c.Initial = 101 }, "Config.Initial"},
 		{"bad variant", func(c *Config) { c.PDrop = 7 }, "Config.PDrop"},
+		{"loss 0.5", func(c *Config) { c.Loss = 0.5 }, ""},
+		{"loss just below 1", func(c *Config) { c.Loss = math.Nextafter(1, 0) }, ""},
+		{"loss 1", func(c *Config) { c.Loss = 1 }, "Config.Loss"},
+		{"negative loss", func(c *Config) { c.Loss = -1e-300 }, "Config.Loss"},
+		{"NaN loss", func(c *Config) { c.Loss = math.NaN() }, "Config.Loss"},
+		{"infinite loss", func(c *Config) { c.Loss = math.Inf(1) }, "Config.Loss"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := ok

@@ -33,6 +33,16 @@
 // seed, so this package does not rely on it and checks its own closed form
 // against numerical integration instead (agreement better than 1e-12).
 //
+// # Loss
+//
+// When each message of a shuffle (the request, the reply) is lost with
+// probability ε (Config.Loss), the matrix is NewTransitionsLoss and the
+// drift of x and y is the lossless one times f = (1−ε)(1−ε/2) (LossFactor;
+// docs/MODEL.md §7): k becomes f·k, K does not move, and x_ε(t) = x_0(f·t),
+// y_ε(t) = y_0(f·t). This is the large-N mean of a fixed fraction x0; an
+// item started on few nodes can die out under loss, which only the finite-N
+// chain (package chain) describes.
+//
 // The functions evaluate in forms that do not overflow for large kt (expm1,
 // log1p, e^{−kt}); their tolerance is stated where it is tested.
 //

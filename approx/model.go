@@ -8,12 +8,18 @@ import (
 )
 
 // Config is the mean-field model to build: Nodes nodes, the shuffle's
-// parameters, the P_drop variant, and the nodes holding d at t = 0.
+// parameters, the P_drop variant, the nodes holding d at t = 0 and the
+// message loss.
 type Config struct {
 	Nodes   int // N ≥ 2
 	Shuffle gossip.Shuffle
 	PDrop   Variant // the zero value is Simplified, the paper's P_drop
 	Initial int     // nodes holding d at t = 0, 1..Nodes; 0 means 1
+	// Loss is ε, the probability that a shuffle's request, and
+	// independently its reply, is lost (0 ≤ ε < 1; the zero value is the
+	// lossless protocol). The mean field then runs on a clock slowed by
+	// LossFactor(ε) (NewTransitionsLoss has the matrix).
+	Loss float64
 }
 
 // FieldError is an invalid field of Config; Field names it (Config.Nodes).
@@ -35,8 +41,22 @@ func (c Config) Validate() error {
 	if !variantNames.Valid(c.PDrop) {
 		return fielderr.New("approx", "Config.PDrop", "= %v: not a P_drop variant", c.PDrop)
 	}
+	if !gossip.ValidLoss(c.Loss) {
+		return fielderr.New("approx", "Config."+gossip.Loss.Field, "= %g: need %s", c.Loss, gossip.Loss.Range)
+	}
 	return nil
 }
+
+// LossFactor returns f = (1−ε)(1−ε/2), the factor by which message loss ε
+// slows the mean field: with loss, the drift of x and of y is f times the
+// lossless one, so x_ε(t) = x_0(f·t) and y_ε(t) = y_0(f·t) (docs/MODEL.md,
+// "The shuffle protocol under loss"). From NewTransitionsLoss, a = 1 − ε, a
+// holder/non-holder pair (either orientation) makes a copy with
+// a·p·(2a(1−q) + ε) and loses one with a·ε·p·q, net a(2−ε)·p(1−q) =
+// f·2p(1−q); a pair of holders loses one with a(1+a)·p(1−p)q = f·2p(1−p)q;
+// and a never-holder beside a holder receives d with a·p + a²·p = f·2p.
+// f is exactly 1 at ε = 0, so multiplying by it changes no lossless value.
+func LossFactor(eps float64) float64 { return (1 - eps) * (1 - eps/2) }
 
 // Model is the mean-field model of one item in Nodes nodes: replication x(t)
 // and coverage y(t), with P_select = P and P_drop = Q. Build it with
@@ -63,19 +83,22 @@ func NewModel(cfg Config) (Model, error) {
 	return Model{Config: cfg, P: PSelect(cfg.Shuffle), Q: q, X0: x0, Y0: x0}, nil
 }
 
-// Rate returns the logistic growth rate k = 2p(1−q); for the simplified
-// P_drop it is 2(s/c)(c−s)/(n−s).
+// Rate returns the logistic growth rate k = f·2p(1−q), with f =
+// LossFactor(Loss) (1 without loss); for the simplified P_drop it is
+// f·2(s/c)(c−s)/(n−s).
 func (m Model) Rate() float64 {
+	f := LossFactor(m.Loss) // exactly 1 at ε = 0: the product is unchanged
 	if m.PDrop == Simplified {
 		// The closed form avoids the rounding of 1 − q.
 		n, c, s := m.Shuffle.Items, m.Shuffle.Cache, m.Shuffle.Exchange
-		return 2 * float64(s) / float64(c) * float64(c-s) / float64(n-s)
+		return f * (2 * float64(s) / float64(c) * float64(c-s) / float64(n-s))
 	}
-	return 2 * m.P * (1 - m.Q)
+	return f * (2 * m.P * (1 - m.Q))
 }
 
 // Steady returns the stable fixed point K = (1−q)/((1−q) + (1−p)q) of x; for
-// the simplified P_drop it is c/n.
+// the simplified P_drop it is c/n. Loss does not move it (it scales the
+// whole drift by LossFactor).
 func (m Model) Steady() float64 {
 	if m.PDrop == Simplified {
 		return float64(m.Shuffle.Cache) / float64(m.Shuffle.Items) // exact to one rounding
@@ -84,11 +107,15 @@ func (m Model) Steady() float64 {
 	return a / (a + (1-m.P)*m.Q)
 }
 
-// Drift returns (dx/dt, dy/dt) at (x, y).
+// Drift returns (dx/dt, dy/dt) at (x, y):
+//
+//	dx/dt = f·2p[(1−q)·x(1−x) − (1−p)q·x²],   dy/dt = f·2p·x(1 − y),
+//
+// with f = LossFactor(Loss), 1 without loss.
 func (m Model) Drift(x, y float64) (dx, dy float64) {
-	p, q := m.P, m.Q
-	dx = 2 * p * ((1-q)*x*(1-x) - (1-p)*q*x*x)
-	dy = 2 * p * x * (1 - y)
+	p, q, f := m.P, m.Q, LossFactor(m.Loss)
+	dx = f * 2 * p * ((1-q)*x*(1-x) - (1-p)*q*x*x)
+	dy = f * 2 * p * x * (1 - y)
 	return dx, dy
 }
 
@@ -128,11 +155,12 @@ func (m Model) integralX(t float64) float64 {
 	return K / k * (kt + math.Log(a) + math.Log1p((1/a-1)*math.Exp(-kt)))
 }
 
-// Y returns the closed-form coverage y(t) = 1 − (1 − y0)·exp(−2p ∫₀ᵗ x).
+// Y returns the closed-form coverage y(t) = 1 − (1 − y0)·exp(−f·2p ∫₀ᵗ x),
+// f = LossFactor(Loss).
 func (m Model) Y(t float64) float64 {
 	// y0 + (1 − y0)(1 − e^{−u}) keeps y(0) = y0 exactly and loses no digits
-	// while u is small.
-	return m.Y0 - (1-m.Y0)*math.Expm1(-2*m.P*m.integralX(t))
+	// while u is small. (−2p)·f is −2p exactly at ε = 0.
+	return m.Y0 - (1-m.Y0)*math.Expm1(-2*m.P*LossFactor(m.Loss)*m.integralX(t))
 }
 
 // TimeToReplication returns the t at which x(t) = level, for x0 ≤ level < K,
@@ -157,10 +185,11 @@ func (m Model) TimeToCoverage(level float64) float64 {
 	case level >= 1:
 		return math.Inf(1)
 	}
-	// Needed ∫x: I = −ln((1−level)/(1−y0)) / (2p), with the ratio written
+	// Needed ∫x: I = −ln((1−level)/(1−y0)) / (f·2p), with the ratio written
 	// 1 − (level−y0)/(1−y0) so that I > 0 for every level > y0 (the ratio
-	// itself rounds to 1 within an ulp of y0, and gave t = −0).
-	I := -math.Log1p(-(level-m.Y0)/(1-m.Y0)) / (2 * m.P)
+	// itself rounds to 1 within an ulp of y0, and gave t = −0). 2p·f is 2p
+	// exactly at ε = 0.
+	I := -math.Log1p(-(level-m.Y0)/(1-m.Y0)) / (2 * m.P * LossFactor(m.Loss))
 	k, K := m.Rate(), m.Steady()
 	if k == 0 {
 		return I / m.X0

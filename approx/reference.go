@@ -16,11 +16,12 @@ const RefPrec = 256
 
 // Reference evaluates the closed forms x(t) and y(t) in arbitrary precision
 // (RefPrec bits) with github.com/ALTree/bigfloat: the parameters are
-// formed exactly from the integers N, n, c, s and the initial count —
-// k = 2(s/c)(c−s)/(n−s), K = c/n, x0 = y0 = initial/N, p = s/c — and
+// formed exactly from the integers N, n, c, s, the initial count and the
+// float64 loss ε — f = (1−ε)(1−ε/2) (exact at RefPrec: ε has 53 bits),
+// k = f·2(s/c)(c−s)/(n−s), K = c/n, x0 = y0 = initial/N, p = s/c — and
 //
 //	x(t) = K / (1 + (K/x0 − 1)·e^{−kt})
-//	y(t) = 1 − (1 − y0)·exp(−2p·(K/k)·ln(1 + (x0/K)(e^{kt} − 1)))
+//	y(t) = 1 − (1 − y0)·exp(−f·2p·(K/k)·ln(1 + (x0/K)(e^{kt} − 1)))
 //
 // so the float64 closed forms (X, Y) and the integrators can be measured
 // against it. Every operation rounds to RefPrec bits, so the results are
@@ -43,7 +44,11 @@ func (m Model) Reference(t float64) (x, y *big.Float, err error) {
 	}
 	n, c, s := int64(m.Shuffle.Items), int64(m.Shuffle.Cache), int64(m.Shuffle.Exchange)
 	initial := int64(m.Initial)
+	eps := f(m.Loss)
+	lf := new(big.Float).SetPrec(RefPrec).Sub(f(1), eps)
+	lf.Mul(lf, new(big.Float).SetPrec(RefPrec).Sub(f(1), new(big.Float).SetPrec(RefPrec).Quo(eps, f(2))))
 	k := new(big.Float).SetPrec(RefPrec).Mul(rat(2*s, c), rat(c-s, n-s))
+	k.Mul(k, lf) // f = 1 exactly at ε = 0
 	K := rat(c, n)
 	x0 := rat(initial, int64(m.Nodes))
 	p := rat(s, c)
@@ -62,6 +67,7 @@ func (m Model) Reference(t float64) (x, y *big.Float, err error) {
 	// y = 1 − (1 − y0)·exp(−2p·∫x)
 	u := new(big.Float).SetPrec(RefPrec).Mul(p, integral)
 	u.Mul(u, f(-2))
+	u.Mul(u, lf)
 	y = bigfloat.Exp(u)
 	y.Mul(y, new(big.Float).SetPrec(RefPrec).Sub(one, x0))
 	y.Sub(one, y)

@@ -89,9 +89,13 @@ type Answer struct {
 // deadline met with probability Confidence, and, for a Monte Carlo law,
 // the standard errors: sd/√R' for the mean over the R' replications that
 // reached the level, √(μ₄ − σ⁴)/(2σ√R') for the sd, √(p(1−p)/R) for a
-// probability and sd/√R for the messages.
+// probability and sd/√R for the messages. A nil law is the law of no
+// sample: every answer NaN.
 func (l *Law) Answer(cfg Config) Answer {
 	nan := math.NaN()
+	if l == nil {
+		l = &Law{Residue: nan, PMiss: nan, Messages: nan, Accuracy: NoAccuracy()}
+	}
 	a := Answer{Fanout: cfg.Fanout, Budget: cfg.Budget, Residue: l.Residue, PMiss: l.PMiss, Messages: l.Messages,
 		Mean: nan, SD: nan, Q05: nan, Q25: nan, Q50: nan, Q75: nan, Q95: nan, TConfidence: nan, PDeadline: nan,
 		Seconds: nan, TConfidenceSeconds: nan, BytesPerNode: nan, BytesPerNodePerSecond: nan, Accuracy: l.Accuracy}
@@ -138,8 +142,12 @@ func (l *Law) Answer(cfg Config) Answer {
 	return a
 }
 
-// CDF is P(T_L ≤ t), T_L = ∞ counted as larger than every t.
+// CDF is P(T_L ≤ t), T_L = ∞ counted as larger than every t; NaN for a
+// nil law or a NaN t.
 func (l *Law) CDF(t float64) float64 {
+	if l == nil || t != t {
+		return math.NaN()
+	}
 	s := 0.0
 	for r, p := range l.PMF {
 		if float64(r) > t {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 
@@ -84,13 +85,25 @@ type Sample struct {
 	Reps    []Replication
 }
 
+// MaxLawRounds bounds the T_L of a replication that Sample.Law accepts:
+// its PMF has one entry a round (2^26 entries, 512 MiB).
+const MaxLawRounds = 1 << 26
+
 // Law is the sample's law of T_L: the PMF and Never are the shares of the
 // replications with each T_L; Residue, PMiss and Messages (per live node)
 // are sample means, MessagesSD the sample standard deviation (divisor
 // R − 1). Reps is the number of replications in the sample; Law.Answer
 // adds the standard errors. Every sum runs over the replications in index
 // order, so a merged sample gives the single run's law bit for bit.
+//
+// A sample no run can have produced (nil, a replication with T below −1 or
+// T beyond MaxLawRounds, which would need a PMF of more than 2^26
+// entries) has the law of no sample: Reps 0, every answer NaN, and the
+// Note says why.
 func (s *Sample) Law() *Law {
+	if s == nil {
+		return &Law{Accuracy: NoAccuracy()}
+	}
 	l := &Law{Reps: len(s.Reps), Accuracy: NoAccuracy()}
 	R := len(s.Reps)
 	if R == 0 {
@@ -99,6 +112,12 @@ func (s *Sample) Law() *Law {
 	M := float64(s.Config.Live())
 	maxT := -1
 	for _, r := range s.Reps {
+		if r.T < -1 || r.T > MaxLawRounds {
+			nan := math.NaN()
+			acc := NoAccuracy()
+			acc.Note = fmt.Sprintf("no law: replication %d has T_L = %d, outside −1..%d", r.Index, r.T, MaxLawRounds)
+			return &Law{Residue: nan, PMiss: nan, Messages: nan, MessagesSD: nan, Accuracy: acc}
+		}
 		maxT = max(maxT, r.T)
 	}
 	hist := make([]int, maxT+1)
@@ -316,6 +335,9 @@ func MergeSamples(samples []*Sample, allowMissing bool) (*Sample, []int, error) 
 		}
 	}
 	ref := samples[0]
+	if ref.Total < 1 || ref.Total > MaxReps {
+		return nil, nil, mergeErr("sample 0 says the run has %d replications, outside 1..%d", ref.Total, MaxReps)
+	}
 	out := &Sample{Config: ref.Config, Seed: ref.Seed, Total: ref.Total, Literal: ref.Literal}
 	seen := map[int]bool{}
 	for i, s := range samples {

@@ -32,6 +32,11 @@ type Config struct {
 	// and P(Y(t) ≥ ⌈Level·N⌉) at every output time (not with
 	// ReplicationOnly).
 	Level float64
+	// Loss is ε in [0, 1): each message of a shuffle (the request and the
+	// reply) is lost independently with probability ε (gossip.Loss). With
+	// loss d can die (X = 0, absorbing, Y frozen): Row.PExtinct,
+	// LevelTime.PReach, Lifetime and QuasiStationary describe it.
+	Loss float64
 }
 
 // Limits of Solve: the joint chain keeps three dense (N+2)² arrays of
@@ -91,6 +96,8 @@ func (c Config) validate() error {
 		return f("Config.Time", "%v: valid values are continuous, shuffles", c.Time)
 	case c.PDrop != approx.Simplified && c.PDrop != approx.Gamma && c.PDrop != approx.Exact:
 		return f("Config.PDrop", "%v: valid values are simplified, gamma, exact", c.PDrop)
+	case !gossip.ValidLoss(c.Loss):
+		return f("Config.Loss", "%g: valid range %s", c.Loss, gossip.Loss.Range)
 	}
 	if err := sh.Validate(); err != nil {
 		// What the checks above leave to it (Items ≤ gossip.MaxItems).
@@ -135,6 +142,11 @@ func JumpsLossFor(v approx.Variant, sh gossip.Shuffle, eps float64) (Jumps, erro
 	}, nil
 }
 
+// jumps returns the jump probabilities of cfg (with its loss).
+func (c Config) jumps() (Jumps, error) {
+	return JumpsLossFor(c.PDrop, c.Shuffle, c.Loss)
+}
+
 // Settings are Solve's numerical knobs. The zero value of a field means
 // its default.
 type Settings struct {
@@ -164,19 +176,29 @@ type Stat struct {
 }
 
 // Row is the law at one output time: X/N and Y/N (Y zero with
-// ReplicationOnly), and PLevel = P(Y(t) ≥ ⌈Level·N⌉).
+// ReplicationOnly), PLevel = P(Y(t) ≥ ⌈Level·N⌉) and PExtinct =
+// P(X(t) = 0) (zero without loss). With loss the law of X includes X = 0,
+// and that of Y the frozen Y of the paths on which d died.
 type Row struct {
-	T      float64
-	X, Y   Stat
-	PLevel float64
+	T        float64
+	X, Y     Stat
+	PLevel   float64
+	PExtinct float64
 }
 
 // LevelTime is the law of the time T_L to coverage Level (rounds); Count is
 // ⌈Level·N⌉. Mean and SD are exact up to rounding (HittingMoments); the
 // quantiles and CDF are within Result.Bound.
+//
+// With loss, T_L = ∞ when d dies before Count nodes have held it: PReach =
+// P(T_L < ∞) (exact up to rounding, first-step analysis), CDF is the
+// defective P(T_L ≤ t), and Mean, SD, Q05, Q50 and Q95 are those of T_L
+// given T_L < ∞ (the quantiles at levels p·PReach of CDF). P(extinction
+// before coverage Level) is 1 − PReach. Without loss PReach = 1.
 type LevelTime struct {
-	Level float64
-	Count int
+	Level  float64
+	Count  int
+	PReach float64
 	Stat
 	// Bound bounds the error of CDF (and of the quantiles' levels).
 	Bound float64

@@ -53,7 +53,7 @@ func Estimate(cfg Config) (Cost, error) {
 	if err := cfg.Validate(); err != nil {
 		return Cost{}, err
 	}
-	j, err := JumpsFor(cfg.PDrop, cfg.Shuffle)
+	j, err := cfg.jumps()
 	if err != nil {
 		return Cost{}, err
 	}

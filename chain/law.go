@@ -31,6 +31,11 @@ type law struct {
 	joint      bool // (X, Y) or X alone
 	j          Jumps
 	cu, cm, cw float64 // jump probabilities a step, up to the factor X(·)
+	cl         float64 // the loss jump X → X−1 a step, up to X(N−X) (0 without loss)
+	// ext holds the mass that has died (X = 0, absorbing, Y frozen): ext[Y]
+	// for the joint chain, ext[0] for X alone; nil without loss, where
+	// nothing dies. It is not stepped: a step only adds the flow from X = 1.
+	ext        []float64
 	cur, nxt   []float64
 	xlo, xhi   int
 	ylo, yhi   int
@@ -74,6 +79,13 @@ func newLaw(n int, joint bool, j Jumps, initial int, lambda float64) *law {
 		l.lo[initial], l.hi[initial] = initial, initial
 	}
 	l.nreg = region{xlo: initial, xhi: initial, ylo: initial, yhi: initial}
+	if j.Lose > 0 {
+		if joint {
+			l.ext = make([]float64, n+2)
+		} else {
+			l.ext = make([]float64, 1)
+		}
+	}
 	l.setRate(lambda)
 	return l
 }
@@ -89,18 +101,20 @@ func (l *law) setRate(lambda float64) {
 		f = n / lambda
 	}
 	l.cu, l.cm, l.cw = f*l.j.Up/d, f*l.j.Move/d, f*l.j.Drop/d
+	l.cl = f * l.j.Lose / d
 	l.dOut, l.up, l.stay = nil, nil, nil
 	l.setCaps(f == 1)
 }
 
 // exitProb is the probability that a step leaves (x, y) (y = N for X
 // alone, whose moves to a new node do not change X and are not jumps).
+// The loss term is exactly zero without loss.
 func (l *law) exitProb(x, y int) float64 {
 	fx := float64(x)
 	if !l.joint {
-		return l.cu*fx*float64(l.n-x) + l.cw*fx*float64(x-1)
+		return l.cu*fx*float64(l.n-x) + l.cw*fx*float64(x-1) + l.cl*fx*float64(l.n-x)
 	}
-	return (l.cu+l.cm)*fx*float64(l.n-y) + l.cu*fx*float64(y-x) + l.cw*fx*float64(x-1)
+	return (l.cu+l.cm)*fx*float64(l.n-y) + l.cu*fx*float64(y-x) + l.cw*fx*float64(x-1) + l.cl*fx*float64(l.n-x)
 }
 
 // setCaps sets the largest X of each row such that every state of the row
@@ -180,6 +194,9 @@ func (l *law) box() {
 // step applies one step: cur ← cur·P_Λ.
 func (l *law) step() {
 	l.killed += l.killFlow()
+	if l.ext != nil {
+		l.die()
+	}
 	if l.joint {
 		l.stepJoint()
 	} else {
@@ -231,6 +248,45 @@ func (l *law) killFlow() float64 {
 		if y < l.ymax && l.cap[y+1] == x {
 			s += p * l.cu * fx * float64(n-y)
 		}
+	}
+	return s
+}
+
+// die adds to ext the mass that the next step sends from X = 1 to X = 0:
+// cur(1, Y)·ℓ·(N−1)/D (scaled), which the step itself removes from X = 1
+// (dOut[1] is that probability: the drop term w·1·0 is zero).
+func (l *law) die() {
+	d1 := l.dropRate()[1]
+	if !l.joint {
+		if l.xlo <= 1 && 1 <= l.xhi {
+			l.ext[0] += l.cur[1] * d1
+		}
+		return
+	}
+	for y := l.ylo; y <= l.yhi; y++ {
+		if l.lo[y] <= 1 && 1 <= l.hi[y] {
+			l.ext[y] += l.cur[y*l.w+1] * d1
+		}
+	}
+}
+
+// extSum returns the mass that has died, in all and (joint chain, m > 0)
+// with Y ≥ m.
+func (l *law) extSum(m int) (total, above float64) {
+	for y, p := range l.ext {
+		total += p
+		if m > 0 && y >= m {
+			above += p
+		}
+	}
+	return total, above
+}
+
+// extBelow returns the mass that has died with Y < m.
+func (l *law) extBelow(m int) float64 {
+	s := 0.0
+	for y := 0; y < min(m, len(l.ext)); y++ {
+		s += l.ext[y]
 	}
 	return s
 }
@@ -391,12 +447,18 @@ func (l *law) stepJoint() {
 	}
 }
 
-// dropRate returns w·X(X−1)/D for X = 0..N+1 (scaled), computed once.
+// dropRate returns the probability of X → X−1 a step, w·X(X−1)/D +
+// ℓ·X(N−X)/D for X = 0..N+1 (scaled), computed once; the loss term is
+// left out without loss (so the values are those of the lossless chain,
+// bit for bit) and for X = N+1 (no state).
 func (l *law) dropRate() []float64 {
 	if l.dOut == nil {
 		l.dOut = make([]float64, l.n+2)
 		for x := range l.dOut {
 			l.dOut[x] = l.cw * float64(x) * float64(x-1)
+			if l.cl != 0 && x <= l.n {
+				l.dOut[x] += l.cl * float64(x) * float64(l.n-x)
+			}
 		}
 	}
 	return l.dOut
@@ -656,11 +718,15 @@ type mixer struct {
 	acc                []float64
 	xlo, xhi, ylo, yhi int
 	lo, hi             []int // the X range of each row (joint)
+	ext                []float64
 	empty              bool
 }
 
 func (l *law) newMixer() *mixer {
 	m := &mixer{acc: make([]float64, len(l.cur)), empty: true}
+	if l.ext != nil {
+		m.ext = make([]float64, len(l.ext))
+	}
 	if l.joint {
 		m.lo, m.hi = make([]int, l.n+2), make([]int, l.n+2)
 		for y := range m.lo {
@@ -677,6 +743,9 @@ func (m *mixer) add(l *law, w float64) {
 	} else {
 		m.xlo, m.xhi = min(m.xlo, l.xlo), max(m.xhi, l.xhi)
 		m.ylo, m.yhi = min(m.ylo, l.ylo), max(m.yhi, l.yhi)
+	}
+	if m.ext != nil {
+		floats.AddScaled(m.ext, w, l.ext)
 	}
 	if !l.joint {
 		floats.AddScaled(m.acc[l.xlo:l.xhi+1], w, l.cur[l.xlo:l.xhi+1])
@@ -700,6 +769,10 @@ func (m *mixer) add(l *law, w float64) {
 func (m *mixer) install(l *law) {
 	l.each(func(x, y int, _ float64) { l.cur[l.idx(x, y)] = 0 })
 	l.cur, m.acc = m.acc, l.cur
+	if m.ext != nil {
+		l.ext, m.ext = m.ext, l.ext
+		clear(m.ext)
+	}
 	l.xlo, l.xhi, l.ylo, l.yhi = m.xlo, m.xhi, m.ylo, m.yhi
 	if !l.joint {
 		l.ylo, l.yhi = 0, 0
@@ -720,11 +793,15 @@ type snapshot struct {
 	reg             region
 	lo, hi          []int
 	data            []float64
+	ext             []float64
 	dropped, killed float64
 }
 
 func (l *law) snapshot() *snapshot {
 	s := &snapshot{reg: region{l.xlo, l.xhi, l.ylo, l.yhi}, dropped: l.dropped, killed: l.killed}
+	if l.ext != nil {
+		s.ext = append(s.ext, l.ext...)
+	}
 	if !l.joint {
 		s.data = append(s.data, l.cur[l.xlo:l.xhi+1]...)
 		return s
@@ -745,6 +822,9 @@ func (l *law) restore(s *snapshot) {
 	l.xlo, l.xhi, l.ylo, l.yhi = s.reg.xlo, s.reg.xhi, s.reg.ylo, s.reg.yhi
 	l.dropped, l.killed = s.dropped, s.killed
 	l.pxOK = false
+	if s.ext != nil {
+		copy(l.ext, s.ext)
+	}
 	if !l.joint {
 		copy(l.cur[l.xlo:l.xhi+1], s.data)
 		return

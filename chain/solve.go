@@ -41,7 +41,7 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 		return nil, err
 	}
 	set = set.withDefaults()
-	j, err := JumpsFor(cfg.PDrop, cfg.Shuffle)
+	j, err := cfg.jumps()
 	if err != nil {
 		return nil, fielderr.Within("chain", "Config", err)
 	}
@@ -89,12 +89,12 @@ func startRate(N, initial int, j Jumps, joint bool) float64 {
 	e := 0.0
 	for x := 1; x <= xhi; x++ {
 		fx := float64(x)
-		e = math.Max(e, (j.Up*fx*(n-fx)+j.Drop*fx*(fx-1))/(n-1))
+		e = math.Max(e, (j.Up*fx*(n-fx)+j.Drop*fx*(fx-1)+j.Lose*fx*(n-fx))/(n-1))
 	}
 	if joint {
 		// and at least the exit rate of the first state, (initial, initial)
 		fx := float64(initial)
-		e = math.Max(e, ((j.Up+j.Move)*fx*(n-fx)+j.Drop*fx*(fx-1))/(n-1))
+		e = math.Max(e, ((j.Up+j.Move)*fx*(n-fx)+j.Drop*fx*(fx-1)+j.Lose*fx*(n-fx))/(n-1))
 	}
 	if e <= 0 {
 		return n
@@ -109,6 +109,7 @@ type output struct {
 	px           []float64 // P(X = off + i)
 	off          int
 	py           []float64 // P(Y = y) (joint chain)
+	p0           float64   // P(X = 0): the mass that has died (with loss)
 	above, total float64
 	ylo, yhi     int
 }
@@ -138,6 +139,12 @@ type levelSeg struct {
 	k0    int
 	rate  float64
 	below []float64
+	// With loss, dead[k] is the mass that has died with Y < m after k
+	// steps (its T_L is ∞), so that P(Y < m) = below[k] + dead[k], and
+	// floor its value at the last step, taken past it (nil and 0 without
+	// loss).
+	dead  []float64
+	floor float64
 }
 
 // solver holds one Solve: the law is stepped segment by segment, each
@@ -342,8 +349,16 @@ func (s *solver) accumulate(active []*output, k int) {
 			o.cover(xlo, xhi, s.N)
 			floats.AddScaled(o.px[xlo-o.off:xhi-o.off+1], wk, l.cur[xlo:xhi+1])
 			o.total += wk * tot
+			if l.ext != nil {
+				o.p0 += wk * l.ext[0]
+				o.total += wk * l.ext[0]
+			}
 		}
 		return
+	}
+	var dead, deadAbove float64
+	if l.ext != nil {
+		dead, deadAbove = l.extSum(s.m)
 	}
 	// The X marginal was summed by the step that made the law (wantPx),
 	// or is summed now; the Y marginal is the row masses.
@@ -369,6 +384,14 @@ func (s *solver) accumulate(active []*output, k int) {
 		o.ylo, o.yhi = min(o.ylo, l.ylo), max(o.yhi, l.yhi)
 		o.above += wk * above
 		o.total += wk * tot
+		if l.ext != nil {
+			// The dead paths keep their Y.
+			floats.AddScaled(o.py, wk, l.ext)
+			o.ylo, o.yhi = min(o.ylo, 1), max(o.yhi, s.N)
+			o.p0 += wk * dead
+			o.above += wk * deadAbove
+			o.total += wk * dead
+		}
 	}
 	if !l.pxOK {
 		clear(s.px[xlo : xhi+1])
@@ -394,6 +417,7 @@ func (s *solver) try(i, n int) error {
 		next    = i + 1
 		nextWin *window
 		below   []float64
+		dead    []float64
 		killed0 = l.killed
 	)
 	for k := 0; ; k++ {
@@ -425,6 +449,9 @@ func (s *solver) try(i, n int) error {
 		}
 		if s.m > 0 {
 			below = append(below, l.belowRows(s.m))
+			if l.ext != nil {
+				dead = append(dead, l.extBelow(s.m))
+			}
 		}
 		if tail && below[k] < tol || !tail && k == endWin.hi() {
 			break
@@ -462,7 +489,11 @@ func (s *solver) try(i, n int) error {
 		s.tails += endWin.tail
 	}
 	k0 := int(math.Round(float64(s.N) * t0))
-	s.segs = append(s.segs, levelSeg{t0: t0, k0: k0, rate: s.lambda, below: below})
+	g := levelSeg{t0: t0, k0: k0, rate: s.lambda, below: below, dead: dead}
+	if len(dead) > 0 {
+		g.floor = dead[len(dead)-1]
+	}
+	s.segs = append(s.segs, g)
 	return nil
 }
 
@@ -472,9 +503,9 @@ func (s *solver) try(i, n int) error {
 func (s *solver) finish(o *output) error {
 	res, N := s.res, s.N
 	bound := s.lost() + o.win.tail
-	r := Row{T: s.ts[o.i], X: stat(o.px, o.off, o.total, N)}
+	r := Row{T: s.ts[o.i], X: stat(o.px, o.off, o.total, N, o.p0), PExtinct: o.p0 / o.total}
 	if o.py != nil {
-		r.Y = stat(o.py[:o.yhi+1], 0, o.total, N)
+		r.Y = stat(o.py[:o.yhi+1], 0, o.total, N, 0)
 	}
 	if s.m > 0 {
 		r.PLevel = o.above / o.total
@@ -492,8 +523,10 @@ func (s *solver) finish(o *output) error {
 }
 
 // stat summarises a law of the values off, off+1, … (p[i] the mass of
-// off + i, normalised by total) as fractions of n.
-func stat(p []float64, off int, total float64, n int) Stat {
+// off + i, normalised by total) and of 0 with mass p0 outside p (the dead
+// paths' X; p holds no mass at 0 then), as fractions of n. With p0 = 0 the
+// terms it adds are exact zeros.
+func stat(p []float64, off int, total float64, n int, p0 float64) Stat {
 	mean, sq := 0.0, 0.0
 	for i, pv := range p {
 		mean += float64(off+i) * pv
@@ -503,8 +536,12 @@ func stat(p []float64, off int, total float64, n int) Stat {
 		d := float64(off+i) - mean
 		sq += d * d * pv
 	}
+	sq += mean * mean * p0
 	q := func(level float64) float64 {
-		acc := 0.0
+		if p0 > 0 && p0 >= level*total {
+			return 0
+		}
+		acc := p0
 		for i, pv := range p {
 			acc += pv
 			if acc >= level*total {
@@ -521,23 +558,34 @@ func stat(p []float64, off int, total float64, n int) Stat {
 func (s *solver) levelTime(initial int) (*LevelTime, error) {
 	// The mean and sd come from first-step analysis (HittingMoments), with
 	// no truncation; the quantiles from B_k.
-	ek, ek2, err := hittingMoments(s.ctx, s.N, initial, s.m, s.j)
+	reach, ek, ek2, err := hittingReach(s.ctx, s.N, initial, s.m, s.j)
 	if err != nil {
 		return nil, err
 	}
-	lt := &LevelTime{Level: s.cfg.Level, Count: s.m, tm: s.cfg.Time, n: s.N, segs: s.segs, tol: s.set.Tol}
+	lt := &LevelTime{Level: s.cfg.Level, Count: s.m, PReach: reach, tm: s.cfg.Time, n: s.N, segs: s.segs, tol: s.set.Tol}
 	lt.Mean, lt.SD = hittingStat(s.cfg.Time, s.N, ek, ek2)
-	lt.Q05, lt.Q50, lt.Q95 = lt.Quantile(0.05), lt.Quantile(0.5), lt.Quantile(0.95)
+	if reach == 1 {
+		lt.Q05, lt.Q50, lt.Q95 = lt.Quantile(0.05), lt.Quantile(0.5), lt.Quantile(0.95)
+	} else {
+		// Given T_L < ∞: the quantiles of the defective law at p·PReach.
+		lt.Q05, lt.Q50, lt.Q95 = lt.Quantile(0.05*reach), lt.Quantile(0.5*reach), lt.Quantile(0.95*reach)
+	}
 	return lt, nil
 }
 
-// survival returns Σ_k w_k·B_k over a window of a segment (B_k = 0 past
-// its last step).
+// survival returns Σ_k w_k·B_k over a window of a segment, B_k = P(Y < m)
+// after k steps (the live mass below m, 0 past the last step, plus with
+// loss the dead mass below m, floor past the last step).
 func (g *levelSeg) survival(w window) float64 {
 	s := 0.0
 	for i, wk := range w.w {
 		if k := w.lo + i; k < len(g.below) {
 			s += wk * g.below[k]
+			if g.dead != nil {
+				s += wk * g.dead[k]
+			}
+		} else if g.dead != nil {
+			s += wk * g.floor
 		}
 	}
 	return s
@@ -567,7 +615,7 @@ func (lt *LevelTime) CDF(t float64) float64 {
 	}
 	lambda := g.rate * (t - g.t0)
 	if g.past(lambda) {
-		return 1
+		return 1 - g.floor
 	}
 	return math.Max(0, 1-g.survival(poisson(lambda, lt.tol)))
 }
@@ -596,19 +644,24 @@ func (lt *LevelTime) cdfK(k int) float64 {
 		}
 	}
 	if g.past(float64(k-g.k0) * g.rate / float64(lt.n)) {
-		return 1
+		return 1 - g.floor
 	}
 	return math.Max(0, 1-g.survival(binomial(k-g.k0, g.rate/float64(lt.n), lt.tol)))
 }
 
 // Quantile returns the smallest time t (rounds) with P(T_L ≤ t) ≥ p, for p
 // in (0, 1): in shuffles time a multiple of 1/N, in continuous time found
-// by 60 bisections of a bracket of the whole law.
+// by 60 bisections of a bracket of the whole law. With loss, CDF tends to
+// P(T_L < ∞) (PReach within Bound) and Quantile(p) is +Inf for p above
+// that limit.
 func (lt *LevelTime) Quantile(p float64) float64 {
 	if len(lt.segs) == 0 || lt.segs[0].below[0] == 0 {
 		return 0
 	}
 	last := lt.segs[len(lt.segs)-1]
+	if last.dead != nil && p > 1-last.floor {
+		return math.Inf(1)
+	}
 	K := float64(len(last.below))
 	n := float64(lt.n)
 	// Past the bracket the last segment's window lies past its last step.

@@ -11,11 +11,17 @@ import (
 // ratio of the copy and drop jumps (detailed balance of the birth–death
 // chain; see the package doc). The other fields are not used, and Nodes
 // may go up to MaxNodesReplication. It is computed in logarithms, so large
-// N do not overflow.
+// N do not overflow. Without loss only: with Config.Loss > 0 it is an
+// error (see QuasiStationary).
 func Stationary(cfg Config) ([]float64, error) {
 	c := Config{Nodes: cfg.Nodes, Shuffle: cfg.Shuffle, PDrop: cfg.PDrop, ReplicationOnly: true, TMax: 1, Dt: 1}
 	if err := c.Validate(); err != nil {
 		return nil, err
+	}
+	if cfg.Loss != 0 {
+		// With loss the stationary law is X = 0; the law given survival
+		// is QuasiStationary's.
+		return nil, fmt.Errorf("chain: %w", &FieldError{Field: "Config.Loss", Msg: fmt.Sprintf("%g: with loss d dies for sure and the stationary law is X = 0 (QuasiStationary gives the law given survival)", cfg.Loss)})
 	}
 	j, err := JumpsFor(cfg.PDrop, cfg.Shuffle)
 	if err != nil {

@@ -132,6 +132,26 @@
 //     S, the per-shuffle mean is formula (1), the mean over shuffles with a
 //     non-empty S_B \ S_A is S, and S_A = S_B has share 1/C(n,s).
 //
+// # One shuffle of a tagged item, and the optima of Fig. 1
+//
+// EnumerateTransitions visits every configuration of one shuffle (caches
+// conditioned on the state of a tagged item d, buffers, drop choices) under
+// the three outcomes of its two messages when each is lost with probability
+// ε: request lost (nothing changes), reply lost (B's part only), both
+// delivered. The lossless law is Fig. 1 with q = S exactly, at every state:
+// given d ∈ S_A \ S_B, the buffer S_B is a uniform s-subset of the items
+// other than d whatever d's state at B, so Theorem A's conditioning gives
+// A's chance of dropping d as S (and likewise for B). The lossy law is
+// then (1−ε)²·Fig. 1 + (1−ε)ε·(B's part) + ε·I, which package approx's
+// tests compare with its NewTransitionsLoss, n ≤ MaxTransitionItems.
+//
+// TransitionOptima finds, in rationals over s = 1..min(c, n−1), the argmax
+// of P(11|10) = p(1−q) and the argmax and argmin of P(01|11) = p(1−p)q under
+// S or formula (1) (DropFormula), with exact ties. Under S, P(01|11) =
+// P(11|10)·(n−c)/c at every s, so the two share their argmax, while P(01|11)
+// is smallest (0) at s = c; under formula (1) the argmaxes can part
+// (n = 72, c = 16: 8 and 9; docs/MODEL.md §4).
+//
 // Every result is exact: reduced *big.Rat values, and no float except in
 // Log10AbsDiff's display value. Long calls take a context first and a
 // Settings (progress); errors start with "exact: " and name the field or

@@ -2,6 +2,7 @@ package exact
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/big"
 
@@ -102,8 +103,15 @@ func (f *Formula1) fraction(n int) (num, den *big.Int) {
 }
 
 // At sets z to E(n, c, s) by the double sum and returns z. n must make
-// (n, c, s) a valid gossip.Shuffle: c ≤ n ≤ gossip.MaxItems and n > s.
+// (n, c, s) a valid gossip.Shuffle: c ≤ n ≤ gossip.MaxItems and n > s. A nil
+// z is allocated; a nil f (not made by NewFormula1) is an error.
 func (f *Formula1) At(z *big.Rat, n int) (*big.Rat, error) {
+	if f == nil || f.l == nil {
+		return nil, errors.New("exact: Formula1.At: the Formula1 was not made by NewFormula1")
+	}
+	if z == nil {
+		z = new(big.Rat)
+	}
 	if err := (gossip.Shuffle{Items: n, Cache: f.c, Exchange: f.s}).Validate(); err != nil {
 		return nil, shuffleError("", err)
 	}

@@ -2,7 +2,9 @@ package exact
 
 import (
 	"context"
+	"fmt"
 	"math/big"
+	"math/bits"
 
 	"github.com/gossipkit/gossipkit/internal/ctxguard"
 
@@ -23,6 +25,25 @@ type Grid struct {
 type GammaMismatch struct {
 	gossip.Shuffle
 	Exact, Gamma *big.Rat
+}
+
+// MaxVerifyMemory bounds the memory VerifyGamma accepts (VerifyGammaMemory).
+const MaxVerifyMemory = 4 << 30
+
+// VerifyGammaMemory estimates the bytes VerifyGamma keeps for grid g: for
+// the largest s it holds γ_s(n) as a fraction for every n ≤ MaxItems, two
+// numbers of about s·log₂(MaxItems) bits each (γ_s(n) is a sum of s terms
+// C(n, d)/(s·C(s−1, d)) over a common denominator), plus 40 bytes of
+// header each. The estimate is an upper bound in the bits and exact in the
+// count; 0 for a grid Validate would refuse.
+func VerifyGammaMemory(g Grid) uint64 {
+	sMax := min(g.MaxExchange, g.MaxCache)
+	if sMax < 1 || g.MaxItems < sMax || g.MaxItems > gossip.MaxItems {
+		return 0
+	}
+	count := float64(g.MaxItems-sMax+1) * 2
+	bytesEach := 40 + float64(sMax)*float64(bits.Len(uint(g.MaxItems)))/8
+	return uint64(min(count*bytesEach, 1<<62))
 }
 
 // VerifyGamma checks, at every shuffle of the grid, the γ form with γ from
@@ -48,9 +69,13 @@ func VerifyGamma(ctx context.Context, g Grid, set Settings) (checked int64, mism
 	case g.MaxItems < 1 || g.MaxItems > gossip.MaxItems:
 		return 0, nil, fielderr.New("exact", "Grid.MaxItems", "= %d: need 1 ≤ MaxItems ≤ gossip.MaxItems = %d", g.MaxItems, gossip.MaxItems)
 	}
+	sMax := min(g.MaxExchange, g.MaxCache)
+	if m := VerifyGammaMemory(g); m > MaxVerifyMemory {
+		return 0, nil, fmt.Errorf("exact: Grid.MaxItems = %d with MaxExchange %d keeps about %.3g GiB of γ sums (at most %d GiB): %w",
+			g.MaxItems, sMax, float64(m)/(1<<30), MaxVerifyMemory>>30, gossip.ErrTooLarge)
+	}
 	lhs, rhs := new(big.Int), new(big.Int)
 	gn, gd := new(big.Int), new(big.Int)
-	sMax := min(g.MaxExchange, g.MaxCache)
 	for s := 1; s <= sMax; s++ {
 		// γ_s(n) = gs[n]/hs[n] (unreduced) for every n: it does not depend on c.
 		gs := make([]*big.Int, g.MaxItems+1)

@@ -19,6 +19,17 @@
 // density-dependent population processes (Population), with the finite-N
 // rates of each jump, which is what the refined mean field expands.
 //
+// Message loss ε (approx.Config.Loss) enters through approx.Model: the
+// drift is the lossless one times f = (1−ε)(1−ε/2) (approx.LossFactor), so
+// XY, XZ, Solve, Map and CoverageTime need nothing more, and Optimize takes
+// OptimizeConfig.Loss. Replication and Coverage add the jump by which a
+// holder paired with a non-holder loses d (the reply carrying its only copy
+// is lost; per shuffle ℓ = T(00|10) + T(00|01) of
+// approx.NewTransitionsLoss), so the refined mean field's 1/N term and
+// standard deviations include it. X = 0 then absorbs; the expansion
+// describes the transient while extinction is unlikely (package chain has
+// the law of extinction).
+//
 // CoverageTime locates y(t) = level by an event on DormandPrince's dense
 // output; Optimize scans s = 1..c−1 for the smallest such time and sets it
 // beside s* = n − √(n(n−c)), which maximises P(11|10) and the logistic rate

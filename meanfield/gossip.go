@@ -10,7 +10,9 @@ import (
 // XY returns the right-hand side of the replication–coverage system
 // of approx.Model (state y = (x, y)):
 //
-//	dx/dt = 2p[(1−q)·x(1−x) − (1−p)q·x²],   dy/dt = 2p·x·(1 − y).
+//	dx/dt = f·2p[(1−q)·x(1−x) − (1−p)q·x²],   dy/dt = f·2p·x·(1 − y),
+//
+// with f = approx.LossFactor(m.Loss), 1 without message loss.
 func XY(m approx.Model) ode.Func {
 	return func(_ float64, s, ds []float64) {
 		ds[0], ds[1] = m.Drift(s[0], s[1])
@@ -20,7 +22,7 @@ func XY(m approx.Model) ode.Func {
 // XZ is XY in the variables (x, z) with z = −ln(1 − y), the integrated
 // log of the uncovered share:
 //
-//	dx/dt = 2p[(1−q)·x(1−x) − (1−p)q·x²],   dz/dt = 2p·x,
+//	dx/dt = f·2p[(1−q)·x(1−x) − (1−p)q·x²],   dz/dt = f·2p·x,
 //
 // since dz/dt = (dy/dt)/(1 − y). Coverage is y = 1 − e^{−z} = −expm1(−z)
 // (Coverage of z), which lies in [0, 1] whatever the integrator's error in
@@ -53,12 +55,15 @@ const MaxRounds = 1e8
 // which every shuffle acts on the state at the round's start, so the mean
 // moves by the whole round's drift at once,
 //
-//	x_{t+1} = x_t + 2p[(1−q)x_t(1−x_t) − (1−p)q·x_t²],
-//	y_{t+1} = 1 − (1 − y_t)(1 − p·x_t)²,
+//	x_{t+1} = x_t + f·2p[(1−q)x_t(1−x_t) − (1−p)q·x_t²],
+//	y_{t+1} = 1 − (1 − y_t)(1 − a·p·x_t)(1 − a²·p·x_t),
 //
-// the coverage line because an uncovered node takes part in two shuffles a
-// round on average (one it initiates, one it is chosen for), each handing it
-// d with probability p·x_t. It returns x and y at t = 0..T.
+// with a = 1 − ε and f = a(1 − ε/2) under message loss ε (a = f = 1
+// without), the coverage line because an uncovered node takes part in two
+// shuffles a round on average: one it is chosen for, which hands it d with
+// probability a·p·x_t (the request carrying d must arrive), and one it
+// initiates, a²·p·x_t (its request and the reply carrying d must arrive).
+// It returns x and y at t = 0..T.
 func Map(m approx.Model, T int) (xs, ys []float64) {
 	if T < 0 || T > MaxRounds {
 		return nil, nil // out of range: no trajectory
@@ -68,8 +73,10 @@ func Map(m approx.Model, T int) (xs, ys []float64) {
 	for t := 0; t < T; t++ {
 		dx, _ := m.Drift(xs[t], ys[t])
 		xs[t+1] = xs[t] + dx
-		r := 1 - m.P*xs[t]
-		ys[t+1] = 1 - (1-ys[t])*r*r
+		// a·p and a·a·p are p exactly at ε = 0: the lossless map is unchanged.
+		a := 1 - m.Loss
+		r1, r2 := 1-a*m.P*xs[t], 1-a*a*m.P*xs[t]
+		ys[t+1] = 1 - (1-ys[t])*r1*r2
 	}
 	return xs, ys
 }

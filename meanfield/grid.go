@@ -102,6 +102,9 @@ func Solve(m approx.Model, tMax, dt float64, set ode.Settings) (*Solution, error
 	if !(tMax > 0) || !(dt > 0) || dt > tMax {
 		return nil, fmt.Errorf("meanfield: need 0 < dt ≤ tMax (dt = %g, tMax = %g)", dt, tMax)
 	}
+	if err := checkPlateauSteps(m, tMax, set); err != nil {
+		return nil, err
+	}
 	sol, err := ode.DormandPrince(XZ(m), 0, []float64{m.X0, zOfCoverage(m.Y0)}, tMax, set)
 	if err != nil {
 		return nil, fmt.Errorf("meanfield: %w", err)

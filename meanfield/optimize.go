@@ -53,10 +53,15 @@ type OptimizeConfig struct {
 	Items int     // n, Cache < n ≤ gossip.MaxItems
 	Cache int     // c ≥ 1
 	Level float64 // coverage level, 0 < Level < 1
+	// Loss is the message loss ε (0 ≤ ε < 1, zero value lossless). It
+	// slows every time by approx.LossFactor(ε) alike, so it moves no
+	// argmax; the times are those of the lossy model.
+	Loss float64
 }
 
-// Validate checks 2 ≤ Nodes, 1 ≤ Cache < Items ≤ gossip.MaxItems and
-// 0 < Level < 1; a problem is a *FieldError naming the field.
+// Validate checks 2 ≤ Nodes, 1 ≤ Cache < Items ≤ gossip.MaxItems,
+// 0 < Level < 1 and 0 ≤ Loss < 1; a problem is a *FieldError naming the
+// field.
 func (c OptimizeConfig) Validate() error {
 	switch {
 	case c.Nodes < 2:
@@ -67,6 +72,8 @@ func (c OptimizeConfig) Validate() error {
 		return fielderr.New("meanfield", "OptimizeConfig.Items", "= %d: need Cache = %d < Items ≤ %d for an interior optimum", c.Items, c.Cache, gossip.MaxItems)
 	case !(c.Level > 0 && c.Level < 1):
 		return fielderr.New("meanfield", "OptimizeConfig.Level", "= %g: need 0 < Level < 1", c.Level)
+	case !gossip.ValidLoss(c.Loss):
+		return fielderr.New("meanfield", "OptimizeConfig."+gossip.Loss.Field, "= %g: need %s", c.Loss, gossip.Loss.Range)
 	}
 	return nil
 }
@@ -129,7 +136,7 @@ func Optimize(ctx context.Context, cfg OptimizeConfig) (*Optimum, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		m, err := approx.NewModel(approx.Config{Nodes: cfg.Nodes, Shuffle: gossip.Shuffle{Items: n, Cache: c, Exchange: s}, PDrop: approx.Simplified, Initial: 1})
+		m, err := approx.NewModel(approx.Config{Nodes: cfg.Nodes, Shuffle: gossip.Shuffle{Items: n, Cache: c, Exchange: s}, PDrop: approx.Simplified, Initial: 1, Loss: cfg.Loss})
 		if err != nil {
 			return nil, err
 		}

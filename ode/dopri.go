@@ -63,6 +63,14 @@ type Solution struct {
 // DormandPrince integrates y' = f(t, y) from (t0, y0) to t1 (t1 > t0), with
 // optional events, and returns the dense output.
 func DormandPrince(f Func, t0 float64, y0 []float64, t1 float64, set Settings, events ...Event) (*Solution, error) {
+	switch {
+	case f == nil:
+		return nil, fmt.Errorf("ode: nil Func")
+	case len(y0) == 0:
+		return nil, fmt.Errorf("ode: y0 is empty: nothing to integrate")
+	case math.IsInf(t0, 0) || math.IsInf(t1, 0):
+		return nil, fmt.Errorf("ode: need a finite interval, got [%g, %g]", t0, t1)
+	}
 	if !(t1 > t0) {
 		return nil, fmt.Errorf("ode: need t1 > t0, got [%g, %g]", t0, t1)
 	}
@@ -80,6 +88,19 @@ func DormandPrince(f Func, t0 float64, y0 []float64, t1 float64, set Settings, e
 	}
 	if set.MaxSteps == 0 {
 		set.MaxSteps = 1_000_000
+	}
+	for _, h := range []struct {
+		name string
+		v    float64
+	}{{"MaxStep", set.MaxStep}, {"FixedStep", set.FixedStep}, {"InitialStep", set.InitialStep}} {
+		if math.IsNaN(h.v) || math.IsInf(h.v, 0) {
+			return nil, fmt.Errorf("ode: Settings.%s = %g: need a finite step", h.name, h.v)
+		}
+		// A step that cannot reach t1 within MaxSteps is refused before
+		// any work (it would take MaxSteps steps and fail).
+		if h.name != "InitialStep" && h.v > 0 && !((t1-t0)/h.v <= float64(set.MaxSteps)) {
+			return nil, fmt.Errorf("ode: Settings.%s = %g needs %g steps to reach t1, more than MaxSteps = %d", h.name, h.v, (t1-t0)/h.v, set.MaxSteps)
+		}
 	}
 	hmax := set.MaxStep
 	if hmax <= 0 {
@@ -298,14 +319,19 @@ func (s *Solution) interp(i int, t float64, y []float64) {
 	}
 }
 
-// At evaluates the dense output at t ∈ [T0, TEnd] into y (allocated if nil)
-// and returns y. The interpolant is of order 4 and continuous.
+// At evaluates the dense output at t ∈ [T0, TEnd] into y (allocated if
+// shorter than the dimension) and returns y. The interpolant is of order 4
+// and continuous. Outside [T0, TEnd] (or for a nil or zero Solution, which
+// has no interval) every component is NaN: the solution is not known there.
 func (s *Solution) At(t float64, y []float64) []float64 {
-	if y == nil {
+	if s == nil {
+		return nanFill(y)
+	}
+	if len(y) < s.dim {
 		y = make([]float64, s.dim)
 	}
-	if t < s.T0 || t > s.TEnd {
-		panic(fmt.Sprintf("ode: At(%g) outside [%g, %g]", t, s.T0, s.TEnd))
+	if !(t >= s.T0 && t <= s.TEnd) || len(s.ts) == 0 || len(s.cont) == 0 {
+		return nanFill(y)
 	}
 	// Binary search for the step containing t.
 	lo, hi := 0, len(s.ts)-1
@@ -318,6 +344,14 @@ func (s *Solution) At(t float64, y []float64) []float64 {
 		}
 	}
 	s.interp(lo, t, y)
+	return y
+}
+
+// nanFill sets every element of y to NaN and returns y.
+func nanFill(y []float64) []float64 {
+	for i := range y {
+		y[i] = math.NaN()
+	}
 	return y
 }
 
@@ -376,13 +410,23 @@ var (
 		701980252875.0 / 199316789632, -1453857185.0 / 822651844, 69997945.0 / 29380423}
 )
 
+// MaxRK4Steps bounds the steps RK4 takes (about a minute of a
+// two-dimensional system).
+const MaxRK4Steps = 1e9
+
 // RK4 integrates y' = f(t, y) from (t0, y0) with the classical fourth-order
 // Runge–Kutta method and fixed step h, calling out(t, y) at t0 and after
 // every step (the last step is shortened to land on t1). It returns the
 // number of evaluations of f.
 func RK4(f Func, t0 float64, y0 []float64, t1, h float64, out func(t float64, y []float64)) (int, error) {
-	if !(t1 > t0) || !(h > 0) {
-		return 0, fmt.Errorf("ode: RK4 needs t1 > t0 and h > 0")
+	if !(t1 > t0) || !(h > 0) || math.IsInf(t1-t0, 0) {
+		return 0, fmt.Errorf("ode: RK4 needs finite t1 > t0 and h > 0")
+	}
+	if f == nil || len(y0) == 0 {
+		return 0, fmt.Errorf("ode: RK4 needs a Func and a non-empty y0")
+	}
+	if n := (t1 - t0) / h; !(n <= MaxRK4Steps) {
+		return 0, fmt.Errorf("ode: RK4 with (t1 − t0)/h = %g steps: at most %g", n, float64(MaxRK4Steps))
 	}
 	d := len(y0)
 	y := append([]float64(nil), y0...)

@@ -30,14 +30,26 @@ import (
 // geometric number of shuffles, 1/N of a round each. Replication r draws
 // from its own stream (PCG seeded with seed and r), so the sample does not
 // depend on workers.
+//
+// With message loss (Config.Loss > 0) a holder paired with a non-holder
+// also loses the item, with no copy made, at rate ℓ·X(N−X)/(N−1) (ℓ =
+// chain.Jumps.Lose); X = 0 is absorbing, and a replication that reaches it
+// before the level returns +Inf (T_L = ∞).
 func lumpedSample(ctx context.Context, cfg Config, reps int, seed uint64, workers int, progress gossip.Progress) ([]float64, error) {
-	j, err := chain.JumpsFor(cfg.PDrop, cfg.Shuffle)
+	return lumpedRange(ctx, cfg, 0, reps, seed, workers, progress)
+}
+
+// lumpedRange draws replications from..to−1 of lumpedSample (so that a
+// sample can be extended with the same streams).
+func lumpedRange(ctx context.Context, cfg Config, from, to int, seed uint64, workers int, progress gossip.Progress) ([]float64, error) {
+	j, err := chain.JumpsLossFor(cfg.PDrop, cfg.Shuffle, cfg.Loss)
 	if err != nil {
 		return nil, fmt.Errorf("plan: %w", err)
 	}
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
+	reps := to - from
 	out := make([]float64, reps)
 	var next, done atomic.Int64
 	var wg sync.WaitGroup
@@ -49,7 +61,7 @@ func lumpedSample(ctx context.Context, cfg Config, reps int, seed uint64, worker
 				if r >= reps || ctx.Err() != nil {
 					return
 				}
-				out[r] = lumpedOne(cfg, j, rand.New(rand.NewPCG(seed, uint64(r))))
+				out[r] = lumpedOne(cfg, j, rand.New(rand.NewPCG(seed, uint64(from+r))))
 				d := done.Add(1)
 				if progress != nil {
 					mu.Lock()
@@ -73,11 +85,15 @@ func lumpedOne(cfg Config, j chain.Jumps, rng *rand.Rand) float64 {
 	t := 0.0
 	shuffles := cfg.Time == gossip.Shuffles
 	for y < target {
+		if x == 0 {
+			return math.Inf(1) // the item died out (only with loss)
+		}
 		fx, fy := float64(x), float64(y)
 		birth := j.Up * fx * (N - fx)
 		death := j.Drop * fx * (fx - 1)
 		move := j.Move * fx * (N - fy)
-		total := (birth + death + move) / (N - 1) // events a round
+		lose := j.Lose * fx * (N - fx)                   // 0 without loss
+		total := (birth + death + move + lose) / (N - 1) // events a round
 		if shuffles {
 			// P(event in one shuffle) = total/N ≤ 1; shuffles until the
 			// next event ~ Geometric, ⌈ln U / ln(1 − p)⌉.
@@ -90,7 +106,7 @@ func lumpedOne(cfg Config, j chain.Jumps, rng *rand.Rand) float64 {
 		} else {
 			t += rng.ExpFloat64() / total
 		}
-		v := rng.Float64() * (birth + death + move)
+		v := rng.Float64() * (birth + death + move + lose)
 		switch {
 		case v < birth:
 			if rng.Float64()*(N-fx) < N-fy {
@@ -99,6 +115,8 @@ func lumpedOne(cfg Config, j chain.Jumps, rng *rand.Rand) float64 {
 			x++
 		case v < birth+death:
 			x--
+		case lose > 0 && v >= birth+death+move:
+			x-- // lost with no copy made
 		default:
 			y++
 		}
@@ -115,39 +133,56 @@ func solveLumped(ctx context.Context, cfg Config, set Settings) (*Answer, error)
 		return nil, err
 	}
 	a := sampleAnswer(times, cfg)
-	a.Accuracy.Note = fmt.Sprintf("Monte Carlo of the pairwise model on its lumped state (X, Y), exact in law (%d replications, seed %d): standard errors mean %.2g, sd %.2g rounds",
-		set.Reps, set.Seed, a.Accuracy.SEMean, a.Accuracy.SESD)
+	a.Accuracy.Note = lumpedNote(cfg, set.Reps, set.Seed, a)
 	return a, nil
 }
 
-// sampleAnswer summarises a sample of T_L observed exactly.
+// sampleAnswer summarises a sample of T_L observed exactly (+Inf: the item
+// died out first): PReach the share that reached the level; the mean, sd
+// and quantiles over those R' that did; TConfidence and P(T_L ≤ D) over
+// all R, an item that died counting as late.
 func sampleAnswer(times []float64, cfg Config) *Answer {
 	R := float64(len(times))
 	a := &Answer{PDeadline: math.NaN(), Accuracy: noAccuracy()}
 	s := append([]float64(nil), times...)
 	sort.Float64s(s)
-	q := func(p float64) float64 { return s[max(0, int(math.Ceil(p*R))-1)] }
+	reached := sort.SearchFloat64s(s, math.Inf(1))
+	Rr := float64(reached)
+	a.PReach = Rr / R
+	if cfg.Loss > 0 {
+		a.Accuracy.SEPReach = math.Sqrt(a.PReach * (1 - a.PReach) / R)
+	}
+	nan := math.NaN()
+	q := func(p float64) float64 {
+		if reached == 0 {
+			return nan
+		}
+		return s[max(0, int(math.Ceil(p*Rr))-1)]
+	}
 	a.Q05, a.Q25, a.Q50, a.Q75, a.Q95 = q(0.05), q(0.25), q(0.5), q(0.75), q(0.95)
-	a.TConfidence = q(cfg.confidence())
+	a.TConfidence = s[max(0, int(math.Ceil(cfg.confidence()*R))-1)]
+	if math.IsInf(a.TConfidence, 1) {
+		a.TConfidence = nan // P(T_L < ∞) < Confidence
+	}
 	m, v, m4 := 0.0, 0.0, 0.0
-	for _, t := range s {
+	for _, t := range s[:reached] {
 		m += t
 	}
-	m /= R
-	for _, t := range s {
+	m /= Rr
+	for _, t := range s[:reached] {
 		d := (t - m) * (t - m)
 		v += d
 		m4 += d * d
 	}
-	if R > 1 {
-		v /= R - 1
+	if Rr > 1 {
+		v /= Rr - 1
 	}
-	m4 /= R
+	m4 /= Rr
 	a.Mean, a.SD = m, math.Sqrt(v)
-	a.Accuracy.SEMean = math.Sqrt(v / R)
+	a.Accuracy.SEMean = math.Sqrt(v / Rr)
 	if v > 0 {
 		// As in mcAnswer: SE(s) ≈ √(μ₄ − σ⁴)/(2σ√R).
-		a.Accuracy.SESD = math.Sqrt(math.Max(0, m4-v*v)/R) / (2 * math.Sqrt(v))
+		a.Accuracy.SESD = math.Sqrt(math.Max(0, m4-v*v)/Rr) / (2 * math.Sqrt(v))
 	}
 	if cfg.Deadline > 0 {
 		p := float64(sort.SearchFloat64s(s, math.Nextafter(cfg.Deadline, math.Inf(1)))) / R

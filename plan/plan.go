@@ -10,6 +10,7 @@ import (
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/enum"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
+	"github.com/gossipkit/gossipkit/sim"
 )
 
 // Config is what to compute: the law of T_L, the time until ⌈Level·Nodes⌉
@@ -37,6 +38,18 @@ type Config struct {
 	// Confidence is P in (0, 1) for the smallest deadline met with
 	// probability P (and feasibility); 0 means 0.95.
 	Confidence float64
+	// Loss is ε in [0, 1) (gossip.Loss): each message of a shuffle, the
+	// request and the reply, is lost with probability ε (package doc,
+	// "Message loss"). With ε > 0 the item can die out before the level
+	// is reached (T_L = ∞): Answer.PReach is P(T_L < ∞), the moments and
+	// quantiles are those of T_L given T_L < ∞, and P(T_L ≤ D) counts an
+	// item that died as late. The asymptotic law does not cover ε > 0.
+	Loss float64
+	// Topology is the network of the Monte Carlo (package sim's
+	// topologies; the zero value is the complete graph the model
+	// assumes). Only MonteCarlo with Model Markov or Protocol covers a
+	// topology other than Full: no exact or asymptotic law does.
+	Topology sim.Topology
 }
 
 // Method is how a law is computed (gossip.Method, shared with package
@@ -145,6 +158,12 @@ func (s Settings) withDefaults() Settings {
 	return s
 }
 
+// ErrNotCovered is wrapped by the error of a method asked for by name
+// that has no law for the configuration: the asymptotic law with message
+// loss, the exact or asymptotic law or the lumped chain on a topology
+// other than the complete graph.
+var ErrNotCovered = errors.New("not covered by this method")
+
 // FieldError is an invalid field of Config or Settings (the one type of
 // every package, internal/fielderr).
 type FieldError = fielderr.Error
@@ -172,6 +191,8 @@ func (c Config) Validate() error {
 		return fieldErr("Config.Deadline", "%g: valid range ≥ 0 (0: none)", c.Deadline)
 	case !(c.Confidence >= 0 && c.Confidence < 1):
 		return fieldErr("Config.Confidence", "%g: valid range (0, 1) (0: 0.95)", c.Confidence)
+	case !gossip.ValidLoss(c.Loss):
+		return fieldErr("Config.Loss", "%g: valid range %s", c.Loss, gossip.Loss.Range)
 	}
 	if err := c.Shuffle.Validate(); err != nil {
 		var fe *FieldError
@@ -203,17 +224,26 @@ type Answer struct {
 	Exchange int
 	// Method is the method used (never Auto).
 	Method Method
-	// Mean and SD of T_L; Q05…Q95 its 5, 25, 50, 75 and 95 % quantiles.
+	// PReach is P(T_L < ∞): 1 without loss; with Config.Loss > 0 the
+	// chance that the level is reached before the item dies out.
+	PReach float64
+	// Mean and SD of T_L given T_L < ∞; Q05…Q95 its 5, 25, 50, 75 and
+	// 95 % quantiles given T_L < ∞ (without loss, T_L < ∞ always).
 	Mean, SD                float64
 	Q05, Q25, Q50, Q75, Q95 float64
-	// TConfidence is the smallest t with P(T_L ≤ t) ≥ Config.Confidence.
+	// TConfidence is the smallest t with P(T_L ≤ t) ≥ Config.Confidence,
+	// counting T_L = ∞ as late (NaN when PReach < Confidence).
 	TConfidence float64
-	// PDeadline is P(T_L ≤ Config.Deadline), NaN without a deadline;
-	// Feasible is PDeadline ≥ Confidence (false without a deadline).
+	// PDeadline is P(T_L ≤ Config.Deadline), NaN without a deadline: the
+	// chance that the item survives and reaches the level by the deadline
+	// (T_L = ∞ counts as late). Feasible is PDeadline ≥ Confidence (false
+	// without a deadline).
 	PDeadline float64
 	Feasible  bool
 	// ItemsSent is the expected number of items sent until the level is
-	// reached: 2s per shuffle, N shuffles a round, 2·s·N·Mean.
+	// reached (given that it is): s in the request, s in the reply, which
+	// is sent when the request arrives (probability 1 − ε), N shuffles a
+	// round: (2 − ε)·s·N·Mean.
 	ItemsSent float64
 	Accuracy  Accuracy
 }
@@ -230,8 +260,11 @@ type Accuracy struct {
 	Grid float64
 	// SEMean, SESD, SEPDeadline (mc): standard errors of the Monte Carlo
 	// estimates: sd/√R; √(μ₄ − σ⁴)/(2σ√R) from the sample's fourth
-	// moment; √(p(1−p)/R).
+	// moment; √(p(1−p)/R). With loss, the mean and sd are over the R' ≤ R
+	// replications that reached the level (R' in place of R).
 	SEMean, SESD, SEPDeadline float64
+	// SEPReach (mc, with loss): √(p(1−p)/R) of PReach; NaN otherwise.
+	SEPReach float64
 	// DevMean, DevSD (asymptotic): the stated bounds on the error of the
 	// mean and the sd, 1/(u·C) and 1.5/(u·√C) rounds with C = x∞·N the
 	// holders at equilibrium (package doc: measured on a training set of
@@ -274,7 +307,7 @@ func quantileZ(p float64) float64 {
 
 func noAccuracy() Accuracy {
 	n := math.NaN()
-	return Accuracy{Bound: n, Grid: n, SEMean: n, SESD: n, SEPDeadline: n, DevMean: n, DevSD: n, DevPDeadline: n}
+	return Accuracy{Bound: n, Grid: n, SEMean: n, SESD: n, SEPDeadline: n, SEPReach: n, DevMean: n, DevSD: n, DevPDeadline: n}
 }
 
 // Design is the answer over a range of exchange sizes.
@@ -355,7 +388,7 @@ func solveOne(ctx context.Context, cfg Config, set Settings, shared *[]float64) 
 	N, K, m := cfg.Nodes, cfg.initial(), cfg.count()
 	if m <= K {
 		// The level is met at t = 0.
-		a := &Answer{Exchange: cfg.Shuffle.Exchange, Method: set.Method, PDeadline: math.NaN(), Accuracy: noAccuracy()}
+		a := &Answer{Exchange: cfg.Shuffle.Exchange, Method: set.Method, PReach: 1, PDeadline: math.NaN(), Accuracy: noAccuracy()}
 		if a.Method == Auto {
 			a.Method = Exact
 		}
@@ -364,6 +397,13 @@ func solveOne(ctx context.Context, cfg Config, set Settings, shared *[]float64) 
 			a.PDeadline, a.Feasible = 1, true
 		}
 		return a, nil
+	}
+	if err := covered(cfg, set); err != nil {
+		return nil, err
+	}
+	if cfg.Topology.Kind != sim.Full || cfg.Loss > 0 && !(set.Method == Exact || set.Method == Auto && N <= maxExactNodes && ExactCost(cfg) <= set.ExactBudget) {
+		// Only a Monte Carlo covers these (lossy, covered above).
+		return solveOther(ctx, cfg, set)
 	}
 	var asym *asymptotic
 	mf, err := meanField(cfg)
@@ -413,11 +453,19 @@ func solveOne(ctx context.Context, cfg Config, set Settings, shared *[]float64) 
 		return nil, err
 	}
 	a.Exchange, a.Method = cfg.Shuffle.Exchange, method
+	return finish(cfg, a), nil
+}
+
+// finish fills the fields every method shares: feasibility and cost.
+func finish(cfg Config, a *Answer) *Answer {
+	if cfg.Loss == 0 {
+		a.PReach = 1 // X ≥ 1 for ever: only a lost reply removes a last copy
+	}
 	if cfg.Deadline > 0 {
 		a.Feasible = a.PDeadline >= cfg.confidence()
 	}
-	a.ItemsSent = 2 * float64(cfg.Shuffle.Exchange) * float64(N) * a.Mean
-	return a, nil
+	a.ItemsSent = (2 - cfg.Loss) * float64(cfg.Shuffle.Exchange) * float64(cfg.Nodes) * a.Mean
+	return a
 }
 
 // meanField is the mean-field model of cfg (package approx).

@@ -10,6 +10,9 @@ import (
 // X and Y (or band) lengths differ, a negative colour, or no finite point
 // in any series (a figure with nothing on it).
 func (s *Spec) check() error {
+	if s == nil {
+		return errors.New("plots: nil Spec")
+	}
 	points := 0
 	for i, se := range s.Series {
 		name := se.Name
@@ -47,6 +50,9 @@ var ErrEmpty = errors.New("no finite point to draw")
 // check returns an error for a Table whose rows do not have one value per
 // key.
 func (t *Table) check() error {
+	if t == nil {
+		return errors.New("plots: nil Table")
+	}
 	for i, r := range t.Rows {
 		if len(r) != len(t.Keys) {
 			return fmt.Errorf("plots: Table row %d has %d values for %d Keys", i, len(r), len(t.Keys))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -48,6 +49,9 @@ type Table struct {
 func (t *Table) Write(w io.Writer, format string) error {
 	if err := t.check(); err != nil {
 		return err
+	}
+	if w == nil {
+		return errors.New("plots: Table.Write: nil writer")
 	}
 	switch format {
 	case "json":

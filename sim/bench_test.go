@@ -4,14 +4,18 @@ import (
 	"github.com/gossipkit/gossipkit/internal/rng"
 
 	"context"
+	"strconv"
 	"testing"
 )
 
 // benchShuffles measures shuffles per second of the protocol on one core
 // (one replication of warm-up rounds, no observation).
-func benchShuffles(b *testing.B, N, n, c, s int) {
+func benchShuffles(b *testing.B, N, n, c, s int) { benchShufflesLoss(b, N, n, c, s, 0) }
+
+// benchShufflesLoss is benchShuffles with loss ε.
+func benchShufflesLoss(b *testing.B, N, n, c, s int, eps float64) {
 	cfg := DefaultConfig()
-	cfg.Nodes, cfg.Shuffle.Items, cfg.Shuffle.Cache, cfg.Shuffle.Exchange = N, n, c, s
+	cfg.Nodes, cfg.Shuffle.Items, cfg.Shuffle.Cache, cfg.Shuffle.Exchange, cfg.Loss = N, n, c, s, eps
 	r := rng.NewStream(1, 0)
 	st := newProtocolState[uint16](cfg, r)
 	g := &graph{n: N}
@@ -30,6 +34,15 @@ func benchShuffles(b *testing.B, N, n, c, s int) {
 
 func BenchmarkProtocol_2500_500_100_50(b *testing.B)  { benchShuffles(b, 2500, 500, 100, 50) }
 func BenchmarkProtocol_2500_1000_100_50(b *testing.B) { benchShuffles(b, 2500, 1000, 100, 50) }
+
+// BenchmarkProtocolLoss: the paper's sizes at ε = 0, 0.01 and 0.1; the
+// ratio of shuffles/s to ε = 0 is the cost of the loss draw (a lost
+// request also saves a shuffle's work, a lost reply half of it).
+func BenchmarkProtocolLoss(b *testing.B) {
+	for _, eps := range []float64{0, 0.01, 0.1} {
+		b.Run(strconv.FormatFloat(eps, 'g', -1, 64), func(b *testing.B) { benchShufflesLoss(b, 2500, 500, 100, 50, eps) })
+	}
+}
 
 // BenchmarkPaperScaleWorkers runs 4 replications of 100 + 100 rounds at the
 // paper's parameters with 1 and 2 workers (compare with -cpu 1,2).

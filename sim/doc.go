@@ -15,6 +15,34 @@
 // (including a node that gets and loses d within one round), are recorded
 // after each of Rounds rounds.
 //
+// # Loss
+//
+// Config.Loss = ε makes each of a shuffle's two messages, the request
+// (A → B, carrying S_A) and the reply (B → A, carrying S_B), lost
+// independently with probability ε (docs/MODEL.md, "The shuffle protocol
+// under loss"). The protocol draws one uniform per shuffle (none at ε = 0,
+// so a lossless run is draw for draw the run of a gossipkit without loss):
+// with probability ε the request is lost and nothing changes; with
+// probability (1−ε)ε the reply is lost, and B does its whole part (takes
+// S_A's new items, overwrites items of S_B \ S_A) while A's cache stays as
+// it was; otherwise the shuffle is the lossless one. Caches keep exactly c
+// distinct items, but an item B overwrote in a shuffle whose reply was lost
+// reaches no one, so items die, in the warm-up as after it:
+// Replication.Alive records how many items other than d are alive at
+// t = 0 (Result.AliveMean their mean), the n a model should be given. d
+// itself dies when the only node holding it sends it and overwrites it and
+// the reply is lost (state 01 → 00); X = 0 is then absorbing.
+// Replication.Extinction is the round at which d died (−1 if it lives),
+// RoundStats.PExtinct the share of replications in which X(t) = 0, with its
+// binomial standard error. The Markov and Lumped models apply the matrix
+// of approx.NewTransitionsLoss, whose 01 → 00 entry a·ε·p·q is that event.
+// Check mode verifies, besides the lossless invariants, that a lost reply
+// leaves A's cache unchanged (both caches for a lost request) and that an
+// item vanishes only in that way. A shuffle whose request was lost counts
+// in Counters.Shuffles and as a transition of d's state to itself, not as a
+// selection trial or drop candidate; when the reply is lost only B's drops
+// count.
+//
 // Markov keeps one bit per node: a shuffle of a and b moves the pair's state
 // by the matrix of approx.NewTransitions with the chosen P_drop variant. It
 // has the same finite N and single initial copy as the protocol but none of
@@ -52,10 +80,30 @@
 //
 // # Topologies
 //
-// Full (default), a random DEG-regular graph, or a random geometric graph on
-// the unit torus (points uniform, neighbours within RADIUS), built once per
-// run from the seed with gonum's graph packages (each neighbour list sorted,
-// so the graph depends on the seed only).
+// A topology says who may shuffle with whom, nothing else: a node's cache
+// may hold any item (the items are not node addresses, and a shuffle never
+// changes the graph), and the partner of a shuffle is drawn uniformly among
+// the initiator's neighbours in the graph, independently of the caches.
+//
+//   - Full (default): every node is every other's neighbour (the complete
+//     graph of the paper's Sec. 5 and of every model in this module).
+//   - Regular, "regular:DEG": a random DEG-regular simple graph (pairing
+//     model with re-drawn loops and double edges); every node has the same
+//     number of partners, but shuffles stay local, so d spreads along
+//     paths and mixes more slowly than on the full graph.
+//   - Torus, "torus:RADIUS": a random geometric graph, N points uniform on
+//     the unit torus (wrap-around square), neighbours the points within
+//     Euclidean distance RADIUS (expected degree N·π·RADIUS²): a
+//     wireless-like network in the spirit of the paper's Sec. 4. It may
+//     fall apart; Result.Connected says whether it did (coverage then
+//     cannot reach 1), and a node without neighbours is refused.
+//
+// The graph is built once per run from the seed with gonum's graph
+// packages, on a stream of its own (each neighbour list sorted, so the
+// graph depends on the seed only); every replication of a run shares it.
+// Loss applies on every topology alike. No model of this module (ODE,
+// mean field, chain) covers a graph other than Full: on the others only
+// the protocol and the node-by-node Markov Monte Carlo say anything.
 //
 // # Reproducibility
 //
@@ -66,7 +114,8 @@
 //
 // # Results
 //
-// Result.Summary gives the per-round statistics; Trajectories, LateMean,
+// Result.Summary gives the per-round statistics (with PExtinct under
+// loss); Trajectories, LateMean,
 // TimesToCoverage and Measure (the measured P_select, P_drop and transition
 // frequencies beside the model's) read a Result, and CompareTrajectory and
 // FirstReach set a model curve beside a simulated one.

@@ -48,10 +48,15 @@ const (
 //	             where they differ.
 //	reps         per replication: index, x, y and y_round (node counts at
 //	             t = 0..T: holders, nodes that have held d, nodes that held
-//	             it at a snapshot) and its integer counters
+//	             it at a snapshot), alive (Replication.Alive; present only
+//	             in a lossy protocol run) and its integer counters
 //
-// Version 1 had no y_round, version 2 no build; this gossipkit refuses
-// them (rerun the shard).
+// The configuration's "loss" (Config.Loss, a decimal string like "fail")
+// and a replication's "alive" are present only when the loss is not 0, so
+// a lossless part is byte for byte what it was before loss existed, and
+// the version stays 3: a part of another build is refused anyway, so no
+// reader ever sees a field it does not know. Version 1 had no y_round,
+// version 2 no build; this gossipkit refuses them (rerun the shard).
 //
 // A reader treats a part as untrusted input: before it decodes the
 // replications, it reads the header alone and refuses a part whose plain
@@ -106,6 +111,9 @@ type partConfig struct {
 	Topology string `json:"topology"`
 	PDrop    string `json:"pdrop"`
 	Fail     string `json:"fail"`
+	// Loss is absent in a lossless part, which is then byte for byte the
+	// part of a gossipkit without loss.
+	Loss string `json:"loss,omitempty"`
 }
 
 type momentJSON struct {
@@ -123,7 +131,17 @@ type partMoments struct {
 func toPartConfig(c Config) partConfig {
 	return partConfig{Model: c.Model.String(), Nodes: c.Nodes, Items: c.Shuffle.Items, Cache: c.Shuffle.Cache, Exchange: c.Shuffle.Exchange,
 		Warmup: c.Warmup, Rounds: c.Rounds, Reps: c.Reps, Seed: strconv.FormatUint(c.Seed, 10), Initial: c.Initial,
-		Schedule: c.Schedule.String(), Ticks: c.Ticks, Topology: c.Topology.String(), PDrop: c.PDrop.String(), Fail: strconv.FormatFloat(c.FailFraction, 'g', -1, 64)}
+		Schedule: c.Schedule.String(), Ticks: c.Ticks, Topology: c.Topology.String(), PDrop: c.PDrop.String(), Fail: strconv.FormatFloat(c.FailFraction, 'g', -1, 64),
+		Loss: formatLoss(c.Loss)}
+}
+
+// formatLoss is ε as a part file stores it: "" (absent) for 0, else the
+// shortest decimal that reads back as ε.
+func formatLoss(eps float64) string {
+	if eps == 0 {
+		return ""
+	}
+	return strconv.FormatFloat(eps, 'g', -1, 64)
 }
 
 func (p partConfig) config() (Config, error) {
@@ -147,6 +165,13 @@ func (p partConfig) config() (Config, error) {
 	}
 	if c.FailFraction, err = strconv.ParseFloat(p.Fail, 64); err != nil {
 		return c, fmt.Errorf("fail %q: %w", p.Fail, err)
+	}
+	if p.Loss != "" {
+		// Only the form formatLoss writes: a loss in (0, 1), shortest
+		// decimal, so that two parts of one experiment agree byte for byte.
+		if c.Loss, err = strconv.ParseFloat(p.Loss, 64); err != nil || !gossip.ValidLoss(c.Loss) || formatLoss(c.Loss) != p.Loss {
+			return c, fmt.Errorf("loss %q: want a number in (0, 1) written as its shortest decimal (absent for 0)", p.Loss)
+		}
 	}
 	return c, nil
 }
@@ -292,8 +317,8 @@ func checkPartHeader(raw []byte) error {
 // partBounds are the largest plain size and number of JSON objects a
 // valid part of cfg's shard id can have, and the memory its replications
 // take decoded. A replication's JSON is at most 3·(T+1) counts of up to 10
-// digits and a comma, and 1 KiB for its index, keys and counters (22
-// integers of up to 20 digits: 700 bytes at most); the moments are three
+// digits and a comma, and 1 KiB for its index, keys, alive and counters
+// (23 integers of up to 20 digits: 720 bytes at most); the moments are three
 // arrays of T+1 objects of two integers and a decimal string of up to 40
 // digits (under 128 bytes each); the rest is under 4 KiB. Objects: one per
 // replication, one per moment, and the part's, config's, shard's and

@@ -8,8 +8,10 @@ import (
 // checkRanges checks every field of a decoded part against its
 // configuration: counters ≥ 0 (and hits ≤ trials, drops ≤ candidates),
 // 0 ≤ x(t) ≤ y(t) ≤ N (the nodes holding d are among those that have held
-// it), 0 ≤ y_round(t) ≤ y(t), y non-decreasing, and every replication
-// index listed once, in increasing order.
+// it), 0 ≤ y_round(t) ≤ y(t), y non-decreasing, x(t) = 0 only under loss
+// and then for good (extinction is absorbing: x, y and y_round stay as
+// they are), alive in 0..n in a lossy protocol run and 0 otherwise, and
+// every replication index listed once, in increasing order.
 func (p *Part) checkRanges(cfg Config) error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("sim: corrupted part file: "+format, a...)
@@ -37,6 +39,9 @@ func (p *Part) checkRanges(cfg Config) error {
 		if c.SelectHits > c.SelectTrials || c.Drops > c.DropCandidates {
 			return bad("replication %d counts more hits than trials or more drops than candidates", rep.Index)
 		}
+		if lossy := cfg.Model == Protocol && cfg.Loss > 0; lossy && (rep.Alive < 0 || rep.Alive > cfg.Shuffle.Items) || !lossy && rep.Alive != 0 {
+			return bad("replication %d: alive = %d, want 0..n = %d in a lossy protocol run and absent otherwise", rep.Index, rep.Alive, cfg.Shuffle.Items)
+		}
 		for t := range rep.Y {
 			x, y, yr := int64(rep.X[t]), int64(rep.Y[t]), int64(rep.YRound[t])
 			switch {
@@ -48,6 +53,10 @@ func (p *Part) checkRanges(cfg Config) error {
 				return bad("replication %d: y_round(%d) = %d outside 0..y = %d", rep.Index, t, yr, y)
 			case t > 0 && y < int64(rep.Y[t-1]):
 				return bad("replication %d: y decreases at t = %d", rep.Index, t)
+			case x == 0 && cfg.Loss == 0:
+				return bad("replication %d: x(%d) = 0 in a lossless run, where d cannot die", rep.Index, t)
+			case t > 0 && rep.X[t-1] == 0 && (x != 0 || y != int64(rep.Y[t-1]) || yr != int64(rep.YRound[t-1])):
+				return bad("replication %d: d extinct at t = %d comes back or is counted again at t = %d", rep.Index, t-1, t)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/gossipkit/gossipkit/internal/rng"
 
 	"fmt"
+	"slices"
 )
 
 // Counters are the integer tallies of one replication; they add exactly
@@ -21,7 +22,8 @@ type Counters struct {
 	DropCandidates int64 `json:"drop_candidates"`
 	Drops          int64 `json:"drops"`
 	// Transitions[from][to] counts d's state changes (states ab as in
-	// approx.State) over shuffles in which A or B held d.
+	// approx.State) over shuffles in which A or B held d, including, under
+	// loss, the shuffles whose request was lost (from = to).
 	Transitions [4][4]int64 `json:"transitions"`
 }
 
@@ -66,12 +68,26 @@ type protocolState[T item] struct {
 	yCount       int
 	snap         snapshotCoverage
 	cnt          Counters
-	check        bool
-	copies       []int32 // Check mode: copies of each item in the network
-	before       []T     // Check mode: the two caches before the shuffle
-	existed      []bool  // Check mode: items that must not vanish
-	seen         []int32 // Check mode: scratch for the distinctness test
+	// loss is ε, lossReply = 1 − (1−ε)² the chance that the request or
+	// the reply is lost: one uniform u per shuffle, drawn only when ε > 0,
+	// decides (u < ε: request lost; u < lossReply: reply lost).
+	loss, lossReply float64
+	check           bool
+	copies          []int32 // Check mode: copies of each item in the network
+	before          []T     // Check mode: the two caches before the shuffle
+	existed         []bool  // Check mode: items that must not vanish
+	seen            []int32 // Check mode: scratch for the distinctness test
+	held            []bool  // Check mode: scratch, items held before the shuffle
 }
+
+// outcome is what became of a shuffle's two messages.
+type outcome int
+
+const (
+	delivered   outcome = iota // both messages arrived: the lossless shuffle
+	replyLost                  // B did its part; A's cache is unchanged
+	requestLost                // nothing happened
+)
 
 func newProtocolState[T item](cfg Config, r *rng.Rand) *protocolState[T] {
 	N, n, c, s := cfg.Nodes, cfg.Shuffle.Items, cfg.Shuffle.Cache, cfg.Shuffle.Exchange
@@ -82,6 +98,7 @@ func newProtocolState[T item](cfg Config, r *rng.Rand) *protocolState[T] {
 		newA: make([]T, s), newB: make([]T, s),
 		candA: make([]int32, s), candB: make([]int32, s), raw: make([]uint32, c),
 		d: T(n), covered: make([]bool, N), snap: newSnapshotCoverage(N), check: cfg.Check,
+		loss: cfg.Loss, lossReply: cfg.Loss * (2 - cfg.Loss),
 	}
 	// Initial placement: slot j of node v holds item π((v·c + j) mod n) for
 	// a random permutation π. c consecutive residues are distinct (c ≤ n), so
@@ -99,6 +116,7 @@ func newProtocolState[T item](cfg Config, r *rng.Rand) *protocolState[T] {
 		st.copies = make([]int32, n+1)
 		st.existed = make([]bool, n+1)
 		st.seen = make([]int32, n+1)
+		st.held = make([]bool, n+1)
 		st.before = make([]T, 2*c)
 		for _, x := range st.cache {
 			st.copies[x]++
@@ -142,6 +160,14 @@ func selectBuffer[T item](r *rng.Rand, cache []T, s int, raw []uint32) {
 // epoch+1 for x ∈ S_A (likewise markB). For B, the received items it lacks
 // are those of S_A with markB[x] < epoch, and the items it may overwrite are
 // those of S_B with markA[x] ≠ epoch+1 (S_B \ S_A). Likewise for A.
+//
+// Under loss (ε > 0) one uniform draw first decides the fate of the two
+// messages (docs/MODEL.md, "The shuffle protocol under loss"): the request
+// is lost with probability ε and nothing happens; else the reply is lost
+// with probability ε, and B does its whole part (it takes S_A's new items
+// and overwrites items of S_B \ S_A) while A's cache stays as it was; else
+// the shuffle is the lossless one. At ε = 0 nothing is drawn, so a
+// lossless run is the same stream of draws as before loss existed.
 func (st *protocolState[T]) shuffle(r *rng.Rand, a, b int32) {
 	c, s := st.c, st.s
 	ca := st.cache[int(a)*c : int(a)*c+c]
@@ -149,6 +175,19 @@ func (st *protocolState[T]) shuffle(r *rng.Rand, a, b int32) {
 	if st.check {
 		copy(st.before, ca)
 		copy(st.before[c:], cb)
+	}
+	out := delivered
+	if st.loss > 0 {
+		switch u := r.Float64(); {
+		case u < st.loss:
+			out = requestLost
+		case u < st.lossReply:
+			out = replyLost
+		}
+	}
+	if out == requestLost {
+		st.lostRequest(a, b)
+		return
 	}
 	st.epoch += 2
 	if st.epoch < 2 { // wrapped: old stamps could look current
@@ -200,7 +239,11 @@ func (st *protocolState[T]) shuffle(r *rng.Rand, a, b int32) {
 			st.cnt.SelectTrials++
 			st.cnt.SelectHits += int64(1 - notEqual(markB[d], inS))
 		}
-		st.cnt.Drops += int64(na + nb)
+		if out == replyLost { // A overwrites nothing
+			st.cnt.Drops += int64(nb)
+		} else {
+			st.cnt.Drops += int64(na + nb)
+		}
 		st.cnt.Shuffles++
 	}
 	var lostA, lostB bool // d overwritten at A, at B
@@ -210,10 +253,12 @@ func (st *protocolState[T]) shuffle(r *rng.Rand, a, b int32) {
 		// the first m slots of S_B not in S_A (in buffer order) are a
 		// uniform m-subset of S_B \ S_A. No candidate list, no extra draws.
 		if st.tracking {
-			st.countCandidates(sa, inS)
+			st.countCandidates(sa, inS, out)
 		}
 		lostB = st.dropInOrder(sb, markA, inS, newB)
-		lostA = st.dropInOrder(sa, markB, inS, newA)
+		if out == delivered {
+			lostA = st.dropInOrder(sa, markB, inS, newA)
+		}
 	} else {
 		candB, candA := st.candB[:s], st.candA[:s]
 		kb, ka := 0, 0
@@ -227,18 +272,25 @@ func (st *protocolState[T]) shuffle(r *rng.Rand, a, b int32) {
 		}
 		candB, candA = candB[:kb], candA[:ka]
 		if st.tracking {
-			st.cnt.DropCandidates += int64(ka + kb)
+			if out == replyLost {
+				st.cnt.DropCandidates += int64(kb)
+			} else {
+				st.cnt.DropCandidates += int64(ka + kb)
+			}
 		}
 		// len(new) ≤ len(cand): the side received s items of which k are
 		// duplicates, and the ŝ items of its buffer that it also received
 		// are among those k, so s − k ≤ s − ŝ.
 		lostB = st.replace(r, cb, candB, newB)
-		lostA = st.replace(r, ca, candA, newA)
+		if out == delivered {
+			lostA = st.replace(r, ca, candA, newA)
+		}
 	}
 	if aHad || bHad {
 		// d arrives where it was sent and new; it stays where it was held
-		// unless the drop overwrote it.
-		aHas := (aHad && !lostA) || (!aHad && markB[d] == inS)
+		// unless the drop overwrote it. A receives nothing when the reply
+		// is lost (and then lostA is false: A overwrote nothing).
+		aHas := (aHad && !lostA) || (!aHad && out == delivered && markB[d] == inS)
 		bHas := (bHad && !lostB) || (!bHad && markA[d] == inS)
 		if st.tracking {
 			from := b2i(aHad)<<1 | b2i(bHad)
@@ -249,7 +301,26 @@ func (st *protocolState[T]) shuffle(r *rng.Rand, a, b int32) {
 		st.noteD(b, bHad, bHas)
 	}
 	if st.check {
-		st.verify(a, b)
+		st.verify(a, b, out)
+	}
+}
+
+// lostRequest is a shuffle whose request was lost: no cache changes. It
+// counts as a shuffle and, if A or B holds d, as a transition of d's state
+// to itself (the matrix of approx.NewTransitionsLoss includes these);
+// no buffer was exchanged, so it adds no selection trial and no drop
+// candidate. snap.holds says who holds d (all false before the insertion).
+func (st *protocolState[T]) lostRequest(a, b int32) {
+	if st.tracking {
+		st.cnt.Shuffles++
+		aHad, bHad := st.snap.holds[a], st.snap.holds[b]
+		if aHad || bHad {
+			from := b2i(aHad)<<1 | b2i(bHad)
+			st.cnt.Transitions[from][from]++
+		}
+	}
+	if st.check {
+		st.verify(a, b, requestLost)
 	}
 }
 
@@ -263,11 +334,16 @@ func notEqual(a, b uint32) int {
 }
 
 // countCandidates adds |S_A \ S_B| + |S_B \ S_A| = 2(s − ŝ) to the drop
-// candidates, ŝ = |S_A ∩ S_B| counted over S_A.
-func (st *protocolState[T]) countCandidates(sa []T, inS uint32) {
+// candidates, ŝ = |S_A ∩ S_B| counted over S_A; only B's s − ŝ when the
+// reply was lost (A dropped nothing).
+func (st *protocolState[T]) countCandidates(sa []T, inS uint32, out outcome) {
 	shared := 0
 	for _, x := range sa { // x ≤ n < len(markB)
 		shared += 1 - notEqual(*at(st.markB, int(x)), inS)
+	}
+	if out == replyLost {
+		st.cnt.DropCandidates += int64(len(sa) - shared)
+		return
 	}
 	st.cnt.DropCandidates += int64(2 * (len(sa) - shared))
 }
@@ -365,6 +441,19 @@ func (st *protocolState[T]) insert(r *rng.Rand, nodes []int32) {
 	}
 }
 
+// alive returns the number of distinct items other than d in the caches.
+func (st *protocolState[T]) alive() int {
+	seen := make([]bool, st.n+1)
+	k := 0
+	for _, x := range st.cache {
+		if !seen[x] && x != st.d {
+			seen[x] = true
+			k++
+		}
+	}
+	return k
+}
+
 // InvariantError reports a broken protocol invariant in Check mode.
 type InvariantError struct{ Msg string }
 
@@ -372,16 +461,22 @@ func (e *InvariantError) Error() string { return "invariant broken: " + e.Msg }
 
 // verify checks, after a shuffle, that a's and b's caches hold c distinct
 // items, each at most n (the unchecked indexing relies on it), that the
-// total number of copies is N·c, and that no item that existed has
-// vanished. The copy counts are brought up to date here, from the caches
-// before and after, so the shuffle's own code has no Check-mode branches:
-// what is verified is the code that runs.
-func (st *protocolState[T]) verify(a, b int32) {
+// total number of copies is N·c, that no item came from nowhere (each item
+// a side holds after the shuffle was held by A or B before it), that the
+// caches the outcome must leave alone are unchanged as sets (A's when the
+// reply was lost, both when the request was), and that no item that
+// existed has vanished, except, when the reply was lost, an item B
+// overwrote that nobody else held (it reached no one). The copy counts are
+// brought up to date here, from the caches before and after, so the
+// shuffle's own code has no Check-mode branches: what is verified is the
+// code that runs.
+func (st *protocolState[T]) verify(a, b int32, out outcome) {
+	c := st.c
 	for _, x := range st.before {
 		st.copies[x]--
 	}
 	for _, v := range []int32{a, b} {
-		cv := st.cache[int(v)*st.c : int(v)*st.c+st.c]
+		cv := st.cache[int(v)*c : int(v)*c+c]
 		for _, x := range cv {
 			if x < 0 || int(x) > st.n {
 				panic(&InvariantError{fmt.Sprintf("node %d holds item %d, outside 0..n = %d", v, x, st.n)})
@@ -398,6 +493,32 @@ func (st *protocolState[T]) verify(a, b int32) {
 			st.seen[x] = 0
 		}
 	}
+	for _, x := range st.before {
+		st.held[x] = true
+	}
+	for _, v := range []int32{a, b} {
+		for _, x := range st.cache[int(v)*c : int(v)*c+c] {
+			if !st.held[x] {
+				panic(&InvariantError{fmt.Sprintf("node %d received item %d, which neither %d nor %d held", v, x, a, b)})
+			}
+		}
+	}
+	for _, x := range st.before {
+		st.held[x] = false
+	}
+	unchanged := func(v int32, before []T) {
+		now := slices.Sorted(slices.Values(st.cache[int(v)*c : int(v)*c+c]))
+		if !slices.Equal(now, slices.Sorted(slices.Values(before))) {
+			panic(&InvariantError{fmt.Sprintf("node %d's cache changed in a shuffle whose %s was lost", v, map[outcome]string{replyLost: "reply", requestLost: "request"}[out])})
+		}
+	}
+	switch out {
+	case requestLost:
+		unchanged(a, st.before[:c])
+		unchanged(b, st.before[c:])
+	case replyLost:
+		unchanged(a, st.before[:c])
+	}
 	total := int64(0)
 	for x, k := range st.copies {
 		if k < 0 {
@@ -408,9 +529,17 @@ func (st *protocolState[T]) verify(a, b int32) {
 	if total != int64(st.N)*int64(st.c) {
 		panic(&InvariantError{fmt.Sprintf("%d copies in the network, want N·c = %d", total, st.N*st.c)})
 	}
+	cb := st.cache[int(b)*c : int(b)*c+c]
 	for x, k := range st.copies {
 		if k == 0 && st.existed[x] {
-			panic(&InvariantError{fmt.Sprintf("item %d vanished in a shuffle of %d and %d", x, a, b)})
+			// Allowed only for an item B held and overwrote in a shuffle
+			// whose reply was lost (A held it not: A is unchanged and
+			// would still hold it).
+			if out == replyLost && slices.Contains(st.before[c:], T(x)) && !slices.Contains(cb, T(x)) {
+				st.existed[x] = false
+				continue
+			}
+			panic(&InvariantError{fmt.Sprintf("item %d vanished in a shuffle of %d and %d (%s)", x, a, b, map[outcome]string{delivered: "both messages delivered", replyLost: "reply lost", requestLost: "request lost"}[out])})
 		}
 	}
 }

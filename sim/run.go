@@ -21,7 +21,28 @@ type Replication struct {
 	// YRound is the round-snapshot coverage: nodes that held d at one of
 	// the snapshots 0..t (see the package doc); YRound ≤ Y.
 	YRound []int32 `json:"y_round"`
+	// Alive is the number of distinct items other than d that some node
+	// holds at t = 0, right after d's insertion: n less the items that died
+	// in the warm-up (under loss an item B overwrote in a shuffle whose
+	// reply was lost may reach no one) or whose last copy the insertion
+	// replaced. The protocol records it when Config.Loss > 0; it is 0
+	// otherwise (and then absent from a part file, so that lossless parts
+	// are unchanged), where no shuffle loses an item.
+	Alive int `json:"alive,omitempty"`
 	Counters
+}
+
+// Extinction returns the round t at which d died, the first t with
+// X(t) = 0 (d's last copy vanished during round t; X = 0 is absorbing, no
+// node can get d back), or −1 if d is alive at t = Rounds. Only a lossy
+// run (Config.Loss > 0) can lose d; a lossless one always returns −1.
+func (rep *Replication) Extinction() int {
+	for t, x := range rep.X {
+		if x == 0 {
+			return t
+		}
+	}
+	return -1
 }
 
 // Result is a set of replications of one experiment, in increasing index.
@@ -81,7 +102,7 @@ func Run(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 	}
 	var tr approx.Transitions
 	if cfg.Model != Protocol {
-		if tr, err = approx.TransitionsFor(cfg.PDrop, cfg.Shuffle); err != nil {
+		if tr, err = approx.TransitionsLossFor(cfg.PDrop, cfg.Shuffle, cfg.Loss); err != nil {
 			return nil, fielderr.Within("sim", "Config", err)
 		}
 	}
@@ -216,6 +237,9 @@ func runProtocol[T item](ctx context.Context, cfg Config, r *rng.Rand, sched *sc
 	}
 	pickNodes()
 	st.insert(r, initial)
+	if cfg.Loss > 0 {
+		rep.Alive = st.alive()
+	}
 	failNodes(cfg, r, sched, initial)
 	st.tracking = true
 	rep.record(0, st.xCount, st.yCount, &st.snap)

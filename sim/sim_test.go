@@ -22,24 +22,30 @@ func small() Config {
 }
 
 // TestInvariants runs the checking mode (after every shuffle: c distinct
-// items per cache, each at most n, N·c copies in all, no item vanishing)
-// under every schedule and topology, on both buffer paths (2s ≤ c and
-// 2s > c) and at their edges (s = 1, 2s = c, s = c), with n = 60 and with
-// n = c + 1, where almost every received item is a duplicate. .ci/run also
-// runs it with the bounds checks on (-tags gossipkit_bounds).
+// items per cache, each at most n, N·c copies in all, no item from
+// nowhere, no item vanishing) under every schedule and topology, on both
+// buffer paths (2s ≤ c and 2s > c) and at their edges (s = 1, 2s = c,
+// s = c), with n = 60 and with n = c + 1, where almost every received item
+// is a duplicate; and with loss ε = 0.3, where the check also requires A's
+// cache unchanged when the reply is lost, both when the request is, and
+// lets an item vanish only when B overwrote it in a shuffle whose reply was
+// lost. .ci/run also runs it with the bounds checks on (-tags
+// gossipkit_bounds).
 func TestInvariants(t *testing.T) {
-	for _, n := range []int{60, 13} {
-		for _, s := range []int{1, 5, 6, 9, 12} {
-			if s >= n {
-				continue
-			}
-			for _, sched := range []Schedule{Rounds, Async, Continuous} {
-				for _, top := range []Topology{{Kind: Full}, {Kind: Regular, Degree: 4}, {Kind: Torus, Radius: 0.15}} {
-					cfg := small()
-					cfg.Shuffle.Items, cfg.Shuffle.Exchange, cfg.Schedule, cfg.Topology, cfg.Ticks, cfg.Check = n, s, sched, top, 10, true
-					cfg.Reps = 2
-					if _, err := Run(context.Background(), cfg, Settings{Workers: 2}); err != nil {
-						t.Fatalf("n=%d s=%d %v %v: %v", n, s, sched, top, err)
+	for _, loss := range []float64{0, 0.3} {
+		for _, n := range []int{60, 13} {
+			for _, s := range []int{1, 5, 6, 9, 12} {
+				if s >= n {
+					continue
+				}
+				for _, sched := range []Schedule{Rounds, Async, Continuous} {
+					for _, top := range []Topology{{Kind: Full}, {Kind: Regular, Degree: 4}, {Kind: Torus, Radius: 0.15}} {
+						cfg := small()
+						cfg.Shuffle.Items, cfg.Shuffle.Exchange, cfg.Schedule, cfg.Topology, cfg.Ticks, cfg.Check = n, s, sched, top, 10, true
+						cfg.Reps, cfg.Loss = 2, loss
+						if _, err := Run(context.Background(), cfg, Settings{Workers: 2}); err != nil {
+							t.Fatalf("ε=%g n=%d s=%d %v %v: %v", loss, n, s, sched, top, err)
+						}
 					}
 				}
 			}
@@ -59,7 +65,7 @@ func TestCheckCatchesCorruption(t *testing.T) {
 		}
 	}()
 	st.shuffle(rng.NewStream(1, 2), 0, 1)
-	st.verify(0, 1)
+	st.verify(0, 1, delivered)
 }
 
 func TestInitialPlacement(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/big"
 	"slices"
+
+	"github.com/gossipkit/gossipkit/internal/stats"
 )
 
 // RoundStats summarises one round over replications, as fractions of N.
@@ -16,6 +18,13 @@ type RoundStats struct {
 	// The round-snapshot coverage (Replication.YRound).
 	YRMean, YRSD        float64
 	YRQ05, YRQ50, YRQ95 float64
+	// PExtinct is the share of replications in which d is extinct at t
+	// (X(t) = 0; absorbing, so it never decreases), an estimate of
+	// P(X(t) = 0); PExtinctSE its binomial standard error √(p(1−p)/R) over
+	// the R replications (0 when p is 0 or 1: use more replications, or
+	// the exact chain, to bound a rare extinction). Both are 0 in a
+	// lossless run, where d cannot die.
+	PExtinct, PExtinctSE float64
 }
 
 // powerSums are the exact integer power sums of a round's counts over
@@ -96,6 +105,12 @@ func (r *Result) Summary() []RoundStats {
 		s.XMean, s.XSD = moments(xs).meanSD(r.Config.Nodes)
 		s.YMean, s.YSD = moments(ys).meanSD(r.Config.Nodes)
 		s.YRMean, s.YRSD = moments(yr).meanSD(r.Config.Nodes)
+		dead := 0
+		for _, x := range xs {
+			dead += b2i(x == 0)
+		}
+		s.PExtinct = float64(dead) / float64(len(xs))
+		s.PExtinctSE = math.Sqrt(s.PExtinct * (1 - s.PExtinct) / float64(len(xs)))
 		slices.Sort(xs)
 		slices.Sort(ys)
 		slices.Sort(yr)
@@ -113,4 +128,24 @@ func (r *Result) Totals() Counters {
 		c.add(&r.Reps[i].Counters)
 	}
 	return c
+}
+
+// AliveMean returns the mean over replications of Replication.Alive, the
+// distinct items other than d alive at t = 0, and its standard error (the
+// replications' sd over √R; 0 for one replication). It is NaN for a run
+// that does not record them (a lossless run, or the Markov models, which
+// have no caches).
+func (r *Result) AliveMean() (mean, se float64) {
+	if r.Config.Model != Protocol || r.Config.Loss == 0 || len(r.Reps) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	v := make([]float64, len(r.Reps))
+	for i := range r.Reps {
+		v[i] = float64(r.Reps[i].Alive)
+	}
+	m, sd := stats.MeanSD(v)
+	if len(v) < 2 {
+		return m, 0
+	}
+	return m, sd / math.Sqrt(float64(len(v)))
 }

@@ -133,7 +133,9 @@ type Measured struct {
 	// which picks the form); 0 where package exact refuses s.
 	PDropSimplified, PDropFormula1 float64
 	// Trans is the empirical P(to|from) of d's state in shuffles, NaN where
-	// a state was never seen; TransModel the model's with simplified P_drop.
+	// a state was never seen; TransModel the model's with simplified P_drop
+	// and the run's loss (approx.NewTransitionsLoss; the lossless matrix at
+	// Loss = 0).
 	Trans            [4][4]float64
 	TransModel       approx.Transitions
 	Failed, Shuffles int64
@@ -152,7 +154,7 @@ func (r *Result) Measure() Measured {
 	if q, err := approx.PDrop(approx.Exact, c.Shuffle); err == nil {
 		m.PDropFormula1 = q
 	}
-	m.TransModel, _ = approx.TransitionsFor(approx.Simplified, c.Shuffle)
+	m.TransModel, _ = approx.TransitionsLossFor(approx.Simplified, c.Shuffle, c.Loss)
 	for i := range 4 {
 		var row int64
 		for j := range 4 {

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
 	"github.com/gossipkit/gossipkit/internal/shard"
 )
@@ -44,6 +46,9 @@ func (x Experiment) Validate() error {
 
 // Indices returns the seed indices of shard id (nil: every seed), in order.
 func (x Experiment) Indices(id *ShardID) []int {
+	if x.Seeds < 0 || x.Seeds > MaxSeeds {
+		return nil // Validate refuses the experiment
+	}
 	if id != nil {
 		return id.Indices(x.Seeds)
 	}
@@ -69,6 +74,9 @@ type Settings struct {
 // returns their results. ctx is checked between seeds and every few
 // thousand events within one.
 func (x Experiment) Run(ctx context.Context, set Settings) ([]SeedResult, error) {
+	if err := ctxguard.Check("tree", ctx); err != nil {
+		return nil, err
+	}
 	if err := x.Validate(); err != nil {
 		return nil, err
 	}
@@ -139,6 +147,9 @@ func (r SeedResult) pct(after, before func(Metrics) float64) float64 {
 
 // Over summarises one quantity over seeds, in the order given.
 func Over(res []SeedResult, f func(SeedResult) float64) Stat {
+	if f == nil {
+		return StatOf(nil)
+	}
 	v := make([]float64, len(res))
 	for i, x := range res {
 		v[i] = f(x)
@@ -165,7 +176,13 @@ type Summary struct {
 }
 
 // Summarize aggregates res (in seed order, as Run and Merge return them).
+// Results that Run cannot have returned for x (a failure experiment's
+// without the repaired tree's metrics) give the summary of no seeds: Seeds
+// 0 and every Stat NaN.
 func (x Experiment) Summarize(res []SeedResult) Summary {
+	if x.Fail && slices.ContainsFunc(res, func(r SeedResult) bool { return r.Repair == nil }) {
+		res = nil
+	}
 	m := func(r SeedResult) Metrics {
 		if x.Fail {
 			return *r.Repair

@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -20,10 +21,21 @@ func (s *Sim) scheduleDetect(v int32) {
 	s.push(event{t: s.nextPing(v, s.now) + s.cfg.PingTimeoutMs, kind: evDetectParent, a: v, b: p})
 }
 
+// built reports a Sim that New did not make (nil, or the zero Sim).
+func (s *Sim) built() error {
+	if s == nil || len(s.id) == 0 {
+		return errors.New("tree: the Sim was not made by New or Build")
+	}
+	return nil
+}
+
 // Fail makes a fraction of the nodes fail at once (FailAtMs after the tree
 // was built), lets the repair strategy run to the end, and returns the
 // metrics of the repaired tree.
 func (s *Sim) Fail(fraction float64, repair Repair, elect Elect) (Metrics, error) {
+	if err := s.built(); err != nil {
+		return Metrics{}, err
+	}
 	if !(fraction >= 0 && fraction < 1) {
 		return Metrics{}, fmt.Errorf("tree: Fail: fraction %g: valid range [0, 1)", fraction)
 	}
@@ -40,8 +52,22 @@ func (s *Sim) Fail(fraction float64, repair Repair, elect Elect) (Metrics, error
 	return s.FailNodes(perm[:k], repair, elect)
 }
 
-// FailNodes makes the given nodes fail at once and repairs the tree.
+// FailNodes makes the given nodes fail at once and repairs the tree. Each
+// node must be in 0..N−1, alive, and listed once.
 func (s *Sim) FailNodes(nodes []int32, repair Repair, elect Elect) (Metrics, error) {
+	if err := s.built(); err != nil {
+		return Metrics{}, err
+	}
+	if !repairNames.Valid(repair) || !electNames.Valid(elect) {
+		return Metrics{}, fmt.Errorf("tree: FailNodes: repair %v or election %v is not a strategy", repair, elect)
+	}
+	seen := make(map[int32]bool, len(nodes))
+	for _, v := range nodes {
+		if v < 0 || int(v) >= len(s.id) || !s.alive[v] || seen[v] {
+			return Metrics{}, fmt.Errorf("tree: FailNodes: node %d is not a live node of 0..%d listed once", v, len(s.id)-1)
+		}
+		seen[v] = true
+	}
 	s.cfg.Repair, s.cfg.Elect = repair, elect
 	n := len(s.id)
 	k := len(nodes)

@@ -60,7 +60,12 @@ func RunSeed(ctx context.Context, cfg Config, base uint64, index int, fail bool)
 // moment the root sends a notification, with no time for repair, and
 // returns the share of the surviving nodes that receive it (those whose
 // every ancestor survived). The tree itself is left unchanged.
+//
+// It is NaN for a Sim that New did not make or a fraction outside [0, 1].
 func (s *Sim) ReachWithFailures(fraction float64) float64 {
+	if s.built() != nil || !(fraction >= 0 && fraction <= 1) {
+		return math.NaN()
+	}
 	n := len(s.id)
 	k := int(fraction*float64(n) + 0.5)
 	var cand []int32

@@ -2,6 +2,7 @@ package tree
 
 import (
 	"context"
+	"math/bits"
 
 	"github.com/gossipkit/gossipkit/internal/enum"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
@@ -115,11 +116,12 @@ const DefaultSiblingRefreshMs = 1000
 // LookupCost is the default cost of one DHT look-up among nodes nodes:
 // 2⌈log₂ nodes⌉ messages (0 for one node).
 func LookupCost(nodes int) int {
-	h := 0
-	for 1<<h < nodes {
-		h++
+	if nodes <= 1 {
+		return 0
 	}
-	return 2 * h
+	// ⌈log₂ N⌉ = bits.Len(N − 1) for N ≥ 2 (a loop doubling 1<<h until it
+	// passed N never ended for N above 2^62).
+	return 2 * bits.Len(uint(nodes-1))
 }
 
 // DefaultConfig is the document's setting: 4000 nodes, k = 8, first, random.

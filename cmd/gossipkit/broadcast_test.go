@@ -30,9 +30,9 @@ func TestPlanProtocolBadInput(t *testing.T) {
 		{[]string{"--protocol", "pull", "--fanout", "0:3"}, "--fanout 0: valid range 1..999"},
 		{[]string{"--protocol", "push", "--fanout", "5:2"}, "--fanout"},
 		{[]string{"--protocol", "push", "--fanout", "1:20000"}, "--fanout \"1:20000\": at most 10000 values"},
-		{[]string{"--protocol", "push", "--loss", "1"}, "--loss 1: valid range [0, 1)"},
-		{[]string{"--protocol", "push", "--loss", "-0.01"}, "--loss -0.01: valid range [0, 1)"},
-		{[]string{"--protocol", "push", "--loss", "NaN"}, "--loss NaN: valid range [0, 1)"},
+		{[]string{"--protocol", "push", "--loss", "1"}, `--loss "1": valid range 0 ≤ ε < 1`},
+		{[]string{"--protocol", "push", "--loss", "-0.01"}, `--loss "-0.01": valid range 0 ≤ ε < 1`},
+		{[]string{"--protocol", "push", "--loss", "NaN"}, `--loss "NaN": valid range 0 ≤ ε < 1`},
 		{[]string{"--protocol", "push-pull", "--failed", "1"}, "--failed 1: valid range [0, 1)"},
 		// N = 2, φ = 0.9: ⌊0.9·1⌋ = 0 down, but then fanout 3 ≥ 2 live.
 		{[]string{"--protocol", "push", "-N", "2", "--failed", "0.9"}, "--fanout 3: valid range 1..1"},
@@ -52,7 +52,7 @@ func TestPlanProtocolBadInput(t *testing.T) {
 		{[]string{"--protocol", "push", "--method", "fast"}, `--method "fast": valid values are auto, exact, asymptotic, mc`},
 		// The families' flags do not mix; every offending flag is named.
 		{[]string{"--fanout", "3"}, "--fanout: broadcast flags, not used with --protocol shuffle"},
-		{[]string{"--protocol", "shuffle", "--loss", "0.1", "--budget", "4", "--interval", "0.2"}, "--budget, --interval, --loss: broadcast flags, not used with --protocol shuffle"},
+		{[]string{"--protocol", "shuffle", "--loss", "0.1", "--budget", "4", "--interval", "0.2"}, "--budget, --interval: broadcast flags, not used with --protocol shuffle"},
 		{[]string{"--protocol", "push", "-n", "600", "-s", "3"}, "-n, -s: shuffle flags, not used with --protocol push"},
 		{[]string{"--protocol", "pull", "--pdrop", "exact", "--time", "shuffles", "--model", "lumped", "--initial", "2", "--accuracy", "1", "-c", "5"},
 			"--accuracy, -c, --initial, --model, --pdrop, --time: shuffle flags, not used with --protocol pull"},

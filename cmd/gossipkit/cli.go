@@ -1,13 +1,17 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/cli"
+	"github.com/gossipkit/gossipkit/internal/flagval"
 	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/sim"
 )
@@ -57,6 +61,41 @@ func timeFlag(fs *cli.FlagSet, t *gossip.Time, field string, allowed ...gossip.T
 	return cli.Enum(fs, t, "time", field, "time model (go doc ./gossip Time)", allowed...)
 }
 
+// lossFlag declares --loss, ε (gossip.Loss: its help and valid range),
+// bound to field and, with dst, to *dst; with grid it also takes a grid
+// LO:HI:STEP (plan). It returns the values given (0 by default).
+func lossFlag(fs *cli.FlagSet, dst *float64, field string, grid bool) *[]float64 {
+	vals := &[]float64{0}
+	usage := gossip.Loss.Usage()
+	if grid {
+		usage += ", or (the shuffle, with --deadline) a grid LO:HI:STEP: each ε, and the largest ε each s tolerates"
+	}
+	cli.Parsed(fs, vals, "loss", field, usage, func(s string) ([]float64, error) {
+		v, err := flagval.FloatRange(s)
+		switch {
+		case err != nil:
+			return nil, err
+		case len(v) > 1 && !grid:
+			return nil, fmt.Errorf("%q: one value ε (%s)", s, gossip.Loss.Range)
+		case slices.ContainsFunc(v, func(e float64) bool { return !gossip.ValidLoss(e) }):
+			return nil, fmt.Errorf("%q: valid range %s (%s)", s, gossip.Loss.Range, gossip.Loss.Meaning)
+		case dst != nil:
+			*dst = v[0]
+		}
+		return v, nil
+	}, func(v []float64) string { return strings.Trim(fmt.Sprint(v), "[]") })
+	return vals
+}
+
+// topologyFlag declares --topology (sim.ParseTopology's syntax), bound to
+// t and Config.Topology.
+func topologyFlag(fs *cli.FlagSet, t *sim.Topology, usage string) {
+	cli.Parsed(fs, t, "topology", "Config.Topology", usage, func(s string) (sim.Topology, error) {
+		t, err := sim.ParseTopology(s)
+		return t, errors.Unwrap(err)
+	}, sim.Topology.String)
+}
+
 // mcFlags declares the Monte Carlo settings that are not nil: --reps,
 // --seed and --workers (checked by checkWorkers).
 func mcFlags(fs *cli.FlagSet, reps *int, repsField string, seed *uint64, workers *int) {
@@ -74,27 +113,14 @@ func mcFlags(fs *cli.FlagSet, reps *int, repsField string, seed *uint64, workers
 // workersFlag declares --workers, one per CPU by default (the help says
 // so rather than this machine's count).
 func workersFlag(fs *cli.FlagSet, p *int) {
-	fs.Var(&workersValue{p}, "workers", "worker goroutines (1..4096); the output does not depend on it")
-	fs.Bind("Settings.Workers", "workers")
+	cli.Parsed(fs, p, "workers", "Settings.Workers", "worker goroutines (1..4096); the output does not depend on it", func(s string) (int, error) {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return 0, fmt.Errorf("%q: not an integer", s)
+		}
+		return n, nil
+	}, func(n int) string { return map[bool]string{true: "one per CPU", false: strconv.Itoa(n)}[n == 0] })
 	*p = sim.DefaultWorkers()
-}
-
-type workersValue struct{ p *int }
-
-func (v *workersValue) String() string {
-	if v.p == nil || *v.p == 0 {
-		return "one per CPU"
-	}
-	return strconv.Itoa(*v.p)
-}
-
-func (v *workersValue) Set(s string) error {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return fmt.Errorf("%q: not an integer", s)
-	}
-	*v.p = n
-	return nil
 }
 
 func checkWorkers(w int) error {

@@ -17,15 +17,14 @@ import (
 	"github.com/gossipkit/gossipkit/internal/flagval"
 	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/plan"
-	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
 // The flags that belong to one family of protocols only: a flag of the
 // other family is refused (planFamily).
 var (
-	shuffleOnly   = []string{"n", "c", "s", "initial", "time", "pdrop", "model", "accuracy"}
-	broadcastOnly = []string{"fanout", "loss", "failed", "budget", "interval", "message-bytes"}
+	shuffleOnly   = []string{"n", "c", "s", "initial", "time", "pdrop", "model", "accuracy", "topology"}
+	broadcastOnly = []string{"fanout", "failed", "budget", "interval", "message-bytes"}
 )
 
 // maxSettings bounds the settings one plan sweeps (exchange sizes, or
@@ -34,7 +33,7 @@ const maxSettings = 10_000
 
 func cmdPlan(fs *cli.FlagSet) cli.Run {
 	protocols := append([]string{"shuffle"}, broadcast.ProtocolNames()...)
-	protocol := fs.String("protocol", "shuffle", "shuffle (the paper's protocol: -n -c -s --initial --time --pdrop --model --accuracy) or a broadcast protocol, push, pull or push-pull (--fanout --loss --failed --budget --interval --message-bytes)")
+	protocol := fs.String("protocol", "shuffle", "shuffle (the paper's protocol: -n -c -s --initial --time --pdrop --model --accuracy --topology) or a broadcast protocol, push, pull or push-pull (--fanout --failed --budget --interval --message-bytes); both take --loss")
 	// The shuffle's configuration holds the flags both families share.
 	cfg := plan.Config{Nodes: 1000, Shuffle: defaultShuffle, Initial: 1, Level: 0.99, Confidence: 0.95}
 	fs.IntField(&cfg.Nodes, "N", "Config.Nodes", "number of nodes N (2..2^40; the exact method 2..5000 for the shuffle)")
@@ -52,12 +51,13 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 	cli.Enum(fs, &set.Model, "model", "Settings.Model", "what --method mc simulates (markov: the pairwise model shuffle by shuffle; lumped: the same law on its state (X, Y), event by event, O(N) work a replication; protocol: every cache)")
 	fs.FloatField(&set.Accuracy, "accuracy", "Settings.Accuracy", "accuracy auto asks of the asymptotic law, in rounds (0: the default)")
 	timeFlag(fs, &cfg.Time, "Config.Time", gossip.Continuous, gossip.Shuffles)
+	loss := lossFlag(fs, nil, "Config.Loss", true)
+	topologyFlag(fs, &cfg.Topology, "the shuffle's network for --method mc (markov or protocol): full, regular:DEG or torus:RADIUS; no exact or asymptotic law covers another")
 	pdropFlag(fs, &cfg.PDrop, "Config.PDrop")
 	var bc broadcast.Config
 	fs.Bind("Config.Protocol", "protocol")
 	fanout := fs.String("fanout", "3", "fanout k, the distinct peers a node pushes to or asks each round: K or a range LO:HI[:STEP] (1 ≤ k < the live nodes)")
 	fs.Bind("Config.Fanout", "fanout")
-	fs.FloatField(&bc.Loss, "loss", "Config.Loss", "ε in [0, 1), the probability that a one-way message is lost")
 	fs.FloatField(&bc.Failed, "failed", "Config.Failed", "φ in [0, 1): ⌊φ·(N−1)⌋ nodes other than the source are down")
 	budget := fs.String("budget", "0", "transmit budget B of push (0: none): B, a range LO:HI[:STEP], or memberlist[:MULT] = MULT·⌈log10(N+1)⌉ (MULT 4 by default)")
 	fs.Bind("Config.Budget", "budget")
@@ -95,8 +95,12 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 			return usagef("--shard %q: shards are for a broadcast protocol's Monte Carlo (--protocol push|pull|push-pull --method mc)", *shardS)
 		}
 		if *protocol == "shuffle" {
-			d, err = planShuffle(ctx, e, cfg, *sS, set)
+			d, err = planShuffle(ctx, e, cfg, *sS, *loss, set)
 		} else {
+			if len(*loss) > 1 {
+				return usagef("--loss %v: a grid of ε is for --protocol shuffle; give one value", *loss)
+			}
+			bc.Loss = (*loss)[0]
 			bc.Protocol, _ = broadcast.ParseProtocol(*protocol)
 			bc.Nodes, bc.Level, bc.Deadline, bc.Confidence = cfg.Nodes, cfg.Level, cfg.Deadline, cfg.Confidence
 			bset := broadcast.Settings{Method: set.Method, Reps: set.Reps, Seed: set.Seed, Workers: set.Workers}
@@ -146,7 +150,7 @@ func planRange(flag, val string, lo int) ([]int, error) {
 	return r.Values(), nil
 }
 
-func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, set plan.Settings) (*cli.Design, error) {
+func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, losses []float64, set plan.Settings) (*cli.Design, error) {
 	// The library reads 0 as 1; the flag promises 1..N.
 	if cfg.Initial < 1 || cfg.Initial > cfg.Nodes {
 		return nil, usagef("--initial %d: valid range 1..%d", cfg.Initial, max(cfg.Nodes, 1))
@@ -157,6 +161,20 @@ func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, set pl
 	ss, err := planRange("-s", sS, 1)
 	if err != nil {
 		return nil, err
+	}
+	cfg.Loss = losses[len(losses)-1] // the largest: checked below with the rest
+	topo := cfg.Topology.Kind != sim.Full
+	switch {
+	case topo && (set.Method == plan.Exact || set.Method == plan.Asymptotic):
+		return nil, usagef("--topology %v with --method %v: no exact or asymptotic law covers a topology other than the complete graph; use --method mc (--model markov or protocol)", cfg.Topology, set.Method)
+	case topo && set.Model == plan.Lumped:
+		return nil, usagef("--topology %v with --model lumped: the lumped chain is the complete graph's; use --model markov or protocol", cfg.Topology)
+	case cfg.Loss > 0 && set.Method == plan.Asymptotic:
+		return nil, usagef("--loss %g with --method asymptotic: the asymptotic law does not cover message loss; use --method exact, mc or auto", cfg.Loss)
+	case len(losses) > 1 && !(cfg.Deadline > 0):
+		return nil, usagef("--loss %v: a grid of ε asks which ε each s tolerates, which needs --deadline", losses)
+	case len(losses)*len(ss) > maxSettings:
+		return nil, usagef("--loss, -s: %d settings; at most %d", len(losses)*len(ss), maxSettings)
 	}
 	if set.Method == plan.Exact && cfg.Nodes > 5000 {
 		return nil, usagef("-N %d: valid range 2..5000 with --method exact (the joint chain)", cfg.Nodes)
@@ -171,10 +189,10 @@ func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, set pl
 			return nil, usagef("-s %d: with s = c no copy is ever made; only --method exact applies (valid range for --method %s: 1..%d)", s, set.Method, cfg.Shuffle.Cache-1)
 		}
 	}
-	if set.Method == plan.MonteCarlo {
+	if set.Method == plan.MonteCarlo || topo {
 		// The replications' memory, as sim checks it (rounds do not matter
 		// to the caches; 1000 bounds the trajectories of a usual run).
-		sc := sim.Config{Model: sim.Markov, Nodes: cfg.Nodes, Shuffle: cfg.Shuffle, Rounds: 1000, Reps: set.Reps, Initial: cfg.Initial}
+		sc := sim.Config{Model: sim.Markov, Nodes: cfg.Nodes, Shuffle: cfg.Shuffle, Rounds: 1000, Reps: set.Reps, Initial: cfg.Initial, Topology: cfg.Topology}
 		sc.Shuffle.Exchange = ss[0]
 		if set.Model == plan.Protocol {
 			sc.Model = sim.Protocol
@@ -188,6 +206,13 @@ func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, set pl
 	}
 	prog := newProgress(e, "plan")
 	set.Progress = func(done, total int64) { prog(min(done, total), total) }
+	if len(losses) > 1 {
+		ld, err := plan.LossSweep(ctx, cfg, ss, losses, set)
+		if err != nil {
+			return nil, err
+		}
+		return lossDesign(ld), nil
+	}
 	d, err := plan.Sweep(ctx, cfg, ss, set)
 	if err != nil {
 		return nil, err
@@ -195,50 +220,41 @@ func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, set pl
 	return shuffleDesign(d), nil
 }
 
-// shuffleDesign is a shuffle design as the CLI writes it: one row per
-// exchange size; feasible is null without a deadline.
+// shuffleDesign is a shuffle design as the CLI writes it (plan's Table,
+// Header and Choice) with an accuracy note per row.
 func shuffleDesign(d *plan.Design) *cli.Design {
-	c := d.Config
-	t := &plots.Table{Keys: []string{"s", "method", "mean", "sd", "q05", "q25", "q50", "q75", "q95", "t_confidence", "p_deadline", "feasible", "items_sent",
-		"error_bound", "se_mean", "se_sd", "se_p_deadline", "dev_mean", "dev_sd", "dev_p_deadline"}}
-	out := &cli.Design{Table: t, Short: 13, Best: d.Best, Cheapest: d.Cheapest}
-	for _, a := range d.Rows {
-		var feasible any
-		if c.Deadline > 0 {
-			feasible = a.Feasible
-		}
-		ac := a.Accuracy
-		t.Rows = append(t.Rows, []any{a.Exchange, a.Method.String(), a.Mean, a.SD, a.Q05, a.Q25, a.Q50, a.Q75, a.Q95, a.TConfidence, a.PDeadline, feasible, a.ItemsSent,
-			ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.DevMean, ac.DevSD, ac.DevPDeadline})
-		out.Notes = append(out.Notes, cli.Note{Method: a.Method.String(), Where: fmt.Sprintf("s = %d", a.Exchange),
-			Among: fmt.Sprintf("the least accurate s, %d; every s: --format csv or json", a.Exchange), Text: ac.Note,
-			Size: cli.Worst(ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.DevMean, ac.DevSD)})
-	}
-	conf := c.Confidence
-	if conf == 0 {
-		conf = 0.95
-	}
-	var h strings.Builder
-	fmt.Fprintf(&h, "Time T_L to coverage L = %g (%d of N = %d nodes), n = %d, c = %d, K = %d, %v time, P_drop %v; t_confidence = the %g-quantile",
-		c.Level, int(math.Ceil(c.Level*float64(c.Nodes)-1e-9)), c.Nodes, c.Shuffle.Items, c.Shuffle.Cache, max(c.Initial, 1), c.Time, c.PDrop, conf)
-	if c.Deadline > 0 {
-		fmt.Fprintf(&h, "; deadline D = %g rounds", c.Deadline)
-	}
-	h.WriteString(". Rounds; items_sent = 2s·N·mean.")
-	out.Header = h.String()
-	meets := map[bool]string{true: " among the s that meet the deadline", false: ""}[c.Deadline > 0]
-	switch {
-	case d.Best >= 0:
-		b := d.Rows[d.Best]
-		out.Choice = fmt.Sprintf("Best s = %d (the smallest t_confidence%s): t_confidence %.4g rounds, mean %.4g, items sent %.4g (expected).\n", b.Exchange, meets, b.TConfidence, b.Mean, b.ItemsSent)
-		if ch := d.Rows[d.Cheapest]; d.Cheapest != d.Best {
-			out.Choice += fmt.Sprintf("Cheapest s = %d (the fewest items sent%s): t_confidence %.4g rounds, mean %.4g, items sent %.4g (expected).\n",
-				ch.Exchange, map[bool]string{true: " that meets the deadline", false: ""}[c.Deadline > 0], ch.TConfidence, ch.Mean, ch.ItemsSent)
-		}
-	case c.Deadline > 0:
-		out.Choice = fmt.Sprintf("No s meets the deadline %g with probability %g.\n", c.Deadline, conf)
+	t, short := d.Table()
+	return &cli.Design{Table: t, Short: short, Best: d.Best, Cheapest: d.Cheapest, Header: d.Header(), Choice: d.Choice(), Notes: shuffleNotes([]*plan.Design{d}, nil)}
+}
+
+// lossDesign is a design over a grid of ε: best and cheapest are the rows
+// of the most tolerant s and of the cheapest as tolerant, at that ε.
+func lossDesign(ld *plan.LossDesign) *cli.Design {
+	t, short := ld.Table()
+	out := &cli.Design{Table: t, Short: short, Best: -1, Cheapest: -1, Header: ld.Header(), Choice: ld.Choice(), Notes: shuffleNotes(ld.Designs, ld.Losses)}
+	if i, b, c := ld.Choose(); i >= 0 {
+		n := len(ld.Exchanges)
+		out.Best, out.Cheapest = i*n+b, i*n+c
 	}
 	return out
+}
+
+// shuffleNotes is a note per row of designs, the i-th at losses[i] (nil:
+// one design).
+func shuffleNotes(designs []*plan.Design, losses []float64) (notes []cli.Note) {
+	for i, d := range designs {
+		for _, a := range d.Rows {
+			where, among := fmt.Sprintf("s = %d", a.Exchange), fmt.Sprintf("the least accurate s, %d; every s: --format csv or json", a.Exchange)
+			if losses != nil {
+				where = fmt.Sprintf("ε = %g, s = %d", losses[i], a.Exchange)
+				among = "the least accurate row, " + where + "; every row: --format csv or json"
+			}
+			ac := a.Accuracy
+			notes = append(notes, cli.Note{Method: a.Method.String(), Where: where, Among: among, Text: ac.Note,
+				Size: cli.Worst(ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.SEPReach, ac.DevMean, ac.DevSD)})
+		}
+	}
+	return notes
 }
 
 func planBroadcast(ctx context.Context, e *env, cfg broadcast.Config, fanout, budget string, set broadcast.Settings) (*cli.Design, error) {
@@ -335,74 +351,16 @@ func planSettings(cfg broadcast.Config, fanout, budget string) (ks, bs []int, er
 	return ks, bs, nil
 }
 
-// broadcastDesign is a broadcast design as the CLI writes it: one row per
-// fanout and budget; the seconds and bytes columns only when --interval
-// and --message-bytes are given.
+// broadcastDesign is a broadcast design as the CLI writes it (broadcast's
+// Table, Header and Choice) with an accuracy note per row.
 func broadcastDesign(d *broadcast.Design) *cli.Design {
-	c := d.Config
-	keys := []string{"fanout", "budget", "method", "p_reach", "mean", "sd", "q05", "q25", "q50", "q75", "q95", "t_confidence", "p_deadline", "feasible", "residue", "p_miss", "messages_per_node"}
-	secs, bytes := c.Interval > 0, c.MessageBytes > 0
-	if secs {
-		keys = append(keys, "seconds", "t_confidence_seconds")
-	}
-	if bytes {
-		keys = append(keys, "bytes_per_node", "bytes_per_node_per_second")
-	}
-	short := len(keys)
-	keys = append(keys, "error_bound", "se_mean", "se_sd", "se_p_deadline", "se_p_reach", "se_messages", "dev_mean", "dev_sd", "dev_p")
-	t := &plots.Table{Keys: keys}
-	out := &cli.Design{Table: t, Short: short, Best: d.Best, Cheapest: d.Cheapest}
+	t, short := d.Table()
+	out := &cli.Design{Table: t, Short: short, Best: d.Best, Cheapest: d.Cheapest, Header: d.Header(), Choice: d.Choice()}
 	for _, a := range d.Rows {
-		var feasible any
-		if c.Deadline > 0 {
-			feasible = a.Feasible
-		}
-		row := []any{a.Fanout, a.Budget, a.Method.String(), a.PReach, a.Mean, a.SD, a.Q05, a.Q25, a.Q50, a.Q75, a.Q95, a.TConfidence, a.PDeadline, feasible, a.Residue, a.PMiss, a.Messages}
-		if secs {
-			row = append(row, a.Seconds, a.TConfidenceSeconds)
-		}
-		if bytes {
-			row = append(row, a.BytesPerNode, a.BytesPerNodePerSecond)
-		}
-		ac := a.Accuracy
-		t.Rows = append(t.Rows, append(row, ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.SEPReach, ac.SEMessages, ac.DevMean, ac.DevSD, ac.DevP))
-		where := fmt.Sprintf("fanout %d, budget %d", a.Fanout, a.Budget)
+		ac, where := a.Accuracy, fmt.Sprintf("fanout %d, budget %d", a.Fanout, a.Budget)
 		out.Notes = append(out.Notes, cli.Note{Method: a.Method.String(), Where: where,
 			Among: "the least accurate setting, " + where + "; every setting: --format csv or json", Text: ac.Note,
 			Size: cli.Worst(ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.SEPReach, ac.DevMean, ac.DevSD, ac.DevP)})
-	}
-	conf := c.ConfidenceOrDefault()
-	var h strings.Builder
-	fmt.Fprintf(&h, "%v broadcast: N = %d nodes, %d live (failed share φ = %g), loss ε = %g; T_L = the first round with %d of the %d live nodes informed (L = %g); mean, sd and quantiles given T_L < ∞; t_confidence = the first round r with P(T_L ≤ r) ≥ %g",
-		c.Protocol, c.Nodes, c.Live(), c.Failed, c.Loss, c.Target(), c.Live(), c.Level, conf)
-	if c.Deadline > 0 {
-		fmt.Fprintf(&h, "; deadline D = %g rounds", c.Deadline)
-	}
-	h.WriteString(". Rounds")
-	if secs {
-		fmt.Fprintf(&h, " of %g s", c.Interval)
-	}
-	h.WriteString("; budget 0 = none; messages_per_node = one-way messages sent per live node.")
-	out.Header = h.String()
-	line := func(what string, i int, rule string) string {
-		a := d.Rows[i]
-		s := fmt.Sprintf("%s: fanout %d, budget %d (%s): t_confidence %.4g rounds", what, a.Fanout, a.Budget, rule, a.TConfidence)
-		if secs {
-			s += fmt.Sprintf(" (%.4g s)", a.TConfidenceSeconds)
-		}
-		return s + fmt.Sprintf(", mean %.4g, P(reach) %.4g, %.4g messages per node (expected).\n", a.Mean, a.PReach, a.Messages)
-	}
-	meets := map[bool]string{true: " among the settings that meet the deadline", false: ""}[c.Deadline > 0]
-	switch {
-	case d.Best >= 0:
-		out.Choice = line("Fastest", d.Best, "the smallest t_confidence"+meets)
-		if d.Cheapest != d.Best {
-			out.Choice += line("Cheapest", d.Cheapest, "the fewest messages per node"+meets)
-		}
-	case c.Deadline > 0:
-		out.Choice = fmt.Sprintf("No setting meets the deadline %g with probability %g.\n", c.Deadline, conf)
-	default:
-		out.Choice = fmt.Sprintf("No setting reaches the level with probability %g.\n", conf)
 	}
 	return out
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
 
 	"github.com/gossipkit/gossipkit/internal/cli"
@@ -24,30 +23,11 @@ func simFlags(fs *cli.FlagSet, cfg *sim.Config, workers *int) {
 	cfg.Seed = 1
 	mcFlags(fs, &cfg.Reps, "Config.Reps", &cfg.Seed, workers)
 	cli.Enum(fs, &cfg.Schedule, "schedule", "Config.Schedule", "schedule (see `go doc ./sim`)")
-	fs.Var(&topologyValue{&cfg.Topology}, "topology", "full, regular:DEG or torus:RADIUS")
-	fs.Bind("Config.Topology", "topology")
+	topologyFlag(fs, &cfg.Topology, "full, regular:DEG or torus:RADIUS")
+	lossFlag(fs, &cfg.Loss, "Config.Loss", false)
 	pdropFlag(fs, &cfg.PDrop, "Config.PDrop")
 	fs.BoolVar(&cfg.Check, "check", false, "verify the protocol's invariants after every shuffle (slow)")
 	fs.FloatField(&cfg.FailFraction, "fail", "Config.FailFraction", "fraction of the nodes, in [0, 1), that fail at t = 0 right after d is inserted (not its holders; full topology)")
-}
-
-// topologyValue is the --topology flag: sim.ParseTopology's syntax.
-type topologyValue struct{ t *sim.Topology }
-
-func (v *topologyValue) String() string {
-	if v.t == nil {
-		return ""
-	}
-	return v.t.String()
-}
-
-func (v *topologyValue) Set(s string) error {
-	t, err := sim.ParseTopology(s)
-	if err != nil {
-		return errors.Unwrap(err)
-	}
-	*v.t = t
-	return nil
 }
 
 // checkSimConfig validates cfg and checks that a run with `workers`

@@ -178,6 +178,9 @@ const MaxRaw = MaxPlain / 2
 
 // WriteJSON writes v as one gzip member of JSON (best compression).
 func WriteJSON(w io.Writer, v any) error {
+	if w == nil {
+		return errors.New("nil writer")
+	}
 	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
 	if err != nil {
 		return err
@@ -195,6 +198,9 @@ func WriteJSON(w io.Writer, v any) error {
 // keeping them, so a gzip bomb is refused in constant memory; the second
 // fills a buffer of exactly that size.
 func Decompress(r io.Reader) ([]byte, error) {
+	if r == nil {
+		return nil, errors.New("nil reader")
+	}
 	raw, err := io.ReadAll(io.LimitReader(r, MaxRaw+1))
 	if err != nil {
 		return nil, err

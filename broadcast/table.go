@@ -1,0 +1,87 @@
+package broadcast
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gossipkit/gossipkit/plots"
+)
+
+// Table is the design as the CLI writes it (gossipkit plan --protocol):
+// one row per fanout and budget with every answer and its accuracy; the
+// seconds and bytes columns only with Config.Interval and
+// Config.MessageBytes; feasible is nil without a deadline. Short is the
+// number of leading columns the text form shows.
+func (d *Design) Table() (t *plots.Table, short int) {
+	c := d.Config
+	keys := []string{"fanout", "budget", "method", "p_reach", "mean", "sd", "q05", "q25", "q50", "q75", "q95", "t_confidence", "p_deadline", "feasible", "residue", "p_miss", "messages_per_node"}
+	secs, bytes := c.Interval > 0, c.MessageBytes > 0
+	if secs {
+		keys = append(keys, "seconds", "t_confidence_seconds")
+	}
+	if bytes {
+		keys = append(keys, "bytes_per_node", "bytes_per_node_per_second")
+	}
+	short = len(keys)
+	t = &plots.Table{Keys: append(keys, "error_bound", "se_mean", "se_sd", "se_p_deadline", "se_p_reach", "se_messages", "dev_mean", "dev_sd", "dev_p")}
+	for _, a := range d.Rows {
+		var feasible any
+		if c.Deadline > 0 {
+			feasible = a.Feasible
+		}
+		row := []any{a.Fanout, a.Budget, a.Method.String(), a.PReach, a.Mean, a.SD, a.Q05, a.Q25, a.Q50, a.Q75, a.Q95, a.TConfidence, a.PDeadline, feasible, a.Residue, a.PMiss, a.Messages}
+		if secs {
+			row = append(row, a.Seconds, a.TConfidenceSeconds)
+		}
+		if bytes {
+			row = append(row, a.BytesPerNode, a.BytesPerNodePerSecond)
+		}
+		ac := a.Accuracy
+		t.Rows = append(t.Rows, append(row, ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.SEPReach, ac.SEMessages, ac.DevMean, ac.DevSD, ac.DevP))
+	}
+	return t, short
+}
+
+// Header is the design's one-line statement of the model and the
+// columns' meaning.
+func (d *Design) Header() string {
+	c := d.Config
+	var h strings.Builder
+	fmt.Fprintf(&h, "%v broadcast: N = %d nodes, %d live (failed share φ = %g), loss ε = %g; T_L = the first round with %d of the %d live nodes informed (L = %g); mean, sd and quantiles given T_L < ∞; t_confidence = the first round r with P(T_L ≤ r) ≥ %g",
+		c.Protocol, c.Nodes, c.Live(), c.Failed, c.Loss, c.Target(), c.Live(), c.Level, c.ConfidenceOrDefault())
+	if c.Deadline > 0 {
+		fmt.Fprintf(&h, "; deadline D = %g rounds", c.Deadline)
+	}
+	h.WriteString(". Rounds")
+	if c.Interval > 0 {
+		fmt.Fprintf(&h, " of %g s", c.Interval)
+	}
+	h.WriteString("; budget 0 = none; messages_per_node = one-way messages sent per live node.")
+	return h.String()
+}
+
+// Choice is the design's choice in words: the fastest and the cheapest
+// setting.
+func (d *Design) Choice() string {
+	c := d.Config
+	line := func(what string, i int, rule string) string {
+		a := d.Rows[i]
+		s := fmt.Sprintf("%s: fanout %d, budget %d (%s): t_confidence %.4g rounds", what, a.Fanout, a.Budget, rule, a.TConfidence)
+		if c.Interval > 0 {
+			s += fmt.Sprintf(" (%.4g s)", a.TConfidenceSeconds)
+		}
+		return s + fmt.Sprintf(", mean %.4g, P(reach) %.4g, %.4g messages per node (expected).\n", a.Mean, a.PReach, a.Messages)
+	}
+	meets := map[bool]string{true: " among the settings that meet the deadline", false: ""}[c.Deadline > 0]
+	switch {
+	case d.Best >= 0:
+		s := line("Fastest", d.Best, "the smallest t_confidence"+meets)
+		if d.Cheapest != d.Best {
+			s += line("Cheapest", d.Cheapest, "the fewest messages per node"+meets)
+		}
+		return s
+	case c.Deadline > 0:
+		return fmt.Sprintf("No setting meets the deadline %g with probability %g.\n", c.Deadline, c.ConfidenceOrDefault())
+	}
+	return fmt.Sprintf("No setting reaches the level with probability %g.\n", c.ConfidenceOrDefault())
+}

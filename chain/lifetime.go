@@ -1,0 +1,214 @@
+package chain
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
+)
+
+// birthDeath returns the per-shuffle probabilities of X → X+1, λ(X) =
+// u·X(N−X)/D, and of X → X−1, μ(X) = w·X(X−1)/D + ℓ·X(N−X)/D, for
+// X = 0..N+1 (zero at 0 and N+1; λ(N) = 0).
+func birthDeath(N int, j Jumps) (lam, mu []float64) {
+	d := float64(N) * float64(N-1)
+	lam, mu = make([]float64, N+2), make([]float64, N+2)
+	for x := 1; x <= N; x++ {
+		fx := float64(x)
+		lam[x] = j.Up / d * fx * float64(N-x)
+		mu[x] = j.Drop/d*fx*float64(x-1) + j.Lose/d*fx*float64(N-x)
+	}
+	return lam, mu
+}
+
+// replicationConfig validates cfg as a chain of X alone (Y, Level, TMax and
+// Dt are not used) and returns its jumps.
+func replicationConfig(cfg Config) (Jumps, error) {
+	c := cfg
+	c.ReplicationOnly, c.Level, c.TMax, c.Dt = true, 0, 1, 1
+	if err := c.Validate(); err != nil {
+		return Jumps{}, err
+	}
+	return c.jumps()
+}
+
+// Lifetime returns the mean and standard deviation, in rounds, of the
+// lifetime of d: the time T_0 until X = 0, from X = Initial (0 means 1),
+// with loss cfg.Loss. Without loss d never dies and both are +Inf; they
+// are +Inf too where they pass the largest float64. Only X matters: Y,
+// Level, TMax and Dt are not used, and Nodes may go up to
+// MaxNodesReplication. The law's distribution function is
+// P(T_0 ≤ t) = P(X(t) = 0), Row.PExtinct of Solve.
+//
+// X is a birth–death chain absorbed at 0, with per-shuffle probabilities
+// λ(X) = u·X(N−X)/D up and μ(X) = w·X(X−1)/D + ℓ·X(N−X)/D down. The
+// shuffles K_k that take X from k to k−1 for the first time are
+// independent for k = Initial, …, 1 (strong Markov property), and by
+// first-step analysis (from k: down w.p. μ, up w.p. λ, then K_{k+1} + K_k',
+// else K_k') their means m_k and variances v_k satisfy, with λ(N) = 0,
+//
+//	m_k = (1 + λ_k·m_{k+1}) / μ_k
+//	v_k = (m_k − 1 + λ_k·(v_{k+1} + m_{k+1}·(m_{k+1} + m_k))) / μ_k
+//
+// (every term positive: no cancellation), computed from k = N down. Then
+// E[K] = Σ_{k≤Initial} m_k, Var K = Σ v_k, and in rounds E[T_0] = E[K]/N
+// and SD = √Var K/N in shuffles time, √(E[K] + Var K)/N in continuous
+// time (the K-th event of a Poisson process of rate N), as for the time to
+// a level. The work is O(N); ctx is checked every 2¹⁶ states.
+func Lifetime(ctx context.Context, cfg Config) (mean, sd float64, err error) {
+	if err := ctxguard.Check("chain", ctx); err != nil {
+		return 0, 0, err
+	}
+	j, err := replicationConfig(cfg)
+	if err != nil {
+		return 0, 0, err
+	}
+	if j.Lose == 0 {
+		return math.Inf(1), math.Inf(1), nil
+	}
+	N, initial := cfg.Nodes, max(cfg.Initial, 1)
+	lam, mu := birthDeath(N, j)
+	var ek, vk, mNext, vNext float64
+	for k := N; k >= 1; k-- {
+		if k%(1<<16) == 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, 0, err
+			}
+		}
+		m := (1 + lam[k]*mNext) / mu[k]
+		v := (m - 1 + lam[k]*(vNext+mNext*(mNext+m))) / mu[k]
+		if k <= initial {
+			ek += m
+			vk += v
+		}
+		mNext, vNext = m, v
+	}
+	n := float64(N)
+	mean = ek / n
+	if cfg.Time == gossip.Shuffles {
+		sd = math.Sqrt(vk) / n
+	} else {
+		sd = math.Sqrt(ek+vk) / n
+	}
+	if math.IsNaN(mean) || math.IsNaN(sd) { // Inf − Inf or Inf·0 on the way
+		return math.Inf(1), math.Inf(1), nil
+	}
+	return mean, sd, nil
+}
+
+// QSTol bounds the total-variation error of QuasiStationary's law (the
+// convergence of its iteration; rounding adds about N·10⁻¹⁶ relative).
+const QSTol = 1e-11
+
+// qsWork bounds QuasiStationary's work, in states × iterations (about a
+// second of CPU).
+const qsWork = 2e8
+
+// QuasiStationary returns the quasi-stationary law of the number of
+// holders X, the law of X given survival in the long run, as ν[X] for
+// X = 0..N (ν[0] = 0): the left Perron eigenvector of the generator
+// restricted to X = 1..N, νQ = −θν, with θ = μ(1)·ν(1) the rate at which d
+// dies from that law (Darroch and Seneta 1967). Without loss it is the
+// stationary law (Stationary). Only Nodes, Shuffle, PDrop and Loss are
+// used; Nodes may go up to MaxNodesReplication.
+//
+// It is computed by inverse iteration, ν ← ν·A⁻¹ normalised, A = −Q on
+// X = 1..N, which converges geometrically at the ratio θ/θ₂ of the two
+// smallest eigenvalues of A (tiny when d lives long). For a birth–death
+// chain ν·A = b needs no matrix algebra: the flow out of {x, …, N} is
+// ν(x)μ(x) − ν(x−1)λ(x−1) = B(x) = Σ_{y≥x} b(y), so
+//
+//	ν(1) = B(1)/μ(1),   ν(x) = (B(x) + λ(x−1)·ν(x−1)) / μ(x),
+//
+// a recursion of positive terms (no cancellation), run with a binary
+// exponent kept apart (ν spans far more than float64's range when d lives
+// long). It stops when the estimated distance to the limit, δ·ρ/(1 − ρ)
+// (δ the total-variation change of the last iteration, ρ its ratio to the
+// one before), is below QSTol; it refuses (gossip.ErrTooLarge) after
+// 2·10⁸/N iterations or 10⁴, whichever is fewer.
+func QuasiStationary(cfg Config) ([]float64, error) {
+	j, err := replicationConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if j.Lose == 0 {
+		c := cfg
+		c.Loss = 0
+		return Stationary(c)
+	}
+	if !(j.Up > 0) || !(j.Drop > 0) {
+		return nil, fmt.Errorf("chain: the quasi-stationary law needs positive copy and drop probabilities (%+v)", j)
+	}
+	N := cfg.Nodes
+	lam, mu := birthDeath(N, j)
+	// Start from the stationary law of the chain reflected at 1 (ℓ kept
+	// in μ, the killing from X = 1 left out): detailed balance
+	// ν(x+1)/ν(x) = λ(x)/μ(x+1), the limit itself when θ is negligible.
+	nu := make([]float64, N+2)
+	logv := make([]float64, N+2)
+	top := 0.0
+	for x := 2; x <= N; x++ {
+		logv[x] = logv[x-1] + math.Log(lam[x-1]) - math.Log(mu[x])
+		top = math.Max(top, logv[x])
+	}
+	sum := 0.0
+	for x := 1; x <= N; x++ {
+		nu[x] = math.Exp(logv[x] - top)
+		sum += nu[x]
+	}
+	for x := range nu {
+		nu[x] /= sum
+	}
+	maxIter := min(10000, int(qsWork/float64(N)))
+	mant, expo := make([]float64, N+2), make([]int, N+2)
+	next := make([]float64, N+2)
+	prev := math.Inf(1)
+	for it := 1; it <= maxIter; it++ {
+		// Tails B(x) of the current law, then the recursion.
+		tail := 0.0
+		for x := N; x >= 1; x-- {
+			tail += nu[x]
+			next[x] = tail // B(x) for now
+		}
+		e := 0
+		v := 0.0
+		topE := math.MinInt
+		for x := 1; x <= N; x++ {
+			if x == 1 {
+				v = next[1] / mu[1]
+			} else {
+				v = (math.Ldexp(next[x], -e) + lam[x-1]*v) / mu[x]
+			}
+			if v != 0 && (v > 0x1p500 || v < 0x1p-500) {
+				fr, ex := math.Frexp(v)
+				v, e = fr, e+ex
+			}
+			mant[x], expo[x] = v, e
+			if v != 0 {
+				_, ex := math.Frexp(v)
+				topE = max(topE, e+ex)
+			}
+		}
+		sum := 0.0
+		for x := 1; x <= N; x++ {
+			next[x] = math.Ldexp(mant[x], expo[x]-topE)
+			sum += next[x]
+		}
+		delta := 0.0
+		for x := 1; x <= N; x++ {
+			next[x] /= sum
+			delta += math.Abs(next[x] - nu[x])
+		}
+		delta /= 2
+		nu, next = next, nu
+		rho := delta / prev
+		if delta == 0 || delta <= QSTol && rho < 1 && delta*rho/(1-rho) <= QSTol {
+			nu[0], nu[N+1] = 0, 0
+			return nu[:N+1], nil
+		}
+		prev = delta
+	}
+	return nil, fmt.Errorf("chain: the quasi-stationary law for Config.Nodes = %d did not converge to %g in %d iterations: %w", N, QSTol, maxIter, gossip.ErrTooLarge)
+}

@@ -1,0 +1,40 @@
+package meanfield
+
+import (
+	"fmt"
+
+	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/ode"
+)
+
+// dopriStability is the length of the real stability interval of the
+// Dormand–Prince pair: on the negative real axis a step h is stable for
+// h·|λ| ≤ 3.3 (Hairer, Nørsett and Wanner, Solving ODEs I, Sec. II.5/IV.2).
+const dopriStability = 3.3
+
+// PlateauSteps is the number of steps the integrator must take on the
+// plateau of x up to tMax: there x'(x) = k(1 − 2x/K) = −k, an eigenvalue
+// that limits the step of an explicit method to 3.3/k whatever the
+// tolerance, so integrating to tMax takes at least tMax·k/3.3 steps (k =
+// m.Rate()). Measured: 3403 steps for tMax·k/3.3 = 3367 (n = 500, c = 100,
+// s = 50, tMax = 10^5) and 4995 for 4959 (n = 200, c = 100, s = 90); the
+// transient adds tens to a few hundred steps (more at tight tolerances).
+func PlateauSteps(m approx.Model, tMax float64) float64 {
+	return tMax * m.Rate() / dopriStability
+}
+
+// checkPlateauSteps refuses, before any work, an integration that must
+// take more steps than the integrator's limit (set.MaxSteps, default
+// 10^6): it would run to the limit and fail.
+func checkPlateauSteps(m approx.Model, tMax float64, set ode.Settings) error {
+	limit := set.MaxSteps
+	if limit == 0 {
+		limit = 1_000_000
+	}
+	if n := PlateauSteps(m, tMax); n > float64(limit) {
+		return fmt.Errorf("meanfield: tMax = %g needs at least %.3g integrator steps (tMax·k/3.3: the plateau limits the step to 3.3/k = %.3g rounds), more than the %d allowed: %w",
+			tMax, n, dopriStability/m.Rate(), limit, gossip.ErrTooLarge)
+	}
+	return nil
+}
