@@ -37,6 +37,7 @@ var textColumns = map[string]bool{
 	"push_method": true, // gossip against tree: the method of push's law
 	"topology":    true, // the protocol on a real network: full, regular:DEG, torus:R
 	"p_drop":      true, // the optima of Sec. 3.5: S or formula (1)
+	"items_are":   true, // uniformity: items or descriptors
 }
 
 // checkCSV parses one CSV and checks that every cell of a numeric column

@@ -57,6 +57,11 @@ type Scale struct {
 	NetNs                []int
 	NetDegree, NetReps   int
 	NetWarmup, NetRounds int
+	// Its loss part: the exact chain at each N of LossNs, and the
+	// protocol with loss at the last of them, LossReps runs of NetWarmup +
+	// LossRounds rounds (zero values: 100 and Nodes, NetReps, NetRounds).
+	LossNs               []int
+	LossReps, LossRounds int
 }
 
 // RefinedCase is one validation setting of the refined mean field (section
@@ -88,7 +93,8 @@ func Quick() Scale {
 		BroadcastN: 1000,
 		// Two partial views × 10 runs × 200 rounds at N = 2500: about 7 s
 		// of CPU (n = 500 covers the torus within 160 rounds).
-		NetNs: []int{500}, NetReps: 10, NetWarmup: 40, NetRounds: 160}
+		NetNs: []int{500}, NetReps: 10, NetWarmup: 40, NetRounds: 160,
+		LossNs: []int{100, 500}, LossReps: 20, LossRounds: 200}
 }
 
 // Paper runs the paper's 100 replications of 1000 + 1000 rounds: 59
@@ -110,6 +116,7 @@ func Paper() Scale {
 	// The paper's three n with its warm-up and rounds, 20 runs each on
 	// the two partial views (about 7 CPU-minutes).
 	sc.NetNs, sc.NetReps, sc.NetWarmup, sc.NetRounds = sc.Ns, 20, 1000, 1000
+	sc.LossNs, sc.LossReps, sc.LossRounds = []int{100, 2500}, 40, 500
 	return sc
 }
 
