@@ -27,7 +27,7 @@
 // clause of a tree claim by its direction and its magnitude against the
 // document's figure, the repair claims on the repair's traffic of every
 // kind; the protocol on a partial view and with message loss by its growth
-// times of replication and coverage against the ODE's (within ±10 %), the
+// times of replication and coverage against the ODE's (within ±5 %), the
 // uniformity of the items by the variance ratio of a replica count against
 // the binomial and a goodness-of-fit test, and Sec. 3.5's optima by exact
 // argmaxes; a claim with no measurable criterion is "cannot be checked". A

@@ -68,13 +68,13 @@ func TestNetRule(t *testing.T) {
 		v    NetworkView
 		want string
 	}{
-		{"both inside", view(g(0.95, 1.05), g(0.91, 1.09)), holds},
-		{"one across 1.1", view(g(0.95, 1.05), g(1.0, 1.2)), undecided},
-		{"one across 0.9", view(g(0.85, 0.95), g(0.95, 1.05)), undecided},
-		{"one wholly above", view(g(0.95, 1.05), g(1.11, 1.3)), fails},
-		{"one wholly below, one across", view(g(0.5, 0.89), g(1.0, 1.2)), fails},
-		{"open above, from inside", view(g(0.95, math.Inf(1)), g(0.95, 1.05)), undecided},
-		{"open above, from above", view(g(1.2, math.Inf(1)), g(0.95, 1.05)), fails},
+		{"both inside", view(g(0.97, 1.03), g(0.96, 1.04)), holds},
+		{"one across 1.05", view(g(0.97, 1.03), g(1.0, 1.1)), undecided},
+		{"one across 0.95", view(g(0.9, 1.0), g(0.97, 1.03)), undecided},
+		{"one wholly above", view(g(0.97, 1.03), g(1.06, 1.3)), fails},
+		{"one wholly below, one across", view(g(0.5, 0.94), g(1.0, 1.1)), fails},
+		{"open above, from inside", view(g(0.97, math.Inf(1)), g(0.97, 1.03)), undecided},
+		{"open above, from above", view(g(1.2, math.Inf(1)), g(0.97, 1.03)), fails},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := netRule(c.v); got != c.want {
@@ -83,10 +83,10 @@ func TestNetRule(t *testing.T) {
 		})
 	}
 	// An undecided verdict names the runs that would decide it: the ratio
-	// 1.1 − 0.05 = 1.05 with half-width 0.1 over 10 runs clears 1.1 at
-	// 10·(0.1/0.05)² = 40 runs.
+	// 1.05 − 0.025 = 1.025 with half-width 0.05 over 10 runs clears 1.05
+	// at 10·(0.05/0.025)² = 40 runs.
 	r := &Network{}
-	v := r.netVerdict(view(g(0.95, 1.15), g(0.95, 1.05)))
+	v := r.netVerdict(view(g(0.975, 1.075), g(0.97, 1.03)))
 	if v.Verdict != undecided || !strings.Contains(v.Measured, "about 40 runs per n would decide it") {
 		t.Errorf("%s: %s", v.Verdict, v.Measured)
 	}

@@ -91,10 +91,12 @@ func Quick() Scale {
 		Refined:   refinedCases([3]int{0, 20000, 400}, [3]int{0, 20000, 400}, [3]int{200, 200, 40}, 150),
 		TreeSeeds: 10, GossipTreeNs: []int{100, 500, 1000, 2000, 4000}, GossipTreeFailNodes: 1000,
 		BroadcastN: 1000,
-		// Two partial views × 10 runs × 200 rounds at N = 2500: about 7 s
-		// of CPU (n = 500 covers the torus within 160 rounds).
-		NetNs: []int{500}, NetReps: 10, NetWarmup: 40, NetRounds: 160,
-		LossNs: []int{100, 500}, LossReps: 20, LossRounds: 200}
+		// Section 12 in about 14 s of CPU: two partial views × 10 runs ×
+		// 170 rounds at N = 2500, 8.4 s (n = 500 covers the torus within
+		// about 125 rounds); the protocol with loss, 2 × 20 runs × 180
+		// rounds at N = 500, 3 s.
+		NetNs: []int{500}, NetReps: 10, NetWarmup: 30, NetRounds: 140,
+		LossNs: []int{100, 500}, LossReps: 20, LossRounds: 150}
 }
 
 // Paper runs the paper's 100 replications of 1000 + 1000 rounds: 59
