@@ -73,7 +73,7 @@ func rowsEqual(a, b exact.Matrix) (bool, string) {
 // (exact.EnumerateTransitions: every pair of caches conditioned on d's
 // state, every pair of exchange buffers, every pair of drop choices, and
 // the three outcomes of the two messages), for every valid (n, c, s) with
-// n ≤ 7 and ε = 1/3 and 1/10:
+// n ≤ 7 and ε = 1/3, and with n ≤ 6 and ε = 1/10:
 //
 //	(a) Lossy = (1−ε)²·Lossless + (1−ε)ε·ReplyLost + ε·I exactly;
 //	(b) Lossless is Fig. 1 with q = S = (n−c)/(n−s) exactly, and then Lossy
@@ -92,6 +92,9 @@ func TestLossMatrixByEnumeration(t *testing.T) {
 	points, withE := 0, 0
 	for _, eps := range []*big.Rat{big.NewRat(1, 3), big.NewRat(1, 10)} {
 		for n := 2; n <= 7; n++ {
+			if n == 7 && eps.Cmp(big.NewRat(1, 3)) != 0 {
+				continue // n = 7 costs half the test; one ε there is enough
+			}
 			for c := 1; c <= n; c++ {
 				for s := 1; s <= c && s < n; s++ {
 					sh := gossip.Shuffle{Items: n, Cache: c, Exchange: s}

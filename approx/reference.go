@@ -27,10 +27,16 @@ const RefPrec = 256
 // against it. Every operation rounds to RefPrec bits, so the results are
 // accurate to far better than float64 for t up to ~10⁸/k. Only the
 // simplified P_drop has these exact parameters; other variants are
-// refused.
+// refused, and so is a Model whose Config does not validate (Initial 0
+// means 1, as in NewModel).
 func (m Model) Reference(t float64) (x, y *big.Float, err error) {
 	if !(t >= 0) || math.IsInf(t, 0) {
 		return nil, nil, fmt.Errorf("approx: Reference at t = %g: need a finite time ≥ 0", t)
+	}
+	if err := m.Config.Validate(); err != nil {
+		// A Model written by hand need not come from NewModel; big.Float
+		// panics on 0/0 and bigfloat.Log on a negative argument.
+		return nil, nil, err
 	}
 	if m.PDrop != Simplified {
 		return nil, nil, fmt.Errorf("approx: Reference needs the simplified P_drop (got %v)", m.PDrop)
@@ -43,7 +49,7 @@ func (m Model) Reference(t float64) (x, y *big.Float, err error) {
 		return new(big.Float).SetPrec(RefPrec).Quo(f(float64(a)), f(float64(b)))
 	}
 	n, c, s := int64(m.Shuffle.Items), int64(m.Shuffle.Cache), int64(m.Shuffle.Exchange)
-	initial := int64(m.Initial)
+	initial := int64(max(m.Initial, 1)) // 0 means 1, as in NewModel
 	eps := f(m.Loss)
 	lf := new(big.Float).SetPrec(RefPrec).Sub(f(1), eps)
 	lf.Mul(lf, new(big.Float).SetPrec(RefPrec).Sub(f(1), new(big.Float).SetPrec(RefPrec).Quo(eps, f(2))))

@@ -46,6 +46,13 @@ func TestNastyValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	probe.Func(t, "Sample.Law", (*Sample).Law, set, s)
+	d, err := Sweep(ctx, cfg, []int{2, 3}, []int{0}, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe.Func(t, "Design.Table", (*Design).Table, set, d)
+	probe.Func(t, "Design.Header", (*Design).Header, set, d)
+	probe.Func(t, "Design.Choice", (*Design).Choice, set, d)
 	probe.Func(t, "MergeSamples", MergeSamples, set, []*Sample{s}, false)
 	var buf bytes.Buffer
 	probe.Func(t, "WritePart", WritePart, set, &buf, s, ShardID{Index: 1, Count: 1})

@@ -13,6 +13,9 @@ import (
 // Config.MessageBytes; feasible is nil without a deadline. Short is the
 // number of leading columns the text form shows.
 func (d *Design) Table() (t *plots.Table, short int) {
+	if d == nil {
+		d = &Design{}
+	}
 	c := d.Config
 	keys := []string{"fanout", "budget", "method", "p_reach", "mean", "sd", "q05", "q25", "q50", "q75", "q95", "t_confidence", "p_deadline", "feasible", "residue", "p_miss", "messages_per_node"}
 	secs, bytes := c.Interval > 0, c.MessageBytes > 0
@@ -45,6 +48,9 @@ func (d *Design) Table() (t *plots.Table, short int) {
 // Header is the design's one-line statement of the model and the
 // columns' meaning.
 func (d *Design) Header() string {
+	if d == nil {
+		return ""
+	}
 	c := d.Config
 	var h strings.Builder
 	fmt.Fprintf(&h, "%v broadcast: N = %d nodes, %d live (failed share φ = %g), loss ε = %g; T_L = the first round with %d of the %d live nodes informed (L = %g); mean, sd and quantiles given T_L < ∞; t_confidence = the first round r with P(T_L ≤ r) ≥ %g",
@@ -63,6 +69,9 @@ func (d *Design) Header() string {
 // Choice is the design's choice in words: the fastest and the cheapest
 // setting.
 func (d *Design) Choice() string {
+	if d == nil || d.Best >= len(d.Rows) || d.Cheapest >= len(d.Rows) || d.Best >= 0 && d.Cheapest < 0 {
+		return ""
+	}
 	c := d.Config
 	line := func(what string, i int, rule string) string {
 		a := d.Rows[i]

@@ -2,6 +2,7 @@ package chain
 
 import (
 	"context"
+	"fmt"
 	"syscall"
 	"testing"
 	"time"
@@ -62,4 +63,28 @@ func BenchmarkJoint(b *testing.B) {
 			benchSolve(b, Config{Nodes: tc.N, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, Time: gossip.Continuous, TMax: 150, Dt: 1, Level: 0.99})
 		})
 	}
+}
+
+// BenchmarkJointLoss is BenchmarkJoint/N=1000 with message loss ε = 0.01,
+// 0.1 and 0.3, to compare with the lossless chain (the target: at most
+// twice its CPU), with the level (the law of T_L: with loss its tail is
+// longer, as the process is slower) and without ("to150", to compare
+// with BenchmarkJointTo150: the same rounds). The X = 0 states add no
+// live states; the work grows with the exit rate ℓ·X(N−X)/D adds to the
+// uniformization rate and with the level's tail.
+func BenchmarkJointLoss(b *testing.B) {
+	for _, eps := range []float64{0.01, 0.1, 0.3} {
+		b.Run(fmt.Sprint("N=1000/eps=", eps), func(b *testing.B) {
+			benchSolve(b, Config{Nodes: 1000, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, Time: gossip.Continuous, TMax: 150, Dt: 1, Level: 0.99, Loss: eps})
+		})
+		b.Run(fmt.Sprint("N=1000/to150/eps=", eps), func(b *testing.B) {
+			benchSolve(b, Config{Nodes: 1000, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, Time: gossip.Continuous, TMax: 150, Dt: 1, Loss: eps})
+		})
+	}
+}
+
+// BenchmarkJointTo150 is BenchmarkJoint/N=1000 without the level: the
+// transient laws to t = 150 only.
+func BenchmarkJointTo150(b *testing.B) {
+	benchSolve(b, Config{Nodes: 1000, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, Time: gossip.Continuous, TMax: 150, Dt: 1})
 }

@@ -84,17 +84,24 @@ func TestSolveRefusesBeforeWork(t *testing.T) {
 	}
 }
 
-// Tolerances that are not numbers in (0, 1) mean the defaults: a NaN
-// tolerance cut no Poisson tail and ran out of memory. The answer is the
-// default's, to the last bit.
+// Tolerances that are not numbers in (0, 1) (for Tol, [1e-300, 1)) mean
+// the defaults: a NaN tolerance cut no Poisson tail and ran out of memory,
+// and Tol = 5e-324 built a window without end (found by TestNastyValues).
+// The answer is the default's, to the last bit.
 func TestSettingsOutOfRangeMeanDefaults(t *testing.T) {
 	cfg := Config{Nodes: 10, Shuffle: gossip.Shuffle{Items: 50, Cache: 10, Exchange: 5}, TMax: 5, Dt: 1, Level: 0.9}
 	want, err := Solve(context.Background(), cfg, Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 0, 1, 2} {
-		got, err := Solve(context.Background(), cfg, Settings{Tol: v, Drop: v})
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 0, 1, 2, 5e-324, 1e-301} {
+		// Below 1e-300 Tol means the default (a cut of Tol·10⁻⁶ would
+		// underflow and a window never end); Drop keeps tiny values.
+		drop := v
+		if v > 0 && v < 1 {
+			drop = 0
+		}
+		got, err := Solve(context.Background(), cfg, Settings{Tol: v, Drop: drop})
 		if err != nil {
 			t.Fatalf("Tol = Drop = %g: %v", v, err)
 		}

@@ -150,8 +150,9 @@ func (c Config) jumps() (Jumps, error) {
 // Settings are Solve's numerical knobs. The zero value of a field means
 // its default.
 type Settings struct {
-	// Tol bounds the Poisson tail cut from each mixture, in (0, 1);
-	// default (and any other value) 1e-14.
+	// Tol bounds the Poisson tail cut from each mixture, in [1e-300, 1);
+	// default (and any other value) 1e-14. (Below 1e-300 the windows'
+	// cut, Tol·10⁻⁶, would underflow to 0 and a window never end.)
 	Tol float64
 	// Drop is the mass of an edge of the live region below which it is
 	// dropped, in (0, 1); default (and any other value) 1e-18.
@@ -248,7 +249,7 @@ func (s Settings) withDefaults() Settings {
 	}
 	// NaN and ±Inf mean the default too: a NaN tolerance cut no Poisson
 	// tail and ran out of memory.
-	if !(s.Tol > 0 && s.Tol < 1) {
+	if !(s.Tol >= 1e-300 && s.Tol < 1) {
 		s.Tol = 1e-14
 	}
 	if !(s.Drop > 0 && s.Drop < 1) {

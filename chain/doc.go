@@ -9,7 +9,8 @@
 // (initiator A, partner B) uniformly among the N(N−1) ordered pairs and
 // moves the pair's state ab (whether A and B hold d) by the transition
 // matrix T of Fig. 1 (approx.TransitionsFor, any P_drop variant). By
-// symmetry the number of holders X (1 ≤ X ≤ N: d is never lost) is a
+// symmetry the number of holders X (1 ≤ X ≤ N: without message loss d is
+// never lost; see "Message loss") is a
 // Markov chain and so, with coverage, is (X, Y), Y the number of nodes that
 // have held d (X ≤ Y ≤ N): every node is alike, and a non-holder chosen as
 // a partner has held d before with probability (Y−X)/(N−X). With
@@ -95,6 +96,77 @@
 // E[K]/N and, in continuous time, where T_L is the time of the K-th event
 // of a Poisson process of rate N, Var T_L = (E[K] + Var K)/N² (Var K/N² in
 // shuffles time).
+//
+// # Message loss
+//
+// With Config.Loss = ε each message of a shuffle, the request and the
+// reply, is lost independently with probability ε: a lost request changes
+// nothing; a lost reply leaves A as it was while B has taken A's items and
+// dropped, to make room, items of S_B \ S_A that now reach no one. The
+// transition matrix is approx.NewTransitionsLoss (a = 1 − ε, p = P_select,
+// q = P_drop): from 10 to 11 w.p. a·p·(a(1−q) + ε), to 01 w.p. a²·p·q;
+// from 01 to 11 w.p. a²·p·(1−q), to 10 w.p. a²·p·q, to 00 w.p. a·ε·p·q;
+// from 11 to 10 w.p. a·p(1−p)q, to 01 w.p. a²·p(1−p)q. Only 01 → 00 loses
+// d, so the chain gains one jump,
+//
+//	ℓ = T(00|10) + T(00|01) = a·ε·p·q
+//	(X−1, Y)    w.p. w·X(X−1)/D + ℓ·X(N−X)/D
+//
+// (Jumps.Lose; u, m and w are those of the lossy matrix), and X = 0 becomes
+// a state, absorbing, with Y frozen. Extinction is certain in the long
+// run. Solve keeps the dead mass apart, by Y, and never steps it (each
+// step adds the flow ℓ·(N−1)/D out of X = 1): the live region, the rate
+// and the bounds are as before, and at ε = 0 nothing is allocated and the
+// arithmetic is the lossless one, bit for bit. Row.PExtinct = P(X(t) = 0);
+// the law of X includes X = 0 and that of Y the dead paths' Y.
+//
+// Time to a level. T_L = ∞ when d dies before ⌈L·N⌉ nodes have held it.
+// With r = P(T_L < ∞), h = E[K·1{K<∞}] and g = E[K²·1{K<∞}] from each
+// state, first-step analysis gives r = Σ P·r', h = r + Σ P·h',
+// g = 2h − r + Σ P·g' (r = 1, h = g = 0 at Y ≥ m; r = h = g = 0 at
+// X = 0), solved row by row as without loss (the jump from X = 1 to the
+// dead state only adds to the diagonal). LevelTime.PReach = r, and Mean
+// and SD are those of T_L given T_L < ∞ (from h/r and g/r, as without
+// loss); CDF is the defective P(T_L ≤ t) = 1 − Σ_k w_k·(B_k + E_k), E_k
+// the dead mass with Y < m, which tends to 1 − PReach; Quantile(p) is
+// +Inf above that limit, and Q05, Q50, Q95 are the quantiles given
+// T_L < ∞, at levels p·PReach. P(extinction before coverage L) =
+// 1 − PReach (ReachProbability).
+//
+// Lifetime. X alone is a birth–death chain absorbed at 0 with λ(X) =
+// u·X(N−X)/D up and μ(X) = w·X(X−1)/D + ℓ·X(N−X)/D down a shuffle. The
+// shuffles K_k from the first visit to k to the first visit to k−1 are
+// independent; from k a shuffle goes down w.p. μ_k, up w.p. λ_k (then
+// K_{k+1} + K_k' more), else stays (K_k' more), so with λ(N) = 0
+//
+//	m_k = (1 + λ_k·m_{k+1})/μ_k
+//	v_k = (m_k − 1 + λ_k·(v_{k+1} + m_{k+1}(m_{k+1} + m_k)))/μ_k
+//
+// for their mean and variance (expand E[K_k²] and use μ_k·m_k² = m_k +
+// λ_k·m_{k+1}·m_k; every term is positive). The lifetime from X = i has
+// E[K] = Σ_{k≤i} m_k, Var K = Σ_{k≤i} v_k, turned into rounds as the time
+// to a level (Lifetime); its distribution function is PExtinct.
+//
+// Quasi-stationary law. Given survival, X tends to the law ν on 1..N with
+// νQ = −θν, Q the generator restricted to X = 1..N and θ = μ(1)·ν(1)
+// (Darroch and Seneta 1967). For a birth–death chain ν·A = b, A = −Q,
+// reads ν(x)μ(x) − ν(x−1)λ(x−1) = Σ_{y≥x} b(y) (the net flow out of
+// {x, …, N}), a forward recursion of positive terms; QuasiStationary
+// iterates ν ← ν·A⁻¹ (inverse iteration, converging as (θ/θ₂)^k) from
+// the law of the chain reflected at X = 1, ν(x+1)/ν(x) = λ(x)/μ(x+1),
+// which is also the law that bounds the live mass for the rate (Solve,
+// Estimate). At ε = 0 it is the stationary law.
+//
+// Two nodes (the tests' closed forms). With N = 2 and D = 2, from
+// (X, Y) = (1, 1) the other node is covered at rate u + m a round and d
+// dies at rate ℓ, so P(extinction before the other node is covered) =
+// ℓ/(u + m + ℓ) = ε·q/(2 − ε(1 − q)) (dividing by a·p), and T_1 given
+// T_1 < ∞ is Exp(u + m + ℓ). The lifetime from X = 1: each visit to
+// X = 1 lasts Exp(u + ℓ) and ends in death w.p. ℓ/(u + ℓ), each visit to
+// X = 2 lasts Exp(2w), so the number G of excursions to X = 2 is
+// geometric with E G = u/ℓ, Var G = u(u + ℓ)/ℓ², and E T_0 =
+// (1 + u/(2w))/ℓ, Var T_0 = (E G + 1)/(u + ℓ)² + E G/(2w)² +
+// Var G·(1/(u + ℓ) + 1/(2w))².
 //
 // # Truncation and error bound
 //

@@ -40,7 +40,9 @@ func (c Cost) CPUSeconds() float64 { return c.StateSteps * c.NsPerStateStep * 1e
 // the copy rate u of a lone holder and the rate (u+m)·x̄·(N−m+1)/(N−1) at
 // which the last N−m+1 nodes are reached with the stationary mean x̄ of
 // holders; the live states, from the X that the stationary law reaches above
-// 10⁻²⁵, x_hi = a·N: a·N²·(1 − a/2)·0.42 for the joint chain (the
+// 10⁻²⁵ (with loss the law reflected at X = 1, which bounds the live
+// mass; the states X = 0 are not stepped and cost nothing), x_hi = a·N:
+// a·N²·(1 − a/2)·0.42 for the joint chain (the
 // rectangle X ≤ x_hi, X ≤ Y ≤ N, times the share of it live on average,
 // 0.42, fitted to n = 500, c = 100, s = 50 at N = 300 and 1000), and the
 // width of the stationary law above 10⁻¹⁸ for X alone; the steps by the
@@ -67,7 +69,7 @@ func Estimate(cfg Config) (Cost, error) {
 	}
 	// The stationary law's reach.
 	xlo, xhi, xbar := 1, N, n/2
-	if pi, err := stationary(N, j); err == nil {
+	if pi, err := reachLaw(N, j); err == nil {
 		xbar = 0
 		for x, p := range pi {
 			xbar += float64(x) * p
@@ -95,6 +97,14 @@ func Estimate(cfg Config) (Cost, error) {
 			return Cost{}, err
 		}
 		rho := math.Min(j.Up, (j.Up+j.Move)*xbar*float64(N-m+1)/(n-1))
+		if j.Lose > 0 {
+			// A live d has a holder, which covers one more node at rate
+			// at least (u+m)(N−m+1)/(N−1) below the level: a copy rate u
+			// below that (tiny when s = c, where copies come only from
+			// lost replies) does not govern the tail. (Kept to the lossy
+			// chain so that the lossless estimates stay as they were.)
+			rho = math.Min(math.Max(j.Up, (j.Up+j.Move)*float64(N-m+1)/(n-1)), (j.Up+j.Move)*xbar*float64(N-m+1)/(n-1))
+		}
 		if rho > 0 && m > initial {
 			c.Rounds = math.Max(c.Rounds, ek/n+math.Log(1/Settings{}.withDefaults().Tol)/rho)
 		}

@@ -43,3 +43,16 @@ func ExampleTimeToLevel() {
 	fmt.Printf("P(T ≤ 1) = %.6f, median %.6f, mean %.6f\n", lt.CDF(1), lt.Quantile(0.5), lt.Mean)
 	// Output: P(T ≤ 1) = 0.632121, median 0.693147, mean 1.000000
 }
+
+// Two nodes, n = 7, c = 4, s = 2 (p = 1/2, q = 3/5), each message lost with
+// probability ε = 1/2: d dies before the second node is covered with
+// probability ε·q/(2 − ε(1−q)) = 1/6, and lives (1 + u/(2w))/ℓ = 80/3
+// rounds on average, with u = 0.225, w = 0.1125, ℓ = 0.075 (package doc,
+// "Message loss").
+func ExampleLifetime() {
+	cfg := chain.Config{Nodes: 2, Shuffle: gossip.Shuffle{Items: 7, Cache: 4, Exchange: 2}, Level: 1, Loss: 0.5}
+	reach, _ := chain.ReachProbability(context.Background(), cfg)
+	mean, _, _ := chain.Lifetime(context.Background(), cfg)
+	fmt.Printf("P(extinction first) = %.6f, E[lifetime] = %.4f rounds\n", 1-reach, mean)
+	// Output: P(extinction first) = 0.166667, E[lifetime] = 26.6667 rounds
+}

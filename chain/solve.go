@@ -66,7 +66,8 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 
 // startRate is the first uniformization rate Solve tries: a margin above
 // the largest exit rate of X alone, u·X(N−X)/(N−1) + w·X(X−1)/(N−1) per
-// round, over the X that the stationary law reaches above 10⁻²⁵ (started
+// round (+ ℓ·X(N−X)/(N−1) with loss), over the X that the stationary law
+// (with loss: the law reflected at X = 1, reachLaw) reaches above 10⁻²⁵ (started
 // at one copy, X stays stochastically below it: the chain is a
 // birth–death chain) or the initial X, plus 10 %. The joint chain's exit
 // rate is larger where Y is small (measured at n = 500, c = 100, s = 50:
@@ -74,7 +75,7 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 // not enough, Solve raises the rate and runs the segment again.
 func startRate(N, initial int, j Jumps, joint bool) float64 {
 	n := float64(N)
-	pi, err := stationary(N, j)
+	pi, err := reachLaw(N, j)
 	if err != nil {
 		return n
 	}
@@ -597,7 +598,7 @@ func (g *levelSeg) survival(w window) float64 {
 // steps of the chain uniformized at rate Λ from the start t0 (k0
 // shuffles) of the segment of the computation that holds t.
 func (lt *LevelTime) CDF(t float64) float64 {
-	if len(lt.segs) == 0 || !(t >= 0) {
+	if lt == nil || len(lt.segs) == 0 || !(t >= 0) {
 		return 0
 	}
 	if lt.tm == gossip.Shuffles {
@@ -655,7 +656,7 @@ func (lt *LevelTime) cdfK(k int) float64 {
 // P(T_L < ∞) (PReach within Bound) and Quantile(p) is +Inf for p above
 // that limit.
 func (lt *LevelTime) Quantile(p float64) float64 {
-	if len(lt.segs) == 0 || lt.segs[0].below[0] == 0 {
+	if lt == nil || len(lt.segs) == 0 || lt.segs[0].below[0] == 0 {
 		return 0
 	}
 	last := lt.segs[len(lt.segs)-1]

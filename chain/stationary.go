@@ -58,3 +58,49 @@ func stationary(nodes int, j Jumps) ([]float64, error) {
 	}
 	return pi, nil
 }
+
+// reachLaw is the law that bounds the X that the live mass reaches, for
+// the uniformization rate and the cost model: without loss the stationary
+// law (from one copy X stays stochastically below it); with loss the
+// stationary law of the chain reflected at X = 1 (the loss jump kept, the
+// death from X = 1 suppressed), by detailed balance
+// ν(X+1)/ν(X) = λ(X)/μ(X+1): coupled with it until d dies, the lossy chain's
+// live mass lies below it too, and it is far below the lossless law
+// (which ignores ℓ and whose u/w grows with ε).
+func reachLaw(nodes int, j Jumps) ([]float64, error) {
+	if j.Lose == 0 {
+		return stationary(nodes, j)
+	}
+	N := nodes
+	if N > MaxNodesReplication {
+		return nil, fmt.Errorf("chain: reflected law for Config.Nodes = %d: at most %d nodes", N, MaxNodesReplication)
+	}
+	if N < 2 || !(j.Up > 0) || !(j.Drop > 0) {
+		return nil, fmt.Errorf("chain: reflected law needs Config.Nodes ≥ 2 and positive copy and drop probabilities (Config.Nodes = %d, %+v)", N, j)
+	}
+	return reflected(N, j), nil
+}
+
+// reflected returns the stationary law, as ν[X] for X = 0..N (ν[0] = 0),
+// of the birth–death chain of X with the killing at X = 1 suppressed:
+// log ν(X) = Σ_{k<X} log λ(k) − log μ(k+1), in logarithms so that large N
+// do not overflow.
+func reflected(N int, j Jumps) []float64 {
+	lam, mu := birthDeath(N, j)
+	logv := make([]float64, N+1)
+	top := 0.0
+	for x := 2; x <= N; x++ {
+		logv[x] = logv[x-1] + math.Log(lam[x-1]) - math.Log(mu[x])
+		top = math.Max(top, logv[x])
+	}
+	nu := make([]float64, N+1)
+	sum := 0.0
+	for x := 1; x <= N; x++ {
+		nu[x] = math.Exp(logv[x] - top)
+		sum += nu[x]
+	}
+	for x := range nu {
+		nu[x] /= sum
+	}
+	return nu
+}

@@ -14,7 +14,9 @@ import (
 
 // dense is the joint chain (or X alone) written out as a dense matrix from
 // the package doc's jump formulas, independently of law.go: P is the
-// per-shuffle matrix, Q = N(P − I) the generator per round.
+// per-shuffle matrix, Q = N(P − I) the generator per round. With loss
+// (j.Lose > 0) the states (0, Y) are included, absorbing, and the −1 jump
+// gains ℓ·X(N−X)/D.
 type dense struct {
 	N, m   int
 	joint  bool
@@ -27,8 +29,12 @@ type dense struct {
 func newDense(N int, j Jumps, joint bool, initial, m int) *dense {
 	d := &dense{N: N, m: m, joint: joint}
 	index := map[[2]int]int{}
+	lo := 1
+	if j.Lose > 0 {
+		lo = 0
+	}
 	for y := 1; y <= N; y++ {
-		for x := 1; x <= y; x++ {
+		for x := lo; x <= y; x++ {
 			if !joint && y != N {
 				continue // X alone: one state per X, Y unused (N)
 			}
@@ -52,10 +58,10 @@ func newDense(N int, j Jumps, joint bool, initial, m int) *dense {
 				{x + 1, y + 1, j.Up * fx * float64(N-y) / D},
 				{x, y + 1, j.Move * fx * float64(N-y) / D},
 				{x + 1, y, j.Up * fx * float64(y-x) / D},
-				{x - 1, y, j.Drop * fx * float64(x-1) / D},
+				{x - 1, y, j.Drop*fx*float64(x-1)/D + j.Lose*fx*float64(N-x)/D},
 			}
 		} else {
-			jumps = []jump{{x + 1, N, j.Up * fx * float64(N-x) / D}, {x - 1, N, j.Drop * fx * float64(x-1) / D}}
+			jumps = []jump{{x + 1, N, j.Up * fx * float64(N-x) / D}, {x - 1, N, j.Drop*fx*float64(x-1)/D + j.Lose*fx*float64(N-x)/D}}
 		}
 		stay := 1.0
 		for _, jp := range jumps {

@@ -38,8 +38,9 @@ func ParseDropFormula(s string) (DropFormula, error) {
 }
 
 // MaxOptimaCache bounds c for TransitionOptima: it evaluates P_drop at
-// every s ≤ c, and formula (1) costs one binomial C(n, s) each (at
-// c = 5000 and n = 10⁶ some seconds in all; it checks ctx between s).
+// every s ≤ c, and formula (1) costs one binomial C(n, s) each (measured at
+// n = 10⁶: 0.5 s for c = 1000 and 4 s for c = 5000, against 0.02 s under S;
+// it checks ctx between exchange sizes).
 const MaxOptimaCache = 5000
 
 // Optima are the exact optima over the integer exchange size s of two

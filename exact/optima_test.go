@@ -36,7 +36,16 @@ import (
 // the neighbours, 52·48/448 = 5.5714 < 53·47/447 = 5.5727 (s = 53),
 // 51·49/949 = 2.63330 > 52·48/948 = 2.63291 (s = 51), 50·50/1950 =
 // 1.282051 < 51·49/1949 = 1.282196 (s = 51). P(01|11) ∝ P(11|10) under S has
-// the same argmax, and is 0 at s = c = 100 (p = 1), its minimum.
+// the same argmax, and is 0 at s = c = 100 (p = 1), its minimum. Formula
+// (1) lowers q by S/C(n,s) ≤ 1/C(n,s), which moves either probability by
+// at most that. For 40 ≤ s ≤ 100, C(n,s) ≥ C(500,40) > 10⁵⁹, far below the
+// gaps between neighbours above (≥ 10⁻⁴ relative). For 2 ≤ s < 40 the
+// values under S are at most those at s = 39 (they rise up to the argmax),
+// short of the optimum of P(11|10) by 0.0041, 0.0016, 0.00069 at n = 500,
+// 1000, 2000 (and P(01|11) by (n−c)/c times that), against a move of at
+// most 1/C(500,2) = 8·10⁻⁶. At s = 1, q = (n−c)/n and P(11|10) = 1/n ≤
+// 0.002, far below the optima 0.0557, 0.0263, 0.0128. So the optima are the
+// same under formula (1), and P(01|11) is still 0 at s = c.
 func TestTransitionOptimaByHand(t *testing.T) {
 	r := big.NewRat
 	for _, tc := range []struct {
@@ -56,6 +65,9 @@ func TestTransitionOptimaByHand(t *testing.T) {
 		{500, 100, DropSimplified, []int{53}, nil, []int{53}, []int{100}, nil, r(0, 1)},
 		{1000, 100, DropSimplified, []int{51}, nil, []int{51}, []int{100}, nil, r(0, 1)},
 		{2000, 100, DropSimplified, []int{51}, nil, []int{51}, []int{100}, nil, r(0, 1)},
+		{500, 100, DropFormula1, []int{53}, nil, []int{53}, []int{100}, nil, r(0, 1)},
+		{1000, 100, DropFormula1, []int{51}, nil, []int{51}, []int{100}, nil, r(0, 1)},
+		{2000, 100, DropFormula1, []int{51}, nil, []int{51}, []int{100}, nil, r(0, 1)},
 	} {
 		t.Run(fmt.Sprint(tc.n, tc.c, tc.f), func(t *testing.T) {
 			o, err := TransitionOptima(context.Background(), tc.n, tc.c, tc.f)

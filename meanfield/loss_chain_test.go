@@ -2,7 +2,11 @@ package meanfield
 
 import (
 	"math"
+	"strconv"
 	"testing"
+
+	"gonum.org/v1/gonum/floats/scalar"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/gossip"
@@ -269,6 +273,137 @@ func TestLossRefinedMutation(t *testing.T) {
 			t.Errorf("%s: the comparison does not see it", name)
 		} else {
 			t.Logf("%s: %d residual pairs fail", name, n)
+		}
+	}
+}
+
+// ruinFromOne is the exact probability that the holder count X of the
+// pairwise chain with loss, started at X = 1, hits 0 before M: for a
+// birth–death chain with up rates b_i and down rates d_i it is
+//
+//	Σ_{j=1}^{M−1} ρ_j / (1 + Σ_{j=1}^{M−1} ρ_j),   ρ_j = Π_{i=1}^{j} d_i/b_i,
+//
+// (Karlin and Taylor, A First Course in Stochastic Processes, §4.7), with
+// d_i/b_i = (w·(i−1) + ℓ·(N−i)) / (u·(N−i)) from the jump rates of
+// chainMoments (Y does not enter).
+func ruinFromOne(tr approx.Transitions, N, M int) float64 {
+	s00, s01, s10, s11 := approx.S00, approx.S01, approx.S10, approx.S11
+	u := tr[s10][s11] + tr[s01][s11]
+	w := tr[s11][s01] + tr[s11][s10]
+	l := tr[s10][s00] + tr[s01][s00]
+	sum, rho := 0.0, 1.0
+	for i := 1; i < M; i++ {
+		rho *= (w*float64(i-1) + l*float64(N-i)) / (u * float64(N-i))
+		sum += rho
+		if rho < 1e-300 {
+			break
+		}
+	}
+	return sum / (1 + sum)
+}
+
+// TestLossEarlyExtinction checks docs/MODEL.md §7: an item started on one
+// node of N dies before reaching a tenth of the nodes with probability close
+// to the linear birth–death value ℓ/u = εq/(2a(1−q) + ε), where d_i/b_i =
+// ℓ/u + (w/u)(i−1)/(N−i); the sum ρ converges geometrically (ratio ≈ ℓ/u ≤
+// 0.3 here), so the perturbation is of order (w/u)/N ≈ 3·10⁻⁵ at N = 10⁵
+// (w/u ≈ 2.8 at ε = 0.1): 1e-3 is a margin of 30. The doc's two values at
+// n = 500, c = 100, s = 50 (q = 8/9) are then checked to their digits:
+// 0.039 at ε = 0.01 and 0.30 at ε = 0.1.
+func TestLossEarlyExtinction(t *testing.T) {
+	const N = 100000
+	sh := gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}
+	for _, tc := range []struct {
+		eps    float64
+		digits int
+		doc    string
+	}{{0.01, 3, "0.039"}, {0.1, 2, "0.30"}} {
+		m, err := approx.NewModel(approx.Config{Nodes: N, Shuffle: sh, Loss: tc.eps})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := 1 - tc.eps
+		lu := tc.eps * m.Q / (2*a*(1-m.Q) + tc.eps)
+		got := ruinFromOne(approx.NewTransitionsLoss(m.P, m.Q, tc.eps), N, N/10)
+		if math.Abs(got-lu) > 1e-3 {
+			t.Errorf("ε=%g: P(extinct before N/10) = %.6f, ℓ/u = %.6f", tc.eps, got, lu)
+		}
+		if r := strconv.FormatFloat(got, 'f', tc.digits, 64); r != tc.doc {
+			t.Errorf("ε=%g: %.6f rounds to %s, the doc says %s", tc.eps, got, r, tc.doc)
+		}
+		t.Logf("ε=%g: P(extinct before N/10) = %.6f, ℓ/u = %.6f", tc.eps, got, lu)
+	}
+}
+
+// TestLossChainNTwoByHand checks the N = 2 closed forms of docs/MODEL.md §7
+// against linear algebra on the chain's own rates (the per-shuffle jumps of
+// chainMoments, times N = 2 shuffles a round):
+//
+//	P(extinction before full coverage) = ℓ/(u + m + ℓ) = εq/(2 − ε + εq),
+//	T₁ = 1/ℓ + u/(2wℓ) (mean lifetime from X = 1, by a 2×2 solve),
+//	θ the smaller root of θ² − (u + ℓ + 2w)θ + 2wℓ, π₂/π₁ = (u + ℓ − θ)/(2w)
+//	(by gonum's eigen-decomposition of the generator on X = 1, 2).
+//
+// Both sides are a handful of float operations on numbers of order 1 (or
+// of 1/ℓ for T₁): 1e-12 relative.
+func TestLossChainNTwoByHand(t *testing.T) {
+	for _, tc := range []struct {
+		sh  gossip.Shuffle
+		eps float64
+	}{{gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, 0.1}, {gossip.Shuffle{Items: 10, Cache: 4, Exchange: 3}, 0.5}, {gossip.Shuffle{Items: 7, Cache: 4, Exchange: 2}, 0.01}} {
+		m, err := approx.NewModel(approx.Config{Nodes: 2, Shuffle: tc.sh, Loss: tc.eps})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := approx.NewTransitionsLoss(m.P, m.Q, tc.eps)
+		s00, s01, s10, s11 := approx.S00, approx.S01, approx.S10, approx.S11
+		u := tr[s10][s11] + tr[s01][s11]
+		mv := tr[s10][s01] + tr[s01][s10]
+		w := tr[s11][s01] + tr[s11][s10]
+		l := tr[s10][s00] + tr[s01][s00]
+		// Rates per round at N = 2, D = 2: N·(jump probability).
+		const N, D = 2.0, 2.0
+		rate := func(p, X, f float64) float64 { return N * p * X * f / D }
+		up11, up01, down1 := rate(u, 1, 1), rate(mv, 1, 1), rate(l, 1, 1) // from (1, 1): N−Y = 1, N−X = 1
+		up1 := rate(u, 1, 1)                                              // X: 1 → 2 (from (1, 2): Y−X = 1)
+		down2 := N * w * 2 * 1 / D                                        // X: 2 → 1
+		q := m.Q
+		pExt := down1 / (up11 + up01 + down1)
+		if want := tc.eps * q / (2 - tc.eps + tc.eps*q); !scalar.EqualWithinRel(pExt, want, 1e-12) {
+			t.Errorf("ε=%g %v: P(extinct first) = %v, closed form %v", tc.eps, tc.sh, pExt, want)
+		}
+		// Mean time to 0 from X = 1, 2: −Q_T·T = 1 on the transient states.
+		QT := mat.NewDense(2, 2, []float64{-(up1 + down1), up1, down2, -down2})
+		var T mat.VecDense
+		negQ := mat.NewDense(2, 2, nil)
+		negQ.Scale(-1, QT)
+		if err := T.SolveVec(negQ, mat.NewVecDense(2, []float64{1, 1})); err != nil {
+			t.Fatal(err)
+		}
+		if want := 1/l + u/(2*w*l); !scalar.EqualWithinRel(T.AtVec(0), want, 1e-12) {
+			t.Errorf("ε=%g %v: T₁ = %v, closed form %v", tc.eps, tc.sh, T.AtVec(0), want)
+		}
+		// Quasi-stationary law: left eigenvector of QT for the eigenvalue
+		// of largest real part (the right eigenvectors of QTᵀ).
+		var eig mat.Eigen
+		if !eig.Factorize(QT.T(), mat.EigenRight) {
+			t.Fatal("eigen-decomposition failed")
+		}
+		vals := eig.Values(nil)
+		var vecs mat.CDense
+		eig.VectorsTo(&vecs)
+		k := 0
+		if real(vals[1]) > real(vals[0]) {
+			k = 1
+		}
+		theta := -real(vals[k])
+		B := u + l + 2*w
+		if want := (B - math.Sqrt(B*B-8*w*l)) / 2; !scalar.EqualWithinRel(theta, want, 1e-12) {
+			t.Errorf("ε=%g %v: θ = %v, closed form %v", tc.eps, tc.sh, theta, want)
+		}
+		ratio := real(vecs.At(1, k)) / real(vecs.At(0, k))
+		if want := (u + l - theta) / (2 * w); !scalar.EqualWithinRel(ratio, want, 1e-12) {
+			t.Errorf("ε=%g %v: π₂/π₁ = %v, closed form %v", tc.eps, tc.sh, ratio, want)
 		}
 	}
 }

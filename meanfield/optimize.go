@@ -93,7 +93,10 @@ type Optimum struct {
 	// c ≤ approx.MaxArgmaxExactC (HasSIntExact).
 	SInt, SIntGamma, SIntExact int
 	HasSIntGamma, HasSIntExact bool
-	// P11 is P(11|10) at SInt.
+	// P11 is the lossless P(11|10) = p(1−q) at SInt. Under loss the net
+	// rate of new copies is LossFactor(Loss)·2p(1−q), with the same
+	// argmax; the lossy matrix entry a·p(a(1−q) + ε) alone is not what
+	// sets the speed (01 → 00 takes copies away at a·ε·p·q).
 	P11 float64
 	// SBestTime minimises the ODE's time to coverage Level over s = 1..c−1;
 	// BestTime is that time and TimeAtSInt the time at SInt (rounds).
@@ -105,7 +108,7 @@ type Optimum struct {
 
 // Optimize computes the Optimum of cfg: the argmax of P(11|10) and the scan
 // of CoverageTime over every s = 1..c−1 (simplified P_drop, one initial
-// copy). It checks ctx between exchange sizes.
+// copy, message loss cfg.Loss). It checks ctx between exchange sizes.
 func Optimize(ctx context.Context, cfg OptimizeConfig) (*Optimum, error) {
 	if err := ctxguard.Check("meanfield", ctx); err != nil {
 		return nil, err

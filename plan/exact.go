@@ -31,7 +31,7 @@ func ExactCost(cfg Config) float64 {
 }
 
 func chainConfig(cfg Config) chain.Config {
-	return chain.Config{Nodes: cfg.Nodes, Shuffle: cfg.Shuffle, Initial: cfg.initial(), PDrop: cfg.PDrop, Level: cfg.Level, Time: cfg.Time}
+	return chain.Config{Nodes: cfg.Nodes, Shuffle: cfg.Shuffle, Initial: cfg.initial(), PDrop: cfg.PDrop, Level: cfg.Level, Time: cfg.Time, Loss: cfg.Loss}
 }
 
 // exactMoments are the mean and sd of T_L by first-step analysis.
@@ -44,21 +44,29 @@ func exactMoments(ctx context.Context, cfg Config) (mean, sd float64, err error)
 // by bisection of its CDF, P(T_L ≤ D) from the CDF, all within the
 // chain's bound.
 func solveExact(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
-	if cfg.Loss > 0 {
-		return nil, fmt.Errorf("plan: exact chain with loss: not yet wired: %w", ErrNotCovered) // TODO(merge)
-	}
 	lt, err := chain.TimeToLevel(ctx, chainConfig(cfg), chain.Settings{Progress: set.Progress})
 	if err != nil {
 		return nil, fmt.Errorf("plan: %w", err)
 	}
-	a := &Answer{Mean: lt.Mean, SD: lt.SD, Q05: lt.Q05, Q50: lt.Q50, Q95: lt.Q95, PDeadline: math.NaN(), Accuracy: noAccuracy()}
+	// With loss the chain's Mean, SD, Q05, Q50 and Q95 are given T_L < ∞,
+	// its Quantile that of the defective law (+Inf past PReach).
+	a := &Answer{PReach: lt.PReach, Mean: lt.Mean, SD: lt.SD, Q05: lt.Q05, Q50: lt.Q50, Q95: lt.Q95, PDeadline: math.NaN(), Accuracy: noAccuracy()}
 	a.Q25, a.Q75 = lt.Quantile(0.25), lt.Quantile(0.75)
+	if cfg.Loss > 0 {
+		a.Q25, a.Q75 = lt.Quantile(0.25*lt.PReach), lt.Quantile(0.75*lt.PReach)
+	}
 	a.TConfidence = lt.Quantile(cfg.confidence())
+	if math.IsInf(a.TConfidence, 1) {
+		a.TConfidence = math.NaN() // PReach < Confidence
+	}
 	if cfg.Deadline > 0 {
 		a.PDeadline = lt.CDF(cfg.Deadline)
 	}
 	a.Accuracy.Bound = lt.Bound
 	a.Accuracy.Note = fmt.Sprintf("exact chain: the law of T_L within %.1e (the chain's bound on its CDF); mean and sd by first-step analysis; quantiles by bisection of the CDF", lt.Bound)
+	if cfg.Loss > 0 {
+		a.Accuracy.Note += fmt.Sprintf("; with loss ε = %g the item dies out before the level with probability %.4g (first-step analysis); mean, sd and quantiles given T_L < ∞", cfg.Loss, 1-lt.PReach)
+	}
 	return a, nil
 }
 

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
@@ -74,13 +77,18 @@ func solveOther(ctx context.Context, cfg Config, set Settings) (*Answer, error) 
 // errors of the mean within Settings.Accuracy, up to autoMCEvents events
 // (the asymptotic law, which Auto uses without loss, does not cover
 // loss).
-func autoLumped(ctx context.Context, cfg Config, set Settings, mf interface {
-	Rate() float64
-	Steady() float64
-}) (*Answer, error) {
+//
+// The pilot's work is estimated first (lumpedEvents at the mean-field time
+// to the level on the slowed clock); beyond the budget Auto refuses before
+// any work (gossip.ErrTooLarge), as no cheaper law covers loss.
+func autoLumped(ctx context.Context, cfg Config, set Settings, mf approx.Model) (*Answer, error) {
 	acc := set.Accuracy
 	if acc <= 0 {
 		acc = DefaultAccuracy
+	}
+	if per := lumpedEvents(cfg, mf.TimeToCoverage(cfg.Level)/slowdown(cfg.Loss), mf); float64(set.Reps)*per > autoMCEvents {
+		return nil, fmt.Errorf("plan: Auto with Config.Loss %g at Nodes %d: the exact chain does not fit its budget, the asymptotic law does not cover loss, and the lumped Monte Carlo's %d runs need about %.2g events, beyond its budget of %.0g (about 10 s of CPU); Method mc with Model lumped runs them anyway, or ask for fewer Settings.Reps: %w",
+			cfg.Loss, cfg.Nodes, set.Reps, float64(set.Reps)*per, float64(autoMCEvents), gossip.ErrTooLarge)
 	}
 	times, err := lumpedRange(ctx, cfg, 0, set.Reps, set.Seed, set.Workers, set.Progress)
 	if err != nil {
@@ -88,26 +96,34 @@ func autoLumped(ctx context.Context, cfg Config, set Settings, mf interface {
 	}
 	a := sampleAnswer(times, cfg)
 	reps, capped := len(times), false
-	if a.PReach > 0 && !math.IsNaN(a.SD) {
+	// Up to three extensions: the count comes from the sd and PReach of
+	// the sample so far, which may have underestimated them.
+	for range 3 {
+		if !(a.PReach > 0) || math.IsNaN(a.SD) || 2*a.Accuracy.SEMean <= acc || capped {
+			break
+		}
 		// R·PReach replications reach the level; the se of the mean is
 		// sd/√(R·PReach).
-		need := math.Ceil(math.Pow(2*a.SD/acc, 2) / a.PReach)
-		per := lumpedEvents(cfg, a.Mean, mf)
-		if fit := math.Floor(autoMCEvents / per); need > fit {
+		need := math.Ceil(1.05 * math.Pow(2*a.SD/acc, 2) / a.PReach)
+		if fit := math.Floor(autoMCEvents / lumpedEvents(cfg, a.Mean, mf)); need > fit {
 			need, capped = fit, true
 		}
-		if need > float64(reps) {
-			more, err := lumpedRange(ctx, cfg, reps, int(need), set.Seed, set.Workers, set.Progress)
-			if err != nil {
-				return nil, err
-			}
-			times = append(times, more...)
-			a, reps = sampleAnswer(times, cfg), len(times)
+		if need <= float64(reps) {
+			break
 		}
+		more, err := lumpedRange(ctx, cfg, reps, int(need), set.Seed, set.Workers, set.Progress)
+		if err != nil {
+			return nil, err
+		}
+		times = append(times, more...)
+		a, reps = sampleAnswer(times, cfg), len(times)
 	}
 	how := fmt.Sprintf("at least %d, and 2·se of the mean ≤ the requested %g rounds", set.Reps, acc)
-	if capped {
+	switch {
+	case capped:
 		how = fmt.Sprintf("as many as fit the budget of %.0g events", float64(autoMCEvents))
+	case 2*a.Accuracy.SEMean > acc:
+		how = fmt.Sprintf("at least %d; 2·se of the mean %.2g rounds, above the requested %g after three extensions", set.Reps, 2*a.Accuracy.SEMean, acc)
 	}
 	a.Accuracy.Note = fmt.Sprintf("auto: the exact chain does not fit the budget and the asymptotic law does not cover loss (ε = %g): lumped Monte Carlo, %d runs (%s); %s",
 		cfg.Loss, reps, how, lumpedNote(cfg, reps, set.Seed, a))
@@ -158,12 +174,22 @@ type LossDesign struct {
 // the largest ε each exchange size tolerates. It needs a deadline
 // (cfg.Deadline > 0) for Tolerated; without one Tolerated is NaN.
 func LossSweep(ctx context.Context, cfg Config, exchanges []int, losses []float64, set Settings) (*LossDesign, error) {
-	if len(losses) == 0 {
-		return nil, fieldErr("Config.Loss", "no loss probability given")
+	if err := ctxguard.Check("plan", ctx); err != nil {
+		return nil, err
+	}
+	if len(losses) == 0 || len(exchanges) == 0 {
+		return nil, fieldErr("Config.Loss", "no loss probability or no exchange size given")
 	}
 	for i, e := range losses {
 		if i > 0 && !(e > losses[i-1]) {
 			return nil, fieldErr("Config.Loss", "%g after %g: the grid must be ascending", e, losses[i-1])
+		}
+	}
+	for _, e := range losses { // every ε before any work (Sweep checks every s)
+		c := cfg
+		c.Loss, c.Shuffle.Exchange = e, exchanges[0]
+		if err := c.Validate(); err != nil {
+			return nil, err
 		}
 	}
 	ld := &LossDesign{Config: cfg, Exchanges: exchanges, Losses: losses, Most: -1}

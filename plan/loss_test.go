@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/sim"
@@ -128,7 +129,8 @@ func TestLossCovered(t *testing.T) {
 // the closed form above: at D = 4 it is 0.918 at ε = 0.15 and 0.894 at
 // 0.2 and falls after; with confidence 0.905 the last feasible ε of the
 // grid 0, 0.05, …, 0.3 is 0.15 (6 and 7 standard errors of the 20 000
-// replications from the confidence), and no larger ε is feasible again.
+// replications from the confidence), and no larger ε is feasible again;
+// the exact chain finds the same.
 func TestLossSweepTolerated(t *testing.T) {
 	cfg := twoNodes{}.config()
 	cfg.Deadline, cfg.Confidence = 4, 0.905
@@ -139,12 +141,14 @@ func TestLossSweepTolerated(t *testing.T) {
 			t.Fatalf("closed form at ε = %g: feasible %v", e, want)
 		}
 	}
-	ld, err := LossSweep(context.Background(), cfg, []int{2}, grid, Settings{Method: MonteCarlo, Model: Lumped, Reps: 20000, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ld.Tolerated[0] != 0.15 || !math.IsNaN(ld.Again[0]) || ld.Most != 0 {
-		t.Errorf("tolerated %v, again %v, most %d; want 0.15, NaN, 0", ld.Tolerated, ld.Again, ld.Most)
+	for _, set := range []Settings{{Method: MonteCarlo, Model: Lumped, Reps: 20000, Seed: 3}, {Method: Exact}} {
+		ld, err := LossSweep(context.Background(), cfg, []int{2}, grid, set)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ld.Tolerated[0] != 0.15 || !math.IsNaN(ld.Again[0]) || ld.Most != 0 {
+			t.Errorf("%v: tolerated %v, again %v, most %d; want 0.15, NaN, 0", set.Method, ld.Tolerated, ld.Again, ld.Most)
+		}
 	}
 	if _, err := LossSweep(context.Background(), cfg, []int{2}, []float64{0.1, 0.05}, Settings{}); err == nil {
 		t.Error("a descending grid was accepted")
@@ -185,5 +189,152 @@ func TestTopologyMonteCarlo(t *testing.T) {
 		}
 		means[i] = a.Mean
 		t.Logf("regular:%d: mean %.3f ± %.3f, sd %.3f (exact complete graph %.3f, %.3f)", deg, a.Mean, ac.SEMean, a.SD, em, esd)
+	}
+}
+
+// Auto with loss where the exact chain does not fit (a budget of one
+// state-step): the asymptotic law does not cover loss, so the lumped
+// chain's Monte Carlo, with at least Settings.Reps replications and as
+// many more as bring two standard errors of the mean within the requested
+// accuracy; the note says which method and why.
+func TestLossAutoFallback(t *testing.T) {
+	cfg := Config{Nodes: 300, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, Level: 0.9, Loss: 0.1}
+	for _, acc := range []float64{5, 1} {
+		a, err := Solve(context.Background(), cfg, Settings{ExactBudget: 1, Reps: 100, Seed: 1, Accuracy: acc})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ac := a.Accuracy
+		if a.Method != MonteCarlo || !strings.Contains(ac.Note, "asymptotic law does not cover loss") || !strings.Contains(ac.Note, "lumped Monte Carlo") {
+			t.Errorf("accuracy %g: method %v, note %q", acc, a.Method, ac.Note)
+		}
+		if !(2*ac.SEMean <= acc) {
+			t.Errorf("accuracy %g: 2·se of the mean %.3g", acc, 2*ac.SEMean)
+		}
+		if !(a.PReach > 0 && a.PReach < 1) || !(ac.SEPReach > 0) {
+			t.Errorf("accuracy %g: p_reach %v ± %v", acc, a.PReach, ac.SEPReach)
+		}
+		t.Logf("accuracy %g: mean %.3f ± %.3f, p_reach %.4f ± %.4f: %s", acc, a.Mean, ac.SEMean, a.PReach, ac.SEPReach, ac.Note)
+	}
+}
+
+// The exact chain with loss against the N = 2 closed forms, in both
+// clocks: P(reach) and the mean given reach exact up to rounding (1e-12);
+// P(T_1 ≤ D) within the chain's bound; the median given reach, ln 2/λ in
+// continuous time, within the bisection's 1e-9. TConfidence is NaN when
+// P(reach) < Confidence (ε = 0.5: 5/6 < 0.95).
+func TestLossTwoNodesExact(t *testing.T) {
+	for _, tm := range []gossip.Time{gossip.Continuous, gossip.Shuffles} {
+		for _, eps := range []float64{0.2, 0.5} {
+			tn := twoNodes{eps}
+			cfg := tn.config()
+			cfg.Time, cfg.Deadline = tm, 1.3
+			a, err := Solve(context.Background(), cfg, Settings{Method: Exact})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []struct {
+				name           string
+				got, want, tol float64
+			}{
+				{"p_reach", a.PReach, tn.reach(), 1e-12},
+				{"mean", a.Mean, 1 / tn.lambda(), 1e-12},
+				{"p_deadline", a.PDeadline, tn.cdf(tm, 1.3), a.Accuracy.Bound + 1e-12},
+			} {
+				if math.Abs(c.got-c.want) > c.tol {
+					t.Errorf("%v ε = %g: %s = %.15g, want %.15g ± %g", tm, eps, c.name, c.got, c.want, c.tol)
+				}
+			}
+			if want := math.Ln2 / tn.lambda(); tm == gossip.Continuous && math.Abs(a.Q50-want) > 1e-9 {
+				t.Errorf("ε = %g: median %v, want %v", eps, a.Q50, want)
+			}
+			if eps == 0.5 && !math.IsNaN(a.TConfidence) {
+				t.Errorf("ε = 0.5: t_confidence %v with P(reach) %v < 0.95", a.TConfidence, a.PReach)
+			}
+		}
+	}
+}
+
+// The exact chain against the lumped chain's Monte Carlo with loss at N =
+// 40 (n = 100, c = 20, s = 5, L = 0.9, ε = 0.15): P(reach), the mean and sd
+// given reach and P(T_L ≤ D) within 4 standard errors of 4000 runs (plus
+// the chain's bound).
+func TestLossExactAgainstLumped(t *testing.T) {
+	cfg := Config{Nodes: 40, Shuffle: gossip.Shuffle{Items: 100, Cache: 20, Exchange: 5}, Level: 0.9, Loss: 0.15, Deadline: 60}
+	e, err := Solve(context.Background(), cfg, Settings{Method: Exact})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Solve(context.Background(), cfg, Settings{Method: MonteCarlo, Model: Lumped, Reps: 4000, Seed: 9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ac := m.Accuracy
+	for _, c := range []struct {
+		name          string
+		exact, mc, se float64
+	}{
+		{"p_reach", e.PReach, m.PReach, ac.SEPReach}, {"mean", e.Mean, m.Mean, ac.SEMean},
+		{"sd", e.SD, m.SD, ac.SESD}, {"p_deadline", e.PDeadline, m.PDeadline, ac.SEPDeadline},
+	} {
+		if math.Abs(c.exact-c.mc) > 4*c.se+e.Accuracy.Bound || !(c.se > 0) {
+			t.Errorf("%s: exact %.5f, lumped %.5f ± %.2g", c.name, c.exact, c.mc, c.se)
+		}
+		t.Logf("%s: exact %.5f, lumped %.5f ± %.2g", c.name, c.exact, c.mc, c.se)
+	}
+}
+
+// The mc method on package sim's pairwise model with loss (Model Markov:
+// messages lost as the lossy matrix says, X = 0 absorbing) against the
+// exact chain at N = 40: P(reach), the mean given reach (Sheppard-
+// corrected, 0.02 rounds for the correction as TestMonteCarloMethod) and
+// P(T_L ≤ D) within 4 standard errors.
+func TestLossMarkovAgainstExact(t *testing.T) {
+	cfg := Config{Nodes: 40, Shuffle: gossip.Shuffle{Items: 100, Cache: 20, Exchange: 5}, Level: 0.9, Loss: 0.15, Deadline: 60}
+	e, err := Solve(context.Background(), cfg, Settings{Method: Exact})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Solve(context.Background(), cfg, Settings{Method: MonteCarlo, Reps: 1000, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ac := m.Accuracy
+	for _, c := range []struct {
+		name             string
+		exact, mc, slack float64
+	}{
+		{"p_reach", e.PReach, m.PReach, 4 * ac.SEPReach}, {"mean", e.Mean, m.Mean, 4*ac.SEMean + 0.02},
+		{"p_deadline", e.PDeadline, m.PDeadline, 4*ac.SEPDeadline + e.Accuracy.Bound},
+	} {
+		if math.Abs(c.exact-c.mc) > c.slack || !(c.slack > 0) {
+			t.Errorf("%s: exact %.5f, markov %.5f (tolerance %.2g)", c.name, c.exact, c.mc, c.slack)
+		}
+		t.Logf("%s: exact %.5f, markov %.5f (tolerance %.2g)", c.name, c.exact, c.mc, c.slack)
+	}
+	if !strings.Contains(ac.Note, "died out in") {
+		t.Errorf("note %q", ac.Note)
+	}
+}
+
+// Auto with loss where neither the exact chain nor the lumped Monte Carlo
+// fits its budget (N = 10⁷: about 9·10¹⁰ events for 1000 runs) refuses
+// before any work (gossip.ErrTooLarge); the Monte Carlo asked for by name
+// runs, and honours its context inside a replication (N = 10⁹: some 4·10⁹
+// events each).
+func TestLossAutoTooLarge(t *testing.T) {
+	cfg := Config{Nodes: 10_000_000, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, Level: 0.99, Loss: 0.1}
+	if _, err := Solve(context.Background(), cfg, Settings{}); !errors.Is(err, gossip.ErrTooLarge) {
+		t.Errorf("auto at N = 10⁷ with loss: %v, want ErrTooLarge", err)
+	}
+	cfg.Nodes = 1_000_000_000
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := Solve(ctx, cfg, Settings{Method: MonteCarlo, Model: Lumped, Reps: 2}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("lumped at N = 10⁹: %v, want the context's deadline", err)
+	}
+	if d := time.Since(start); d > 20*time.Second { // 2^20 events take about 10 ms; 20 s even on a loaded machine
+		t.Errorf("lumped at N = 10⁹ returned %v after its 100 ms deadline", d)
 	}
 }

@@ -61,7 +61,7 @@ func lumpedRange(ctx context.Context, cfg Config, from, to int, seed uint64, wor
 				if r >= reps || ctx.Err() != nil {
 					return
 				}
-				out[r] = lumpedOne(cfg, j, rand.New(rand.NewPCG(seed, uint64(from+r))))
+				out[r] = lumpedOne(ctx, cfg, j, rand.New(rand.NewPCG(seed, uint64(from+r))))
 				d := done.Add(1)
 				if progress != nil {
 					mu.Lock()
@@ -78,13 +78,18 @@ func lumpedRange(ctx context.Context, cfg Config, from, to int, seed uint64, wor
 	return out, nil
 }
 
-// lumpedOne is one replication of lumpedSample.
-func lumpedOne(cfg Config, j chain.Jumps, rng *rand.Rand) float64 {
+// lumpedOne is one replication of lumpedSample; it returns NaN when ctx
+// ends first (checked every 2^20 events: a replication at N = 10⁹ has
+// some 4·10⁹).
+func lumpedOne(ctx context.Context, cfg Config, j chain.Jumps, rng *rand.Rand) float64 {
 	N, target := float64(cfg.Nodes), cfg.count()
 	x, y := cfg.initial(), cfg.initial()
 	t := 0.0
 	shuffles := cfg.Time == gossip.Shuffles
-	for y < target {
+	for ev := 1; y < target; ev++ {
+		if ev&(1<<20-1) == 0 && ctx.Err() != nil {
+			return math.NaN()
+		}
 		if x == 0 {
 			return math.Inf(1) // the item died out (only with loss)
 		}

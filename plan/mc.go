@@ -44,6 +44,9 @@ func solveMC(ctx context.Context, cfg Config, set Settings, asym *asymptotic) (*
 		a.Accuracy.Note += fmt.Sprintf("; with loss ε = %g the item died out in %.4g of the runs (T_L = ∞), se of P(reach) %.2g; mean, sd and quantiles given T_L < ∞",
 			cfg.Loss, 1-a.PReach-float64(open)/float64(len(times)), a.Accuracy.SEPReach)
 	}
+	if m, se := res.AliveMean(); !math.IsNaN(m) {
+		a.Accuracy.Note += fmt.Sprintf("; items other than d alive at t = 0 (after the warm-up, whose lost replies overwrite some): %.4g ± %.2g of n = %d", m, se, cfg.Shuffle.Items)
+	}
 	if open > 0 {
 		a.Accuracy.Note += fmt.Sprintf("; %d runs neither reached the level nor lost the item within %d rounds (counted as not reaching it)", open, rounds)
 	}

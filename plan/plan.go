@@ -8,6 +8,7 @@ import (
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
 	"github.com/gossipkit/gossipkit/internal/enum"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
 	"github.com/gossipkit/gossipkit/sim"
@@ -58,10 +59,13 @@ type Config struct {
 //   - Auto uses Exact where its estimated work fits Settings.ExactBudget,
 //     else Asymptotic where its stated bound is within Settings.Accuracy,
 //     else the Monte Carlo of the lumped chain; the Answer says which it
-//     used and why (Accuracy.Note).
+//     used and why (Accuracy.Note). With Config.Loss > 0 it never uses
+//     Asymptotic; with a Config.Topology other than the complete graph it
+//     runs package sim (Settings.Model).
 //   - Exact solves the finite chain (package chain): mean and sd by
 //     first-step analysis, the law from the transient pass.
-//   - Asymptotic is the limit law of the package doc.
+//   - Asymptotic is the limit law of the package doc (without loss, on
+//     the complete graph: otherwise ErrNotCovered).
 //   - MonteCarlo runs package sim, or samples the lumped chain
 //     (Settings.Model, Settings.Reps).
 type Method = gossip.Method
@@ -339,6 +343,9 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
 // the best. ctx is checked between exchange sizes and inside the exact
 // chain and the Monte Carlo.
 func Sweep(ctx context.Context, cfg Config, exchanges []int, set Settings) (*Design, error) {
+	if err := ctxguard.Check("plan", ctx); err != nil {
+		return nil, err
+	}
 	if len(exchanges) == 0 {
 		return nil, fieldErr("Config.Shuffle.Exchange", "no exchange size given")
 	}
@@ -440,6 +447,9 @@ func solveOne(ctx context.Context, cfg Config, set Settings, shared *[]float64) 
 	case a != nil:
 	case method == Exact:
 		a, err = solveExact(ctx, cfg, set)
+		if err == nil && set.Method == Auto && cfg.Loss > 0 {
+			a.Accuracy.Note = fmt.Sprintf("auto: the exact chain fits the budget (about %.2g of %.2g state-steps; the asymptotic law does not cover loss): %s", ExactCost(cfg), set.ExactBudget, a.Accuracy.Note)
+		}
 	case method == MonteCarlo:
 		if set.Model == Lumped {
 			a, err = solveLumped(ctx, cfg, set)

@@ -16,6 +16,9 @@ import (
 // broadcast rows' names). Short is the number of leading columns the text
 // form shows.
 func (d *Design) Table() (t *plots.Table, short int) {
+	if d == nil {
+		d = &Design{}
+	}
 	return rowsTable(d.Config, []*Design{d}, nil)
 }
 
@@ -23,7 +26,25 @@ func (d *Design) Table() (t *plots.Table, short int) {
 // size (ε outer), each starting with its ε and with loss_tolerated, the
 // largest ε its s tolerates, after items_sent.
 func (ld *LossDesign) Table() (t *plots.Table, short int) {
+	if !ld.consistent() {
+		ld = &LossDesign{}
+	}
 	return rowsTable(ld.Config, ld.Designs, ld)
+}
+
+// consistent reports whether ld is as LossSweep makes it (a hand-made or
+// damaged one is written as empty rather than read out of range).
+func (ld *LossDesign) consistent() bool {
+	if ld == nil || len(ld.Designs) != len(ld.Losses) || len(ld.Tolerated) != len(ld.Exchanges) || len(ld.Again) != len(ld.Exchanges) ||
+		ld.Most < -1 || ld.Most >= len(ld.Exchanges) {
+		return false
+	}
+	for _, d := range ld.Designs {
+		if d == nil || len(d.Rows) != len(ld.Exchanges) {
+			return false
+		}
+	}
+	return ld.Most < 0 || slices.Contains(ld.Losses, ld.Tolerated[ld.Most])
 }
 
 func rowsTable(c Config, designs []*Design, ld *LossDesign) (*plots.Table, int) {
@@ -62,10 +83,20 @@ func rowsTable(c Config, designs []*Design, ld *LossDesign) (*plots.Table, int) 
 
 // Header is the design's one-line statement of the model and the
 // columns' meaning.
-func (d *Design) Header() string { return header(d.Config, "") }
+func (d *Design) Header() string {
+	if d == nil {
+		return ""
+	}
+	return header(d.Config, "")
+}
 
 // Header is the loss design's one-line statement.
-func (ld *LossDesign) Header() string { return header(ld.Config, "ε over the grid "+grid(ld.Losses)) }
+func (ld *LossDesign) Header() string {
+	if !ld.consistent() {
+		return ""
+	}
+	return header(ld.Config, "ε over the grid "+grid(ld.Losses))
+}
 
 func header(c Config, eps string) string {
 	var h strings.Builder
@@ -90,6 +121,9 @@ func header(c Config, eps string) string {
 
 // Choice is the design's choice in words: the best and the cheapest s.
 func (d *Design) Choice() string {
+	if d == nil || d.Best >= len(d.Rows) || d.Cheapest >= len(d.Rows) || d.Best >= 0 && d.Cheapest < 0 {
+		return ""
+	}
 	c := d.Config
 	meets := map[bool]string{true: " among the s that meet the deadline", false: ""}[c.Deadline > 0]
 	switch {
@@ -110,6 +144,9 @@ func (d *Design) Choice() string {
 // Choice is the loss design's answer in words: the largest ε each s
 // tolerates, how it was found, and the most tolerant s.
 func (ld *LossDesign) Choice() string {
+	if !ld.consistent() || len(ld.Losses) == 0 {
+		return ""
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Largest loss each s tolerates (meets the deadline %g with probability %g), by a scan of the given grid in ascending ε that stops at the first ε where the s fails; monotonicity in ε is neither assumed between grid points nor checked beyond them:\n",
 		ld.Config.Deadline, ld.Config.confidence())
@@ -135,6 +172,9 @@ func (ld *LossDesign) Choice() string {
 // cheapest (fewest ItemsSent at Losses[i]) among those that tolerate as
 // much; −1, −1, −1 when none tolerates any ε of the grid.
 func (ld *LossDesign) Choose() (i, best, cheapest int) {
+	if !ld.consistent() {
+		return -1, -1, -1
+	}
 	m := ld.Most
 	if m < 0 {
 		return -1, -1, -1

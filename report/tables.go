@@ -46,9 +46,17 @@ func writeJSONObject(w io.Writer, fields ...jsonField) error {
 func RoundsTable(res *sim.Result) *plots.Table {
 	t := &plots.Table{Keys: []string{"t", "x_mean", "x_sd", "y_mean", "y_sd", "x_q05", "x_q50", "x_q95", "y_q05", "y_q50", "y_q95",
 		"y_round_mean", "y_round_sd", "y_round_q05", "y_round_q50", "y_round_q95"}}
+	lossy := res.Config.Loss > 0 // d can die: the share of runs where it has
+	if lossy {
+		t.Keys = append(t.Keys, "p_extinct", "p_extinct_se")
+	}
 	for _, r := range res.Summary() {
-		t.Rows = append(t.Rows, []any{r.T, r.XMean, r.XSD, r.YMean, r.YSD, r.XQ05, r.XQ50, r.XQ95, r.YQ05, r.YQ50, r.YQ95,
-			r.YRMean, r.YRSD, r.YRQ05, r.YRQ50, r.YRQ95})
+		row := []any{r.T, r.XMean, r.XSD, r.YMean, r.YSD, r.XQ05, r.XQ50, r.XQ95, r.YQ05, r.YQ50, r.YQ95,
+			r.YRMean, r.YRSD, r.YRQ05, r.YRQ50, r.YRQ95}
+		if lossy {
+			row = append(row, r.PExtinct, r.PExtinctSE)
+		}
+		t.Rows = append(t.Rows, row)
 	}
 	return t
 }
@@ -76,6 +84,9 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 	if format == "json" {
 		params := &plots.Table{Single: true, Keys: []string{"model", "N", "n", "c", "s", "warmup", "rounds", "reps", "seed", "initial", "schedule", "topology", "connected"},
 			Rows: [][]any{{c.Model.String(), c.Nodes, c.Shuffle.Items, c.Shuffle.Cache, c.Shuffle.Exchange, c.Warmup, c.Rounds, c.Reps, strconv.FormatUint(c.Seed, 10), c.Initial, c.Schedule.String(), c.Topology.String(), res.Connected}}}
+		if c.Loss > 0 { // only then, so that lossless output is unchanged
+			params.Keys, params.Rows[0] = append(params.Keys, "loss"), append(params.Rows[0], c.Loss)
+		}
 		trans := &plots.Table{Keys: []string{"from", "to", "measured", "model"}}
 		for i := 1; i < 4; i++ {
 			for j := range 4 {
@@ -92,8 +103,12 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 	if c.Model == sim.Protocol {
 		warmup = fmt.Sprintf("%d warm-up + ", c.Warmup)
 	}
-	fmt.Fprintf(w, "%s simulation: N=%d n=%d c=%d s=%d, %s%d rounds, %d replications, seed %d, %s schedule, %s topology\n\n",
+	fmt.Fprintf(w, "%s simulation: N=%d n=%d c=%d s=%d, %s%d rounds, %d replications, seed %d, %s schedule, %s topology",
 		c.Model, c.Nodes, c.Shuffle.Items, c.Shuffle.Cache, c.Shuffle.Exchange, warmup, c.Rounds, c.Reps, c.Seed, c.Schedule, c.Topology)
+	if c.Loss > 0 {
+		fmt.Fprintf(w, ", message loss ε = %g: d extinct (X = 0) in %.4g ± %.2g of the replications at T (p_extinct per round)", c.Loss, last.PExtinct, last.PExtinctSE)
+	}
+	fmt.Fprint(w, "\n\n")
 	if !res.Connected {
 		fmt.Fprintln(w, "warning: the topology is not connected; coverage cannot reach every node")
 	}
@@ -162,6 +177,9 @@ func ChainTable(res *chain.Result) *plots.Table {
 	if cfg.Level > 0 {
 		keys = append(keys, "p_level")
 	}
+	if cfg.Loss > 0 {
+		keys = append(keys, "p_extinct")
+	}
 	t := &plots.Table{Keys: keys}
 	for _, r := range res.Rows {
 		row := []any{r.T, r.X.Mean, r.X.SD, r.X.Q05, r.X.Q50, r.X.Q95}
@@ -170,6 +188,9 @@ func ChainTable(res *chain.Result) *plots.Table {
 		}
 		if cfg.Level > 0 {
 			row = append(row, r.PLevel)
+		}
+		if cfg.Loss > 0 {
+			row = append(row, r.PExtinct)
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -188,6 +209,9 @@ func WriteChain(w io.Writer, res *chain.Result, format string) error {
 	if l := res.Level; l != nil {
 		lvl = &plots.Table{Single: true, Keys: []string{"level", "count", "mean", "sd", "q05", "q50", "q95"},
 			Rows: [][]any{{l.Level, l.Count, l.Mean, l.SD, l.Q05, l.Q50, l.Q95}}}
+		if res.Config.Loss > 0 { // T_L = ∞ when d dies first: the law given T_L < ∞
+			lvl.Keys, lvl.Rows[0] = append(lvl.Keys, "p_reach"), append(lvl.Rows[0], l.PReach)
+		}
 	}
 	switch format {
 	case "json":
@@ -222,8 +246,14 @@ func WriteChain(w io.Writer, res *chain.Result, format string) error {
 		c := res.Config
 		fmt.Fprintf(w, "exact pairwise chain: N=%d n=%d c=%d s=%d, %d initial copies, P_drop %v, %v time; error bound %.2g (total variation), %d steps of the chain uniformized at %.4g per round\n",
 			c.Nodes, c.Shuffle.Items, c.Shuffle.Cache, c.Shuffle.Exchange, max(c.Initial, 1), c.PDrop, c.Time, res.Bound, res.Stats.Steps, res.Stats.Rate)
+		if c.Loss > 0 {
+			fmt.Fprintf(w, "message loss ε = %g: d can die (X = 0, absorbing); p_extinct = P(X(t) = 0)\n", c.Loss)
+		}
 		if l := res.Level; l != nil {
 			fmt.Fprintf(w, "time to coverage %g (Y ≥ %d): mean %.6g, sd %.4g, quantiles 5/50/95 %% %.4g / %.4g / %.4g rounds\n", l.Level, l.Count, l.Mean, l.SD, l.Q05, l.Q50, l.Q95)
+			if c.Loss > 0 {
+				fmt.Fprintf(w, "  given T_L < ∞; p_reach = P(T_L < ∞) = %.6g (d dies before the level with probability %.4g)\n", l.PReach, 1-l.PReach)
+			}
 		}
 		fmt.Fprintln(w)
 	}

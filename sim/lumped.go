@@ -160,22 +160,13 @@ func (l *lumpedState) event(r *rng.Rand, rate [4]float64, total float64) {
 // model under the Continuous schedule on the full graph, simulated on the
 // class counts, one event per shuffle that changes the counts. It records
 // X, Y and YRound at t = 0..T exactly as the node-by-node Markov model
-// does, and has its law. With loss (cfg.Loss) d can die (01 → 00, an
-// event like any other); once X = 0 no pair changes, no event is drawn,
-// and the snapshots to T record X = 0 and the coverage as it was. The
-// counters of the shuffles not simulated
+// does, and has its law. With loss (cfg.Loss; tr is then the lossy
+// matrix) d can die (01 → 00, an event like any other); once X = 0 no
+// pair changes, no event is drawn, and the snapshots to T record X = 0
+// and the coverage as it was. The counters of the shuffles not simulated
 // (Counters.Shuffles and Counters.Transitions for the skipped outcomes) are
 // drawn at the end from their Poisson law given the path.
 func runLumped(ctx context.Context, cfg Config, tr approx.Transitions, r *rng.Rand, rep *Replication) error {
-	if cfg.Loss != 0 {
-		// The caller's matrix may be the lossless one; the loss is the
-		// model's (without loss the caller's is used as it is, so the
-		// draws are those of a run before loss existed).
-		var err error
-		if tr, err = modelTransitions(cfg); err != nil {
-			return err
-		}
-	}
 	l := &lumpedState{N: float64(cfg.Nodes), tr: tr, invN1: 1 / float64(cfg.Nodes-1)}
 	l.n[classHU], l.n[classN0] = cfg.Initial, cfg.Nodes-cfg.Initial
 	allSeen := false

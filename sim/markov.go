@@ -6,20 +6,13 @@ import (
 	"github.com/gossipkit/gossipkit/approx"
 )
 
-// modelTransitions returns the transition matrix of one shuffle that the
-// Markov and Lumped models apply: the matrix of docs/MODEL.md §3 for
-// cfg.PDrop and cfg.Shuffle, with each message lost with probability
-// cfg.Loss (approx.TransitionsLossFor; at Loss = 0 exactly
-// approx.TransitionsFor). With loss a pair 01 can become 00 (the only
-// copy dropped, the reply that carried it lost): X can reach 0, after
-// which no shuffle changes anything and the coverage stays as it is.
-func modelTransitions(cfg Config) (approx.Transitions, error) {
-	return approx.TransitionsLossFor(cfg.PDrop, cfg.Shuffle, cfg.Loss)
-}
-
 // markovState is the pairwise-Markov model of one item: node v holds d or
 // not, and a shuffle of a and b moves the pair's state ab by the transition
-// matrix of docs/MODEL.md §3.
+// matrix of docs/MODEL.md §3 (with Config.Loss, the lossy matrix of
+// approx.TransitionsLossFor, which Run passes). With loss a pair 01 can
+// become 00 (the only copy dropped, the reply carrying it lost): X can
+// reach 0, after which no shuffle changes anything and the coverage stays
+// as it is.
 type markovState struct {
 	has      []bool
 	covered  []bool

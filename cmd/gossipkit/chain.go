@@ -21,6 +21,7 @@ func cmdChain(fs *cli.FlagSet) cli.Run {
 	pdropFlag(fs, &cfg.PDrop, "Config.PDrop")
 	fs.BoolVar(&cfg.ReplicationOnly, "replication-only", false, "solve the chain of X alone (no coverage columns)")
 	fs.FloatField(&cfg.Level, "level", "Config.Level", "coverage level L in (0, 1]: add p_level = P(Y(t) ≥ ⌈L·N⌉) and the law of the time to L")
+	lossFlag(fs, &cfg.Loss, "Config.Loss", false)
 	format, out := fs.Output("csv")
 	return func(ctx context.Context, e *env) error {
 		if cfg.Initial < 1 { // the library reads 0 as its default, 1

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -61,7 +60,8 @@ func timeFlag(fs *cli.FlagSet, t *gossip.Time, field string, allowed ...gossip.T
 	return cli.Enum(fs, t, "time", field, "time model (go doc ./gossip Time)", allowed...)
 }
 
-// lossFlag declares --loss, ε (gossip.Loss: its help and valid range),
+// lossFlag declares --loss, ε (gossip.Loss: its help; a value out of its
+// range is refused by the library's Config.Loss, which names the flag),
 // bound to field and, with dst, to *dst; with grid it also takes a grid
 // LO:HI:STEP (plan). It returns the values given (0 by default).
 func lossFlag(fs *cli.FlagSet, dst *float64, field string, grid bool) *[]float64 {
@@ -77,9 +77,7 @@ func lossFlag(fs *cli.FlagSet, dst *float64, field string, grid bool) *[]float64
 			return nil, err
 		case len(v) > 1 && !grid:
 			return nil, fmt.Errorf("%q: one value ε (%s)", s, gossip.Loss.Range)
-		case slices.ContainsFunc(v, func(e float64) bool { return !gossip.ValidLoss(e) }):
-			return nil, fmt.Errorf("%q: valid range %s (%s)", s, gossip.Loss.Range, gossip.Loss.Meaning)
-		case dst != nil:
+		case dst != nil: // the range is the library's (Config.Loss)
 			*dst = v[0]
 		}
 		return v, nil
