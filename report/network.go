@@ -397,7 +397,10 @@ func (r *Network) viewTable() *plots.Table {
 		}
 	}
 	t.TextCell = func(col int, v any) string {
-		if f, ok := v.(float64); ok && !math.IsNaN(f) && col != 1 {
+		if f, ok := v.(float64); ok && !math.IsNaN(f) {
+			if col == 1 { // the mean degree
+				return fmt.Sprintf("%.1f", f)
+			}
 			if col == 13 || col == 14 || col == 6 || col == 8 {
 				return fmt.Sprintf("%.4f", f)
 			}
@@ -451,8 +454,8 @@ func (r *Network) specs() []*plots.Spec {
 // Render writes the section.
 func (r *Network) Render(d *Doc) error {
 	reg, tor := r.Views[1], r.Views[2]
-	d.printf("**Question:** the paper's model, and everything this toolkit builds on it, lets every node shuffle with every other. The paper's own Sec. 5 says its Figs. 7–8 experiments \"assume full connectivity; that is, for each node, all other nodes are within reach\", \"unlike the experiments in Sec. 4\", which ran on a wireless network whose parameters the text does not give. Where the protocol runs, a node shuffles with the few peers it knows: a partial view (Cyclon keeps about %d), or the nodes within radio range. How far is the ODE from the protocol there?\n", netDegree)
-	d.printf("\n**(a) Partial views.** The experiment of Figs. 7–8 (N = %d, c = %d, s = %d; one copy of d at t = 0) on three networks: the complete graph (%s%d warm-up rounds); a %s (each node's partner drawn uniformly among its %d neighbours); and a random geometric graph on the unit torus, the nodes within radius %g of each other (mean degree %.1f, the wireless network's stand-in)%s. The partial views run %d warm-up rounds (`sim --topology regular:%d` and `--topology torus:%g`). The mean of the runs lags the ODE on every network, the complete graph included (the take-off from one copy is delayed by a random time, section 4); the verdict grades what the ODE claims once d has taken off, the growth times of replication and coverage (rounds from %g %% to %g %% of the plateau), which leave that delay out.\n",
+	d.printf("**Question:** the paper's model, and everything this toolkit builds on it, lets every node shuffle with every other. The paper's own Sec. 5 says its Figs. 7–8 experiments \"assume full connectivity; that is, for each node, all other nodes are within reach\", \"unlike the experiments in Sec. 4\", whose network our text of the paper does not describe (it passes from Sec. 3.5 to Sec. 5; docs/MODEL.md): it was not complete, and that is all we know of it. Where the protocol runs, a node shuffles with the few peers it knows: a partial view (Cyclon keeps about %d), or the nodes within radio range. How far is the ODE from the protocol there?\n", netDegree)
+	d.printf("\n**(a) Partial views.** The experiment of Figs. 7–8 (N = %d, c = %d, s = %d; one copy of d at t = 0) on three networks: the complete graph (%s%d warm-up rounds); a %s (each node's partner drawn uniformly among its %d neighbours); and a random geometric graph on the unit torus, the nodes within radius %g of each other (mean degree %.1f, a wireless-like network: the nodes within radio range)%s. The partial views run %d warm-up rounds (`sim --topology regular:%d` and `--topology torus:%g`). The mean of the runs lags the ODE on every network, the complete graph included (the take-off from one copy is delayed by a random time, section 4); the verdict grades what the ODE claims once d has taken off, the growth times of replication and coverage (rounds from %g %% to %g %% of the plateau), which leave that delay out.\n",
 		r.Nodes, r.Cache, r.Exchange, map[bool]string{true: "the runs of sections 3–4, ", false: ""}[r.Views[0].Reused], r.Views[0].Warmup, reg.Name, r.Degree, r.Radius, tor.MeanDegree, map[bool]string{true: "", false: " (not connected: coverage cannot reach 1)"}[tor.Connected], reg.Warmup, r.Degree, r.Radius, 100*netGrowthLo, 100*netGrowthHi)
 	if err := d.figure("network", r.specs()...); err != nil {
 		return err

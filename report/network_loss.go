@@ -216,7 +216,7 @@ func (s *Study) uniformity(ctx context.Context, r *Network) error {
 	N := ns[len(ns)-1]
 	netNs, _, _, _, _ := sc.netScale()
 	for _, cfg := range uniformityCases(N, netNs[0], sc.Cache, sc.Exchange) {
-		cfg.Warmup, cfg.Snapshots, cfg.Spacing, cfg.Reps, cfg.Seed = max(2*warmup, uniformityWarmup), uniformitySnapshots, uniformitySpacing, max(2, reps/2), sc.Seed
+		cfg.Warmup, cfg.Snapshots, cfg.Spacing, cfg.Reps, cfg.Seed = min(max(2*warmup, uniformityWarmup), 5*uniformityWarmup), uniformitySnapshots, uniformitySpacing, max(2, reps/2), sc.Seed
 		what := "items"
 		if cfg.Descriptors {
 			what = "node descriptors (in-degree)"
@@ -240,7 +240,8 @@ const (
 	// uniformityWarmup: the fewest rounds of mixing before the first
 	// snapshot (the initial placement gives every item ⌊cN/n⌋ or ⌈cN/n⌉
 	// copies, far less spread than the binomial; at c = 20, s = 10 the
-	// counts 20 rounds apart still correlate at 0.66).
+	// counts 20 rounds apart still correlate at 0.66); twice the partial
+	// views' warm-up where that is more, up to 5 times it.
 	uniformityWarmup = 100
 	uniformityLoss   = 0.1
 	// uniformityTol: the variance ratio "is 1" within ±10 %.
