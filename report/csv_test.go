@@ -23,6 +23,7 @@ var boolColumns = map[string]bool{
 	"reconnected": true, // tree repairs
 	"feasible":    true, // design answers
 	"connected":   true, // the protocol on a real network
+	"same_argmax": true, // the optima of Sec. 3.5
 }
 
 var textColumns = map[string]bool{
@@ -35,6 +36,8 @@ var textColumns = map[string]bool{
 	"protocol":    true, // gossip as deployed: push, pull or push-pull
 	"push_method": true, // gossip against tree: the method of push's law
 	"topology":    true, // the protocol on a real network: full, regular:DEG, torus:R
+	"p_drop":      true, // the optima of Sec. 3.5: S or formula (1)
+	"items_are":   true, // uniformity: items or descriptors
 }
 
 // checkCSV parses one CSV and checks that every cell of a numeric column

@@ -25,4 +25,5 @@ func ExampleSections() {
 	// 9. Gossip against tree: one notification to a group of N nodes
 	// 10. Design answers: the time to coverage at any N
 	// 11. Gossip as deployed: push, pull and push–pull broadcast
+	// 12. The shuffle protocol on a real network
 }

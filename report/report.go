@@ -57,6 +57,11 @@ type Scale struct {
 	NetNs                []int
 	NetDegree, NetReps   int
 	NetWarmup, NetRounds int
+	// Its loss part: the exact chain at each N of LossNs, and the
+	// protocol with loss at the last of them, LossReps runs of NetWarmup +
+	// LossRounds rounds (zero values: 100 and Nodes, NetReps, NetRounds).
+	LossNs               []int
+	LossReps, LossRounds int
 }
 
 // RefinedCase is one validation setting of the refined mean field (section
@@ -86,9 +91,12 @@ func Quick() Scale {
 		Refined:   refinedCases([3]int{0, 20000, 400}, [3]int{0, 20000, 400}, [3]int{200, 200, 40}, 150),
 		TreeSeeds: 10, GossipTreeNs: []int{100, 500, 1000, 2000, 4000}, GossipTreeFailNodes: 1000,
 		BroadcastN: 1000,
-		// Two partial views × 10 runs × 200 rounds at N = 2500: about 7 s
-		// of CPU (n = 500 covers the torus within 160 rounds).
-		NetNs: []int{500}, NetReps: 10, NetWarmup: 40, NetRounds: 160}
+		// Section 12 in about 14 s of CPU: two partial views × 10 runs ×
+		// 170 rounds at N = 2500, 8.4 s (n = 500 covers the torus within
+		// about 125 rounds); the protocol with loss, 2 × 20 runs × 180
+		// rounds at N = 500, 3 s.
+		NetNs: []int{500}, NetReps: 10, NetWarmup: 30, NetRounds: 140,
+		LossNs: []int{100, 500}, LossReps: 20, LossRounds: 150}
 }
 
 // Paper runs the paper's 100 replications of 1000 + 1000 rounds: 59
@@ -107,9 +115,12 @@ func Paper() Scale {
 	// the 20000 of earlier versions cost 10 CPU-minutes for a precision
 	// nothing reads. The protocol runs 150 rounds, as in the quick scale.
 	sc.Refined = refinedCases([3]int{0, 100000, 2000}, [3]int{0, 100000, 2000}, [3]int{20000, 2000, 200}, 150)
-	// The paper's three n with its warm-up and rounds, 20 runs each on
-	// the two partial views (about 7 CPU-minutes).
+	// Section 12: the paper's three n with its warm-up and rounds, 20
+	// runs each on the two partial views, and 40 runs with loss at N =
+	// 2500: about 15 CPU-minutes (estimated from the quick scale's cost
+	// per shuffle, not measured).
 	sc.NetNs, sc.NetReps, sc.NetWarmup, sc.NetRounds = sc.Ns, 20, 1000, 1000
+	sc.LossNs, sc.LossReps, sc.LossRounds = []int{100, 2500}, 40, 500
 	return sc
 }
 
