@@ -1,6 +1,7 @@
 package meanfield
 
 import (
+	"context"
 	"testing"
 
 	"github.com/gossipkit/gossipkit/approx"
@@ -35,7 +36,7 @@ func benchPop(b *testing.B) *Population {
 	return Coverage(m)
 }
 
-// BenchmarkPopulation evaluates F, A, F'', Q and C once each at one state:
+// BenchmarkPopulation evaluates F, A, D²F, Q and C once each at one state:
 // the work of one right-hand side of RefinedContinuous.
 func BenchmarkPopulation(b *testing.B) {
 	p := benchPop(b)
@@ -70,7 +71,7 @@ func BenchmarkRefinedDiscrete(b *testing.B) {
 	p := benchPop(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := RefinedDiscrete(SynchronousSteps{P: p, H: 1}, []float64{1.0 / 2500, 1.0 / 2500}, 100); err != nil {
+		if _, err := RefinedDiscrete(context.Background(), SynchronousSteps{P: p, H: 1}, []float64{1.0 / 2500, 1.0 / 2500}, 100); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -2,6 +2,7 @@ package meanfield
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/gossip"
@@ -20,7 +21,11 @@ const dopriStability = 3.3
 // m.Rate()). Measured: 3403 steps for tMax·k/3.3 = 3367 (n = 500, c = 100,
 // s = 50, tMax = 10^5) and 4995 for 4959 (n = 200, c = 100, s = 90); the
 // transient adds tens to a few hundred steps (more at tight tolerances).
+// It is NaN when m does not validate (see Solve).
 func PlateauSteps(m approx.Model, tMax float64) float64 {
+	if checkModel(m) != nil {
+		return math.NaN()
+	}
 	return tMax * m.Rate() / dopriStability
 }
 

@@ -32,9 +32,14 @@ const MaxSynchronousRounds = 10_000_000
 // clock tm: gossip.Continuous by integrating x, V and W with set;
 // gossip.Synchronous by the synchronous recursion with steps of one round,
 // so dt must then be a whole number of rounds. Other clocks are refused.
-// ctx is checked once before the work.
+// It refuses a Model that does not validate (see Solve) and more than
+// MaxPoints output times. ctx is checked before the work and, in
+// synchronous time, every 64 rounds.
 func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm gossip.Time, set ode.Settings) (*RefinedCurves, error) {
 	if err := ctxguard.Check("meanfield", ctx); err != nil {
+		return nil, err
+	}
+	if err := checkModel(m); err != nil {
 		return nil, err
 	}
 	if !(tMax > 0) || !(dt > 0) || dt > tMax {
@@ -45,6 +50,9 @@ func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm gossip
 	}
 	if tm == gossip.Synchronous && math.Abs(dt-math.Round(dt)) > 1e-9 {
 		return nil, fmt.Errorf("meanfield: dt = %g: synchronous time needs a whole number of rounds", dt)
+	}
+	if err := checkPoints(tMax, dt); err != nil {
+		return nil, err
 	}
 	ts := ode.Grid(tMax, dt)
 	if ts == nil {
@@ -59,7 +67,7 @@ func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm gossip
 	pop := Coverage(m)
 	var ref *Refined
 	if tm == gossip.Synchronous {
-		full, err := RefinedDiscrete(SynchronousSteps{P: pop, H: 1}, []float64{m.X0, m.Y0}, int(math.Ceil(tMax)))
+		full, err := RefinedDiscrete(ctx, SynchronousSteps{P: pop, H: 1}, []float64{m.X0, m.Y0}, int(math.Ceil(tMax)))
 		if err != nil {
 			return nil, err
 		}
@@ -84,6 +92,24 @@ func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm gossip
 	return out, nil
 }
 
+// MaxPoints is the most output times Solve and RefineGrid compute: each
+// point keeps five values in Solve and about 200 bytes in RefineGrid (x,
+// V, W and the curves), 2 GB at 10⁷ points; Solve evaluates the closed
+// forms at each, about a second at 10⁷.
+const MaxPoints = 1e7
+
+// checkPoints refuses a grid of more than MaxPoints points before any
+// work (ode.Grid's own limit, ode.MaxGrid, is ten times larger).
+func checkPoints(tMax, dt float64) error {
+	if math.IsInf(tMax, 0) {
+		return fmt.Errorf("meanfield: tMax = %g: need a finite tMax", tMax)
+	}
+	if n := math.Round(tMax/dt) + 1; !(n <= MaxPoints) {
+		return fmt.Errorf("meanfield: tMax = %g, dt = %g: %.3g output times, more than MaxPoints = %g: %w", tMax, dt, n, float64(MaxPoints), gossip.ErrTooLarge)
+	}
+	return nil
+}
+
 // Solution is the classic mean field integrated on an output grid, beside
 // its closed forms.
 type Solution struct {
@@ -97,10 +123,20 @@ type Solution struct {
 // Solve integrates the system of m with DormandPrince and set, in the form
 // XZ so that the coverage y stays within [0, 1], and evaluates it and the
 // closed forms on ode.Grid(tMax, dt). The tolerances apply to x and to
-// z = −ln(1 − y).
+// z = −ln(1 − y). Like every function of this package that takes an
+// approx.Model, which a caller may write by hand, it refuses one whose
+// Config does not validate or whose P, Q, X0 or Y0 is not in [0, 1] (a
+// *FieldError naming Model.Config.Nodes, Model.P); and a grid of more than
+// MaxPoints points.
 func Solve(m approx.Model, tMax, dt float64, set ode.Settings) (*Solution, error) {
+	if err := checkModel(m); err != nil {
+		return nil, err
+	}
 	if !(tMax > 0) || !(dt > 0) || dt > tMax {
 		return nil, fmt.Errorf("meanfield: need 0 < dt ≤ tMax (dt = %g, tMax = %g)", dt, tMax)
+	}
+	if err := checkPoints(tMax, dt); err != nil {
+		return nil, err
 	}
 	if err := checkPlateauSteps(m, tMax, set); err != nil {
 		return nil, err
