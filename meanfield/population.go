@@ -336,6 +336,12 @@ func checkRefined(d int, x0 []float64, what string) error {
 // without Dim finite components and an empty ts. Its work is bounded by
 // set.MaxSteps (package ode).
 func RefinedContinuous(p *Population, x0 []float64, ts []float64, set ode.Settings) (*Refined, error) {
+	return refinedContinuous(p, x0, ts, set)
+}
+
+// refinedContinuous is RefinedContinuous with events passed to the
+// integrator; a hit of a terminal one is an error.
+func refinedContinuous(p *Population, x0 []float64, ts []float64, set ode.Settings, events ...ode.Event) (*Refined, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -381,8 +387,11 @@ func RefinedContinuous(p *Population, x0 []float64, ts []float64, set ode.Settin
 	var sol *ode.Solution
 	if tEnd > t0 {
 		var err error
-		if sol, err = ode.DormandPrince(f, t0, z0, tEnd, set); err != nil {
-			return nil, err
+		if sol, err = ode.DormandPrince(f, t0, z0, tEnd, set, events...); err != nil {
+			return nil, fmt.Errorf("meanfield: %w", err)
+		}
+		if len(sol.Hits) > 0 {
+			return nil, errors.New("meanfield: integration stopped by an event")
 		}
 		out.Stats = sol.Stats
 	}
