@@ -264,7 +264,10 @@ func TestRefinedLimits(t *testing.T) {
 		{name: "continuous no times", err: func() error { _, err := RefinedContinuous(pop, x0, nil, ode.Settings{}); return err }, message: "no output times"},
 		{name: "continuous decreasing times", err: func() error { _, err := RefinedContinuous(pop, x0, []float64{0, 2, 1}, ode.Settings{}); return err }, message: "ts[2] = 1"},
 		{name: "continuous negative time", err: func() error { _, err := RefinedContinuous(pop, x0, []float64{-1, 2}, ode.Settings{}); return err }, message: "ts[0] = -1"},
-		{name: "continuous infinite time", err: func() error { _, err := RefinedContinuous(pop, x0, []float64{0, math.Inf(1)}, ode.Settings{}); return err }, message: "ts[1] = +Inf"},
+		{name: "continuous infinite time", err: func() error {
+			_, err := RefinedContinuous(pop, x0, []float64{0, math.Inf(1)}, ode.Settings{})
+			return err
+		}, message: "ts[1] = +Inf"},
 		{name: "continuous bad jump", err: func() error {
 			_, err := RefinedContinuous(broken(m, 0, func(j *Jump) { j.Hess = nil }), x0, []float64{0, 1}, ode.Settings{})
 			return err
