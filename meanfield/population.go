@@ -550,15 +550,30 @@ func RefinedDiscrete(ctx context.Context, m DiscreteModel, x0 []float64, T int) 
 	x := append([]float64(nil), x0...)
 	v, w := make([]float64, d), make([]float64, d*d)
 	a, h, g, c, f := make([]float64, d*d), make([]float64, d*d*d), make([]float64, d*d), make([]float64, d), make([]float64, d)
-	out := &Refined{}
+	// Every step's x, V and W in one block, each a slice of it capped at
+	// its end (an append by the caller copies).
+	per := 2*d + d*d
+	blk := make([]float64, (T+1)*per)
+	out := &Refined{T: make([]float64, 0, T+1), X: make([][]float64, 0, T+1), V: make([][]float64, 0, T+1), W: make([][]float64, 0, T+1)}
 	record := func(t int) {
+		b := blk[t*per : (t+1)*per : (t+1)*per]
+		copy(b, x)
+		copy(b[d:], v)
+		copy(b[2*d:], w)
 		out.T = append(out.T, float64(t))
-		out.X = append(out.X, append([]float64(nil), x...))
-		out.V = append(out.V, append([]float64(nil), v...))
-		out.W = append(out.W, append([]float64(nil), w...))
+		out.X = append(out.X, b[:d:d])
+		out.V = append(out.V, b[d:2*d:2*d])
+		out.W = append(out.W, b[2*d:])
 	}
 	record(0)
 	nv, nw := make([]float64, d), make([]float64, d*d)
+	// SynchronousSteps, the package's model, gets scratch for its jumps'
+	// gradients and Hessians: a step allocates nothing.
+	ss, direct := m.(SynchronousSteps)
+	var gs, hbs []float64
+	if direct {
+		gs, hbs = make([]float64, d), make([]float64, d*d)
+	}
 	for t := 0; t < T; t++ {
 		if t%64 == 63 {
 			if err := ctx.Err(); err != nil {
@@ -566,11 +581,19 @@ func RefinedDiscrete(ctx context.Context, m DiscreteModel, x0 []float64, T int) 
 			}
 		}
 		m.Step(x, f)
-		m.StepJacobian(x, a)
+		if direct {
+			ss.stepJacobian(x, a, gs)
+		} else {
+			m.StepJacobian(x, a)
+		}
 		for i := range d {
 			a[i*d+i]++ // A = I + Df
 		}
-		m.StepHessian(x, h)
+		if direct {
+			ss.stepHessian(x, h, hbs)
+		} else {
+			m.StepHessian(x, h)
+		}
 		m.Gamma(x, g)
 		m.StepCorr(x, c)
 		meanCorrection(d, a, v, h, w, c, nv)
@@ -652,16 +675,22 @@ func (s SynchronousSteps) Step(x, f []float64) {
 }
 
 // StepJacobian sets a = h·A(x).
-func (s SynchronousSteps) StepJacobian(x, a []float64) {
-	s.P.Jacobian(x, a)
+func (s SynchronousSteps) StepJacobian(x, a []float64) { s.stepJacobian(x, a, nil) }
+
+// stepJacobian is StepJacobian with the scratch of Population.jacobian.
+func (s SynchronousSteps) stepJacobian(x, a, g []float64) {
+	s.P.jacobian(x, a, g)
 	for i := range a {
 		a[i] *= s.H
 	}
 }
 
 // StepHessian sets h to h·D²F(x) (d×d×d).
-func (s SynchronousSteps) StepHessian(x, h []float64) {
-	s.P.Hessian(x, h)
+func (s SynchronousSteps) StepHessian(x, h []float64) { s.stepHessian(x, h, nil) }
+
+// stepHessian is StepHessian with the scratch of Population.hessian.
+func (s SynchronousSteps) stepHessian(x, h, hb []float64) {
+	s.P.hessian(x, h, hb)
 	for i := range h {
 		h[i] *= s.H
 	}
