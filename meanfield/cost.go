@@ -29,15 +29,22 @@ func PlateauSteps(m approx.Model, tMax float64) float64 {
 	return tMax * m.Rate() / dopriStability
 }
 
+// MaxSolveSteps bounds the integrator steps Solve may need, whatever
+// set.MaxSteps allows: Solve takes no context, and 10⁶ steps of its
+// two-dimensional system (the integrator's default limit) take about a
+// second and 80 MB of dense output.
+const MaxSolveSteps = 1_000_000
+
 // checkPlateauSteps refuses, before any work, an integration that must
 // take more steps than the integrator's limit (set.MaxSteps, default
-// 10^6): it would run to the limit and fail.
+// 10^6, at most MaxSolveSteps): it would run to the limit and fail, or,
+// with a larger set.MaxSteps, run for minutes without a context.
 func checkPlateauSteps(m approx.Model, tMax float64, set ode.Settings) error {
 	limit := set.MaxSteps
-	if limit == 0 {
-		limit = 1_000_000
+	if limit <= 0 || limit > MaxSolveSteps {
+		limit = MaxSolveSteps
 	}
-	if n := PlateauSteps(m, tMax); n > float64(limit) {
+	if n := PlateauSteps(m, tMax); !(n <= float64(limit)) {
 		return fmt.Errorf("meanfield: tMax = %g needs at least %.3g integrator steps (tMax·k/3.3: the plateau limits the step to 3.3/k = %.3g rounds), more than the %d allowed: %w",
 			tMax, n, dopriStability/m.Rate(), limit, gossip.ErrTooLarge)
 	}

@@ -141,8 +141,10 @@ type Solution struct {
 // z = −ln(1 − y). Like every function of this package that takes an
 // approx.Model, which a caller may write by hand, it refuses one whose
 // Config does not validate or whose P, Q, X0 or Y0 is not in [0, 1] (a
-// *FieldError naming Model.Config.Nodes, Model.P); and a grid of more than
-// MaxIntervals intervals.
+// *FieldError naming Model.Config.Nodes, Model.P); a grid of more than
+// MaxIntervals intervals; and a tMax whose plateau alone needs more steps
+// than set.MaxSteps or MaxSolveSteps (PlateauSteps). It takes at most
+// MaxSolveSteps steps whatever set.MaxSteps says.
 func Solve(m approx.Model, tMax, dt float64, set ode.Settings) (*Solution, error) {
 	if err := checkModel(m); err != nil {
 		return nil, err
@@ -155,6 +157,9 @@ func Solve(m approx.Model, tMax, dt float64, set ode.Settings) (*Solution, error
 	}
 	if err := checkPlateauSteps(m, tMax, set); err != nil {
 		return nil, err
+	}
+	if set.MaxSteps == 0 || set.MaxSteps > MaxSolveSteps {
+		set.MaxSteps = MaxSolveSteps // the default of ode, and Solve's bound
 	}
 	sol, err := ode.DormandPrince(XZ(m), 0, []float64{m.X0, zOfCoverage(m.Y0)}, tMax, set)
 	if err != nil {

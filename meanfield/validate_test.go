@@ -416,6 +416,12 @@ func TestGridSizeLimits(t *testing.T) {
 	if _, err := RefineGrid(context.Background(), m, 1001, 1e-3, gossip.Continuous, ode.Settings{}); !errors.Is(err, gossip.ErrTooLarge) {
 		t.Errorf("RefineGrid: %v, want ErrTooLarge", err)
 	}
+	// k = 2(s/c)(c−s)/(n−s) = 1/9 here: 10¹² rounds need 3.4·10¹⁰ steps
+	// on the plateau, refused whatever set.MaxSteps allows (it ran out of
+	// memory with MaxSteps = 2⁴⁰).
+	if _, err := Solve(m, 1e12, 1e6, ode.Settings{MaxSteps: 1 << 40}); !errors.Is(err, gossip.ErrTooLarge) {
+		t.Errorf("Solve of 1e12 rounds: %v, want ErrTooLarge", err)
+	}
 	// The denormal dt of the probe: an error, where Solve returned an
 	// empty Solution.
 	if sol, err := Solve(m, 50, 5e-324, ode.Settings{}); err == nil {
