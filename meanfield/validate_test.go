@@ -373,6 +373,13 @@ func TestHandMadeModel(t *testing.T) {
 					t.Errorf("right-hand side = %v, want NaN", ds)
 				}
 			}
+			for _, p := range []*Population{Replication(m), Coverage(m)} {
+				f := make([]float64, p.Dim())
+				p.Drift([]float64{0.1, 0.2}, f)
+				if !math.IsNaN(f[0]) {
+					t.Errorf("population drift = %v, want NaN", f)
+				}
+			}
 		})
 	}
 	// The valid model passes, and its right-hand sides fill NaN on a short
