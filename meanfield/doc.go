@@ -57,9 +57,10 @@
 // (Population.Jumps[2].Rate). The methods without an error return
 // (Population.Drift, Jacobian, Hessian, Q, C, the SynchronousSteps methods,
 // Refined.Mean and SD) set to NaN what they cannot compute. Work is bounded
-// by stated limits, refused before it starts with an error wrapping
-// gossip.ErrTooLarge: MaxRounds, MaxIntervals, MaxSolveSteps,
-// MaxRefinedDim, MaxRefinedValues and MaxSynchronousRounds. Optimize,
+// by stated limits, refused before it starts (an error wrapping
+// gossip.ErrTooLarge; nil from Curves and Map): MaxRounds, MaxIntervals,
+// MaxSolveSteps, MaxRefinedDim, MaxRefinedValues and
+// MaxSynchronousRounds. Optimize,
 // RefineGrid and RefinedDiscrete take a context and honour a cancel
 // during the work.
 package meanfield
