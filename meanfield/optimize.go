@@ -115,7 +115,9 @@ type Optimum struct {
 
 // Optimize computes the Optimum of cfg: the argmax of P(11|10) and the scan
 // of CoverageTime over every s = 1..c−1 (simplified P_drop, one initial
-// copy, message loss cfg.Loss). It checks ctx between exchange sizes.
+// copy, message loss cfg.Loss). It checks ctx between exchange sizes and
+// between the argmaxes of P(11|10), the γ form of which takes seconds
+// near c = approx.MaxArgmaxGammaC without a context.
 func Optimize(ctx context.Context, cfg OptimizeConfig) (*Optimum, error) {
 	if err := ctxguard.Check("meanfield", ctx); err != nil {
 		return nil, err
@@ -129,11 +131,21 @@ func Optimize(ctx context.Context, cfg OptimizeConfig) (*Optimum, error) {
 	if r.SInt, r.P11, err = approx.ArgmaxP11(approx.Simplified, n, c); err != nil {
 		return nil, err
 	}
+	// approx.ArgmaxP11 takes no context, and the γ form is slow at large c
+	// (0.7 s at c = 1000, 2–6 s at c = approx.MaxArgmaxGammaC, n = 2²⁰…2⁴⁰):
+	// ctx is checked before each argmax, so a cancel waits for one of them
+	// at most.
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if c <= approx.MaxArgmaxGammaC {
 		if r.SIntGamma, _, err = approx.ArgmaxP11(approx.Gamma, n, c); err != nil {
 			return nil, err
 		}
 		r.HasSIntGamma = true
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if c <= approx.MaxArgmaxExactC {
 		if r.SIntExact, _, err = approx.ArgmaxP11(approx.Exact, n, c); err != nil {
