@@ -36,6 +36,14 @@ type Jump struct {
 //	F''   = D²F(x)                         Hessian, H_ijk = Σ ℓ_i ∂_jk β_ℓ
 //	Q(x)  = Σ_ℓ ℓ ℓᵀ β_ℓ(x)                 jump covariance rate
 //	C(x)  = Σ_ℓ ℓ c_ℓ(x)                   1/N part of the finite-N drift
+//
+// Drift, Jacobian, Hessian, Q and C have no error to return. On a nil
+// Population, one without names, a jump whose L does not have Dim
+// components or whose function they need is nil, or an x or output
+// shorter than they need (Dim, Dim², Dim³), they set every element of the
+// output to NaN and return: the result is not known (Validate says what
+// is wrong). They allocate nothing but Jacobian's and Hessian's scratch
+// for one jump's derivatives.
 type Population struct {
 	Names []string
 	Jumps []Jump
@@ -89,12 +97,6 @@ func finite(v []float64) bool {
 	return true
 }
 
-// The methods below have no error to return. On a nil Population, one
-// without names, a jump whose L does not have Dim components or whose
-// function they need is nil, or an x or output shorter than they need
-// (Dim, Dim², Dim³), they set every element of the output to NaN and
-// return: the result is not known. Validate says what is wrong.
-
 // nanFill sets every element of v to NaN.
 func nanFill(v []float64) {
 	for i := range v {
@@ -113,7 +115,7 @@ func (p *Population) Dim() int {
 	return len(p.Names)
 }
 
-// Drift sets f = F(x) (NaN when it cannot: see above).
+// Drift sets f = F(x) (NaN when it cannot; see Population).
 func (p *Population) Drift(x, f []float64) {
 	d := p.Dim()
 	if d == 0 || len(x) < d || len(f) < d {
@@ -133,7 +135,7 @@ func (p *Population) Drift(x, f []float64) {
 	}
 }
 
-// Jacobian sets a (d×d, row-major) to A(x) (NaN when it cannot: see above).
+// Jacobian sets a (d×d, row-major) to A(x) (NaN when it cannot; see Population).
 func (p *Population) Jacobian(x, a []float64) { p.jacobian(x, a, nil) }
 
 // jacobian is Jacobian with g as the scratch for one jump's gradient
@@ -166,7 +168,7 @@ func (p *Population) jacobian(x, a, g []float64) {
 }
 
 // Hessian sets h (d×d×d, index (i·d + j)·d + k) to ∂²F_i/∂x_j∂x_k (NaN
-// when it cannot: see above).
+// when it cannot; see Population).
 func (p *Population) Hessian(x, h []float64) { p.hessian(x, h, nil) }
 
 // hessian is Hessian with hb as the scratch for one jump's Hessian
@@ -198,7 +200,7 @@ func (p *Population) hessian(x, h, hb []float64) {
 	}
 }
 
-// Q sets q (d×d) to Σ ℓ ℓᵀ β_ℓ(x) (NaN when it cannot: see above).
+// Q sets q (d×d) to Σ ℓ ℓᵀ β_ℓ(x) (NaN when it cannot; see Population).
 func (p *Population) Q(x, q []float64) {
 	d := p.Dim()
 	if d == 0 || d > maxCubeDim || len(x) < d || len(q) < d*d {
@@ -221,7 +223,7 @@ func (p *Population) Q(x, q []float64) {
 }
 
 // C sets c to Σ ℓ c_ℓ(x), skipping the jumps without Corr (NaN when it
-// cannot: see above).
+// cannot; see Population).
 func (p *Population) C(x, c []float64) {
 	d := p.Dim()
 	if d == 0 || len(x) < d || len(c) < d {
@@ -633,6 +635,10 @@ func RefinedDiscrete(ctx context.Context, m DiscreteModel, x0 []float64, T int) 
 // The −F Fᵀ is what a fixed number of interactions per step removes from
 // the Poisson number of the continuous-time process (whose covariance rate
 // is Q); it is zero at a fixed point.
+//
+// Its methods are those of its Population scaled by H: NaN where the
+// Population's are (a nil or invalid P, a short x or output; see
+// Population), and NaN or ±Inf where H is.
 type SynchronousSteps struct {
 	P *Population
 	H float64
@@ -661,10 +667,6 @@ func (s SynchronousSteps) Validate() error {
 	}
 	return nil
 }
-
-// The methods of SynchronousSteps are those of its Population scaled by H:
-// NaN where the Population's are (a nil or invalid P, a short x or
-// output; see Population.Drift), and NaN or ±Inf where H is.
 
 // Dim is the dimension of P, 0 when P is nil.
 func (s SynchronousSteps) Dim() int { return s.P.Dim() }
