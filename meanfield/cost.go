@@ -2,6 +2,7 @@ package meanfield
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/gossip"
@@ -20,19 +21,30 @@ const dopriStability = 3.3
 // m.Rate()). Measured: 3403 steps for tMax·k/3.3 = 3367 (n = 500, c = 100,
 // s = 50, tMax = 10^5) and 4995 for 4959 (n = 200, c = 100, s = 90); the
 // transient adds tens to a few hundred steps (more at tight tolerances).
+// It is NaN when m does not validate (see Solve).
 func PlateauSteps(m approx.Model, tMax float64) float64 {
+	if checkModel(m) != nil {
+		return math.NaN()
+	}
 	return tMax * m.Rate() / dopriStability
 }
 
+// MaxSolveSteps bounds the integrator steps Solve may need, whatever
+// set.MaxSteps allows: Solve takes no context, and 10⁶ steps of its
+// two-dimensional system (the integrator's default limit) take about a
+// second and 80 MB of dense output.
+const MaxSolveSteps = 1_000_000
+
 // checkPlateauSteps refuses, before any work, an integration that must
 // take more steps than the integrator's limit (set.MaxSteps, default
-// 10^6): it would run to the limit and fail.
+// 10^6, at most MaxSolveSteps): it would run to the limit and fail, or,
+// with a larger set.MaxSteps, run for minutes without a context.
 func checkPlateauSteps(m approx.Model, tMax float64, set ode.Settings) error {
 	limit := set.MaxSteps
-	if limit == 0 {
-		limit = 1_000_000
+	if limit <= 0 || limit > MaxSolveSteps {
+		limit = MaxSolveSteps
 	}
-	if n := PlateauSteps(m, tMax); n > float64(limit) {
+	if n := PlateauSteps(m, tMax); !(n <= float64(limit)) {
 		return fmt.Errorf("meanfield: tMax = %g needs at least %.3g integrator steps (tMax·k/3.3: the plateau limits the step to 3.3/k = %.3g rounds), more than the %d allowed: %w",
 			tMax, n, dopriStability/m.Rate(), limit, gossip.ErrTooLarge)
 	}

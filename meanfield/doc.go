@@ -45,4 +45,22 @@
 // gossip.Continuous and gossip.Synchronous. Errors are prefixed
 // "meanfield: "; an invalid field is a *FieldError naming it
 // (OptimizeConfig.Level).
+//
+// # Bad values
+//
+// Nothing panics on a value a caller can pass. An approx.Model and a
+// Population are plain structs that may be written by hand: the functions
+// taking a Model check it (its Config, and P, Q, X0, Y0 in [0, 1]) and
+// return a *FieldError (Model.Config.Nodes, Model.P), or nil or NaN where
+// they return no error (Curves, Map, PlateauSteps, XY, XZ, Replication,
+// Coverage); those taking a Population call Population.Validate
+// (Population.Jumps[2].Rate). The methods without an error return
+// (Population.Drift, Jacobian, Hessian, Q, C, the SynchronousSteps methods,
+// Refined.Mean and SD) set to NaN what they cannot compute. Work is bounded
+// by stated limits, refused before it starts (an error wrapping
+// gossip.ErrTooLarge; nil from Curves and Map): MaxRounds, MaxIntervals,
+// MaxSolveSteps, MaxRefinedDim, MaxRefinedValues and
+// MaxSynchronousRounds. Optimize,
+// RefineGrid and RefinedDiscrete take a context and honour a cancel
+// during the work.
 package meanfield

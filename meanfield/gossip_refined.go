@@ -1,6 +1,8 @@
 package meanfield
 
 import (
+	"math"
+
 	"github.com/gossipkit/gossipkit/approx"
 )
 
@@ -17,7 +19,14 @@ import (
 // before the loss existed so that every lossless value is unchanged. With
 // a = 1 − ε: u = a·p(2a(1−q) + ε), m = 2a²·pq, w = a(1+a)·p(1−p)q and
 // ℓ = a·ε·pq.
+//
+// A Model that does not validate (see Solve) has NaN chances, so that the
+// Population of Replication and Coverage has NaN rates.
 func lossRates(m approx.Model) (u, mv, w, l float64) {
+	if checkModel(m) != nil {
+		nan := math.NaN()
+		return nan, nan, nan, nan
+	}
 	p, q, eps := m.P, m.Q, m.Loss
 	if eps == 0 {
 		return 2 * p * (1 - q), 2 * p * q, 2 * p * (1 - p) * q, 0
@@ -52,7 +61,8 @@ func lossRates(m approx.Model) (u, mv, w, l float64) {
 // can still lose its copy (the ℓ jump), and X = 0 is absorbing, which the
 // expansion in 1/N does not see (it describes the transient while the
 // chance of extinction is negligible). The lossless model has no ℓ jump.
-// The drift u − ℓ = f·2p(1−q), w = f·2p(1−p)q is approx.Model's.
+// The drift u − ℓ = f·2p(1−q), w = f·2p(1−p)q is approx.Model's. A Model
+// that does not validate (see Solve) gives NaN rates.
 func Replication(m approx.Model) *Population {
 	a, _, b, l := lossRates(m)
 	jumps := []Jump{
@@ -92,7 +102,8 @@ func Replication(m approx.Model) *Population {
 // (moving d between a holder and a formerly covered node changes neither;
 // the lost copy's partner, covered or not, stays as it was, so y does not
 // move). Their drift is that of approx.Model: dx/dt as in Replication,
-// dy/dt = (u + m)·x(1−y) = f·2p·x(1−y).
+// dy/dt = (u + m)·x(1−y) = f·2p·x(1−y). A Model that does not validate
+// (see Solve) gives NaN rates.
 func Coverage(m approx.Model) *Population {
 	a, e, b, l := lossRates(m)
 	jumps := []Jump{

@@ -32,9 +32,15 @@ const MaxSynchronousRounds = 10_000_000
 // clock tm: gossip.Continuous by integrating x, V and W with set;
 // gossip.Synchronous by the synchronous recursion with steps of one round,
 // so dt must then be a whole number of rounds. Other clocks are refused.
-// ctx is checked once before the work.
+// It refuses a Model that does not validate (see Solve) and more than
+// MaxIntervals output intervals. ctx is checked before the work and
+// during it: every 64 rounds in synchronous time, every accepted step of
+// the integrator in continuous time (which does not change the solution).
 func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm gossip.Time, set ode.Settings) (*RefinedCurves, error) {
 	if err := ctxguard.Check("meanfield", ctx); err != nil {
+		return nil, err
+	}
+	if err := checkModel(m); err != nil {
 		return nil, err
 	}
 	if !(tMax > 0) || !(dt > 0) || dt > tMax {
@@ -45,6 +51,9 @@ func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm gossip
 	}
 	if tm == gossip.Synchronous && math.Abs(dt-math.Round(dt)) > 1e-9 {
 		return nil, fmt.Errorf("meanfield: dt = %g: synchronous time needs a whole number of rounds", dt)
+	}
+	if err := checkPoints(tMax, dt); err != nil {
+		return nil, err
 	}
 	ts := ode.Grid(tMax, dt)
 	if ts == nil {
@@ -59,7 +68,7 @@ func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm gossip
 	pop := Coverage(m)
 	var ref *Refined
 	if tm == gossip.Synchronous {
-		full, err := RefinedDiscrete(SynchronousSteps{P: pop, H: 1}, []float64{m.X0, m.Y0}, int(math.Ceil(tMax)))
+		full, err := RefinedDiscrete(ctx, SynchronousSteps{P: pop, H: 1}, []float64{m.X0, m.Y0}, int(math.Ceil(tMax)))
 		if err != nil {
 			return nil, err
 		}
@@ -71,7 +80,19 @@ func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm gossip
 		}
 	} else {
 		var err error
-		if ref, err = RefinedContinuous(pop, []float64{m.X0, m.Y0}, ts, set); err != nil {
+		// A terminal event that crosses zero once ctx is done stops the
+		// integration at its next accepted step; events do not change the
+		// steps the integrator takes.
+		done := ode.Event{G: func(float64, []float64) float64 {
+			if ctx.Err() != nil {
+				return 1
+			}
+			return -1
+		}, Direction: 1, Terminal: true}
+		if ref, err = refinedContinuous(pop, []float64{m.X0, m.Y0}, ts, set, done); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			return nil, err
 		}
 	}
@@ -82,6 +103,26 @@ func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm gossip
 		out.XSD, out.YSD = append(out.XSD, sd[0]), append(out.YSD, sd[1])
 	}
 	return out, nil
+}
+
+// MaxIntervals is the most output intervals, round(tMax/dt), that Solve
+// and RefineGrid compute (the command line's limit of 10⁶ rows): each
+// point keeps five values in Solve and about 200 bytes in RefineGrid (x,
+// V, W and the curves), and Solve, which takes no context, evaluates the
+// closed forms at each (5.3 s at 10⁷ points, measured on a loaded
+// machine; ode.Grid's own limit, ode.MaxGrid, is 10⁸).
+const MaxIntervals = 1e6
+
+// checkPoints refuses, before any work, an infinite tMax and a grid of
+// more than MaxIntervals intervals.
+func checkPoints(tMax, dt float64) error {
+	if math.IsInf(tMax, 0) {
+		return fmt.Errorf("meanfield: tMax = %g: need a finite tMax", tMax)
+	}
+	if n := math.Round(tMax / dt); !(n <= MaxIntervals) {
+		return fmt.Errorf("meanfield: tMax = %g, dt = %g: %.3g output intervals, more than MaxIntervals = %g: %w", tMax, dt, n, float64(MaxIntervals), gossip.ErrTooLarge)
+	}
+	return nil
 }
 
 // Solution is the classic mean field integrated on an output grid, beside
@@ -97,13 +138,28 @@ type Solution struct {
 // Solve integrates the system of m with DormandPrince and set, in the form
 // XZ so that the coverage y stays within [0, 1], and evaluates it and the
 // closed forms on ode.Grid(tMax, dt). The tolerances apply to x and to
-// z = −ln(1 − y).
+// z = −ln(1 − y). Like every function of this package that takes an
+// approx.Model, which a caller may write by hand, it refuses one whose
+// Config does not validate or whose P, Q, X0 or Y0 is not in [0, 1] (a
+// *FieldError naming Model.Config.Nodes, Model.P); a grid of more than
+// MaxIntervals intervals; and a tMax whose plateau alone needs more steps
+// than set.MaxSteps or MaxSolveSteps (PlateauSteps). It takes at most
+// MaxSolveSteps steps whatever set.MaxSteps says.
 func Solve(m approx.Model, tMax, dt float64, set ode.Settings) (*Solution, error) {
+	if err := checkModel(m); err != nil {
+		return nil, err
+	}
 	if !(tMax > 0) || !(dt > 0) || dt > tMax {
 		return nil, fmt.Errorf("meanfield: need 0 < dt ≤ tMax (dt = %g, tMax = %g)", dt, tMax)
 	}
+	if err := checkPoints(tMax, dt); err != nil {
+		return nil, err
+	}
 	if err := checkPlateauSteps(m, tMax, set); err != nil {
 		return nil, err
+	}
+	if set.MaxSteps == 0 || set.MaxSteps > MaxSolveSteps {
+		set.MaxSteps = MaxSolveSteps // the default of ode, and Solve's bound
 	}
 	sol, err := ode.DormandPrince(XZ(m), 0, []float64{m.X0, zOfCoverage(m.Y0)}, tMax, set)
 	if err != nil {

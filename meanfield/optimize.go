@@ -22,8 +22,15 @@ var coverageSettings = ode.Settings{RTol: 1e-10, ATol: 1e-13}
 // level and returns that time, located by an event on the dense output at
 // z = −ln(1 − level); exactly 0 when level ≤ y(0) (d starts there), and
 // +Inf when y never reaches level (level ≥ 1, or a horizon beyond 10⁹
-// rounds).
+// rounds). It refuses a Model that does not validate (see Solve) and a
+// NaN level.
 func CoverageTime(m approx.Model, level float64) (float64, error) {
+	if err := checkModel(m); err != nil {
+		return 0, err
+	}
+	if math.IsNaN(level) {
+		return 0, fmt.Errorf("meanfield: coverage level NaN")
+	}
 	if level <= m.Y0 {
 		return 0, nil
 	}
@@ -108,7 +115,9 @@ type Optimum struct {
 
 // Optimize computes the Optimum of cfg: the argmax of P(11|10) and the scan
 // of CoverageTime over every s = 1..c−1 (simplified P_drop, one initial
-// copy, message loss cfg.Loss). It checks ctx between exchange sizes.
+// copy, message loss cfg.Loss). It checks ctx between exchange sizes and
+// between the argmaxes of P(11|10), the γ form of which takes seconds
+// near c = approx.MaxArgmaxGammaC without a context.
 func Optimize(ctx context.Context, cfg OptimizeConfig) (*Optimum, error) {
 	if err := ctxguard.Check("meanfield", ctx); err != nil {
 		return nil, err
@@ -122,11 +131,21 @@ func Optimize(ctx context.Context, cfg OptimizeConfig) (*Optimum, error) {
 	if r.SInt, r.P11, err = approx.ArgmaxP11(approx.Simplified, n, c); err != nil {
 		return nil, err
 	}
+	// approx.ArgmaxP11 takes no context, and the γ form is slow at large c
+	// (0.7 s at c = 1000, 2–6 s at c = approx.MaxArgmaxGammaC, n = 2²⁰…2⁴⁰):
+	// ctx is checked before each argmax, so a cancel waits for one of them
+	// at most.
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if c <= approx.MaxArgmaxGammaC {
 		if r.SIntGamma, _, err = approx.ArgmaxP11(approx.Gamma, n, c); err != nil {
 			return nil, err
 		}
 		r.HasSIntGamma = true
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	if c <= approx.MaxArgmaxExactC {
 		if r.SIntExact, _, err = approx.ArgmaxP11(approx.Exact, n, c); err != nil {
@@ -158,15 +177,17 @@ func Optimize(ctx context.Context, cfg OptimizeConfig) (*Optimum, error) {
 	return r, nil
 }
 
-// Curves evaluates the closed forms x(t), y(t) of m at t = 0, 1, …, T.
+// Curves evaluates the closed forms x(t), y(t) of m at t = 0, 1, …, T; nil
+// when T is not in [0, MaxRounds] or m does not validate (see Solve).
 func Curves(m approx.Model, T int) (ts, xs, ys []float64) {
-	if T > MaxRounds {
+	if T < 0 || T > MaxRounds || checkModel(m) != nil {
 		return nil, nil, nil // out of range
 	}
-	for t := 0; t <= T; t++ {
-		ts = append(ts, float64(t))
-		xs = append(xs, m.X(float64(t)))
-		ys = append(ys, m.Y(float64(t)))
+	ts, xs, ys = make([]float64, T+1), make([]float64, T+1), make([]float64, T+1)
+	for t := range ts {
+		ts[t] = float64(t)
+		xs[t] = m.X(float64(t))
+		ys[t] = m.Y(float64(t))
 	}
 	return ts, xs, ys
 }

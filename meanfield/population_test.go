@@ -1,6 +1,7 @@
 package meanfield
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -56,7 +57,7 @@ func TestBirthDeathExact(t *testing.T) {
 // is linear, so V = 0 again and the mean is x0(1+hr)^t exactly.
 func TestBirthDeathDiscrete(t *testing.T) {
 	lambda, mu, x0, h := 1.3, 0.5, 0.2, 0.1
-	ref, err := RefinedDiscrete(SynchronousSteps{P: birthDeath(lambda, mu), H: h}, []float64{x0}, 30)
+	ref, err := RefinedDiscrete(context.Background(), SynchronousSteps{P: birthDeath(lambda, mu), H: h}, []float64{x0}, 30)
 	if err != nil {
 		t.Fatal(err)
 	}
