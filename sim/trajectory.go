@@ -50,10 +50,13 @@ type Gap struct {
 }
 
 // CompareTrajectory measures the gap between a model curve, evaluated at
-// the trajectory's times, and the simulated mean. Curves of different
-// lengths, or empty ones, have no gap: every field is NaN.
+// the trajectory's times, and the simulated mean, over the trajectory's
+// times (a longer model curve, evaluated further on, is compared on its
+// first len(tr.T) values). A model shorter than the trajectory, a
+// trajectory whose Mean or SD is not as long as its T, or an empty one
+// has no gap: every field is NaN.
 func CompareTrajectory(model []float64, tr Trajectory) Gap {
-	if n := len(tr.T); n == 0 || len(model) != n || len(tr.Mean) != n || len(tr.SD) != n {
+	if n := len(tr.T); n == 0 || len(model) < n || len(tr.Mean) != n || len(tr.SD) != n {
 		return Gap{Max: math.NaN(), At: math.NaN(), WithinSD: math.NaN()}
 	}
 	g := Gap{}
