@@ -47,6 +47,7 @@ func cmdODE(fs *cli.FlagSet) cli.Run {
 	fs.IntField(&cfg.Nodes, "N", "Config.Nodes", "number of nodes N (≥ 2)")
 	shuffleFlags(fs, &cfg.Shuffle, "Config.", true)
 	tMax := fs.Float64("t-max", 300, "last time, in rounds (> 0)")
+	fs.Bind("tMax", "t-max") // meanfield.Solve's argument, as its refusals name it
 	dt := fs.Float64("dt", 1, "output spacing, in rounds (0 < dt ≤ t-max)")
 	rtol := fs.Float64("rtol", 1e-10, "relative tolerance of the integrator, in [1e-14, 1)")
 	atol := fs.Float64("atol", 1e-13, "absolute tolerance of the integrator (≥ 0)")

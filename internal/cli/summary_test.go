@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+
 	"testing"
 
 	"github.com/gossipkit/gossipkit/plots"
@@ -36,5 +38,28 @@ func TestAddSummary(t *testing.T) {
 				t.Errorf("got %q, %v\nwant %q", got, err, tc.want)
 			}
 		})
+	}
+}
+
+// TestTooLarge: a refusal naming "FIELD = VALUE" of a bound field names
+// the flag instead, without the packages' prefixes; others are unchanged.
+func TestTooLarge(t *testing.T) {
+	fs := NewFlagSet("x")
+	fs.Float64("t-max", 1, "")
+	fs.Bind("tMax", "t-max")
+	fs.Int("N", 2, "")
+	fs.Bind("Config.Nodes", "N")
+	for _, tc := range []struct{ msg, want string }{
+		{"meanfield: tMax = 1e+300 needs 3e+298 steps, more than the 1000000 allowed", "--t-max 1e+300 needs 3e+298 steps, more than the 1000000 allowed"},
+		{"plan: chain: the law for Config.Nodes = 10 did not converge", "the law for -N 10 did not converge"},
+		{"chain: Settings.MaxStateSteps = 5 is less", "chain: Settings.MaxStateSteps = 5 is less"},
+		{"plan: Auto with Config.Nodes 10: too many", "plan: Auto with Config.Nodes 10: too many"},
+	} {
+		if got := fs.TooLarge(errors.New(tc.msg)); got != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.msg, got, tc.want)
+		}
+	}
+	if got := (*FlagSet)(nil).TooLarge(errors.New("a = 1")); got != "a = 1" {
+		t.Errorf("nil flag set: %q", got)
 	}
 }
