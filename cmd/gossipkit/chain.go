@@ -25,7 +25,7 @@ func cmdChain(fs *cli.FlagSet) cli.Run {
 	fs.BoolVar(&cfg.ReplicationOnly, "replication-only", false, "solve the chain of X alone (no coverage columns)")
 	fs.FloatField(&cfg.Level, "level", "Config.Level", "coverage level L in (0, 1]: add p_level = P(Y(t) ≥ ⌈L·N⌉) and the law of the time to L")
 	cli.LossFlag(fs, &cfg.Loss, "Config.Loss", false)
-	qs := fs.Bool("quasi-stationary", false, "with --loss > 0: print instead the quasi-stationary law of X, P(X = x | d alive) for x = 1..N in the long run")
+	qs := fs.Bool("quasi-stationary", false, "with --loss > 0: print instead the quasi-stationary law of X, P(X = x | d alive) in the long run, for x = 1..N (up to the last x whose p is not 0 in float64)")
 	format, out := fs.Output("csv")
 	return func(ctx context.Context, e *env) error {
 		if cfg.Initial < 1 { // the library reads 0 as its default, 1
@@ -79,8 +79,12 @@ func quasiStationary(ctx context.Context, e *env, fs *cli.FlagSet, cfg chain.Con
 	if err != nil {
 		return err
 	}
+	last := len(nu) - 1 // the rows past the last p > 0 (underflow) are left out
+	for last > 1 && nu[last] == 0 {
+		last--
+	}
 	t := &plots.Table{Keys: []string{"x", "p"}}
-	for x := 1; x < len(nu); x++ {
+	for x := 1; x <= last; x++ {
 		t.Rows = append(t.Rows, []any{x, nu[x]})
 	}
 	return buffered(e, out, func(w io.Writer) error {

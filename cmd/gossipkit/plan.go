@@ -14,7 +14,6 @@ import (
 	"github.com/gossipkit/gossipkit/broadcast"
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/cli"
-	"github.com/gossipkit/gossipkit/internal/flagval"
 	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/plan"
 	"github.com/gossipkit/gossipkit/sim"
@@ -143,12 +142,9 @@ func planFamily(fs *flag.FlagSet, protocol string) error {
 
 // planRange parses a flag's V or LO:HI[:STEP] (values ≥ lo).
 func planRange(flag, val string, lo int) ([]int, error) {
-	r, err := flagval.ParseRange(val)
+	r, err := cli.IntRange(flag, val, lo)
 	if err != nil {
-		return nil, usagef("%s %v", flag, err)
-	}
-	if r.Lo < lo {
-		return nil, usagef("%s %q: values must be ≥ %d", flag, val, lo)
+		return nil, err
 	}
 	if (r.Hi-r.Lo)/r.Step+1 > maxSettings {
 		return nil, usagef("%s %q: at most %d values", flag, val, maxSettings)

@@ -81,3 +81,16 @@ func CheckWorkers(w int) error {
 	}
 	return nil
 }
+
+// IntRange parses the value val of flag, V, LO:HI or LO:HI:STEP, with
+// every value ≥ lo; a problem is a usage error naming the flag.
+func IntRange(flag, val string, lo int) (flagval.Range, error) {
+	r, err := flagval.ParseRange(val)
+	if err != nil {
+		return r, Usagef("%s %v", flag, err)
+	}
+	if r.Lo < lo {
+		return r, Usagef("%s %q: values must be ≥ %d", flag, val, lo)
+	}
+	return r, nil
+}
