@@ -124,7 +124,7 @@ func TestBroadcastDesignJSON(t *testing.T) {
 		{0.2, 512, []string{"seconds", "t_confidence_seconds", "bytes_per_node", "bytes_per_node_per_second"}},
 	} {
 		var b bytes.Buffer
-		if err := broadcastDesign(handDesign(tc.interval, tc.size)).Write(&b, "json"); err != nil {
+		if err := handDesign(tc.interval, tc.size).Write(&b, "json"); err != nil {
 			t.Fatal(err)
 		}
 		var got struct {
@@ -157,7 +157,7 @@ func TestBroadcastDesignJSON(t *testing.T) {
 	d := handDesign(0, 0)
 	d.Best, d.Cheapest = -1, -1
 	var b bytes.Buffer
-	broadcastDesign(d).Write(&b, "json")
+	d.Write(&b, "json")
 	if !strings.Contains(b.String(), "\"best\": null,\n\"cheapest\": null") {
 		t.Errorf("no qualifying row:\n%s", b.String())
 	}
@@ -167,7 +167,7 @@ func TestBroadcastDesignText(t *testing.T) {
 	t.Parallel()
 	for _, f := range []string{"text", "markdown"} {
 		var b bytes.Buffer
-		if err := broadcastDesign(handDesign(0.2, 0)).Write(&b, f); err != nil {
+		if err := handDesign(0.2, 0).Write(&b, f); err != nil {
 			t.Fatal(err)
 		}
 		s := b.String()
@@ -198,7 +198,7 @@ func TestBroadcastDesignText(t *testing.T) {
 func TestBroadcastDesignCSV(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer
-	if err := broadcastDesign(handDesign(0, 0)).Write(&b, "csv"); err != nil {
+	if err := handDesign(0, 0).Write(&b, "csv"); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")

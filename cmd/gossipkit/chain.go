@@ -1,19 +1,22 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/gossipkit/gossipkit/chain"
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/cli"
+	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/report"
 )
 
 func cmdChain(fs *cli.FlagSet) cli.Run {
 	cfg := chain.Config{Nodes: 100, Shuffle: defaultShuffle, Initial: 1, TMax: 150, Dt: 1}
-	fs.IntField(&cfg.Nodes, "N", "Config.Nodes", "number of nodes N (2..5000 jointly with coverage, 2..10^7 with --replication-only)")
-	shuffleFlags(fs, &cfg.Shuffle, "Config.", true)
+	fs.IntField(&cfg.Nodes, "N", "Config.Nodes", "number of nodes N (2..5000 jointly with coverage, 2..10^7 with --replication-only or --quasi-stationary)")
+	cli.ShuffleFlags(fs, &cfg.Shuffle, "Config.", true)
 	fs.IntField(&cfg.Initial, "initial", "Config.Initial", "nodes holding d at t = 0 (1..N)")
 	fs.FloatField(&cfg.TMax, "t-max", "Config.TMax", "last output time, in rounds (> 0)")
 	fs.FloatField(&cfg.Dt, "dt", "Config.Dt", "output spacing, in rounds (0 < dt ≤ t-max)")
@@ -21,16 +24,75 @@ func cmdChain(fs *cli.FlagSet) cli.Run {
 	pdropFlag(fs, &cfg.PDrop, "Config.PDrop")
 	fs.BoolVar(&cfg.ReplicationOnly, "replication-only", false, "solve the chain of X alone (no coverage columns)")
 	fs.FloatField(&cfg.Level, "level", "Config.Level", "coverage level L in (0, 1]: add p_level = P(Y(t) ≥ ⌈L·N⌉) and the law of the time to L")
-	lossFlag(fs, &cfg.Loss, "Config.Loss", false)
+	cli.LossFlag(fs, &cfg.Loss, "Config.Loss", false)
+	qs := fs.Bool("quasi-stationary", false, "with --loss > 0: print instead the quasi-stationary law of X, P(X = x | d alive) in the long run, for x = 1..N (up to the last x whose p is not 0 in float64)")
 	format, out := fs.Output("csv")
 	return func(ctx context.Context, e *env) error {
 		if cfg.Initial < 1 { // the library reads 0 as its default, 1
 			return usagef("--initial %d: valid range 1..N = 1..%d", cfg.Initial, cfg.Nodes)
 		}
+		if *qs {
+			return quasiStationary(ctx, e, fs, cfg, *format, *out)
+		}
 		res, err := chain.Solve(ctx, cfg, chain.Settings{Progress: newProgress(e, "chain")})
 		if err != nil {
 			return err
 		}
-		return output(e, *out, func(w io.Writer) error { return report.WriteChain(w, res, *format) })
+		var b bytes.Buffer
+		if err := report.WriteChain(&b, res, *format); err != nil {
+			return err
+		}
+		if cfg.Loss > 0 { // d dies: the law of its lifetime T_0
+			mean, sd, err := chain.Lifetime(ctx, cfg)
+			if err != nil {
+				return err
+			}
+			var main bytes.Buffer
+			if err := report.ChainTable(res).Write(&main, *format); err != nil {
+				return err
+			}
+			life, err := cli.AddSummary(b.Bytes(), *format, main.Bytes(), cli.Summary{Key: "lifetime",
+				Table: &plots.Table{Single: true, Keys: []string{"mean", "sd"}, Rows: [][]any{{mean, sd}}},
+				Text:  fmt.Sprintf("lifetime of d (time to X = 0 from X = %d): mean %.6g, sd %.4g rounds", cfg.Initial, mean, sd),
+				Title: "Lifetime of d, the time to X = 0 (rounds):"})
+			if err != nil {
+				return err
+			}
+			b = *bytes.NewBuffer(life)
+		}
+		return output(e, *out, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err })
 	}
+}
+
+// quasiStationary is `chain --quasi-stationary`: the law of X given that
+// d is alive, in the long run (chain.QuasiStationaryContext).
+func quasiStationary(ctx context.Context, e *env, fs *cli.FlagSet, cfg chain.Config, format, out string) error {
+	for _, f := range []string{"level", "t-max", "dt", "initial", "replication-only", "time"} {
+		if cli.Given(fs.FlagSet, f) {
+			return usagef("--%s: not used with --quasi-stationary (the law of X given survival in the long run)", f)
+		}
+	}
+	if !(cfg.Loss > 0) {
+		return usagef("--quasi-stationary needs --loss > 0: without loss d never dies (X has a stationary law)")
+	}
+	nu, err := chain.QuasiStationaryContext(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	last := len(nu) - 1 // the rows past the last p > 0 (underflow) are left out
+	for last > 1 && nu[last] == 0 {
+		last--
+	}
+	t := &plots.Table{Keys: []string{"x", "p"}}
+	for x := 1; x <= last; x++ {
+		t.Rows = append(t.Rows, []any{x, nu[x]})
+	}
+	return buffered(e, out, func(w io.Writer) error {
+		if format == "text" {
+			sh := cfg.Shuffle
+			fmt.Fprintf(w, "quasi-stationary law of X (holders of d) given survival: N=%d n=%d c=%d s=%d, P_drop %v, message loss ε = %g; p = P(X = x | X > 0) in the long run, total-variation error ≤ %.2g\n\n",
+				cfg.Nodes, sh.Items, sh.Cache, sh.Exchange, cfg.PDrop, cfg.Loss, chain.QSTol)
+		}
+		return t.Write(w, format)
+	})
 }

@@ -20,7 +20,7 @@ var defaultShuffle = gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}
 
 func cmdTransitions(fs *cli.FlagSet) cli.Run {
 	sh, v := defaultShuffle, approx.Simplified
-	shuffleFlags(fs, &sh, "", true)
+	cli.ShuffleFlags(fs, &sh, "", true)
 	pdropFlag(fs, &v, "")
 	format, out := fs.Output("text")
 	return func(_ context.Context, e *env) error {
@@ -45,8 +45,9 @@ func cmdTransitions(fs *cli.FlagSet) cli.Run {
 func cmdODE(fs *cli.FlagSet) cli.Run {
 	cfg := approx.Config{Nodes: 2500, Shuffle: defaultShuffle, Initial: 1}
 	fs.IntField(&cfg.Nodes, "N", "Config.Nodes", "number of nodes N (≥ 2)")
-	shuffleFlags(fs, &cfg.Shuffle, "Config.", true)
+	cli.ShuffleFlags(fs, &cfg.Shuffle, "Config.", true)
 	tMax := fs.Float64("t-max", 300, "last time, in rounds (> 0)")
+	fs.Bind("tMax", "t-max") // meanfield.Solve's argument, as its refusals name it
 	dt := fs.Float64("dt", 1, "output spacing, in rounds (0 < dt ≤ t-max)")
 	rtol := fs.Float64("rtol", 1e-10, "relative tolerance of the integrator, in [1e-14, 1)")
 	atol := fs.Float64("atol", 1e-13, "absolute tolerance of the integrator (≥ 0)")

@@ -34,12 +34,9 @@ func pdrop(ctx context.Context, e *env, fs *cli.FlagSet, nS, cS, sS string, enum
 		if f.val == "" {
 			return usagef("-%s is required (an integer ≥ 1, or a range LO:HI[:STEP])", f.name)
 		}
-		r, err := flagval.ParseRange(f.val)
+		r, err := cli.IntRange("-"+f.name, f.val, 1)
 		if err != nil {
-			return usagef("-%s %v", f.name, err)
-		}
-		if r.Lo < 1 {
-			return usagef("-%s %q: values must be ≥ 1", f.name, f.val)
+			return err
 		}
 		ranges[f.name] = r
 	}
@@ -129,14 +126,10 @@ func gammaCheck(ctx context.Context, e *env, sMax, cMax, nMax int, format, out s
 
 // proveGamma is `gamma-check --prove`.
 func proveGamma(ctx context.Context, e *env, fs *flag.FlagSet, sMax int, format, out string) error {
-	var grid error
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "c-max" || f.Name == "n-max" {
-			grid = usagef("--%s: not used with --prove, which covers every n and c", f.Name)
+	for _, f := range []string{"n-max", "c-max"} { // both given: --n-max is named
+		if cli.Given(fs, f) {
+			return usagef("--%s: not used with --prove, which covers every n and c", f)
 		}
-	})
-	if grid != nil {
-		return grid
 	}
 	if sMax < 1 || sMax > exact.MaxProveS {
 		return usagef("--s-max %d: with --prove, valid range 1..%d", sMax, exact.MaxProveS)

@@ -14,7 +14,6 @@ import (
 	"github.com/gossipkit/gossipkit/broadcast"
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/cli"
-	"github.com/gossipkit/gossipkit/internal/flagval"
 	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/plan"
 	"github.com/gossipkit/gossipkit/sim"
@@ -27,6 +26,12 @@ var (
 	broadcastOnly = []string{"fanout", "failed", "budget", "interval", "message-bytes"}
 )
 
+// design is a design answer, written as plan prints it (plan.Design,
+// plan.LossDesign, broadcast.Design).
+type design interface {
+	Write(w io.Writer, format string) error
+}
+
 // maxSettings bounds the settings one plan sweeps (exchange sizes, or
 // fanouts × budgets).
 const maxSettings = 10_000
@@ -37,7 +42,7 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 	// The shuffle's configuration holds the flags both families share.
 	cfg := plan.Config{Nodes: 1000, Shuffle: defaultShuffle, Initial: 1, Level: 0.99, Confidence: 0.95}
 	fs.IntField(&cfg.Nodes, "N", "Config.Nodes", "number of nodes N (2..2^40; the exact method 2..5000 for the shuffle)")
-	shuffleFlags(fs, &cfg.Shuffle, "Config.", false)
+	cli.ShuffleFlags(fs, &cfg.Shuffle, "Config.", false)
 	sS := fs.String("s", "50", "exchange size s: V, or a range LO:HI[:STEP] (1 ≤ s ≤ c, s < n; s < c except with --method exact)")
 	fs.Bind("Config.Shuffle.Exchange", "s")
 	fs.IntField(&cfg.Initial, "initial", "Config.Initial", "nodes holding the item at t = 0, K (1..N)")
@@ -47,11 +52,11 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 	var set plan.Settings
 	cli.Enum(fs, &set.Method, "method", "Settings.Method", "method (auto: exact where it fits the budget, else asymptotic; for broadcast, else mc where the asymptotic law does not apply)")
 	set.Reps, set.Seed = 1000, 1
-	mcFlags(fs, &set.Reps, "Settings.Reps", &set.Seed, &set.Workers)
+	cli.MCFlags(fs, &set.Reps, "Settings.Reps", &set.Seed, &set.Workers, sim.DefaultWorkers())
 	cli.Enum(fs, &set.Model, "model", "Settings.Model", "what --method mc simulates (markov: the pairwise model shuffle by shuffle; lumped: the same law on its state (X, Y), event by event, O(N) work a replication; protocol: every cache)")
 	fs.FloatField(&set.Accuracy, "accuracy", "Settings.Accuracy", "accuracy auto asks of the asymptotic law, in rounds (0: the default)")
 	timeFlag(fs, &cfg.Time, "Config.Time", gossip.Continuous, gossip.Shuffles)
-	loss := lossFlag(fs, nil, "Config.Loss", true)
+	loss := cli.LossFlag(fs, nil, "Config.Loss", true)
 	topologyFlag(fs, &cfg.Topology, "the shuffle's network for --method mc (markov or protocol): full, regular:DEG or torus:RADIUS; no exact or asymptotic law covers another")
 	pdropFlag(fs, &cfg.PDrop, "Config.PDrop")
 	var bc broadcast.Config
@@ -79,10 +84,10 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 		if set.Reps < 1 || set.Reps > broadcast.MaxReps { // the libraries read 0 as 1000
 			return usagef("--reps %d: valid range 1..%d", set.Reps, broadcast.MaxReps)
 		}
-		if err := checkWorkers(set.Workers); err != nil {
+		if err := cli.CheckWorkers(set.Workers); err != nil {
 			return err
 		}
-		var d *cli.Design
+		var d design
 		var err error
 		if *shardS == "" && *out != "" && *out != "-" {
 			// A folder is -o only for a shard (the parser lets it pass
@@ -137,12 +142,9 @@ func planFamily(fs *flag.FlagSet, protocol string) error {
 
 // planRange parses a flag's V or LO:HI[:STEP] (values ≥ lo).
 func planRange(flag, val string, lo int) ([]int, error) {
-	r, err := flagval.ParseRange(val)
+	r, err := cli.IntRange(flag, val, lo)
 	if err != nil {
-		return nil, usagef("%s %v", flag, err)
-	}
-	if r.Lo < lo {
-		return nil, usagef("%s %q: values must be ≥ %d", flag, val, lo)
+		return nil, err
 	}
 	if (r.Hi-r.Lo)/r.Step+1 > maxSettings {
 		return nil, usagef("%s %q: at most %d values", flag, val, maxSettings)
@@ -150,7 +152,7 @@ func planRange(flag, val string, lo int) ([]int, error) {
 	return r.Values(), nil
 }
 
-func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, losses []float64, set plan.Settings) (*cli.Design, error) {
+func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, losses []float64, set plan.Settings) (design, error) {
 	// The library reads 0 as 1; the flag promises 1..N.
 	if cfg.Initial < 1 || cfg.Initial > cfg.Nodes {
 		return nil, usagef("--initial %d: valid range 1..%d", cfg.Initial, max(cfg.Nodes, 1))
@@ -211,53 +213,16 @@ func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, losses
 		if err != nil {
 			return nil, err
 		}
-		return lossDesign(ld), nil
+		return ld, nil
 	}
 	d, err := plan.Sweep(ctx, cfg, ss, set)
 	if err != nil {
 		return nil, err
 	}
-	return shuffleDesign(d), nil
+	return d, nil
 }
 
-// shuffleDesign is a shuffle design as the CLI writes it (plan's Table,
-// Header and Choice) with an accuracy note per row.
-func shuffleDesign(d *plan.Design) *cli.Design {
-	t, short := d.Table()
-	return &cli.Design{Table: t, Short: short, Best: d.Best, Cheapest: d.Cheapest, Header: d.Header(), Choice: d.Choice(), Notes: shuffleNotes([]*plan.Design{d}, nil)}
-}
-
-// lossDesign is a design over a grid of ε: best and cheapest are the rows
-// of the most tolerant s and of the cheapest as tolerant, at that ε.
-func lossDesign(ld *plan.LossDesign) *cli.Design {
-	t, short := ld.Table()
-	out := &cli.Design{Table: t, Short: short, Best: -1, Cheapest: -1, Header: ld.Header(), Choice: ld.Choice(), Notes: shuffleNotes(ld.Designs, ld.Losses)}
-	if i, b, c := ld.Choose(); i >= 0 {
-		n := len(ld.Exchanges)
-		out.Best, out.Cheapest = i*n+b, i*n+c
-	}
-	return out
-}
-
-// shuffleNotes is a note per row of designs, the i-th at losses[i] (nil:
-// one design).
-func shuffleNotes(designs []*plan.Design, losses []float64) (notes []cli.Note) {
-	for i, d := range designs {
-		for _, a := range d.Rows {
-			where, among := fmt.Sprintf("s = %d", a.Exchange), fmt.Sprintf("the least accurate s, %d; every s: --format csv or json", a.Exchange)
-			if losses != nil {
-				where = fmt.Sprintf("ε = %g, s = %d", losses[i], a.Exchange)
-				among = "the least accurate row, " + where + "; every row: --format csv or json"
-			}
-			ac := a.Accuracy
-			notes = append(notes, cli.Note{Method: a.Method.String(), Where: where, Among: among, Text: ac.Note,
-				Size: cli.Worst(ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.SEPReach, ac.DevMean, ac.DevSD)})
-		}
-	}
-	return notes
-}
-
-func planBroadcast(ctx context.Context, e *env, cfg broadcast.Config, fanout, budget string, set broadcast.Settings) (*cli.Design, error) {
+func planBroadcast(ctx context.Context, e *env, cfg broadcast.Config, fanout, budget string, set broadcast.Settings) (design, error) {
 	ks, bs, err := planSettings(cfg, fanout, budget)
 	if err != nil {
 		return nil, err
@@ -274,7 +239,7 @@ func planBroadcast(ctx context.Context, e *env, cfg broadcast.Config, fanout, bu
 	if err != nil {
 		return nil, err
 	}
-	return broadcastDesign(d), nil
+	return d, nil
 }
 
 // planShard runs one shard of a broadcast Monte Carlo (one fanout and
@@ -307,11 +272,8 @@ func planShard(ctx context.Context, e *env, cfg broadcast.Config, fanout, budget
 	if err != nil {
 		return err
 	}
-	if err := output(e, path, func(w io.Writer) error { return broadcast.WritePart(w, smp, id) }); err != nil {
-		return err
-	}
-	fmt.Fprintf(e.Stderr, "gossipkit plan: wrote %s (%d of %d replications: r mod %d = %d)\n", path, len(sset.Indices), set.Reps, id.Count, id.Index-1)
-	return nil
+	return cli.WritePart(e, "plan", path, func(w io.Writer) error { return broadcast.WritePart(w, smp, id) },
+		fmt.Sprintf("%d of %d replications: r mod %d = %d", len(sset.Indices), set.Reps, id.Count, id.Index-1), "")
 }
 
 // planSettings expands --fanout and --budget and checks every setting
@@ -349,18 +311,4 @@ func planSettings(cfg broadcast.Config, fanout, budget string) (ks, bs []int, er
 		}
 	}
 	return ks, bs, nil
-}
-
-// broadcastDesign is a broadcast design as the CLI writes it (broadcast's
-// Table, Header and Choice) with an accuracy note per row.
-func broadcastDesign(d *broadcast.Design) *cli.Design {
-	t, short := d.Table()
-	out := &cli.Design{Table: t, Short: short, Best: d.Best, Cheapest: d.Cheapest, Header: d.Header(), Choice: d.Choice()}
-	for _, a := range d.Rows {
-		ac, where := a.Accuracy, fmt.Sprintf("fanout %d, budget %d", a.Fanout, a.Budget)
-		out.Notes = append(out.Notes, cli.Note{Method: a.Method.String(), Where: where,
-			Among: "the least accurate setting, " + where + "; every setting: --format csv or json", Text: ac.Note,
-			Size: cli.Worst(ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.SEPReach, ac.DevMean, ac.DevSD, ac.DevP)})
-	}
-	return out
 }

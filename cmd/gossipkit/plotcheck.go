@@ -14,7 +14,7 @@ import (
 // plotInputs checks what the figure's compute step needs, before any
 // work; the libraries' field errors name the flags cmdPlot binds.
 func plotInputs(fig string, sc report.Scale, workers int) error {
-	if err := checkWorkers(workers); err != nil {
+	if err := cli.CheckWorkers(workers); err != nil {
 		return err
 	}
 	switch fig {

@@ -11,29 +11,11 @@ import (
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/internal/flagval"
 	"github.com/gossipkit/gossipkit/report"
+	"github.com/gossipkit/gossipkit/sim"
 )
 
 // scales are the scales `reproduce --scale` offers, known by their Name.
 var scales = []func() report.Scale{report.Quick, report.Paper, report.Smoke}
-
-// dirUsage makes an unusable output folder a usage error naming flag.
-func dirUsage(err error, flag string) error {
-	var de *report.DirError
-	if errors.As(err, &de) {
-		return usagef("%s %v", flag, de)
-	}
-	return err
-}
-
-// stepPrinter shows the report's current step on a terminal.
-func stepPrinter(e *env, label string, start time.Time) func(string) {
-	if !e.Terminal {
-		return nil
-	}
-	return func(step string) {
-		fmt.Fprintf(e.Stderr, "\r\033[K%s: %s (%.0f s)", label, step, time.Since(start).Seconds())
-	}
-}
 
 // stepLogger writes one line per finished step of the report when stderr
 // is not a terminal (a batch log): section, step, seconds of wall and CPU
@@ -55,18 +37,12 @@ func stepLogger(e *env, label string) func(report.StepTime) {
 	}
 }
 
-func clearLine(e *env) {
-	if e.Terminal {
-		fmt.Fprint(e.Stderr, "\r\033[K")
-	}
-}
-
 func cmdReproduce(fs *cli.FlagSet) cli.Run {
 	out := fs.String("out", "out", "output directory (created if missing; files in it are replaced)")
 	scaleName := fs.String("scale", "quick", "quick (under 3 minutes on 2 cores), paper (100 replications of 1000 + 1000 rounds) or smoke (seconds; checks an installation or a deployment, its numbers mean nothing)")
 	seed := fs.Uint64("seed", 1, "random seed of every simulation")
 	workers := new(int)
-	workersFlag(fs, workers)
+	cli.WorkersFlag(fs, workers, sim.DefaultWorkers())
 	sh := cli.ShardFlags(fs, "run only shard I/M of every simulation of the report (replications r with r mod M = I−1) and write one part file to -o, for --merge")
 	partOut := fs.String("o", "", "a shard's part file, or a directory ending in / (created if missing) to write it in under its own name (default: the current directory)")
 	mergeDir := fs.String("merge", "", "merge the part files (*.gkpart) in this directory, written by every shard 1..M, into the report in --out; the scale and seed are the parts'")
@@ -86,11 +62,11 @@ func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName str
 	if mk == nil {
 		return usagef("--scale %q: valid values are %s", scaleName, strings.Join(names, ", "))
 	}
-	if err := checkWorkers(workers); err != nil {
+	if err := cli.CheckWorkers(workers); err != nil {
 		return err
 	}
 	start := time.Now()
-	opt := report.Options{Workers: workers, StepStart: stepPrinter(e, "reproduce", start), StepDone: stepLogger(e, "reproduce")}
+	opt := report.Options{Workers: workers, StepStart: cli.StepPrinter(e, "reproduce", start), StepDone: stepLogger(e, "reproduce")}
 	if mergeDir != "" {
 		for _, f := range []string{"shard", "shards", "o", "scale", "seed"} {
 			if cli.Given(fs, f) {
@@ -107,13 +83,13 @@ func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName str
 		if err == nil {
 			err = report.Merge(ctx, out, files, opt)
 		}
-		clearLine(e)
+		cli.ClearLine(e)
 		var pe *report.PartError
 		if errors.As(err, &pe) {
 			return usagef("--merge %q: %v", mergeDir, strings.TrimPrefix(pe.Error(), "report: "))
 		}
 		if err != nil {
-			return dirUsage(err, "--out")
+			return cli.DirUsage(err, "--out")
 		}
 		fmt.Fprintf(e.Stderr, "reproduce: merged %d parts into the report in %s (REPORT.md) in %.0f s\n", len(files), out, time.Since(start).Seconds())
 		return nil
@@ -136,9 +112,9 @@ func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName str
 			fmt.Fprintf(e.Stderr, "reproduce: %s\n", note)
 		}
 		err = report.RunShard(ctx, path, sc, *id, opt)
-		clearLine(e)
+		cli.ClearLine(e)
 		if err != nil {
-			return dirUsage(err, "-o")
+			return cli.DirUsage(err, "-o")
 		}
 		fmt.Fprintf(e.Stderr, "reproduce: wrote shard %d/%d of the %s scale to %s in %.0f s\n", id.Index, id.Count, sc.Name, path, time.Since(start).Seconds())
 		return nil
@@ -147,9 +123,9 @@ func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName str
 		return usagef("-o %q: only a shard writes a part file (--shard I/M); the report goes to --out", partOut)
 	}
 	err = report.Run(ctx, out, sc, opt)
-	clearLine(e)
+	cli.ClearLine(e)
 	if err != nil {
-		return dirUsage(err, "--out")
+		return cli.DirUsage(err, "--out")
 	}
 	fmt.Fprintf(e.Stderr, "reproduce: wrote the report to %s (REPORT.md) in %.0f s\n", out, time.Since(start).Seconds())
 	return nil
@@ -171,7 +147,7 @@ func cmdPlot(fs *cli.FlagSet, fig string) cli.Run {
 	out := fs.String("out", ".", "directory for FIGURE.png and FIGURE.svg")
 	fs.Uint64Var(&sc.Seed, "seed", 1, "random seed of the simulations")
 	workers := new(int)
-	workersFlag(fs, workers)
+	cli.WorkersFlag(fs, workers, sim.DefaultWorkers())
 	cs := fs.String("cs", "250,500", "fig4: cache sizes c, comma-separated")
 	ss := fs.String("ss", "1,2,5,10,25", "fig4: exchange sizes s, comma-separated")
 	fs.IntVar(&sc.Fig4NMax, "n-max", sc.Fig4NMax, "fig4: largest n")
@@ -205,10 +181,10 @@ func cmdPlot(fs *cli.FlagSet, fig string) cli.Run {
 			return err
 		}
 		start := time.Now()
-		err = report.Plot(ctx, *out, fig, sc, report.Options{Workers: *workers, StepStart: stepPrinter(e, "plot", start)})
-		clearLine(e)
+		err = report.Plot(ctx, *out, fig, sc, report.Options{Workers: *workers, StepStart: cli.StepPrinter(e, "plot", start)})
+		cli.ClearLine(e)
 		if err != nil {
-			return dirUsage(err, "--out")
+			return cli.DirUsage(err, "--out")
 		}
 		fmt.Fprintf(e.Stderr, "plot: wrote %s.png and %s.svg in %s\n", fig, fig, *out)
 		return nil

@@ -26,14 +26,8 @@ func runShard(ctx context.Context, e *env, cfg sim.Config, opt sim.Settings, id 
 	if err != nil {
 		return err
 	}
-	if err := output(e, path, func(w io.Writer) error { return sim.WritePart(w, res, *id) }); err != nil {
-		return err
-	}
-	if note != "" {
-		note = "; " + note
-	}
-	fmt.Fprintf(e.Stderr, "gossipkit sim: wrote %s (replications %s of %d%s)\n", path, shard.Ranges(opt.Indices), cfg.Reps, note)
-	return nil
+	return cli.WritePart(e, "sim", path, func(w io.Writer) error { return sim.WritePart(w, res, *id) },
+		fmt.Sprintf("replications %s of %d", shard.Ranges(opt.Indices), cfg.Reps), note)
 }
 
 func cmdMerge(fs *cli.FlagSet) cli.Run {
@@ -96,7 +90,7 @@ func merge(ctx context.Context, e *env, fs *cli.FlagSet, format, out string, all
 		}
 		a := smp.Law().Answer(smp.Config)
 		a.Method = broadcast.MonteCarlo
-		d := broadcastDesign(broadcast.NewDesign(smp.Config, []broadcast.Answer{a}))
+		d := broadcast.NewDesign(smp.Config, []broadcast.Answer{a})
 		return output(e, out, func(w io.Writer) error { return d.Write(w, format) })
 	}
 	if len(tparts) > 0 {

@@ -15,16 +15,16 @@ func simFlags(fs *cli.FlagSet, cfg *sim.Config, workers *int) {
 	cfg.Initial = 1
 	cli.Enum(fs, &cfg.Model, "model", "Config.Model", "what to simulate (lumped: markov's law on class counts, event by event: continuous schedule, full topology, no --fail)")
 	fs.IntField(&cfg.Nodes, "N", "Config.Nodes", "number of nodes N (≥ 2)")
-	shuffleFlags(fs, &cfg.Shuffle, "Config.", true)
+	cli.ShuffleFlags(fs, &cfg.Shuffle, "Config.", true)
 	fs.IntField(&cfg.Warmup, "warmup", "Config.Warmup", "warm-up rounds W before d is inserted (≥ 0; protocol only)")
 	fs.IntField(&cfg.Rounds, "rounds", "Config.Rounds", "rounds T observed after the insertion (≥ 1)")
 	fs.IntField(&cfg.Initial, "initial", "Config.Initial", "copies of d at t = 0, placed at distinct random nodes (1..N)")
 	fs.IntField(&cfg.Ticks, "ticks", "Config.Ticks", "ticks per round of the async schedule (≥ 2)")
 	cfg.Seed = 1
-	mcFlags(fs, &cfg.Reps, "Config.Reps", &cfg.Seed, workers)
+	cli.MCFlags(fs, &cfg.Reps, "Config.Reps", &cfg.Seed, workers, sim.DefaultWorkers())
 	cli.Enum(fs, &cfg.Schedule, "schedule", "Config.Schedule", "schedule (see `go doc ./sim`)")
 	topologyFlag(fs, &cfg.Topology, "full, regular:DEG or torus:RADIUS")
-	lossFlag(fs, &cfg.Loss, "Config.Loss", false)
+	cli.LossFlag(fs, &cfg.Loss, "Config.Loss", false)
 	pdropFlag(fs, &cfg.PDrop, "Config.PDrop")
 	fs.BoolVar(&cfg.Check, "check", false, "verify the protocol's invariants after every shuffle (slow)")
 	fs.FloatField(&cfg.FailFraction, "fail", "Config.FailFraction", "fraction of the nodes, in [0, 1), that fail at t = 0 right after d is inserted (not its holders; full topology)")
@@ -54,7 +54,7 @@ func cmdSim(fs *cli.FlagSet) cli.Run {
 	format, out := fs.Output("csv")
 	sh := cli.ShardFlags(fs, "run only shard I/M (replications r with r mod M = I−1) and write a part file for `gossipkit merge` to -o (a file, or a directory ending in /)")
 	return func(ctx context.Context, e *env) error {
-		if err := checkWorkers(workers); err != nil {
+		if err := cli.CheckWorkers(workers); err != nil {
 			return err
 		}
 		if err := checkSimConfig(cfg, workers); err != nil {

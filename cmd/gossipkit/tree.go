@@ -39,7 +39,7 @@ func cmdTreeSweep(fs *cli.FlagSet) cli.Run {
 		}
 		names, err := report.TreeSweep(ctx, *outDir, exp.Seeds, exp.Seed, report.Options{})
 		if err != nil {
-			return dirUsage(err, "--out")
+			return cli.DirUsage(err, "--out")
 		}
 		fmt.Fprintf(e.Stderr, "tree sweep: wrote %d files to %s (TREE.md)\n", len(names), *outDir)
 		return nil
@@ -88,13 +88,7 @@ func cmdTreeRun(fs *cli.FlagSet, fail bool) cli.Run {
 		if id == nil {
 			return outputTable(e, *out, *format, report.TreeTable(exp.Summarize(res)))
 		}
-		if err := output(e, path, func(w io.Writer) error { return tree.WritePart(w, exp, *id, res) }); err != nil {
-			return err
-		}
-		if note != "" {
-			note = "; " + note
-		}
-		fmt.Fprintf(e.Stderr, "gossipkit tree: wrote %s (seeds %s of %d%s)\n", path, shard.Ranges(exp.Indices(id)), exp.Seeds, note)
-		return nil
+		return cli.WritePart(e, "tree", path, func(w io.Writer) error { return tree.WritePart(w, exp, *id, res) },
+			fmt.Sprintf("seeds %s of %d", shard.Ranges(exp.Indices(id)), exp.Seeds), note)
 	}
 }

@@ -222,7 +222,7 @@ func (p *Program) run(ctx context.Context, e *Env, name string, args []string) i
 	case errors.Is(err, gossip.ErrTooLarge):
 		// Valid values whose work a library refused before starting it
 		// (its estimate and limit are in the message): bad input too.
-		fmt.Fprintf(e.Stderr, "%s: %v\n", name, oneLine(err.Error()))
+		fmt.Fprintf(e.Stderr, "%s: %v\n", name, oneLine(fs.TooLarge(err)))
 		return 2
 	case errors.Is(err, ErrFailed):
 		return 1
@@ -304,6 +304,36 @@ func (fs *FlagSet) FieldUsage(err error) error {
 		name = fe.Field
 	}
 	return Usagef("%s %s", name, strings.TrimPrefix(fe.Msg, "= "))
+}
+
+// TooLarge is the message of a refusal wrapping gossip.ErrTooLarge, with
+// the field it names mapped to its flag as FieldUsage does: where the
+// message says "FIELD = VALUE" of a field bound to a flag, the flag takes
+// its place ("--t-max 1e+300 needs at least …") and the packages' prefixes
+// go; a message naming no bound field is unchanged.
+func (fs *FlagSet) TooLarge(err error) string {
+	msg := err.Error()
+	if fs == nil {
+		return msg
+	}
+	words := strings.Split(msg, " ")
+	for i := 0; i+2 < len(words); i++ {
+		name, ok := fs.FlagOf(words[i])
+		if !ok || words[i+1] != "=" {
+			continue
+		}
+		rest := strings.Join(append([]string{name}, words[i+2:]...), " ")
+		head := strings.Join(words[:i], " ") + " "
+		for { // "meanfield: ", "plan: chain: "
+			pkg, after, found := strings.Cut(head, ": ")
+			if !found || strings.Contains(pkg, " ") {
+				break
+			}
+			head = after
+		}
+		return head + rest
+	}
+	return msg
 }
 
 // Output declares --format (default def) and -o FILE: the output flags of

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -156,4 +157,17 @@ func MergeUsage(err error) error {
 		return Usagef("%s (pass --allow-missing to merge what is there)", me.Msg)
 	}
 	return Usagef("%s", me.Msg)
+}
+
+// WritePart writes a shard's part file to path (atomically) with write,
+// then says so on stderr: "gossipkit CMD: wrote PATH (WHAT; NOTE)".
+func WritePart(e *Env, cmd, path string, write func(io.Writer) error, what, note string) error {
+	if err := Output(e.Stdout, path, write); err != nil {
+		return err
+	}
+	if note != "" {
+		what += "; " + note
+	}
+	_, err := fmt.Fprintf(e.Stderr, "gossipkit %s: wrote %s (%s)\n", cmd, path, what)
+	return err
 }

@@ -1,26 +1,25 @@
-package cli
+package plots
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
-
-	"github.com/gossipkit/gossipkit/plots"
 )
 
-// Design is a design answer as the CLI writes it (plan, for every
-// protocol): JSON
+// Design is a design answer as `gossipkit plan` writes it, for every
+// protocol (plan.Design.Write, broadcast.Design.Write): JSON
 // {"rows": [...], "best": {...} or null, "cheapest": …}; CSV the rows;
 // text and Markdown the header, the first short columns, the choice and
 // one accuracy note per method.
 type Design struct {
-	Table          *plots.Table // every column, one row per setting
-	Short          int          // text and Markdown show the first Short columns
-	Best, Cheapest int          // rows, or −1
-	Header, Choice string       // one line stating the model; the choice in words
-	Notes          []Note       // one per row
+	Table          *Table // every column, one row per setting
+	Short          int    // text and Markdown show the first Short columns
+	Best, Cheapest int    // rows, or −1
+	Header, Choice string // one line stating the model; the choice in words
+	Notes          []Note // one per row
 }
 
 // Note is a row's accuracy: its method, where it is (alone, and among
@@ -43,6 +42,15 @@ func Worst(x ...float64) float64 {
 
 // Write writes the design in format.
 func (d *Design) Write(w io.Writer, format string) error {
+	if d == nil || d.Table == nil || w == nil {
+		return errors.New("plots: Design.Write: nil design, table or writer")
+	}
+	if err := d.Table.check(); err != nil {
+		return err
+	}
+	if !ValidFormat(format) {
+		return fmt.Errorf("plots: Design.Write: unknown format %q", format)
+	}
 	t := d.Table
 	switch format {
 	case "csv":
@@ -53,11 +61,11 @@ func (d *Design) Write(w io.Writer, format string) error {
 			return err
 		}
 		row := func(i int) ([]byte, error) { // one row as a JSON object, or null
-			if i < 0 {
+			if i < 0 || i >= len(t.Rows) { // none, or a hand-made design's stray index
 				return []byte("null"), nil
 			}
 			var buf bytes.Buffer
-			err := (&plots.Table{Single: true, Keys: t.Keys, Rows: [][]any{t.Rows[i]}}).Write(&buf, "json")
+			err := (&Table{Single: true, Keys: t.Keys, Rows: [][]any{t.Rows[i]}}).Write(&buf, "json")
 			return bytes.TrimSpace(buf.Bytes()), err
 		}
 		best, err := row(d.Best)
@@ -75,15 +83,15 @@ func (d *Design) Write(w io.Writer, format string) error {
 	// P(T_L ≤ D) below 10^-6 reads "<1e-6" in text: a design does not turn
 	// on it, and the stated accuracies are about the law's body, not far
 	// tails (CSV and JSON keep the value).
-	pCol := slices.Index(t.Keys, "p_deadline")
-	short := &plots.Table{Keys: t.Keys[:d.Short], TextCell: func(col int, v any) string {
+	pCol, n := slices.Index(t.Keys, "p_deadline"), min(max(d.Short, 0), len(t.Keys))
+	short := &Table{Keys: t.Keys[:n], TextCell: func(col int, v any) string {
 		if p, ok := v.(float64); ok && col == pCol && p < 1e-6 {
 			return "<1e-6"
 		}
-		return plots.TextCell(v)
+		return TextCell(v)
 	}}
 	for _, r := range t.Rows {
-		short.Rows = append(short.Rows, r[:d.Short])
+		short.Rows = append(short.Rows, r[:n])
 	}
 	if err := short.Write(w, format); err != nil {
 		return err

@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/flagval"
+)
+
+// The flag groups several commands share, each declared once here.
+
+// ShuffleFlags declares -n, -c and (withS) -s, bound to sh, whose Go path
+// in the command's Config is at; help from gossip's parameter table.
+func ShuffleFlags(fs *FlagSet, sh *gossip.Shuffle, at string, withS bool) {
+	params := []gossip.Param{gossip.Items, gossip.Cache, gossip.Exchange}
+	for i, p := range []*int{&sh.Items, &sh.Cache, &sh.Exchange} {
+		if i < 2 || withS {
+			fs.IntField(p, params[i].Symbol, at+params[i].Field, params[i].Usage())
+		}
+	}
+}
+
+// LossFlag declares --loss, ε (gossip.Loss: its help; a value out of its
+// range is refused by the library's Config.Loss, which names the flag),
+// bound to field and, with dst, to *dst; with grid it also takes a grid
+// LO:HI:STEP (plan). It returns the values given (0 by default).
+func LossFlag(fs *FlagSet, dst *float64, field string, grid bool) *[]float64 {
+	vals := &[]float64{0}
+	usage := gossip.Loss.Usage()
+	if grid {
+		usage += ", or (the shuffle, with --deadline) a grid LO:HI:STEP: each ε, and the largest ε each s tolerates"
+	}
+	Parsed(fs, vals, "loss", field, usage, func(s string) ([]float64, error) {
+		v, err := flagval.FloatRange(s)
+		switch {
+		case err != nil:
+			return nil, err
+		case len(v) > 1 && !grid:
+			return nil, fmt.Errorf("%q: one value ε (%s)", s, gossip.Loss.Range)
+		case dst != nil: // the range is the library's (Config.Loss)
+			*dst = v[0]
+		}
+		return v, nil
+	}, func(v []float64) string { return strings.Trim(fmt.Sprint(v), "[]") })
+	return vals
+}
+
+// MCFlags declares the Monte Carlo settings that are not nil: --reps,
+// --seed and --workers (WorkersFlag, one per CPU by default: defWorkers).
+func MCFlags(fs *FlagSet, reps *int, repsField string, seed *uint64, workers *int, defWorkers int) {
+	if reps != nil {
+		fs.IntField(reps, "reps", repsField, "replications R (≥ 1)")
+	}
+	if seed != nil {
+		fs.Uint64Var(seed, "seed", *seed, "random seed; replication r uses stream r of it")
+	}
+	if workers != nil {
+		WorkersFlag(fs, workers, defWorkers)
+	}
+}
+
+// WorkersFlag declares --workers, def (one per CPU) by default: the help
+// says so rather than this machine's count. CheckWorkers checks it.
+func WorkersFlag(fs *FlagSet, p *int, def int) {
+	Parsed(fs, p, "workers", "Settings.Workers", "worker goroutines (1..4096); the output does not depend on it", func(s string) (int, error) {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return 0, fmt.Errorf("%q: not an integer", s)
+		}
+		return n, nil
+	}, func(n int) string { return map[bool]string{true: "one per CPU", false: strconv.Itoa(n)}[n == 0] })
+	*p = def
+}
+
+// CheckWorkers refuses --workers outside 1..4096.
+func CheckWorkers(w int) error {
+	if w < 1 || w > 4096 {
+		return Usagef("--workers %d: valid range 1..4096", w)
+	}
+	return nil
+}
+
+// IntRange parses the value val of flag, V, LO:HI or LO:HI:STEP, with
+// every value ≥ lo; a problem is a usage error naming the flag.
+func IntRange(flag, val string, lo int) (flagval.Range, error) {
+	r, err := flagval.ParseRange(val)
+	if err != nil {
+		return r, Usagef("%s %v", flag, err)
+	}
+	if r.Lo < lo {
+		return r, Usagef("%s %q: values must be ≥ %d", flag, val, lo)
+	}
+	return r, nil
+}

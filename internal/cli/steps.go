@@ -1,0 +1,37 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gossipkit/gossipkit/internal/atomicfile"
+)
+
+// DirUsage makes an unusable output folder (atomicfile.DirError) a usage
+// error naming flag; other errors pass unchanged.
+func DirUsage(err error, flag string) error {
+	var de *atomicfile.DirError
+	if errors.As(err, &de) {
+		return Usagef("%s %v", flag, de)
+	}
+	return err
+}
+
+// StepPrinter shows a long run's current step on a terminal (nil when
+// stderr is not one); ClearLine erases it.
+func StepPrinter(e *Env, label string, start time.Time) func(string) {
+	if !e.Terminal {
+		return nil
+	}
+	return func(step string) {
+		fmt.Fprintf(e.Stderr, "\r\033[K%s: %s (%.0f s)", label, step, time.Since(start).Seconds())
+	}
+}
+
+// ClearLine erases the line StepPrinter draws.
+func ClearLine(e *Env) {
+	if e.Terminal {
+		fmt.Fprint(e.Stderr, "\r\033[K")
+	}
+}
