@@ -53,6 +53,7 @@ func cmdODE(fs *cli.FlagSet) cli.Run {
 	atol := fs.Float64("atol", 1e-13, "absolute tolerance of the integrator (≥ 0)")
 	fs.IntField(&cfg.Initial, "initial", "Config.Initial", "initial number of copies of d (1..N)")
 	pdropFlag(fs, &cfg.PDrop, "Config.PDrop")
+	cli.LossFlag(fs, &cfg.Loss, "Config.Loss", false)
 	refined := fs.Bool("refined", false, "add the refined mean field (1/N correction) and predicted standard deviations")
 	tm := gossip.Continuous
 	timeFlag(fs, &tm, "", gossip.Continuous, gossip.Synchronous).Alias("discrete", gossip.Synchronous, "(or its former name discrete)")

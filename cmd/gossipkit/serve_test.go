@@ -770,6 +770,28 @@ func TestServeBrowserShuffle(t *testing.T) {
 	t.Logf("browser test in %v", time.Since(start).Round(time.Millisecond))
 }
 
+// TestServeBrowserShuffleLoss: the shuffle form's loss field reaches plan
+// (the numbers shown are the CLI's for --loss 0.1, with p_reach) and the
+// x(t), y(t) figure (its ode and sim requests carry the loss).
+func TestServeBrowserShuffleLoss(t *testing.T) {
+	p := newPage(t, serve.Options{})
+	q := url.Values{"protocol": {"shuffle"}, "N": {"300"}, "s": {"50"}, "loss": {"0.1"}, "deadline": {"100"}}
+	p.do(chromedp.Navigate(p.base + "/?" + q.Encode()))
+	p.wait(`window.gk && gk.renders >= 1 && gk.figures >= 1`)
+	want, _, code := runCLI(t, nil, pageArgs(q, "N", "s", "loss", "deadline")...)
+	if code != 0 || !strings.Contains(want, `"p_reach"`) {
+		t.Fatalf("the CLI failed or gave no p_reach: %.200s", want)
+	}
+	rows, classes := p.table()
+	compareTable(t, rows, classes, want)
+	var got struct{ ODE, Sim, Note string }
+	p.eval(`({ODE: gk.odeQuery.get("loss") || "", Sim: gk.simQuery.get("loss") || "", Note: document.getElementById("curves-note").textContent})`, &got)
+	if got.ODE != "0.1" || got.Sim != "0.1" || !strings.Contains(got.Note, "ε = 0.1") {
+		t.Errorf("figures: ode loss %q, sim loss %q, note %q; want 0.1, 0.1 and a note naming ε = 0.1", got.ODE, got.Sim, got.Note)
+	}
+	p.noFaults()
+}
+
 // TestServeBrowserBroadcast: the push, pull and push–pull forms. Until
 // plan takes --protocol, the page must show the CLI's one line (and the
 // test skips its comparison, saying why); after, the rendered numbers are

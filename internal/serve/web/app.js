@@ -17,6 +17,7 @@ const forms = {
     { name: "c", label: "c", def: "100", help: "cache size" },
     { name: "s", label: "s", def: "50", help: "exchange size, or LO:HI[:STEP]" },
     { name: "initial", label: "K", def: "1", help: "initial holders" },
+    { name: "loss", label: "loss ε", def: "0", help: "each request and reply lost with ε; or LO:HI:STEP with D" },
     ...common,
     { name: "time", label: "time model", def: "continuous", options: ["continuous", "shuffles"] },
     { name: "pdrop", label: "P_drop", def: "simplified", options: ["simplified", "gamma", "exact"] },
@@ -413,6 +414,9 @@ async function figures(gen) {
   const tMax = Math.max(10, Math.ceil((r.q95 || r.mean || 100) * 1.3));
   const dt = Math.max(1, Math.ceil(tMax / 200));
   const base = { N: v.N, n: v.n, c: v.c, s: String(r.s), initial: v.initial, pdrop: v.pdrop };
+  // The curves of the selected row's loss (a grid of ε has one per row).
+  const loss = r.loss !== undefined ? String(r.loss) : v.loss || "0";
+  if (Number(loss) !== 0) base.loss = loss;
   const odeQ = new URLSearchParams({ ...base, "t-max": tMax, dt });
   gk.odeQuery = odeQ;
   // The Monte Carlo bands: the lumped chain under the Poisson clock for the
@@ -427,7 +431,7 @@ async function figures(gen) {
     step = Number(v.step || 25);
   const f4 = new URLSearchParams({ n: `${c4 + step}:${v["n-max"] || 3000}:${step}`, c: String(c4), s: v.ss || "5" });
   gk.fig4Query = f4;
-  $("curves-note").textContent = `— s = ${r.s}: ode (lines)` + (reps > 0 ? `, sim ${simQ.get("model")} 5–95 % bands over ${reps} runs` : Number(v.N) > 20000 ? " (Monte Carlo bands up to N = 20000)" : "");
+  $("curves-note").textContent = `— s = ${r.s}${base.loss ? `, ε = ${base.loss}` : ""}: ode (lines)` + (reps > 0 ? `, sim ${simQ.get("model")} 5–95 % bands over ${reps} runs` : Number(v.N) > 20000 ? " (Monte Carlo bands up to N = 20000)" : "");
   $("fig4-note").textContent = `— c = ${c4}, s = ${f4.get("s")}, n = ${f4.get("n")} (exact fractions)`;
   const jobs = [
     getText("/api/ode", odeQ).then((b) => {
