@@ -7,6 +7,7 @@ import (
 
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/ctxguard"
+	"github.com/gossipkit/gossipkit/internal/fielderr"
 )
 
 // birthDeath returns the per-shuffle probabilities of X → X+1, λ(X) =
@@ -150,7 +151,10 @@ func QuasiStationaryContext(ctx context.Context, cfg Config) ([]float64, error) 
 		return Stationary(c)
 	}
 	if !(j.Up > 0) || !(j.Drop > 0) {
-		return nil, fmt.Errorf("chain: the quasi-stationary law needs positive copy and drop probabilities (%+v)", j)
+		// s = c: two holders never drop d (P(01|11) = 0), so X = N
+		// absorbs as well and the law given survival is a point mass there.
+		return nil, fielderr.New("chain", "Config.Shuffle.Exchange", "= %d: the quasi-stationary law needs copies made and dropped (here up %g, drop %g); with s = c two holders never drop d and X = N absorbs: need s < c = %d",
+			cfg.Shuffle.Exchange, j.Up, j.Drop, cfg.Shuffle.Cache)
 	}
 	N := cfg.Nodes
 	lam, mu := birthDeath(N, j)

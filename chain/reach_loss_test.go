@@ -2,6 +2,7 @@ package chain
 
 import (
 	"context"
+	"errors"
 	"math"
 	"testing"
 
@@ -45,5 +46,17 @@ func TestReachProbabilityAgainstRationals(t *testing.T) {
 		if math.Abs(lt.PReach-tc.want) > tol {
 			t.Errorf("N=%d ε=%g: LevelTime.PReach %.17g, rationals %.17g", tc.N, tc.eps, lt.PReach, tc.want)
 		}
+	}
+}
+
+// TestQuasiStationaryRefusesSEqualsC: at s = c two holders never drop d,
+// so X = N absorbs too and there is no quasi-stationary law on 1..N; the
+// refusal is a field error naming the exchange size (the CLI's -s).
+func TestQuasiStationaryRefusesSEqualsC(t *testing.T) {
+	t.Parallel()
+	_, err := QuasiStationary(Config{Nodes: 10, Shuffle: gossip.Shuffle{Items: 20, Cache: 5, Exchange: 5}, Loss: 0.1})
+	var fe *FieldError
+	if !errors.As(err, &fe) || fe.Field != "Config.Shuffle.Exchange" {
+		t.Errorf("err = %v, want a field error on Config.Shuffle.Exchange", err)
 	}
 }
