@@ -47,16 +47,23 @@ func stationary(nodes int, j Jumps) ([]float64, error) {
 		logp[x] = lg(N) - lg(x) - lg(N-x) + float64(x)*lr
 		top = math.Max(top, logp[x])
 	}
-	pi := make([]float64, N+1)
+	return expNormalized(logp, top), nil
+}
+
+// expNormalized returns the law proportional to exp(logw[x]) on x = 1..N
+// (index 0 is 0), computed as exp(logw[x] − top) so that nothing
+// overflows, top being the largest log-weight.
+func expNormalized(logw []float64, top float64) []float64 {
+	p := make([]float64, len(logw))
 	sum := 0.0
-	for x := 1; x <= N; x++ {
-		pi[x] = math.Exp(logp[x] - top)
-		sum += pi[x]
+	for x := 1; x < len(logw); x++ {
+		p[x] = math.Exp(logw[x] - top)
+		sum += p[x]
 	}
-	for x := range pi {
-		pi[x] /= sum
+	for x := range p {
+		p[x] /= sum
 	}
-	return pi, nil
+	return p
 }
 
 // reachLaw is the law that bounds the X that the live mass reaches, for
@@ -93,14 +100,5 @@ func reflected(N int, j Jumps) []float64 {
 		logv[x] = logv[x-1] + math.Log(lam[x-1]) - math.Log(mu[x])
 		top = math.Max(top, logv[x])
 	}
-	nu := make([]float64, N+1)
-	sum := 0.0
-	for x := 1; x <= N; x++ {
-		nu[x] = math.Exp(logv[x] - top)
-		sum += nu[x]
-	}
-	for x := range nu {
-		nu[x] /= sum
-	}
-	return nu
+	return expNormalized(logv, top)
 }
