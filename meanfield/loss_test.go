@@ -7,9 +7,7 @@ import (
 	"math"
 	"testing"
 
-	"gonum.org/v1/gonum/diff/fd"
 	"gonum.org/v1/gonum/floats/scalar"
-	"gonum.org/v1/gonum/mat"
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/gossip"
@@ -123,46 +121,6 @@ func TestLossPopulationDrift(t *testing.T) {
 			Replication(m).Drift(xy[:1], f[:1])
 			if math.Abs(f[0]-dx) > 1e-15 {
 				t.Errorf("ε=%g %v: Replication drift %v, model %v", eps, xy, f[0], dx)
-			}
-		}
-	}
-}
-
-// TestLossDerivatives: with loss, the analytic Jacobians and Hessians of
-// Replication and Coverage against central finite differences (the rates
-// are quadratic, so the differences are exact up to rounding; bounds as in
-// TestGossipDerivatives).
-func TestLossDerivatives(t *testing.T) {
-	m, _ := approx.NewModel(approx.Config{Nodes: 100, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, Initial: 5, Loss: 0.3})
-	for _, pop := range []*Population{Replication(m), Coverage(m)} {
-		d := pop.Dim()
-		for _, x := range [][]float64{{0.05, 0.3}, {0.15, 0.9}, {0.2, 1}} {
-			x = x[:d]
-			a := make([]float64, d*d)
-			pop.Jacobian(x, a)
-			h := make([]float64, d*d*d)
-			pop.Hessian(x, h)
-			for i := range d {
-				fi := func(z []float64) float64 {
-					f := make([]float64, d)
-					pop.Drift(z, f)
-					return f[i]
-				}
-				g := fd.Gradient(nil, fi, x, &fd.Settings{Formula: fd.Central})
-				for j := range d {
-					if !scalar.EqualWithinAbs(a[i*d+j], g[j], 1e-7) {
-						t.Errorf("%v x=%v: A[%d][%d] = %v, fd %v", pop.Names, x, i, j, a[i*d+j], g[j])
-					}
-				}
-				hs := mat.NewSymDense(d, nil)
-				fd.Hessian(hs, fi, x, nil)
-				for j := range d {
-					for k := range d {
-						if !scalar.EqualWithinAbs(h[(i*d+j)*d+k], hs.At(j, k), 1e-4) {
-							t.Errorf("%v x=%v: H[%d][%d][%d] = %v, fd %v", pop.Names, x, i, j, k, h[(i*d+j)*d+k], hs.At(j, k))
-						}
-					}
-				}
 			}
 		}
 	}

@@ -81,10 +81,23 @@ func TestBirthDeathDiscrete(t *testing.T) {
 
 // TestGossipDerivatives checks the analytic Jacobians and Hessians against
 // central finite differences (gonum diff/fd), and the drift against
-// approx.Model.Drift.
+// approx.Model.Drift, without loss and with ε = 0.3 (the loss jump and the
+// asymmetric rows).
 func TestGossipDerivatives(t *testing.T) {
-	m, _ := approx.NewModel(approx.Config{Nodes: 100, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, PDrop: approx.Simplified, Initial: 5})
-	for _, pop := range []*Population{Replication(m), Coverage(m)} {
+	type tc struct {
+		m   approx.Model
+		pop *Population
+	}
+	var cases []tc
+	for _, loss := range []float64{0, 0.3} {
+		m, err := approx.NewModel(approx.Config{Nodes: 100, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, PDrop: approx.Simplified, Initial: 5, Loss: loss})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, tc{m, Replication(m)}, tc{m, Coverage(m)})
+	}
+	for _, c := range cases {
+		m, pop := c.m, c.pop
 		d := pop.Dim()
 		for _, x := range [][]float64{{0.05, 0.3}, {0.15, 0.9}, {0.2, 1}} {
 			x = x[:d]
