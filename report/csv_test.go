@@ -100,7 +100,7 @@ func TestWriteChainCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := WriteChain(&b, res, "csv"); err != nil {
+	if err := WriteChain(&b, res, nil, "csv"); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(bytes.NewReader(b.Bytes())).ReadAll()
@@ -123,7 +123,7 @@ func TestWriteChainCSV(t *testing.T) {
 	}
 	checkCSV(t, "chain.csv", bytes.NewReader(b.Bytes()))
 	b.Reset()
-	if err := WriteChain(&b, res, "markdown"); err != nil {
+	if err := WriteChain(&b, res, nil, "markdown"); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Contains(b.Bytes(), []byte("Error bound")) || !bytes.Contains(b.Bytes(), []byte("| q50 ")) {
