@@ -18,23 +18,12 @@ import (
 var scales = []func() report.Scale{report.Quick, report.Paper, report.Smoke}
 
 // stepLogger writes one line per finished step of the report when stderr
-// is not a terminal (a batch log): section, step, seconds of wall and CPU
-// time, and the step's share of the wall time so far.
+// is not a terminal (a batch log): label, then report.StepTime's String.
 func stepLogger(e *env, label string) func(report.StepTime) {
 	if e.Terminal {
 		return nil
 	}
-	return func(t report.StepTime) {
-		where := fmt.Sprintf("section %d", t.Section)
-		if t.Section == 0 {
-			where = "render"
-		}
-		cpu := ""
-		if t.CPU >= 0 {
-			cpu = fmt.Sprintf(", %.1f s CPU", t.CPU.Seconds())
-		}
-		fmt.Fprintf(e.Stderr, "%s: %s, %s: %.1f s%s (%.0f%% of %.0f s so far)\n", label, where, t.Step, t.Wall.Seconds(), cpu, 100*t.Share(), t.Elapsed.Seconds())
-	}
+	return func(t report.StepTime) { fmt.Fprintf(e.Stderr, "%s: %v\n", label, t) }
 }
 
 func cmdReproduce(fs *cli.FlagSet) cli.Run {
