@@ -36,15 +36,7 @@ func checkSimConfig(cfg sim.Config, workers int) error {
 	if err := cfg.Validate(); err != nil {
 		return err
 	}
-	need := cfg.MemoryEstimate(workers)
-	if avail := cli.AvailableMemory(); avail > 0 && need > avail {
-		if topo := cfg.MemoryEstimate(workers) - (sim.Config{Nodes: cfg.Nodes, Shuffle: cfg.Shuffle, Model: cfg.Model, Rounds: cfg.Rounds, Reps: cfg.Reps}).MemoryEstimate(workers); topo > need/2 {
-			return usagef("--topology %v with -N %d: building the graph needs about %s of memory, the machine has %s available", cfg.Topology, cfg.Nodes, cli.Bytes(topo), cli.Bytes(avail))
-		}
-		return usagef("-N %d with n = %d, c = %d: the run needs about %s of memory, the machine has %s available",
-			cfg.Nodes, cfg.Shuffle.Items, cfg.Shuffle.Cache, cli.Bytes(need), cli.Bytes(avail))
-	}
-	return nil
+	return cfg.CheckMemory(workers, sim.AvailableMemory())
 }
 
 func cmdSim(fs *cli.FlagSet) cli.Run {
