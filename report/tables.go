@@ -338,3 +338,25 @@ func ODETable(sol *meanfield.Solution, ref *meanfield.RefinedCurves) *plots.Tabl
 	}
 	return t
 }
+
+// OptimalTable is `gossipkit optimal`'s record: the configuration (n, c,
+// N, level) and the optimal exchange sizes of res by each criterion, with
+// s_int_gamma and s_int_exact empty where c is too large for them. A nil
+// res gives the configuration alone.
+func OptimalTable(cfg meanfield.OptimizeConfig, res *meanfield.Optimum) *plots.Table {
+	t := &plots.Table{Single: true, Keys: []string{"n", "c", "N", "level", "s_star", "s_int", "s_int_gamma", "s_int_exact", "p11_at_s_int", "s_best_time", "best_time", "time_at_s_int"}}
+	if res == nil {
+		t.Keys = t.Keys[:4]
+		t.Rows = [][]any{{cfg.Items, cfg.Cache, cfg.Nodes, cfg.Level}}
+		return t
+	}
+	var sIntGamma, sIntExact any // null where c is too large for these argmaxes
+	if res.HasSIntGamma {
+		sIntGamma = res.SIntGamma
+	}
+	if res.HasSIntExact {
+		sIntExact = res.SIntExact
+	}
+	t.Rows = [][]any{{cfg.Items, cfg.Cache, cfg.Nodes, cfg.Level, res.SStar, res.SInt, sIntGamma, sIntExact, res.P11, res.SBestTime, res.BestTime, res.TimeAtSInt}}
+	return t
+}

@@ -11,7 +11,6 @@ import (
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/meanfield"
 	"github.com/gossipkit/gossipkit/ode"
-	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/report"
 )
 
@@ -120,16 +119,7 @@ func cmdOptimal(fs *cli.FlagSet) cli.Run {
 		if err != nil {
 			return err
 		}
-		var sIntGamma, sIntExact any // null where c is too large for these argmaxes
-		if res.HasSIntGamma {
-			sIntGamma = res.SIntGamma
-		}
-		if res.HasSIntExact {
-			sIntExact = res.SIntExact
-		}
-		t := &plots.Table{Single: true, Keys: []string{"n", "c", "N", "level", "s_star", "s_int", "s_int_gamma", "s_int_exact", "p11_at_s_int", "s_best_time", "best_time", "time_at_s_int"}}
-		t.Rows = [][]any{{cfg.Items, cfg.Cache, cfg.Nodes, cfg.Level, res.SStar, res.SInt, sIntGamma, sIntExact, res.P11, res.SBestTime, res.BestTime, res.TimeAtSInt}}
-		return outputTable(e, *out, *format, t)
+		return outputTable(e, *out, *format, report.OptimalTable(cfg, res))
 	}
 }
 
