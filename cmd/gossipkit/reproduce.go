@@ -152,7 +152,18 @@ func cmdPlot(fs *cli.FlagSet, fig string) cli.Run {
 	optS := fs.String("opt-s", "10,20,30,40,50,53,60,70,80,90", "optimal: exchange sizes simulated, comma-separated")
 	fs.IntVar(&sc.OptReps, "opt-reps", sc.OptReps, "optimal: replications per s")
 	fs.IntVar(&sc.OptRounds, "opt-rounds", sc.OptRounds, "optimal: rounds observed per s")
-	plotFields(fs, fig)
+	// The fields the figure's configurations name, bound to their flags.
+	binds := [][2]string{{"Config.Shuffle.Cache", "c"}, {"Config.Shuffle.Items", "ns"}, {"Scale.Cache", "c"}, {"Scale.Ns", "ns"},
+		{"Scale.Fig4C", "cs"}, {"Scale.Fig4S", "ss"}, {"Scale.Fig4NMax", "n-max"}, {"Scale.Fig4Step", "step"}, {"Scale.OptS", "opt-s"}}
+	if fig == "optimal" {
+		binds = append(binds, [2]string{"Config.Nodes", "opt-N"}, [2]string{"Config.Reps", "opt-reps"}, [2]string{"Config.Rounds", "opt-rounds"})
+	} else {
+		binds = append(binds, [2]string{"Config.Nodes", "N"}, [2]string{"Config.Shuffle.Exchange", "s"}, [2]string{"Config.Warmup", "warmup"},
+			[2]string{"Config.Rounds", "rounds"}, [2]string{"Config.Reps", "reps"})
+	}
+	for _, b := range binds {
+		fs.Bind(b[0], b[1])
+	}
 	return func(ctx context.Context, e *env) error {
 		if err := cli.FlagsApply(fs.FlagSet, fig, report.Figures); err != nil {
 			return err
@@ -166,7 +177,10 @@ func cmdPlot(fs *cli.FlagSet, fig string) cli.Run {
 				return usagef("%v", err)
 			}
 		}
-		if err := plotInputs(fig, sc, *workers); err != nil {
+		if err := cli.CheckWorkers(*workers); err != nil {
+			return err
+		}
+		if err := sc.CheckFigure(fig, *workers); err != nil {
 			return err
 		}
 		start := time.Now()
