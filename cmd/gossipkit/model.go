@@ -30,14 +30,7 @@ func cmdTransitions(fs *cli.FlagSet) cli.Run {
 		if err := tr.Check(1e-12); err != nil {
 			return fmt.Errorf("transition matrix fails its check: %w", err)
 		}
-		t := report.TransitionsTable(tr)
-		return buffered(e, *out, func(w io.Writer) error {
-			if *format == "text" {
-				q, _ := approx.PDrop(v, sh)
-				fmt.Fprintf(w, "P(to | from) for n=%d c=%d s=%d: P_select = %.10g, P_drop (%v) = %.10g\n", sh.Items, sh.Cache, sh.Exchange, approx.PSelect(sh), v, q)
-			}
-			return t.Write(w, *format)
-		})
+		return buffered(e, *out, func(w io.Writer) error { return report.WriteTransitions(w, v, sh, tr, *format) })
 	}
 }
 
