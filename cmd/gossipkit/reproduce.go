@@ -14,9 +14,6 @@ import (
 	"github.com/gossipkit/gossipkit/sim"
 )
 
-// scales are the scales `reproduce --scale` offers, known by their Name.
-var scales = []func() report.Scale{report.Quick, report.Paper, report.Smoke}
-
 // stepLogger writes one line per finished step of the report when stderr
 // is not a terminal (a batch log): label, then report.StepTime's String.
 func stepLogger(e *env, label string) func(report.StepTime) {
@@ -34,6 +31,7 @@ func cmdReproduce(fs *cli.FlagSet) cli.Run {
 	cli.WorkersFlag(fs, workers, sim.DefaultWorkers())
 	sh := cli.ShardFlags(fs, "run only shard I/M of every simulation of the report (replications r with r mod M = I−1) and write one part file to -o, for --merge")
 	partOut := fs.String("o", "", "a shard's part file, or a directory ending in / (created if missing) to write it in under its own name (default: the current directory)")
+	fs.Bind("Scale.Name", "scale")
 	mergeDir := fs.String("merge", "", "merge the part files (*.gkpart) in this directory, written by every shard 1..M, into the report in --out; the scale and seed are the parts'")
 	return func(ctx context.Context, e *env) error {
 		return reproduce(ctx, e, fs.FlagSet, *out, *scaleName, *seed, *workers, sh, *partOut, *mergeDir)
@@ -41,15 +39,9 @@ func cmdReproduce(fs *cli.FlagSet) cli.Run {
 }
 
 func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName string, seed uint64, workers int, sh cli.ShardOpts, partOut, mergeDir string) error {
-	var names []string
-	var mk func() report.Scale
-	for _, f := range scales {
-		if names = append(names, f().Name); f().Name == scaleName {
-			mk = f
-		}
-	}
-	if mk == nil {
-		return usagef("--scale %q: valid values are %s", scaleName, strings.Join(names, ", "))
+	sc, err := report.ScaleNamed(scaleName)
+	if err != nil {
+		return err
 	}
 	if err := cli.CheckWorkers(workers); err != nil {
 		return err
@@ -83,7 +75,6 @@ func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName str
 		fmt.Fprintf(e.Stderr, "reproduce: merged %d parts into the report in %s (REPORT.md) in %.0f s\n", len(files), out, time.Since(start).Seconds())
 		return nil
 	}
-	sc := mk()
 	sc.Seed = seed
 	id, note, err := sh.Resolve(e, fs, "")
 	if err != nil {
