@@ -27,11 +27,15 @@ func AvailableMemory() uint64 {
 	return 0
 }
 
-// CheckMemory returns an error when a run of c with `workers` replications
-// in flight needs (MemoryEstimate) more than avail bytes; avail 0 is
-// unknown and passes. The error is a *FieldError on Config.Topology when
-// building the graph is more than half of the need, else on Config.Nodes.
+// CheckMemory returns c.Validate's error, or an error when a run of c with
+// `workers` replications in flight needs (MemoryEstimate) more than avail
+// bytes (sim.AvailableMemory, say); avail 0 is unknown and passes. The
+// error is a *FieldError on Config.Topology when building the graph is
+// more than half of the need, else on Config.Nodes.
 func (c Config) CheckMemory(workers int, avail uint64) error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
 	need := c.MemoryEstimate(workers)
 	if avail == 0 || need <= avail {
 		return nil

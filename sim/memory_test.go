@@ -72,6 +72,7 @@ func TestCheckMemory(t *testing.T) {
 		{"fits exactly", plain, plain.MemoryEstimate(2), ""},
 		{"one byte short", plain, plain.MemoryEstimate(2) - 1, "Config.Nodes"},
 		{"graph dominates", graph, 1024, "Config.Topology"},
+		{"invalid: Validate first", Config{}, 0, "Config.Nodes"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.cfg.CheckMemory(2, tc.avail)

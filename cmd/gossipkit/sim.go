@@ -30,15 +30,6 @@ func simFlags(fs *cli.FlagSet, cfg *sim.Config, workers *int) {
 	fs.FloatField(&cfg.FailFraction, "fail", "Config.FailFraction", "fraction of the nodes, in [0, 1), that fail at t = 0 right after d is inserted (not its holders; full topology)")
 }
 
-// checkSimConfig validates cfg and checks that a run with `workers`
-// replications in flight fits in the memory the machine has available.
-func checkSimConfig(cfg sim.Config, workers int) error {
-	if err := cfg.Validate(); err != nil {
-		return err
-	}
-	return cfg.CheckMemory(workers, sim.AvailableMemory())
-}
-
 func cmdSim(fs *cli.FlagSet) cli.Run {
 	var cfg sim.Config
 	var workers int
@@ -49,7 +40,7 @@ func cmdSim(fs *cli.FlagSet) cli.Run {
 		if err := cli.CheckWorkers(workers); err != nil {
 			return err
 		}
-		if err := checkSimConfig(cfg, workers); err != nil {
+		if err := cfg.CheckMemory(workers, sim.AvailableMemory()); err != nil { // Validate, then the memory
 			return err
 		}
 		id, note, err := sh.Resolve(e, fs.FlagSet, *out)
