@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/gossipkit/gossipkit/broadcast"
 	"github.com/gossipkit/gossipkit/internal/shard"
@@ -129,4 +130,21 @@ func (m *Merged) MissingText() string {
 		return "nothing merged"
 	}
 	return fmt.Sprintf("%d of %d %s missing: %s", len(m.Missing), m.Total, m.Unit, shard.Ranges(m.Missing))
+}
+
+// MergeDir merges the part files (*.gkpart, PartFiles) in partDir into the
+// report in dir (Merge) and returns how many it merged. A partDir that is
+// no directory or holds no part file is a *PartError saying so.
+func MergeDir(ctx context.Context, dir, partDir string, opt Options) (int, error) {
+	if st, err := os.Stat(partDir); err != nil || !st.IsDir() {
+		return 0, partErrorf("not a directory")
+	}
+	files, err := PartFiles(partDir)
+	if err == nil && len(files) == 0 {
+		return 0, partErrorf("no part files (*.gkpart) in this directory")
+	}
+	if err == nil {
+		err = Merge(ctx, dir, files, opt)
+	}
+	return len(files), err
 }

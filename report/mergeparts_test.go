@@ -89,3 +89,26 @@ func TestNastyValuesMerge(t *testing.T) {
 	probe.Func(t, "Merged.Write", (*Merged).Write, set, &Merged{}, &b, "csv")
 	probe.Func(t, "Merged.MissingText", (*Merged).MissingText, set, &Merged{Missing: []int{1}, Total: 2, Unit: "seeds"})
 }
+
+// TestMergeDir: a path that is no directory, or a directory without part
+// files, is a *PartError before any work.
+func TestMergeDir(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ name, parts, want string }{
+		{"a file", file, "report: not a directory"},
+		{"missing", filepath.Join(dir, "none"), "report: not a directory"},
+		{"empty", dir, "report: no part files (*.gkpart) in this directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := MergeDir(context.Background(), filepath.Join(dir, "out"), tc.parts, Options{})
+			var pe *PartError
+			if !errors.As(err, &pe) || err.Error() != tc.want {
+				t.Errorf("got %v, want a *PartError %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -54,16 +54,7 @@ func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName str
 				return usagef("--%s: not with --merge (the parts fix the scale, the seed and the shards)", f)
 			}
 		}
-		if !cli.IsDir(mergeDir) {
-			return usagef("--merge %q: not a directory", mergeDir)
-		}
-		files, err := report.PartFiles(mergeDir)
-		if err == nil && len(files) == 0 {
-			return usagef("--merge %q: no part files (*.gkpart) in this directory", mergeDir)
-		}
-		if err == nil {
-			err = report.Merge(ctx, out, files, opt)
-		}
+		n, err := report.MergeDir(ctx, out, mergeDir, opt)
 		cli.ClearLine(e)
 		var pe *report.PartError
 		if errors.As(err, &pe) {
@@ -72,7 +63,7 @@ func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName str
 		if err != nil {
 			return cli.DirUsage(err, "--out")
 		}
-		fmt.Fprintf(e.Stderr, "reproduce: merged %d parts into the report in %s (REPORT.md) in %.0f s\n", len(files), out, time.Since(start).Seconds())
+		fmt.Fprintf(e.Stderr, "reproduce: merged %d parts into the report in %s (REPORT.md) in %.0f s\n", n, out, time.Since(start).Seconds())
 		return nil
 	}
 	sc.Seed = seed
