@@ -14,15 +14,6 @@ import (
 	"github.com/gossipkit/gossipkit/sim"
 )
 
-// stepLogger writes one line per finished step of the report when stderr
-// is not a terminal (a batch log): label, then report.StepTime's String.
-func stepLogger(e *env, label string) func(report.StepTime) {
-	if e.Terminal {
-		return nil
-	}
-	return func(t report.StepTime) { fmt.Fprintf(e.Stderr, "%s: %v\n", label, t) }
-}
-
 func cmdReproduce(fs *cli.FlagSet) cli.Run {
 	out := fs.String("out", "out", "output directory (created if missing; files in it are replaced)")
 	scaleName := fs.String("scale", "quick", "quick (under 3 minutes on 2 cores), paper (100 replications of 1000 + 1000 rounds) or smoke (seconds; checks an installation or a deployment, its numbers mean nothing)")
@@ -47,7 +38,7 @@ func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName str
 		return err
 	}
 	start := time.Now()
-	opt := report.Options{Workers: workers, StepStart: cli.StepPrinter(e, "reproduce", start), StepDone: stepLogger(e, "reproduce")}
+	opt := report.Options{Workers: workers, StepStart: cli.StepPrinter(e, "reproduce", start), StepDone: cli.StepLogger[report.StepTime](e, "reproduce")}
 	if mergeDir != "" {
 		for _, f := range []string{"shard", "shards", "o", "scale", "seed"} {
 			if cli.Given(fs, f) {
