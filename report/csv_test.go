@@ -13,6 +13,7 @@ import (
 
 	"github.com/gossipkit/gossipkit/chain"
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/meanfield"
 )
 
 // textColumns are the CSV columns that hold words and boolColumns those
@@ -100,7 +101,7 @@ func TestWriteChainCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := WriteChain(&b, res, "csv"); err != nil {
+	if err := WriteChain(&b, res, nil, "csv"); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(bytes.NewReader(b.Bytes())).ReadAll()
@@ -123,10 +124,29 @@ func TestWriteChainCSV(t *testing.T) {
 	}
 	checkCSV(t, "chain.csv", bytes.NewReader(b.Bytes()))
 	b.Reset()
-	if err := WriteChain(&b, res, "markdown"); err != nil {
+	if err := WriteChain(&b, res, nil, "markdown"); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Contains(b.Bytes(), []byte("Error bound")) || !bytes.Contains(b.Bytes(), []byte("| q50 ")) {
 		t.Errorf("markdown lacks the bound or the time to level:\n%s", b.String())
+	}
+}
+
+// TestOptimalTable: the record keeps the configuration, puts null where an
+// argmax is not computed (HasSIntGamma false) and the value where it is;
+// a nil result gives the configuration alone.
+func TestOptimalTable(t *testing.T) {
+	cfg := meanfield.OptimizeConfig{Items: 10, Cache: 4, Nodes: 20, Level: 0.9}
+	res := &meanfield.Optimum{SStar: 2.5, SInt: 3, SIntExact: 2, HasSIntExact: true}
+	var b bytes.Buffer
+	if err := OptimalTable(cfg, res).Write(&b, "csv"); err != nil {
+		t.Fatal(err)
+	}
+	want := "n,c,N,level,s_star,s_int,s_int_gamma,s_int_exact,p11_at_s_int,s_best_time,best_time,time_at_s_int\n10,4,20,0.9,2.5,3,,2,0,0,0,0\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	if tb := OptimalTable(cfg, nil); len(tb.Keys) != 4 || len(tb.Rows[0]) != 4 {
+		t.Errorf("nil result: %v %v", tb.Keys, tb.Rows)
 	}
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -202,9 +203,19 @@ func ChainTable(res *chain.Result) *plots.Table {
 // with the error bound and, with a level, the law of the time to it as
 // columns of every row (the same value in each); markdown the error bound
 // and the time to the level as a record, then the table; text a summary,
-// then the table.
-func WriteChain(w io.Writer, res *chain.Result, format string) error {
+// then the table. With life (the law of d's lifetime, from chain.Lifetime,
+// when d can die) each format adds it as it does the time to the level:
+// json "lifetime", csv columns lifetime_mean and lifetime_sd, markdown a
+// record, text a line.
+func WriteChain(w io.Writer, res *chain.Result, life *Lifetime, format string) error {
+	if w == nil || res == nil {
+		return errors.New("report: WriteChain: no writer or no result")
+	}
 	t := ChainTable(res)
+	var lt *plots.Table
+	if life != nil {
+		lt = &plots.Table{Single: true, Keys: []string{"mean", "sd"}, Rows: [][]any{{life.Mean, life.SD}}}
+	}
 	var lvl *plots.Table
 	if l := res.Level; l != nil {
 		lvl = &plots.Table{Single: true, Keys: []string{"level", "count", "mean", "sd", "q05", "q50", "q95"},
@@ -219,6 +230,9 @@ func WriteChain(w io.Writer, res *chain.Result, format string) error {
 		if lvl != nil {
 			fields = append(fields, jsonField{key: "time_to_level", table: lvl})
 		}
+		if lt != nil {
+			fields = append(fields, jsonField{key: "lifetime", table: lt})
+		}
 		return writeJSONObject(w, fields...)
 	case "csv":
 		t.Keys = append(t.Keys, "error_bound")
@@ -227,10 +241,16 @@ func WriteChain(w io.Writer, res *chain.Result, format string) error {
 				t.Keys = append(t.Keys, "time_to_level_"+k)
 			}
 		}
+		if lt != nil {
+			t.Keys = append(t.Keys, "lifetime_mean", "lifetime_sd")
+		}
 		for i := range t.Rows {
 			t.Rows[i] = append(t.Rows[i], res.Bound)
 			if lvl != nil {
 				t.Rows[i] = append(t.Rows[i], lvl.Rows[0]...)
+			}
+			if lt != nil {
+				t.Rows[i] = append(t.Rows[i], lt.Rows[0]...)
 			}
 		}
 	case "markdown":
@@ -238,6 +258,13 @@ func WriteChain(w io.Writer, res *chain.Result, format string) error {
 		if lvl != nil {
 			fmt.Fprintf(w, "Time to coverage %g (rounds):\n\n", res.Level.Level)
 			if err := lvl.Write(w, "markdown"); err != nil {
+				return err
+			}
+			fmt.Fprintln(w)
+		}
+		if lt != nil {
+			fmt.Fprintf(w, "Lifetime of d, the time to X = 0 (rounds):\n\n")
+			if err := lt.Write(w, "markdown"); err != nil {
 				return err
 			}
 			fmt.Fprintln(w)
@@ -254,6 +281,9 @@ func WriteChain(w io.Writer, res *chain.Result, format string) error {
 			if c.Loss > 0 {
 				fmt.Fprintf(w, "  given T_L < ∞; p_reach = P(T_L < ∞) = %.6g (d dies before the level with probability %.4g)\n", l.PReach, 1-l.PReach)
 			}
+		}
+		if life != nil {
+			fmt.Fprintf(w, "lifetime of d (time to X = 0 from X = %d): mean %.6g, sd %.4g rounds\n", max(c.Initial, 1), life.Mean, life.SD)
 		}
 		fmt.Fprintln(w)
 	}
@@ -306,5 +336,27 @@ func ODETable(sol *meanfield.Solution, ref *meanfield.RefinedCurves) *plots.Tabl
 		}
 		t.Rows = append(t.Rows, row)
 	}
+	return t
+}
+
+// OptimalTable is `gossipkit optimal`'s record: the configuration (n, c,
+// N, level) and the optimal exchange sizes of res by each criterion, with
+// s_int_gamma and s_int_exact empty where c is too large for them. A nil
+// res gives the configuration alone.
+func OptimalTable(cfg meanfield.OptimizeConfig, res *meanfield.Optimum) *plots.Table {
+	t := &plots.Table{Single: true, Keys: []string{"n", "c", "N", "level", "s_star", "s_int", "s_int_gamma", "s_int_exact", "p11_at_s_int", "s_best_time", "best_time", "time_at_s_int"}}
+	if res == nil {
+		t.Keys = t.Keys[:4]
+		t.Rows = [][]any{{cfg.Items, cfg.Cache, cfg.Nodes, cfg.Level}}
+		return t
+	}
+	var sIntGamma, sIntExact any // null where c is too large for these argmaxes
+	if res.HasSIntGamma {
+		sIntGamma = res.SIntGamma
+	}
+	if res.HasSIntExact {
+		sIntExact = res.SIntExact
+	}
+	t.Rows = [][]any{{cfg.Items, cfg.Cache, cfg.Nodes, cfg.Level, res.SStar, res.SInt, sIntGamma, sIntExact, res.P11, res.SBestTime, res.BestTime, res.TimeAtSInt}}
 	return t
 }

@@ -28,6 +28,22 @@ func (t StepTime) Share() float64 {
 	return float64(t.Wall) / float64(t.Elapsed)
 }
 
+// String is the step as a batch log line (without the label or the
+// newline): where (section N, or render), the step, its wall and CPU
+// seconds (CPU left out when unknown) and its share of the wall time so
+// far, e.g. "section 2, fig7: 3.1 s, 6.0 s CPU (12% of 25 s so far)".
+func (t StepTime) String() string {
+	where := fmt.Sprintf("section %d", t.Section)
+	if t.Section == 0 {
+		where = "render"
+	}
+	cpu := ""
+	if t.CPU >= 0 {
+		cpu = fmt.Sprintf(", %.1f s CPU", t.CPU.Seconds())
+	}
+	return fmt.Sprintf("%s, %s: %.1f s%s (%.0f%% of %.0f s so far)", where, t.Step, t.Wall.Seconds(), cpu, 100*t.Share(), t.Elapsed.Seconds())
+}
+
 // sectionTime is where one section's time went: wall and CPU time (−1:
 // unknown), the CPU time inside its simulations, and the protocol and
 // pairwise-Markov shuffles they made (replications × rounds, warm-up

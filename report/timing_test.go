@@ -49,3 +49,23 @@ func TestClockSteps(t *testing.T) {
 		t.Errorf("sections' wall %v ≠ steps' wall %v", w, sum)
 	}
 }
+
+// TestStepTimeString: the batch log line, expected strings written by hand
+// (3 s of 25 s is 12 %; CPU −1 is unknown and left out; section 0 is the
+// rendering; no time elapsed is a share of 0).
+func TestStepTimeString(t *testing.T) {
+	for _, tc := range []struct {
+		st   StepTime
+		want string
+	}{
+		{StepTime{Section: 2, Step: "fig7", Wall: 3 * time.Second, CPU: 6 * time.Second, Elapsed: 25 * time.Second}, "section 2, fig7: 3.0 s, 6.0 s CPU (12% of 25 s so far)"},
+		{StepTime{Section: 0, Step: "figures", Wall: 500 * time.Millisecond, CPU: -1, Elapsed: 2 * time.Second}, "render, figures: 0.5 s (25% of 2 s so far)"},
+		{StepTime{}, "render, : 0.0 s, 0.0 s CPU (0% of 0 s so far)"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			if got := tc.st.String(); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"runtime"
 	"testing"
 
@@ -48,6 +49,42 @@ func TestMemoryEstimate(t *testing.T) {
 			t.Logf("live %.3g bytes, half the estimate %.3g (ratio %.2f)", live, half, half/live)
 			if half < live || half > 1.25*live {
 				t.Errorf("half the estimate %.3g bytes against %.3g live: want within [1, 1.25]×", half, live)
+			}
+		})
+	}
+}
+
+// TestCheckMemory: the refusal names the field that makes the run large
+// (Config.Topology when the graph is more than half of MemoryEstimate,
+// else Config.Nodes); avail 0 (unknown) and avail ≥ the need pass.
+func TestCheckMemory(t *testing.T) {
+	plain := DefaultConfig()
+	plain.Nodes, plain.Reps, plain.Rounds = 1000, 10, 10
+	graph := plain
+	graph.Topology = Topology{Kind: Regular, Degree: 500}
+	for _, tc := range []struct {
+		name  string
+		cfg   Config
+		avail uint64
+		field string // "": no error
+	}{
+		{"unknown memory", plain, 0, ""},
+		{"fits exactly", plain, plain.MemoryEstimate(2), ""},
+		{"one byte short", plain, plain.MemoryEstimate(2) - 1, "Config.Nodes"},
+		{"graph dominates", graph, 1024, "Config.Topology"},
+		{"invalid: Validate first", Config{}, 0, "Config.Nodes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.cfg.CheckMemory(2, tc.avail)
+			var fe *FieldError
+			if tc.field == "" {
+				if err != nil {
+					t.Fatalf("unexpected error %v", err)
+				}
+				return
+			}
+			if !errors.As(err, &fe) || fe.Field != tc.field {
+				t.Fatalf("got %v, want a field error on %s", err, tc.field)
 			}
 		})
 	}

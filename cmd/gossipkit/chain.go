@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/gossipkit/gossipkit/chain"
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/cli"
-	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/report"
 )
 
@@ -38,29 +35,15 @@ func cmdChain(fs *cli.FlagSet) cli.Run {
 		if err != nil {
 			return err
 		}
-		var b bytes.Buffer
-		if err := report.WriteChain(&b, res, *format); err != nil {
-			return err
-		}
+		var life *report.Lifetime
 		if cfg.Loss > 0 { // d dies: the law of its lifetime T_0
 			mean, sd, err := chain.Lifetime(ctx, cfg)
 			if err != nil {
 				return err
 			}
-			var main bytes.Buffer
-			if err := report.ChainTable(res).Write(&main, *format); err != nil {
-				return err
-			}
-			life, err := cli.AddSummary(b.Bytes(), *format, main.Bytes(), cli.Summary{Key: "lifetime",
-				Table: &plots.Table{Single: true, Keys: []string{"mean", "sd"}, Rows: [][]any{{mean, sd}}},
-				Text:  fmt.Sprintf("lifetime of d (time to X = 0 from X = %d): mean %.6g, sd %.4g rounds", cfg.Initial, mean, sd),
-				Title: "Lifetime of d, the time to X = 0 (rounds):"})
-			if err != nil {
-				return err
-			}
-			b = *bytes.NewBuffer(life)
+			life = &report.Lifetime{Mean: mean, SD: sd}
 		}
-		return output(e, *out, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err })
+		return output(e, *out, func(w io.Writer) error { return report.WriteChain(w, res, life, *format) })
 	}
 }
 
@@ -79,20 +62,5 @@ func quasiStationary(ctx context.Context, e *env, fs *cli.FlagSet, cfg chain.Con
 	if err != nil {
 		return err
 	}
-	last := len(nu) - 1 // the rows past the last p > 0 (underflow) are left out
-	for last > 1 && nu[last] == 0 {
-		last--
-	}
-	t := &plots.Table{Keys: []string{"x", "p"}}
-	for x := 1; x <= last; x++ {
-		t.Rows = append(t.Rows, []any{x, nu[x]})
-	}
-	return buffered(e, out, func(w io.Writer) error {
-		if format == "text" {
-			sh := cfg.Shuffle
-			fmt.Fprintf(w, "quasi-stationary law of X (holders of d) given survival: N=%d n=%d c=%d s=%d, P_drop %v, message loss ε = %g; p = P(X = x | X > 0) in the long run, total-variation error ≤ %.2g\n\n",
-				cfg.Nodes, sh.Items, sh.Cache, sh.Exchange, cfg.PDrop, cfg.Loss, chain.QSTol)
-		}
-		return t.Write(w, format)
-	})
+	return buffered(e, out, func(w io.Writer) error { return report.WriteQuasiStationary(w, cfg, nu, format) })
 }

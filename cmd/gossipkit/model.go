@@ -11,7 +11,6 @@ import (
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/meanfield"
 	"github.com/gossipkit/gossipkit/ode"
-	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/report"
 )
 
@@ -31,14 +30,7 @@ func cmdTransitions(fs *cli.FlagSet) cli.Run {
 		if err := tr.Check(1e-12); err != nil {
 			return fmt.Errorf("transition matrix fails its check: %w", err)
 		}
-		t := report.TransitionsTable(tr)
-		return buffered(e, *out, func(w io.Writer) error {
-			if *format == "text" {
-				q, _ := approx.PDrop(v, sh)
-				fmt.Fprintf(w, "P(to | from) for n=%d c=%d s=%d: P_select = %.10g, P_drop (%v) = %.10g\n", sh.Items, sh.Cache, sh.Exchange, approx.PSelect(sh), v, q)
-			}
-			return t.Write(w, *format)
-		})
+		return buffered(e, *out, func(w io.Writer) error { return report.WriteTransitions(w, v, sh, tr, *format) })
 	}
 }
 
@@ -121,16 +113,7 @@ func cmdOptimal(fs *cli.FlagSet) cli.Run {
 		if err != nil {
 			return err
 		}
-		var sIntGamma, sIntExact any // null where c is too large for these argmaxes
-		if res.HasSIntGamma {
-			sIntGamma = res.SIntGamma
-		}
-		if res.HasSIntExact {
-			sIntExact = res.SIntExact
-		}
-		t := &plots.Table{Single: true, Keys: []string{"n", "c", "N", "level", "s_star", "s_int", "s_int_gamma", "s_int_exact", "p11_at_s_int", "s_best_time", "best_time", "time_at_s_int"}}
-		t.Rows = [][]any{{cfg.Items, cfg.Cache, cfg.Nodes, cfg.Level, res.SStar, res.SInt, sIntGamma, sIntExact, res.P11, res.SBestTime, res.BestTime, res.TimeAtSInt}}
-		return outputTable(e, *out, *format, t)
+		return outputTable(e, *out, *format, report.OptimalTable(cfg, res))
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/internal/flagval"
-	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/report"
 )
 
@@ -97,30 +96,16 @@ func gammaCheck(ctx context.Context, e *env, sMax, cMax, nMax int, format, out s
 		// VerifyGamma keeps γ_s(n) for every n ≤ n-max (~200 bytes each).
 		return usagef("--n-max %d: valid range 2..1000000", nMax)
 	}
-	checked, mm, err := exact.VerifyGamma(ctx, exact.Grid{MaxItems: nMax, MaxCache: cMax, MaxExchange: sMax}, exactSettings(e, "gamma-check"))
+	g := exact.Grid{MaxItems: nMax, MaxCache: cMax, MaxExchange: sMax}
+	checked, mm, err := exact.VerifyGamma(ctx, g, exactSettings(e, "gamma-check"))
 	if err != nil {
 		return err
 	}
-	t := &plots.Table{Keys: []string{"s_max", "c_max", "n_max", "points_checked", "identity_holds", "mismatch_n", "mismatch_c", "mismatch_s", "exact", "gamma"}}
-	row := []any{sMax, cMax, nMax, checked, mm == nil, nil, nil, nil, nil, nil}
-	if mm != nil {
-		row = []any{sMax, cMax, nMax, checked, false, mm.Items, mm.Cache, mm.Exchange, mm.Exact, mm.Gamma}
-	}
-	t.Rows = append(t.Rows, row)
 	return buffered(e, out, func(w io.Writer) error {
-		if format == "text" {
-			if mm == nil {
-				fmt.Fprintf(w, "γ form = formula (1) at all %d points (1 ≤ s ≤ %d, s ≤ c ≤ %d, c ≤ n ≤ %d, n > s)\n", checked, sMax, cMax, nMax)
-			} else {
-				fmt.Fprintf(w, "MISMATCH at %v after %d points: formula (1) = %s, γ form = %s\n", mm.Shuffle, checked, mm.Exact.RatString(), mm.Gamma.RatString())
-			}
-		} else if err := t.Write(w, format); err != nil {
+		if err := report.WriteGammaCheck(w, g, checked, mm, format); err != nil || mm == nil {
 			return err
 		}
-		if mm != nil {
-			return errFailed
-		}
-		return nil
+		return errFailed
 	})
 }
 
@@ -138,26 +123,14 @@ func proveGamma(ctx context.Context, e *env, fs *flag.FlagSet, sMax int, format,
 	if err != nil {
 		return err
 	}
-	t := &plots.Table{Keys: []string{"s", "proved", "points"}}
-	var refuted []int
-	for _, p := range proofs {
-		t.Rows = append(t.Rows, []any{p.S, p.Proved, p.Points})
-		if !p.Proved {
-			refuted = append(refuted, p.S)
-		}
-	}
 	return buffered(e, out, func(w io.Writer) error {
-		if format == "text" {
-			if len(refuted) == 0 {
-				fmt.Fprintf(w, "γ form = formula (1), a theorem for every s (go doc ./exact), checked independently for every s = 1..%d and all n and c with s ≤ c ≤ n, n > s (each s: a polynomial identity of degree ≤ 2s in n and ≤ s in c, zero on a (2s+1)×(s+1) grid)\n", sMax)
-			} else {
-				fmt.Fprintf(w, "γ identity REFUTED for s = %v\n", refuted)
-			}
-		} else if err := t.Write(w, format); err != nil {
+		if err := report.WriteProveGamma(w, sMax, proofs, format); err != nil {
 			return err
 		}
-		if len(refuted) > 0 {
-			return errFailed
+		for _, p := range proofs {
+			if !p.Proved {
+				return errFailed
+			}
 		}
 		return nil
 	})

@@ -200,7 +200,7 @@ func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, losses
 			sc.Model = sim.Protocol
 		}
 		var fe *sim.FieldError
-		if err := checkSimConfig(sc, max(set.Workers, 1)); errors.As(err, &fe) && fe.Field == "Config.Rounds" {
+		if err := sc.CheckMemory(max(set.Workers, 1), sim.AvailableMemory()); errors.As(err, &fe) && fe.Field == "Config.Rounds" {
 			return nil, usagef("--reps %d: the trajectories of the Monte Carlo would take more than %d GiB; use fewer replications", set.Reps, sim.MaxResultBytes>>30)
 		} else if err != nil {
 			return nil, err

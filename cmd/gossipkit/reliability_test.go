@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gossipkit/gossipkit/internal/cli"
+	"github.com/gossipkit/gossipkit/sim"
 )
 
 // Inputs that once crashed, hung, ran out of memory or were accepted and
@@ -54,7 +54,7 @@ func TestReliabilityReproductions(t *testing.T) {
 	}
 	// regular:19998 at N = 20000 needs about 48 GiB to build its graph:
 	// refused on any machine with less available.
-	if avail := cli.AvailableMemory(); avail > 0 && avail < 47<<30 {
+	if avail := sim.AvailableMemory(); avail > 0 && avail < 47<<30 {
 		expectUsage(t, nil, []string{"sim", "-N", "20000", "--topology", "regular:19998"}, "--topology")
 	}
 }

@@ -14,29 +14,6 @@ import (
 	"github.com/gossipkit/gossipkit/sim"
 )
 
-// scales are the scales `reproduce --scale` offers, known by their Name.
-var scales = []func() report.Scale{report.Quick, report.Paper, report.Smoke}
-
-// stepLogger writes one line per finished step of the report when stderr
-// is not a terminal (a batch log): section, step, seconds of wall and CPU
-// time, and the step's share of the wall time so far.
-func stepLogger(e *env, label string) func(report.StepTime) {
-	if e.Terminal {
-		return nil
-	}
-	return func(t report.StepTime) {
-		where := fmt.Sprintf("section %d", t.Section)
-		if t.Section == 0 {
-			where = "render"
-		}
-		cpu := ""
-		if t.CPU >= 0 {
-			cpu = fmt.Sprintf(", %.1f s CPU", t.CPU.Seconds())
-		}
-		fmt.Fprintf(e.Stderr, "%s: %s, %s: %.1f s%s (%.0f%% of %.0f s so far)\n", label, where, t.Step, t.Wall.Seconds(), cpu, 100*t.Share(), t.Elapsed.Seconds())
-	}
-}
-
 func cmdReproduce(fs *cli.FlagSet) cli.Run {
 	out := fs.String("out", "out", "output directory (created if missing; files in it are replaced)")
 	scaleName := fs.String("scale", "quick", "quick (under 3 minutes on 2 cores), paper (100 replications of 1000 + 1000 rounds) or smoke (seconds; checks an installation or a deployment, its numbers mean nothing)")
@@ -45,6 +22,7 @@ func cmdReproduce(fs *cli.FlagSet) cli.Run {
 	cli.WorkersFlag(fs, workers, sim.DefaultWorkers())
 	sh := cli.ShardFlags(fs, "run only shard I/M of every simulation of the report (replications r with r mod M = I−1) and write one part file to -o, for --merge")
 	partOut := fs.String("o", "", "a shard's part file, or a directory ending in / (created if missing) to write it in under its own name (default: the current directory)")
+	fs.Bind("Scale.Name", "scale")
 	mergeDir := fs.String("merge", "", "merge the part files (*.gkpart) in this directory, written by every shard 1..M, into the report in --out; the scale and seed are the parts'")
 	return func(ctx context.Context, e *env) error {
 		return reproduce(ctx, e, fs.FlagSet, *out, *scaleName, *seed, *workers, sh, *partOut, *mergeDir)
@@ -52,37 +30,22 @@ func cmdReproduce(fs *cli.FlagSet) cli.Run {
 }
 
 func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName string, seed uint64, workers int, sh cli.ShardOpts, partOut, mergeDir string) error {
-	var names []string
-	var mk func() report.Scale
-	for _, f := range scales {
-		if names = append(names, f().Name); f().Name == scaleName {
-			mk = f
-		}
-	}
-	if mk == nil {
-		return usagef("--scale %q: valid values are %s", scaleName, strings.Join(names, ", "))
+	sc, err := report.ScaleNamed(scaleName)
+	if err != nil {
+		return err
 	}
 	if err := cli.CheckWorkers(workers); err != nil {
 		return err
 	}
 	start := time.Now()
-	opt := report.Options{Workers: workers, StepStart: cli.StepPrinter(e, "reproduce", start), StepDone: stepLogger(e, "reproduce")}
+	opt := report.Options{Workers: workers, StepStart: cli.StepPrinter(e, "reproduce", start), StepDone: cli.StepLogger[report.StepTime](e, "reproduce")}
 	if mergeDir != "" {
 		for _, f := range []string{"shard", "shards", "o", "scale", "seed"} {
 			if cli.Given(fs, f) {
 				return usagef("--%s: not with --merge (the parts fix the scale, the seed and the shards)", f)
 			}
 		}
-		if !cli.IsDir(mergeDir) {
-			return usagef("--merge %q: not a directory", mergeDir)
-		}
-		files, err := report.PartFiles(mergeDir)
-		if err == nil && len(files) == 0 {
-			return usagef("--merge %q: no part files (*.gkpart) in this directory", mergeDir)
-		}
-		if err == nil {
-			err = report.Merge(ctx, out, files, opt)
-		}
+		n, err := report.MergeDir(ctx, out, mergeDir, opt)
 		cli.ClearLine(e)
 		var pe *report.PartError
 		if errors.As(err, &pe) {
@@ -91,10 +54,9 @@ func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName str
 		if err != nil {
 			return cli.DirUsage(err, "--out")
 		}
-		fmt.Fprintf(e.Stderr, "reproduce: merged %d parts into the report in %s (REPORT.md) in %.0f s\n", len(files), out, time.Since(start).Seconds())
+		fmt.Fprintf(e.Stderr, "reproduce: merged %d parts into the report in %s (REPORT.md) in %.0f s\n", n, out, time.Since(start).Seconds())
 		return nil
 	}
-	sc := mk()
 	sc.Seed = seed
 	id, note, err := sh.Resolve(e, fs, "")
 	if err != nil {
@@ -163,7 +125,18 @@ func cmdPlot(fs *cli.FlagSet, fig string) cli.Run {
 	optS := fs.String("opt-s", "10,20,30,40,50,53,60,70,80,90", "optimal: exchange sizes simulated, comma-separated")
 	fs.IntVar(&sc.OptReps, "opt-reps", sc.OptReps, "optimal: replications per s")
 	fs.IntVar(&sc.OptRounds, "opt-rounds", sc.OptRounds, "optimal: rounds observed per s")
-	plotFields(fs, fig)
+	// The fields the figure's configurations name, bound to their flags.
+	binds := [][2]string{{"Config.Shuffle.Cache", "c"}, {"Config.Shuffle.Items", "ns"}, {"Scale.Cache", "c"}, {"Scale.Ns", "ns"},
+		{"Scale.Fig4C", "cs"}, {"Scale.Fig4S", "ss"}, {"Scale.Fig4NMax", "n-max"}, {"Scale.Fig4Step", "step"}, {"Scale.OptS", "opt-s"}}
+	if fig == "optimal" {
+		binds = append(binds, [2]string{"Config.Nodes", "opt-N"}, [2]string{"Config.Reps", "opt-reps"}, [2]string{"Config.Rounds", "opt-rounds"})
+	} else {
+		binds = append(binds, [2]string{"Config.Nodes", "N"}, [2]string{"Config.Shuffle.Exchange", "s"}, [2]string{"Config.Warmup", "warmup"},
+			[2]string{"Config.Rounds", "rounds"}, [2]string{"Config.Reps", "reps"})
+	}
+	for _, b := range binds {
+		fs.Bind(b[0], b[1])
+	}
 	return func(ctx context.Context, e *env) error {
 		if err := cli.FlagsApply(fs.FlagSet, fig, report.Figures); err != nil {
 			return err
@@ -177,7 +150,10 @@ func cmdPlot(fs *cli.FlagSet, fig string) cli.Run {
 				return usagef("%v", err)
 			}
 		}
-		if err := plotInputs(fig, sc, *workers); err != nil {
+		if err := cli.CheckWorkers(*workers); err != nil {
+			return err
+		}
+		if err := sc.CheckFigure(fig, *workers); err != nil {
 			return err
 		}
 		start := time.Now()

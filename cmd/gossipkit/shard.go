@@ -2,15 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
-	"github.com/gossipkit/gossipkit/broadcast"
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/report"
 	"github.com/gossipkit/gossipkit/sim"
-	"github.com/gossipkit/gossipkit/tree"
 )
 
 func runShard(ctx context.Context, e *env, cfg sim.Config, opt sim.Settings, id *shard.ID, out, note string) error {
@@ -41,80 +40,21 @@ func merge(ctx context.Context, e *env, fs *cli.FlagSet, format, out string, all
 	if err != nil {
 		return err
 	}
-	parts := make([]*sim.Part, 0, len(files))
-	var tparts []*tree.Part
-	var bparts []*broadcast.Part
-	for _, f := range files {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		format, plain, err := cli.ReadPart(f)
-		if err != nil {
-			return err
-		}
-		if format == broadcast.PartFormat {
-			p, err := broadcast.DecodePart(plain)
-			if err != nil {
-				return usagef("%q: %v", f, err)
-			}
-			bparts = append(bparts, p)
-			continue
-		}
-		if format == tree.PartFormat {
-			p, err := tree.DecodePart(plain)
-			if err != nil {
-				return usagef("%q: %v", f, err)
-			}
-			tparts = append(tparts, p)
-			continue
-		}
-		p, err := sim.DecodePart(plain)
-		if err != nil {
-			return usagef("%q: %v", f, err)
-		}
-		parts = append(parts, p)
-	}
-	if len(bparts) > 0 {
-		if len(parts)+len(tparts) > 0 {
-			return usagef("%q: broadcast parts cannot be merged with other parts", files[0])
-		}
-		smp, missing, err := broadcast.MergeParts(bparts, files, allowMissing)
-		if err != nil {
-			return cli.MergeUsage(err)
-		}
-		if len(missing) > 0 {
-			fmt.Fprintf(e.Stderr, "gossipkit merge: %d of %d replications missing: %s\n", len(missing), smp.Total, shard.Ranges(missing))
-		}
-		if !cli.Given(fs.FlagSet, "format") {
-			format = "text" // as `gossipkit plan` prints
-		}
-		a := smp.Law().Answer(smp.Config)
-		a.Method = broadcast.MonteCarlo
-		d := broadcast.NewDesign(smp.Config, []broadcast.Answer{a})
-		return output(e, out, func(w io.Writer) error { return d.Write(w, format) })
-	}
-	if len(tparts) > 0 {
-		if len(parts) > 0 {
-			return usagef("%q: simulation and tree parts cannot be merged together", files[0])
-		}
-		x, res, missing, err := tree.Merge(tparts, files, allowMissing)
-		if err != nil {
-			return cli.MergeUsage(err)
-		}
-		if len(missing) > 0 {
-			fmt.Fprintf(e.Stderr, "gossipkit merge: %d of %d seeds missing: %s\n", len(missing), x.Seeds, shard.Ranges(missing))
-		}
-		if !cli.Given(fs.FlagSet, "format") {
-			format = "text" // as `gossipkit tree` prints
-		}
-		return outputTable(e, out, format, report.TreeTable(x.Summarize(res)))
-	}
-	res, missing, err := sim.Merge(parts, files, allowMissing)
-	if err != nil {
+	m, err := report.MergeFiles(ctx, files, allowMissing)
+	var pe *report.PartError
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return ctx.Err()
+	case errors.As(err, &pe):
+		return usagef("%s", pe.Msg)
+	case err != nil:
 		return cli.MergeUsage(err)
 	}
-	if len(missing) > 0 {
-		fmt.Fprintf(e.Stderr, "gossipkit merge: %d of %d replications missing: %s\n", len(missing), res.Config.Reps, shard.Ranges(missing))
+	if len(m.Missing) > 0 {
+		fmt.Fprintf(e.Stderr, "gossipkit merge: %s\n", m.MissingText())
 	}
-	return writeSimResult(e, res, format, out)
+	if !cli.Given(fs.FlagSet, "format") {
+		format = m.Format // as the unsharded command prints
+	}
+	return output(e, out, func(w io.Writer) error { return m.Write(w, format) })
 }

@@ -30,23 +30,6 @@ func simFlags(fs *cli.FlagSet, cfg *sim.Config, workers *int) {
 	fs.FloatField(&cfg.FailFraction, "fail", "Config.FailFraction", "fraction of the nodes, in [0, 1), that fail at t = 0 right after d is inserted (not its holders; full topology)")
 }
 
-// checkSimConfig validates cfg and checks that a run with `workers`
-// replications in flight fits in the memory the machine has available.
-func checkSimConfig(cfg sim.Config, workers int) error {
-	if err := cfg.Validate(); err != nil {
-		return err
-	}
-	need := cfg.MemoryEstimate(workers)
-	if avail := cli.AvailableMemory(); avail > 0 && need > avail {
-		if topo := cfg.MemoryEstimate(workers) - (sim.Config{Nodes: cfg.Nodes, Shuffle: cfg.Shuffle, Model: cfg.Model, Rounds: cfg.Rounds, Reps: cfg.Reps}).MemoryEstimate(workers); topo > need/2 {
-			return usagef("--topology %v with -N %d: building the graph needs about %s of memory, the machine has %s available", cfg.Topology, cfg.Nodes, cli.Bytes(topo), cli.Bytes(avail))
-		}
-		return usagef("-N %d with n = %d, c = %d: the run needs about %s of memory, the machine has %s available",
-			cfg.Nodes, cfg.Shuffle.Items, cfg.Shuffle.Cache, cli.Bytes(need), cli.Bytes(avail))
-	}
-	return nil
-}
-
 func cmdSim(fs *cli.FlagSet) cli.Run {
 	var cfg sim.Config
 	var workers int
@@ -57,7 +40,7 @@ func cmdSim(fs *cli.FlagSet) cli.Run {
 		if err := cli.CheckWorkers(workers); err != nil {
 			return err
 		}
-		if err := checkSimConfig(cfg, workers); err != nil {
+		if err := cfg.CheckMemory(workers, sim.AvailableMemory()); err != nil { // Validate, then the memory
 			return err
 		}
 		id, note, err := sh.Resolve(e, fs.FlagSet, *out)

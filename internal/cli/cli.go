@@ -19,7 +19,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -242,35 +241,6 @@ func NewProgress(stderr io.Writer, terminal bool, label string) gossip.Progress 
 		})
 		bar.Set64(min(done, total))
 	}
-}
-
-// AvailableMemory returns the memory the machine has available
-// (MemAvailable of /proc/meminfo), or 0 where it cannot tell.
-func AvailableMemory() uint64 {
-	b, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "MemAvailable:"); ok {
-			kb, err := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			if err == nil {
-				return kb * 1024
-			}
-		}
-	}
-	return 0
-}
-
-// Bytes formats a size in bytes as GiB, MiB or KiB.
-func Bytes(b uint64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
-	}
-	return fmt.Sprintf("%d KiB", b/1024)
 }
 
 // IsDir reports whether p is an existing folder.

@@ -75,3 +75,23 @@ func TestCheckOut(t *testing.T) {
 		t.Errorf("the probe left %v", entries)
 	}
 }
+
+// stepName is a step whose String is its name.
+type stepName string
+
+func (s stepName) String() string { return string(s) }
+
+// TestStepLogger: one line "label: step" per step in a batch log, nothing
+// (a nil func) on a terminal.
+func TestStepLogger(t *testing.T) {
+	var b bytes.Buffer
+	log := StepLogger[stepName](&Env{Stderr: &b}, "reproduce")
+	log("section 1, a: 1.0 s")
+	log("render, b: 2.0 s")
+	if want := "reproduce: section 1, a: 1.0 s\nreproduce: render, b: 2.0 s\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+	if StepLogger[stepName](&Env{Stderr: &b, Terminal: true}, "x") != nil {
+		t.Error("a terminal got a step log")
+	}
+}

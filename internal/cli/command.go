@@ -290,7 +290,9 @@ func (fs *FlagSet) FlagOf(field string) (string, bool) {
 
 // FieldUsage turns a library's field error into a usage error naming the
 // flag bound to the field ("-s 0: need Exchange ≥ 1"); a field without a
-// flag keeps its Go path. Other errors pass unchanged.
+// flag keeps its Go path. An error on several fields ("Scale.Fig4C,
+// Scale.Fig4S give …") names each one's flag ("--cs, --ss give …").
+// Other errors pass unchanged.
 func (fs *FlagSet) FieldUsage(err error) error {
 	var fe *fielderr.Error
 	if !errors.As(err, &fe) {
@@ -299,11 +301,13 @@ func (fs *FlagSet) FieldUsage(err error) error {
 	if fs == nil {
 		return Usagef("%s %s", fe.Field, fe.Msg)
 	}
-	name, ok := fs.FlagOf(fe.Field)
-	if !ok {
-		name = fe.Field
+	names := strings.Split(fe.Field, ", ")
+	for i, f := range names {
+		if name, ok := fs.FlagOf(f); ok {
+			names[i] = name
+		}
 	}
-	return Usagef("%s %s", name, strings.TrimPrefix(fe.Msg, "= "))
+	return Usagef("%s %s", strings.Join(names, ", "), strings.TrimPrefix(fe.Msg, "= "))
 }
 
 // TooLarge is the message of a refusal wrapping gossip.ErrTooLarge, with

@@ -93,3 +93,15 @@ func TestFlagOf(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldUsageSeveralFields: an error on several fields names each
+// one's flag, in order; a field with no flag keeps its Go path.
+func TestFieldUsageSeveralFields(t *testing.T) {
+	fs := &FlagSet{}
+	fs.Bind("Scale.Fig4C", "cs")
+	fs.Bind("Scale.Fig4S", "ss")
+	err := fs.FieldUsage(fielderr.New("report", "Scale.Fig4C, Scale.Fig4S, Scale.Other", "give no curve"))
+	if want := "--cs, --ss, Scale.Other give no curve"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %q", err, want)
+	}
+}

@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/flagval"
+	"github.com/gossipkit/gossipkit/sim"
 )
 
 // The flag groups several commands share, each declared once here.
@@ -93,4 +96,23 @@ func IntRange(flag, val string, lo int) (flagval.Range, error) {
 		return r, Usagef("%s %q: values must be ≥ %d", flag, val, lo)
 	}
 	return r, nil
+}
+
+// PDropFlag declares --pdrop, the P_drop variant, bound to v and field.
+func PDropFlag(fs *FlagSet, v *approx.Variant, field string) {
+	Enum(fs, v, "pdrop", field, "P_drop variant")
+}
+
+// TimeFlag declares --time, the clock of the model, among allowed.
+func TimeFlag(fs *FlagSet, t *gossip.Time, field string, allowed ...gossip.Time) *EnumValue[gossip.Time] {
+	return Enum(fs, t, "time", field, "time model (go doc ./gossip Time)", allowed...)
+}
+
+// TopologyFlag declares --topology (sim.ParseTopology's syntax), bound to
+// t and Config.Topology.
+func TopologyFlag(fs *FlagSet, t *sim.Topology, usage string) {
+	Parsed(fs, t, "topology", "Config.Topology", usage, func(s string) (sim.Topology, error) {
+		t, err := sim.ParseTopology(s)
+		return t, errors.Unwrap(err)
+	}, sim.Topology.String)
 }

@@ -130,22 +130,6 @@ func PartFiles(args []string, out string) ([]string, error) {
 	return files, nil
 }
 
-// ReadPart reads one part file: its format and its decompressed body; a
-// file that cannot be read or is no part is a usage error naming it.
-func ReadPart(path string) (format string, plain []byte, err error) {
-	raw, err := shard.ReadFile(path)
-	if err != nil {
-		if u := errors.Unwrap(err); u != nil {
-			err = u
-		}
-		return "", nil, Usagef("%q: cannot read: %v", path, err)
-	}
-	if format, plain, err = shard.ReadFormat(raw); err != nil {
-		return "", nil, Usagef("%q: %v", path, err)
-	}
-	return format, plain, nil
-}
-
 // MergeUsage turns a merge error into a usage error without the library's
 // package prefix, pointing to --allow-missing when parts are missing.
 func MergeUsage(err error) error {

@@ -29,6 +29,16 @@ func StepPrinter(e *Env, label string, start time.Time) func(string) {
 	}
 }
 
+// StepLogger writes one line per finished step of a long run when stderr
+// is not a terminal (a batch log): the label, then the step's String
+// (report.StepTime's); nil on a terminal, where StepPrinter shows steps.
+func StepLogger[T fmt.Stringer](e *Env, label string) func(T) {
+	if e.Terminal {
+		return nil
+	}
+	return func(t T) { fmt.Fprintf(e.Stderr, "%s: %v\n", label, t) }
+}
+
 // ClearLine erases the line StepPrinter draws.
 func ClearLine(e *Env) {
 	if e.Terminal {
