@@ -30,7 +30,7 @@ func TestLossBadInput(t *testing.T) {
 		{[]string{"plan", "--loss", "0:0.2:0.1"}, "needs --deadline"},
 		{[]string{"plan", "--loss", "0.1", "--method", "asymptotic"}, "--loss 0.1 with --method asymptotic"},
 		{[]string{"plan", "--loss", "0:0.2:0.1", "--deadline", "50", "--method", "asymptotic"}, "--loss 0.2 with --method asymptotic"},
-		{[]string{"plan", "--protocol", "push", "--loss", "0:0.2:0.1"}, "--loss [0 0.1 0.2]: a grid of ε is for --protocol shuffle"},
+		{[]string{"plan", "--protocol", "push", "--loss", "0:0.2:0.1"}, "--loss: a grid of 3 values of ε is for --protocol shuffle"},
 		{[]string{"plan", "--topology", "regular:4", "--method", "exact"}, "--topology regular:4 with --method exact"},
 		{[]string{"plan", "--topology", "torus:0.2", "--method", "asymptotic"}, "--topology torus:0.2 with --method asymptotic"},
 		{[]string{"plan", "--topology", "regular:4", "--method", "mc", "--model", "lumped"}, "--topology regular:4 with --model lumped"},

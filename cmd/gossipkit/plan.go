@@ -103,7 +103,7 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 			d, err = planShuffle(ctx, e, cfg, *sS, *loss, set)
 		} else {
 			if len(*loss) > 1 {
-				return usagef("--loss %v: a grid of ε is for --protocol shuffle; give one value", *loss)
+				return usagef("--loss: a grid of %d values of ε is for --protocol shuffle; give one value", len(*loss))
 			}
 			bc.Loss = (*loss)[0]
 			bc.Protocol, _ = broadcast.ParseProtocol(*protocol)
