@@ -153,6 +153,9 @@ func upTo(v []int, hi int) []int {
 
 // Deployed computes the section.
 func (s *Study) Deployed(ctx context.Context) (*Deployed, error) {
+	if err := s.ready(false); err != nil {
+		return nil, err
+	}
 	r := &Deployed{Interval: deployedInterval, Reps: 10 * s.Scale.MarkovReps}
 	big := s.Scale.BroadcastN
 	if big <= 0 {

@@ -99,6 +99,9 @@ var designCases = []designCase{{1, 0.99}, {5, 0.99}, {1, 1}}
 
 // DesignAnswers computes the section.
 func (s *Study) DesignAnswers(ctx context.Context) (*DesignAnswers, error) {
+	if err := s.ready(true); err != nil {
+		return nil, err
+	}
 	sc := s.Scale
 	n, c := sc.Ns[0], sc.Cache
 	r := &DesignAnswers{Items: n, Cache: c, Exchange: sc.Exchange, Level: 0.99, Deadline: designDeadline, Confidence: 0.95}

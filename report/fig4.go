@@ -33,6 +33,9 @@ const fig4GammaEvery = 4
 // rationals (package exact); the logarithm is taken of the exact
 // difference, so nothing underflows.
 func (s *Study) Fig4Curves(ctx context.Context) ([]Fig4Curve, error) {
+	if err := s.ready(false); err != nil {
+		return nil, err
+	}
 	sc := s.Scale
 	cs, ss := sc.Fig4C, sc.Fig4S
 	if cs == nil {

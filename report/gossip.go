@@ -39,6 +39,9 @@ type DropProbability struct {
 
 // DropProbability computes section 1.
 func (s *Study) DropProbability(ctx context.Context) (*DropProbability, error) {
+	if err := s.ready(false); err != nil {
+		return nil, err
+	}
 	s.step("Fig. 4: exact drop probabilities")
 	curves, err := s.Fig4Curves(ctx)
 	if err != nil {
@@ -190,6 +193,9 @@ type Transitions struct {
 
 // Transitions computes section 2.
 func (s *Study) Transitions(context.Context) (*Transitions, error) {
+	if err := s.ready(true); err != nil {
+		return nil, err
+	}
 	sc := s.Scale
 	tr, err := approx.TransitionsFor(approx.Simplified, gossip.Shuffle{Items: sc.Ns[0], Cache: sc.Cache, Exchange: sc.Exchange})
 	if err != nil {
@@ -292,6 +298,9 @@ func windowEnd(t int) any {
 // Fig78 runs (once per study) the protocol simulations of Figs. 7 and 8:
 // the compute step of sections 3 (replication) and 4 (coverage).
 func (s *Study) Fig78(ctx context.Context) (*Fig78, error) {
+	if err := s.ready(true); err != nil {
+		return nil, err
+	}
 	if s.fig78 != nil {
 		return s.fig78, nil
 	}
@@ -484,6 +493,9 @@ type GapSplit struct {
 
 // ModelComparison computes section 5.
 func (s *Study) ModelComparison(ctx context.Context) (*ModelComparison, error) {
+	if err := s.ready(true); err != nil {
+		return nil, err
+	}
 	sc := s.Scale
 	n := sc.Ns[0]
 	f, err := s.Fig78(ctx)
@@ -704,6 +716,9 @@ func (s *Study) optimalFigure(ctx context.Context) (*Optimal, error) {
 
 // Optimal computes section 6.
 func (s *Study) Optimal(ctx context.Context) (*Optimal, error) {
+	if err := s.ready(true); err != nil {
+		return nil, err
+	}
 	r, err := s.optimalFigure(ctx)
 	if err != nil {
 		return nil, err

@@ -139,6 +139,9 @@ func torusRadius(N, d int) float64 {
 
 // Network computes the section.
 func (s *Study) Network(ctx context.Context) (*Network, error) {
+	if err := s.ready(true); err != nil {
+		return nil, err
+	}
 	sc := s.Scale
 	ns, degree, reps, warmup, rounds := sc.netScale()
 	degree = min(degree, sc.Nodes-1)

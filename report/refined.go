@@ -98,6 +98,9 @@ func (s simRun) mean(q int) []float64 {
 
 // Refined computes section 7.
 func (s *Study) Refined(ctx context.Context) (*Refined, error) {
+	if err := s.ready(true); err != nil {
+		return nil, err
+	}
 	sc := s.Scale
 	n, c, sz := sc.Ns[0], sc.Cache, sc.Exchange
 	r := &Refined{Items: n, Cache: c, Exchange: sz}

@@ -3,14 +3,17 @@ package report
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/atomicfile"
 	"github.com/gossipkit/gossipkit/internal/buildinfo"
+	"github.com/gossipkit/gossipkit/internal/fielderr"
 	"github.com/gossipkit/gossipkit/plots"
 	"github.com/gossipkit/gossipkit/sim"
 )
@@ -177,6 +180,33 @@ func NewStudy(sc Scale, opt Options) *Study {
 		opt.Workers = sim.DefaultWorkers()
 	}
 	return &Study{Scale: sc, opt: opt}
+}
+
+// ready refuses a nil Study, and, for a section that runs the paper's
+// experiment (experiment), a Scale without one: no n in Ns, fewer than 2
+// nodes, or an (n, Cache, Exchange) that is not a shuffle. A section
+// would index or divide by these (the zero Scale panicked in eight
+// sections); the CLI's scales always have them.
+func (s *Study) ready(experiment bool) error {
+	if s == nil {
+		return errors.New("report: nil Study (make one with NewStudy)")
+	}
+	if !experiment {
+		return nil
+	}
+	sc := s.Scale
+	if len(sc.Ns) == 0 {
+		return fielderr.New("report", "Scale.Ns", "is empty: the experiment needs at least one number of items n")
+	}
+	if sc.Nodes < 2 {
+		return fielderr.New("report", "Scale.Nodes", "= %d: need at least 2 nodes", sc.Nodes)
+	}
+	for _, n := range sc.Ns {
+		if err := (gossip.Shuffle{Items: n, Cache: sc.Cache, Exchange: sc.Exchange}).Validate(); err != nil {
+			return fielderr.Within("report", "Scale", err)
+		}
+	}
+	return nil
 }
 
 func (s *Study) step(name string) {

@@ -43,10 +43,14 @@ func writeJSONObject(w io.Writer, fields ...jsonField) error {
 
 // RoundsTable is a simulation's per-round table: mean, sd and 5/50/95 %
 // quantiles of x, of y (per event) and of y_round (round snapshots) over
-// the replications, as fractions of N.
+// the replications, as fractions of N. A nil result gives the header
+// alone.
 func RoundsTable(res *sim.Result) *plots.Table {
 	t := &plots.Table{Keys: []string{"t", "x_mean", "x_sd", "y_mean", "y_sd", "x_q05", "x_q50", "x_q95", "y_q05", "y_q50", "y_q95",
 		"y_round_mean", "y_round_sd", "y_round_q05", "y_round_q50", "y_round_q95"}}
+	if res == nil {
+		return t
+	}
 	lossy := res.Config.Loss > 0 // d can die: the share of runs where it has
 	if lossy {
 		t.Keys = append(t.Keys, "p_extinct", "p_extinct_se")
@@ -67,6 +71,9 @@ func RoundsTable(res *sim.Result) *plots.Table {
 // probabilities and transitions beside the model's, and the rounds; in
 // text and markdown a summary, then the rounds (every 20th in text).
 func WriteSim(w io.Writer, res *sim.Result, format string) error {
+	if res == nil || w == nil {
+		return errors.New("report: WriteSim: nil result or writer")
+	}
 	if len(res.Reps) == 0 || res.Config.Rounds < 1 {
 		return fmt.Errorf("report: WriteSim: a result with %d replications of %d rounds; need at least one of each", len(res.Reps), res.Config.Rounds)
 	}
@@ -168,8 +175,12 @@ func TreeTable(s tree.Summary) *plots.Table {
 
 // ChainTable is a solved chain's law per output time: t, x_mean, x_sd,
 // x_q05, x_q50, x_q95, then the same for y (not with ReplicationOnly), then
-// p_level = P(Y(t) ≥ ⌈L·N⌉) when a level was asked for.
+// p_level = P(Y(t) ≥ ⌈L·N⌉) when a level was asked for. A nil result
+// gives no table.
 func ChainTable(res *chain.Result) *plots.Table {
+	if res == nil {
+		return &plots.Table{}
+	}
 	keys := []string{"t", "x_mean", "x_sd", "x_q05", "x_q50", "x_q95"}
 	cfg := res.Config
 	if !cfg.ReplicationOnly {
@@ -329,6 +340,9 @@ func ODETable(sol *meanfield.Solution, ref *meanfield.RefinedCurves) *plots.Tabl
 		keys = append(keys, "x_refined", "y_refined", "x_sd", "y_sd")
 	}
 	t := &plots.Table{Keys: keys}
+	if sol == nil { // no solution: the header alone
+		return t
+	}
 	for i, tt := range sol.T {
 		row := []any{tt, sol.X[i], sol.Y[i], sol.XClosed[i], sol.YClosed[i]}
 		if ref != nil {

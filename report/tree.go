@@ -99,6 +99,9 @@ var treeRepairs = []tree.Repair{tree.Breakout, tree.Preservation, tree.Election}
 
 // Tree computes section 8.
 func (s *Study) Tree(ctx context.Context) (*Tree, error) {
+	if err := s.ready(false); err != nil {
+		return nil, err
+	}
 	seeds := s.Scale.TreeSeeds
 	r := &Tree{Seeds: seeds, Ks: []int{2, 4, 8, 16, 32, 64}, Curves: map[tree.JoinStrategy][]TreePoint{}}
 	depth := func(x tree.SeedResult) float64 { return float64(x.Build.Depth) }
@@ -291,6 +294,9 @@ func (s *Study) gossipCoverage(ctx context.Context, N int, frac float64) (gossip
 
 // GossipVsTree computes section 9.
 func (s *Study) GossipVsTree(ctx context.Context) (*GossipVsTree, error) {
+	if err := s.ready(true); err != nil {
+		return nil, err
+	}
 	sc := s.Scale
 	r := &GossipVsTree{Items: sc.Ns[0], Cache: sc.Cache, Exchange: sc.Exchange, FailNodes: sc.GossipTreeFailNodes,
 		TreeSeeds: gossipTreeSeeds, TreeFailSeeds: gossipTreeFailSeeds, GossipRuns: gossipRuns(sc)}
