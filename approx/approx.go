@@ -162,6 +162,21 @@ func TransitionsLossFor(v Variant, sh gossip.Shuffle, eps float64) (Transitions,
 	return NewTransitionsLoss(PSelect(sh), q, eps), nil
 }
 
+// Summed returns the chances of one shuffle between a given pair of nodes
+// summed over the two orientations (which of the two initiates), as the
+// pairwise chain and the mean field use them:
+//
+//	up   = T(11|10) + T(11|01)   a copy is made
+//	move = T(01|10) + T(10|01)   d moves to the other node
+//	drop = T(01|11) + T(10|11)   one of two holders drops d
+//	lose = T(00|10) + T(00|01)   the only copy is lost (message loss)
+func (t Transitions) Summed() (up, move, drop, lose float64) {
+	return t[S10][S11] + t[S01][S11],
+		t[S10][S01] + t[S01][S10],
+		t[S11][S01] + t[S11][S10],
+		t[S10][S00] + t[S01][S00]
+}
+
 // swap exchanges the roles of A and B in a state.
 func swap(s State) State { return State((int(s)&1)<<1 | int(s)>>1) }
 

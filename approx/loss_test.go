@@ -51,3 +51,21 @@ func TestTransitionsLossByHand(t *testing.T) {
 		}
 	}
 }
+
+// TestSummed: the orientation sums of Fig. 1 by hand, 2p(1−q), 2pq,
+// 2p(1−p)q and 0 without loss, and with loss the sums docs/MODEL.md §7
+// derives: a·p(2a(1−q) + ε), 2a²pq, a(2−ε)p(1−p)q and a·ε·pq.
+func TestSummed(t *testing.T) {
+	const tol = 1e-15 // a few roundings of products of numbers in [0, 1]
+	p, q := 0.5, 0.9
+	for _, eps := range []float64{0, 0.3} {
+		a := 1 - eps
+		up, move, drop, lose := NewTransitionsLoss(p, q, eps).Summed()
+		want := [4]float64{a * p * (2*a*(1-q) + eps), 2 * a * a * p * q, a * (2 - eps) * p * (1 - p) * q, a * eps * p * q}
+		for i, got := range [4]float64{up, move, drop, lose} {
+			if math.Abs(got-want[i]) > tol {
+				t.Errorf("ε=%g: sum %d = %g, by hand %g", eps, i, got, want[i])
+			}
+		}
+	}
+}

@@ -134,12 +134,9 @@ func JumpsLossFor(v approx.Variant, sh gossip.Shuffle, eps float64) (Jumps, erro
 	if err != nil {
 		return Jumps{}, fielderr.Within("chain", "", err)
 	}
-	return Jumps{
-		Up:   tr[approx.S10][approx.S11] + tr[approx.S01][approx.S11],
-		Move: tr[approx.S10][approx.S01] + tr[approx.S01][approx.S10],
-		Drop: tr[approx.S11][approx.S01] + tr[approx.S11][approx.S10],
-		Lose: tr[approx.S10][approx.S00] + tr[approx.S01][approx.S00],
-	}, nil
+	var j Jumps
+	j.Up, j.Move, j.Drop, j.Lose = tr.Summed()
+	return j, nil
 }
 
 // jumps returns the jump probabilities of cfg (with its loss).

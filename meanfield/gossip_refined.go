@@ -31,11 +31,7 @@ func lossRates(m approx.Model) (u, mv, w, l float64) {
 	if eps == 0 {
 		return 2 * p * (1 - q), 2 * p * q, 2 * p * (1 - p) * q, 0
 	}
-	t := approx.NewTransitionsLoss(p, q, eps)
-	return t[approx.S10][approx.S11] + t[approx.S01][approx.S11],
-		t[approx.S10][approx.S01] + t[approx.S01][approx.S10],
-		t[approx.S11][approx.S01] + t[approx.S11][approx.S10],
-		t[approx.S10][approx.S00] + t[approx.S01][approx.S00]
+	return approx.NewTransitionsLoss(p, q, eps).Summed()
 }
 
 // Replication is the replication model of one item as a population
