@@ -9,8 +9,7 @@ import (
 // TestIntnUniform: a chi-square test of Intn(7) over 700 000 draws; with 6
 // degrees of freedom the 0.999 quantile is 22.46. The seed is fixed, so the
 // verdict is the same on every run; a uniform generator fails it for one
-// seed in 1000, a biased one (a modulo bias of 1/7 of a 2⁻³² step is far
-// below this power) only when the bias is gross.
+// seed in 1000.
 func TestIntnUniform(t *testing.T) {
 	r := NewStream(1, 2)
 	var c [7]int
