@@ -107,25 +107,29 @@ func TestDemersResidue(t *testing.T) {
 // outbreak's size fluctuates by O(√M) nodes; measured errors are a third
 // of these or less).
 func TestPushBudgetResidueSmallN(t *testing.T) {
+	t.Parallel()
 	for _, cfg := range []Config{
 		{Nodes: 40, Protocol: Push, Fanout: 2, Budget: 4, Level: 1},
 		{Nodes: 40, Protocol: Push, Fanout: 3, Budget: 6, Loss: 0.1, Level: 1},
 		{Nodes: 30, Protocol: Push, Fanout: 1, Budget: 2, Loss: 0.3, Level: 1},
 		{Nodes: 36, Protocol: Push, Fanout: 2, Budget: 3, Failed: 0.15, Level: 1},
 	} {
-		ex, err := ExactLaw(context.Background(), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := PushBudgetResidue(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		M := float64(cfg.Live())
-		t.Logf("N=%d k=%d B=%d ε=%g: residue %.5f vs exact %.5f; PMiss %.4f vs %.4f; extinct %.4f", cfg.Nodes, cfg.Fanout, cfg.Budget, cfg.Loss, r.Residue, ex.Residue, r.PMiss, ex.PMiss, r.Extinct)
-		if math.Abs(r.Residue-ex.Residue) > r.S/math.Sqrt(M)+1/M || math.Abs(r.PMiss-ex.PMiss) > 1/math.Sqrt(M) {
-			t.Errorf("N=%d k=%d B=%d: residue %.5f (exact %.5f), PMiss %.5f (exact %.5f)", cfg.Nodes, cfg.Fanout, cfg.Budget, r.Residue, ex.Residue, r.PMiss, ex.PMiss)
-		}
+		t.Run(cfgName(cfg), func(t *testing.T) {
+			t.Parallel()
+			ex, err := ExactLaw(context.Background(), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := PushBudgetResidue(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			M := float64(cfg.Live())
+			t.Logf("N=%d k=%d B=%d ε=%g: residue %.5f vs exact %.5f; PMiss %.4f vs %.4f; extinct %.4f", cfg.Nodes, cfg.Fanout, cfg.Budget, cfg.Loss, r.Residue, ex.Residue, r.PMiss, ex.PMiss, r.Extinct)
+			if math.Abs(r.Residue-ex.Residue) > r.S/math.Sqrt(M)+1/M || math.Abs(r.PMiss-ex.PMiss) > 1/math.Sqrt(M) {
+				t.Errorf("N=%d k=%d B=%d: residue %.5f (exact %.5f), PMiss %.5f (exact %.5f)", cfg.Nodes, cfg.Fanout, cfg.Budget, r.Residue, ex.Residue, r.PMiss, ex.PMiss)
+			}
+		})
 	}
 }
 
@@ -136,23 +140,25 @@ func TestSmallestBudget(t *testing.T) {
 		{Nodes: 100_000, Fanout: 3, Loss: 0.3, Failed: 0.2, Level: 1},
 		{Nodes: 100, Fanout: 3, Level: 1},
 	} {
-		b, err := SmallestBudget(cfg, 1e-6)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pm := func(b int) float64 {
-			c := cfg
-			c.Budget = b
-			r, err := PushBudgetResidue(c)
+		t.Run(cfgName(cfg), func(t *testing.T) {
+			b, err := SmallestBudget(cfg, 1e-6)
 			if err != nil {
 				t.Fatal(err)
 			}
-			return r.PMiss
-		}
-		if pm(b) > 1e-6 || b > 1 && pm(b-1) <= 1e-6 {
-			t.Errorf("N=%d: budget %d: PMiss %g, one less %g", cfg.Nodes, b, pm(b), pm(b-1))
-		}
-		t.Logf("N = %d, ε = %g, φ = %g: smallest budget %d (memberlist's %d)", cfg.Nodes, cfg.Loss, cfg.Failed, b, MemberlistBudget(cfg.Nodes, DefaultRetransmitMult))
+			pm := func(b int) float64 {
+				c := cfg
+				c.Budget = b
+				r, err := PushBudgetResidue(c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return r.PMiss
+			}
+			if pm(b) > 1e-6 || b > 1 && pm(b-1) <= 1e-6 {
+				t.Errorf("N=%d: budget %d: PMiss %g, one less %g", cfg.Nodes, b, pm(b), pm(b-1))
+			}
+			t.Logf("N = %d, ε = %g, φ = %g: smallest budget %d (memberlist's %d)", cfg.Nodes, cfg.Loss, cfg.Failed, b, MemberlistBudget(cfg.Nodes, DefaultRetransmitMult))
+		})
 	}
 	if _, err := SmallestBudget(Config{Nodes: 100, Fanout: 3, Level: 1}, 0); err == nil {
 		t.Error("pMiss 0 accepted")
@@ -168,15 +174,20 @@ func TestSmallestBudget(t *testing.T) {
 // fewer rounds than the logistic (doubly exponential against e^{−λt}).
 func TestLogistic(t *testing.T) {
 	cfg := Config{Nodes: 1000, Fanout: 3, Loss: 0.2, Failed: 0.1, Level: 1}
+	// 1/(1 + 1001·e⁰): two roundings of a number near 1e-3 (ulp 2e-19).
 	if x := SerfLogistic(cfg, 0); math.Abs(x-1.0/1002) > 1e-15 {
 		t.Errorf("x(0) = %g", x)
 	}
 	beta := 3 * 0.8 * 0.9 / 2
 	for _, tt := range []float64{1, 5, 10} {
+		// Central difference: truncation h²/6·|x‴| with x‴ =
+		// β³x(1−x)(1−6x+6x²), |x(1−x)(1−6x+6x²)| ≤ 1/4: 1e-8/6·1.26/4 =
+		// 5.2e-10; rounding, x off by ≤ 10 ulp of 1 twice over 2h: 1.1e-11.
+		// So 1e-9 (measured: ≤ 3.7e-11).
 		h := 1e-4
 		x := SerfLogistic(cfg, tt)
 		d := (SerfLogistic(cfg, tt+h) - SerfLogistic(cfg, tt-h)) / (2 * h)
-		if math.Abs(d-beta*x*(1-x)) > 1e-6 {
+		if math.Abs(d-beta*x*(1-x)) > 1e-9 {
 			t.Errorf("t = %g: x' = %g, βx(1−x) = %g", tt, d, beta*x*(1-x))
 		}
 	}
@@ -187,14 +198,25 @@ func TestLogistic(t *testing.T) {
 		t.Fatal(err)
 	}
 	M := float64(big.Live())
-	lam := 2 * 0.9 * M / float64(big.Nodes-1)
-	u1, u2 := 1-tr.Informed[38], 1-tr.Informed[39]
-	l1, l2 := 1-Logistic(big, 38), 1-Logistic(big, 39)
-	if r := math.Log(u2 / u1); math.Abs(r+lam) > 1e-5 {
-		t.Errorf("push mean-field tail rate %g, want −λ = %g", r, -lam)
+	q := 2 * 0.9 / float64(big.Nodes-1)
+	lam := q * M
+	// The tails are read where 1 − x is still well resolved in float64: by
+	// round 35 both are 0 (the test once compared rounds 38 and 39, where
+	// log(0/0) is NaN and the check could not fail).
+	// Mean field, rounds 22 → 23: an uninformed node stays so with
+	// probability (1 − q)^{M(1−u)}, so the log ratio is M(1−u₁)·ln(1−q) =
+	// −λ − λq/2 + λu₁ + O(q²): within λq/2 + λu₁ of −λ, plus the rounding of
+	// 1 − Informed (≤ 40 rounds of 2.2e-16 each, relative to u₂).
+	u1, u2 := 1-tr.Informed[22], 1-tr.Informed[23]
+	if tol := lam*q/2 + lam*u1 + 1e-14/u2; !(math.Abs(math.Log(u2/u1)+lam) <= tol) {
+		t.Errorf("push mean-field tail rate %g (tail %g → %g), want −λ = %g ± %.2g", math.Log(u2/u1), u1, u2, -lam, tol)
 	}
-	if r := math.Log(l2 / l1); math.Abs(r+lam) > 1e-9 {
-		t.Errorf("logistic tail rate %g, want %g", r, -lam)
+	// Logistic, rounds 16 → 17: 1 − x = w/(1+w), w = (M−1)e^{−λt}, so the
+	// log ratio is −λ + ln(1+w₁) − ln(1+w₂), within l₁ of −λ; each 1 − x is
+	// off by ≤ 4 ulp of 1 (4.4e-16), relative to l₂.
+	l1, l2 := 1-Logistic(big, 16), 1-Logistic(big, 17)
+	if tol := l1 + 1e-15/l2; !(math.Abs(math.Log(l2/l1)+lam) <= tol) {
+		t.Errorf("logistic tail rate %g (tail %g → %g), want −λ = %g ± %.2g", math.Log(l2/l1), l1, l2, -lam, tol)
 	}
 	pp := big
 	pp.Protocol = PushPull
