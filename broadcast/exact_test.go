@@ -123,6 +123,8 @@ func TestExactBudgetByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// 1e-15: each side is a handful of roundings of numbers ≤ 1 (1.1e-16
+	// each), the chain's truncation being exact here (two rounds).
 	reach := (1 - eps) * (1 - eps) / 2
 	want := []float64{0, 0, reach}
 	for r, w := range want {
