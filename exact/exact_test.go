@@ -25,6 +25,26 @@ var pdropForms = map[string]func(gossip.Shuffle) (*big.Rat, error){
 	"γ form":      PDropGamma,
 }
 
+// checkPDropForms evaluates every form of pdropForms at p and reports each
+// that errs or differs from want (exactly: they are big.Rat); it returns
+// whether all agreed, so that a sweep can stop at its first failure.
+func checkPDropForms(t *testing.T, p gossip.Shuffle, want *big.Rat) bool {
+	t.Helper()
+	ok := true
+	for name, f := range pdropForms {
+		got, err := f(p)
+		switch {
+		case err != nil:
+			t.Errorf("%v: %s: %v", p, name, err)
+			ok = false
+		case got.Cmp(want) != 0:
+			t.Errorf("%v: %s = %v, want %v", p, name, got, want)
+			ok = false
+		}
+	}
+	return ok
+}
+
 // directPDrop evaluates formula (1) term by term exactly as printed in the
 // paper: fresh binomials for every weight, big.Rat sums, the explicit
 // bounds of the case split. It shares no code with Formula1 but Binomial.
@@ -104,14 +124,8 @@ func TestPDropSEqualsOne(t *testing.T) {
 	// probability is 1, so E = P(k=0) = (n−c)/n. S = (n−c)/(n−1).
 	for n := 2; n <= 40; n++ {
 		for c := 1; c <= n; c++ {
-			for name, f := range pdropForms {
-				e, err := f(sh(n, c, 1))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if want := big.NewRat(int64(n-c), int64(n)); e.Cmp(want) != 0 {
-					t.Fatalf("%s: E(%d,%d,1) = %v, want %v", name, n, c, e, want)
-				}
+			if !checkPDropForms(t, sh(n, c, 1), big.NewRat(int64(n-c), int64(n))) {
+				return
 			}
 			s, _ := PDropSimplified(sh(n, c, 1))
 			if want := big.NewRat(int64(n-c), int64(n-1)); s.Cmp(want) != 0 {
@@ -134,16 +148,8 @@ func TestPDropAgainstDirectSum(t *testing.T) {
 	}
 	for _, p := range pts {
 		t.Run(p.String(), func(t *testing.T) {
-			want := directPDrop(p.Items, p.Cache, p.Exchange)
-			for name, f := range pdropForms {
-				got, err := f(p)
-				if err != nil {
-					t.Fatalf("%v %s: %v", p, name, err)
-				}
-				if got.Cmp(want) != 0 {
-					t.Errorf("%v: %s = %v, the paper's double sum = %v", p, name, got, want)
-				}
-			}
+			want := directPDrop(p.Items, p.Cache, p.Exchange) // the paper's double sum
+			checkPDropForms(t, p, want)
 			if want.Sign() < 0 || want.Cmp(big.NewRat(1, 1)) > 0 {
 				t.Errorf("%v: E = %v outside [0,1]", p, want)
 			}
@@ -350,11 +356,7 @@ func TestNEqualsC(t *testing.T) {
 	// n = c: every cache holds every item, k = s always, nothing is dropped.
 	for _, p := range []gossip.Shuffle{sh(5, 5, 1), sh(5, 5, 3), sh(5, 5, 4)} {
 		t.Run(p.String(), func(t *testing.T) {
-			for name, f := range pdropForms {
-				if e, _ := f(p); e.Sign() != 0 {
-					t.Errorf("%v: %s = %v, want 0", p, name, e)
-				}
-			}
+			checkPDropForms(t, p, new(big.Rat))
 			if _, err := Ecs(p); err != ErrUndefined {
 				t.Errorf("%v: Ecs err = %v, want ErrUndefined", p, err)
 			}
