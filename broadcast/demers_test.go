@@ -1,6 +1,7 @@
 package broadcast
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -14,13 +15,15 @@ import (
 // decimal module) gives 0.2031878699799799538…).
 func TestDemersEnds(t *testing.T) {
 	for _, lam := range []float64{1.0001, 1.5, 2, 2.7, 3, 8, 12, 24, 100, 1e4} {
-		s := demers(lam)
-		if !(s >= 0 && s < 1) {
-			t.Fatalf("λ = %g: s = %g", lam, s)
-		}
-		if r := s - math.Exp(-lam*(1-s)); math.Abs(r) > 1e-15 {
-			t.Errorf("λ = %g: s = %.17g, residual %g", lam, s, r)
-		}
+		t.Run(fmt.Sprintf("λ=%g", lam), func(t *testing.T) {
+			s := demers(lam)
+			if !(s >= 0 && s < 1) {
+				t.Fatalf("λ = %g: s = %g", lam, s)
+			}
+			if r := s - math.Exp(-lam*(1-s)); math.Abs(r) > 1e-15 {
+				t.Errorf("λ = %g: s = %.17g, residual %g", lam, s, r)
+			}
+		})
 	}
 	// A residual r moves the root by r/|1 − λs| = r/0.594: the 1e-15
 	// above allows 1.7e-15; the literal's 14 digits add 5e-15.

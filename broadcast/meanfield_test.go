@@ -20,39 +20,41 @@ func TestMissAgainstExactRow(t *testing.T) {
 		{Nodes: 60, Protocol: PushPull, Fanout: 4, Loss: 0.1, Level: 1},
 		{Nodes: 60, Protocol: PushPull, Fanout: 3, Loss: 0.25, Budget: 7, Level: 1}, // k_last = 1
 	} {
-		ch := newExactChain(cfg)
-		mf := newMeanField(cfg)
-		M := cfg.Live()
-		for _, i := range []int{1, 2, 7, 20, M / 2, M - 2} {
-			for _, last := range []int{0, i / 3} {
-				if cfg.Budget == 0 && last > 0 {
-					continue
-				}
-				full := i - last
-				if !cfg.Protocol.pushes() {
-					full = 0
-				}
-				row, err := ch.row(context.Background(), i, full, last)
-				if err != nil {
-					t.Fatal(err)
-				}
-				mean := 0.0
-				for d, p := range row.p {
-					mean += float64(row.lo+d) * p
-				}
-				// The mean field's π at this state.
-				mf.U = float64(M - i)
-				if mf.budget {
-					clear(mf.ages)
-					mf.ages[0] = float64(full)
-					mf.ages[mf.R-1] = float64(last)
-				}
-				want := mf.U * (1 - mf.miss())
-				if math.Abs(mean-want) > 1e-12*math.Max(want, 1) {
-					t.Errorf("%v k=%d B=%d i=%d last=%d: exact E[D] = %.15g, mean field %.15g", cfg.Protocol, cfg.Fanout, cfg.Budget, i, last, mean, want)
+		t.Run(cfgName(cfg), func(t *testing.T) {
+			ch := newExactChain(cfg)
+			mf := newMeanField(cfg)
+			M := cfg.Live()
+			for _, i := range []int{1, 2, 7, 20, M / 2, M - 2} {
+				for _, last := range []int{0, i / 3} {
+					if cfg.Budget == 0 && last > 0 {
+						continue
+					}
+					full := i - last
+					if !cfg.Protocol.pushes() {
+						full = 0
+					}
+					row, err := ch.row(context.Background(), i, full, last)
+					if err != nil {
+						t.Fatal(err)
+					}
+					mean := 0.0
+					for d, p := range row.p {
+						mean += float64(row.lo+d) * p
+					}
+					// The mean field's π at this state.
+					mf.U = float64(M - i)
+					if mf.budget {
+						clear(mf.ages)
+						mf.ages[0] = float64(full)
+						mf.ages[mf.R-1] = float64(last)
+					}
+					want := mf.U * (1 - mf.miss())
+					if math.Abs(mean-want) > 1e-12*math.Max(want, 1) {
+						t.Errorf("%v k=%d B=%d i=%d last=%d: exact E[D] = %.15g, mean field %.15g", cfg.Protocol, cfg.Fanout, cfg.Budget, i, last, mean, want)
+					}
 				}
 			}
-		}
+		})
 	}
 }
 
@@ -71,36 +73,38 @@ func TestDemersResidue(t *testing.T) {
 		{Nodes: 1_000_000, Protocol: Push, Fanout: 3, Budget: 4, Loss: 0.3, Failed: 0.2, Level: 1},
 		{Nodes: 1_000_000, Protocol: Push, Fanout: 2, Budget: 12, Loss: 0.1, Level: 1},
 	} {
-		tr, err := MeanField(cfg, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		N1, M := float64(cfg.Nodes-1), float64(cfg.Live())
-		R := rounds(cfg.Budget, cfg.Fanout)
-		kl := cfg.Budget - cfg.Fanout*(R-1)
-		lp := -M * (float64(R-1)*math.Log1p(-float64(cfg.Fanout)*(1-cfg.Loss)/N1) + math.Log1p(-float64(kl)*(1-cfg.Loss)/N1))
-		s := 0.0
-		for range 100_000 {
-			s = (1 - 1/M) * math.Exp(-lp*(1-s))
-		}
-		lam := float64(cfg.Budget) * (1 - cfg.Loss) * M / N1
-		d := demers(lam)
-		// Demers' root by its own fixed-point iteration, a check of the
-		// bisection.
-		d2 := 0.0
-		for range 100_000 {
-			d2 = math.Exp(-lam * (1 - d2))
-		}
-		t.Logf("B = %d, λ = %.4f: mean field %.9f, fixed point %.9f, Demers %.9f", cfg.Budget, lam, tr.Residue, s, d)
-		if math.Abs(tr.Residue-s) > 1e-9 {
-			t.Errorf("B = %d: mean-field residue %.12g, fixed point %.12g", cfg.Budget, tr.Residue, s)
-		}
-		// d − d2: the bisection and the iteration both converge to the
-		// root to a few ulp of s < 1 (the iteration contracts by λs < 1
-		// per step, 10⁵ steps); 1e-12 allows a slowly contracting λ.
-		if tol := 10 * float64(cfg.Fanout+1) / float64(cfg.Nodes); math.Abs(s-d) > tol || math.Abs(d-d2) > 1e-12 {
-			t.Errorf("B = %d: fixed point %.12g, Demers %.12g (iterated %.12g)", cfg.Budget, s, d, d2)
-		}
+		t.Run(cfgName(cfg), func(t *testing.T) {
+			tr, err := MeanField(cfg, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			N1, M := float64(cfg.Nodes-1), float64(cfg.Live())
+			R := rounds(cfg.Budget, cfg.Fanout)
+			kl := cfg.Budget - cfg.Fanout*(R-1)
+			lp := -M * (float64(R-1)*math.Log1p(-float64(cfg.Fanout)*(1-cfg.Loss)/N1) + math.Log1p(-float64(kl)*(1-cfg.Loss)/N1))
+			s := 0.0
+			for range 100_000 {
+				s = (1 - 1/M) * math.Exp(-lp*(1-s))
+			}
+			lam := float64(cfg.Budget) * (1 - cfg.Loss) * M / N1
+			d := demers(lam)
+			// Demers' root by its own fixed-point iteration, a check of the
+			// bisection.
+			d2 := 0.0
+			for range 100_000 {
+				d2 = math.Exp(-lam * (1 - d2))
+			}
+			t.Logf("B = %d, λ = %.4f: mean field %.9f, fixed point %.9f, Demers %.9f", cfg.Budget, lam, tr.Residue, s, d)
+			if math.Abs(tr.Residue-s) > 1e-9 {
+				t.Errorf("B = %d: mean-field residue %.12g, fixed point %.12g", cfg.Budget, tr.Residue, s)
+			}
+			// d − d2: the bisection and the iteration both converge to the
+			// root to a few ulp of s < 1 (the iteration contracts by λs < 1
+			// per step, 10⁵ steps); 1e-12 allows a slowly contracting λ.
+			if tol := 10 * float64(cfg.Fanout+1) / float64(cfg.Nodes); math.Abs(s-d) > tol || math.Abs(d-d2) > 1e-12 {
+				t.Errorf("B = %d: fixed point %.12g, Demers %.12g (iterated %.12g)", cfg.Budget, s, d, d2)
+			}
+		})
 	}
 }
 
