@@ -294,6 +294,7 @@ func TestRoundEnds(t *testing.T) {
 		{"empty span", 5, 5, 5, 5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			// 1e-12: an end is k·step, one rounded product (a few ulp).
 			lo, hi := roundEnds(c.min, c.max)
 			if math.Abs(lo-c.wantMin) > 1e-12 || math.Abs(hi-c.wantMax) > 1e-12 {
 				t.Errorf("roundEnds(%g, %g) = %g, %g; want %g, %g", c.min, c.max, lo, hi, c.wantMin, c.wantMax)
@@ -316,6 +317,7 @@ func TestRoundEnds(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// 1e-12: k·step or a log10, each within a few ulp.
 			if math.Abs(p.X.Min-c.x0) > 1e-12 || math.Abs(p.X.Max-c.x1) > 1e-12 || math.Abs(p.Y.Min-c.y0) > 1e-12 || math.Abs(p.Y.Max-c.y1) > 1e-12 {
 				t.Errorf("axes x [%g, %g] y [%g, %g], want x [%g, %g] y [%g, %g]", p.X.Min, p.X.Max, p.Y.Min, p.Y.Max, c.x0, c.x1, c.y0, c.y1)
 			}
