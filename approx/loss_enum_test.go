@@ -88,6 +88,7 @@ func rowsEqual(a, b exact.Matrix) (bool, string) {
 // (1), E = S·(1 − 1/C(n,s)), is not the per-item drop probability, and the
 // enumeration tells the two apart wherever they differ (every c < n).
 func TestLossMatrixByEnumeration(t *testing.T) {
+	t.Parallel()
 	one := big.NewRat(1, 1)
 	points, withE := 0, 0
 	for _, eps := range []*big.Rat{big.NewRat(1, 3), big.NewRat(1, 10)} {

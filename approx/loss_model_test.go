@@ -98,6 +98,7 @@ func close(a, b, rel float64) bool {
 // kt ≈ ln(K/x0) ≈ 12 (N = 10⁶, K = 0.2): 16 + 2·12 = 40 ulp. Measured: 13.8
 // (ε = 0.1, N = 10⁶, n = 500, kt = 9.5).
 func TestLossClosedFormsAgainstReference(t *testing.T) {
+	t.Parallel()
 	worst := 0.0
 	for _, eps := range []float64{0.1, 0.5, 0.999} {
 		for _, N := range []int{2, 100, 1000000} {

@@ -27,6 +27,7 @@ func ulps(got float64, ref *big.Float) float64 {
 // Before x(t) was rewritten without cancellation it was 15 172 ulp off at
 // N = 2, n = 10⁶, c = 10, t = 1.
 func TestClosedFormsAgainstReference(t *testing.T) {
+	t.Parallel()
 	worstX, worstY := 0.0, 0.0
 	for _, N := range []int{2, 100, 2500, 1000000} {
 		for _, p := range [][3]int{{500, 100, 50}, {1000000, 10, 5}, {101, 100, 1}, {200, 100, 99}, {1000000, 999999, 1}, {3, 2, 1}} {

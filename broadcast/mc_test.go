@@ -469,6 +469,7 @@ func checkTrace(cfg Config, state []uint8, evs []event, rep Replication) string 
 // messages and the residue of the two engines agree within 5 standard
 // errors of their difference (testSeed, independent samples).
 func TestEnginesAgree(t *testing.T) {
+	t.Parallel()
 	cfgs := []Config{
 		{Nodes: 200, Protocol: Push, Fanout: 1, Loss: 0.1, Level: 1},
 		{Nodes: 100, Protocol: Push, Fanout: 20, Loss: 0.2, Failed: 0.1, Level: 1},

@@ -53,13 +53,15 @@ func bruteForce(n, c, s int) *big.Rat {
 
 func TestEnumerationMatchesBruteForce(t *testing.T) {
 	for _, p := range []gossip.Shuffle{sh(4, 2, 1), sh(5, 3, 2), sh(6, 3, 2), sh(6, 4, 3), sh(6, 4, 2), sh(7, 4, 2), sh(6, 5, 3)} {
-		en, err := PDropEnumerated(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := bruteForce(p.Items, p.Cache, p.Exchange); en.PerItem.Cmp(want) != 0 {
-			t.Errorf("%v: symmetric enumeration %v, brute force %v", p, en.PerItem, want)
-		}
+		t.Run(p.String(), func(t *testing.T) {
+			en, err := PDropEnumerated(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := bruteForce(p.Items, p.Cache, p.Exchange); en.PerItem.Cmp(want) != 0 {
+				t.Errorf("%v: symmetric enumeration %v, brute force %v", p, en.PerItem, want)
+			}
+		})
 	}
 }
 
@@ -70,6 +72,7 @@ func TestEnumerationMatchesBruteForce(t *testing.T) {
 // with it: over the shuffles with a non-empty S_B \ S_A the mean is S too,
 // and the shuffles with S_A = S_B, counted as 0, are a share 1/C(n, s).
 func TestWhichFormulaIsTrue(t *testing.T) {
+	t.Parallel()
 	points, differ := 0, 0
 	for n := 2; n <= 22; n++ {
 		for c := 1; c <= n; c++ {

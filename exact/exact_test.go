@@ -25,6 +25,26 @@ var pdropForms = map[string]func(gossip.Shuffle) (*big.Rat, error){
 	"γ form":      PDropGamma,
 }
 
+// checkPDropForms evaluates every form of pdropForms at p and reports each
+// that errs or differs from want (exactly: they are big.Rat); it returns
+// whether all agreed, so that a sweep can stop at its first failure.
+func checkPDropForms(t *testing.T, p gossip.Shuffle, want *big.Rat) bool {
+	t.Helper()
+	ok := true
+	for name, f := range pdropForms {
+		got, err := f(p)
+		switch {
+		case err != nil:
+			t.Errorf("%v: %s: %v", p, name, err)
+			ok = false
+		case got.Cmp(want) != 0:
+			t.Errorf("%v: %s = %v, want %v", p, name, got, want)
+			ok = false
+		}
+	}
+	return ok
+}
+
 // directPDrop evaluates formula (1) term by term exactly as printed in the
 // paper: fresh binomials for every weight, big.Rat sums, the explicit
 // bounds of the case split. It shares no code with Formula1 but Binomial.
@@ -104,14 +124,8 @@ func TestPDropSEqualsOne(t *testing.T) {
 	// probability is 1, so E = P(k=0) = (n−c)/n. S = (n−c)/(n−1).
 	for n := 2; n <= 40; n++ {
 		for c := 1; c <= n; c++ {
-			for name, f := range pdropForms {
-				e, err := f(sh(n, c, 1))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if want := big.NewRat(int64(n-c), int64(n)); e.Cmp(want) != 0 {
-					t.Fatalf("%s: E(%d,%d,1) = %v, want %v", name, n, c, e, want)
-				}
+			if !checkPDropForms(t, sh(n, c, 1), big.NewRat(int64(n-c), int64(n))) {
+				return
 			}
 			s, _ := PDropSimplified(sh(n, c, 1))
 			if want := big.NewRat(int64(n-c), int64(n-1)); s.Cmp(want) != 0 {
@@ -133,19 +147,13 @@ func TestPDropAgainstDirectSum(t *testing.T) {
 		pts = append(pts, sh(n, c, s))
 	}
 	for _, p := range pts {
-		want := directPDrop(p.Items, p.Cache, p.Exchange)
-		for name, f := range pdropForms {
-			got, err := f(p)
-			if err != nil {
-				t.Fatalf("%v %s: %v", p, name, err)
+		t.Run(p.String(), func(t *testing.T) {
+			want := directPDrop(p.Items, p.Cache, p.Exchange) // the paper's double sum
+			checkPDropForms(t, p, want)
+			if want.Sign() < 0 || want.Cmp(big.NewRat(1, 1)) > 0 {
+				t.Errorf("%v: E = %v outside [0,1]", p, want)
 			}
-			if got.Cmp(want) != 0 {
-				t.Errorf("%v: %s = %v, the paper's double sum = %v", p, name, got, want)
-			}
-		}
-		if want.Sign() < 0 || want.Cmp(big.NewRat(1, 1)) > 0 {
-			t.Errorf("%v: E = %v outside [0,1]", p, want)
-		}
+		})
 	}
 }
 
@@ -155,6 +163,7 @@ func TestPDropAgainstDirectSum(t *testing.T) {
 // (PDropGamma) against the same sum; so an error in the theorems or in
 // PDrop's reduction shows up as a mismatch.
 func TestTheoremAGrid(t *testing.T) {
+	t.Parallel()
 	points := 0
 	for n := 2; n <= 26; n++ {
 		for c := 1; c <= n; c++ {
@@ -249,6 +258,7 @@ func TestPDropReduced(t *testing.T) {
 // gammaNaive term by term with the generalised Binomial. Negative n are
 // included: the identity is one of polynomials in n.
 func TestTheoremB(t *testing.T) {
+	t.Parallel()
 	for s := 1; s <= 40; s++ {
 		for n := -20; n <= 90; n++ {
 			got := Gamma(new(big.Rat), n, s)
@@ -301,27 +311,31 @@ func gammaNaive(n, s int64) *big.Rat {
 func TestLargeS(t *testing.T) {
 	ctx := context.Background()
 	for _, p := range []gossip.Shuffle{sh(1200, 500, 300), sh(700, 650, 350), sh(401, 400, 399)} {
-		e, _ := PDrop(p)
-		d, err := PDropDoubleSum(ctx, p)
-		if err != nil || e.Cmp(d) != 0 {
-			t.Errorf("%v: closed form ≠ double sum (%v)", p, err)
-		}
+		t.Run(p.String(), func(t *testing.T) {
+			e, _ := PDrop(p)
+			d, err := PDropDoubleSum(ctx, p)
+			if err != nil || e.Cmp(d) != 0 {
+				t.Errorf("%v: closed form ≠ double sum (%v)", p, err)
+			}
+		})
 	}
 	for _, p := range []gossip.Shuffle{sh(20000, 10000, 5000), sh(80000, 30000, 20000), sh(1<<40, 1<<39, 2000)} {
-		e, err := PDrop(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n, c, s := int64(p.Items), int64(p.Cache), int64(p.Exchange)
-		g, h := gammaSum(n, s) // γ = g/h; the γ form is (n−c)g/((n−s)g + h)
-		lhs := new(big.Int).Mul(g, big.NewInt(n-c))
-		lhs.Mul(lhs, e.Denom())
-		rhs := new(big.Int).Mul(g, big.NewInt(n-s))
-		rhs.Add(rhs, h)
-		rhs.Mul(rhs, e.Num())
-		if lhs.Cmp(rhs) != 0 {
-			t.Errorf("%v: γ form by its sum ≠ closed form", p)
-		}
+		t.Run(p.String(), func(t *testing.T) {
+			e, err := PDrop(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, c, s := int64(p.Items), int64(p.Cache), int64(p.Exchange)
+			g, h := gammaSum(n, s) // γ = g/h; the γ form is (n−c)g/((n−s)g + h)
+			lhs := new(big.Int).Mul(g, big.NewInt(n-c))
+			lhs.Mul(lhs, e.Denom())
+			rhs := new(big.Int).Mul(g, big.NewInt(n-s))
+			rhs.Add(rhs, h)
+			rhs.Mul(rhs, e.Num())
+			if lhs.Cmp(rhs) != 0 {
+				t.Errorf("%v: γ form by its sum ≠ closed form", p)
+			}
+		})
 	}
 }
 
@@ -329,24 +343,24 @@ func TestLargeS(t *testing.T) {
 // product, above and below binomialSmall and with n far beyond k.
 func TestBinomialSieve(t *testing.T) {
 	for _, tc := range [][2]int64{{64, 64}, {128, 64}, {200, 100}, {1000, 377}, {5000, 2500}, {5001, 70}, {1 << 40, 300}, {1<<40 + 12345, 1000}, {999983, 999983 - 65}} {
-		got := Binomial(new(big.Int), tc[0], tc[1])
-		if want := new(big.Int).Binomial(tc[0], tc[1]); got.Cmp(want) != 0 {
-			t.Errorf("C(%d, %d): sieve and product differ", tc[0], tc[1])
-		}
+		t.Run(fmt.Sprintf("C(%d,%d)", tc[0], tc[1]), func(t *testing.T) {
+			got := Binomial(new(big.Int), tc[0], tc[1])
+			if want := new(big.Int).Binomial(tc[0], tc[1]); got.Cmp(want) != 0 {
+				t.Errorf("C(%d, %d): sieve and product differ", tc[0], tc[1])
+			}
+		})
 	}
 }
 
 func TestNEqualsC(t *testing.T) {
 	// n = c: every cache holds every item, k = s always, nothing is dropped.
 	for _, p := range []gossip.Shuffle{sh(5, 5, 1), sh(5, 5, 3), sh(5, 5, 4)} {
-		for name, f := range pdropForms {
-			if e, _ := f(p); e.Sign() != 0 {
-				t.Errorf("%v: %s = %v, want 0", p, name, e)
+		t.Run(p.String(), func(t *testing.T) {
+			checkPDropForms(t, p, new(big.Rat))
+			if _, err := Ecs(p); err != ErrUndefined {
+				t.Errorf("%v: Ecs err = %v, want ErrUndefined", p, err)
 			}
-		}
-		if _, err := Ecs(p); err != ErrUndefined {
-			t.Errorf("%v: Ecs err = %v, want ErrUndefined", p, err)
-		}
+		})
 	}
 }
 
@@ -381,6 +395,7 @@ func TestHypergeometricWeightsSumToOne(t *testing.T) {
 // C(s,ŝ)·C(n−s,s−ŝ)/C(n,s) (ŝ hypergeometric) times the law of k − ŝ given
 // ŝ, hypergeometric with c − s marked among n − s, s − ŝ drawn.
 func TestJointLawBothWays(t *testing.T) {
+	t.Parallel()
 	bin := func(m, l int) *big.Rat { return new(big.Rat).SetInt(Binomial(new(big.Int), int64(m), int64(l))) }
 	for n := 2; n <= 18; n++ {
 		for c := 1; c <= n; c++ {
@@ -472,9 +487,11 @@ func TestVerifyGamma(t *testing.T) {
 		t.Errorf("checked %d points, want %d", checked, want)
 	}
 	for _, g := range []Grid{{40, 16, 0}, {40, 16, MaxS + 1}, {40, 0, 3}, {0, 16, 3}} {
-		if _, _, err := VerifyGamma(context.Background(), g, Settings{}); err == nil || !strings.HasPrefix(err.Error(), "exact: Grid.") {
-			t.Errorf("%+v: err = %v, want one naming a Grid field", g, err)
-		}
+		t.Run(fmt.Sprintf("%+v", g), func(t *testing.T) {
+			if _, _, err := VerifyGamma(context.Background(), g, Settings{}); err == nil || !strings.HasPrefix(err.Error(), "exact: Grid.") {
+				t.Errorf("%+v: err = %v, want one naming a Grid field", g, err)
+			}
+		})
 	}
 }
 
@@ -541,19 +558,21 @@ func TestValidate(t *testing.T) {
 		// min(s, n−s) counts: s = 2^40 − 5 is C(n, 5).
 		{sh(1<<40, 1<<40-5, 1<<40-5), ""},
 	} {
-		err := Validate(tc.p)
-		var fe *gossip.FieldError
-		switch {
-		case tc.field == "" && err != nil:
-			t.Errorf("%v: %v", tc.p, err)
-		case tc.field != "" && (!errors.As(err, &fe) || fe.Field != tc.field || !strings.HasPrefix(err.Error(), "exact: Shuffle.")):
-			t.Errorf("%v: err = %v, want exact: and a FieldError on %s", tc.p, err, tc.field)
-		}
-		if tc.field != "" {
-			if _, err := PDrop(tc.p); err == nil {
-				t.Errorf("PDrop%v accepted", tc.p)
+		t.Run(tc.p.String(), func(t *testing.T) {
+			err := Validate(tc.p)
+			var fe *gossip.FieldError
+			switch {
+			case tc.field == "" && err != nil:
+				t.Errorf("%v: %v", tc.p, err)
+			case tc.field != "" && (!errors.As(err, &fe) || fe.Field != tc.field || !strings.HasPrefix(err.Error(), "exact: Shuffle.")):
+				t.Errorf("%v: err = %v, want exact: and a FieldError on %s", tc.p, err, tc.field)
 			}
-		}
+			if tc.field != "" {
+				if _, err := PDrop(tc.p); err == nil {
+					t.Errorf("PDrop%v accepted", tc.p)
+				}
+			}
+		})
 	}
 	if _, err := PDropDoubleSum(context.Background(), sh(10000, 10000, MaxS+1)); err == nil {
 		t.Error("the double sum accepted s > MaxS")
@@ -590,21 +609,23 @@ func TestEvaluateMatchesSinglePoints(t *testing.T) {
 		t.Errorf("(7,4,2): E = %v, S = %v", evs[0].Formula1, evs[0].Simplified)
 	}
 	for _, ev := range evs {
-		e, _ := PDrop(ev.Shuffle)
-		g, _ := PDropGamma(ev.Shuffle)
-		if ev.Formula1.Cmp(e) != 0 || ev.Gamma.Cmp(g) != 0 {
-			t.Errorf("%v: %v %v, want %v %v", ev.Shuffle, ev.Formula1, ev.Gamma, e, g)
-		}
-		if ev.Exchange <= 100 {
-			if d, err := PDropDoubleSum(context.Background(), ev.Shuffle); err != nil || d.Cmp(e) != 0 {
-				t.Errorf("%v: double sum %v (%v), closed form %v", ev.Shuffle, d, err, e)
+		t.Run(ev.Shuffle.String(), func(t *testing.T) {
+			e, _ := PDrop(ev.Shuffle)
+			g, _ := PDropGamma(ev.Shuffle)
+			if ev.Formula1.Cmp(e) != 0 || ev.Gamma.Cmp(g) != 0 {
+				t.Errorf("%v: %v %v, want %v %v", ev.Shuffle, ev.Formula1, ev.Gamma, e, g)
 			}
-		}
-		// One shuffle enumerated: its mean conditional drop probability is
-		// formula (1) (enumerate_test.go).
-		if ev.Items <= 12 && (ev.Enumerated == nil || ev.Enumerated.PerShuffle.Cmp(e) != 0) {
-			t.Errorf("%v: enumeration %+v", ev.Shuffle, ev.Enumerated)
-		}
+			if ev.Exchange <= 100 {
+				if d, err := PDropDoubleSum(context.Background(), ev.Shuffle); err != nil || d.Cmp(e) != 0 {
+					t.Errorf("%v: double sum %v (%v), closed form %v", ev.Shuffle, d, err, e)
+				}
+			}
+			// One shuffle enumerated: its mean conditional drop probability is
+			// formula (1) (enumerate_test.go).
+			if ev.Items <= 12 && (ev.Enumerated == nil || ev.Enumerated.PerShuffle.Cmp(e) != 0) {
+				t.Errorf("%v: enumeration %+v", ev.Shuffle, ev.Enumerated)
+			}
+		})
 	}
 	// n = c: E = S = 0, no logarithm.
 	if ev := evs[3]; ev.HasLog10 || ev.Formula1.Sign() != 0 {

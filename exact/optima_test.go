@@ -131,6 +131,7 @@ func floatOptima(n, c int, f DropFormula) (arg [3]int, clear [3]bool) {
 // and their ties coincide); and the grid must contain points where formula
 // (1) parts the two argmaxes, or the comparison could not see a parting.
 func TestTransitionOptimaAgainstFloat(t *testing.T) {
+	t.Parallel()
 	compared, parted := 0, 0
 	for n := 2; n <= 60; n++ {
 		for c := 1; c <= n; c++ {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -59,8 +60,12 @@ type Spec struct {
 	// VLines are vertical reference lines (e.g. s*), with legend names.
 	VLines []VLine
 	// The legend is drawn below the axes, outside the data, in one column
-	// (up to legendOneColumn entries) or two, so that it never covers a
-	// curve or a band; the figure grows by its height.
+	// (up to legendOneColumn entries, or when an entry is wider than half
+	// the figure) or two, so that it never covers a curve or a band; the
+	// figure grows by its height. An unnamed series retracing a named one
+	// (same colour and x: a line through points) shares its entry.
+	// A linear axis without a limit ends at the round tick just beyond the
+	// data when that costs at most 5 % of the span (roundEnds).
 	YMin, YMax *float64
 	XMax       *float64
 	// Probability marks a y axis of probabilities or shares: it spans
@@ -208,7 +213,14 @@ func (s *Spec) build() (*plot.Plot, []legendItem, error) {
 			p.Add(poly)
 		}
 	}
-	for _, se := range s.Series {
+	// An unnamed line drawn through a named series' points (same colour,
+	// same x) is part of that series: its legend entry shows both marks.
+	named := map[int]int{} // series index → legend item
+	var twins []struct {
+		series int
+		line   plot.Thumbnailer
+	}
+	for si, se := range s.Series {
 		xys := make(plotter.XYs, len(se.X))
 		for i := range se.X {
 			xys[i] = plotter.XY{X: se.X[i], Y: se.Y[i]}
@@ -228,6 +240,7 @@ func (s *Spec) build() (*plot.Plot, []legendItem, error) {
 			}
 			p.Add(sc)
 			if se.Name != "" {
+				named[si] = len(items)
 				add(se.Name, sc)
 			}
 			continue
@@ -246,7 +259,30 @@ func (s *Spec) build() (*plot.Plot, []legendItem, error) {
 		}
 		p.Add(l)
 		if se.Name != "" {
+			named[si] = len(items)
 			add(se.Name, l)
+		} else {
+			twins = append(twins, struct {
+				series int
+				line   plot.Thumbnailer
+			}{si, l})
+		}
+	}
+	for _, tw := range twins {
+		if j := s.twinOf(tw.series); j >= 0 {
+			if k, ok := named[j]; ok {
+				items[k].thumbs = append([]plot.Thumbnailer{tw.line}, items[k].thumbs...)
+			}
+		}
+	}
+	// Round ends: the y axis reaches a tick it nearly touches (below).
+	if !s.LogY && !s.Probability {
+		lo, hi := roundEnds(p.Y.Min, p.Y.Max)
+		if s.YMin == nil {
+			p.Y.Min = lo
+		}
+		if s.YMax == nil {
+			p.Y.Max = hi
 		}
 	}
 	for _, v := range s.VLines {
@@ -272,6 +308,9 @@ func (s *Spec) build() (*plot.Plot, []legendItem, error) {
 			add(v.Name, l)
 		}
 	}
+	if !s.LogX && s.XTicks == nil {
+		p.X.Min, p.X.Max = roundEnds(p.X.Min, p.X.Max)
+	}
 	if s.XMax != nil {
 		p.X.Max = *s.XMax
 	}
@@ -295,6 +334,42 @@ func (s *Spec) build() (*plot.Plot, []legendItem, error) {
 		p.Y.Tick.Marker = fixedTicks{values: []float64{0, 0.2, 0.4, 0.6, 0.8, 1}}
 	}
 	return p, items, nil
+}
+
+// twinOf is the index of the named series whose line or points the
+// unnamed series i retraces (same colour, same x), or −1.
+func (s *Spec) twinOf(i int) int {
+	se := s.Series[i]
+	for j, o := range s.Series {
+		if j != i && o.Name != "" && o.Color == se.Color && slices.Equal(o.X, se.X) {
+			return j
+		}
+	}
+	return -1
+}
+
+// roundEndsShare is how far, as a share of the data's span, an end of a
+// linear axis may move out to reach a round tick.
+const roundEndsShare = 0.05
+
+// roundEnds widens [min, max] to the round ticks just outside it (those
+// roundTicks would draw), each end only if that costs at most
+// roundEndsShare of the span: data from 1 to 99 get an axis from 0 to 100,
+// labelled at both ends, and data from 0.0004 up an axis from 0, while an
+// end far from a tick stays where the data end.
+func roundEnds(min, max float64) (float64, float64) {
+	span := max - min
+	if !(span > 0) || math.IsInf(span, 0) {
+		return min, max
+	}
+	step := roundStep(span)
+	if lo := math.Floor(min/step+1e-9) * step; min-lo <= roundEndsShare*span {
+		min = lo
+	}
+	if hi := math.Ceil(max/step-1e-9) * step; hi-max <= roundEndsShare*span {
+		max = hi
+	}
+	return min, max
 }
 
 // Save writes the figure as base.png and base.svg (each through a temporary
@@ -336,10 +411,20 @@ func legendRow() vg.Length {
 	return l.TextStyle.Rectangle("Ág").Max.Y + legendGap
 }
 
-// legendColumns is the number of columns of a legend of n entries.
-func legendColumns(n int) int {
-	if n <= legendOneColumn {
+// legendColumns is the number of columns of a legend: one up to
+// legendOneColumn entries, else two if the widest entry (its thumbnail, the
+// gap and its text) fits in half the strip's width, else one: an entry is
+// never cut at the figure's edge.
+func legendColumns(items []legendItem) int {
+	if len(items) <= legendOneColumn {
 		return 1
+	}
+	l := newLegend()
+	colW := (Width - 2*legendMargin) / 2
+	for _, it := range items {
+		if l.ThumbnailWidth+l.Padding+l.TextStyle.Width(it.name) > colW {
+			return 1
+		}
 	}
 	return 2
 }
@@ -350,7 +435,7 @@ func legendHeight(items []legendItem) vg.Length {
 	if len(items) == 0 {
 		return 0
 	}
-	cols := legendColumns(len(items))
+	cols := legendColumns(items)
 	rows := (len(items) + cols - 1) / cols
 	descent := newLegend().TextStyle.FontExtents().Descent
 	return vg.Length(rows)*legendRow() + descent + 2*legendMargin
@@ -366,7 +451,7 @@ func drawWithLegend(p *plot.Plot, items []legendItem, h vg.Length, c draw.Canvas
 	strip := c
 	strip.Max.Y = c.Min.Y + h - legendMargin
 	strip.Min.Y = c.Min.Y + legendMargin
-	cols := legendColumns(len(items))
+	cols := legendColumns(items)
 	rows := (len(items) + cols - 1) / cols
 	colW := (c.Max.X - c.Min.X - 2*legendMargin) / vg.Length(cols)
 	for k := 0; k < cols; k++ {

@@ -267,3 +267,114 @@ func TestCSVNumbersOnly(t *testing.T) {
 		t.Errorf("JSON %s", b.String())
 	}
 }
+
+// TestRoundEnds: an end of a linear axis moves out to the round tick just
+// beyond it when that costs at most 5 % of the span, so both ends are
+// labelled when the data nearly reach a tick; far from a tick it stays.
+func TestRoundEnds(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name             string
+		min, max         float64
+		wantMin, wantMax float64
+	}{
+		// Exchange sizes 1..99 (step 20): 0 and 100 are 1 % away.
+		{"exchange sizes 1–99", 1, 99, 0, 100},
+		// A share from 1/N to 0.22 (step 0.05): 0 is 0.2 % away, 0.25 is
+		// 14 % away.
+		{"a share from 1/N", 0.0004, 0.2196, 0, 0.2196},
+		// Delays 105–440 ms (step 50): 100 and 450 are 1.5 % and 3 % away.
+		{"delays 105–440", 105, 440, 100, 450},
+		// Items 251–3000 (step 500): 0 is 9 % away.
+		{"items from c + 1", 251, 3000, 251, 3000},
+		// Differences −0.0032…0.0035 (step 0.001): ticks 12 % and 7.5 %
+		// away.
+		{"far from both ticks", -0.0032, 0.0035, -0.0032, 0.0035},
+		{"ends on ticks", 0, 500, 0, 500},
+		{"empty span", 5, 5, 5, 5},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			// 1e-12: an end is k·step, one rounded product (a few ulp).
+			lo, hi := roundEnds(c.min, c.max)
+			if math.Abs(lo-c.wantMin) > 1e-12 || math.Abs(hi-c.wantMax) > 1e-12 {
+				t.Errorf("roundEnds(%g, %g) = %g, %g; want %g, %g", c.min, c.max, lo, hi, c.wantMin, c.wantMax)
+			}
+		})
+	}
+	// In a figure: both axes of a plain Spec, and not an axis with a limit.
+	ymax := 0.3
+	for _, c := range []struct {
+		name           string
+		spec           Spec
+		x0, x1, y0, y1 float64
+	}{
+		{"plain", Spec{Series: []Series{{X: []float64{1, 50, 99}, Y: []float64{0.0004, 0.1, 0.2196}}}}, 0, 100, 0, 0.2196},
+		{"YMax set", Spec{YMax: &ymax, Series: []Series{{X: []float64{1, 50, 99}, Y: []float64{0.0004, 0.1, 0.2196}}}}, 0, 100, 0, 0.3},
+		{"log y", Spec{LogY: true, Series: []Series{{X: []float64{1, 50, 99}, Y: []float64{2, 10, 50}}}}, 0, 100, math.Log10(2), math.Log10(50)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := c.spec.Build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			// 1e-12: k·step or a log10, each within a few ulp.
+			if math.Abs(p.X.Min-c.x0) > 1e-12 || math.Abs(p.X.Max-c.x1) > 1e-12 || math.Abs(p.Y.Min-c.y0) > 1e-12 || math.Abs(p.Y.Max-c.y1) > 1e-12 {
+				t.Errorf("axes x [%g, %g] y [%g, %g], want x [%g, %g] y [%g, %g]", p.X.Min, p.X.Max, p.Y.Min, p.Y.Max, c.x0, c.x1, c.y0, c.y1)
+			}
+		})
+	}
+}
+
+// TestLegendColumns: a legend of more than three entries takes two
+// columns, unless an entry is wider than half the figure, which would be
+// cut at its right edge.
+func TestLegendColumns(t *testing.T) {
+	t.Parallel()
+	item := func(name string) legendItem { return legendItem{name: name} }
+	short := []legendItem{item("ODE"), item("protocol mean, complete graph"), item("random 20-regular graph"), item("torus")}
+	long := append(slices.Clone(short[:3]), item("protocol mean, random geometric graph on the torus (radius 0.05, 20 neighbours)"))
+	for _, c := range []struct {
+		name  string
+		items []legendItem
+		want  int
+	}{
+		{"three entries", short[:3], 1},
+		{"four short entries", short, 2},
+		{"an entry wider than half", long, 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := legendColumns(c.items); got != c.want {
+				t.Errorf("%d columns, want %d", got, c.want)
+			}
+		})
+	}
+}
+
+// TestLegendTwins: an unnamed line retracing a named series (same colour,
+// same x) shows in that series' legend entry, before its marker; one of
+// another colour or other x does not.
+func TestLegendTwins(t *testing.T) {
+	t.Parallel()
+	x := []float64{1, 2, 3}
+	y := []float64{1, 4, 9}
+	s := &Spec{Series: []Series{
+		{Name: "points", X: x, Y: y, Points: true, Color: 1},
+		{X: x, Y: y, Color: 1, Dashed: true},
+		{Name: "other", X: x, Y: y, Points: true, Color: 2},
+		{X: x, Y: y, Color: 3},
+		{X: []float64{1, 2}, Y: []float64{1, 4}, Color: 2},
+	}}
+	_, items, err := s.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 2 {
+		t.Fatalf("%d legend entries, want 2", len(items))
+	}
+	if n := len(items[0].thumbs); n != 2 {
+		t.Errorf("points: %d marks in the legend, want 2 (its line and its marker)", n)
+	}
+	if n := len(items[1].thumbs); n != 1 {
+		t.Errorf("other: %d marks in the legend, want 1", n)
+	}
+}

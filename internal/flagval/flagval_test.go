@@ -26,9 +26,11 @@ func TestParseRange(t *testing.T) {
 		})
 	}
 	for _, bad := range []string{"", "a", "1:", ":2", "2:1", "1:2:0", "1:2:-1", "1:2:3:4", "1.5", "0:2000000", "99999999999999999999"} {
-		if _, err := ParseRange(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
+		t.Run("bad "+bad, func(t *testing.T) {
+			if r, err := ParseRange(bad); err == nil {
+				t.Errorf("%q accepted as %+v", bad, r)
+			}
+		})
 	}
 }
 
