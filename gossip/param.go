@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/gossipkit/gossipkit/internal/fielderr"
 )
@@ -52,7 +53,7 @@ func Below(v float64) Bound { return Bound{V: v, Strict: true, Set: true} }
 
 // Usage is the parameter's one-line help: its meaning, symbol, unit and
 // range, "number of distinct items n (≥ c)", "last output time, in rounds
-// (> 0)".
+// (> 0)", "probability that one message is lost ε, in [0, 1)".
 func (p Param) Usage() string {
 	s := p.Meaning
 	if p.Symbol != "" {
@@ -61,15 +62,18 @@ func (p Param) Usage() string {
 	if p.Unit != "" {
 		s += ", in " + p.Unit
 	}
-	if p.Range != "" {
+	switch {
+	case p.Range == "":
+	case strings.HasPrefix(p.Range, "[") || strings.HasPrefix(p.Range, "("):
+		s += ", in " + p.Range // an interval: "in [0, 1)"
+	default:
 		s += " (" + p.Range + ")"
 	}
 	return s
 }
 
-// In reports whether v lies within the constant bounds Lo and Hi (NaN
-// never does; ±Inf only where a bound is absent on that side... and not
-// even then: a parameter is a finite number).
+// In reports whether v lies within the constant bounds Lo and Hi; NaN
+// and ±Inf never do (a parameter is a finite number).
 func (p Param) In(v float64) bool {
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0):

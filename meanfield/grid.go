@@ -119,7 +119,7 @@ func checkGrid(tMax, dt float64) error {
 		return err
 	}
 	if !Dt.In(dt) || dt > tMax {
-		return Dt.Errorf("meanfield", "", "= %g: valid range (0, tMax] = (0, %g]", dt, tMax)
+		return Dt.Errorf("meanfield", "", "= %g: valid range (0, t-max] = (0, %g]", dt, tMax)
 	}
 	return nil
 }
@@ -139,7 +139,7 @@ func checkPoints(tMax, dt float64) error {
 		return fmt.Errorf("meanfield: tMax = %g: need a finite tMax", tMax)
 	}
 	if n := math.Round(tMax / dt); !(n <= MaxIntervals) {
-		return fmt.Errorf("meanfield: tMax = %g, dt = %g: %.3g output intervals, more than MaxIntervals = %g: %w", tMax, dt, n, float64(MaxIntervals), gossip.ErrTooLarge)
+		return fmt.Errorf("meanfield: dt = %g: %.3g output intervals to tMax = %g, more than MaxIntervals = %g: %w", dt, n, tMax, float64(MaxIntervals), gossip.ErrTooLarge)
 	}
 	return nil
 }

@@ -246,6 +246,8 @@ type FlagSet struct {
 	Args []string
 	// format is the --format flag's value, checked after parsing.
 	format *string
+	// checks run after parsing (refuseZero).
+	checks []func() error
 }
 
 type fieldFlag struct{ field, flag string }
@@ -269,6 +271,43 @@ func (fs *FlagSet) IntField(p *int, name, field, usage string) {
 func (fs *FlagSet) FloatField(p *float64, name, field, usage string) {
 	fs.Float64Var(p, name, *p, usage)
 	fs.Bind(field, name)
+}
+
+// IntParam declares the int flag name bound to *p and to the field
+// param.Field inside at ("Config"; "" for a bare argument such as tMax),
+// its help written from param (Usage, then note after ": " if given) and
+// its default *p. Where param's zero value stands for a default outside
+// its range (Initial: 0 means 1), a 0 given on the command line is
+// refused with the range, since the library cannot tell it from "not
+// set".
+func (fs *FlagSet) IntParam(p *int, name, at string, param gossip.Param, note ...string) {
+	fs.IntField(p, name, param.Path(strings.TrimSuffix(at, ".")), usageOf(param, note))
+	fs.refuseZero(name, param, func() bool { return *p == 0 })
+}
+
+// FloatParam is IntParam for a float64 field.
+func (fs *FlagSet) FloatParam(p *float64, name, at string, param gossip.Param, note ...string) {
+	fs.FloatField(p, name, param.Path(strings.TrimSuffix(at, ".")), usageOf(param, note))
+	fs.refuseZero(name, param, func() bool { return *p == 0 })
+}
+
+func usageOf(p gossip.Param, note []string) string {
+	if len(note) > 0 {
+		return p.Usage() + ": " + strings.Join(note, " ")
+	}
+	return p.Usage()
+}
+
+func (fs *FlagSet) refuseZero(name string, param gossip.Param, zero func() bool) {
+	if param.Default == "" || param.In(0) {
+		return
+	}
+	fs.checks = append(fs.checks, func() error {
+		if zero() && Given(fs.FlagSet, name) {
+			return Usagef("%s 0: valid range %s", flagName(name), param.Range)
+		}
+		return nil
+	})
 }
 
 // FlagOf returns the flag bound to field: the same path, or one that ends
@@ -373,6 +412,11 @@ func (fs *FlagSet) parse(stdout io.Writer, args []string, c *Command) error {
 	}
 	if fs.NArg() > 0 {
 		return Usagef("unexpected argument %q", fs.Arg(0))
+	}
+	for _, check := range fs.checks {
+		if err := check(); err != nil {
+			return err
+		}
 	}
 	if fs.format != nil {
 		if err := CheckFormat(*fs.format); err != nil {
