@@ -341,12 +341,39 @@ func (fs *FlagSet) FieldUsage(err error) error {
 		return Usagef("%s %s", fe.Field, fe.Msg)
 	}
 	names := strings.Split(fe.Field, ", ")
+	msg := strings.TrimPrefix(fe.Msg, "= ")
 	for i, f := range names {
 		if name, ok := fs.FlagOf(f); ok {
 			names[i] = name
+			if len(names) > 1 {
+				msg = replaceWord(msg, f[strings.LastIndex(f, ".")+1:], name)
+			}
 		}
 	}
-	return Usagef("%s %s", strings.Join(names, ", "), strings.TrimPrefix(fe.Msg, "= "))
+	return Usagef("%s %s", strings.Join(names, ", "), msg)
+}
+
+// replaceWord replaces in msg every occurrence of the Go identifier word
+// that is not part of a longer identifier by flag: a check that spans
+// several fields names them in its message ("need Fig4Step ≥ 1"), which
+// the user reads as the flags they typed ("need --step ≥ 1").
+func replaceWord(msg, word, flag string) string {
+	isID := func(b byte) bool { return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+	var out strings.Builder
+	for {
+		i := strings.Index(msg, word)
+		if i < 0 {
+			out.WriteString(msg)
+			return out.String()
+		}
+		j := i + len(word)
+		if (i == 0 || !isID(msg[i-1])) && (j == len(msg) || !isID(msg[j])) {
+			out.WriteString(msg[:i] + flag)
+		} else {
+			out.WriteString(msg[:j])
+		}
+		msg = msg[j:]
+	}
 }
 
 // TooLarge is the message of a refusal wrapping gossip.ErrTooLarge, with
