@@ -13,6 +13,7 @@ import (
 	"github.com/gossipkit/gossipkit/internal/atomicfile"
 	"github.com/gossipkit/gossipkit/internal/enum"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
+	"github.com/gossipkit/gossipkit/plots"
 )
 
 // Env is what a command sees of the outside world.
@@ -410,7 +411,7 @@ func (fs *FlagSet) TooLarge(err error) string {
 // every command that prints a table. Both are checked before any work.
 func (fs *FlagSet) Output(def string) (format, out *string) {
 	formats := []string{def}
-	for _, f := range []string{"text", "json", "csv", "markdown"} {
+	for _, f := range plots.Formats {
 		if f != def {
 			formats = append(formats, f)
 		}

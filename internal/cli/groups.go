@@ -25,6 +25,20 @@ func ShuffleFlags(fs *FlagSet, sh *gossip.Shuffle, at string, withS bool) {
 	}
 }
 
+// ShuffleRanges declares -n, -c and -s as ranges V, LO:HI or LO:HI:STEP
+// (pdrop), bound to the shuffle's fields at at (Shuffle.Items, …); help
+// from gossip's parameter table, then notes[i] if not "". It returns the
+// three values as typed.
+func ShuffleRanges(fs *FlagSet, at string, notes [3]string) [3]*string {
+	var vals [3]*string
+	for i, p := range []gossip.Param{gossip.Items, gossip.Cache, gossip.Exchange} {
+		usage := p.Meaning + " " + p.Symbol + ": V, LO:HI or LO:HI:STEP (required" + notes[i] + ")"
+		vals[i] = fs.String(p.Symbol, "", usage)
+		fs.Bind(at+p.Field, p.Symbol)
+	}
+	return vals
+}
+
 // LossFlag declares --loss, ε (gossip.Loss: its help; a value out of its
 // range is refused by the library's Config.Loss, which names the flag),
 // bound to field and, with dst, to *dst; with grid it also takes a grid
