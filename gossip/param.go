@@ -132,6 +132,12 @@ var (
 var Loss = Param{Field: "Loss", Symbol: "ε", Meaning: "probability that one message is lost", Range: "0 ≤ ε < 1",
 	Lo: AtLeast(0), Hi: Below(1)}
 
+// Workers is the number of worker goroutines of a computation's Settings
+// (0: one per CPU, its default); a result never depends on it. The bound
+// keeps a mistyped value from starting millions of goroutines.
+var Workers = Param{Field: "Settings.Workers", Meaning: "worker goroutines", Range: "1..4096", Default: "one per CPU",
+	Lo: AtLeast(1), Hi: AtMost(4096)}
+
 // ValidLoss reports whether ε is a valid loss probability, 0 ≤ ε < 1 (NaN
 // is not).
 func ValidLoss(eps float64) bool { return Loss.In(eps) }

@@ -81,7 +81,7 @@ func MCFlags(fs *FlagSet, reps *int, repsField string, seed *uint64, workers *in
 // WorkersFlag declares --workers, def (one per CPU) by default: the help
 // says so rather than this machine's count. CheckWorkers checks it.
 func WorkersFlag(fs *FlagSet, p *int, def int) {
-	Parsed(fs, p, "workers", "Settings.Workers", "worker goroutines (1..4096); the output does not depend on it", func(s string) (int, error) {
+	Parsed(fs, p, "workers", gossip.Workers.Field, gossip.Workers.Usage()+"; the output does not depend on it", func(s string) (int, error) {
 		n, err := strconv.Atoi(s)
 		if err != nil {
 			return 0, fmt.Errorf("%q: not an integer", s)
@@ -91,10 +91,10 @@ func WorkersFlag(fs *FlagSet, p *int, def int) {
 	*p = def
 }
 
-// CheckWorkers refuses --workers outside 1..4096.
+// CheckWorkers refuses --workers outside gossip.Workers' range.
 func CheckWorkers(w int) error {
-	if w < 1 || w > 4096 {
-		return Usagef("--workers %d: valid range 1..4096", w)
+	if !gossip.Workers.In(float64(w)) {
+		return Usagef("--workers %d: valid range %s", w, gossip.Workers.Range)
 	}
 	return nil
 }
