@@ -122,9 +122,9 @@ func cmdPlot(fs *cli.FlagSet, fig string) cli.Run {
 	// the figures it applies to run (sim.Config, chain.Config), the field
 	// config: both are bound to it here, with the flag.
 	for _, f := range []struct {
-		p                    *int
+		p                   *int
 		name, field, config string
-		usage                string
+		usage               string
 	}{
 		{&sc.Fig4NMax, "n-max", "Fig4NMax", "", "fig4: largest n"},
 		{&sc.Fig4Step, "step", "Fig4Step", "", "fig4: step in n"},

@@ -359,7 +359,9 @@ func (fs *FlagSet) FieldUsage(err error) error {
 // several fields names them in its message ("need Fig4Step ≥ 1"), which
 // the user reads as the flags they typed ("need --step ≥ 1").
 func replaceWord(msg, word, flag string) string {
-	isID := func(b byte) bool { return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
+	isID := func(b byte) bool {
+		return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+	}
 	var out strings.Builder
 	for {
 		i := strings.Index(msg, word)
