@@ -87,8 +87,8 @@ func cmdOptimal(fs *cli.FlagSet) cli.Run {
 	cfg := meanfield.OptimizeConfig{Items: 500, Cache: 100, Nodes: 2500, Level: 0.99}
 	fs.IntField(&cfg.Items, "n", "OptimizeConfig.Items", gossip.Items.Usage())
 	fs.IntField(&cfg.Cache, "c", "OptimizeConfig.Cache", gossip.Cache.Usage())
-	fs.IntField(&cfg.Nodes, "N", "OptimizeConfig.Nodes", "number of nodes N (≥ 2), for the time to coverage")
-	fs.FloatField(&cfg.Level, "level", "OptimizeConfig.Level", "coverage level for the time criterion, in (1/N, 1)")
+	fs.IntParam(&cfg.Nodes, "N", "OptimizeConfig", meanfield.OptimizeNodes, "for the time to coverage")
+	fs.FloatParam(&cfg.Level, "level", "OptimizeConfig", meanfield.OptimizeLevel)
 	format, out := fs.Output("text")
 	return func(ctx context.Context, e *env) error {
 		res, err := meanfield.Optimize(ctx, cfg)
