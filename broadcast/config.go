@@ -147,7 +147,7 @@ func (c Config) Validate() error {
 	case c.Fanout < 1 || c.Fanout >= c.Live():
 		return fieldErr("Config.Fanout", "= %d: valid range 1..%d (fewer than the %d live nodes)", c.Fanout, c.Live()-1, c.Live())
 	case !gossip.ValidLoss(c.Loss):
-		return fieldErr("Config.Loss", "= %g: valid range [0, 1)", c.Loss)
+		return gossip.Loss.Check("broadcast", "Config", c.Loss)
 	case !Budget.In(float64(c.Budget)):
 		return Budget.CheckInt("broadcast", "Config", c.Budget)
 	case c.Budget > 0 && !c.Protocol.pushes():
