@@ -82,6 +82,7 @@ func (c Config) validate() error {
 		maxN = MaxNodesReplication
 	}
 	initial := max(c.Initial, 1)
+	shErr := sh.Validate()
 	switch {
 	case c.Nodes < 2 || c.Nodes > maxN:
 		return f(Nodes, "%d: valid range 2..%d (the joint chain of X and Y has N²/2 states, %d bytes each, kept three times)", c.Nodes, maxN, 8)
@@ -91,6 +92,8 @@ func (c Config) validate() error {
 		return fieldErr("Config.Shuffle.Items", "%d: valid range c.. (c = %d)", sh.Items, sh.Cache)
 	case sh.Exchange < 1 || sh.Exchange > sh.Cache || sh.Exchange >= sh.Items:
 		return fieldErr("Config.Shuffle.Exchange", "%d: valid range 1..min(c, n−1) = 1..%d", sh.Exchange, min(sh.Cache, sh.Items-1))
+	case shErr != nil: // what the checks above leave to the shuffle's rule (Items ≤ gossip.MaxItems)
+		return fielderr.Within("", "Config", shErr)
 	case c.Initial < 0 || initial > c.Nodes:
 		return f(Initial, "%d: valid range %s = 1..%d", c.Initial, Initial.Range, c.Nodes)
 	case !TMax.In(c.TMax):
@@ -109,15 +112,7 @@ func (c Config) validate() error {
 	case !enum.Of[approx.Variant]().Valid(c.PDrop):
 		return fieldErr("Config.PDrop", "%v: valid values are %s", c.PDrop, enum.List[approx.Variant]())
 	case !gossip.ValidLoss(c.Loss):
-		return fieldErr("Config.Loss", "%g: valid range %s", c.Loss, gossip.Loss.Range)
-	}
-	if err := sh.Validate(); err != nil {
-		// What the checks above leave to it (Items ≤ gossip.MaxItems).
-		var fe *FieldError
-		if errors.As(err, &fe) {
-			return fieldErr("Config."+fe.Field, "%s", fe.Msg)
-		}
-		return err
+		return gossip.Loss.Check("", "Config", c.Loss)
 	}
 	return nil
 }
