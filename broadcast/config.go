@@ -123,7 +123,7 @@ var (
 	Nodes        = gossip.Param{Field: "Nodes", Symbol: "N", Meaning: "number of nodes, live and failed", Range: "2..2^40", Lo: gossip.AtLeast(2), Hi: gossip.AtMost(MaxNodes)}
 	Fanout       = gossip.Param{Field: "Fanout", Symbol: "k", Meaning: "fanout, the distinct peers a node pushes to or asks each round", Range: "1 ≤ k < the live nodes", Lo: gossip.AtLeast(1)}
 	Failed       = gossip.Param{Field: "Failed", Symbol: "φ", Meaning: "fraction of failed nodes: ⌊φ·(N−1)⌋ nodes other than the source are down", Range: "[0, 1)", Lo: gossip.AtLeast(0), Hi: gossip.Below(1)}
-	Budget       = gossip.Param{Field: "Budget", Symbol: "B", Meaning: "transmit budget of push", Range: "0..2^20 (0: no limit)", Lo: gossip.AtLeast(0), Hi: gossip.AtMost(MaxBudget)}
+	Budget       = gossip.Param{Field: "Budget", Symbol: "B", Meaning: "transmit budget of push", Range: "0..1048576 (0: no limit)", Lo: gossip.AtLeast(0), Hi: gossip.AtMost(MaxBudget)}
 	Level        = gossip.Param{Field: "Level", Symbol: "L", Meaning: "coverage level", Range: "(0, 1]", Lo: gossip.Above(0), Hi: gossip.AtMost(1)}
 	Deadline     = gossip.Param{Field: "Deadline", Symbol: "D", Meaning: "deadline", Unit: "rounds", Range: "≥ 0 (0: none)", Lo: gossip.AtLeast(0)}
 	Confidence   = gossip.Param{Field: "Confidence", Symbol: "P", Meaning: "confidence", Range: "(0, 1) (0: 0.95)", Default: "0.95", Lo: gossip.AtLeast(0), Hi: gossip.Below(1)}
