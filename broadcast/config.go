@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/enum"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
 )
@@ -116,38 +117,51 @@ func (c Config) ConfidenceOrDefault() float64 {
 	return c.Confidence
 }
 
+// The numeric parameters of Config, each stated once: Validate checks
+// them and a program (the command line) writes its help from them.
+var (
+	Nodes        = gossip.Param{Field: "Nodes", Symbol: "N", Meaning: "number of nodes, live and failed", Range: "2..2^40", Lo: gossip.AtLeast(2), Hi: gossip.AtMost(MaxNodes)}
+	Fanout       = gossip.Param{Field: "Fanout", Symbol: "k", Meaning: "fanout, the distinct peers a node pushes to or asks each round", Range: "1 ≤ k < the live nodes", Lo: gossip.AtLeast(1)}
+	Failed       = gossip.Param{Field: "Failed", Symbol: "φ", Meaning: "fraction of failed nodes: ⌊φ·(N−1)⌋ nodes other than the source are down", Range: "[0, 1)", Lo: gossip.AtLeast(0), Hi: gossip.Below(1)}
+	Budget       = gossip.Param{Field: "Budget", Symbol: "B", Meaning: "transmit budget of push", Range: "0..1048576 (0: no limit)", Lo: gossip.AtLeast(0), Hi: gossip.AtMost(MaxBudget)}
+	Level        = gossip.Param{Field: "Level", Symbol: "L", Meaning: "coverage level", Range: "(0, 1]", Lo: gossip.Above(0), Hi: gossip.AtMost(1)}
+	Deadline     = gossip.Param{Field: "Deadline", Symbol: "D", Meaning: "deadline", Unit: "rounds", Range: "≥ 0 (0: none)", Lo: gossip.AtLeast(0)}
+	Confidence   = gossip.Param{Field: "Confidence", Symbol: "P", Meaning: "confidence", Range: "(0, 1) (0: 0.95)", Default: "0.95", Lo: gossip.AtLeast(0), Hi: gossip.Below(1)}
+	Interval     = gossip.Param{Field: "Interval", Meaning: "length of a round", Unit: "seconds", Range: "≥ 0 seconds (0: none)", Lo: gossip.AtLeast(0)}
+	MessageBytes = gossip.Param{Field: "MessageBytes", Meaning: "bytes of one message", Range: "0..2^30 (0: none)", Lo: gossip.AtLeast(0), Hi: gossip.AtMost(1 << 30)}
+)
+
 // Validate checks every field; its error is a *FieldError naming the field
 // (Config.Fanout) and the valid range.
 func (c Config) Validate() error {
+	if err := Nodes.CheckInt("broadcast", "Config", c.Nodes); err != nil {
+		return err
+	}
 	switch {
-	case c.Nodes < 2 || c.Nodes > MaxNodes:
-		return fieldErr("Config.Nodes", "= %d: valid range 2..2^40", c.Nodes)
 	case !protocolNames.Valid(c.Protocol):
 		return fieldErr("Config.Protocol", "= %d: not a protocol", int(c.Protocol))
-	case !(c.Failed >= 0 && c.Failed < 1):
-		return fieldErr("Config.Failed", "= %g: valid range [0, 1)", c.Failed)
+	case !Failed.In(c.Failed):
+		return Failed.Check("broadcast", "Config", c.Failed)
 	case c.Live() < 2:
 		return fieldErr("Config.Failed", "= %g: leaves only the source live among N = %d (need ⌊φ·(N−1)⌋ ≤ N − 2)", c.Failed, c.Nodes)
 	case c.Fanout < 1 || c.Fanout >= c.Live():
 		return fieldErr("Config.Fanout", "= %d: valid range 1..%d (fewer than the %d live nodes)", c.Fanout, c.Live()-1, c.Live())
-	case !(c.Loss >= 0 && c.Loss < 1):
-		return fieldErr("Config.Loss", "= %g: valid range [0, 1)", c.Loss)
-	case c.Budget < 0 || c.Budget > MaxBudget:
-		return fieldErr("Config.Budget", "= %d: valid range 0..%d (0: no limit)", c.Budget, MaxBudget)
+	case !gossip.ValidLoss(c.Loss):
+		return gossip.Loss.Check("broadcast", "Config", c.Loss)
+	case !Budget.In(float64(c.Budget)):
+		return Budget.CheckInt("broadcast", "Config", c.Budget)
 	case c.Budget > 0 && !c.Protocol.pushes():
 		return fieldErr("Config.Budget", "= %d: a budget limits pushes; %v does not push", c.Budget, c.Protocol)
-	case !(c.Level > 0 && c.Level <= 1):
-		return fieldErr("Config.Level", "= %g: valid range (0, 1]", c.Level)
-	case !(c.Deadline >= 0) || math.IsInf(c.Deadline, 0):
-		return fieldErr("Config.Deadline", "= %g: valid range ≥ 0 (0: none)", c.Deadline)
-	case !(c.Confidence >= 0 && c.Confidence < 1):
-		return fieldErr("Config.Confidence", "= %g: valid range (0, 1) (0: 0.95)", c.Confidence)
-	case !(c.Interval >= 0) || math.IsInf(c.Interval, 0):
-		return fieldErr("Config.Interval", "= %g: valid range ≥ 0 seconds (0: none)", c.Interval)
-	case c.MessageBytes < 0 || c.MessageBytes > 1<<30:
-		return fieldErr("Config.MessageBytes", "= %d: valid range 0..2^30 (0: none)", c.MessageBytes)
 	}
-	return nil
+	for _, p := range []struct {
+		param gossip.Param
+		v     float64
+	}{{Level, c.Level}, {Deadline, c.Deadline}, {Confidence, c.Confidence}, {Interval, c.Interval}} {
+		if err := p.param.Check("broadcast", "Config", p.v); err != nil {
+			return err
+		}
+	}
+	return MessageBytes.CheckInt("broadcast", "Config", c.MessageBytes)
 }
 
 // DefaultRetransmitMult is memberlist's default RetransmitMult.

@@ -3,10 +3,10 @@ package chain
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/enum"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
 )
 
@@ -47,6 +47,10 @@ const (
 	MaxSteps            = 2e9
 )
 
+func fieldErr(field, format string, a ...any) error {
+	return &FieldError{Field: field, Msg: fmt.Sprintf(format, a...)}
+}
+
 // FieldError is an invalid field of Config; Field names it (Config.Nodes).
 // It is one type with tree's, sim's and chain's FieldError.
 type FieldError = fielderr.Error
@@ -60,52 +64,55 @@ func (c Config) Validate() error {
 	return nil
 }
 
+// The parameters of Config, each stated once: validate checks them and
+// the command line writes its flags' help from them.
+var (
+	Nodes   = gossip.Param{Field: "Nodes", Symbol: "N", Meaning: "number of nodes", Range: "2..5000 for the joint chain of X and Y, 2..10^7 for X alone", Lo: gossip.AtLeast(2), Hi: gossip.AtMost(MaxNodesReplication)}
+	Initial = gossip.Param{Field: "Initial", Meaning: "nodes holding d at t = 0", Range: "1..N", Default: "1", Lo: gossip.AtLeast(1)}
+	TMax    = gossip.Param{Field: "TMax", Meaning: "last output time", Unit: "rounds", Range: "> 0", Lo: gossip.Above(0)}
+	Dt      = gossip.Param{Field: "Dt", Meaning: "output spacing", Unit: "rounds", Range: "0 < dt ≤ t-max", Lo: gossip.Above(0)}
+	Level   = gossip.Param{Field: "Level", Symbol: "L", Meaning: "coverage level", Range: "(0, 1]", Lo: gossip.Above(0), Hi: gossip.AtMost(1)}
+)
+
 func (c Config) validate() error {
-	f := func(field, format string, a ...any) error {
-		return &FieldError{Field: field, Msg: fmt.Sprintf(format, a...)}
-	}
+	f := func(p gossip.Param, format string, a ...any) error { return p.Errorf("", "Config", format, a...) }
 	sh := c.Shuffle
 	maxN := MaxNodesJoint
 	if c.ReplicationOnly {
 		maxN = MaxNodesReplication
 	}
 	initial := max(c.Initial, 1)
+	shErr := sh.Validate()
 	switch {
 	case c.Nodes < 2 || c.Nodes > maxN:
-		return f("Config.Nodes", "%d: valid range 2..%d (the joint chain of X and Y has N²/2 states, %d bytes each, kept three times)", c.Nodes, maxN, 8)
+		return f(Nodes, "%d: valid range 2..%d (the joint chain of X and Y has N²/2 states, %d bytes each, kept three times)", c.Nodes, maxN, 8)
 	case sh.Cache < 1:
-		return f("Config.Shuffle.Cache", "%d: valid range 1..n", sh.Cache)
+		return fieldErr("Config.Shuffle.Cache", "%d: valid range 1..n", sh.Cache)
 	case sh.Items < sh.Cache:
-		return f("Config.Shuffle.Items", "%d: valid range c.. (c = %d)", sh.Items, sh.Cache)
+		return fieldErr("Config.Shuffle.Items", "%d: valid range c.. (c = %d)", sh.Items, sh.Cache)
 	case sh.Exchange < 1 || sh.Exchange > sh.Cache || sh.Exchange >= sh.Items:
-		return f("Config.Shuffle.Exchange", "%d: valid range 1..min(c, n−1) = 1..%d", sh.Exchange, min(sh.Cache, sh.Items-1))
+		return fieldErr("Config.Shuffle.Exchange", "%d: valid range 1..min(c, n−1) = 1..%d", sh.Exchange, min(sh.Cache, sh.Items-1))
+	case shErr != nil: // what the checks above leave to the shuffle's rule (Items ≤ gossip.MaxItems)
+		return fielderr.Within("", "Config", shErr)
 	case c.Initial < 0 || initial > c.Nodes:
-		return f("Config.Initial", "%d: valid range 1..N = 1..%d", c.Initial, c.Nodes)
-	case !(c.TMax > 0) || math.IsInf(c.TMax, 0):
-		return f("Config.TMax", "%g: must be > 0", c.TMax)
-	case !(c.Dt > 0) || c.Dt > c.TMax:
-		return f("Config.Dt", "%g: valid range (0, TMax] = (0, %g]", c.Dt, c.TMax)
+		return f(Initial, "%d: valid range %s = 1..%d", c.Initial, Initial.Range, c.Nodes)
+	case !TMax.In(c.TMax):
+		return f(TMax, "%g: must be %s", c.TMax, TMax.Range)
+	case !Dt.In(c.Dt) || c.Dt > c.TMax:
+		return f(Dt, "%g: valid range (0, TMax] = (0, %g]", c.Dt, c.TMax)
 	case c.TMax/c.Dt > 2e5:
 		// Each output row is printed as a table row of up to 17 values.
-		return f("Config.Dt", "%g: at most 2·10^5 output times (TMax/Dt = %g)", c.Dt, c.TMax/c.Dt)
+		return f(Dt, "%g: at most 2·10^5 output times (TMax/Dt = %g)", c.Dt, c.TMax/c.Dt)
 	case float64(c.Nodes)*c.TMax > MaxSteps:
-		return f("Config.TMax", "%g: N·TMax = %g shuffles, more than the %g this solver takes (minutes of work)", c.TMax, float64(c.Nodes)*c.TMax, float64(MaxSteps))
-	case c.Level != 0 && (c.ReplicationOnly || !(c.Level > 0 && c.Level <= 1)):
-		return f("Config.Level", "%g: valid range (0, 1], and not with ReplicationOnly", c.Level)
+		return f(TMax, "%g: N·TMax = %g shuffles, more than the %g this solver takes (minutes of work)", c.TMax, float64(c.Nodes)*c.TMax, float64(MaxSteps))
+	case c.Level != 0 && (c.ReplicationOnly || !Level.In(c.Level)):
+		return f(Level, "%g: valid range %s, and not with ReplicationOnly", c.Level, Level.Range)
 	case c.Time != gossip.Continuous && c.Time != gossip.Shuffles:
-		return f("Config.Time", "%v: valid values are continuous, shuffles", c.Time)
-	case c.PDrop != approx.Simplified && c.PDrop != approx.Gamma && c.PDrop != approx.Exact:
-		return f("Config.PDrop", "%v: valid values are simplified, gamma, exact", c.PDrop)
+		return fieldErr("Config.Time", "%v: valid values are %s", c.Time, enum.List(gossip.Continuous, gossip.Shuffles))
+	case !enum.Of[approx.Variant]().Valid(c.PDrop):
+		return fieldErr("Config.PDrop", "%v: valid values are %s", c.PDrop, enum.List[approx.Variant]())
 	case !gossip.ValidLoss(c.Loss):
-		return f("Config.Loss", "%g: valid range %s", c.Loss, gossip.Loss.Range)
-	}
-	if err := sh.Validate(); err != nil {
-		// What the checks above leave to it (Items ≤ gossip.MaxItems).
-		var fe *FieldError
-		if errors.As(err, &fe) {
-			return f("Config."+fe.Field, "%s", fe.Msg)
-		}
-		return err
+		return gossip.Loss.Check("", "Config", c.Loss)
 	}
 	return nil
 }

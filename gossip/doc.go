@@ -12,7 +12,13 @@
 //   - FieldError, the error that names an invalid field (Shuffle.Cache,
 //     Config.Nodes) and says what is wrong with it; every package returns
 //     it wrapped behind its own prefix, so errors.As finds it, and the CLI
-//     maps the field to its flag.
+//     maps the field to its flag;
+//   - Param, one parameter stated once, on its field: its Go path, symbol,
+//     meaning, unit, default and valid range (text and constant bounds).
+//     Each package states its own (gossip.Items, chain.TMax, ode.RTol,
+//     broadcast.Fanout, tree.Degree); its Validate checks them (Param.Check)
+//     and the command line writes each flag's help and binds it to the
+//     field from the same Param (internal/cli FlagSet.IntParam).
 //
 // The number of nodes is never part of Shuffle: a model that needs it has a
 // field named Nodes beside it.

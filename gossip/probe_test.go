@@ -24,4 +24,13 @@ func TestNastyValues(t *testing.T) {
 	probe.Func(t, "MethodNames", gossip.MethodNames, set)
 	probe.Func(t, "ValidLoss", gossip.ValidLoss, set, 0.1)
 	probe.Func(t, "Param.Usage", gossip.Param.Usage, set, gossip.Loss)
+	probe.Func(t, "Param.In", gossip.Param.In, set, gossip.Loss, 0.5)
+	probe.Func(t, "Param.Check", gossip.Param.Check, set, gossip.Loss, "pkg", "Config", 0.5)
+	probe.Func(t, "Param.CheckInt", gossip.Param.CheckInt, set, gossip.Workers, "pkg", "Settings", 4)
+	probe.Func(t, "Param.Path", gossip.Param.Path, set, gossip.Loss, "Config")
+	probe.Func(t, "Param.Errorf", gossip.Param.Errorf, set, gossip.Loss, "pkg", "Config", "= %g", []any{0.5})
+	probe.Func(t, "AtLeast", gossip.AtLeast, set, 1.0)
+	probe.Func(t, "Above", gossip.Above, set, 1.0)
+	probe.Func(t, "AtMost", gossip.AtMost, set, 1.0)
+	probe.Func(t, "Below", gossip.Below, set, 1.0)
 }

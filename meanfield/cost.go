@@ -6,6 +6,7 @@ import (
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/fielderr"
 	"github.com/gossipkit/gossipkit/ode"
 )
 
@@ -35,15 +36,22 @@ func PlateauSteps(m approx.Model, tMax float64) float64 {
 // second and 80 MB of dense output.
 const MaxSolveSteps = 1_000_000
 
-// checkPlateauSteps refuses, before any work, an integration that must
-// take more steps than the integrator's limit (set.MaxSteps, default
-// 10^6, at most MaxSolveSteps): it would run to the limit and fail, or,
-// with a larger set.MaxSteps, run for minutes without a context.
-func checkPlateauSteps(m approx.Model, tMax float64, set ode.Settings) error {
-	limit := set.MaxSteps
-	if limit <= 0 || limit > MaxSolveSteps {
-		limit = MaxSolveSteps
+// stepLimit is the one rule for Solve's step limit from set.MaxSteps: a
+// negative MaxSteps is a field error (ode.MaxSteps, as ode.DormandPrince
+// refuses it), 0 means MaxSolveSteps (ode's default), and a larger value
+// than MaxSolveSteps is capped at it. checkPlateauSteps and the
+// integration both use it.
+func stepLimit(set ode.Settings) (int, error) {
+	if err := set.Validate(); err != nil {
+		return 0, fielderr.Within("meanfield", "", err)
 	}
+	return min(set.StepLimit(), MaxSolveSteps), nil
+}
+
+// checkPlateauSteps refuses, before any work, an integration that must
+// take more steps than limit (stepLimit): it would run to the limit and
+// fail.
+func checkPlateauSteps(m approx.Model, tMax float64, limit int) error {
 	if n := PlateauSteps(m, tMax); !(n <= float64(limit)) {
 		return fmt.Errorf("meanfield: tMax = %g needs at least %.3g integrator steps (tMax·k/3.3: the plateau limits the step to 3.3/k = %.3g rounds), more than the %d allowed: %w",
 			tMax, n, dopriStability/m.Rate(), limit, gossip.ErrTooLarge)

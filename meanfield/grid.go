@@ -43,14 +43,14 @@ func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm gossip
 	if err := checkModel(m); err != nil {
 		return nil, err
 	}
-	if !(tMax > 0) || !(dt > 0) || dt > tMax {
-		return nil, fmt.Errorf("meanfield: need 0 < dt ≤ tMax (dt = %g, tMax = %g)", dt, tMax)
+	if err := checkGrid(tMax, dt); err != nil {
+		return nil, err
 	}
 	if tm != gossip.Continuous && tm != gossip.Synchronous {
 		return nil, fmt.Errorf("meanfield: time model %v: the refined mean field is continuous or synchronous", tm)
 	}
 	if tm == gossip.Synchronous && math.Abs(dt-math.Round(dt)) > 1e-9 {
-		return nil, fmt.Errorf("meanfield: dt = %g: synchronous time needs a whole number of rounds", dt)
+		return nil, Dt.Errorf("meanfield", "", "= %g: with synchronous time the output spacing is a whole number of rounds", dt)
 	}
 	if err := checkPoints(tMax, dt); err != nil {
 		return nil, err
@@ -105,6 +105,25 @@ func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm gossip
 	return out, nil
 }
 
+// The arguments tMax and dt of Solve and RefineGrid, each stated once:
+// checkGrid checks them and the command line writes its flags' help from
+// them. Their field errors name the argument (tMax, dt).
+var (
+	TMax = gossip.Param{Field: "tMax", Meaning: "last time", Unit: "rounds", Range: "> 0", Lo: gossip.Above(0)}
+	Dt   = gossip.Param{Field: "dt", Meaning: "output spacing", Unit: "rounds", Range: "0 < dt ≤ t-max", Lo: gossip.Above(0)}
+)
+
+// checkGrid checks 0 < tMax < ∞ and 0 < dt ≤ tMax.
+func checkGrid(tMax, dt float64) error {
+	if err := TMax.Check("meanfield", "", tMax); err != nil {
+		return err
+	}
+	if !Dt.In(dt) || dt > tMax {
+		return Dt.Errorf("meanfield", "", "= %g: valid range (0, t-max] = (0, %g]", dt, tMax)
+	}
+	return nil
+}
+
 // MaxIntervals is the most output intervals, round(tMax/dt), that Solve
 // and RefineGrid compute (the command line's limit of 10⁶ rows): each
 // point keeps five values in Solve and about 200 bytes in RefineGrid (x,
@@ -120,7 +139,7 @@ func checkPoints(tMax, dt float64) error {
 		return fmt.Errorf("meanfield: tMax = %g: need a finite tMax", tMax)
 	}
 	if n := math.Round(tMax / dt); !(n <= MaxIntervals) {
-		return fmt.Errorf("meanfield: tMax = %g, dt = %g: %.3g output intervals, more than MaxIntervals = %g: %w", tMax, dt, n, float64(MaxIntervals), gossip.ErrTooLarge)
+		return fmt.Errorf("meanfield: dt = %g: %.3g output intervals to tMax = %g, more than MaxIntervals = %g: %w", dt, n, tMax, float64(MaxIntervals), gossip.ErrTooLarge)
 	}
 	return nil
 }
@@ -143,24 +162,28 @@ type Solution struct {
 // Config does not validate or whose P, Q, X0 or Y0 is not in [0, 1] (a
 // *FieldError naming Model.Config.Nodes, Model.P); a grid of more than
 // MaxIntervals intervals; and a tMax whose plateau alone needs more steps
-// than set.MaxSteps or MaxSolveSteps (PlateauSteps). It takes at most
-// MaxSolveSteps steps whatever set.MaxSteps says.
+// than its step limit (PlateauSteps). The step limit is set.MaxSteps
+// capped at MaxSolveSteps, 0 meaning MaxSolveSteps; a negative MaxSteps is
+// a field error on Settings.MaxSteps (the one rule, stepLimit). tMax and
+// dt are checked by their parameters TMax and Dt.
 func Solve(m approx.Model, tMax, dt float64, set ode.Settings) (*Solution, error) {
 	if err := checkModel(m); err != nil {
 		return nil, err
 	}
-	if !(tMax > 0) || !(dt > 0) || dt > tMax {
-		return nil, fmt.Errorf("meanfield: need 0 < dt ≤ tMax (dt = %g, tMax = %g)", dt, tMax)
+	if err := checkGrid(tMax, dt); err != nil {
+		return nil, err
+	}
+	limit, err := stepLimit(set)
+	if err != nil {
+		return nil, err
 	}
 	if err := checkPoints(tMax, dt); err != nil {
 		return nil, err
 	}
-	if err := checkPlateauSteps(m, tMax, set); err != nil {
+	if err := checkPlateauSteps(m, tMax, limit); err != nil {
 		return nil, err
 	}
-	if set.MaxSteps == 0 || set.MaxSteps > MaxSolveSteps {
-		set.MaxSteps = MaxSolveSteps // the default of ode, and Solve's bound
-	}
+	set.MaxSteps = limit
 	sol, err := ode.DormandPrince(XZ(m), 0, []float64{m.X0, zOfCoverage(m.Y0)}, tMax, set)
 	if err != nil {
 		return nil, fmt.Errorf("meanfield: %w", err)

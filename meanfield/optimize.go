@@ -66,21 +66,29 @@ type OptimizeConfig struct {
 	Loss float64
 }
 
+// The parameters of OptimizeConfig besides the shuffle's and the loss,
+// each stated once: Validate checks them and the command line writes its
+// flags' help from them.
+var (
+	OptimizeNodes = gossip.Param{Field: "Nodes", Symbol: "N", Meaning: "number of nodes", Range: "≥ 2", Lo: gossip.AtLeast(2)}
+	OptimizeLevel = gossip.Param{Field: "Level", Meaning: "coverage level for the time criterion", Range: "(0, 1)", Lo: gossip.Above(0), Hi: gossip.Below(1)}
+)
+
 // Validate checks 2 ≤ Nodes, 1 ≤ Cache < Items ≤ gossip.MaxItems,
 // 0 < Level < 1 and 0 ≤ Loss < 1; a problem is a *FieldError naming the
 // field.
 func (c OptimizeConfig) Validate() error {
 	switch {
-	case c.Nodes < 2:
-		return fielderr.New("meanfield", "OptimizeConfig.Nodes", "= %d: need Nodes ≥ 2", c.Nodes)
+	case !OptimizeNodes.In(float64(c.Nodes)):
+		return OptimizeNodes.CheckInt("meanfield", "OptimizeConfig", c.Nodes)
 	case c.Cache < 1:
 		return fielderr.New("meanfield", "OptimizeConfig.Cache", "= %d: need Cache ≥ 1", c.Cache)
 	case c.Cache >= c.Items || c.Items > gossip.MaxItems:
 		return fielderr.New("meanfield", "OptimizeConfig.Items", "= %d: need Cache = %d < Items ≤ %d for an interior optimum", c.Items, c.Cache, gossip.MaxItems)
-	case !(c.Level > 0 && c.Level < 1):
-		return fielderr.New("meanfield", "OptimizeConfig.Level", "= %g: need 0 < Level < 1", c.Level)
+	case !OptimizeLevel.In(c.Level):
+		return OptimizeLevel.Check("meanfield", "OptimizeConfig", c.Level)
 	case !gossip.ValidLoss(c.Loss):
-		return fielderr.New("meanfield", "OptimizeConfig."+gossip.Loss.Field, "= %g: need %s", c.Loss, gossip.Loss.Range)
+		return gossip.Loss.Check("meanfield", "OptimizeConfig", c.Loss)
 	}
 	return nil
 }

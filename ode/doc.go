@@ -21,7 +21,10 @@
 //
 // Settings holds the numerical knobs; the zero value of each field means
 // its documented default, so Settings{} integrates at rtol 1e-6. Errors are
-// prefixed "ode: " and name the Settings field at fault. The integrators
+// prefixed "ode: " and name the Settings field at fault: the ranges of
+// RTol, ATol and MaxSteps are stated once, as the parameters ode.RTol,
+// ode.ATol and ode.MaxSteps, and checked by Settings.Validate (a negative
+// MaxSteps is an error, not the default). The integrators
 // take no context: the systems of package meanfield (two to nine smooth
 // equations) integrate in milliseconds, and MaxSteps bounds the work.
 package ode

@@ -12,13 +12,14 @@ type Func func(t float64, y, dydt []float64)
 // Settings control DormandPrince. The zero value of a field means its
 // default.
 type Settings struct {
-	RTol float64 // relative tolerance, default 1e-6; must be in (0, 1)
-	ATol float64 // absolute tolerance, default RTol·1e-3; must be ≥ 0
+	RTol float64 // relative tolerance, default 1e-6; in [1e-14, 1) (ode.RTol)
+	ATol float64 // absolute tolerance, default RTol·1e-3; in [0, 1] (ode.ATol)
 	// InitialStep is the first step; 0 chooses it (Hairer's heuristic).
 	InitialStep float64
 	// MaxStep bounds |h|; 0 means the length of the interval.
 	MaxStep float64
-	// MaxSteps bounds the number of attempted steps; default 1e6.
+	// MaxSteps bounds the number of attempted steps; default 1e6 (0);
+	// a negative value is an error (ode.MaxSteps).
 	MaxSteps int
 	// FixedStep > 0 disables error control: every step has this size (the
 	// last one is shortened to land on t1). Used to measure the order.
@@ -74,31 +75,23 @@ func DormandPrince(f Func, t0 float64, y0 []float64, t1 float64, set Settings, e
 	if !(t1 > t0) {
 		return nil, fmt.Errorf("ode: need t1 > t0, got [%g, %g]", t0, t1)
 	}
+	if err := set.Validate(); err != nil {
+		return nil, err
+	}
 	if set.RTol == 0 {
 		set.RTol = 1e-6
-	}
-	if !(set.RTol > 0 && set.RTol < 1) {
-		return nil, fmt.Errorf("ode: Settings.RTol = %g: need 0 < RTol < 1", set.RTol)
 	}
 	if set.ATol == 0 {
 		set.ATol = set.RTol * 1e-3
 	}
-	if set.ATol < 0 {
-		return nil, fmt.Errorf("ode: Settings.ATol = %g: need ATol ≥ 0", set.ATol)
-	}
-	if set.MaxSteps == 0 {
-		set.MaxSteps = 1_000_000
-	}
+	set.MaxSteps = set.StepLimit()
 	for _, h := range []struct {
 		name string
 		v    float64
-	}{{"MaxStep", set.MaxStep}, {"FixedStep", set.FixedStep}, {"InitialStep", set.InitialStep}} {
-		if math.IsNaN(h.v) || math.IsInf(h.v, 0) {
-			return nil, fmt.Errorf("ode: Settings.%s = %g: need a finite step", h.name, h.v)
-		}
+	}{{"MaxStep", set.MaxStep}, {"FixedStep", set.FixedStep}} {
 		// A step that cannot reach t1 within MaxSteps is refused before
 		// any work (it would take MaxSteps steps and fail).
-		if h.name != "InitialStep" && h.v > 0 && !((t1-t0)/h.v <= float64(set.MaxSteps)) {
+		if h.v > 0 && !((t1-t0)/h.v <= float64(set.MaxSteps)) {
 			return nil, fmt.Errorf("ode: Settings.%s = %g needs %g steps to reach t1, more than MaxSteps = %d", h.name, h.v, (t1-t0)/h.v, set.MaxSteps)
 		}
 	}

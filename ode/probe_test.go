@@ -15,6 +15,8 @@ func TestNastyValues(t *testing.T) {
 	probe.Func(t, "Grid", Grid, set, 10.0, 1.0)
 	probe.Func(t, "RK4", RK4, set, decay, 0.0, []float64{1}, 1.0, 0.1, func(float64, []float64) {})
 	probe.Func(t, "DormandPrince", DormandPrince, set, decay, 0.0, []float64{1}, 1.0, Settings{})
+	probe.Func(t, "Settings.Validate", Settings.Validate, set, Settings{RTol: 1e-8})
+	probe.Func(t, "Settings.StepLimit", Settings.StepLimit, set, Settings{})
 	sol, err := DormandPrince(decay, 0, []float64{1}, 1, Settings{})
 	if err != nil {
 		t.Fatal(err)

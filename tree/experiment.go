@@ -38,10 +38,7 @@ func (x Experiment) Validate() error {
 	if err := x.Cfg.Validate(); err != nil {
 		return err
 	}
-	if x.Seeds < 1 || x.Seeds > MaxSeeds {
-		return &FieldError{Pkg: "tree", Field: "Experiment.Seeds", Msg: fmt.Sprintf("%d: valid range 1..%d", x.Seeds, MaxSeeds)}
-	}
-	return nil
+	return Seeds.CheckInt("tree", "Experiment", x.Seeds)
 }
 
 // Indices returns the seed indices of shard id (nil: every seed), in order.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/bits"
 
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/enum"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
 	"github.com/gossipkit/gossipkit/internal/rng"
@@ -151,15 +152,25 @@ func (c *Config) defaults() {
 // It is one type with tree's, sim's and chain's FieldError.
 type FieldError = fielderr.Error
 
+// The numeric parameters of Config and Experiment, each stated once:
+// Validate checks them and the command line writes its flags' help from
+// them.
+var (
+	Nodes        = gossip.Param{Field: "Nodes", Symbol: "N", Meaning: "number of nodes", Range: "1..4194304", Lo: gossip.AtLeast(1), Hi: gossip.AtMost(1 << 22)}
+	Degree       = gossip.Param{Field: "Degree", Meaning: "k, the most children a node accepts", Range: "1..65536", Lo: gossip.AtLeast(1), Hi: gossip.AtMost(1 << 16)}
+	FailFraction = gossip.Param{Field: "FailFraction", Meaning: "fraction of nodes failing at once", Range: "[0, 1)", Lo: gossip.AtLeast(0), Hi: gossip.Below(1)}
+	Seeds        = gossip.Param{Field: "Seeds", Meaning: "number of seeds (runs) to aggregate", Range: "1..10^6", Lo: gossip.AtLeast(1), Hi: gossip.AtMost(MaxSeeds)}
+)
+
 // Validate checks the configuration; a problem is a *FieldError.
 func (c Config) Validate() error {
 	switch {
-	case c.Nodes < 1 || c.Nodes > 1<<22:
-		return &FieldError{Pkg: "tree", Field: "Config.Nodes", Msg: fmt.Sprintf("%d: valid range 1..%d", c.Nodes, 1<<22)}
-	case c.Degree < 1 || c.Degree > 1<<16:
-		return &FieldError{Pkg: "tree", Field: "Config.Degree", Msg: fmt.Sprintf("%d: valid range 1..65536", c.Degree)}
-	case !(c.FailFraction >= 0 && c.FailFraction < 1):
-		return &FieldError{Pkg: "tree", Field: "Config.FailFraction", Msg: fmt.Sprintf("%g: valid range [0, 1)", c.FailFraction)}
+	case !Nodes.In(float64(c.Nodes)):
+		return Nodes.CheckInt("tree", "Config", c.Nodes)
+	case !Degree.In(float64(c.Degree)):
+		return Degree.CheckInt("tree", "Config", c.Degree)
+	case !FailFraction.In(c.FailFraction):
+		return FailFraction.Check("tree", "Config", c.FailFraction)
 	case c.FailFraction > 0 && c.Nodes-int(math.Round(c.FailFraction*float64(c.Nodes))) < 2:
 		return &FieldError{Pkg: "tree", Field: "Config.FailFraction", Msg: fmt.Sprintf("%g: leaves fewer than 2 of N = %d nodes to repair a tree from; valid range [0, %g]", c.FailFraction, c.Nodes, (float64(c.Nodes)-2.5)/float64(c.Nodes))}
 	case c.Degree == 1 && c.Nodes > 20000:

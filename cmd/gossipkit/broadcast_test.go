@@ -30,9 +30,9 @@ func TestPlanProtocolBadInput(t *testing.T) {
 		{[]string{"--protocol", "pull", "--fanout", "0:3"}, "--fanout 0: valid range 1..999"},
 		{[]string{"--protocol", "push", "--fanout", "5:2"}, "--fanout"},
 		{[]string{"--protocol", "push", "--fanout", "1:20000"}, "--fanout \"1:20000\": at most 10000 values"},
-		{[]string{"--protocol", "push", "--loss", "1"}, "--loss 1: valid range [0, 1)"},
-		{[]string{"--protocol", "push", "--loss", "-0.01"}, "--loss -0.01: valid range [0, 1)"},
-		{[]string{"--protocol", "push", "--loss", "NaN"}, "--loss NaN: valid range [0, 1)"},
+		{[]string{"--protocol", "push", "--loss", "1"}, "--loss 1: valid range 0 ≤ ε < 1"},
+		{[]string{"--protocol", "push", "--loss", "-0.01"}, "--loss -0.01: valid range 0 ≤ ε < 1"},
+		{[]string{"--protocol", "push", "--loss", "NaN"}, "--loss NaN: valid range 0 ≤ ε < 1"},
 		{[]string{"--protocol", "push-pull", "--failed", "1"}, "--failed 1: valid range [0, 1)"},
 		// N = 2, φ = 0.9: ⌊0.9·1⌋ = 0 down, but then fanout 3 ≥ 2 live.
 		{[]string{"--protocol", "push", "-N", "2", "--failed", "0.9"}, "--fanout 3: valid range 1..1"},

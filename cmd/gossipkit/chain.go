@@ -12,22 +12,19 @@ import (
 
 func cmdChain(fs *cli.FlagSet) cli.Run {
 	cfg := chain.Config{Nodes: 100, Shuffle: defaultShuffle, Initial: 1, TMax: 150, Dt: 1}
-	fs.IntField(&cfg.Nodes, "N", "Config.Nodes", "number of nodes N (2..5000 jointly with coverage, 2..10^7 with --replication-only or --quasi-stationary)")
+	fs.IntParam(&cfg.Nodes, "N", "Config", chain.Nodes)
 	cli.ShuffleFlags(fs, &cfg.Shuffle, "Config.", true)
-	fs.IntField(&cfg.Initial, "initial", "Config.Initial", "nodes holding d at t = 0 (1..N)")
-	fs.FloatField(&cfg.TMax, "t-max", "Config.TMax", "last output time, in rounds (> 0)")
-	fs.FloatField(&cfg.Dt, "dt", "Config.Dt", "output spacing, in rounds (0 < dt ≤ t-max)")
+	fs.IntParam(&cfg.Initial, "initial", "Config", chain.Initial)
+	fs.FloatParam(&cfg.TMax, "t-max", "Config", chain.TMax)
+	fs.FloatParam(&cfg.Dt, "dt", "Config", chain.Dt)
 	timeFlag(fs, &cfg.Time, "Config.Time", gossip.Continuous, gossip.Shuffles)
 	pdropFlag(fs, &cfg.PDrop, "Config.PDrop")
 	fs.BoolVar(&cfg.ReplicationOnly, "replication-only", false, "solve the chain of X alone (no coverage columns)")
-	fs.FloatField(&cfg.Level, "level", "Config.Level", "coverage level L in (0, 1]: add p_level = P(Y(t) ≥ ⌈L·N⌉) and the law of the time to L")
+	fs.FloatParam(&cfg.Level, "level", "Config", chain.Level, "add p_level = P(Y(t) ≥ ⌈L·N⌉) and the law of the time to L")
 	cli.LossFlag(fs, &cfg.Loss, "Config.Loss", false)
 	qs := fs.Bool("quasi-stationary", false, "with --loss > 0: print instead the quasi-stationary law of X, P(X = x | d alive) in the long run, for x = 1..N (up to the last x whose p is not 0 in float64)")
 	format, out := fs.Output("csv")
 	return func(ctx context.Context, e *env) error {
-		if cfg.Initial < 1 { // the library reads 0 as its default, 1
-			return usagef("--initial %d: valid range 1..N = 1..%d", cfg.Initial, cfg.Nodes)
-		}
 		if *qs {
 			return quasiStationary(ctx, e, fs, cfg, *format, *out)
 		}

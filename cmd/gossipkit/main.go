@@ -27,9 +27,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/gossipkit/gossipkit/internal/buildinfo"
 	"github.com/gossipkit/gossipkit/internal/cli"
+	"github.com/gossipkit/gossipkit/plots"
 )
 
 // version is the toolkit's version, printed by "gossipkit version".
@@ -46,7 +48,7 @@ type env = cli.Env
 var program = &cli.Program{
 	Name: "gossipkit", Version: version,
 	Summary: "numerical analysis of information dissemination in peer-to-peer systems",
-	Footer:  "Every command takes --format text|json|csv|markdown where it prints a table.",
+	Footer:  "Every command takes --format " + strings.Join(plots.Formats, "|") + " where it prints a table.",
 	Commands: []*cli.Command{
 		{Name: "pdrop", Short: "exact drop probability: formula (1), γ form, simplified, enumeration", Flags: cmdPDrop},
 		{Name: "gamma-check", Short: "verify the γ form against formula (1) on a grid", Flags: cmdGammaCheck},

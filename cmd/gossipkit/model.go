@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/gossip"
@@ -38,11 +37,12 @@ func cmdODE(fs *cli.FlagSet) cli.Run {
 	cfg := approx.Config{Nodes: 2500, Shuffle: defaultShuffle, Initial: 1}
 	fs.IntField(&cfg.Nodes, "N", "Config.Nodes", "number of nodes N (≥ 2)")
 	cli.ShuffleFlags(fs, &cfg.Shuffle, "Config.", true)
-	tMax := fs.Float64("t-max", 300, "last time, in rounds (> 0)")
-	fs.Bind("tMax", "t-max") // meanfield.Solve's argument, as its refusals name it
-	dt := fs.Float64("dt", 1, "output spacing, in rounds (0 < dt ≤ t-max)")
-	rtol := fs.Float64("rtol", 1e-10, "relative tolerance of the integrator, in [1e-14, 1)")
-	atol := fs.Float64("atol", 1e-13, "absolute tolerance of the integrator (≥ 0)")
+	tMax, dt := 300.0, 1.0
+	fs.FloatParam(&tMax, "t-max", "", meanfield.TMax)
+	fs.FloatParam(&dt, "dt", "", meanfield.Dt)
+	set := ode.Settings{RTol: 1e-10, ATol: 1e-13}
+	fs.FloatParam(&set.RTol, "rtol", "Settings", ode.RTol)
+	fs.FloatParam(&set.ATol, "atol", "Settings", ode.ATol)
 	fs.IntField(&cfg.Initial, "initial", "Config.Initial", "initial number of copies of d (1..N)")
 	pdropFlag(fs, &cfg.PDrop, "Config.PDrop")
 	cli.LossFlag(fs, &cfg.Loss, "Config.Loss", false)
@@ -51,38 +51,20 @@ func cmdODE(fs *cli.FlagSet) cli.Run {
 	timeFlag(fs, &tm, "", gossip.Continuous, gossip.Synchronous).Alias("discrete", gossip.Synchronous, "(or its former name discrete)")
 	format, out := fs.Output("csv")
 	return func(ctx context.Context, e *env) error {
-		switch {
-		case !(*tMax > 0) || math.IsInf(*tMax, 0):
-			return usagef("--t-max %g: must be > 0", *tMax)
-		case !(*dt > 0) || *dt > *tMax:
-			return usagef("--dt %g: valid range (0, t-max] = (0, %g]", *dt, *tMax)
-		case *tMax / *dt > 1e6:
-			// Each output row holds up to 9 boxed values (~300 bytes).
-			return usagef("--dt %g: at most 10^6 output rows (t-max/dt = %g)", *dt, *tMax / *dt)
-		case !(*rtol >= minRTol && *rtol < 1):
-			// Below ~50 ulp no step can meet the tolerance: the step size
-			// underflows and the solution becomes NaN (--rtol 1e-300).
-			return usagef("--rtol %g: valid range [%g, 1)", *rtol, minRTol)
-		case !(*atol >= 0 && *atol <= 1):
-			// x and y are fractions: an absolute tolerance above 1 accepts any answer.
-			return usagef("--atol %g: valid range [0, 1]", *atol)
-		case cfg.Initial < 1: // the library reads 0 as 1
+		if cfg.Initial < 1 { // the library reads 0 as 1
 			return usagef("--initial %d: valid range 1..N = 1..%d", cfg.Initial, cfg.Nodes)
-		case *refined && tm != gossip.Continuous && math.Abs(*dt-math.Round(*dt)) > 1e-9:
-			return usagef("--dt %g: with --time %s the output spacing is a whole number of rounds", *dt, tm)
 		}
 		m, err := approx.NewModel(cfg)
 		if err != nil {
 			return err
 		}
-		set := ode.Settings{RTol: *rtol, ATol: *atol}
-		sol, err := meanfield.Solve(m, *tMax, *dt, set)
+		sol, err := meanfield.Solve(m, tMax, dt, set)
 		if err != nil {
 			return err
 		}
 		var ref *meanfield.RefinedCurves
 		if *refined {
-			if ref, err = meanfield.RefineGrid(ctx, m, *tMax, *dt, tm, set); err != nil {
+			if ref, err = meanfield.RefineGrid(ctx, m, tMax, dt, tm, set); err != nil {
 				return err
 			}
 		}
@@ -105,8 +87,8 @@ func cmdOptimal(fs *cli.FlagSet) cli.Run {
 	cfg := meanfield.OptimizeConfig{Items: 500, Cache: 100, Nodes: 2500, Level: 0.99}
 	fs.IntField(&cfg.Items, "n", "OptimizeConfig.Items", gossip.Items.Usage())
 	fs.IntField(&cfg.Cache, "c", "OptimizeConfig.Cache", gossip.Cache.Usage())
-	fs.IntField(&cfg.Nodes, "N", "OptimizeConfig.Nodes", "number of nodes N (≥ 2), for the time to coverage")
-	fs.FloatField(&cfg.Level, "level", "OptimizeConfig.Level", "coverage level for the time criterion, in (1/N, 1)")
+	fs.IntParam(&cfg.Nodes, "N", "OptimizeConfig", meanfield.OptimizeNodes, "for the time to coverage")
+	fs.FloatParam(&cfg.Level, "level", "OptimizeConfig", meanfield.OptimizeLevel)
 	format, out := fs.Output("text")
 	return func(ctx context.Context, e *env) error {
 		res, err := meanfield.Optimize(ctx, cfg)
@@ -116,7 +98,3 @@ func cmdOptimal(fs *cli.FlagSet) cli.Run {
 		return outputTable(e, *out, *format, report.OptimalTable(cfg, res))
 	}
 }
-
-// minRTol is the smallest relative tolerance ode accepts: about 50 times
-// the double-precision unit round-off 2^−53 ≈ 1.1e−16.
-const minRTol = 1e-14

@@ -14,14 +14,10 @@ import (
 )
 
 func cmdPDrop(fs *cli.FlagSet) cli.Run {
-	nS := fs.String("n", "", "number of items n: V, LO:HI or LO:HI:STEP (required)")
-	cS := fs.String("c", "", "cache size c: V, LO:HI or LO:HI:STEP (required)")
-	sS := fs.String("s", "", fmt.Sprintf("exchange size s: V, LO:HI or LO:HI:STEP (required; formula (1) by its closed form, exact while min(s, n−s)·bitlen(n) ≤ %d: every s ≤ 51150 at any n)", exact.MaxBits))
+	nsc := cli.ShuffleRanges(fs, "", [3]string{2: fmt.Sprintf("; formula (1) by its closed form, exact while min(s, n−s)·bitlen(n) ≤ %d: every s ≤ 51150 at any n", exact.MaxBits)})
+	nS, cS, sS := nsc[0], nsc[1], nsc[2]
 	enum := fs.Bool("enumerate", false, fmt.Sprintf("also enumerate one shuffle exhaustively (n ≤ 63, C(n,s) ≤ %d)", exact.MaxEnumeration))
 	format, out := fs.Output("text")
-	fs.Bind("Shuffle.Items", "n")
-	fs.Bind("Shuffle.Cache", "c")
-	fs.Bind("Shuffle.Exchange", "s")
 	return func(ctx context.Context, e *env) error { return pdrop(ctx, e, fs, *nS, *cS, *sS, *enum, *format, *out) }
 }
 

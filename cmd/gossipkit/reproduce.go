@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -112,30 +113,35 @@ func cmdPlot(fs *cli.FlagSet, fig string) cli.Run {
 	cli.WorkersFlag(fs, workers, sim.DefaultWorkers())
 	cs := fs.String("cs", "250,500", "fig4: cache sizes c, comma-separated")
 	ss := fs.String("ss", "1,2,5,10,25", "fig4: exchange sizes s, comma-separated")
-	fs.IntVar(&sc.Fig4NMax, "n-max", sc.Fig4NMax, "fig4: largest n")
-	fs.IntVar(&sc.Fig4Step, "step", sc.Fig4Step, "fig4: step in n")
-	fs.IntVar(&sc.Nodes, "N", sc.Nodes, "fig7, fig8: nodes N")
-	fs.IntVar(&sc.Cache, "c", sc.Cache, "fig7, fig8, optimal: cache size c")
-	fs.IntVar(&sc.Exchange, "s", sc.Exchange, "fig7, fig8: exchange size s")
 	ns := fs.String("ns", "500,1000,2000", "fig7, fig8: numbers of items n, comma-separated (optimal: the first)")
-	fs.IntVar(&sc.Warmup, "warmup", sc.Warmup, "fig7, fig8: warm-up rounds")
-	fs.IntVar(&sc.Rounds, "rounds", sc.Rounds, "fig7, fig8: rounds observed")
-	fs.IntVar(&sc.Reps, "reps", sc.Reps, "fig7, fig8: replications")
-	fs.IntVar(&sc.OptNodes, "opt-N", sc.OptNodes, "optimal: nodes N of the simulation")
 	optS := fs.String("opt-s", "10,20,30,40,50,53,60,70,80,90", "optimal: exchange sizes simulated, comma-separated")
-	fs.IntVar(&sc.OptReps, "opt-reps", sc.OptReps, "optimal: replications per s")
-	fs.IntVar(&sc.OptRounds, "opt-rounds", sc.OptRounds, "optimal: rounds observed per s")
-	// The fields the figure's configurations name, bound to their flags.
-	binds := [][2]string{{"Config.Shuffle.Cache", "c"}, {"Config.Shuffle.Items", "ns"}, {"Scale.Cache", "c"}, {"Scale.Ns", "ns"},
-		{"Scale.Fig4C", "cs"}, {"Scale.Fig4S", "ss"}, {"Scale.Fig4NMax", "n-max"}, {"Scale.Fig4Step", "step"}, {"Scale.OptS", "opt-s"}}
-	if fig == "optimal" {
-		binds = append(binds, [2]string{"Config.Nodes", "opt-N"}, [2]string{"Config.Reps", "opt-reps"}, [2]string{"Config.Rounds", "opt-rounds"})
-	} else {
-		binds = append(binds, [2]string{"Config.Nodes", "N"}, [2]string{"Config.Shuffle.Exchange", "s"}, [2]string{"Config.Warmup", "warmup"},
-			[2]string{"Config.Rounds", "rounds"}, [2]string{"Config.Reps", "reps"})
+	for _, b := range [][2]string{{"Scale.Fig4C", "cs"}, {"Scale.Fig4S", "ss"}, {"Scale.Ns", "ns"}, {"Config.Shuffle.Items", "ns"}, {"Scale.OptS", "opt-s"}} {
+		fs.Bind(b[0], b[1]) // the lists, parsed below
 	}
-	for _, b := range binds {
-		fs.Bind(b[0], b[1])
+	// Each integer flag sets a field of Scale and, in the configurations
+	// the figures it applies to run (sim.Config, chain.Config), the field
+	// config: both are bound to it here, with the flag.
+	for _, f := range []struct {
+		p                   *int
+		name, field, config string
+		usage               string
+	}{
+		{&sc.Fig4NMax, "n-max", "Fig4NMax", "", "fig4: largest n"},
+		{&sc.Fig4Step, "step", "Fig4Step", "", "fig4: step in n"},
+		{&sc.Nodes, "N", "Nodes", "Nodes", "fig7, fig8: nodes N"},
+		{&sc.Cache, "c", "Cache", "Shuffle.Cache", "fig7, fig8, optimal: cache size c"},
+		{&sc.Exchange, "s", "Exchange", "Shuffle.Exchange", "fig7, fig8: exchange size s"},
+		{&sc.Warmup, "warmup", "Warmup", "Warmup", "fig7, fig8: warm-up rounds"},
+		{&sc.Rounds, "rounds", "Rounds", "Rounds", "fig7, fig8: rounds observed"},
+		{&sc.Reps, "reps", "Reps", "Reps", "fig7, fig8: replications"},
+		{&sc.OptNodes, "opt-N", "OptNodes", "Nodes", "optimal: nodes N of the simulation"},
+		{&sc.OptReps, "opt-reps", "OptReps", "Reps", "optimal: replications per s"},
+		{&sc.OptRounds, "opt-rounds", "OptRounds", "Rounds", "optimal: rounds observed per s"},
+	} {
+		fs.IntField(f.p, f.name, "Scale."+f.field, f.usage)
+		if figs, _, _ := strings.Cut(f.usage, ":"); f.config != "" && slices.Contains(strings.Split(figs, ", "), fig) {
+			fs.Bind("Config."+f.config, f.name)
+		}
 	}
 	return func(ctx context.Context, e *env) error {
 		if err := cli.FlagsApply(fs.FlagSet, fig, report.Figures); err != nil {

@@ -24,7 +24,7 @@ func treeCommands() []*cli.Command {
 
 func seedFlags(fs *cli.FlagSet, exp *tree.Experiment) {
 	exp.Seeds, exp.Seed = 10, 1
-	fs.IntField(&exp.Seeds, "seeds", "Experiment.Seeds", "number of seeds (runs) to aggregate (≥ 1)")
+	fs.IntParam(&exp.Seeds, "seeds", "Experiment", tree.Seeds)
 	fs.Uint64Var(&exp.Seed, "seed", 1, "first seed; run i uses seed + i")
 }
 
@@ -51,14 +51,14 @@ func cmdTreeRun(fs *cli.FlagSet, fail bool) cli.Run {
 	seedFlags(fs, &exp)
 	exp.Cfg, exp.Fail = tree.DefaultConfig(), fail
 	cfg := &exp.Cfg
-	fs.IntField(&cfg.Nodes, "N", "Config.Nodes", "number of nodes N (1..4194304)")
+	fs.IntParam(&cfg.Nodes, "N", "Config", tree.Nodes)
 	fs.IntVar(&cfg.Nodes, "nodes", cfg.Nodes, "alias of -N")
-	fs.IntField(&cfg.Degree, "degree", "Config.Degree", "k, the most children a node accepts (≥ 1)")
+	fs.IntParam(&cfg.Degree, "degree", "Config", tree.Degree)
 	cli.Enum(fs, &cfg.Join, "join", "Config.Join", "entry point (see `go doc ./tree`)")
 	cli.Enum(fs, &cfg.Redirect, "redirect", "Config.Redirect", "alternative named by a full node")
 	if fail {
 		cfg.FailFraction = 0.1
-		fs.FloatField(&cfg.FailFraction, "fraction", "Config.FailFraction", "fraction of nodes failing at once, in [0, 1)")
+		fs.FloatParam(&cfg.FailFraction, "fraction", "Config", tree.FailFraction)
 		cli.Enum(fs, &cfg.Repair, "repair", "Config.Repair", "repair")
 		cli.Enum(fs, &cfg.Elect, "elect", "Config.Elect", "with --repair election, the priority (xor: the distance to the group id)")
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/gossipkit/gossipkit/internal/atomicfile"
 	"github.com/gossipkit/gossipkit/internal/enum"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
+	"github.com/gossipkit/gossipkit/plots"
 )
 
 // Env is what a command sees of the outside world.
@@ -246,6 +247,8 @@ type FlagSet struct {
 	Args []string
 	// format is the --format flag's value, checked after parsing.
 	format *string
+	// checks run after parsing (refuseZero).
+	checks []func() error
 }
 
 type fieldFlag struct{ field, flag string }
@@ -269,6 +272,43 @@ func (fs *FlagSet) IntField(p *int, name, field, usage string) {
 func (fs *FlagSet) FloatField(p *float64, name, field, usage string) {
 	fs.Float64Var(p, name, *p, usage)
 	fs.Bind(field, name)
+}
+
+// IntParam declares the int flag name bound to *p and to the field
+// param.Field inside at ("Config"; "" for a bare argument such as tMax),
+// its help written from param (Usage, then note after ": " if given) and
+// its default *p. Where param's zero value stands for a default outside
+// its range (Initial: 0 means 1), a 0 given on the command line is
+// refused with the range, since the library cannot tell it from "not
+// set".
+func (fs *FlagSet) IntParam(p *int, name, at string, param gossip.Param, note ...string) {
+	fs.IntField(p, name, param.Path(strings.TrimSuffix(at, ".")), usageOf(param, note))
+	fs.refuseZero(name, param, func() bool { return *p == 0 })
+}
+
+// FloatParam is IntParam for a float64 field.
+func (fs *FlagSet) FloatParam(p *float64, name, at string, param gossip.Param, note ...string) {
+	fs.FloatField(p, name, param.Path(strings.TrimSuffix(at, ".")), usageOf(param, note))
+	fs.refuseZero(name, param, func() bool { return *p == 0 })
+}
+
+func usageOf(p gossip.Param, note []string) string {
+	if len(note) > 0 {
+		return p.Usage() + ": " + strings.Join(note, " ")
+	}
+	return p.Usage()
+}
+
+func (fs *FlagSet) refuseZero(name string, param gossip.Param, zero func() bool) {
+	if param.Default == "" || param.In(0) {
+		return
+	}
+	fs.checks = append(fs.checks, func() error {
+		if zero() && Given(fs.FlagSet, name) {
+			return Usagef("%s 0: valid range %s", flagName(name), param.Range)
+		}
+		return nil
+	})
 }
 
 // FlagOf returns the flag bound to field: the same path, or one that ends
@@ -302,12 +342,41 @@ func (fs *FlagSet) FieldUsage(err error) error {
 		return Usagef("%s %s", fe.Field, fe.Msg)
 	}
 	names := strings.Split(fe.Field, ", ")
+	msg := strings.TrimPrefix(fe.Msg, "= ")
 	for i, f := range names {
 		if name, ok := fs.FlagOf(f); ok {
 			names[i] = name
+			if len(names) > 1 {
+				msg = replaceWord(msg, f[strings.LastIndex(f, ".")+1:], name)
+			}
 		}
 	}
-	return Usagef("%s %s", strings.Join(names, ", "), strings.TrimPrefix(fe.Msg, "= "))
+	return Usagef("%s %s", strings.Join(names, ", "), msg)
+}
+
+// replaceWord replaces in msg every occurrence of the Go identifier word
+// that is not part of a longer identifier by flag: a check that spans
+// several fields names them in its message ("need Fig4Step ≥ 1"), which
+// the user reads as the flags they typed ("need --step ≥ 1").
+func replaceWord(msg, word, flag string) string {
+	isID := func(b byte) bool {
+		return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
+	}
+	var out strings.Builder
+	for {
+		i := strings.Index(msg, word)
+		if i < 0 {
+			out.WriteString(msg)
+			return out.String()
+		}
+		j := i + len(word)
+		if (i == 0 || !isID(msg[i-1])) && (j == len(msg) || !isID(msg[j])) {
+			out.WriteString(msg[:i] + flag)
+		} else {
+			out.WriteString(msg[:j])
+		}
+		msg = msg[j:]
+	}
 }
 
 // TooLarge is the message of a refusal wrapping gossip.ErrTooLarge, with
@@ -344,7 +413,7 @@ func (fs *FlagSet) TooLarge(err error) string {
 // every command that prints a table. Both are checked before any work.
 func (fs *FlagSet) Output(def string) (format, out *string) {
 	formats := []string{def}
-	for _, f := range []string{"text", "json", "csv", "markdown"} {
+	for _, f := range plots.Formats {
 		if f != def {
 			formats = append(formats, f)
 		}
@@ -373,6 +442,11 @@ func (fs *FlagSet) parse(stdout io.Writer, args []string, c *Command) error {
 	}
 	if fs.NArg() > 0 {
 		return Usagef("unexpected argument %q", fs.Arg(0))
+	}
+	for _, check := range fs.checks {
+		if err := check(); err != nil {
+			return err
+		}
 	}
 	if fs.format != nil {
 		if err := CheckFormat(*fs.format); err != nil {

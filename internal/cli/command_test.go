@@ -100,8 +100,20 @@ func TestFieldUsageSeveralFields(t *testing.T) {
 	fs := &FlagSet{}
 	fs.Bind("Scale.Fig4C", "cs")
 	fs.Bind("Scale.Fig4S", "ss")
-	err := fs.FieldUsage(fielderr.New("report", "Scale.Fig4C, Scale.Fig4S, Scale.Other", "give no curve"))
-	if want := "--cs, --ss, Scale.Other give no curve"; err == nil || err.Error() != want {
-		t.Errorf("got %v, want %q", err, want)
+	for _, tc := range []struct{ msg, want string }{
+		{"give no curve", "--cs, --ss, Scale.Other give no curve"},
+		// The fields' names in the message become the flags; a longer
+		// identifier that contains one (Fig4Cs, XFig4S) stays.
+		{"give no curve (got Fig4C [1], Fig4S [2], Fig4Cs, XFig4S; Fig4S ≤ Fig4C)", "--cs, --ss, Scale.Other give no curve (got --cs [1], --ss [2], Fig4Cs, XFig4S; --ss ≤ --cs)"},
+	} {
+		err := fs.FieldUsage(fielderr.New("report", "Scale.Fig4C, Scale.Fig4S, Scale.Other", "%s", tc.msg))
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("got %v, want %q", err, tc.want)
+		}
+	}
+	// A field error on one field keeps its message as the library wrote it.
+	fs.Bind("Config.Shuffle.Exchange", "s")
+	if err := fs.FieldUsage(fielderr.New("gossip", "Config.Shuffle.Exchange", "= 0: need Exchange ≥ 1")); err == nil || err.Error() != "-s 0: need Exchange ≥ 1" {
+		t.Errorf("one field: got %v", err)
 	}
 }

@@ -25,6 +25,20 @@ func ShuffleFlags(fs *FlagSet, sh *gossip.Shuffle, at string, withS bool) {
 	}
 }
 
+// ShuffleRanges declares -n, -c and -s as ranges V, LO:HI or LO:HI:STEP
+// (pdrop), bound to the shuffle's fields at at (Shuffle.Items, …); help
+// from gossip's parameter table, then notes[i] if not "". It returns the
+// three values as typed.
+func ShuffleRanges(fs *FlagSet, at string, notes [3]string) [3]*string {
+	var vals [3]*string
+	for i, p := range []gossip.Param{gossip.Items, gossip.Cache, gossip.Exchange} {
+		usage := p.Meaning + " " + p.Symbol + ": V, LO:HI or LO:HI:STEP (required" + notes[i] + ")"
+		vals[i] = fs.String(p.Symbol, "", usage)
+		fs.Bind(at+p.Field, p.Symbol)
+	}
+	return vals
+}
+
 // LossFlag declares --loss, ε (gossip.Loss: its help; a value out of its
 // range is refused by the library's Config.Loss, which names the flag),
 // bound to field and, with dst, to *dst; with grid it also takes a grid
@@ -67,7 +81,7 @@ func MCFlags(fs *FlagSet, reps *int, repsField string, seed *uint64, workers *in
 // WorkersFlag declares --workers, def (one per CPU) by default: the help
 // says so rather than this machine's count. CheckWorkers checks it.
 func WorkersFlag(fs *FlagSet, p *int, def int) {
-	Parsed(fs, p, "workers", "Settings.Workers", "worker goroutines (1..4096); the output does not depend on it", func(s string) (int, error) {
+	Parsed(fs, p, "workers", gossip.Workers.Field, gossip.Workers.Usage()+"; the output does not depend on it", func(s string) (int, error) {
 		n, err := strconv.Atoi(s)
 		if err != nil {
 			return 0, fmt.Errorf("%q: not an integer", s)
@@ -77,10 +91,10 @@ func WorkersFlag(fs *FlagSet, p *int, def int) {
 	*p = def
 }
 
-// CheckWorkers refuses --workers outside 1..4096.
+// CheckWorkers refuses --workers outside gossip.Workers' range.
 func CheckWorkers(w int) error {
-	if w < 1 || w > 4096 {
-		return Usagef("--workers %d: valid range 1..4096", w)
+	if !gossip.Workers.In(float64(w)) {
+		return Usagef("--workers %d: valid range %s", w, gossip.Workers.Range)
 	}
 	return nil
 }

@@ -58,3 +58,19 @@ func Of[T Stringer]() Names[T] {
 	}
 	return n
 }
+
+// List writes the names of vals, or of every value of T if none, as
+// "a, b, c": the valid values an error lists, from the table rather than
+// typed again.
+func List[T Stringer](vals ...T) string {
+	if len(vals) == 0 {
+		for i := range Of[T]() {
+			vals = append(vals, T(i))
+		}
+	}
+	names := make([]string, len(vals))
+	for i, v := range vals {
+		names[i] = v.String()
+	}
+	return strings.Join(names, ", ")
+}

@@ -41,3 +41,22 @@ func TestOf(t *testing.T) {
 		t.Errorf("Of = %v, want %v", got, colorNames)
 	}
 }
+
+// TestList checks List against names written out by hand.
+func TestList(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		got  string
+		want string
+	}{
+		{"all", List[color](), "red, green"},
+		{"some", List(color(1), color(0)), "green, red"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.got != tc.want {
+				t.Errorf("got %q, want %q", tc.got, tc.want)
+			}
+		})
+	}
+}
