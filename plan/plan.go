@@ -87,32 +87,17 @@ func ParseMethod(s string) (Method, error) {
 	return m, nil
 }
 
-// SimModel is what the Monte Carlo method simulates.
-type SimModel int
-
+// The models of the Monte Carlo (package sim's, sim.Model): Markov is
+// the pairwise model event by event; Protocol is every cache of the
+// protocol; Lumped is the pairwise model on its lumped state (X, Y), event
+// by event: the same law as Markov, observed exactly rather than after
+// whole rounds, at O(N) events a replication instead of O(N·T) (package
+// plan samples it itself, lumped.go).
 const (
-	// Markov is the pairwise model event by event (sim.Markov).
-	Markov SimModel = iota
-	// Protocol is every cache of the protocol (sim.Protocol).
-	Protocol
-	// Lumped is the pairwise model on its lumped state (X, Y), event by
-	// event: the same law as Markov, observed exactly rather than after
-	// whole rounds, at O(N) events a replication instead of O(N·T).
-	Lumped
+	Markov   = sim.Markov
+	Protocol = sim.Protocol
+	Lumped   = sim.Lumped
 )
-
-var simModelNames = enum.Names[SimModel]{"markov", "protocol", "lumped"}
-
-func (m SimModel) String() string { return simModelNames.Name(m) }
-
-// ParseSimModel parses markov, protocol or lumped.
-func ParseSimModel(s string) (SimModel, error) {
-	m, err := simModelNames.Parse("model", s)
-	if err != nil {
-		return 0, fmt.Errorf("plan: %w", err)
-	}
-	return m, nil
-}
 
 // Settings are the numerical knobs; the zero value of every field means its
 // documented default.
@@ -126,8 +111,10 @@ type Settings struct {
 	ExactBudget float64
 	// Reps is the number of Monte Carlo replications; default 1000.
 	Reps int
-	// Model is what the Monte Carlo simulates; default Markov.
-	Model SimModel
+	// Model is what the Monte Carlo simulates: sim.Markov, sim.Protocol
+	// or sim.Lumped (Markov, Protocol, Lumped here). The zero value is
+	// sim.Protocol, package sim's; the command line's default is Markov.
+	Model sim.Model
 	// Seed of the Monte Carlo; runs are reproducible from it.
 	Seed uint64
 	// Workers for the Monte Carlo; default the number of CPUs. Results do
@@ -353,7 +340,7 @@ func Sweep(ctx context.Context, cfg Config, exchanges []int, set Settings) (*Des
 	if set.Method < Auto || set.Method > MonteCarlo {
 		return nil, fieldErr("Settings.Method", "%d: not a method", int(set.Method))
 	}
-	if set.Model < Markov || set.Model > Lumped {
+	if set.Model < Protocol || set.Model > Lumped {
 		return nil, fieldErr("Settings.Model", "%d: not a model", int(set.Model))
 	}
 	if !(set.Accuracy >= 0) {

@@ -53,7 +53,8 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 	cli.Enum(fs, &set.Method, "method", "Settings.Method", "method (auto: exact where it fits the budget, else asymptotic; for broadcast, else mc where the asymptotic law does not apply)")
 	set.Reps, set.Seed = 1000, 1
 	cli.MCFlags(fs, &set.Reps, "Settings.Reps", &set.Seed, &set.Workers, sim.DefaultWorkers())
-	cli.Enum(fs, &set.Model, "model", "Settings.Model", "what --method mc simulates (markov: the pairwise model shuffle by shuffle; lumped: the same law on its state (X, Y), event by event, O(N) work a replication; protocol: every cache)")
+	set.Model = sim.Markov
+	cli.Enum(fs, &set.Model, "model", "Settings.Model", "what --method mc simulates (markov: the pairwise model shuffle by shuffle; lumped: the same law on its state (X, Y), event by event, O(N) work a replication; protocol: every cache)", sim.Markov, sim.Protocol, sim.Lumped)
 	fs.FloatField(&set.Accuracy, "accuracy", "Settings.Accuracy", "accuracy auto asks of the asymptotic law, in rounds (0: the default)")
 	timeFlag(fs, &cfg.Time, "Config.Time", gossip.Continuous, gossip.Shuffles)
 	loss := cli.LossFlag(fs, nil, "Config.Loss", true)
@@ -194,10 +195,10 @@ func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, losses
 	if set.Method == plan.MonteCarlo || topo {
 		// The replications' memory, as sim checks it (rounds do not matter
 		// to the caches; 1000 bounds the trajectories of a usual run).
-		sc := sim.Config{Model: sim.Markov, Nodes: cfg.Nodes, Shuffle: cfg.Shuffle, Rounds: 1000, Reps: set.Reps, Initial: cfg.Initial, Topology: cfg.Topology}
+		sc := sim.Config{Model: set.Model, Nodes: cfg.Nodes, Shuffle: cfg.Shuffle, Rounds: 1000, Reps: set.Reps, Initial: cfg.Initial, Topology: cfg.Topology}
 		sc.Shuffle.Exchange = ss[0]
-		if set.Model == plan.Protocol {
-			sc.Model = sim.Protocol
+		if sc.Model == sim.Lumped {
+			sc.Model = sim.Markov // plan samples the lumped chain itself: bounded by Markov's trajectories
 		}
 		var fe *sim.FieldError
 		if err := sc.CheckMemory(max(set.Workers, 1), sim.AvailableMemory()); errors.As(err, &fe) && fe.Field == "Config.Rounds" {
