@@ -19,6 +19,7 @@ func TestNastyValues(t *testing.T) {
 	probe.Func(t, "Validate", Config.Validate, set, cfg)
 	probe.Func(t, "ParseMethod", ParseMethod, set, "auto")
 	probe.Func(t, "ExactCost", ExactCost, set, cfg)
+	probe.Func(t, "Check", Check, set, cfg, []int{2, 3}, Settings{})
 	probe.Func(t, "Solve", Solve, set, ctx, cfg, Settings{})
 	probe.Func(t, "Sweep", Sweep, set, ctx, cfg, []int{2, 3}, Settings{})
 	probe.Func(t, "LossSweep", LossSweep, set, ctx, cfg, []int{3}, []float64{0, 0.1}, Settings{})
