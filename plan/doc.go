@@ -327,4 +327,12 @@
 // it between exchange sizes and inside the chain and the Monte Carlo.
 // Errors are prefixed "plan: " and name the field (Config.Level,
 // Settings.Method) as a *FieldError; nothing here names a command-line flag.
+// Check refuses before any work what Sweep would refuse: each field, and
+// a method asked for by name that has no law for the configuration (a
+// topology with the exact or asymptotic law or the lumped chain, loss with
+// the asymptotic law, the exact chain above its N, s = c without the
+// exact chain), as a field error on the Config field that rules it out
+// whose message names the Settings field; Sweep and LossSweep call it
+// first, and a caller may call it alone. The tanh–sinh rule and the
+// bisections of the quantiles are package internal/numeric's.
 package plan
