@@ -13,6 +13,7 @@ import (
 
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
+	"github.com/gossipkit/gossipkit/internal/numeric"
 )
 
 // trimEvery is the number of steps between trims of the live region of X
@@ -652,7 +653,8 @@ func (lt *LevelTime) cdfK(k int) float64 {
 
 // Quantile returns the smallest time t (rounds) with P(T_L ≤ t) ≥ p, for p
 // in (0, 1): in shuffles time a multiple of 1/N, in continuous time found
-// by 60 bisections of a bracket of the whole law. With loss, CDF tends to
+// by 60 bisections of a bracket of the whole law (numeric.Bisect, or
+// fewer where the bracket reaches float64's resolution). With loss, CDF tends to
 // P(T_L < ∞) (PReach within Bound) and Quantile(p) is +Inf for p above
 // that limit.
 func (lt *LevelTime) Quantile(p float64) float64 {
@@ -671,16 +673,7 @@ func (lt *LevelTime) Quantile(p float64) float64 {
 		kmax := last.k0 + int(math.Ceil(span*n)) + 1
 		return float64(sort.Search(kmax, func(k int) bool { return lt.cdfK(k) >= p })) / n
 	}
-	a, b := 0.0, last.t0+span
-	for range 60 {
-		mid := (a + b) / 2
-		if lt.CDF(mid) >= p {
-			b = mid
-		} else {
-			a = mid
-		}
-	}
-	return b
+	return numeric.Bisect(func(t float64) bool { return !(lt.CDF(t) >= p) }, 0, last.t0+span, 0, 60)
 }
 
 // cpuDuration formats seconds of CPU for a refusal.

@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/mathext"
 
 	"github.com/gossipkit/gossipkit/approx"
+	"github.com/gossipkit/gossipkit/internal/numeric"
 )
 
 // asymptotic is the limit law of T_L (see the package doc):
@@ -13,7 +14,7 @@ import (
 //	T_L = ρ·(τ − G),   τ = t(B),   B ~ Beta(m−K, N−m+1),   G = ln(W/K)/u,   W ~ Gamma(K, 1),
 //
 // with B and G independent and ρ = (N−1)/N. The law of τ is held as its
-// values at the nodes of a tanh-sinh quadrature over its quantile q ∈ (0, 1),
+// values at the nodes of a tanh–sinh quadrature (rule) over its quantile q ∈ (0, 1),
 // so that E[h(τ)] = Σ_j w_j·h(τ_j); the law of G is closed-form.
 type asymptotic struct {
 	tau, w []float64 // τ_j (mean-field rounds) and their weights (Σ w = 1)
@@ -31,40 +32,20 @@ type asymptotic struct {
 	copies, capacity float64
 }
 
-// tanh-sinh quadrature on (0, 1): q_j = 1/(1 + e^{−π sinh(jh)}), weight
-// (π/2)·h·cosh(jh)/cosh²((π/2)·sinh(jh)) / 2, for |jh| ≤ tsMax. At h = 1/16
-// and tsMax = 2.8 the outermost nodes lie 6.7·10⁻¹² from 0 and 1
-// (1/(1 + e^{π sinh 2.8})), so the mass cut from each end is below 10⁻¹¹; the rule
-// integrates the bounded, monotone integrands used here (probabilities of
-// G given τ) to about 1e-10 (TestQuadrature checks it on the Gumbel case,
-// whose law is closed-form).
-const (
-	tsStep = 1.0 / 16
-	tsMax  = 2.8
-)
-
-// tanhSinh returns the nodes as (q, 1−q) pairs, each computed without
-// cancellation, and the weights normalised to sum 1.
-func tanhSinh() (q, qc, w []float64) {
-	n := int(math.Floor(tsMax / tsStep))
-	sum := 0.0
-	for j := -n; j <= n; j++ {
-		x := float64(j) * tsStep
-		s := math.Pi / 2 * math.Sinh(x)
-		c := math.Cosh(s)
-		q = append(q, 1/(1+math.Exp(-2*s)))
-		qc = append(qc, 1/(1+math.Exp(2*s)))
-		wt := math.Pi / 2 * tsStep * math.Cosh(x) / (c * c) / 2
-		w = append(w, wt)
-		sum += wt
+// rule is the tanh–sinh quadrature over B's quantile q ∈ (0, 1) (package
+// internal/numeric): step h = 1/16, nodes j·h for |j| ≤ 44, the outermost
+// at 2.75, 1/(1 + e^{π sinh 2.75}) = 2.4·10⁻¹¹ from 0 and 1; the rule leaves
+// out a mass δ = 1.1·10⁻¹¹ at each end (Rule.Tail), so it integrates the
+// bounded integrands used here (probabilities of G given τ) to within
+// 4δ < 10⁻¹⁰ (TestQuadrature checks the unbounded −ln(1 − B) against a
+// closed form).
+var rule = func() numeric.Rule {
+	r, err := numeric.TanhSinh(1.0/16, 44)
+	if err != nil {
+		panic(err) // constants: checked by every test of the package
 	}
-	for i := range w {
-		w[i] /= sum
-	}
-	return q, qc, w
-}
-
-var tsQ, tsQc, tsW = tanhSinh()
+	return r
+}()
 
 // betaQuantiles returns, at every quadrature node q, −ln(1 − B_q) for B ~
 // Beta(a, b): the coverage exponent E = −ln(1 − B) at which the a-th of
@@ -72,24 +53,24 @@ var tsQ, tsQc, tsW = tanhSinh()
 // closed-form, B_q = q^{1/a}; otherwise gonum's InvRegIncBeta, on the side
 // of the median that keeps the tail probability exact.
 func betaQuantiles(a, b int) []float64 {
-	e := make([]float64, len(tsQ))
+	e := make([]float64, len(rule.X))
 	fa, fb := float64(a), float64(b)
-	for i := range tsQ {
+	for i := range rule.X {
 		if b == 1 {
 			// 1 − q^{1/a} = −expm1(ln q / a)
-			lq := math.Log(tsQ[i])
-			if tsQ[i] > 0.5 {
-				lq = math.Log1p(-tsQc[i])
+			lq := math.Log(rule.X[i])
+			if rule.X[i] > 0.5 {
+				lq = math.Log1p(-rule.XC[i])
 			}
 			e[i] = -math.Log(-math.Expm1(lq / fa))
 			continue
 		}
-		if tsQ[i] <= 0.5 {
-			x := mathext.InvRegIncBeta(fa, fb, tsQ[i])
+		if rule.X[i] <= 0.5 {
+			x := mathext.InvRegIncBeta(fa, fb, rule.X[i])
 			e[i] = -math.Log1p(-x)
 		} else {
 			// 1 − B ~ Beta(b, a), at 1 − q
-			e[i] = -math.Log(mathext.InvRegIncBeta(fb, fa, tsQc[i]))
+			e[i] = -math.Log(mathext.InvRegIncBeta(fb, fa, rule.XC[i]))
 		}
 	}
 	return e
@@ -100,7 +81,7 @@ func betaQuantiles(a, b int) []float64 {
 // exponents of Beta(m−K, N−m+1) at the quadrature nodes (betaQuantiles),
 // which depend on N, K and m only and so are shared across exchange sizes.
 func newAsymptotic(N, K int, e []float64, mf approx.Model) *asymptotic {
-	a := &asymptotic{k: K, w: tsW, rho: float64(N-1) / float64(N), u: mf.Rate()}
+	a := &asymptotic{k: K, w: rule.W, rho: float64(N-1) / float64(N), u: mf.Rate()}
 	a.tau = make([]float64, len(e))
 	for i, ei := range e {
 		a.tau[i] = coverageTime(mf, ei)
@@ -266,9 +247,10 @@ func (a *asymptotic) cdfGAt(j int, g float64) float64 {
 const quantileSteps = 200
 
 // Quantile returns the smallest t with P(T_L ≤ t) ≥ p, by bisection to
-// 1e-9 rounds on a bracket that holds it: on the CDF for p ≤ 1/2, on the
-// survival function 1 − p for p > 1/2, which resolves p up to the last ulp
-// below 1.
+// 1e-9 rounds (relative above 1) on a bracket that holds it, widened from
+// the nodes' range by steps of 1/u, 2/u, 4/u, … (numeric.Bracket,
+// numeric.Bisect): on the CDF for p ≤ 1/2, on the survival function 1 − p
+// for p > 1/2, which resolves p up to the last ulp below 1.
 func (a *asymptotic) Quantile(p float64) float64 {
 	if a.zero {
 		return 0
@@ -279,29 +261,11 @@ func (a *asymptotic) Quantile(p float64) float64 {
 		below = func(t float64) bool { return a.sf(t) > q }
 	}
 	lo, hi := a.tau[0], a.tau[len(a.tau)-1]
-	lo, hi = a.rho*(lo-1), a.rho*(hi+1)
-	step := 1.0
-	for i := 0; i < quantileSteps && !below(lo); i++ {
-		lo -= step / a.u
-		step *= 2
-	}
-	step = 1.0
-	for i := 0; i < quantileSteps && below(hi); i++ {
-		hi += step / a.u
-		step *= 2
-	}
-	if below(hi) {
+	lo, hi, ok := numeric.Bracket(below, a.rho*(lo-1), a.rho*(hi+1), 1/a.u, quantileSteps)
+	if !ok {
 		return math.Inf(1)
 	}
-	for i := 0; i < quantileSteps && hi-lo > 1e-9*math.Max(1, math.Abs(hi)); i++ {
-		mid := (lo + hi) / 2
-		if below(mid) {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return hi
+	return numeric.Bisect(below, lo, hi, 1e-9, quantileSteps)
 }
 
 // devP is the stated bound on the error of P(T_L ≤ D): if every quantile

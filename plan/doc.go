@@ -307,8 +307,9 @@
 // shuffle to a neighbour. No exact or asymptotic law covers it, nor the
 // lumped chain (whose state assumes that every node meets every other):
 // only MonteCarlo with Model Markov (the pairwise model on the graph) or
-// Protocol (every cache) does; Auto runs Markov, and every answer's note
-// says that no law covers the topology. The run lasts 1.1 times the
+// Protocol (every cache) does; Auto runs Settings.Model (Markov, the
+// pairwise model; the zero value is sim.Protocol, every cache), and every
+// answer's note says that no law covers the topology. The run lasts 1.1 times the
 // complete graph's (1 − 10⁻⁶)-quantile, and four times as long again if
 // some runs have not reached the level by then (a sparse graph slows the
 // spread; a disconnected one may never reach it, which the note says).
@@ -319,11 +320,19 @@
 // the clock as a gossip.Time, the P_drop variant, the deadline and the
 // confidence); Settings are the knobs whose zero value means the documented
 // defaults (Method Auto, ExactBudget DefaultExactBudget, 1000
-// replications, the Markov model), with the one progress callback,
-// gossip.Progress. Solve answers
-// for Config.Shuffle.Exchange; Sweep scans the exchange sizes it is given
+// replications; Model, package sim's sim.Model, is sim.Protocol as there),
+// with the one progress callback, gossip.Progress. Solve answers for
+// Config.Shuffle.Exchange; Sweep scans the exchange sizes it is given
 // and ignores Config.Shuffle.Exchange. Both take a context first and check
 // it between exchange sizes and inside the chain and the Monte Carlo.
 // Errors are prefixed "plan: " and name the field (Config.Level,
 // Settings.Method) as a *FieldError; nothing here names a command-line flag.
+// Check refuses before any work what Sweep would refuse: each field, and
+// a method asked for by name that has no law for the configuration (a
+// topology with the exact or asymptotic law or the lumped chain, loss with
+// the asymptotic law, the exact chain above its N, s = c without the
+// exact chain), as a field error on the Config field that rules it out
+// whose message names the Settings field; Sweep and LossSweep call it
+// first, and a caller may call it alone. The tanh–sinh rule and the
+// bisections of the quantiles are package internal/numeric's.
 package plan

@@ -15,24 +15,6 @@ import (
 // the mean-field clock (package doc, "Message loss"); 1 without loss.
 func slowdown(eps float64) float64 { return (1 - eps) * (1 - eps/2) }
 
-// covered refuses a method asked for by name that has no law for cfg: the
-// asymptotic law with loss; the exact or asymptotic law, or the lumped
-// chain, on a topology other than the complete graph.
-func covered(cfg Config, set Settings) error {
-	if cfg.Topology.Kind != sim.Full {
-		switch {
-		case set.Method == Exact || set.Method == Asymptotic:
-			return fmt.Errorf("plan: Config.Topology %v with Settings.Method %v: no exact or asymptotic law covers a topology other than the complete graph; the Monte Carlo of package sim does (Method mc, Model markov or protocol): %w", cfg.Topology, set.Method, ErrNotCovered)
-		case set.Model == Lumped:
-			return fmt.Errorf("plan: Config.Topology %v with Settings.Model lumped: the lumped chain is the complete graph's; Model markov or protocol simulates the topology: %w", cfg.Topology, ErrNotCovered)
-		}
-	}
-	if cfg.Loss > 0 && set.Method == Asymptotic {
-		return fmt.Errorf("plan: Config.Loss %g with Settings.Method asymptotic: the asymptotic law does not cover message loss (its stated bound is validated without loss only); the exact chain and the Monte Carlo do: %w", cfg.Loss, ErrNotCovered)
-	}
-	return nil
-}
-
 // solveOther answers what only a Monte Carlo covers: a topology other
 // than the complete graph (package sim, Model markov or protocol), or
 // message loss where the exact chain is not used (Auto: the lumped chain,
@@ -45,7 +27,7 @@ func solveOther(ctx context.Context, cfg Config, set Settings) (*Answer, error) 
 		return nil, err
 	}
 	if mf.Rate() <= 0 {
-		return nil, fieldErr("Config.Shuffle.Exchange", "%d: with s = c no copy is ever made (u = 0); only the exact method applies", cfg.Shuffle.Exchange)
+		return nil, noCopies(cfg, set) // u = 0 (Check refuses s = c before any work)
 	}
 	var a *Answer
 	why := ""
@@ -171,8 +153,10 @@ type LossDesign struct {
 
 // LossSweep answers cfg at every loss probability in losses (ascending,
 // each in [0, 1); cfg.Loss is ignored) and every exchange size, and finds
-// the largest ε each exchange size tolerates. It needs a deadline
-// (cfg.Deadline > 0) for Tolerated; without one Tolerated is NaN.
+// the largest ε each exchange size tolerates, which needs a deadline: a
+// grid of more than one ε without cfg.Deadline > 0 is refused (a field
+// error on Config.Loss). Every ε and exchange size is checked (Check)
+// before any work.
 func LossSweep(ctx context.Context, cfg Config, exchanges []int, losses []float64, set Settings) (*LossDesign, error) {
 	if err := ctxguard.Check("plan", ctx); err != nil {
 		return nil, err
@@ -185,10 +169,13 @@ func LossSweep(ctx context.Context, cfg Config, exchanges []int, losses []float6
 			return nil, fieldErr("Config.Loss", "%g after %g: the grid must be ascending", e, losses[i-1])
 		}
 	}
-	for _, e := range losses { // every ε before any work (Sweep checks every s)
+	if len(losses) > 1 && !(cfg.Deadline > 0) {
+		return nil, fieldErr("Config.Loss", "%v: a grid of ε asks which ε each s tolerates, which needs Config.Deadline", losses)
+	}
+	for _, e := range losses { // every ε and s before any work
 		c := cfg
-		c.Loss, c.Shuffle.Exchange = e, exchanges[0]
-		if err := c.Validate(); err != nil {
+		c.Loss = e
+		if err := Check(c, exchanges, set); err != nil {
 			return nil, err
 		}
 	}
@@ -196,7 +183,7 @@ func LossSweep(ctx context.Context, cfg Config, exchanges []int, losses []float6
 	for _, e := range losses {
 		c := cfg
 		c.Loss = e
-		d, err := Sweep(ctx, c, exchanges, set)
+		d, err := sweep(ctx, c, exchanges, set)
 		if err != nil {
 			return nil, err
 		}

@@ -173,7 +173,7 @@ func TestTopologyMonteCarlo(t *testing.T) {
 	for i, deg := range []int{39, 4} {
 		c := cfg
 		c.Topology = sim.Topology{Kind: sim.Regular, Degree: deg}
-		a, err := Solve(ctx, c, Settings{Reps: 400, Seed: 2}) // Auto: the Markov Monte Carlo
+		a, err := Solve(ctx, c, Settings{Model: Markov, Reps: 400, Seed: 2}) // Auto: the Markov Monte Carlo
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -295,7 +295,7 @@ func TestLossMarkovAgainstExact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := Solve(context.Background(), cfg, Settings{Method: MonteCarlo, Reps: 1000, Seed: 4})
+	m, err := Solve(context.Background(), cfg, Settings{Method: MonteCarlo, Model: Markov, Reps: 1000, Seed: 4})
 	if err != nil {
 		t.Fatal(err)
 	}

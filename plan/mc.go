@@ -58,11 +58,11 @@ func solveMC(ctx context.Context, cfg Config, set Settings, asym *asymptotic) (*
 // the item died out (X = 0 at the last round: with loss X = 0 is
 // absorbing), and how many are NaN.
 func runSim(ctx context.Context, cfg Config, set Settings, rounds int) (*sim.Result, []float64, int, error) {
-	sc := sim.Config{Model: sim.Markov, Nodes: cfg.Nodes, Shuffle: cfg.Shuffle,
+	sc := sim.Config{Model: set.Model, Nodes: cfg.Nodes, Shuffle: cfg.Shuffle,
 		Rounds: rounds, Reps: set.Reps, Seed: set.Seed, Initial: cfg.initial(), Schedule: sim.Continuous, PDrop: cfg.PDrop,
 		Loss: cfg.Loss, Topology: cfg.Topology}
 	if set.Model == Protocol {
-		sc.Model, sc.Warmup = sim.Protocol, sim.DefaultConfig().Warmup
+		sc.Warmup = sim.DefaultConfig().Warmup
 	}
 	if cfg.Time == gossip.Shuffles {
 		sc.Schedule = sim.Rounds

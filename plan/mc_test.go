@@ -164,7 +164,7 @@ func TestAsymptoticAgainstMonteCarlo(t *testing.T) {
 // error (zero when T_L's fractional part is uniform; 0.02 rounds allowed).
 func TestMonteCarloMethod(t *testing.T) {
 	cfg := Config{Nodes: 1000, Shuffle: paper, Level: 0.99, Deadline: 80}
-	a, err := Solve(context.Background(), cfg, Settings{Method: MonteCarlo, Reps: 200, Seed: 3})
+	a, err := Solve(context.Background(), cfg, Settings{Method: MonteCarlo, Model: Markov, Reps: 200, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,32 +87,17 @@ func ParseMethod(s string) (Method, error) {
 	return m, nil
 }
 
-// SimModel is what the Monte Carlo method simulates.
-type SimModel int
-
+// The models of the Monte Carlo (package sim's, sim.Model): Markov is
+// the pairwise model event by event; Protocol is every cache of the
+// protocol; Lumped is the pairwise model on its lumped state (X, Y), event
+// by event: the same law as Markov, observed exactly rather than after
+// whole rounds, at O(N) events a replication instead of O(N·T) (package
+// plan samples it itself, lumped.go).
 const (
-	// Markov is the pairwise model event by event (sim.Markov).
-	Markov SimModel = iota
-	// Protocol is every cache of the protocol (sim.Protocol).
-	Protocol
-	// Lumped is the pairwise model on its lumped state (X, Y), event by
-	// event: the same law as Markov, observed exactly rather than after
-	// whole rounds, at O(N) events a replication instead of O(N·T).
-	Lumped
+	Markov   = sim.Markov
+	Protocol = sim.Protocol
+	Lumped   = sim.Lumped
 )
-
-var simModelNames = enum.Names[SimModel]{"markov", "protocol", "lumped"}
-
-func (m SimModel) String() string { return simModelNames.Name(m) }
-
-// ParseSimModel parses markov, protocol or lumped.
-func ParseSimModel(s string) (SimModel, error) {
-	m, err := simModelNames.Parse("model", s)
-	if err != nil {
-		return 0, fmt.Errorf("plan: %w", err)
-	}
-	return m, nil
-}
 
 // Settings are the numerical knobs; the zero value of every field means its
 // documented default.
@@ -126,8 +111,10 @@ type Settings struct {
 	ExactBudget float64
 	// Reps is the number of Monte Carlo replications; default 1000.
 	Reps int
-	// Model is what the Monte Carlo simulates; default Markov.
-	Model SimModel
+	// Model is what the Monte Carlo simulates: sim.Markov, sim.Protocol
+	// or sim.Lumped (Markov, Protocol, Lumped here). The zero value is
+	// sim.Protocol, package sim's; the command line's default is Markov.
+	Model sim.Model
 	// Seed of the Monte Carlo; runs are reproducible from it.
 	Seed uint64
 	// Workers for the Monte Carlo; default the number of CPUs. Results do
@@ -346,19 +333,15 @@ func Sweep(ctx context.Context, cfg Config, exchanges []int, set Settings) (*Des
 	if err := ctxguard.Check("plan", ctx); err != nil {
 		return nil, err
 	}
-	if len(exchanges) == 0 {
-		return nil, fieldErr("Config.Shuffle.Exchange", "no exchange size given")
+	if err := Check(cfg, exchanges, set); err != nil {
+		return nil, err
 	}
+	return sweep(ctx, cfg, exchanges, set)
+}
+
+// sweep is Sweep on a configuration Check has passed.
+func sweep(ctx context.Context, cfg Config, exchanges []int, set Settings) (*Design, error) {
 	set = set.withDefaults()
-	if set.Method < Auto || set.Method > MonteCarlo {
-		return nil, fieldErr("Settings.Method", "%d: not a method", int(set.Method))
-	}
-	if set.Model < Markov || set.Model > Lumped {
-		return nil, fieldErr("Settings.Model", "%d: not a model", int(set.Model))
-	}
-	if !(set.Accuracy >= 0) {
-		return nil, fieldErr("Settings.Accuracy", "%g: valid range ≥ 0 rounds (0: %g; +Inf: the asymptotic law wherever the exact chain does not fit)", set.Accuracy, DefaultAccuracy)
-	}
 	d := &Design{Config: cfg, Best: -1, Cheapest: -1}
 	var shared []float64 // coverage exponents of B, shared by every s
 	for _, s := range exchanges {
@@ -367,9 +350,6 @@ func Sweep(ctx context.Context, cfg Config, exchanges []int, set Settings) (*Des
 		}
 		c := cfg
 		c.Shuffle.Exchange = s
-		if err := c.Validate(); err != nil {
-			return nil, err
-		}
 		a, err := solveOne(ctx, c, set, &shared)
 		if err != nil {
 			return nil, err
@@ -390,7 +370,80 @@ func Sweep(ctx context.Context, cfg Config, exchanges []int, set Settings) (*Des
 	return d, nil
 }
 
-// solveOne answers one validated configuration.
+// Check refuses, before any work, what Sweep would refuse for cfg at each
+// of the exchange sizes (Sweep and LossSweep call it first): a field out
+// of its range (Config.Validate at each s; Settings), and a method asked
+// for by name that has no law for the configuration, a field error on
+// the Config field that rules it out, naming the Settings field in its
+// message, which also wraps ErrNotCovered where a method does not cover
+// the topology or the loss:
+//
+//   - Config.Topology other than the complete graph with Settings.Method
+//     Exact or Asymptotic, or Settings.Model Lumped (only package sim's
+//     Markov and Protocol models run on a graph);
+//   - Config.Loss > 0 with Settings.Method Asymptotic (the law's bound is
+//     validated without loss);
+//   - Config.Nodes above the joint chain's limit with Settings.Method
+//     Exact;
+//   - Config.Shuffle.Exchange = Cache (no copy is ever made, u = 0) with
+//     any Settings.Method but Exact: the time to the level is then the
+//     exact chain's alone, slow to mix (at N = 1000, c = 100 about a
+//     minute of CPU), which Auto does not choose by itself.
+func Check(cfg Config, exchanges []int, set Settings) error {
+	if len(exchanges) == 0 {
+		return fieldErr("Config.Shuffle.Exchange", "no exchange size given")
+	}
+	set = set.withDefaults()
+	switch {
+	case set.Method < Auto || set.Method > MonteCarlo:
+		return fieldErr("Settings.Method", "%d: not a method", int(set.Method))
+	case set.Model < Protocol || set.Model > Lumped:
+		return fieldErr("Settings.Model", "%d: not a model", int(set.Model))
+	case !(set.Accuracy >= 0):
+		return fieldErr("Settings.Accuracy", "%g: valid range ≥ 0 rounds (0: %g; +Inf: the asymptotic law wherever the exact chain does not fit)", set.Accuracy, DefaultAccuracy)
+	}
+	for _, s := range exchanges {
+		c := cfg
+		c.Shuffle.Exchange = s
+		if err := c.Validate(); err != nil {
+			return err
+		}
+	}
+	topo := cfg.Topology.Kind != sim.Full
+	switch {
+	case topo && (set.Method == Exact || set.Method == Asymptotic):
+		return notCovered("Config.Topology", "%v with Settings.Method %v: no exact or asymptotic law covers a topology other than the complete graph; use Settings.Method mc (Settings.Model markov or protocol)", cfg.Topology, set.Method)
+	case topo && set.Model == Lumped:
+		return notCovered("Config.Topology", "%v with Settings.Model lumped: the lumped chain is the complete graph's; use Settings.Model markov or protocol", cfg.Topology)
+	case cfg.Loss > 0 && set.Method == Asymptotic:
+		return notCovered("Config.Loss", "%g with Settings.Method asymptotic: the asymptotic law does not cover message loss; use Settings.Method exact, mc or auto", cfg.Loss)
+	case set.Method == Exact && cfg.Nodes > maxExactNodes:
+		return fieldErr("Config.Nodes", "%d: valid range 2..%d with Settings.Method exact (the joint chain)", cfg.Nodes, maxExactNodes)
+	}
+	if set.Method == Exact {
+		return nil
+	}
+	for _, s := range exchanges {
+		if s == cfg.Shuffle.Cache {
+			c := cfg
+			c.Shuffle.Exchange = s
+			return noCopies(c, set)
+		}
+	}
+	return nil
+}
+
+// notCovered is a field error on field that also wraps ErrNotCovered.
+func notCovered(field, format string, a ...any) error {
+	return fmt.Errorf("plan: %w: %w", &FieldError{Field: field, Msg: fmt.Sprintf(format, a...)}, ErrNotCovered)
+}
+
+// noCopies refuses s = c for a method other than the exact chain.
+func noCopies(cfg Config, set Settings) error {
+	return fieldErr("Config.Shuffle.Exchange", "%d: with s = c no copy is ever made; only Settings.Method exact applies (valid range for Settings.Method %v: 1..%d)", cfg.Shuffle.Exchange, set.Method, cfg.Shuffle.Cache-1)
+}
+
+// solveOne answers one configuration Check has passed.
 func solveOne(ctx context.Context, cfg Config, set Settings, shared *[]float64) (*Answer, error) {
 	N, K, m := cfg.Nodes, cfg.initial(), cfg.count()
 	if m <= K {
@@ -404,9 +457,6 @@ func solveOne(ctx context.Context, cfg Config, set Settings, shared *[]float64) 
 			a.PDeadline, a.Feasible = 1, true
 		}
 		return a, nil
-	}
-	if err := covered(cfg, set); err != nil {
-		return nil, err
 	}
 	if cfg.Topology.Kind != sim.Full || cfg.Loss > 0 && !(set.Method == Exact || set.Method == Auto && N <= maxExactNodes && ExactCost(cfg) <= set.ExactBudget) {
 		// Only a Monte Carlo covers these (lossy, covered above).
@@ -431,7 +481,7 @@ func solveOne(ctx context.Context, cfg Config, set Settings, shared *[]float64) 
 		}
 	}
 	if asym == nil && method != Exact {
-		return nil, fieldErr("Config.Shuffle.Exchange", "%d: with s = c no copy is ever made (u = 0); only the exact method applies", cfg.Shuffle.Exchange)
+		return nil, noCopies(cfg, set) // u = 0 (Check refuses s = c before any work)
 	}
 	var a *Answer
 	if method == Asymptotic && set.Method == Auto {

@@ -31,7 +31,7 @@ func TestQuadrature(t *testing.T) {
 			e := betaQuantiles(ab[0], ab[1])
 			got := 0.0
 			for i, v := range e {
-				got += tsW[i] * v
+				got += rule.W[i] * v
 			}
 			a, b := float64(ab[0]), float64(ab[1])
 			want := mathext.Digamma(a+b) - mathext.Digamma(b)

@@ -18,14 +18,14 @@ func TestNastyValues(t *testing.T) {
 	var set probe.Settings
 	probe.Func(t, "Validate", Config.Validate, set, cfg)
 	probe.Func(t, "ParseMethod", ParseMethod, set, "auto")
-	probe.Func(t, "ParseSimModel", ParseSimModel, set, "lumped")
 	probe.Func(t, "ExactCost", ExactCost, set, cfg)
+	probe.Func(t, "Check", Check, set, cfg, []int{2, 3}, Settings{})
 	probe.Func(t, "Solve", Solve, set, ctx, cfg, Settings{})
 	probe.Func(t, "Sweep", Sweep, set, ctx, cfg, []int{2, 3}, Settings{})
 	probe.Func(t, "LossSweep", LossSweep, set, ctx, cfg, []int{3}, []float64{0, 0.1}, Settings{})
 	graph := cfg
 	graph.Topology = sim.Topology{Kind: sim.Regular, Degree: 4}
-	probe.Func(t, "Solve topology", Solve, set, ctx, graph, Settings{Method: MonteCarlo, Reps: 5})
+	probe.Func(t, "Solve topology", Solve, set, ctx, graph, Settings{Method: MonteCarlo, Model: Markov, Reps: 5})
 	d, err := Sweep(ctx, cfg, []int{2, 3}, Settings{})
 	if err != nil {
 		t.Fatal(err)

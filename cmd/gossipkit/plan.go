@@ -6,7 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,7 +53,8 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 	cli.Enum(fs, &set.Method, "method", "Settings.Method", "method (auto: exact where it fits the budget, else asymptotic; for broadcast, else mc where the asymptotic law does not apply)")
 	set.Reps, set.Seed = 1000, 1
 	cli.MCFlags(fs, &set.Reps, "Settings.Reps", &set.Seed, &set.Workers, sim.DefaultWorkers())
-	cli.Enum(fs, &set.Model, "model", "Settings.Model", "what --method mc simulates (markov: the pairwise model shuffle by shuffle; lumped: the same law on its state (X, Y), event by event, O(N) work a replication; protocol: every cache)")
+	set.Model = sim.Markov
+	cli.Enum(fs, &set.Model, "model", "Settings.Model", "what --method mc simulates (markov: the pairwise model shuffle by shuffle; lumped: the same law on its state (X, Y), event by event, O(N) work a replication; protocol: every cache)", sim.Markov, sim.Protocol, sim.Lumped)
 	fs.FloatField(&set.Accuracy, "accuracy", "Settings.Accuracy", "accuracy auto asks of the asymptotic law, in rounds (0: the default)")
 	timeFlag(fs, &cfg.Time, "Config.Time", gossip.Continuous, gossip.Shuffles)
 	loss := cli.LossFlag(fs, nil, "Config.Loss", true)
@@ -100,7 +101,7 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 			return usagef("--shard %q: shards are for a broadcast protocol's Monte Carlo (--protocol push|pull|push-pull --method mc)", *shardS)
 		}
 		if *protocol == "shuffle" {
-			d, err = planShuffle(ctx, e, cfg, *sS, *loss, set)
+			d, err = planShuffle(ctx, e, fs, cfg, *sS, *loss, set)
 		} else {
 			if len(*loss) > 1 {
 				return usagef("--loss: a grid of %d values of ε is for --protocol shuffle; give one value", len(*loss))
@@ -152,52 +153,29 @@ func planRange(flag, val string, lo int) ([]int, error) {
 	return r.Values(), nil
 }
 
-func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, losses []float64, set plan.Settings) (design, error) {
+func planShuffle(ctx context.Context, e *env, fs *cli.FlagSet, cfg plan.Config, sS string, losses []float64, set plan.Settings) (design, error) {
 	// The library reads 0 as 1; the flag promises 1..N.
 	if cfg.Initial < 1 || cfg.Initial > cfg.Nodes {
 		return nil, usagef("--initial %d: valid range 1..%d", cfg.Initial, max(cfg.Nodes, 1))
-	}
-	if !(set.Accuracy >= 0) || math.IsInf(set.Accuracy, 0) {
-		return nil, usagef("--accuracy %g: valid range ≥ 0 rounds (0: the default)", set.Accuracy)
 	}
 	ss, err := planRange("-s", sS, 1)
 	if err != nil {
 		return nil, err
 	}
-	cfg.Loss = losses[len(losses)-1] // the largest: checked below with the rest
-	topo := cfg.Topology.Kind != sim.Full
-	switch {
-	case topo && (set.Method == plan.Exact || set.Method == plan.Asymptotic):
-		return nil, usagef("--topology %v with --method %v: no exact or asymptotic law covers a topology other than the complete graph; use --method mc (--model markov or protocol)", cfg.Topology, set.Method)
-	case topo && set.Model == plan.Lumped:
-		return nil, usagef("--topology %v with --model lumped: the lumped chain is the complete graph's; use --model markov or protocol", cfg.Topology)
-	case cfg.Loss > 0 && set.Method == plan.Asymptotic:
-		return nil, usagef("--loss %g with --method asymptotic: the asymptotic law does not cover message loss; use --method exact, mc or auto", cfg.Loss)
-	case len(losses) > 1 && !(cfg.Deadline > 0):
-		return nil, usagef("--loss %v: a grid of ε asks which ε each s tolerates, which needs --deadline", losses)
-	case len(losses)*len(ss) > maxSettings:
+	if len(losses)*len(ss) > maxSettings {
 		return nil, usagef("--loss, -s: %d settings; at most %d", len(losses)*len(ss), maxSettings)
 	}
-	if set.Method == plan.Exact && cfg.Nodes > 5000 {
-		return nil, usagef("-N %d: valid range 2..5000 with --method exact (the joint chain)", cfg.Nodes)
+	cfg.Loss = losses[len(losses)-1] // the largest: LossSweep checks each
+	if err := plan.Check(cfg, ss, set); err != nil {
+		return nil, planUsage(fs, err)
 	}
-	for _, s := range ss {
-		c := cfg
-		c.Shuffle.Exchange = s
-		if err := c.Validate(); err != nil {
-			return nil, err
-		}
-		if s == cfg.Shuffle.Cache && set.Method != plan.Exact {
-			return nil, usagef("-s %d: with s = c no copy is ever made; only --method exact applies (valid range for --method %s: 1..%d)", s, set.Method, cfg.Shuffle.Cache-1)
-		}
-	}
-	if set.Method == plan.MonteCarlo || topo {
+	if set.Method == plan.MonteCarlo || cfg.Topology.Kind != sim.Full {
 		// The replications' memory, as sim checks it (rounds do not matter
 		// to the caches; 1000 bounds the trajectories of a usual run).
-		sc := sim.Config{Model: sim.Markov, Nodes: cfg.Nodes, Shuffle: cfg.Shuffle, Rounds: 1000, Reps: set.Reps, Initial: cfg.Initial, Topology: cfg.Topology}
+		sc := sim.Config{Model: set.Model, Nodes: cfg.Nodes, Shuffle: cfg.Shuffle, Rounds: 1000, Reps: set.Reps, Initial: cfg.Initial, Topology: cfg.Topology}
 		sc.Shuffle.Exchange = ss[0]
-		if set.Model == plan.Protocol {
-			sc.Model = sim.Protocol
+		if sc.Model == sim.Lumped {
+			sc.Model = sim.Markov // plan samples the lumped chain itself: bounded by Markov's trajectories
 		}
 		var fe *sim.FieldError
 		if err := sc.CheckMemory(max(set.Workers, 1), sim.AvailableMemory()); errors.As(err, &fe) && fe.Field == "Config.Rounds" {
@@ -211,15 +189,36 @@ func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, losses
 	if len(losses) > 1 {
 		ld, err := plan.LossSweep(ctx, cfg, ss, losses, set)
 		if err != nil {
-			return nil, err
+			return nil, planUsage(fs, err)
 		}
 		return ld, nil
 	}
 	d, err := plan.Sweep(ctx, cfg, ss, set)
 	if err != nil {
-		return nil, err
+		return nil, planUsage(fs, err)
 	}
 	return d, nil
+}
+
+// goPath is a Go field path in a library's message (Settings.Method).
+var goPath = regexp.MustCompile(`\b(?:Config|Settings)(?:\.[A-Z][A-Za-z]*)+`)
+
+// planUsage is a field error of plan as the user gave it: the field it
+// names, and every other field its message names (a combination of
+// settings: "Config.Topology … with Settings.Method exact"), as the flags
+// bound to them; other errors pass unchanged.
+func planUsage(fs *cli.FlagSet, err error) error {
+	var fe *plan.FieldError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	msg := goPath.ReplaceAllStringFunc(fe.Msg, func(p string) string {
+		if name, ok := fs.FlagOf(p); ok {
+			return name
+		}
+		return p
+	})
+	return fs.FieldUsage(&plan.FieldError{Pkg: fe.Pkg, Field: fe.Field, Msg: msg})
 }
 
 func planBroadcast(ctx context.Context, e *env, cfg broadcast.Config, fanout, budget string, set broadcast.Settings) (design, error) {
