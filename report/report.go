@@ -507,7 +507,7 @@ func (s *Study) computeAll(ctx context.Context) ([]Renderer, []string, error) {
 // write computes and writes the whole report into dir (Run, Merge).
 func (s *Study) write(ctx context.Context, dir string) error {
 	sc := s.Scale
-	_, err := atomicfile.BuildDir(dir, ".reproduce-", func(tmp string) error {
+	_, err := atomicfile.FromContext(ctx).BuildDir(dir, ".reproduce-", func(tmp string) error {
 		s.clock = newClock(s.opt.StepDone)
 		d := NewDoc(tmp)
 		d.printf("# gossipkit reproduction report\n\n")
@@ -546,7 +546,7 @@ type DirError = atomicfile.DirError
 // TREE.md, its figures and tables, with seeds seeds per point from seed.
 // It returns the names of the files written.
 func TreeSweep(ctx context.Context, dir string, seeds int, seed uint64, opt Options) ([]string, error) {
-	return atomicfile.BuildDir(dir, ".sweep-", func(tmp string) error {
+	return atomicfile.FromContext(ctx).BuildDir(dir, ".sweep-", func(tmp string) error {
 		sc := Quick()
 		sc.TreeSeeds, sc.Seed = seeds, seed
 		s := NewStudy(sc, opt)
@@ -587,7 +587,7 @@ func Plot(ctx context.Context, dir, name string, sc Scale, opt Options) error {
 		return err
 	}
 	// The folder is created (or found unwritable) before any work.
-	_, err := atomicfile.BuildDir(dir, ".plot-", func(tmp string) error {
+	_, err := atomicfile.FromContext(ctx).BuildDir(dir, ".plot-", func(tmp string) error {
 		s := NewStudy(sc, opt)
 		var specs []*plots.Spec
 		switch name {

@@ -210,7 +210,7 @@ func RunShard(ctx context.Context, path string, sc Scale, id ShardID, opt Option
 	for sec := 1; sec <= len(Sections()); sec++ {
 		p.Timing = append(p.Timing, sectionTiming{Section: sec, sectionTime: *s.clock.of(sec)})
 	}
-	return atomicfile.Write(path, func(w io.Writer) error { return shard.WriteJSON(w, &p) })
+	return atomicfile.FromContext(ctx).Write(path, func(w io.Writer) error { return shard.WriteJSON(w, &p) })
 }
 
 // PartFileName is the name of shard id's part file in a folder.
