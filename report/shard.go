@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -247,9 +246,12 @@ func readParts(files []string) (*merger, error) {
 	}
 	var all []read
 	for _, f := range files {
-		raw, err := os.ReadFile(f)
+		raw, err := shard.ReadFile(f) // a regular file, bounded: not /dev/zero, not a FIFO
 		if err != nil {
-			return nil, partErrorf("%s: cannot read: %v", f, errors.Unwrap(err))
+			if u := errors.Unwrap(err); u != nil {
+				err = u
+			}
+			return nil, partErrorf("%s: cannot read: %v", f, err)
 		}
 		format, plain, err := shard.ReadFormat(raw)
 		if err != nil {

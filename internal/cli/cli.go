@@ -168,10 +168,14 @@ func CheckOut(flagName, path string) error {
 	case IsDir(path):
 		return Usagef("%s %q: is a folder; a file is wanted", flagName, path)
 	}
-	if err := atomicfile.CheckTarget(path); err != nil {
+	err = atomicfile.CheckTarget(path)
+	if err == nil {
+		err = atomicfile.Probe(path)
+	}
+	if errors.Is(err, atomicfile.ErrNotRegular) {
 		return Usagef("%s %q: exists and is not a regular file (a device, FIFO, socket or symbolic link); give a new name or a regular file", flagName, path)
 	}
-	if err := atomicfile.Probe(path); err != nil {
+	if err != nil {
 		if errors.Is(err, syscall.ENAMETOOLONG) {
 			return Usagef("%s %q: the name is too long for the file system (with the temporary suffix; at most %d bytes)", flagName, path, maxName)
 		}
