@@ -18,7 +18,9 @@ func runWatched(t *testing.T, ctx context.Context, args ...string) (stdout, stde
 	t.Helper()
 	var o, e bytes.Buffer
 	done := make(chan int, 1)
-	go func() { done <- runEnv(ctx, &env{Stdout: &o, Stderr: &e, Getenv: func(string) string { return "" }}, args) }()
+	go func() {
+		done <- runEnv(ctx, &env{Stdout: &o, Stderr: &e, Getenv: func(string) string { return "" }}, args)
+	}()
 	select {
 	case code = <-done:
 	case <-time.After(30 * time.Second):
