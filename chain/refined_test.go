@@ -33,7 +33,7 @@ func TestRefinedMeanFieldOneOverN(t *testing.T) {
 		for i := range ts {
 			ts[i] = float64(i)
 		}
-		ref, err := meanfield.RefinedContinuous(meanfield.Replication(m), []float64{m.X0}, ts, ode.Settings{RTol: 1e-12, ATol: 1e-15})
+		ref, err := meanfield.RefinedContinuous(context.Background(), meanfield.Replication(m), []float64{m.X0}, ts, ode.Settings{RTol: 1e-12, ATol: 1e-15})
 		if err != nil {
 			t.Fatal(err)
 		}

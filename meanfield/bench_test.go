@@ -59,7 +59,7 @@ func BenchmarkRefinedContinuous(b *testing.B) {
 	ts := ode.Grid(100, 1)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := RefinedContinuous(p, []float64{1.0 / 2500, 1.0 / 2500}, ts, ode.Settings{RTol: 1e-10, ATol: 1e-13}); err != nil {
+		if _, err := RefinedContinuous(context.Background(), p, []float64{1.0 / 2500, 1.0 / 2500}, ts, ode.Settings{RTol: 1e-10, ATol: 1e-13}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -80,19 +80,7 @@ func RefineGrid(ctx context.Context, m approx.Model, tMax, dt float64, tm gossip
 		}
 	} else {
 		var err error
-		// A terminal event that crosses zero once ctx is done stops the
-		// integration at its next accepted step; events do not change the
-		// steps the integrator takes.
-		done := ode.Event{G: func(float64, []float64) float64 {
-			if ctx.Err() != nil {
-				return 1
-			}
-			return -1
-		}, Direction: 1, Terminal: true}
-		if ref, err = refinedContinuous(pop, []float64{m.X0, m.Y0}, ts, set, done); err != nil {
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
+		if ref, err = refinedContinuous(ctx, pop, []float64{m.X0, m.Y0}, ts, set); err != nil {
 			return nil, err
 		}
 	}

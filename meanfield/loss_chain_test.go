@@ -1,6 +1,7 @@
 package meanfield
 
 import (
+	"context"
 	"math"
 	"strconv"
 	"testing"
@@ -196,7 +197,7 @@ func checkLossRefined(t *testing.T, edit func(*Population), report bool) int {
 			if edit == nil {
 				// Replication is Coverage's x: the same x, V_x and W_xx up
 				// to the integrators' tolerance (rtol 1e-12, values ≤ 1).
-				rr, err := RefinedContinuous(Replication(m), []float64{m.X0}, ts, ode.Settings{RTol: 1e-12, ATol: 1e-14})
+				rr, err := RefinedContinuous(context.Background(), Replication(m), []float64{m.X0}, ts, ode.Settings{RTol: 1e-12, ATol: 1e-14})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -211,7 +212,7 @@ func checkLossRefined(t *testing.T, edit func(*Population), report bool) int {
 			if edit != nil {
 				edit(pop)
 			}
-			ref, err := RefinedContinuous(pop, []float64{m.X0, m.Y0}, ts, ode.Settings{RTol: 1e-12, ATol: 1e-14})
+			ref, err := RefinedContinuous(context.Background(), pop, []float64{m.X0, m.Y0}, ts, ode.Settings{RTol: 1e-12, ATol: 1e-14})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -336,17 +336,20 @@ func checkRefined(d int, x0 []float64, what string) error {
 // them at the times ts (finite, non-decreasing, ts[0] ≥ 0). It refuses an
 // invalid p (Population.Validate), a dimension above MaxRefinedDim, an x0
 // without Dim finite components and an empty ts. Its work is bounded by
-// set.MaxSteps (package ode), not by a context: at the default 10⁶ steps a
-// ts that ends far out on the plateau of the coverage model runs about
-// 16 s before the integrator gives up (RefineGrid, which takes one,
-// honours its cancel).
-func RefinedContinuous(p *Population, x0 []float64, ts []float64, set ode.Settings) (*Refined, error) {
-	return refinedContinuous(p, x0, ts, set)
+// set.MaxSteps (package ode; at the default 10⁶ steps a ts that ends far
+// out on the plateau of the coverage model runs about 16 s before the
+// integrator gives up) and by ctx, checked before the work and at every
+// accepted step of the integrator (which does not change the solution):
+// a nil ctx is an error, a cancelled one returns ctx.Err().
+func RefinedContinuous(ctx context.Context, p *Population, x0 []float64, ts []float64, set ode.Settings) (*Refined, error) {
+	if err := ctxguard.Check("meanfield", ctx); err != nil {
+		return nil, err
+	}
+	return refinedContinuous(ctx, p, x0, ts, set)
 }
 
-// refinedContinuous is RefinedContinuous with events passed to the
-// integrator; a hit of a terminal one is an error.
-func refinedContinuous(p *Population, x0 []float64, ts []float64, set ode.Settings, events ...ode.Event) (*Refined, error) {
+// refinedContinuous is RefinedContinuous once ctx is known not to be nil.
+func refinedContinuous(ctx context.Context, p *Population, x0 []float64, ts []float64, set ode.Settings) (*Refined, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -361,6 +364,9 @@ func refinedContinuous(p *Population, x0 []float64, ts []float64, set ode.Settin
 		if !(t >= 0) || math.IsInf(t, 0) || (i > 0 && t < ts[i-1]) {
 			return nil, fmt.Errorf("meanfield: ts[%d] = %g: need finite, non-decreasing output times from ts[0] ≥ 0", i, t)
 		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	n := d + d + d*d
 	a, h, q, c := make([]float64, d*d), make([]float64, d*d*d), make([]float64, d*d), make([]float64, d)
@@ -391,8 +397,21 @@ func refinedContinuous(p *Population, x0 []float64, ts []float64, set ode.Settin
 	out := &Refined{T: ts}
 	var sol *ode.Solution
 	if tEnd > t0 {
+		// A terminal event that crosses zero once ctx is done stops the
+		// integration at its next accepted step; events do not change the
+		// steps the integrator takes.
+		done := ode.Event{G: func(float64, []float64) float64 {
+			if ctx.Err() != nil {
+				return 1
+			}
+			return -1
+		}, Direction: 1, Terminal: true}
 		var err error
-		if sol, err = ode.DormandPrince(f, t0, z0, tEnd, set, events...); err != nil {
+		sol, err = ode.DormandPrince(f, t0, z0, tEnd, set, done)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err != nil {
 			return nil, fmt.Errorf("meanfield: %w", err)
 		}
 		if len(sol.Hits) > 0 {

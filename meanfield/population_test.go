@@ -34,7 +34,7 @@ func TestBirthDeathExact(t *testing.T) {
 	lambda, mu, x0 := 1.3, 0.5, 0.2
 	r := lambda - mu
 	ts := []float64{0, 0.5, 1, 2, 3}
-	ref, err := RefinedContinuous(birthDeath(lambda, mu), []float64{x0}, ts, ode.Settings{RTol: 1e-12, ATol: 1e-14})
+	ref, err := RefinedContinuous(context.Background(), birthDeath(lambda, mu), []float64{x0}, ts, ode.Settings{RTol: 1e-12, ATol: 1e-14})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestRefinedAgainstSimulation(t *testing.T) {
 	for t := 1; t <= 30; t++ {
 		ts = append(ts, float64(t))
 	}
-	ref, err := RefinedContinuous(Replication(m), []float64{m.X0}, ts, ode.Settings{RTol: 1e-10, ATol: 1e-13})
+	ref, err := RefinedContinuous(context.Background(), Replication(m), []float64{m.X0}, ts, ode.Settings{RTol: 1e-10, ATol: 1e-13})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestSteadyState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := RefinedContinuous(pop, []float64{m.Steady()}, []float64{400}, ode.Settings{RTol: 1e-12, ATol: 1e-15})
+	ref, err := RefinedContinuous(context.Background(), pop, []float64{m.Steady()}, []float64{400}, ode.Settings{RTol: 1e-12, ATol: 1e-15})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func TestNastyValues(t *testing.T) {
 			probe.Func(t, tc.name+".C", (*Population).C, set, pop, tc.x, make([]float64, d))
 			probe.Func(t, tc.name+" SteadyState", SteadyState, set, pop, tc.xs)
 			ts := []float64{0, 1, 5}
-			probe.Func(t, tc.name+" RefinedContinuous", RefinedContinuous, set, pop, tc.x, ts, ode.Settings{})
+			probe.Func(t, tc.name+" RefinedContinuous", RefinedContinuous, set, ctx, pop, tc.x, ts, ode.Settings{})
 
 			st := SynchronousSteps{P: pop, H: 1}
 			probe.Func(t, tc.name+" SynchronousSteps.Dim", SynchronousSteps.Dim, set, st)
@@ -81,7 +81,7 @@ func TestNastyValues(t *testing.T) {
 			}, set, ctx, st, tc.x, 10)
 
 			for _, r := range []func() (*Refined, error){
-				func() (*Refined, error) { return RefinedContinuous(pop, tc.x, ts, ode.Settings{}) },
+				func() (*Refined, error) { return RefinedContinuous(ctx, pop, tc.x, ts, ode.Settings{}) },
 				func() (*Refined, error) { return RefinedDiscrete(ctx, st, tc.x, 5) },
 			} {
 				ref, err := r()

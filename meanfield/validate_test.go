@@ -258,18 +258,27 @@ func TestRefinedLimits(t *testing.T) {
 			return err
 		}, cancel: true},
 		{name: "continuous dimension", err: func() error {
-			_, err := RefinedContinuous(big, make([]float64, MaxRefinedDim+1), []float64{0, 1}, ode.Settings{})
+			_, err := RefinedContinuous(context.Background(), big, make([]float64, MaxRefinedDim+1), []float64{0, 1}, ode.Settings{})
 			return err
 		}, tooBig: true},
-		{name: "continuous no times", err: func() error { _, err := RefinedContinuous(pop, x0, nil, ode.Settings{}); return err }, message: "no output times"},
-		{name: "continuous decreasing times", err: func() error { _, err := RefinedContinuous(pop, x0, []float64{0, 2, 1}, ode.Settings{}); return err }, message: "ts[2] = 1"},
-		{name: "continuous negative time", err: func() error { _, err := RefinedContinuous(pop, x0, []float64{-1, 2}, ode.Settings{}); return err }, message: "ts[0] = -1"},
+		{name: "continuous no times", err: func() error {
+			_, err := RefinedContinuous(context.Background(), pop, x0, nil, ode.Settings{})
+			return err
+		}, message: "no output times"},
+		{name: "continuous decreasing times", err: func() error {
+			_, err := RefinedContinuous(context.Background(), pop, x0, []float64{0, 2, 1}, ode.Settings{})
+			return err
+		}, message: "ts[2] = 1"},
+		{name: "continuous negative time", err: func() error {
+			_, err := RefinedContinuous(context.Background(), pop, x0, []float64{-1, 2}, ode.Settings{})
+			return err
+		}, message: "ts[0] = -1"},
 		{name: "continuous infinite time", err: func() error {
-			_, err := RefinedContinuous(pop, x0, []float64{0, math.Inf(1)}, ode.Settings{})
+			_, err := RefinedContinuous(context.Background(), pop, x0, []float64{0, math.Inf(1)}, ode.Settings{})
 			return err
 		}, message: "ts[1] = +Inf"},
 		{name: "continuous bad jump", err: func() error {
-			_, err := RefinedContinuous(broken(m, 0, func(j *Jump) { j.Hess = nil }), x0, []float64{0, 1}, ode.Settings{})
+			_, err := RefinedContinuous(context.Background(), broken(m, 0, func(j *Jump) { j.Hess = nil }), x0, []float64{0, 1}, ode.Settings{})
 			return err
 		}, field: "Population.Jumps[0].Hess"},
 		{name: "steady dimension", err: func() error { _, _, err := SteadyState(big, make([]float64, MaxRefinedDim+1)); return err }, tooBig: true},

@@ -114,7 +114,7 @@ func (s *Study) Refined(ctx context.Context) (*Refined, error) {
 		for i := range ts {
 			ts[i] = float64(i)
 		}
-		ref, err := meanfield.RefinedContinuous(meanfield.Coverage(m), []float64{m.X0, m.Y0}, ts, ode.Settings{RTol: 1e-10, ATol: 1e-13})
+		ref, err := meanfield.RefinedContinuous(ctx, meanfield.Coverage(m), []float64{m.X0, m.Y0}, ts, ode.Settings{RTol: 1e-10, ATol: 1e-13})
 		if err != nil {
 			return nil, err
 		}

@@ -184,9 +184,11 @@ func NewStudy(sc Scale, opt Options) *Study {
 
 // ready refuses a nil Study, and, for a section that runs the paper's
 // experiment (experiment), a Scale without one: no n in Ns, fewer than 2
-// nodes, or an (n, Cache, Exchange) that is not a shuffle. A section
-// would index or divide by these (the zero Scale panicked in eight
-// sections); the CLI's scales always have them.
+// nodes, or an (n, Cache, Exchange) that is not a shuffle; and values no
+// section can take: an OptS entry below 1, a Refined case's T outside
+// 2..10⁶, Rounds or NetRounds above 10⁷. A section would index or divide
+// by these (the zero Scale panicked in eight sections); the CLI's scales
+// always have them.
 func (s *Study) ready(experiment bool) error {
 	if s == nil {
 		return errors.New("report: nil Study (make one with NewStudy)")
@@ -204,6 +206,29 @@ func (s *Study) ready(experiment bool) error {
 	for _, n := range sc.Ns {
 		if err := (gossip.Shuffle{Items: n, Cache: sc.Cache, Exchange: sc.Exchange}).Validate(); err != nil {
 			return fielderr.Within("report", "Scale", err)
+		}
+	}
+	// The section on a real network draws the ODE over every round before
+	// any simulation refuses them: at most sim's 10⁷.
+	if sc.Rounds > 10_000_000 {
+		return fielderr.New("report", "Scale.Rounds", "= %d: valid range up to 10⁷ rounds", sc.Rounds)
+	}
+	if sc.NetRounds > 10_000_000 {
+		return fielderr.New("report", "Scale.NetRounds", "= %d: valid range up to 10⁷ rounds", sc.NetRounds)
+	}
+	// The entries of the lists, where there are any: an exchange size
+	// indexes the chain's results by s − 1, and a refined case's T rounds
+	// are T + 1 output times and its deviations' peak (section 7).
+	for i, sz := range sc.OptS {
+		if sz < 1 {
+			return fielderr.New("report", fmt.Sprintf("Scale.OptS[%d]", i), "= %d: need an exchange size ≥ 1", sz)
+		}
+	}
+	for i, rc := range sc.Refined {
+		// At most 10⁶ rounds, meanfield.MaxIntervals (the chain and the
+		// integrator keep every round).
+		if rc.T < 2 || rc.T > 1_000_000 {
+			return fielderr.New("report", fmt.Sprintf("Scale.Refined[%d].T", i), "= %d: need 2 ≤ T ≤ 10⁶ rounds", rc.T)
 		}
 	}
 	return nil
@@ -507,7 +532,7 @@ func (s *Study) computeAll(ctx context.Context) ([]Renderer, []string, error) {
 // write computes and writes the whole report into dir (Run, Merge).
 func (s *Study) write(ctx context.Context, dir string) error {
 	sc := s.Scale
-	_, err := atomicfile.BuildDir(dir, ".reproduce-", func(tmp string) error {
+	_, err := atomicfile.FromContext(ctx).BuildDir(dir, ".reproduce-", func(tmp string) error {
 		s.clock = newClock(s.opt.StepDone)
 		d := NewDoc(tmp)
 		d.printf("# gossipkit reproduction report\n\n")
@@ -546,7 +571,7 @@ type DirError = atomicfile.DirError
 // TREE.md, its figures and tables, with seeds seeds per point from seed.
 // It returns the names of the files written.
 func TreeSweep(ctx context.Context, dir string, seeds int, seed uint64, opt Options) ([]string, error) {
-	return atomicfile.BuildDir(dir, ".sweep-", func(tmp string) error {
+	return atomicfile.FromContext(ctx).BuildDir(dir, ".sweep-", func(tmp string) error {
 		sc := Quick()
 		sc.TreeSeeds, sc.Seed = seeds, seed
 		s := NewStudy(sc, opt)
@@ -587,7 +612,7 @@ func Plot(ctx context.Context, dir, name string, sc Scale, opt Options) error {
 		return err
 	}
 	// The folder is created (or found unwritable) before any work.
-	_, err := atomicfile.BuildDir(dir, ".plot-", func(tmp string) error {
+	_, err := atomicfile.FromContext(ctx).BuildDir(dir, ".plot-", func(tmp string) error {
 		s := NewStudy(sc, opt)
 		var specs []*plots.Spec
 		switch name {

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -210,7 +209,7 @@ func RunShard(ctx context.Context, path string, sc Scale, id ShardID, opt Option
 	for sec := 1; sec <= len(Sections()); sec++ {
 		p.Timing = append(p.Timing, sectionTiming{Section: sec, sectionTime: *s.clock.of(sec)})
 	}
-	return atomicfile.Write(path, func(w io.Writer) error { return shard.WriteJSON(w, &p) })
+	return atomicfile.FromContext(ctx).Write(path, func(w io.Writer) error { return shard.WriteJSON(w, &p) })
 }
 
 // PartFileName is the name of shard id's part file in a folder.
@@ -247,9 +246,12 @@ func readParts(files []string) (*merger, error) {
 	}
 	var all []read
 	for _, f := range files {
-		raw, err := os.ReadFile(f)
+		raw, err := shard.ReadFile(f) // a regular file, bounded: not /dev/zero, not a FIFO
 		if err != nil {
-			return nil, partErrorf("%s: cannot read: %v", f, errors.Unwrap(err))
+			if u := errors.Unwrap(err); u != nil {
+				err = u
+			}
+			return nil, partErrorf("%s: cannot read: %v", f, err)
 		}
 		format, plain, err := shard.ReadFormat(raw)
 		if err != nil {

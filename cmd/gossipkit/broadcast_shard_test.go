@@ -11,9 +11,7 @@ import (
 // A broadcast Monte Carlo run as three shards (`plan --shard I/3 -o DIR/`)
 // and merged (`merge DIR`) prints what the single run prints, byte for
 // byte, in text and JSON: every replication draws from its own stream
-// (seed, index), and the merge orders them by index. Not parallel: a run
-// that fails elsewhere in the process removes every registered temporary
-// file (atomicfile's clean-up is process-wide), this test's among them.
+// (seed, index), and the merge orders them by index.
 func TestPlanBroadcastShardsMergeExactly(t *testing.T) {
 	dir := t.TempDir()
 	base := []string{"plan", "--protocol", "push", "-N", "200", "--fanout", "3", "--budget", "8", "--loss", "0.2", "--failed", "0.1",

@@ -18,15 +18,15 @@ var (
 )
 
 func output(e *env, path string, write func(io.Writer) error) error {
-	return cli.Output(e.Stdout, path, write)
+	return cli.Output(e, path, write)
 }
 
 func outputTable(e *env, path, format string, t *plots.Table) error {
-	return cli.OutputTable(e.Stdout, path, format, t)
+	return cli.OutputTable(e, path, format, t)
 }
 
 func buffered(e *env, path string, print func(io.Writer) error) error {
-	return cli.Buffered(e.Stdout, path, print)
+	return cli.Buffered(e, path, print)
 }
 
 func newProgress(e *env, label string) gossip.Progress {

@@ -261,7 +261,7 @@ func planShard(ctx context.Context, e *env, cfg broadcast.Config, fanout, budget
 	if len(sset.Indices) == 0 {
 		return usagef("--shard %s: no replication falls in this shard (--reps %d)", shardS, set.Reps)
 	}
-	path, err := cli.ShardOut(out, shard.FileName(id))
+	path, err := cli.ShardOut(e, out, shard.FileName(id))
 	if err != nil {
 		return err
 	}

@@ -67,7 +67,7 @@ func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName str
 		if cli.Given(fs, "out") {
 			return usagef("--out: a shard writes a part file (-o), the merge writes the report (--merge DIR --out DIR); --no-scheduler-env runs the whole report here")
 		}
-		path, err := cli.ShardOut(partOut, report.PartFileName(*id))
+		path, err := cli.ShardOut(e, partOut, report.PartFileName(*id))
 		if err != nil {
 			return err
 		}

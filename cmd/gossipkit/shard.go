@@ -17,7 +17,7 @@ func runShard(ctx context.Context, e *env, cfg sim.Config, opt sim.Settings, id 
 	if len(opt.Indices) == 0 {
 		return usagef("--shard %d/%d: no replication falls in this shard (--reps %d)", id.Index, id.Count, cfg.Reps)
 	}
-	path, err := cli.ShardOut(out, shard.FileName(*id))
+	path, err := cli.ShardOut(e, out, shard.FileName(*id))
 	if err != nil {
 		return err
 	}

@@ -77,7 +77,7 @@ func cmdTreeRun(fs *cli.FlagSet, fail bool) cli.Run {
 		}
 		path := ""
 		if id != nil {
-			if path, err = cli.ShardOut(*out, shard.FileName(*id)); err != nil {
+			if path, err = cli.ShardOut(e, *out, shard.FileName(*id)); err != nil {
 				return err
 			}
 		}

@@ -14,9 +14,17 @@
 // file elsewhere; neither is what "-o FILE" says). ErrNotRegular is the
 // error then.
 //
-// The temporary files and folders of the calls in progress, and the folders
-// they created, are registered, so that a process stopped by a signal can
-// remove them (Abort) before it exits, even while a call is still running.
+// A call made through a Scope registers its temporary files and folders,
+// and the folders it created, in that scope while it runs, so that the
+// scope's owner can remove them (Abort, Cleanup) even while the call is
+// still running: a process stopped by a signal, a command that failed. A
+// scope belongs to its caller (a command, a request): two scopes do not
+// see each other's files, and a child scope (NewContext on a context that
+// carries one) registers in its ancestors too, so that the process's
+// scope reaches the files of every command in flight. The package-level
+// Write, WriteBytes, BuildDir and MkdirAll use no scope: the call removes
+// its own temporary files when it returns, which is enough for a file
+// inside a temporary folder that a scoped BuildDir owns.
 package atomicfile
 
 import (
@@ -25,6 +33,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -36,8 +45,8 @@ import (
 var ErrNotRegular = errors.New("exists and is not a regular file (a device, FIFO, socket, folder or symbolic link); refused")
 
 // ErrAborted is returned by a call that would have put a file or folder in
-// place after Abort: the process is stopping and writes nothing more. It
-// wraps context.Canceled.
+// place after its scope (or an ancestor) was stopped (Stop, Abort): the
+// work is stopping and writes nothing more. It wraps context.Canceled.
 var ErrAborted = fmt.Errorf("stopped before the output was put in place: %w", context.Canceled)
 
 // CheckTarget returns nil when path does not exist or is a regular file
@@ -105,8 +114,15 @@ func (c *CheckedWriter) Write(p []byte) (int, error) {
 // into place when write has succeeded and every write, the sync and the
 // close succeeded (the rename is atomic on POSIX file systems). The file
 // gets mode 0644. A path that exists and is not a regular file is refused
-// (ErrNotRegular) before write is called.
+// (ErrNotRegular) before write is called. It uses no scope.
 func Write(path string, write func(io.Writer) error) error {
+	return (*Scope)(nil).Write(path, write)
+}
+
+// Write is the package's Write, with the temporary file registered in s
+// while the call runs and the rename refused once s (or an ancestor) is
+// stopped.
+func (s *Scope) Write(path string, write func(io.Writer) error) error {
 	if err := CheckTarget(path); err != nil {
 		return err
 	}
@@ -114,7 +130,7 @@ func Write(path string, write func(io.Writer) error) error {
 	if err != nil {
 		return err
 	}
-	untrack := track(tmp.Name(), false)
+	untrack := s.track(tmp.Name(), false)
 	defer untrack()
 	defer os.Remove(tmp.Name())
 	cw := &CheckedWriter{W: tmp}
@@ -134,7 +150,7 @@ func Write(path string, write func(io.Writer) error) error {
 	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
 		return err
 	}
-	return commit(func() error {
+	return s.commit(func() error {
 		if err := CheckTarget(path); err != nil { // replaced meanwhile
 			return err
 		}
@@ -143,8 +159,11 @@ func Write(path string, write func(io.Writer) error) error {
 }
 
 // WriteBytes writes b to path as Write does.
-func WriteBytes(path string, b []byte) error {
-	return Write(path, func(w io.Writer) error { _, err := w.Write(b); return err })
+func WriteBytes(path string, b []byte) error { return (*Scope)(nil).WriteBytes(path, b) }
+
+// WriteBytes writes b to path as s.Write does.
+func (s *Scope) WriteBytes(path string, b []byte) error {
+	return s.Write(path, func(w io.Writer) error { _, err := w.Write(b); return err })
 }
 
 // DirError is a folder that cannot be created or written to.
@@ -188,10 +207,13 @@ func (d *Dirs) Keep() {
 }
 
 // MkdirAll creates dir and its missing parents (mode 0755) and returns the
-// folders it created. They stay registered for Abort and Cleanup until
-// Undo or Keep is called. On error the folders it created are removed
-// again.
-func MkdirAll(dir string) (*Dirs, error) {
+// folders it created. On error the folders it created are removed again.
+// It uses no scope.
+func MkdirAll(dir string) (*Dirs, error) { return (*Scope)(nil).MkdirAll(dir) }
+
+// MkdirAll is the package's MkdirAll, with the folders it created
+// registered in s (for Abort and Cleanup) until Undo or Keep is called.
+func (s *Scope) MkdirAll(dir string) (*Dirs, error) {
 	var missing []string
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
 		if _, err := os.Lstat(d); !errors.Is(err, fs.ErrNotExist) {
@@ -212,7 +234,7 @@ func MkdirAll(dir string) (*Dirs, error) {
 		}
 		if err == nil {
 			made.Paths = append(made.Paths, d)
-			made.untracks = append(made.untracks, track(d, true))
+			made.untracks = append(made.untracks, s.track(d, true))
 		}
 	}
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
@@ -230,12 +252,19 @@ func MkdirAll(dir string) (*Dirs, error) {
 // every entry of that folder into dir, replacing files of the same name. The
 // temporary folder is removed in every case, and so are dir and the parents
 // this call created when the build failed. It returns the names moved.
-// Failing to create or write to dir is a *DirError.
+// Failing to create or write to dir is a *DirError. It uses no scope.
 func BuildDir(dir, prefix string, build func(tmp string) error) (names []string, err error) {
+	return (*Scope)(nil).BuildDir(dir, prefix, build)
+}
+
+// BuildDir is the package's BuildDir, with the temporary folder and the
+// folders it created registered in s while the call runs and the moves
+// refused once s (or an ancestor) is stopped.
+func (s *Scope) BuildDir(dir, prefix string, build func(tmp string) error) (names []string, err error) {
 	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
 		return nil, &DirError{Dir: dir, Op: "create", Err: fmt.Errorf("%s: not a folder", dir)}
 	}
-	made, err := MkdirAll(dir)
+	made, err := s.MkdirAll(dir)
 	if err != nil {
 		return nil, &DirError{Dir: dir, Op: "create", Err: err}
 	}
@@ -250,7 +279,7 @@ func BuildDir(dir, prefix string, build func(tmp string) error) (names []string,
 	if err != nil {
 		return nil, &DirError{Dir: dir, Op: "write", Err: err}
 	}
-	untrack := track(tmp, false)
+	untrack := s.track(tmp, false)
 	defer untrack()
 	defer os.RemoveAll(tmp)
 	if err := build(tmp); err != nil {
@@ -261,7 +290,7 @@ func BuildDir(dir, prefix string, build func(tmp string) error) (names []string,
 		return nil, err
 	}
 	names = make([]string, 0, len(entries))
-	err = commit(func() error {
+	err = s.commit(func() error {
 		for _, en := range entries {
 			if err := os.Rename(filepath.Join(tmp, en.Name()), filepath.Join(dir, en.Name())); err != nil {
 				return err
@@ -273,12 +302,19 @@ func BuildDir(dir, prefix string, build func(tmp string) error) (names []string,
 	return names, err
 }
 
-// The registry of what the calls in progress created.
-var reg struct {
-	sync.Mutex
-	next    int
-	paths   map[int]entry
-	aborted bool
+// Scope is the registry of what the calls made through it (and through its
+// children) are creating: their temporary files and folders while they
+// run, and the folders they created until the caller keeps or undoes them.
+// Its owner removes them when the work stops (Abort on a signal, Cleanup
+// when a command failed) and can refuse every later rename into place
+// (Stop). A nil *Scope is valid: it registers nothing and refuses nothing.
+// A Scope is safe for concurrent use.
+type Scope struct {
+	parent *Scope
+	mu     sync.Mutex
+	paths  map[*entry]struct{}
+	// stopped: later commits of this scope and its children fail.
+	stopped bool
 }
 
 type entry struct {
@@ -286,89 +322,175 @@ type entry struct {
 	empty bool // a created folder: removed only if empty
 }
 
-// track registers path for Abort and returns the function that forgets it.
-func track(path string, emptyDir bool) func() {
-	reg.Lock()
-	defer reg.Unlock()
-	if reg.paths == nil {
-		reg.paths = map[int]entry{}
+// NewScope returns an empty scope, a child of parent (nil for none): what
+// is registered in the child is registered in parent too, and stopping
+// parent stops the child's commits.
+func NewScope(parent *Scope) *Scope { return &Scope{parent: parent} }
+
+type scopeKey struct{}
+
+// NewContext returns a context carrying a new scope, a child of the scope
+// ctx carries (if any), and that scope. A nil ctx gives a nil context and
+// a scope with no parent: the computation that receives it refuses the nil
+// context itself.
+func NewContext(ctx context.Context) (context.Context, *Scope) {
+	if ctx == nil {
+		return nil, NewScope(nil)
 	}
-	reg.next++
-	id := reg.next
-	reg.paths[id] = entry{path, emptyDir}
-	return func() {
-		reg.Lock()
-		delete(reg.paths, id)
-		reg.Unlock()
+	s := NewScope(FromContext(ctx))
+	return context.WithValue(ctx, scopeKey{}, s), s
+}
+
+// FromContext returns the scope ctx carries, or nil (also for a nil ctx).
+func FromContext(ctx context.Context) *Scope {
+	if ctx == nil {
+		return nil
+	}
+	s, _ := ctx.Value(scopeKey{}).(*Scope)
+	return s
+}
+
+// chain returns s and its ancestors, the outermost first.
+func (s *Scope) chain() []*Scope {
+	var c []*Scope
+	for a := s; a != nil; a = a.parent {
+		c = append(c, a)
+	}
+	slices.Reverse(c)
+	return c
+}
+
+// track registers path in s and its ancestors and returns the function
+// that forgets it again.
+func (s *Scope) track(path string, emptyDir bool) func() {
+	if s == nil {
+		return func() {}
+	}
+	e := &entry{path, emptyDir}
+	c := s.chain()
+	for _, a := range c {
+		a.mu.Lock()
+		if a.paths == nil {
+			a.paths = map[*entry]struct{}{}
+		}
+		a.paths[e] = struct{}{}
+		a.mu.Unlock()
+	}
+	return func() { forget(c, e) }
+}
+
+// forget removes e from the registry of each scope of c, one lock at a time.
+func forget(c []*Scope, e *entry) {
+	for _, a := range c {
+		a.mu.Lock()
+		delete(a.paths, e)
+		a.mu.Unlock()
 	}
 }
 
-// commit runs put (the renames that put output in place) unless Abort has
-// been called, and keeps Abort waiting while it runs, so that output is
-// either wholly in place or not at all.
-func commit(put func() error) error {
-	reg.Lock()
-	defer reg.Unlock()
-	if reg.aborted {
-		return ErrAborted
+// commit runs put (the renames that put output in place) unless s or one
+// of its ancestors is stopped, and keeps their Abort waiting while it runs
+// (the locks are taken outermost first, the order every multiple locking
+// follows), so that output is either wholly in place or not at all.
+func (s *Scope) commit(put func() error) error {
+	c := s.chain()
+	for _, a := range c {
+		a.mu.Lock()
+	}
+	defer func() {
+		for i := len(c) - 1; i >= 0; i-- {
+			c[i].mu.Unlock()
+		}
+	}()
+	for _, a := range c {
+		if a.stopped {
+			return ErrAborted
+		}
 	}
 	return put()
 }
 
-// Abort removes every registered temporary file and folder, then every
-// registered created folder that is empty (deepest first), and makes every
-// later commit fail with ErrAborted. A process calls it when a signal
-// stops it; it waits for a rename in progress.
-func Abort() {
-	reg.Lock()
-	defer reg.Unlock()
-	reg.aborted = true
-	removeRegistered()
+// Abort removes every temporary file and folder registered in s (its
+// children's included), then every registered created folder that is empty
+// (deepest first), and makes every later commit of s and its children fail
+// with ErrAborted. A process calls it on its scope when a signal stops it;
+// it waits for a rename in progress.
+func (s *Scope) Abort() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stopped = true
+	removeAll(s.paths)
 }
 
-// Stop makes every later commit fail with ErrAborted without removing
-// anything: the calls in progress clean up after themselves.
-func Stop() {
-	reg.Lock()
-	defer reg.Unlock()
-	reg.aborted = true
-}
-
-// Reset forgets the registry and the aborted state (tests that run several
-// commands in one process).
-func Reset() {
-	reg.Lock()
-	defer reg.Unlock()
-	reg.aborted = false
-	reg.paths = nil
+// Stop makes every later commit of s and its children fail with ErrAborted
+// without removing anything: the calls in progress clean up after
+// themselves.
+func (s *Scope) Stop() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.stopped = true
 }
 
 // Cleanup removes what Abort removes, without stopping later commits: the
-// folders created by a run that did not finish.
-func Cleanup() {
-	reg.Lock()
-	defer reg.Unlock()
-	removeRegistered()
+// temporary files of calls still running and the folders created by a run
+// that did not finish. It forgets them in the ancestors of s too.
+func (s *Scope) Cleanup() {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	done := maps.Clone(s.paths)
+	removeAll(s.paths)
+	s.mu.Unlock()
+	ancestors := s.parent.chain()
+	for e := range done {
+		forget(ancestors, e)
+	}
 }
 
-func removeRegistered() {
+// Keep forgets the created folders registered in s (and in its ancestors)
+// without removing them: the run succeeded and they hold its output. The
+// temporary files of calls still running stay registered until the calls
+// return.
+func (s *Scope) Keep() {
+	if s == nil {
+		return
+	}
+	c := s.chain()
+	s.mu.Lock()
+	var kept []*entry
+	for e := range s.paths {
+		if e.empty {
+			kept = append(kept, e)
+		}
+	}
+	s.mu.Unlock()
+	for _, e := range kept {
+		forget(c, e)
+	}
+}
+
+// removeAll removes the entries of paths from the file system, folders
+// created last, and deletes them from paths (whose scope's lock is held).
+func removeAll(paths map[*entry]struct{}) {
 	var dirs []string
-	for id, e := range reg.paths {
+	for e := range paths {
 		if e.empty {
 			dirs = append(dirs, e.path)
 			continue
 		}
 		os.RemoveAll(e.path)
-		delete(reg.paths, id)
 	}
 	// Deepest first: a longer path cannot be an ancestor of a shorter one.
 	slices.SortFunc(dirs, func(a, b string) int { return len(b) - len(a) })
 	for _, d := range dirs {
 		os.Remove(d)
 	}
-	for id, e := range reg.paths {
-		if e.empty {
-			delete(reg.paths, id)
-		}
-	}
+	clear(paths)
 }

@@ -184,16 +184,14 @@ func TestMkdirAllUndo(t *testing.T) {
 // After Stop no output is put in place; Abort removes the temporary files
 // of a call in progress and the folders created.
 func TestStopAndAbort(t *testing.T) {
-	defer Reset()
 	root := t.TempDir()
-	made, err := MkdirAll(filepath.Join(root, "p", "q"))
-	if err != nil {
+	s := NewScope(nil)
+	if _, err := s.MkdirAll(filepath.Join(root, "p", "q")); err != nil {
 		t.Fatal(err)
 	}
-	_ = made
 	var tmpSeen string
-	Stop()
-	err = Write(filepath.Join(root, "p", "q", "f"), func(w io.Writer) error {
+	s.Stop()
+	err := s.Write(filepath.Join(root, "p", "q", "f"), func(w io.Writer) error {
 		tmpSeen = w.(*CheckedWriter).W.(*os.File).Name()
 		return nil
 	})
@@ -203,8 +201,145 @@ func TestStopAndAbort(t *testing.T) {
 	if _, err := os.Stat(tmpSeen); !os.IsNotExist(err) {
 		t.Errorf("temporary file left: %v", err)
 	}
-	Abort()
+	s.Abort()
 	if entries, _ := os.ReadDir(root); len(entries) != 0 {
 		t.Errorf("after Abort: %v", entries)
 	}
+}
+
+// inProgress starts s.Write(path) in a goroutine whose write function
+// blocks until release is closed; it returns once the temporary file
+// exists (its name) and the channel that gets the Write's error.
+func inProgress(t *testing.T, s *Scope, path string, release <-chan struct{}) (string, <-chan error) {
+	t.Helper()
+	started := make(chan string)
+	done := make(chan error, 1)
+	go func() {
+		done <- s.Write(path, func(w io.Writer) error {
+			io.WriteString(w, "whole")
+			started <- w.(*CheckedWriter).W.(*os.File).Name()
+			<-release
+			return nil
+		})
+	}()
+	return <-started, done
+}
+
+// Two scopes of one process (two commands of serve, two Go callers) do not
+// touch each other's files: one whose command fails removes only what it
+// registered (Cleanup), one that is stopped or aborted refuses only its own
+// commits, and one that succeeded forgets only its own folders (Keep). The
+// process's scope, their parent, reaches both: Abort removes the files of
+// every call in progress and refuses their renames.
+func TestScopesAreIndependent(t *testing.T) {
+	t.Run("sibling cleanup and abort", func(t *testing.T) {
+		root := t.TempDir()
+		proc := NewScope(nil)
+		a, b := NewScope(proc), NewScope(proc)
+		release := make(chan struct{})
+		tmp, done := inProgress(t, a, filepath.Join(root, "a.txt"), release)
+		made, err := b.MkdirAll(filepath.Join(root, "bdir", "sub"))
+		if err != nil || len(made.Paths) != 2 {
+			t.Fatal(made, err)
+		}
+		b.Cleanup() // b's command failed
+		if _, err := os.Stat(filepath.Join(root, "bdir")); !os.IsNotExist(err) {
+			t.Errorf("b's folder survived b's Cleanup: %v", err)
+		}
+		if _, err := os.Stat(tmp); err != nil {
+			t.Errorf("b's Cleanup removed a's temporary file: %v", err)
+		}
+		b.Abort()
+		b.Keep()
+		close(release)
+		if err := <-done; err != nil {
+			t.Fatalf("a's write after b's Cleanup and Abort: %v", err)
+		}
+		if got, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(got) != "whole" {
+			t.Errorf("a.txt = %q", got)
+		}
+		if err := b.WriteBytes(filepath.Join(root, "b.txt"), []byte("x")); !errors.Is(err, ErrAborted) {
+			t.Errorf("b's write after b's Abort: %v", err)
+		}
+		if err := a.WriteBytes(filepath.Join(root, "a2.txt"), []byte("x")); err != nil {
+			t.Errorf("a's second write: %v", err)
+		}
+		if err := proc.WriteBytes(filepath.Join(root, "p.txt"), []byte("x")); err != nil {
+			t.Errorf("the parent's write after a child's Abort: %v", err)
+		}
+	})
+	t.Run("keep forgets only its own folders", func(t *testing.T) {
+		root := t.TempDir()
+		proc := NewScope(nil)
+		a, b := NewScope(proc), NewScope(proc)
+		if _, err := a.MkdirAll(filepath.Join(root, "adir")); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.MkdirAll(filepath.Join(root, "bdir")); err != nil {
+			t.Fatal(err)
+		}
+		a.Keep() // a's command succeeded: its folder holds its output
+		proc.Abort()
+		if _, err := os.Stat(filepath.Join(root, "adir")); err != nil {
+			t.Errorf("a kept its folder, the process's Abort removed it: %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(root, "bdir")); !os.IsNotExist(err) {
+			t.Errorf("b's folder (b still running) survived the process's Abort: %v", err)
+		}
+	})
+	t.Run("the parent's abort reaches every child", func(t *testing.T) {
+		root := t.TempDir()
+		proc := NewScope(nil)
+		a, b := NewScope(proc), NewScope(NewScope(proc)) // b is a grandchild
+		release := make(chan struct{})
+		tmpA, doneA := inProgress(t, a, filepath.Join(root, "a.txt"), release)
+		tmpB, doneB := inProgress(t, b, filepath.Join(root, "b.txt"), release)
+		proc.Abort()
+		for _, tmp := range []string{tmpA, tmpB} {
+			if _, err := os.Stat(tmp); !os.IsNotExist(err) {
+				t.Errorf("%s survived the process's Abort: %v", tmp, err)
+			}
+		}
+		close(release)
+		for _, done := range []<-chan error{doneA, doneB} {
+			if err := <-done; err == nil {
+				t.Error("a write in progress put its file in place after the process's Abort")
+			}
+		}
+		if entries, _ := os.ReadDir(root); len(entries) != 0 {
+			t.Errorf("after Abort: %v", entries)
+		}
+	})
+	t.Run("the parent's stop refuses every child's commit", func(t *testing.T) {
+		root := t.TempDir()
+		proc := NewScope(nil)
+		ctx, _ := NewContext(context.WithValue(context.Background(), scopeKey{}, proc))
+		proc.Stop()
+		if err := FromContext(ctx).WriteBytes(filepath.Join(root, "c.txt"), []byte("x")); !errors.Is(err, ErrAborted) {
+			t.Errorf("a child's write after the parent's Stop: %v", err)
+		}
+		if _, err := FromContext(ctx).BuildDir(filepath.Join(root, "d"), ".x-", func(string) error { return nil }); !errors.Is(err, ErrAborted) {
+			t.Errorf("a child's BuildDir after the parent's Stop: %v", err)
+		}
+		if entries, _ := os.ReadDir(root); len(entries) != 0 {
+			t.Errorf("left %v", entries)
+		}
+	})
+	t.Run("nil", func(t *testing.T) {
+		var s *Scope
+		s.Stop()
+		s.Abort()
+		s.Cleanup()
+		s.Keep()
+		var nilCtx context.Context
+		if FromContext(nilCtx) != nil || FromContext(context.Background()) != nil {
+			t.Error("a scope from a context that carries none")
+		}
+		if ctx, s := NewContext(nilCtx); ctx != nil || s == nil {
+			t.Errorf("NewContext(nil) = %v, %v", ctx, s)
+		}
+		if err := s.WriteBytes(filepath.Join(t.TempDir(), "n"), []byte("x")); err != nil {
+			t.Error(err)
+		}
+	})
 }

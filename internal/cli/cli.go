@@ -168,10 +168,14 @@ func CheckOut(flagName, path string) error {
 	case IsDir(path):
 		return Usagef("%s %q: is a folder; a file is wanted", flagName, path)
 	}
-	if err := atomicfile.CheckTarget(path); err != nil {
+	err = atomicfile.CheckTarget(path)
+	if err == nil {
+		err = atomicfile.Probe(path)
+	}
+	if errors.Is(err, atomicfile.ErrNotRegular) {
 		return Usagef("%s %q: exists and is not a regular file (a device, FIFO, socket or symbolic link); give a new name or a regular file", flagName, path)
 	}
-	if err := atomicfile.Probe(path); err != nil {
+	if err != nil {
 		if errors.Is(err, syscall.ENAMETOOLONG) {
 			return Usagef("%s %q: the name is too long for the file system (with the temporary suffix; at most %d bytes)", flagName, path, maxName)
 		}
@@ -187,10 +191,10 @@ const maxName = 255 - 15
 // Buffered runs print into a buffer and writes it to -o FILE or stdout;
 // print's error (e.g. errFailed after a verdict is printed) is returned
 // after the output is written.
-func Buffered(stdout io.Writer, path string, print func(w io.Writer) error) error {
+func Buffered(e *Env, path string, print func(w io.Writer) error) error {
 	var b bytes.Buffer
 	perr := print(&b)
-	if err := Output(stdout, path, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
+	if err := Output(e, path, func(w io.Writer) error { _, err := w.Write(b.Bytes()); return err }); err != nil {
 		return err
 	}
 	return perr
@@ -208,18 +212,19 @@ func IsTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// Output writes with write to -o FILE (atomically: a failed or interrupted
-// write leaves no partial file) or, for "" and "-", to stdout.
-func Output(stdout io.Writer, path string, write func(w io.Writer) error) error {
+// Output writes with write to -o FILE (atomically, through e.Files: a
+// failed or interrupted write leaves no partial file) or, for "" and "-",
+// to e.Stdout.
+func Output(e *Env, path string, write func(w io.Writer) error) error {
 	if path == "" || path == "-" {
-		return write(stdout)
+		return write(e.Stdout)
 	}
-	return atomicfile.Write(path, write)
+	return e.Files.Write(path, write)
 }
 
-// OutputTable writes a table in format to -o FILE or stdout.
-func OutputTable(stdout io.Writer, path, format string, t *plots.Table) error {
-	return Output(stdout, path, func(w io.Writer) error { return t.Write(w, format) })
+// OutputTable writes a table in format to -o FILE or e.Stdout.
+func OutputTable(e *Env, path, format string, t *plots.Table) error {
+	return Output(e, path, func(w io.Writer) error { return t.Write(w, format) })
 }
 
 // NewProgress returns a progress callback that draws a bar with count,
@@ -290,25 +295,28 @@ func (s *signalError) code() int {
 // Grace is how long a command has, after the first SIGINT or SIGTERM, to
 // stop at one of its checks and clean up by itself. Past it the signal
 // handler removes every temporary file and folder in progress and every
-// folder the run created (atomicfile.Abort), prints the command's one line
-// and exits, so that a computation that does not check its context often
-// enough still stops within Grace.
+// folder the run created (it aborts the atomicfile scope WithSignals puts
+// in the context, of which every run's scope is a child), prints the
+// command's one line and exits, so that a computation that does not check
+// its context often enough still stops within Grace.
 var Grace = 2 * time.Second
 
 // WithSignals returns a context that SIGINT and SIGTERM cancel, so that a
 // command stops at its next check and its deferred clean-up removes
-// temporary files and folders. From the first signal on, no output is put
-// in place (atomicfile commits fail with a context.Canceled error).
+// temporary files and folders. The context carries the process's
+// atomicfile scope: from the first signal on, no output is put in place
+// (the scope is stopped: commits fail with a context.Canceled error).
 //
 // Further signals do not cut the clean-up short: GNU timeout, a terminal's
 // Ctrl-C and batch schedulers signal the process and then its whole group,
 // so one stop request often arrives twice. Whatever their number, the
 // process ends at most Grace after the first signal: if the command has
-// not returned by then, the handler runs atomicfile.Abort, prints
-// "<name>: terminated; no output written" (or interrupted) on stderr and
-// exits 143 (or 130). The returned stop function ends the handling.
+// not returned by then, the handler aborts the scope (removing every run's
+// files), prints "<name>: terminated; no output written" (or interrupted)
+// on stderr and exits 143 (or 130). The returned stop function ends the handling.
 func WithSignals(parent context.Context, stderr io.Writer, name string) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
+	ctx, files := atomicfile.NewContext(ctx)
 	sigs := make(chan os.Signal, 8)
 	done := make(chan struct{})
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -320,7 +328,7 @@ func WithSignals(parent context.Context, stderr io.Writer, name string) (context
 		case <-done:
 			return
 		}
-		atomicfile.Stop()
+		files.Stop()
 		cancel(first)
 		timer := time.NewTimer(Grace)
 		for {
@@ -334,7 +342,7 @@ func WithSignals(parent context.Context, stderr io.Writer, name string) (context
 					what = "terminated"
 				}
 				if !Final(func() {
-					atomicfile.Abort()
+					files.Abort()
 					fmt.Fprintf(stderr, "%s: %s; no output written\n", name, what)
 				}) {
 					return // the command is printing its own last line

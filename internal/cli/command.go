@@ -23,6 +23,11 @@ type Env struct {
 	Getenv func(string) string
 	// Terminal reports whether Stderr is a terminal (progress is shown then).
 	Terminal bool
+	// Files owns the temporary files and the folders the run creates
+	// (Output, ShardOut): Program.Run makes it for each run, as a child of
+	// the scope of its context (WithSignals'), and removes what it holds
+	// when the run fails. A nil Files registers nothing.
+	Files *atomicfile.Scope
 }
 
 // Run is a command's work, once its flags are parsed and checked.
@@ -139,11 +144,14 @@ func (p *Program) help(w io.Writer, args []string) error {
 // (exit 1 with one line); a run that does not succeed removes every
 // temporary file and folder it created.
 func (p *Program) Run(ctx context.Context, e *Env, args []string) int {
-	defer atomicfile.Reset()
+	// The run's own scope: a run that fails removes its files, and only
+	// its files, while other runs of the process (serve) go on.
+	ctx, files := atomicfile.NewContext(ctx)
 	ResetFinal()
 	stdout := &Stdout{Ctx: ctx, W: e.Stdout}
 	checked := *e
 	checked.Stdout = stdout
+	checked.Files = files
 	name := p.Name
 	if len(args) > 0 {
 		name += " " + args[0]
@@ -160,7 +168,9 @@ func (p *Program) Run(ctx context.Context, e *Env, args []string) int {
 		}
 	}
 	if code != 0 {
-		atomicfile.Cleanup()
+		files.Cleanup()
+	} else {
+		files.Keep()
 	}
 	return code
 }

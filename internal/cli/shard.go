@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gossipkit/gossipkit/internal/atomicfile"
 	"github.com/gossipkit/gossipkit/internal/shard"
 )
 
@@ -90,10 +89,11 @@ func PartPath(out, name string) string {
 // ShardOut resolves and checks where shard id writes, before any work: a
 // folder named with a trailing / is created if missing (the README's
 // `-o parts/`), and the part file must be writable there.
-func ShardOut(out, name string) (string, error) {
+func ShardOut(e *Env, out, name string) (string, error) {
 	if strings.HasSuffix(out, "/") {
-		// Registered: removed again if the run does not succeed (Program.Run).
-		if _, err := atomicfile.MkdirAll(out); err != nil {
+		// Registered in the run's scope: removed again if the run does not
+		// succeed (Program.Run).
+		if _, err := e.Files.MkdirAll(out); err != nil {
 			return "", Usagef("-o %q: cannot create the folder: %v", out, errors.Unwrap(err))
 		}
 	}
@@ -146,7 +146,7 @@ func MergeUsage(err error) error {
 // WritePart writes a shard's part file to path (atomically) with write,
 // then says so on stderr: "gossipkit CMD: wrote PATH (WHAT; NOTE)".
 func WritePart(e *Env, cmd, path string, write func(io.Writer) error, what, note string) error {
-	if err := Output(e.Stdout, path, write); err != nil {
+	if err := Output(e, path, write); err != nil {
 		return err
 	}
 	if note != "" {
