@@ -5,11 +5,24 @@ import (
 
 	"context"
 	"strconv"
+	"syscall"
 	"testing"
+	"time"
 )
 
+// cpuTime is the process's user + system CPU time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // benchShuffles measures shuffles per second of the protocol on one core
-// (one replication of warm-up rounds, no observation).
+// (one replication of warm-up rounds, no observation), and the wall and
+// CPU nanoseconds a shuffle (ns/shuffle, cpu-ns/shuffle: the machine may be
+// shared, and CPU time is what testdata/cref/run.sh compares with C).
 func benchShuffles(b *testing.B, N, n, c, s int) { benchShufflesLoss(b, N, n, c, s, 0) }
 
 // benchShufflesLoss is benchShuffles with loss ε.
@@ -26,10 +39,14 @@ func benchShufflesLoss(b *testing.B, N, n, c, s int, eps float64) {
 		sched.round(r, st)
 	}
 	b.ResetTimer()
+	c0 := cpuTime()
 	for b.Loop() {
 		sched.round(r, st)
 	}
+	cpu := cpuTime() - c0
 	b.ReportMetric(float64(N)*float64(b.N)/b.Elapsed().Seconds(), "shuffles/s")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/(float64(N)*float64(b.N)), "ns/shuffle")
+	b.ReportMetric(float64(cpu.Nanoseconds())/(float64(N)*float64(b.N)), "cpu-ns/shuffle")
 }
 
 func BenchmarkProtocol_2500_500_100_50(b *testing.B)  { benchShuffles(b, 2500, 500, 100, 50) }
