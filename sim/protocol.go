@@ -299,37 +299,14 @@ func (st *protocolState[T]) shuffle(r *rng.Rand, a, b int32) {
 	selectBuffer(r, ca, s)
 	selectBuffer(r, cb, s)
 	sa, sb := ca[:s], cb[:s]
-	// Every item is at most n and the stamp tables have n + 1 entries, so
-	// at(mark, x) is in range (Check mode verifies the items' range); the
-	// two caches have c slots each, so the index i of one side's loop is in
-	// range for the other side's slice of the same length.
-	restB := cb[s:]
-	for i, x := range ca[s:] {
-		*at(markA, int(x)) = inC
-		*at(markB, int(*at(restB, i))) = inC
-	}
-	for i, x := range sa {
-		*at(markA, int(x)) = inS
-		*at(markB, int(*at(sb, i))) = inS
-	}
+	stamp(markA, ca[s:], inC)
+	stamp(markB, cb[s:], inC)
+	stamp(markA, sa, inS)
+	stamp(markB, sb, inS)
 	d := st.d
 	aHad, bHad := markA[d] >= inC, markB[d] >= inC
-	// Branch-free (the outcomes are random, so branches would be
-	// mispredicted about one time in five): every item is written and the
-	// count advances by 0 or 1. A stamp is never above the current inS, so
-	// "stamp = inS" is "stamp > inC": below(inC, stamp).
-	newB, newA := st.newB[:s], st.newA[:s]
-	nb, na, shared := 0, 0, 0
-	for i, x := range sa { // nb, na ≤ i < s = len(newB) = len(newA) = len(sb)
-		y := *at(sb, i)
-		mb := *at(markB, int(x))
-		*at(newB, nb) = x
-		nb += below(mb, inC)
-		shared += below(inC, mb)
-		*at(newA, na) = y
-		na += below(*at(markA, int(y)), inC)
-	}
-	newB, newA = newB[:nb], newA[:na]
+	na, nb, shared := scanNew(sa, sb, markA, markB, st.newA, st.newB, inC)
+	newB, newA := st.newB[:nb], st.newA[:na]
 	if st.tracking {
 		if aHad {
 			st.cnt.SelectTrials++
@@ -438,6 +415,39 @@ func below(a, b uint32) int { return int((uint64(a) - uint64(b)) >> 63) }
 func notEqual(a, b uint32) int {
 	d := a ^ b
 	return int((d | -d) >> 31)
+}
+
+// stamp sets mark[x] = v for the items x of list. The loops of shuffle are
+// small functions of their own: inside shuffle, with its many live values,
+// they kept their counters on the stack.
+func stamp[T item](mark []uint32, list []T, v uint32) {
+	for _, x := range list {
+		// Every item is at most n and the stamp tables have n + 1
+		// entries (Check mode verifies the items' range).
+		*at(mark, int(x)) = v
+	}
+}
+
+// scanNew goes once through both buffers sa and sb (of equal length s) and
+// writes to newB the items of sa that B lacks (markB below inC) and to newA
+// those of sb that A lacks, in buffer order; it returns their numbers and
+// ŝ = |S_A ∩ S_B|. newA and newB have room for s items. Branch-free (the
+// outcomes are random, so branches would be mispredicted about one time in
+// five): every item is written and its count advances by 0 or 1. A stamp is
+// never above the current S stamp inC + 1, so "stamp = inC + 1" is "stamp >
+// inC": below(inC, stamp). (One loop over both buffers takes fewer
+// instructions than one loop for each, measured.)
+func scanNew[T item](sa, sb []T, markA, markB []uint32, newA, newB []T, inC uint32) (na, nb, shared int) {
+	for i, x := range sa { // nb, na ≤ i < s = len(newB) = len(newA) = len(sb)
+		y := *at(sb, i)
+		mb := *at(markB, int(x)) // items are at most n < len(mark)
+		*at(newB, nb) = x
+		nb += below(mb, inC)
+		shared += below(inC, mb)
+		*at(newA, na) = y
+		na += below(*at(markA, int(y)), inC)
+	}
+	return na, nb, shared
 }
 
 // dropInOrder overwrites, in buffer order, the first len(items) slots of buf
