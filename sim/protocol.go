@@ -421,10 +421,17 @@ func notEqual(a, b uint32) int {
 // small functions of their own: inside shuffle, with its many live values,
 // they kept their counters on the stack.
 func stamp[T item](mark []uint32, list []T, v uint32) {
-	for _, x := range list {
-		// Every item is at most n and the stamp tables have n + 1
-		// entries (Check mode verifies the items' range).
-		*at(mark, int(x)) = v
+	// Every item is at most n and the stamp tables have n + 1 entries
+	// (Check mode verifies the items' range). Two at a time: half the loop
+	// overhead (measured: 3 % of a shuffle's instructions; the same by
+	// re-slicing, list = list[2:], cost 5 % more).
+	i := 0
+	for ; i+1 < len(list); i += 2 {
+		*at(mark, int(*at(list, i))) = v
+		*at(mark, int(*at(list, i+1))) = v
+	}
+	if i < len(list) {
+		*at(mark, int(*at(list, i))) = v
 	}
 }
 
