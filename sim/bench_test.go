@@ -57,7 +57,9 @@ func benchShufflesLoss(b *testing.B, N, n, c, s int, eps float64) {
 // after 300 of mixing, CPU time: this kernel 627 cpu-ns/shuffle (median;
 // 486–727), the previous one 772 (641–930), C 1188 (1067–1336): 1.28× the
 // previous kernel (median of the rounds' ratios, 1.11–1.57) and 1.85× C
-// (1.63–2.32; the previous kernel 1.53×). Instructions (callgrind, 300 + 20
+// (1.63–2.32; the previous kernel 1.53×); a second session at load 6–17
+// (5 rounds): 536, 890 and 1197 cpu-ns, 1.54× the previous kernel and 2.23×
+// C (1.61–2.73). Instructions (callgrind, 300 + 20
 // rounds, load-independent): 4.97·10^9 against 6.93·10^9 before and
 // 5.47·10^9 for C, which also mispredicts 42 branches a shuffle to Go's 9
 // (cachegrind's branch simulation). testdata/README.md has the details.
