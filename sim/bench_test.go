@@ -5,11 +5,24 @@ import (
 
 	"context"
 	"strconv"
+	"syscall"
 	"testing"
+	"time"
 )
 
+// cpuTime is the process's user + system CPU time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
 // benchShuffles measures shuffles per second of the protocol on one core
-// (one replication of warm-up rounds, no observation).
+// (one replication of warm-up rounds, no observation), and the wall and
+// CPU nanoseconds a shuffle (ns/shuffle, cpu-ns/shuffle: the machine may be
+// shared, and CPU time is what testdata/cref/run.sh compares with C).
 func benchShuffles(b *testing.B, N, n, c, s int) { benchShufflesLoss(b, N, n, c, s, 0) }
 
 // benchShufflesLoss is benchShuffles with loss ε.
@@ -26,12 +39,30 @@ func benchShufflesLoss(b *testing.B, N, n, c, s int, eps float64) {
 		sched.round(r, st)
 	}
 	b.ResetTimer()
+	c0 := cpuTime()
 	for b.Loop() {
 		sched.round(r, st)
 	}
+	cpu := cpuTime() - c0
 	b.ReportMetric(float64(N)*float64(b.N)/b.Elapsed().Seconds(), "shuffles/s")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/(float64(N)*float64(b.N)), "ns/shuffle")
+	b.ReportMetric(float64(cpu.Nanoseconds())/(float64(N)*float64(b.N)), "cpu-ns/shuffle")
 }
 
+// BenchmarkProtocol_2500_500_100_50 is the paper's shuffle (N = 2500,
+// n = 500, c = 100, s = 50), the kernel of sim.Protocol. Measured
+// 2026-12-01 on the shared 2-core Xeon (load 28–31), 7 rounds interleaving
+// the previous kernel, this one and the C reference testdata/cref/shuffle.c
+// (gcc 12.2 -O2, 16-bit items; testdata/cref/run.sh), 300 rounds each
+// after 300 of mixing, CPU time: this kernel 627 cpu-ns/shuffle (median;
+// 486–727), the previous one 772 (641–930), C 1188 (1067–1336): 1.28× the
+// previous kernel (median of the rounds' ratios, 1.11–1.57) and 1.85× C
+// (1.63–2.32; the previous kernel 1.53×); a second session at load 6–17
+// (5 rounds): 536, 890 and 1197 cpu-ns, 1.54× the previous kernel and 2.23×
+// C (1.61–2.73). Instructions (callgrind, 300 + 20
+// rounds, load-independent): 4.97·10^9 against 6.93·10^9 before and
+// 5.47·10^9 for C, which also mispredicts 42 branches a shuffle to Go's 9
+// (cachegrind's branch simulation). testdata/README.md has the details.
 func BenchmarkProtocol_2500_500_100_50(b *testing.B)  { benchShuffles(b, 2500, 500, 100, 50) }
 func BenchmarkProtocol_2500_1000_100_50(b *testing.B) { benchShuffles(b, 2500, 1000, 100, 50) }
 

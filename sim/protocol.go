@@ -58,10 +58,9 @@ type protocolState[T item] struct {
 	markA        []uint32 // markA[x] ≥ epoch iff x ∈ C_A; = epoch+1 iff x ∈ S_A
 	markB        []uint32 // likewise for B, in the current shuffle
 	epoch        uint32
-	newA, newB   []T      // received items a side lacks
-	candA, candB []int32  // slots of a side's buffer it may overwrite
-	raw          []uint32 // scratch for batches of random draws
-	d            T        // the tracked item
+	newA, newB   []T     // received items a side lacks
+	candA, candB []int32 // slots of a side's buffer it may overwrite
+	d            T       // the tracked item
 	tracking     bool
 	xCount       int
 	covered      []bool
@@ -96,7 +95,7 @@ func newProtocolState[T item](cfg Config, r *rng.Rand) *protocolState[T] {
 		cache: make([]T, N*c),
 		markA: make([]uint32, n+1), markB: make([]uint32, n+1),
 		newA: make([]T, s), newB: make([]T, s),
-		candA: make([]int32, s), candB: make([]int32, s), raw: make([]uint32, c),
+		candA: make([]int32, s), candB: make([]int32, s),
 		d: T(n), covered: make([]bool, N), snap: newSnapshotCoverage(N), check: cfg.Check,
 		loss: cfg.Loss, lossReply: cfg.Loss * (2 - cfg.Loss),
 	}
@@ -127,28 +126,128 @@ func newProtocolState[T item](cfg Config, r *rng.Rand) *protocolState[T] {
 }
 
 // selectBuffer moves a uniform random s-subset of the c slots of cache (or
-// of any list) to its first s slots: a partial Fisher–Yates shuffle, run from whichever end
-// needs fewer draws (min(s, c−s)). raw is scratch space for the draws.
-func selectBuffer[T item](r *rng.Rand, cache []T, s int, raw []uint32) {
+// of any list) to its first s slots: a partial Fisher–Yates shuffle, run
+// from whichever end needs fewer draws (m = min(s, c−s)).
+//
+// The draws are those of r.Fill into a buffer of m raw 32-bit draws (two per
+// 64-bit output, the low half first) each mapped by r.Bounded, made on the
+// fly from a copy of the state (which stays in a register) rather than
+// stored and read back. Bounded's rare redraw (probability < c/2^32 a draw)
+// takes, as after Fill, the outputs that follow the whole batch: redraw
+// finds them. selectBufferFill in the tests is the Fill version;
+// TestSelectBufferMatchesFill checks the two agree, redraws included.
+func selectBuffer[T item](r *rng.Rand, cache []T, s int) {
 	c := len(cache)
+	w := *r
+	var late lateDraws
 	if 2*s <= c {
-		raw = raw[:s]
-		r.Fill(raw)
-		for i, u := range raw {
-			// i < s ≤ c and i ≤ j < c: Bounded returns a value below c − i.
-			j := i + int(r.Bounded(u, uint32(c-i)))
+		late.start(r, (s+1)/2)
+		// i < s ≤ c and i ≤ j < c: bounded returns a value below c − i.
+		i := 0
+		for ; i+1 < s; i += 2 {
+			v := w.Uint64()
+			m := uint64(uint32(v)) * uint64(c-i)
+			if uint32(m) < uint32(c-i) {
+				m = late.redraw(m, uint32(c-i))
+			}
+			j := i + int(m>>32)
+			pi, pj := at(cache, i), at(cache, j)
+			*pi, *pj = *pj, *pi
+			m = (v >> 32) * uint64(c-i-1)
+			if uint32(m) < uint32(c-i-1) {
+				m = late.redraw(m, uint32(c-i-1))
+			}
+			j = i + 1 + int(m>>32)
+			pi, pj = at(cache, i+1), at(cache, j)
+			*pi, *pj = *pj, *pi
+		}
+		if i < s {
+			m := uint64(uint32(w.Uint64())) * uint64(c-i)
+			if uint32(m) < uint32(c-i) {
+				m = late.redraw(m, uint32(c-i))
+			}
+			j := i + int(m>>32)
 			pi, pj := at(cache, i), at(cache, j)
 			*pi, *pj = *pj, *pi
 		}
-		return
+	} else {
+		// Choose the c−s items left out, from the end: the k-th draw puts
+		// slot j ≤ i = c−1−k at i; 0 ≤ j ≤ i < c.
+		m := c - s
+		late.start(r, (m+1)/2)
+		k := 0
+		for ; k+1 < m; k += 2 {
+			v := w.Uint64()
+			i := c - 1 - k
+			m := uint64(uint32(v)) * uint64(i+1)
+			if uint32(m) < uint32(i+1) {
+				m = late.redraw(m, uint32(i+1))
+			}
+			j := int(m >> 32)
+			pi, pj := at(cache, i), at(cache, j)
+			*pi, *pj = *pj, *pi
+			m = (v >> 32) * uint64(i)
+			if uint32(m) < uint32(i) {
+				m = late.redraw(m, uint32(i))
+			}
+			j = int(m >> 32)
+			pi, pj = at(cache, i-1), at(cache, j)
+			*pi, *pj = *pj, *pi
+		}
+		if k < m {
+			i := c - 1 - k
+			m := uint64(uint32(w.Uint64())) * uint64(i+1)
+			if uint32(m) < uint32(i+1) {
+				m = late.redraw(m, uint32(i+1))
+			}
+			j := int(m >> 32)
+			pi, pj := at(cache, i), at(cache, j)
+			*pi, *pj = *pj, *pi
+		}
 	}
-	raw = raw[:c-s]
-	r.Fill(raw)
-	for k, u := range raw { // choose the c−s items left out, from the end
-		i := c - 1 - k
-		j := int(r.Bounded(u, uint32(i+1)))
-		cache[i], cache[j] = cache[j], cache[i]
+	*r = late.end(w)
+}
+
+// lateDraws supplies Bounded's redraws for a batch of draws made from a copy
+// of a stream: the outputs that follow the batch, as if the batch had been
+// drawn by Fill.
+type lateDraws struct {
+	r       *rng.Rand // the stream at the start of the batch
+	skip    int       // the batch's 64-bit outputs
+	redrawn bool      // whether next holds the stream after some redraws
+	next    rng.Rand
+}
+
+func (l *lateDraws) start(r *rng.Rand, skip int) { l.r, l.skip, l.redrawn = r, skip, false }
+
+// redraw finishes r.Bounded(u, n) (Lemire's method) for a product
+// m = u·n whose low half is below n, which selectBuffer checks inline: it
+// draws afresh while the low half is below 2^32 mod n and returns the
+// product whose high half is the result.
+//
+//go:noinline
+func (l *lateDraws) redraw(m uint64, n uint32) uint64 {
+	t := -n % n
+	for uint32(m) < t {
+		if !l.redrawn {
+			l.next = *l.r
+			for range l.skip {
+				l.next.Uint64()
+			}
+			l.redrawn = true
+		}
+		m = uint64(uint32(l.next.Uint64())) * uint64(n)
 	}
+	return m
+}
+
+// end returns the stream after the batch: w, the copy that made the batch,
+// or the stream after the redraws if there were any.
+func (l *lateDraws) end(w rng.Rand) rng.Rand {
+	if l.redrawn {
+		return l.next
+	}
+	return w
 }
 
 // shuffle performs one shuffle of docs/MODEL.md §1 between initiator a and
@@ -197,39 +296,17 @@ func (st *protocolState[T]) shuffle(r *rng.Rand, a, b int32) {
 	}
 	inC, inS := st.epoch, st.epoch+1
 	markA, markB := st.markA, st.markB
-	selectBuffer(r, ca, s, st.raw)
-	selectBuffer(r, cb, s, st.raw)
+	selectBuffer(r, ca, s)
+	selectBuffer(r, cb, s)
 	sa, sb := ca[:s], cb[:s]
-	// Every item is at most n and the stamp tables have n + 1 entries, so
-	// at(mark, x) is in range (Check mode verifies the items' range).
-	for _, x := range ca[s:] {
-		*at(markA, int(x)) = inC
-	}
-	for _, x := range sa {
-		*at(markA, int(x)) = inS
-	}
-	for _, x := range cb[s:] {
-		*at(markB, int(x)) = inC
-	}
-	for _, x := range sb {
-		*at(markB, int(x)) = inS
-	}
+	stamp(markA, ca[s:], inC)
+	stamp(markB, cb[s:], inC)
+	stamp(markA, sa, inS)
+	stamp(markB, sb, inS)
 	d := st.d
 	aHad, bHad := markA[d] >= inC, markB[d] >= inC
-	// Branch-free (the outcomes are random, so branches would be
-	// mispredicted about one time in five): every item is written and the
-	// count advances by 0 or 1.
-	newB, newA := st.newB[:s], st.newA[:s]
-	nb, na := 0, 0
-	for _, x := range sa { // nb ≤ i < s = len(newB)
-		*at(newB, nb) = x
-		nb += below(*at(markB, int(x)), inC)
-	}
-	for _, x := range sb {
-		*at(newA, na) = x
-		na += below(*at(markA, int(x)), inC)
-	}
-	newB, newA = newB[:nb], newA[:na]
+	na, nb, shared := scanNew(sa, sb, markA, markB, st.newA, st.newB, inC)
+	newB, newA := st.newB[:nb], st.newA[:na]
 	if st.tracking {
 		if aHad {
 			st.cnt.SelectTrials++
@@ -239,51 +316,58 @@ func (st *protocolState[T]) shuffle(r *rng.Rand, a, b int32) {
 			st.cnt.SelectTrials++
 			st.cnt.SelectHits += int64(1 - notEqual(markB[d], inS))
 		}
-		if out == replyLost { // A overwrites nothing
+		// |S_A \ S_B| + |S_B \ S_A| = 2(s − ŝ), ŝ = |S_A ∩ S_B|, drop
+		// candidates; only B's s − ŝ, and B's drops, when the reply was
+		// lost (A dropped nothing).
+		if out == replyLost {
 			st.cnt.Drops += int64(nb)
+			st.cnt.DropCandidates += int64(s - shared)
 		} else {
 			st.cnt.Drops += int64(na + nb)
+			st.cnt.DropCandidates += int64(2 * (s - shared))
 		}
 		st.cnt.Shuffles++
 	}
+	// len(new) ≤ len(cand) below: the side received s items of which k
+	// are duplicates, and the ŝ items of its buffer that it also received
+	// are among those k, so s − k ≤ s − ŝ.
 	var lostA, lostB bool // d overwritten at A, at B
 	if 2*s <= c {
 		// selectBuffer drew each buffer slot by slot, so each buffer is in
 		// uniformly random order, independent of the other side's choice:
 		// the first m slots of S_B not in S_A (in buffer order) are a
 		// uniform m-subset of S_B \ S_A. No candidate list, no extra draws.
-		if st.tracking {
-			st.countCandidates(sa, inS, out)
+		//
+		// d is overwritten at a side that sent it and did not also receive
+		// it, if its slot comes before the drops run out: find the slot
+		// before the drops (rarely needed: only d's holders look).
+		posA, posB := -1, -1
+		if aHad && markA[d] == inS && markB[d] != inS {
+			posA = slices.Index(sa, d)
 		}
-		lostB = st.dropInOrder(sb, markA, inS, newB)
+		if bHad && markB[d] == inS && markA[d] != inS {
+			posB = slices.Index(sb, d)
+		}
+		endB := dropInOrder(sb, markA, inC, newB)
+		lostB = posB >= 0 && posB < endB
 		if out == delivered {
-			lostA = st.dropInOrder(sa, markB, inS, newA)
+			endA := dropInOrder(sa, markB, inC, newA)
+			lostA = posA >= 0 && posA < endA
 		}
 	} else {
 		candB, candA := st.candB[:s], st.candA[:s]
 		kb, ka := 0, 0
-		for i, x := range sb {
-			candB[kb] = int32(i)
-			kb += notEqual(markA[x], inS)
+		for i, x := range sb { // kb ≤ i < s = len(candB)
+			*at(candB, kb) = int32(i)
+			kb += below(*at(markA, int(x)), inS)
 		}
 		for i, x := range sa {
-			candA[ka] = int32(i)
-			ka += notEqual(markB[x], inS)
+			*at(candA, ka) = int32(i)
+			ka += below(*at(markB, int(x)), inS)
 		}
-		candB, candA = candB[:kb], candA[:ka]
-		if st.tracking {
-			if out == replyLost {
-				st.cnt.DropCandidates += int64(kb)
-			} else {
-				st.cnt.DropCandidates += int64(ka + kb)
-			}
-		}
-		// len(new) ≤ len(cand): the side received s items of which k are
-		// duplicates, and the ŝ items of its buffer that it also received
-		// are among those k, so s − k ≤ s − ŝ.
-		lostB = st.replace(r, cb, candB, newB)
+		lostB = st.replace(r, cb, candB[:kb], newB)
 		if out == delivered {
-			lostA = st.replace(r, ca, candA, newA)
+			lostA = st.replace(r, ca, candA[:ka], newA)
 		}
 	}
 	if aHad || bHad {
@@ -333,47 +417,73 @@ func notEqual(a, b uint32) int {
 	return int((d | -d) >> 31)
 }
 
-// countCandidates adds |S_A \ S_B| + |S_B \ S_A| = 2(s − ŝ) to the drop
-// candidates, ŝ = |S_A ∩ S_B| counted over S_A; only B's s − ŝ when the
-// reply was lost (A dropped nothing).
-func (st *protocolState[T]) countCandidates(sa []T, inS uint32, out outcome) {
-	shared := 0
-	for _, x := range sa { // x ≤ n < len(markB)
-		shared += 1 - notEqual(*at(st.markB, int(x)), inS)
+// stamp sets mark[x] = v for the items x of list. The loops of shuffle are
+// small functions of their own: inside shuffle, with its many live values,
+// they kept their counters on the stack.
+func stamp[T item](mark []uint32, list []T, v uint32) {
+	// Every item is at most n and the stamp tables have n + 1 entries
+	// (Check mode verifies the items' range). Two at a time: half the loop
+	// overhead (measured: 3 % of a shuffle's instructions; the same by
+	// re-slicing, list = list[2:], cost 5 % more).
+	i := 0
+	for ; i+1 < len(list); i += 2 {
+		*at(mark, int(*at(list, i))) = v
+		*at(mark, int(*at(list, i+1))) = v
 	}
-	if out == replyLost {
-		st.cnt.DropCandidates += int64(len(sa) - shared)
-		return
+	if i < len(list) {
+		*at(mark, int(*at(list, i))) = v
 	}
-	st.cnt.DropCandidates += int64(2 * (len(sa) - shared))
+}
+
+// scanNew goes once through both buffers sa and sb (of equal length s) and
+// writes to newB the items of sa that B lacks (markB below inC) and to newA
+// those of sb that A lacks, in buffer order; it returns their numbers and
+// ŝ = |S_A ∩ S_B|. newA and newB have room for s items. Branch-free (the
+// outcomes are random, so branches would be mispredicted about one time in
+// five): every item is written and its count advances by 0 or 1. A stamp is
+// never above the current S stamp inC + 1, so "stamp = inC + 1" is "stamp >
+// inC": below(inC, stamp). (One loop over both buffers takes fewer
+// instructions than one loop for each, measured.)
+func scanNew[T item](sa, sb []T, markA, markB []uint32, newA, newB []T, inC uint32) (na, nb, shared int) {
+	for i, x := range sa { // nb, na ≤ i < s = len(newB) = len(newA) = len(sb)
+		y := *at(sb, i)
+		mb := *at(markB, int(x)) // items are at most n < len(mark)
+		*at(newB, nb) = x
+		nb += below(mb, inC)
+		shared += below(inC, mb)
+		*at(newA, na) = y
+		na += below(*at(markA, int(y)), inC)
+	}
+	return na, nb, shared
 }
 
 // dropInOrder overwrites, in buffer order, the first len(items) slots of buf
-// whose item does not carry the other side's S stamp inS (the items sent but
-// not also received) with the new items, and reports whether it overwrote
-// d. buf is the front of the cache.
-func (st *protocolState[T]) dropInOrder(buf []T, inMark []uint32, inS uint32, items []T) (lostD bool) {
-	// Branch-free: a slot whose item carries inS is rewritten with its own
-	// item. Which slots those are is random (about one in ten), and a
-	// mispredicted branch costs more than the store (measured: 4 % of a
+// whose item does not carry the other side's S stamp (the items sent but not
+// also received; inMark is the other side's table and inC its C stamp, so
+// the S stamp is any stamp above inC) with the new items, and returns the
+// number of slots it went through: the overwritten slots are those of
+// buf[:end] without the stamp. buf is the front of the cache.
+func dropInOrder[T item](buf []T, inMark []uint32, inC uint32, items []T) (end int) {
+	// Branch-free: a slot whose item carries the S stamp is rewritten with
+	// its own item. Which slots those are is random (about one in ten), and
+	// a mispredicted branch costs more than the store (measured: 4 % of a
 	// shuffle).
-	k, lost, d := 0, 0, st.d
-	for i := 0; k < len(items); i++ {
+	k, i := 0, 0
+	for ; k < len(items); i++ {
 		// i < len(buf): buf holds at least len(items) items without the
 		// stamp (len(new) ≤ len(cand), shown in shuffle), so the loop ends
 		// before it runs out.
 		p := at(buf, i)
 		x := *p
-		keep := 1 - notEqual(*at(inMark, int(x)), inS)
+		keep := below(inC, *at(inMark, int(x)))
 		y := *at(items, k) // k < len(items): the loop condition
 		if keep != 0 {
 			y = x
 		}
 		*p = y
-		lost |= (1 - keep) & (1 - notEqual(uint32(x), uint32(d)))
 		k += 1 - keep
 	}
-	return lost != 0
+	return i
 }
 
 // replace overwrites a uniform random choice of len(items) of the candidate
@@ -383,7 +493,7 @@ func (st *protocolState[T]) replace(r *rng.Rand, cv []T, cand []int32, items []T
 	if m == 0 {
 		return false
 	}
-	selectBuffer(r, cand, m, st.raw) // a uniform m-subset of the candidates
+	selectBuffer(r, cand, m) // a uniform m-subset of the candidates
 	for k, pos := range cand[:m] {
 		lostD = st.overwrite(&cv[pos], items[k]) || lostD
 	}
