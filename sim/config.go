@@ -89,8 +89,8 @@ type Config struct {
 	Model Model
 	Nodes int // N, 2 ≤ N ≤ 2^26
 	// Shuffle holds n, c and s (Items ≤ MaxItems).
-	Shuffle  gossip.Shuffle
-	Warmup   int // W ≥ 0 (protocol only; the Markov models have no caches to mix)
+	Shuffle gossip.Shuffle
+	Warmup  int // W ≥ 0 (protocol only; the Markov models have no caches to mix)
 	// WarmStates is the number k of independent warm-ups the protocol's
 	// replications branch from: 0 (the default) warms every replication's
 	// caches on its own stream, as gossipkit always did; k in 1..Reps runs
@@ -103,11 +103,11 @@ type Config struct {
 	// √(1 + (R/k − 1)ρ), ρ the intraclass correlation (see the package
 	// doc). The Markov models have no warm-up and ignore it.
 	WarmStates int
-	Rounds   int // T ≥ 1
-	Reps     int // R ≥ 1
-	Seed     uint64
-	Initial  int // copies of d at t = 0, 1..N (default 1)
-	Schedule Schedule
+	Rounds     int // T ≥ 1
+	Reps       int // R ≥ 1
+	Seed       uint64
+	Initial    int // copies of d at t = 0, 1..N (default 1)
+	Schedule   Schedule
 	// Ticks is the number of ticks per round of the Async schedule (≥ 2).
 	Ticks    int
 	Topology Topology

@@ -29,9 +29,11 @@ func TestWarmStatesIndependentOfWorkersAndShards(t *testing.T) {
 		"loss":       func(c *Config) { c.Loss = 0.2 },
 		"fail":       func(c *Config) { c.FailFraction = 0.3 },
 		"check":      func(c *Config) { c.Check = true },
-		"int32":      func(c *Config) { c.Nodes, c.Shuffle.Items, c.Shuffle.Cache, c.Shuffle.Exchange, c.Warmup = 30, 70000, 4, 2, 3 },
-		"k=1":        func(c *Config) { c.WarmStates = 1 },
-		"k=R":        func(c *Config) { c.WarmStates = c.Reps },
+		"int32": func(c *Config) {
+			c.Nodes, c.Shuffle.Items, c.Shuffle.Cache, c.Shuffle.Exchange, c.Warmup = 30, 70000, 4, 2, 3
+		},
+		"k=1": func(c *Config) { c.WarmStates = 1 },
+		"k=R": func(c *Config) { c.WarmStates = c.Reps },
 	}
 	for name, mod := range cases {
 		t.Run(name, func(t *testing.T) {
