@@ -24,6 +24,28 @@ type warmState struct {
 	sched *scheduler
 }
 
+// WarmUps returns the number of warm-ups a run of the replications
+// `indices` (nil: all of 0..Reps−1) makes: one per replication when
+// WarmStates = 0 (or for a model without caches, none), else the number of
+// distinct warm states r mod WarmStates among them. A run's protocol
+// shuffles are (WarmUps·Warmup + replications·Rounds)·Nodes under the
+// rounds schedule.
+func (c Config) WarmUps(indices []int) int {
+	if c.Model != Protocol {
+		return 0
+	}
+	if indices == nil {
+		if c.WarmStates == 0 {
+			return c.Reps
+		}
+		return min(c.WarmStates, c.Reps)
+	}
+	if c.WarmStates <= 0 {
+		return len(indices)
+	}
+	return len(neededWarm(indices, c.WarmStates))
+}
+
 // warmIndex is the warm state replication `index` starts from: index mod k.
 func warmIndex(index, k int) int { return index % k }
 
