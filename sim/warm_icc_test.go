@@ -58,23 +58,42 @@ func TestWarmICC(t *testing.T) {
 	if !*warmICC {
 		t.Skip("the measurement of testdata/README.md; run with -warm.icc")
 	}
-	type setup struct {
-		n, k, m, T int
-		seed       uint64
-		ts         []int
+	measureICC(t, []iccSetup{
+		{N: 2500, n: 500, k: 16, m: 40, T: 80, seed: 20261201, ts: []int{5, 10, 20, 40, 80}},
+		{N: 2500, n: 2000, k: 16, m: 25, T: 200, seed: 20261202, ts: []int{10, 20, 40, 80, 160, 200}},
+	})
+}
+
+// TestWarmICCSmallN: the same at N = 100 (section 7's protocol runs with 1
+// and 5 initial copies, section 9's smallest group), where N·c = 10⁴ slots
+// average the warm state's configuration out less than at N = 2500.
+func TestWarmICCSmallN(t *testing.T) {
+	if !*warmICC {
+		t.Skip("the measurement of testdata/README.md; run with -warm.icc")
 	}
-	for _, su := range []setup{
-		{n: 500, k: 16, m: 40, T: 80, seed: 20261201, ts: []int{5, 10, 20, 40, 80}},
-		{n: 2000, k: 16, m: 25, T: 200, seed: 20261202, ts: []int{10, 20, 40, 80, 160, 200}},
-	} {
+	measureICC(t, []iccSetup{
+		{N: 100, n: 500, k: 40, m: 50, T: 100, seed: 20261203, initial: 1, ts: []int{5, 10, 20, 40, 100}},
+		{N: 100, n: 500, k: 40, m: 50, T: 100, seed: 20261204, initial: 5, ts: []int{5, 10, 20, 40, 100}},
+	})
+}
+
+type iccSetup struct {
+	N, n, k, m, T, initial int
+	seed                   uint64
+	ts                     []int
+}
+
+func measureICC(t *testing.T, setups []iccSetup) {
+	for _, su := range setups {
 		cfg := DefaultConfig()
-		cfg.Shuffle.Items, cfg.Rounds, cfg.Reps, cfg.WarmStates, cfg.Seed = su.n, su.T, su.k*su.m, su.k, su.seed
+		cfg.Nodes, cfg.Shuffle.Items, cfg.Rounds, cfg.Reps, cfg.WarmStates, cfg.Seed = su.N, su.n, su.T, su.k*su.m, su.k, su.seed
+		cfg.Initial = max(1, su.initial)
 		start := time.Now()
 		res, err := Run(context.Background(), cfg, Settings{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("n = %d: k = %d warm states × m = %d replications, W = %d, T = %d, seed %d, %v", su.n, su.k, su.m, cfg.Warmup, su.T, su.seed, time.Since(start))
+		t.Logf("N = %d, n = %d, %d initial: k = %d warm states × m = %d replications, W = %d, T = %d, seed %d, %v", su.N, su.n, cfg.Initial, su.k, su.m, cfg.Warmup, su.T, su.seed, time.Since(start))
 		quant := map[string]func(*Replication) float64{}
 		var names []string
 		add := func(name string, f func(*Replication) float64) { names = append(names, name); quant[name] = f }
@@ -111,7 +130,7 @@ func TestWarmICC(t *testing.T) {
 				groups[j] = append(groups[j], v)
 			}
 			a := anova(groups)
-			t.Logf("n=%d %-18s mean %9.3f sd %8.3f  rho %+.4f se %.4f 95%% [%+.4f, %+.4f]  unreached %d", su.n, name, a.mean, a.sd, a.rho, a.se, a.lo, a.hi, nan)
+			t.Logf("N=%d n=%d i=%d %-18s mean %9.3f sd %8.3f  rho %+.4f se %.4f 95%% [%+.4f, %+.4f]  unreached %d", su.N, su.n, cfg.Initial, name, a.mean, a.sd, a.rho, a.se, a.lo, a.hi, nan)
 		}
 	}
 }
