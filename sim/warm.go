@@ -35,10 +35,10 @@ func (c Config) WarmUps(indices []int) int {
 		return 0
 	}
 	if indices == nil {
-		if c.WarmStates == 0 {
-			return c.Reps
+		if c.WarmStates <= 0 {
+			return max(c.Reps, 0)
 		}
-		return min(c.WarmStates, c.Reps)
+		return max(min(c.WarmStates, c.Reps), 0)
 	}
 	if c.WarmStates <= 0 {
 		return len(indices)
@@ -46,8 +46,10 @@ func (c Config) WarmUps(indices []int) int {
 	return len(neededWarm(indices, c.WarmStates))
 }
 
-// warmIndex is the warm state replication `index` starts from: index mod k.
-func warmIndex(index, k int) int { return index % k }
+// warmIndex is the warm state replication `index` starts from: index mod k
+// (in 0..k−1 for any index, so that WarmUps never panics on indices Run
+// would refuse).
+func warmIndex(index, k int) int { return (index%k + k) % k }
 
 // neededWarm lists, in increasing order, the warm states the replications
 // idx start from: a shard computes only those.

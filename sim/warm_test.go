@@ -276,3 +276,29 @@ func TestWarmStatesValidate(t *testing.T) {
 		t.Errorf("6 warm states add %d bytes to the estimate, want %d", got, want)
 	}
 }
+
+// TestWarmUps: the warm-ups a run makes, for the timing tables: one per
+// replication without warm states, one per distinct r mod k with them; a
+// nasty index list (negative, past Reps) neither panics nor counts beyond
+// k.
+func TestWarmUps(t *testing.T) {
+	cfg := small()
+	cfg.Reps = 10
+	for _, tc := range []struct {
+		k    int
+		idx  []int
+		want int
+	}{
+		{0, nil, 10}, {0, []int{1, 2}, 2}, {4, nil, 4}, {4, []int{1, 5, 9}, 1}, {4, []int{0, 1, 5}, 2},
+		{4, []int{}, 0}, {3, []int{-1, -4, 1 << 62}, 2}, {-2, []int{1}, 1}, {-2, nil, 10},
+	} {
+		cfg.WarmStates = tc.k
+		if got := cfg.WarmUps(tc.idx); got != tc.want {
+			t.Errorf("k = %d, %v: %d warm-ups, want %d", tc.k, tc.idx, got, tc.want)
+		}
+	}
+	cfg.Model, cfg.WarmStates = Markov, 4
+	if got := cfg.WarmUps(nil); got != 0 {
+		t.Errorf("Markov: %d warm-ups, want 0", got)
+	}
+}
