@@ -49,21 +49,27 @@ func (c Config) WarmUps(indices []int) int {
 // warmIndex is the warm state replication `index` starts from: index mod k
 // (in 0..k−1 for any index, so that WarmUps never panics on indices Run
 // would refuse).
-func warmIndex(index, k int) int { return (index%k + k) % k }
+func warmIndex(index, k int) int {
+	j := index % k
+	if j < 0 {
+		j += k
+	}
+	return j
+}
 
 // neededWarm lists, in increasing order, the warm states the replications
-// idx start from: a shard computes only those.
+// idx start from: a shard computes only those. Its memory is that of idx,
+// whatever k.
 func neededWarm(idx []int, k int) []int {
-	need := make([]bool, k)
-	for _, i := range idx {
-		need[warmIndex(i, k)] = true
-	}
+	seen := make(map[int]bool, len(idx))
 	var out []int
-	for j, ok := range need {
-		if ok {
+	for _, i := range idx {
+		if j := warmIndex(i, k); !seen[j] {
+			seen[j] = true
 			out = append(out, j)
 		}
 	}
+	slices.Sort(out)
 	return out
 }
 
