@@ -184,6 +184,14 @@ func TestVerdictsSeedStable(t *testing.T) {
 	sc.OptNodes, sc.OptS, sc.OptRounds, sc.OptReps = 200, []int{30, 53, 70}, 150, 5
 	sc.TreeSeeds = 3
 	sc.NetReps, sc.LossReps = 20, 20
+	// Every replication warms its own caches, as when these seeds were
+	// checked: with two replications a warm state (tiny's), seed 4 turned
+	// "Fig. 8, snapshot coverage within one sd in the take-off" from
+	// undecided to does not hold (bootstrap interval 0–64 % over 10
+	// replications), either by the new draws or because a bootstrap over
+	// replications sharing warm states is too narrow if ρ > 0 (not measured
+	// at N = 500).
+	sc.RepsPerWarm = 0
 	seedStable(t, sc, []uint64{1, 2, 3, 4, 5})
 }
 
