@@ -136,10 +136,12 @@ func Paper() Scale {
 	// the warm-ups were 1000 of each run's 1100 to 2000 rounds. The
 	// intraclass correlation of replications sharing a warm state,
 	// measured at N = 2500 (testdata/README.md, "Warm states"), is
-	// ρ ≈ 0.01 ± 0.012 (consistent with 0; 95 % upper bound 0.05 or
-	// less): the standard errors' inflation √(1 + 4ρ) is 2 % at the
-	// estimate, at most 10 % at the bound. Ten a warm-up would save 200
-	// CPU-seconds more and inflate them by 4 % (20 %).
+	// ρ̂ between −0.02 and +0.02, se 0.01–0.02, every 95 % interval
+	// containing 0 (upper bounds up to 0.09): the standard errors'
+	// inflation √(1 + 4ρ) is 2 % or less at the estimates, at most 16 % at
+	// the bounds. Ten a warm-up would save about 200 CPU-seconds more and
+	// inflate them by 4 % (35 %). The take-off bootstrap resamples warm
+	// states (bootstrapMinShare).
 	sc.RepsPerWarm = 5
 	return sc
 }
