@@ -7,6 +7,7 @@ import (
 
 	"github.com/gossipkit/gossipkit/exact"
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/parallel"
 	"github.com/gossipkit/gossipkit/plots"
 )
 
@@ -44,51 +45,73 @@ func (s *Study) Fig4Curves(ctx context.Context) ([]Fig4Curve, error) {
 	if ss == nil {
 		ss = []int{1, 2, 5, 10, 25}
 	}
-	var out []Fig4Curve
+	type pair struct{ c, s int }
+	var pairs []pair
 	for _, c := range cs {
 		for _, sz := range ss {
-			if sz > c {
-				continue
+			if sz <= c {
+				pairs = append(pairs, pair{c, sz})
 			}
-			f, err := exact.NewFormula1(ctx, c, sz)
-			if err != nil {
-				return nil, err
-			}
-			cur := Fig4Curve{C: c, S: sz}
-			e := new(big.Rat)
-			for i, n := 0, c+sc.Fig4Step; n <= sc.Fig4NMax; i, n = i+1, n+sc.Fig4Step {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
-				if _, err := f.At(e, n); err != nil {
-					return nil, err
-				}
-				simp, err := exact.PDropSimplified(gossip.Shuffle{Items: n, Cache: c, Exchange: sz})
-				if err != nil {
-					return nil, err
-				}
-				l, ok := exact.Log10AbsDiff(e, simp)
-				if !ok {
-					cur.Equal++
-					continue
-				}
-				cur.N = append(cur.N, float64(n))
-				cur.Log10Diff = append(cur.Log10Diff, l)
-				if i%fig4GammaEvery == 0 {
-					g, _ := exact.PDropGamma(gossip.Shuffle{Items: n, Cache: c, Exchange: sz})
-					if g.Cmp(e) != 0 {
-						cur.GammaMismatches++
-					}
-					if lg, ok := exact.Log10AbsDiff(g, simp); ok {
-						cur.GammaN = append(cur.GammaN, float64(n))
-						cur.GammaDiff = append(cur.GammaDiff, lg)
-					}
-				}
-			}
-			out = append(out, cur)
 		}
 	}
+	if len(pairs) == 0 {
+		return nil, nil
+	}
+	// Each curve is exact and independent of the others: they run on the
+	// study's workers, each into its own slot, so the result does not
+	// depend on the workers.
+	out := make([]Fig4Curve, len(pairs))
+	err := parallel.For(ctx, len(pairs), s.opt.Workers, func() func(context.Context, int) error {
+		return func(ctx context.Context, k int) error {
+			cur, err := fig4Curve(ctx, pairs[k].c, pairs[k].s, sc.Fig4Step, sc.Fig4NMax)
+			out[k] = cur
+			return err
+		}
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// fig4Curve is the curve of (c, s), n from c + step to nmax by step.
+func fig4Curve(ctx context.Context, c, sz, step, nmax int) (Fig4Curve, error) {
+	f, err := exact.NewFormula1(ctx, c, sz)
+	if err != nil {
+		return Fig4Curve{}, err
+	}
+	cur := Fig4Curve{C: c, S: sz}
+	e := new(big.Rat)
+	for i, n := 0, c+step; n <= nmax; i, n = i+1, n+step {
+		if err := ctx.Err(); err != nil {
+			return Fig4Curve{}, err
+		}
+		if _, err := f.At(e, n); err != nil {
+			return Fig4Curve{}, err
+		}
+		simp, err := exact.PDropSimplified(gossip.Shuffle{Items: n, Cache: c, Exchange: sz})
+		if err != nil {
+			return Fig4Curve{}, err
+		}
+		l, ok := exact.Log10AbsDiff(e, simp)
+		if !ok {
+			cur.Equal++
+			continue
+		}
+		cur.N = append(cur.N, float64(n))
+		cur.Log10Diff = append(cur.Log10Diff, l)
+		if i%fig4GammaEvery == 0 {
+			g, _ := exact.PDropGamma(gossip.Shuffle{Items: n, Cache: c, Exchange: sz})
+			if g.Cmp(e) != 0 {
+				cur.GammaMismatches++
+			}
+			if lg, ok := exact.Log10AbsDiff(g, simp); ok {
+				cur.GammaN = append(cur.GammaN, float64(n))
+				cur.GammaDiff = append(cur.GammaDiff, lg)
+			}
+		}
+	}
+	return cur, nil
 }
 
 // Fig4Specs draws Fig. 4 as one panel per cache size c: a curve per s,

@@ -14,7 +14,11 @@ func tiny() Scale {
 		Nodes: 200, Cache: 20, Exchange: 10, Ns: []int{100, 200}, Warmup: 10, Rounds: 60, Reps: 3, MarkovReps: 10,
 		OptNodes: 100, OptS: []int{5, 10, 15}, OptWarmup: 5, OptRounds: 60, OptReps: 2,
 		Refined:   []RefinedCase{{N: 50, Initial: 5, T: 40, Runs: 50, RoundRuns: 50, ProtoRuns: 5, ProtoT: 40, Plot: true}},
-		TreeSeeds: 1, GossipTreeNs: []int{50, 100}, GossipTreeFailNodes: 100}
+		TreeSeeds: 1, GossipTreeNs: []int{50, 100}, GossipTreeFailNodes: 100,
+		// Replications branch from warm states (two a warm-up), as at the
+		// paper scale, so that the shard and merge tests run that path:
+		// with 3 shards of 3 replications a shard needs one warm state.
+		RepsPerWarm: 2}
 }
 
 // TestRunTiny runs the whole pipeline at the tiny scale and checks the

@@ -98,14 +98,14 @@ type runner struct {
 func (s *Study) runSim(ctx context.Context, cfg sim.Config) (*sim.Result, error) {
 	r := s.run
 	opt := sim.Settings{Workers: s.opt.Workers}
-	reps := cfg.Reps
 	if r != nil && r.shard != nil {
-		opt.Indices = r.shard.Indices(cfg.Reps)
-		reps = len(opt.Indices)
+		if opt.Indices = r.shard.Indices(cfg.Reps); opt.Indices == nil {
+			opt.Indices = []int{} // none of the replications: count none
+		}
 	}
 	if s.clock != nil && (r == nil || r.merge == nil) {
 		cpu0 := cpuTime()
-		defer func() { s.clock.simulated(cfg, reps, cpu0) }()
+		defer func() { s.clock.simulated(cfg, opt.Indices, cpu0) }()
 	}
 	if r == nil {
 		return sim.Run(ctx, cfg, opt)

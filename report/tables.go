@@ -95,6 +95,9 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 		if c.Loss > 0 { // only then, so that lossless output is unchanged
 			params.Keys, params.Rows[0] = append(params.Keys, "loss"), append(params.Rows[0], c.Loss)
 		}
+		if c.WarmStates > 0 && c.Model == sim.Protocol { // likewise
+			params.Keys, params.Rows[0] = append(params.Keys, "warm_states"), append(params.Rows[0], c.WarmStates)
+		}
 		trans := &plots.Table{Keys: []string{"from", "to", "measured", "model"}}
 		for i := 1; i < 4; i++ {
 			for j := range 4 {
@@ -110,6 +113,9 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 	warmup := "" // the Markov model has no caches to mix and runs no warm-up
 	if c.Model == sim.Protocol {
 		warmup = fmt.Sprintf("%d warm-up + ", c.Warmup)
+		if c.WarmStates > 0 {
+			warmup = fmt.Sprintf("%d warm-up (%d warm states, replication r branching from r mod %d) + ", c.Warmup, c.WarmStates, c.WarmStates)
+		}
 	}
 	fmt.Fprintf(w, "%s simulation: N=%d n=%d c=%d s=%d, %s%d rounds, %d replications, seed %d, %s schedule, %s topology",
 		c.Model, c.Nodes, c.Shuffle.Items, c.Shuffle.Cache, c.Shuffle.Exchange, warmup, c.Rounds, c.Reps, c.Seed, c.Schedule, c.Topology)

@@ -133,15 +133,16 @@ func (c *clock) end() {
 }
 
 // simulated counts one simulation of the current section: its CPU time
-// (cpu0: the process's CPU time when it began) and its shuffles with reps
-// replications.
-func (c *clock) simulated(cfg sim.Config, reps int, cpu0 time.Duration) {
+// (cpu0: the process's CPU time when it began) and its shuffles with the
+// replications `indices` (nil: all), the protocol's warm-ups included
+// (one per replication, or one per warm state they use).
+func (c *clock) simulated(cfg sim.Config, indices []int, cpu0 time.Duration) {
 	st := c.treeSimulated(cpu0)
-	rounds := cfg.Rounds
-	if cfg.Model == sim.Protocol {
-		rounds += cfg.Warmup
+	reps := cfg.Reps
+	if indices != nil {
+		reps = len(indices)
 	}
-	n := float64(reps) * float64(rounds) * float64(cfg.Nodes)
+	n := (float64(reps)*float64(cfg.Rounds) + float64(cfg.WarmUps(indices))*float64(cfg.Warmup)) * float64(cfg.Nodes)
 	switch cfg.Model {
 	case sim.Protocol:
 		st.Protocol += n

@@ -68,6 +68,11 @@ type shareCase struct {
 	from, to int
 	nodes    int
 	tol      float64
+	// groups, if not nil, are the replications (indices into reps) that
+	// share a warm state (sim.Config.WarmStates): the bootstrap resamples
+	// whole groups, since replications of one warm state may be
+	// correlated. nil: independent replications, resampled one by one.
+	groups [][]int
 }
 
 // share is the case's take-off share over the replications idx: the share
@@ -103,12 +108,13 @@ func (c shareCase) share(idx []int) float64 {
 
 // bootstrapMinShare is the percentile bootstrap interval of the smallest
 // take-off share over the cases: every resample draws each case's
-// replications with replacement (the cases are independent simulations)
+// replications with replacement (the cases are independent simulations;
+// replications that share a warm state are drawn as a group)
 // and takes the smallest share; seed fixes the resamples.
 func bootstrapMinShare(cases []shareCase, seed uint64) Interval {
 	for _, c := range cases {
-		if len(c.reps) < minBootReps {
-			return Interval{0, 1} // too few replications to resample: no bound
+		if len(c.reps) < minBootReps || c.groups != nil && len(c.groups) < minBootReps {
+			return Interval{0, 1} // too few replications (or warm states) to resample: no bound
 		}
 	}
 	r := rng.NewStream(seed, bootStream)
@@ -119,8 +125,17 @@ func bootstrapMinShare(cases []shareCase, seed uint64) Interval {
 		for _, c := range cases {
 			R := len(c.reps)
 			idx = idx[:0]
-			for range R {
-				idx = append(idx, int(r.Intn(uint32(R))))
+			if c.groups != nil {
+				// The cluster bootstrap: as many warm states as there
+				// are, drawn with replacement, each with all its
+				// replications.
+				for range c.groups {
+					idx = append(idx, c.groups[r.Intn(uint32(len(c.groups)))]...)
+				}
+			} else {
+				for range R {
+					idx = append(idx, int(r.Intn(uint32(R))))
+				}
 			}
 			s := c.share(idx)
 			if math.IsNaN(s) {
@@ -220,9 +235,22 @@ func shareCases(res *sim.Result, mx, my []float64, row ODEvsSimRow, tol float64)
 		xs, ys, yrs = append(xs, rep.X), append(ys, rep.Y), append(yrs, rep.YRound)
 	}
 	N := res.Config.Nodes
-	return shareCase{reps: xs, model: mx, from: row.WindowX.From, to: row.WindowX.To, nodes: N, tol: tol},
-		shareCase{reps: ys, model: my, from: row.WindowY.From, to: row.WindowY.To, nodes: N, tol: tol},
-		shareCase{reps: yrs, model: my, from: row.WindowYRound.From, to: row.WindowYRound.To, nodes: N, tol: tol}
+	var groups [][]int // replications by warm state, if they share some
+	if k := res.Config.WarmStates; k > 0 && res.Config.Model == sim.Protocol {
+		at := map[int]int{}
+		for i, rep := range res.Reps {
+			j, ok := at[rep.Index%k]
+			if !ok {
+				j = len(groups)
+				at[rep.Index%k] = j
+				groups = append(groups, nil)
+			}
+			groups[j] = append(groups[j], i)
+		}
+	}
+	return shareCase{reps: xs, model: mx, from: row.WindowX.From, to: row.WindowX.To, nodes: N, tol: tol, groups: groups},
+		shareCase{reps: ys, model: my, from: row.WindowY.From, to: row.WindowY.To, nodes: N, tol: tol, groups: groups},
+		shareCase{reps: yrs, model: my, from: row.WindowYRound.From, to: row.WindowYRound.To, nodes: N, tol: tol, groups: groups}
 }
 
 // The growth of replication: the rounds x takes from growthLo to growthHi

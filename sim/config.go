@@ -89,13 +89,25 @@ type Config struct {
 	Model Model
 	Nodes int // N, 2 ≤ N ≤ 2^26
 	// Shuffle holds n, c and s (Items ≤ MaxItems).
-	Shuffle  gossip.Shuffle
-	Warmup   int // W ≥ 0 (protocol only; the Markov models have no caches to mix)
-	Rounds   int // T ≥ 1
-	Reps     int // R ≥ 1
-	Seed     uint64
-	Initial  int // copies of d at t = 0, 1..N (default 1)
-	Schedule Schedule
+	Shuffle gossip.Shuffle
+	Warmup  int // W ≥ 0 (protocol only; the Markov models have no caches to mix)
+	// WarmStates is the number k of independent warm-ups the protocol's
+	// replications branch from: 0 (the default) warms every replication's
+	// caches on its own stream, as gossipkit always did; k in 1..Reps runs
+	// k warm-ups, warm-up j on its own stream (distinct from every
+	// replication's), and replication r copies warm state r mod k and
+	// continues, from d's insertion on, with its own stream r. The
+	// estimates stay unbiased (each warm state has the law of a warm-up);
+	// replications sharing a warm state may be correlated, which inflates
+	// the standard error of a mean over R replications by
+	// √(1 + (R/k − 1)ρ), ρ the intraclass correlation (see the package
+	// doc). The Markov models have no warm-up and ignore it.
+	WarmStates int
+	Rounds     int // T ≥ 1
+	Reps       int // R ≥ 1
+	Seed       uint64
+	Initial    int // copies of d at t = 0, 1..N (default 1)
+	Schedule   Schedule
 	// Ticks is the number of ticks per round of the Async schedule (≥ 2).
 	Ticks    int
 	Topology Topology
@@ -145,6 +157,8 @@ func (c Config) Validate() error {
 		return f("Config.Rounds", "%d: valid range 1..10000000", c.Rounds)
 	case c.Reps < 1 || c.Reps > 1e7:
 		return f("Config.Reps", "%d: valid range 1..10000000", c.Reps)
+	case c.WarmStates < 0 || c.WarmStates > c.Reps:
+		return f("Config.WarmStates", "%d: valid range 0..Reps = 0..%d (0: every replication warms its own caches)", c.WarmStates, c.Reps)
 	case c.Initial < 1 || c.Initial > c.Nodes:
 		return f("Config.Initial", "%d: valid range 1..N = 1..%d", c.Initial, c.Nodes)
 	case c.Schedule == Async && (c.Ticks < 2 || c.Ticks > 1e6):
@@ -185,9 +199,11 @@ func (c Config) Validate() error {
 // trajectories) and 8 bytes of index, and the printed summary, ~700·(T+1)
 // bytes. The replications are live data, and Go's collector lets the heap
 // grow to twice the live data before it runs (GOGC = 100), so they count
-// twice (TestMemoryEstimate measures the live heap of runs against it). A
-// program compares it with the memory it has (the CLI does before it
-// starts).
+// twice (TestMemoryEstimate measures the live heap of runs against it).
+// With WarmStates = k > 0 the protocol also keeps the k warm states for the
+// whole run (warmBytes each: the caches, stamps and per-node arrays; a
+// shard keeps only those its replications need, at most k). A program
+// compares it with the memory it has (the CLI does before it starts).
 func (c Config) MemoryEstimate(workers int) uint64 {
 	N := uint64(c.Nodes)
 	per := N * 3
@@ -199,7 +215,11 @@ func (c Config) MemoryEstimate(workers int) uint64 {
 	}
 	// Per round of the output ~700 bytes (the summary, and a table row of
 	// 16 boxed values).
-	return per*uint64(workers) + 2*(repBytes(c.Rounds)+8)*uint64(c.Reps) + 700*uint64(c.Rounds+1) +
+	var warm uint64
+	if c.Model == Protocol && c.WarmStates > 0 {
+		warm = uint64(c.WarmStates) * c.warmBytes()
+	}
+	return per*uint64(workers) + warm + 2*(repBytes(c.Rounds)+8)*uint64(c.Reps) + 700*uint64(c.Rounds+1) +
 		uint64(c.topologyPairs()*bytesPerEdge)
 }
 

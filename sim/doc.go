@@ -111,9 +111,45 @@
 // # Reproducibility
 //
 // Replication r draws only from its own wyrand stream (internal/rng), seeded
-// by SplitMix64 of (seed, r); the topology has a stream of its own. Output is
+// by SplitMix64 of (seed, r); the topology has a stream of its own, and so
+// does each warm state (Config.WarmStates). Output is
 // therefore bit-identical for any number of workers and for any split of the
 // replications into shards.
+//
+// # Warm states
+//
+// The warm-up (Warmup rounds from the initial placement) is most of a
+// protocol replication's cost at the paper's sizes (1000 of 1100 to 2000
+// rounds). Config.WarmStates = k > 0 runs k independent warm-ups, warm-up
+// j from stream 2^63 + j of the seed (no replication's stream, nor the
+// topology's, 2^62); replication r copies warm state r mod k (the caches,
+// the stamps and the scheduler's state: Async phases and tick order, the
+// Continuous clock) and continues from d's insertion on with its own
+// stream r. k = 0 is the original run, byte for byte: each replication warms
+// its caches on stream r.
+//
+// What is shared: the caches at t = 0 (which items are where, how many
+// copies each has). What is not: where d is inserted, which slot it
+// replaces, and every shuffle after it. Each warm state has the law of a
+// warm-up, and given it each replication is a replication, so every mean
+// is unbiased and the law of one replication is unchanged
+// (TestWarmStatesStatistics: k = R against k = 0). Replications sharing a
+// warm state are exchangeable but may be correlated: if ρ is the
+// intraclass correlation of a quantity (the share of its variance due to
+// the warm state), the variance of a mean over R replications from k warm
+// states (R/k each) is σ²/R·(1 + (R/k − 1)ρ), so the standard error
+// computed as if they were independent is low by the factor
+// √(1 + (R/k − 1)ρ). ρ measured at the paper's configuration is in
+// testdata/README.md ("Warm states"). Under loss, the items alive at t = 0
+// (Replication.Alive) are a property of the warm state itself (ρ near 1):
+// its mean is then no more precise than k warm-ups allow.
+//
+// Results do not depend on the workers or on shards: a shard computes
+// only the warm states its replications need (for shards r mod M = I − 1,
+// k/gcd(k, M) of them, lcm(k, M) over all M shards), and a part records k
+// (warm_states, absent when 0), so parts of different k are not merged.
+// Each warm state is kept for the whole run (Config.MemoryEstimate counts
+// them).
 //
 // # Results
 //

@@ -118,6 +118,10 @@ type partConfig struct {
 	// Loss is absent in a lossless part, which is then byte for byte the
 	// part of a gossipkit without loss.
 	Loss string `json:"loss,omitempty"`
+	// WarmStates is absent when 0 (every replication warms its own
+	// caches), so such a part is byte for byte that of a gossipkit without
+	// warm states; parts of one experiment must agree on it.
+	WarmStates int `json:"warm_states,omitempty"`
 }
 
 type momentJSON struct {
@@ -136,7 +140,7 @@ func toPartConfig(c Config) partConfig {
 	return partConfig{Model: c.Model.String(), Nodes: c.Nodes, Items: c.Shuffle.Items, Cache: c.Shuffle.Cache, Exchange: c.Shuffle.Exchange,
 		Warmup: c.Warmup, Rounds: c.Rounds, Reps: c.Reps, Seed: strconv.FormatUint(c.Seed, 10), Initial: c.Initial,
 		Schedule: c.Schedule.String(), Ticks: c.Ticks, Topology: c.Topology.String(), PDrop: c.PDrop.String(), Fail: strconv.FormatFloat(c.FailFraction, 'g', -1, 64),
-		Loss: formatLoss(c.Loss)}
+		Loss: formatLoss(c.Loss), WarmStates: c.WarmStates}
 }
 
 // formatLoss is ε as a part file stores it: "" (absent) for 0, else the
@@ -150,7 +154,7 @@ func formatLoss(eps float64) string {
 
 func (p partConfig) config() (Config, error) {
 	c := Config{Nodes: p.Nodes, Shuffle: gossip.Shuffle{Items: p.Items, Cache: p.Cache, Exchange: p.Exchange}, Warmup: p.Warmup,
-		Rounds: p.Rounds, Reps: p.Reps, Initial: p.Initial, Ticks: p.Ticks}
+		Rounds: p.Rounds, Reps: p.Reps, Initial: p.Initial, Ticks: p.Ticks, WarmStates: p.WarmStates}
 	var err error
 	if c.Model, err = ParseModel(p.Model); err != nil {
 		return c, err

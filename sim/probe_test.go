@@ -19,6 +19,7 @@ func TestNastyValues(t *testing.T) {
 	var set probe.Settings
 	probe.Func(t, "Config.Validate", Config.Validate, set, cfg)
 	probe.Func(t, "Config.MemoryEstimate", Config.MemoryEstimate, set, cfg, 2)
+	probe.Func(t, "Config.WarmUps", Config.WarmUps, set, cfg, []int{1})
 	probe.Func(t, "Config.CheckMemory", Config.CheckMemory, set, cfg, 2, uint64(1<<20))
 	probe.Func(t, "Settings.Validate", Settings.Validate, set, Settings{Indices: []int{1}}, cfg)
 	probe.Func(t, "Run", Run, set, ctx, cfg, Settings{Workers: 1})

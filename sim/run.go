@@ -117,10 +117,20 @@ func Run(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 			idx[i] = i
 		}
 	}
+	var warm []*warmState
+	if cfg.Model == Protocol && cfg.WarmStates > 0 {
+		if warm, err = warmUps(ctx, cfg, g, idx, set.Workers); err != nil {
+			return nil, err
+		}
+	}
 	res := &Result{Config: cfg, Connected: connected, Reps: make([]Replication, len(idx))}
 	err = parallel.For(ctx, len(idx), set.Workers, func() func(context.Context, int) error {
 		return func(ctx context.Context, k int) error {
-			rep, err := runOne(ctx, cfg, g, tr, idx[k])
+			var w *warmState
+			if warm != nil {
+				w = warm[warmIndex(idx[k], cfg.WarmStates)]
+			}
+			rep, err := runOne(ctx, cfg, g, tr, idx[k], w)
 			if err == nil {
 				res.Reps[k] = *rep
 			}
@@ -133,8 +143,9 @@ func Run(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 	return res, nil
 }
 
-// runOne runs replication `index`.
-func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, index int) (rep *Replication, err error) {
+// runOne runs replication `index`; a protocol replication starts from a
+// copy of warm, if not nil, instead of warming its own caches.
+func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, index int, warm *warmState) (rep *Replication, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			if ie, ok := p.(*InvariantError); ok {
@@ -145,7 +156,12 @@ func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, in
 		}
 	}()
 	r := rng.NewStream(cfg.Seed, uint64(index))
-	sched := newScheduler(cfg.Schedule, g, cfg.Ticks, r)
+	var sched *scheduler
+	if warm != nil {
+		sched = warm.sched.clone()
+	} else {
+		sched = newScheduler(cfg.Schedule, g, cfg.Ticks, r)
+	}
 	rep = &Replication{Index: index, X: make([]int32, cfg.Rounds+1), Y: make([]int32, cfg.Rounds+1), YRound: make([]int32, cfg.Rounds+1)}
 	initial := make([]int32, cfg.Initial)
 	pickNodes := func() {
@@ -163,10 +179,15 @@ func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, in
 	switch cfg.Model {
 	case Protocol:
 		var err error
-		if cfg.Shuffle.Items+1 <= 1<<16 {
-			err = runProtocol(ctx, cfg, r, sched, newProtocolState[uint16](cfg, r), pickNodes, initial, rep)
-		} else {
-			err = runProtocol(ctx, cfg, r, sched, newProtocolState[int32](cfg, r), pickNodes, initial, rep)
+		switch {
+		case warm != nil && cfg.Shuffle.Items+1 <= 1<<16:
+			err = runProtocol(ctx, cfg, r, sched, warm.st.(*protocolState[uint16]).clone(), false, pickNodes, initial, rep)
+		case warm != nil:
+			err = runProtocol(ctx, cfg, r, sched, warm.st.(*protocolState[int32]).clone(), false, pickNodes, initial, rep)
+		case cfg.Shuffle.Items+1 <= 1<<16:
+			err = runProtocol(ctx, cfg, r, sched, newProtocolState[uint16](cfg, r), true, pickNodes, initial, rep)
+		default:
+			err = runProtocol(ctx, cfg, r, sched, newProtocolState[int32](cfg, r), true, pickNodes, initial, rep)
 		}
 		if err != nil {
 			return nil, err
@@ -232,12 +253,13 @@ func failNodes(cfg Config, r *rng.Rand, sched *scheduler, initial []int32) {
 // rather than every 16 or 64: a round of 2^26 nodes is 2^26 shuffles.
 const bigRound = 1 << 12
 
-func runProtocol[T item](ctx context.Context, cfg Config, r *rng.Rand, sched *scheduler, st *protocolState[T], pickNodes func(), initial []int32, rep *Replication) error {
-	for w := 0; w < cfg.Warmup; w++ {
-		if (w%16 == 0 || cfg.Nodes > bigRound) && ctx.Err() != nil {
-			return ctx.Err()
+// runProtocol runs a protocol replication on st: the warm-up if warmUp
+// (st is then fresh), d's insertion, the observation rounds.
+func runProtocol[T item](ctx context.Context, cfg Config, r *rng.Rand, sched *scheduler, st *protocolState[T], warmUp bool, pickNodes func(), initial []int32, rep *Replication) error {
+	if warmUp {
+		if err := warmRounds(ctx, cfg, r, sched, st); err != nil {
+			return err
 		}
-		sched.round(r, st)
 	}
 	pickNodes()
 	st.insert(r, initial)

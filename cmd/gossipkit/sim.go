@@ -17,6 +17,7 @@ func simFlags(fs *cli.FlagSet, cfg *sim.Config, workers *int) {
 	fs.IntField(&cfg.Nodes, "N", "Config.Nodes", "number of nodes N (≥ 2)")
 	cli.ShuffleFlags(fs, &cfg.Shuffle, "Config.", true)
 	fs.IntField(&cfg.Warmup, "warmup", "Config.Warmup", "warm-up rounds W before d is inserted (≥ 0; protocol only)")
+	fs.IntField(&cfg.WarmStates, "warm-states", "Config.WarmStates", "independent warm-ups K; replication r branches from warm-up r mod K (0..R; 0: each replication warms its own caches; protocol only)")
 	fs.IntField(&cfg.Rounds, "rounds", "Config.Rounds", "rounds T observed after the insertion (≥ 1)")
 	fs.IntField(&cfg.Initial, "initial", "Config.Initial", "copies of d at t = 0, placed at distinct random nodes (1..N)")
 	fs.IntField(&cfg.Ticks, "ticks", "Config.Ticks", "ticks per round of the async schedule (≥ 2)")
