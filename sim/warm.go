@@ -141,7 +141,6 @@ func (st *protocolState[T]) clone() *protocolState[T] {
 	c.markA, c.markB = slices.Clone(st.markA), slices.Clone(st.markB)
 	c.newA, c.newB = slices.Clone(st.newA), slices.Clone(st.newB)
 	c.candA, c.candB = slices.Clone(st.candA), slices.Clone(st.candB)
-	c.raw = slices.Clone(st.raw)
 	c.covered = slices.Clone(st.covered)
 	c.snap = snapshotCoverage{holds: slices.Clone(st.snap.holds), seen: slices.Clone(st.snap.seen),
 		pending: slices.Clone(st.snap.pending), count: st.snap.count}
