@@ -84,14 +84,15 @@ func BenchmarkJoint(b *testing.B) {
 //	0.3    1.84× (3.13e9; before 1.92×)  2.51× (8.83e9; before 2.62×)
 //
 // At ε = 0.3 the level's case is still above the target of 2×: its rate
-// is 109.1 against 84.2 (the live law of X is wider, its variance 2.4
-// times the lossless one at the plateau by the diffusion approximation, and its exit rate carries the
-// copies and losses that cancel in the drift), its live region 1.4 times
-// larger, and the level's tail twice as long in rounds (P(Y < m) decays
-// at u − ℓ = f·u₀ a round, and is 0.02 rather than 1.4e-4 at t = 150):
-// the tail alone costs 3.1 times the lossless one. "before": with the
-// 10 % margin of the lossless chain rather than lossHeadroom's 10·(1−ε)² %
-// (at ε = 0.01 and 0.1 it lowers the rate by 0.2 % and 1.7 %).
+// is 109.1 against 84.2 (the live law of X is wider, its variance about
+// 2.4 times the lossless one at the plateau by the diffusion
+// approximation, and its exit rate carries the copies and losses that
+// cancel in the drift), its live region 1.4 times larger, and the
+// level's tail twice as long in rounds (P(Y < m) decays at u − ℓ = f·u₀
+// a round, and is 0.02 rather than 1.4e-4 at t = 150): the tail alone
+// costs 3.1 times the lossless one. "before": with the 10 % margin of
+// the lossless chain rather than lossHeadroom's 10·(1−ε)² % (at ε =
+// 0.01 and 0.1 it lowers the rate by 0.2 % and 1.7 %).
 func BenchmarkJointLoss(b *testing.B) {
 	for _, eps := range []float64{0.01, 0.1, 0.3} {
 		b.Run(fmt.Sprint("N=1000/eps=", eps), func(b *testing.B) {
