@@ -80,7 +80,7 @@ func BenchmarkJoint(b *testing.B) {
 //
 //	ε      to150                         with the level
 //	0.01   1.05× (1.78e9)                1.06× (3.72e9)
-//	0.1    1.39× (2.38e9)                1.52× (5.37e9)
+//	0.1    1.39× (2.38e9)                1.52× (5.37e9; before 1.55×)
 //	0.3    1.84× (3.13e9; before 1.92×)  2.51× (8.83e9; before 2.62×)
 //
 // At ε = 0.3 the level's case is still above the target of 2×: its rate
