@@ -14,6 +14,10 @@ import (
 // for concurrent use.
 const RefPrec = 256
 
+// refFar is the exponent beyond which Reference's e^{−kt} and exp(u) are
+// below RefPrec bits of what they are added to: e^{−1024} < 2^{−1477}.
+const refFar = 1024
+
 // Reference evaluates the closed forms x(t) and y(t) in arbitrary precision
 // (RefPrec bits) with github.com/ALTree/bigfloat: the parameters are
 // formed exactly from the integers N, n, c, s, the initial count and the
@@ -60,20 +64,36 @@ func (m Model) Reference(t float64) (x, y *big.Float, err error) {
 	p := rat(s, c)
 	kt := new(big.Float).SetPrec(RefPrec).Mul(k, f(t))
 	one := f(1)
+	// Beyond kt = refFar, e^{−kt} < e^{−1024} < 2^{−1477} sits far below
+	// RefPrec bits of the terms it is added to (K/x0 = cN/(n·initial) <
+	// 2^{64}), so x = K and ∫x = (K/k)(kt + ln(x0/K)) to RefPrec bits;
+	// bigfloat's Exp of such an argument would run for hours (t = 1e308).
+	far := kt.Cmp(f(refFar)) > 0
 	// x = K / (1 + (K/x0 − 1)·e^{−kt})
-	ekt := bigfloat.Exp(new(big.Float).SetPrec(RefPrec).Neg(kt))
-	den := new(big.Float).SetPrec(RefPrec).Quo(K, x0)
-	den.Sub(den, one).Mul(den, ekt).Add(den, one)
-	x = new(big.Float).SetPrec(RefPrec).Quo(K, den)
-	// ∫x = (K/k)·ln(1 + (x0/K)(e^{kt} − 1))
-	e := bigfloat.Exp(new(big.Float).SetPrec(RefPrec).Set(kt))
-	e.Sub(e, one).Mul(e, new(big.Float).SetPrec(RefPrec).Quo(x0, K)).Add(e, one)
-	integral := bigfloat.Log(e)
+	var integral *big.Float
+	if far {
+		x = new(big.Float).SetPrec(RefPrec).Set(K)
+		integral = bigfloat.Log(new(big.Float).SetPrec(RefPrec).Quo(x0, K))
+		integral.Add(integral, kt)
+	} else {
+		ekt := bigfloat.Exp(new(big.Float).SetPrec(RefPrec).Neg(kt))
+		den := new(big.Float).SetPrec(RefPrec).Quo(K, x0)
+		den.Sub(den, one).Mul(den, ekt).Add(den, one)
+		x = new(big.Float).SetPrec(RefPrec).Quo(K, den)
+		// ∫x = (K/k)·ln(1 + (x0/K)(e^{kt} − 1))
+		e := bigfloat.Exp(new(big.Float).SetPrec(RefPrec).Set(kt))
+		e.Sub(e, one).Mul(e, new(big.Float).SetPrec(RefPrec).Quo(x0, K)).Add(e, one)
+		integral = bigfloat.Log(e)
+	}
 	integral.Mul(integral, new(big.Float).SetPrec(RefPrec).Quo(K, k))
 	// y = 1 − (1 − y0)·exp(−2p·∫x)
 	u := new(big.Float).SetPrec(RefPrec).Mul(p, integral)
 	u.Mul(u, f(-2))
 	u.Mul(u, lf)
+	if u.Cmp(f(-refFar)) < 0 {
+		// exp(u) < 2^{−1477}: 1 − (1 − y0)·exp(u) rounds to 1 at RefPrec.
+		return x, f(1), nil
+	}
 	y = bigfloat.Exp(u)
 	y.Mul(y, new(big.Float).SetPrec(RefPrec).Sub(one, x0))
 	y.Sub(one, y)

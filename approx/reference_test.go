@@ -81,3 +81,38 @@ func TestReferenceKnownValues(t *testing.T) {
 		t.Error("the γ variant has no exact parameters, but Reference accepted it")
 	}
 }
+
+// TestReferenceFarTimes: beyond kt = refFar Reference no longer calls
+// bigfloat's Exp on kt (at t = 1e308 that ran for hours). Either side of
+// the switch the values must be the same bits: there e^{−kt} < 2^{−1477}
+// is below RefPrec bits of what it is added to, so the full formulas round
+// to x = K and y = 1 as the far branch states them. Two models: the
+// paper's (u = −1.8·kt, y's exponent also far) and one with c/(c−s) near
+// 1 and K/x0 large, where u ≈ −(kt − 17) lies just inside −refFar, so
+// the far branch still evaluates exp(u).
+func TestReferenceFarTimes(t *testing.T) {
+	for _, cfg := range []Config{
+		{Nodes: 2500, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, PDrop: Simplified, Initial: 1},
+		{Nodes: 10_000_000, Shuffle: gossip.Shuffle{Items: 1000, Cache: 1000 - 1, Exchange: 1}, PDrop: Simplified, Initial: 1},
+	} {
+		t.Run(fmt.Sprintf("N=%d,c=%d", cfg.Nodes, cfg.Shuffle.Cache), func(t *testing.T) {
+			m, err := NewModel(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// kt = 1023 and 1025: either side of the switch, both far
+			// enough from it that k's float64 rounding cannot matter.
+			k := m.Rate()
+			below, above := (refFar-1)/k, (refFar+1)/k
+			x0, y0, _ := m.Reference(below)
+			x1, y1, _ := m.Reference(above)
+			if x0.Cmp(x1) != 0 || y0.Cmp(y1) != 0 {
+				t.Errorf("across kt = %d: x %v → %v, y %v → %v", refFar, x0, x1, y0, y1)
+			}
+			x, y, err := m.Reference(1e308)
+			if err != nil || x.Cmp(x1) != 0 || y.Cmp(big.NewFloat(1)) != 0 {
+				t.Errorf("t = 1e308: x = %v, y = %v, %v; want x = K, y = 1", x, y, err)
+			}
+		})
+	}
+}
