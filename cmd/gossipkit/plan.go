@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -101,7 +100,7 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 			return usagef("--shard %q: shards are for a broadcast protocol's Monte Carlo (--protocol push|pull|push-pull --method mc)", *shardS)
 		}
 		if *protocol == "shuffle" {
-			d, err = planShuffle(ctx, e, fs, cfg, *sS, *loss, set)
+			d, err = planShuffle(ctx, e, cfg, *sS, *loss, set)
 		} else {
 			if len(*loss) > 1 {
 				return usagef("--loss: a grid of %d values of ε is for --protocol shuffle; give one value", len(*loss))
@@ -153,7 +152,7 @@ func planRange(flag, val string, lo int) ([]int, error) {
 	return r.Values(), nil
 }
 
-func planShuffle(ctx context.Context, e *env, fs *cli.FlagSet, cfg plan.Config, sS string, losses []float64, set plan.Settings) (design, error) {
+func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, losses []float64, set plan.Settings) (design, error) {
 	// The library reads 0 as 1; the flag promises 1..N.
 	if cfg.Initial < 1 || cfg.Initial > cfg.Nodes {
 		return nil, usagef("--initial %d: valid range 1..%d", cfg.Initial, max(cfg.Nodes, 1))
@@ -167,7 +166,7 @@ func planShuffle(ctx context.Context, e *env, fs *cli.FlagSet, cfg plan.Config, 
 	}
 	cfg.Loss = losses[len(losses)-1] // the largest: LossSweep checks each
 	if err := plan.Check(cfg, ss, set); err != nil {
-		return nil, planUsage(fs, err)
+		return nil, err
 	}
 	if set.Method == plan.MonteCarlo || cfg.Topology.Kind != sim.Full {
 		// The replications' memory, as sim checks it (rounds do not matter
@@ -189,36 +188,15 @@ func planShuffle(ctx context.Context, e *env, fs *cli.FlagSet, cfg plan.Config, 
 	if len(losses) > 1 {
 		ld, err := plan.LossSweep(ctx, cfg, ss, losses, set)
 		if err != nil {
-			return nil, planUsage(fs, err)
+			return nil, err
 		}
 		return ld, nil
 	}
 	d, err := plan.Sweep(ctx, cfg, ss, set)
 	if err != nil {
-		return nil, planUsage(fs, err)
+		return nil, err
 	}
 	return d, nil
-}
-
-// goPath is a Go field path in a library's message (Settings.Method).
-var goPath = regexp.MustCompile(`\b(?:Config|Settings)(?:\.[A-Z][A-Za-z]*)+`)
-
-// planUsage is a field error of plan as the user gave it: the field it
-// names, and every other field its message names (a combination of
-// settings: "Config.Topology … with Settings.Method exact"), as the flags
-// bound to them; other errors pass unchanged.
-func planUsage(fs *cli.FlagSet, err error) error {
-	var fe *plan.FieldError
-	if !errors.As(err, &fe) {
-		return err
-	}
-	msg := goPath.ReplaceAllStringFunc(fe.Msg, func(p string) string {
-		if name, ok := fs.FlagOf(p); ok {
-			return name
-		}
-		return p
-	})
-	return fs.FieldUsage(&plan.FieldError{Pkg: fe.Pkg, Field: fe.Field, Msg: msg})
 }
 
 func planBroadcast(ctx context.Context, e *env, cfg broadcast.Config, fanout, budget string, set broadcast.Settings) (design, error) {

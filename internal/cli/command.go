@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -342,7 +343,9 @@ func (fs *FlagSet) FlagOf(field string) (string, bool) {
 // flag bound to the field ("-s 0: need Exchange ≥ 1"); a field without a
 // flag keeps its Go path. An error on several fields ("Scale.Fig4C,
 // Scale.Fig4S give …") names each one's flag ("--cs, --ss give …").
-// Other errors pass unchanged.
+// A Go path inside the message bound to a flag (a combination of
+// settings: "Config.Topology … with Settings.Method exact") becomes that
+// flag too. Other errors pass unchanged.
 func (fs *FlagSet) FieldUsage(err error) error {
 	var fe *fielderr.Error
 	if !errors.As(err, &fe) {
@@ -352,7 +355,12 @@ func (fs *FlagSet) FieldUsage(err error) error {
 		return Usagef("%s %s", fe.Field, fe.Msg)
 	}
 	names := strings.Split(fe.Field, ", ")
-	msg := strings.TrimPrefix(fe.Msg, "= ")
+	msg := goPath.ReplaceAllStringFunc(strings.TrimPrefix(fe.Msg, "= "), func(p string) string {
+		if name, ok := fs.FlagOf(p); ok {
+			return name
+		}
+		return p
+	})
 	for i, f := range names {
 		if name, ok := fs.FlagOf(f); ok {
 			names[i] = name
@@ -363,6 +371,9 @@ func (fs *FlagSet) FieldUsage(err error) error {
 	}
 	return Usagef("%s %s", strings.Join(names, ", "), msg)
 }
+
+// goPath is a Go field path in a library's message (Settings.Method).
+var goPath = regexp.MustCompile(`\b(?:Config|Settings)(?:\.[A-Z][A-Za-z]*)+`)
 
 // replaceWord replaces in msg every occurrence of the Go identifier word
 // that is not part of a longer identifier by flag: a check that spans
