@@ -61,13 +61,11 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 	pdropFlag(fs, &cfg.PDrop, "Config.PDrop")
 	var bc broadcast.Config
 	fs.Bind("Config.Protocol", "protocol")
-	fanout := fs.String("fanout", "3", "fanout k, the distinct peers a node pushes to or asks each round: K or a range LO:HI[:STEP] (1 ≤ k < the live nodes)")
-	fs.Bind("Config.Fanout", "fanout")
-	fs.FloatField(&bc.Failed, "failed", "Config.Failed", "φ in [0, 1): ⌊φ·(N−1)⌋ nodes other than the source are down")
-	budget := fs.String("budget", "0", "transmit budget B of push (0: none): B, a range LO:HI[:STEP], or memberlist[:MULT] = MULT·⌈log10(N+1)⌉ (MULT 4 by default)")
-	fs.Bind("Config.Budget", "budget")
-	fs.FloatField(&bc.Interval, "interval", "Config.Interval", "seconds a round lasts (0: none): answers also in seconds")
-	fs.IntField(&bc.MessageBytes, "message-bytes", "Config.MessageBytes", "bytes of one message (0: none): answers also in bytes per node")
+	fanout := fs.RangeParam("fanout", "Config", broadcast.Fanout, "3", "K or a range LO:HI[:STEP]")
+	fs.FloatParam(&bc.Failed, "failed", "Config", broadcast.Failed)
+	budget := fs.RangeParam("budget", "Config", broadcast.Budget, "0", "B, a range LO:HI[:STEP], or memberlist[:MULT] = MULT·⌈log10(N+1)⌉ (MULT 4 by default)")
+	fs.FloatParam(&bc.Interval, "interval", "Config", broadcast.Interval, "answers also in seconds")
+	fs.IntParam(&bc.MessageBytes, "message-bytes", "Config", broadcast.MessageBytes, "answers also in bytes per node")
 	format, out := fs.Output("text")
 	shardS := fs.String("shard", "", "broadcast with --method mc: run only shard I/M of the replications (r mod M = I−1) of one fanout and budget, and write a part file for `gossipkit merge` to -o (a file, or a directory ending in /)")
 	return func(ctx context.Context, e *env) error {

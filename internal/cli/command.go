@@ -303,6 +303,16 @@ func (fs *FlagSet) FloatParam(p *float64, name, at string, param gossip.Param, n
 	fs.refuseZero(name, param, func() bool { return *p == 0 })
 }
 
+// RangeParam declares the string flag name (default def) of a parameter
+// that takes several values (a range LO:HI[:STEP]: a sweep), bound to
+// param.Field inside at; its help is param's Usage then the forms it
+// takes. The caller expands the value; the library checks each one.
+func (fs *FlagSet) RangeParam(name, at string, param gossip.Param, def, forms string) *string {
+	v := fs.String(name, def, usageOf(param, []string{forms}))
+	fs.Bind(param.Path(strings.TrimSuffix(at, ".")), name)
+	return v
+}
+
 func usageOf(p gossip.Param, note []string) string {
 	if len(note) > 0 {
 		return p.Usage() + ": " + strings.Join(note, " ")
