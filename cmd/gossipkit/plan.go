@@ -51,7 +51,7 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 	var set plan.Settings
 	cli.Enum(fs, &set.Method, "method", "Settings.Method", "method (auto: exact where it fits the budget, else asymptotic; for broadcast, else mc where the asymptotic law does not apply)")
 	set.Reps, set.Seed = 1000, 1
-	cli.MCFlags(fs, &set.Reps, "Settings.Reps", &set.Seed, &set.Workers, sim.DefaultWorkers())
+	cli.MCFlags(fs, &set.Reps, "Settings", sim.Reps, &set.Seed, &set.Workers, sim.DefaultWorkers())
 	set.Model = sim.Markov
 	cli.Enum(fs, &set.Model, "model", "Settings.Model", "what --method mc simulates (markov: the pairwise model shuffle by shuffle; lumped: the same law on its state (X, Y), event by event, O(N) work a replication; protocol: every cache)", sim.Markov, sim.Protocol, sim.Lumped)
 	fs.FloatField(&set.Accuracy, "accuracy", "Settings.Accuracy", "accuracy auto asks of the asymptotic law, in rounds (0: the default)")
