@@ -26,16 +26,24 @@ type Config struct {
 // It is the same type as gossip.FieldError, sim.FieldError and the others.
 type FieldError = fielderr.Error
 
+// The numeric parameters of Config, each stated once: Validate checks
+// them and a program (the command line) writes its help from them.
+// Initial's zero value stands for 1 (Default), and its upper end is Nodes.
+var (
+	Nodes   = gossip.Param{Field: "Nodes", Symbol: "N", Meaning: "number of nodes", Range: "≥ 2", Lo: gossip.AtLeast(2)}
+	Initial = gossip.Param{Field: "Initial", Meaning: "initial number of copies of d", Range: "1..N", Default: "1", Lo: gossip.AtLeast(1)}
+)
+
 // Validate checks the configuration; a problem is a *FieldError naming the
 // field (Config.Shuffle.Exchange).
 func (c Config) Validate() error {
-	if c.Nodes < 2 {
+	if !Nodes.In(float64(c.Nodes)) {
 		return fielderr.New("approx", "Config.Nodes", "= %d: need Nodes ≥ 2", c.Nodes)
 	}
 	if err := c.Shuffle.Validate(); err != nil {
 		return fielderr.Within("approx", "Config", err)
 	}
-	if c.Initial < 0 || c.Initial > c.Nodes {
+	if c.Initial != 0 && (!Initial.In(float64(c.Initial)) || c.Initial > c.Nodes) {
 		return fielderr.New("approx", "Config.Initial", "= %d: need 1 ≤ Initial ≤ Nodes = %d (0 means 1)", c.Initial, c.Nodes)
 	}
 	if !variantNames.Valid(c.PDrop) {

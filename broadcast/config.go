@@ -127,7 +127,7 @@ var (
 	Level        = gossip.Param{Field: "Level", Symbol: "L", Meaning: "coverage level", Range: "(0, 1]", Lo: gossip.Above(0), Hi: gossip.AtMost(1)}
 	Deadline     = gossip.Param{Field: "Deadline", Symbol: "D", Meaning: "deadline", Unit: "rounds", Range: "≥ 0 (0: none)", Lo: gossip.AtLeast(0)}
 	Confidence   = gossip.Param{Field: "Confidence", Symbol: "P", Meaning: "confidence", Range: "(0, 1) (0: 0.95)", Default: "0.95", Lo: gossip.AtLeast(0), Hi: gossip.Below(1)}
-	Interval     = gossip.Param{Field: "Interval", Meaning: "length of a round", Unit: "seconds", Range: "≥ 0 seconds (0: none)", Lo: gossip.AtLeast(0)}
+	Interval     = gossip.Param{Field: "Interval", Meaning: "length of a round", Unit: "seconds", Range: "≥ 0 (0: none)", Lo: gossip.AtLeast(0)}
 	MessageBytes = gossip.Param{Field: "MessageBytes", Meaning: "bytes of one message", Range: "0..2^30 (0: none)", Lo: gossip.AtLeast(0), Hi: gossip.AtMost(1 << 30)}
 )
 

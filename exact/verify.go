@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/bits"
+	"strconv"
 
 	"github.com/gossipkit/gossipkit/internal/ctxguard"
 
@@ -20,6 +21,14 @@ type Grid struct {
 	MaxCache    int // ≥ 1
 	MaxExchange int // 1 ≤ MaxExchange ≤ MaxS
 }
+
+// The parameters of Grid that VerifyGamma checks, each stated once (a
+// program writes its help from them). MaxItems' upper end is
+// gossip.MaxItems.
+var (
+	GridExchange = gossip.Param{Field: "MaxExchange", Symbol: "s", Meaning: "largest exchange size", Range: "1.." + strconv.Itoa(MaxS), Lo: gossip.AtLeast(1), Hi: gossip.AtMost(MaxS)}
+	GridCache    = gossip.Param{Field: "MaxCache", Symbol: "c", Meaning: "largest cache size", Range: "≥ 1", Lo: gossip.AtLeast(1)}
+)
 
 // GammaMismatch describes a shuffle where the γ form and formula (1) differ.
 type GammaMismatch struct {
@@ -62,9 +71,9 @@ func VerifyGamma(ctx context.Context, g Grid, set Settings) (checked int64, mism
 		return 0, nil, err
 	}
 	switch {
-	case g.MaxExchange < 1 || g.MaxExchange > MaxS:
+	case !GridExchange.In(float64(g.MaxExchange)):
 		return 0, nil, fielderr.New("exact", "Grid.MaxExchange", "= %d: need 1 ≤ MaxExchange ≤ MaxS = %d", g.MaxExchange, MaxS)
-	case g.MaxCache < 1:
+	case !GridCache.In(float64(g.MaxCache)):
 		return 0, nil, fielderr.New("exact", "Grid.MaxCache", "= %d: need MaxCache ≥ 1", g.MaxCache)
 	case g.MaxItems < 1 || g.MaxItems > gossip.MaxItems:
 		return 0, nil, fielderr.New("exact", "Grid.MaxItems", "= %d: need 1 ≤ MaxItems ≤ gossip.MaxItems = %d", g.MaxItems, gossip.MaxItems)

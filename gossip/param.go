@@ -53,11 +53,19 @@ func Below(v float64) Bound { return Bound{V: v, Strict: true, Set: true} }
 
 // Usage is the parameter's one-line help: its meaning, symbol, unit and
 // range, "number of distinct items n (≥ c)", "last output time, in rounds
-// (> 0)", "probability that one message is lost ε, in [0, 1)".
+// (> 0)", "probability that one message is lost ε, in [0, 1)". The symbol
+// follows the meaning's head, before its first ", " or ": " if it has one
+// ("fanout k, the distinct peers …").
 func (p Param) Usage() string {
 	s := p.Meaning
 	if p.Symbol != "" {
-		s += " " + p.Symbol
+		i := len(s)
+		for _, sep := range []string{", ", ": "} {
+			if j := strings.Index(s, sep); j >= 0 && j < i {
+				i = j
+			}
+		}
+		s = s[:i] + " " + p.Symbol + s[i:]
 	}
 	if p.Unit != "" {
 		s += ", in " + p.Unit

@@ -22,6 +22,8 @@ func TestParamUsage(t *testing.T) {
 		{"interval", gossip.Param{Meaning: "absolute tolerance", Range: "[0, 1]"}, "absolute tolerance, in [0, 1]"},
 		{"symbol and interval", gossip.Param{Meaning: "coverage level", Symbol: "L", Range: "(0, 1]"}, "coverage level L, in (0, 1]"},
 		{"meaning only", gossip.Param{Meaning: "seed"}, "seed"},
+		{"symbol after the head", gossip.Param{Meaning: "fanout, the peers: each round", Symbol: "k", Range: "≥ 1"}, "fanout k, the peers: each round (≥ 1)"},
+		{"symbol before a colon", gossip.Param{Meaning: "fraction failed: the rest, live", Symbol: "φ", Range: "[0, 1)"}, "fraction failed φ: the rest, live, in [0, 1)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := tc.p.Usage(); got != tc.want {

@@ -137,32 +137,48 @@ func DefaultConfig() Config {
 // tree's and chain's FieldError.
 type FieldError = fielderr.Error
 
+// The numeric parameters of Config, each stated once: Validate checks
+// them (its messages print the value without "= ", as sim always has) and
+// a program (the command line) writes its help from them. WarmStates' and
+// Initial's upper ends are other fields (Reps, Nodes); RoundsObserved is
+// Config.Rounds (Rounds is a Schedule).
+var (
+	Nodes          = gossip.Param{Field: "Nodes", Symbol: "N", Meaning: "number of nodes", Range: "2..67108864", Lo: gossip.AtLeast(2), Hi: gossip.AtMost(1 << 26)}
+	Warmup         = gossip.Param{Field: "Warmup", Symbol: "W", Meaning: "warm-up rounds, run before d is inserted", Range: "0..10000000", Lo: gossip.AtLeast(0), Hi: gossip.AtMost(1e7)}
+	WarmStates     = gossip.Param{Field: "WarmStates", Symbol: "K", Meaning: "independent warm-ups, replication r branching from warm-up r mod K", Range: "0..Reps", Default: "every replication warms its own caches", Lo: gossip.AtLeast(0)}
+	RoundsObserved = gossip.Param{Field: "Rounds", Symbol: "T", Meaning: "rounds observed, after the insertion", Range: "1..10000000", Lo: gossip.AtLeast(1), Hi: gossip.AtMost(1e7)}
+	Reps           = gossip.Param{Field: "Reps", Symbol: "R", Meaning: "replications", Range: "1..10000000", Lo: gossip.AtLeast(1), Hi: gossip.AtMost(1e7)}
+	Initial        = gossip.Param{Field: "Initial", Meaning: "copies of d at t = 0, placed at distinct random nodes", Range: "1..N", Lo: gossip.AtLeast(1)}
+	Ticks          = gossip.Param{Field: "Ticks", Meaning: "ticks per round of the async schedule", Range: "2..1000000", Lo: gossip.AtLeast(2), Hi: gossip.AtMost(1e6)}
+	FailFraction   = gossip.Param{Field: "FailFraction", Meaning: "fraction of the nodes that fail at t = 0, right after d is inserted (not its holders)", Range: "[0, 1)", Lo: gossip.AtLeast(0), Hi: gossip.Below(1)}
+)
+
 // Validate checks the configuration; a problem is a *FieldError. It does
 // not look at the machine: MemoryEstimate says what a run needs.
 func (c Config) Validate() error {
 	f := func(field, format string, a ...any) error { return fielderr.New("sim", field, format, a...) }
 	n, cache, s := c.Shuffle.Items, c.Shuffle.Cache, c.Shuffle.Exchange
 	switch {
-	case c.Nodes < 2 || c.Nodes > 1<<26:
-		return f("Config.Nodes", "%d: valid range 2..%d", c.Nodes, 1<<26)
+	case !Nodes.In(float64(c.Nodes)):
+		return f("Config.Nodes", "%d: valid range %s", c.Nodes, Nodes.Range)
 	case cache < 1:
 		return f("Config.Shuffle.Cache", "%d: valid range 1..n", cache)
 	case n < cache || n > MaxItems:
 		return f("Config.Shuffle.Items", "%d: valid range c..%d (c = %d)", n, MaxItems, cache)
 	case s < 1 || s > cache || s >= n:
 		return f("Config.Shuffle.Exchange", "%d: valid range 1..min(c, n−1) = 1..%d", s, min(cache, n-1))
-	case c.Warmup < 0 || c.Warmup > 1e7:
-		return f("Config.Warmup", "%d: valid range 0..10000000", c.Warmup)
-	case c.Rounds < 1 || c.Rounds > 1e7:
-		return f("Config.Rounds", "%d: valid range 1..10000000", c.Rounds)
-	case c.Reps < 1 || c.Reps > 1e7:
-		return f("Config.Reps", "%d: valid range 1..10000000", c.Reps)
-	case c.WarmStates < 0 || c.WarmStates > c.Reps:
-		return f("Config.WarmStates", "%d: valid range 0..Reps = 0..%d (0: every replication warms its own caches)", c.WarmStates, c.Reps)
-	case c.Initial < 1 || c.Initial > c.Nodes:
-		return f("Config.Initial", "%d: valid range 1..N = 1..%d", c.Initial, c.Nodes)
-	case c.Schedule == Async && (c.Ticks < 2 || c.Ticks > 1e6):
-		return f("Config.Ticks", "%d: valid range 2..1000000", c.Ticks)
+	case !Warmup.In(float64(c.Warmup)):
+		return f("Config.Warmup", "%d: valid range %s", c.Warmup, Warmup.Range)
+	case !RoundsObserved.In(float64(c.Rounds)):
+		return f("Config.Rounds", "%d: valid range %s", c.Rounds, RoundsObserved.Range)
+	case !Reps.In(float64(c.Reps)):
+		return f("Config.Reps", "%d: valid range %s", c.Reps, Reps.Range)
+	case !WarmStates.In(float64(c.WarmStates)) || c.WarmStates > c.Reps:
+		return f("Config.WarmStates", "%d: valid range %s = 0..%d (0: every replication warms its own caches)", c.WarmStates, WarmStates.Range, c.Reps)
+	case !Initial.In(float64(c.Initial)) || c.Initial > c.Nodes:
+		return f("Config.Initial", "%d: valid range %s = 1..%d", c.Initial, Initial.Range, c.Nodes)
+	case c.Schedule == Async && !Ticks.In(float64(c.Ticks)):
+		return f("Config.Ticks", "%d: valid range %s", c.Ticks, Ticks.Range)
 	case !modelNames.Valid(c.Model):
 		return f("Config.Model", "%v: not a model", c.Model)
 	case !scheduleNames.Valid(c.Schedule):
@@ -170,8 +186,8 @@ func (c Config) Validate() error {
 	case !topologyNames.Valid(c.Topology.Kind):
 		return f("Config.Topology", "%v: not a topology", c.Topology.Kind)
 	}
-	if !(c.FailFraction >= 0 && c.FailFraction < 1) {
-		return f("Config.FailFraction", "%g: valid range [0, 1)", c.FailFraction)
+	if !FailFraction.In(c.FailFraction) {
+		return f("Config.FailFraction", "%g: valid range %s", c.FailFraction, FailFraction.Range)
 	}
 	if !gossip.ValidLoss(c.Loss) {
 		return f("Config.Loss", "%g: valid range [0, 1)", c.Loss)

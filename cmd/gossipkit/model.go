@@ -35,7 +35,7 @@ func cmdTransitions(fs *cli.FlagSet) cli.Run {
 
 func cmdODE(fs *cli.FlagSet) cli.Run {
 	cfg := approx.Config{Nodes: 2500, Shuffle: defaultShuffle, Initial: 1}
-	fs.IntField(&cfg.Nodes, "N", "Config.Nodes", "number of nodes N (≥ 2)")
+	fs.IntParam(&cfg.Nodes, "N", "Config", approx.Nodes)
 	cli.ShuffleFlags(fs, &cfg.Shuffle, "Config.", true)
 	tMax, dt := 300.0, 1.0
 	fs.FloatParam(&tMax, "t-max", "", meanfield.TMax)
@@ -43,7 +43,7 @@ func cmdODE(fs *cli.FlagSet) cli.Run {
 	set := ode.Settings{RTol: 1e-10, ATol: 1e-13}
 	fs.FloatParam(&set.RTol, "rtol", "Settings", ode.RTol)
 	fs.FloatParam(&set.ATol, "atol", "Settings", ode.ATol)
-	fs.IntField(&cfg.Initial, "initial", "Config.Initial", "initial number of copies of d (1..N)")
+	fs.IntParam(&cfg.Initial, "initial", "Config", approx.Initial)
 	pdropFlag(fs, &cfg.PDrop, "Config.PDrop")
 	cli.LossFlag(fs, &cfg.Loss, "Config.Loss", false)
 	refined := fs.Bool("refined", false, "add the refined mean field (1/N correction) and predicted standard deviations")

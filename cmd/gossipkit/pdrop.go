@@ -69,8 +69,10 @@ func pdrop(ctx context.Context, e *env, fs *cli.FlagSet, nS, cS, sS string, enum
 }
 
 func cmdGammaCheck(fs *cli.FlagSet) cli.Run {
-	sMax := fs.Int("s-max", 8, fmt.Sprintf("largest exchange size s (1..%d; formula (1) by its O(s²) double sum against γ by its sum)", exact.MaxS))
-	cMax := fs.Int("c-max", 20, "largest cache size c (≥ 1)")
+	sMax, cMax := new(int), new(int)
+	*sMax, *cMax = 8, 20
+	fs.IntParam(sMax, "s-max", "Grid", exact.GridExchange, "formula (1) by its O(s²) double sum against γ by its sum")
+	fs.IntParam(cMax, "c-max", "Grid", exact.GridCache)
 	nMax := fs.Int("n-max", 40, "largest number of items n (≥ 2)")
 	prove := fs.Bool("prove", false, fmt.Sprintf("check the identity, a theorem for every s (go doc ./exact), independently for each s = 1..s-max (up to %d) and all n and c: a polynomial identity evaluated exactly on a (2s+1)×(s+1) grid (go doc ./exact ProveGamma)", exact.MaxProveS))
 	format, out := fs.Output("text")
@@ -84,8 +86,8 @@ func cmdGammaCheck(fs *cli.FlagSet) cli.Run {
 
 func gammaCheck(ctx context.Context, e *env, sMax, cMax, nMax int, format, out string) error {
 	switch {
-	case sMax < 1 || sMax > exact.MaxS:
-		return usagef("--s-max %d: valid range 1..%d", sMax, exact.MaxS)
+	case !exact.GridExchange.In(float64(sMax)):
+		return exact.GridExchange.CheckInt("exact", "Grid", sMax)
 	case cMax < 1 || cMax > 1_000_000:
 		return usagef("--c-max %d: valid range 1..1000000", cMax)
 	case nMax < 2 || nMax > 1_000_000:

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,7 +51,7 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 	var set plan.Settings
 	cli.Enum(fs, &set.Method, "method", "Settings.Method", "method (auto: exact where it fits the budget, else asymptotic; for broadcast, else mc where the asymptotic law does not apply)")
 	set.Reps, set.Seed = 1000, 1
-	cli.MCFlags(fs, &set.Reps, "Settings.Reps", &set.Seed, &set.Workers, sim.DefaultWorkers())
+	cli.MCFlags(fs, &set.Reps, "Settings", sim.Reps, &set.Seed, &set.Workers, sim.DefaultWorkers())
 	set.Model = sim.Markov
 	cli.Enum(fs, &set.Model, "model", "Settings.Model", "what --method mc simulates (markov: the pairwise model shuffle by shuffle; lumped: the same law on its state (X, Y), event by event, O(N) work a replication; protocol: every cache)", sim.Markov, sim.Protocol, sim.Lumped)
 	fs.FloatField(&set.Accuracy, "accuracy", "Settings.Accuracy", "accuracy auto asks of the asymptotic law, in rounds (0: the default)")
@@ -62,13 +61,11 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 	pdropFlag(fs, &cfg.PDrop, "Config.PDrop")
 	var bc broadcast.Config
 	fs.Bind("Config.Protocol", "protocol")
-	fanout := fs.String("fanout", "3", "fanout k, the distinct peers a node pushes to or asks each round: K or a range LO:HI[:STEP] (1 ≤ k < the live nodes)")
-	fs.Bind("Config.Fanout", "fanout")
-	fs.FloatField(&bc.Failed, "failed", "Config.Failed", "φ in [0, 1): ⌊φ·(N−1)⌋ nodes other than the source are down")
-	budget := fs.String("budget", "0", "transmit budget B of push (0: none): B, a range LO:HI[:STEP], or memberlist[:MULT] = MULT·⌈log10(N+1)⌉ (MULT 4 by default)")
-	fs.Bind("Config.Budget", "budget")
-	fs.FloatField(&bc.Interval, "interval", "Config.Interval", "seconds a round lasts (0: none): answers also in seconds")
-	fs.IntField(&bc.MessageBytes, "message-bytes", "Config.MessageBytes", "bytes of one message (0: none): answers also in bytes per node")
+	fanout := fs.RangeParam("fanout", "Config", broadcast.Fanout, "3", "K or a range LO:HI[:STEP]")
+	fs.FloatParam(&bc.Failed, "failed", "Config", broadcast.Failed)
+	budget := fs.RangeParam("budget", "Config", broadcast.Budget, "0", "B, a range LO:HI[:STEP], or memberlist[:MULT] = MULT·⌈log10(N+1)⌉ (MULT 4 by default)")
+	fs.FloatParam(&bc.Interval, "interval", "Config", broadcast.Interval, "answers also in seconds")
+	fs.IntParam(&bc.MessageBytes, "message-bytes", "Config", broadcast.MessageBytes, "answers also in bytes per node")
 	format, out := fs.Output("text")
 	shardS := fs.String("shard", "", "broadcast with --method mc: run only shard I/M of the replications (r mod M = I−1) of one fanout and budget, and write a part file for `gossipkit merge` to -o (a file, or a directory ending in /)")
 	return func(ctx context.Context, e *env) error {
@@ -101,7 +98,7 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 			return usagef("--shard %q: shards are for a broadcast protocol's Monte Carlo (--protocol push|pull|push-pull --method mc)", *shardS)
 		}
 		if *protocol == "shuffle" {
-			d, err = planShuffle(ctx, e, fs, cfg, *sS, *loss, set)
+			d, err = planShuffle(ctx, e, cfg, *sS, *loss, set)
 		} else {
 			if len(*loss) > 1 {
 				return usagef("--loss: a grid of %d values of ε is for --protocol shuffle; give one value", len(*loss))
@@ -153,7 +150,7 @@ func planRange(flag, val string, lo int) ([]int, error) {
 	return r.Values(), nil
 }
 
-func planShuffle(ctx context.Context, e *env, fs *cli.FlagSet, cfg plan.Config, sS string, losses []float64, set plan.Settings) (design, error) {
+func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, losses []float64, set plan.Settings) (design, error) {
 	// The library reads 0 as 1; the flag promises 1..N.
 	if cfg.Initial < 1 || cfg.Initial > cfg.Nodes {
 		return nil, usagef("--initial %d: valid range 1..%d", cfg.Initial, max(cfg.Nodes, 1))
@@ -167,7 +164,7 @@ func planShuffle(ctx context.Context, e *env, fs *cli.FlagSet, cfg plan.Config, 
 	}
 	cfg.Loss = losses[len(losses)-1] // the largest: LossSweep checks each
 	if err := plan.Check(cfg, ss, set); err != nil {
-		return nil, planUsage(fs, err)
+		return nil, err
 	}
 	if set.Method == plan.MonteCarlo || cfg.Topology.Kind != sim.Full {
 		// The replications' memory, as sim checks it (rounds do not matter
@@ -189,36 +186,15 @@ func planShuffle(ctx context.Context, e *env, fs *cli.FlagSet, cfg plan.Config, 
 	if len(losses) > 1 {
 		ld, err := plan.LossSweep(ctx, cfg, ss, losses, set)
 		if err != nil {
-			return nil, planUsage(fs, err)
+			return nil, err
 		}
 		return ld, nil
 	}
 	d, err := plan.Sweep(ctx, cfg, ss, set)
 	if err != nil {
-		return nil, planUsage(fs, err)
+		return nil, err
 	}
 	return d, nil
-}
-
-// goPath is a Go field path in a library's message (Settings.Method).
-var goPath = regexp.MustCompile(`\b(?:Config|Settings)(?:\.[A-Z][A-Za-z]*)+`)
-
-// planUsage is a field error of plan as the user gave it: the field it
-// names, and every other field its message names (a combination of
-// settings: "Config.Topology … with Settings.Method exact"), as the flags
-// bound to them; other errors pass unchanged.
-func planUsage(fs *cli.FlagSet, err error) error {
-	var fe *plan.FieldError
-	if !errors.As(err, &fe) {
-		return err
-	}
-	msg := goPath.ReplaceAllStringFunc(fe.Msg, func(p string) string {
-		if name, ok := fs.FlagOf(p); ok {
-			return name
-		}
-		return p
-	})
-	return fs.FieldUsage(&plan.FieldError{Pkg: fe.Pkg, Field: fe.Field, Msg: msg})
 }
 
 func planBroadcast(ctx context.Context, e *env, cfg broadcast.Config, fanout, budget string, set broadcast.Settings) (design, error) {

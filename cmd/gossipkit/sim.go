@@ -14,21 +14,21 @@ func simFlags(fs *cli.FlagSet, cfg *sim.Config, workers *int) {
 	*cfg = sim.DefaultConfig()
 	cfg.Initial = 1
 	cli.Enum(fs, &cfg.Model, "model", "Config.Model", "what to simulate (lumped: markov's law on class counts, event by event: continuous schedule, full topology, no --fail)")
-	fs.IntField(&cfg.Nodes, "N", "Config.Nodes", "number of nodes N (≥ 2)")
+	fs.IntParam(&cfg.Nodes, "N", "Config", sim.Nodes)
 	cli.ShuffleFlags(fs, &cfg.Shuffle, "Config.", true)
-	fs.IntField(&cfg.Warmup, "warmup", "Config.Warmup", "warm-up rounds W before d is inserted (≥ 0; protocol only)")
-	fs.IntField(&cfg.WarmStates, "warm-states", "Config.WarmStates", "independent warm-ups K; replication r branches from warm-up r mod K (0..R; 0: each replication warms its own caches; protocol only)")
-	fs.IntField(&cfg.Rounds, "rounds", "Config.Rounds", "rounds T observed after the insertion (≥ 1)")
-	fs.IntField(&cfg.Initial, "initial", "Config.Initial", "copies of d at t = 0, placed at distinct random nodes (1..N)")
-	fs.IntField(&cfg.Ticks, "ticks", "Config.Ticks", "ticks per round of the async schedule (≥ 2)")
+	fs.IntParam(&cfg.Warmup, "warmup", "Config", sim.Warmup, "protocol only")
+	fs.IntParam(&cfg.WarmStates, "warm-states", "Config", sim.WarmStates, "protocol only; 0: each replication warms its own caches")
+	fs.IntParam(&cfg.Rounds, "rounds", "Config", sim.RoundsObserved)
+	fs.IntParam(&cfg.Initial, "initial", "Config", sim.Initial)
+	fs.IntParam(&cfg.Ticks, "ticks", "Config", sim.Ticks)
 	cfg.Seed = 1
-	cli.MCFlags(fs, &cfg.Reps, "Config.Reps", &cfg.Seed, workers, sim.DefaultWorkers())
+	cli.MCFlags(fs, &cfg.Reps, "Config", sim.Reps, &cfg.Seed, workers, sim.DefaultWorkers())
 	cli.Enum(fs, &cfg.Schedule, "schedule", "Config.Schedule", "schedule (see `go doc ./sim`)")
 	topologyFlag(fs, &cfg.Topology, "full, regular:DEG or torus:RADIUS")
 	cli.LossFlag(fs, &cfg.Loss, "Config.Loss", false)
 	pdropFlag(fs, &cfg.PDrop, "Config.PDrop")
 	fs.BoolVar(&cfg.Check, "check", false, "verify the protocol's invariants after every shuffle (slow)")
-	fs.FloatField(&cfg.FailFraction, "fail", "Config.FailFraction", "fraction of the nodes, in [0, 1), that fail at t = 0 right after d is inserted (not its holders; full topology)")
+	fs.FloatParam(&cfg.FailFraction, "fail", "Config", sim.FailFraction, "full topology")
 }
 
 func cmdSim(fs *cli.FlagSet) cli.Run {

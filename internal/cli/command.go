@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -302,6 +303,16 @@ func (fs *FlagSet) FloatParam(p *float64, name, at string, param gossip.Param, n
 	fs.refuseZero(name, param, func() bool { return *p == 0 })
 }
 
+// RangeParam declares the string flag name (default def) of a parameter
+// that takes several values (a range LO:HI[:STEP]: a sweep), bound to
+// param.Field inside at; its help is param's Usage then the forms it
+// takes. The caller expands the value; the library checks each one.
+func (fs *FlagSet) RangeParam(name, at string, param gossip.Param, def, forms string) *string {
+	v := fs.String(name, def, usageOf(param, []string{forms}))
+	fs.Bind(param.Path(strings.TrimSuffix(at, ".")), name)
+	return v
+}
+
 func usageOf(p gossip.Param, note []string) string {
 	if len(note) > 0 {
 		return p.Usage() + ": " + strings.Join(note, " ")
@@ -342,7 +353,9 @@ func (fs *FlagSet) FlagOf(field string) (string, bool) {
 // flag bound to the field ("-s 0: need Exchange ≥ 1"); a field without a
 // flag keeps its Go path. An error on several fields ("Scale.Fig4C,
 // Scale.Fig4S give …") names each one's flag ("--cs, --ss give …").
-// Other errors pass unchanged.
+// A Go path inside the message bound to a flag (a combination of
+// settings: "Config.Topology … with Settings.Method exact") becomes that
+// flag too. Other errors pass unchanged.
 func (fs *FlagSet) FieldUsage(err error) error {
 	var fe *fielderr.Error
 	if !errors.As(err, &fe) {
@@ -352,7 +365,12 @@ func (fs *FlagSet) FieldUsage(err error) error {
 		return Usagef("%s %s", fe.Field, fe.Msg)
 	}
 	names := strings.Split(fe.Field, ", ")
-	msg := strings.TrimPrefix(fe.Msg, "= ")
+	msg := goPath.ReplaceAllStringFunc(strings.TrimPrefix(fe.Msg, "= "), func(p string) string {
+		if name, ok := fs.FlagOf(p); ok {
+			return name
+		}
+		return p
+	})
 	for i, f := range names {
 		if name, ok := fs.FlagOf(f); ok {
 			names[i] = name
@@ -363,6 +381,9 @@ func (fs *FlagSet) FieldUsage(err error) error {
 	}
 	return Usagef("%s %s", strings.Join(names, ", "), msg)
 }
+
+// goPath is a Go field path in a library's message (Settings.Method).
+var goPath = regexp.MustCompile(`\b(?:Config|Settings)(?:\.[A-Z][A-Za-z]*)+`)
 
 // replaceWord replaces in msg every occurrence of the Go identifier word
 // that is not part of a longer identifier by flag: a check that spans

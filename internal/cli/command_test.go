@@ -116,4 +116,11 @@ func TestFieldUsageSeveralFields(t *testing.T) {
 	if err := fs.FieldUsage(fielderr.New("gossip", "Config.Shuffle.Exchange", "= 0: need Exchange ≥ 1")); err == nil || err.Error() != "-s 0: need Exchange ≥ 1" {
 		t.Errorf("one field: got %v", err)
 	}
+	// A Go path inside the message that is bound to a flag becomes the
+	// flag (a combination of settings); one with no flag stays.
+	fs.Bind("Settings.Method", "method")
+	err := fs.FieldUsage(fielderr.New("plan", "Config.Shuffle.Exchange", "needs Settings.Method exact or Settings.Other, not Settings.Methods"))
+	if want := "-s needs --method exact or Settings.Other, not Settings.Methods"; err == nil || err.Error() != want {
+		t.Errorf("Go path in the message: got %v, want %q", err, want)
+	}
 }

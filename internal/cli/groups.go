@@ -64,11 +64,12 @@ func LossFlag(fs *FlagSet, dst *float64, field string, grid bool) *[]float64 {
 	return vals
 }
 
-// MCFlags declares the Monte Carlo settings that are not nil: --reps,
+// MCFlags declares the Monte Carlo settings that are not nil: --reps
+// (bound to the field of param inside at, help from param: sim.Reps),
 // --seed and --workers (WorkersFlag, one per CPU by default: defWorkers).
-func MCFlags(fs *FlagSet, reps *int, repsField string, seed *uint64, workers *int, defWorkers int) {
+func MCFlags(fs *FlagSet, reps *int, at string, param gossip.Param, seed *uint64, workers *int, defWorkers int) {
 	if reps != nil {
-		fs.IntField(reps, "reps", repsField, "replications R (≥ 1)")
+		fs.IntParam(reps, "reps", at, param)
 	}
 	if seed != nil {
 		fs.Uint64Var(seed, "seed", *seed, "random seed; replication r uses stream r of it")
