@@ -20,6 +20,10 @@ type Settings struct {
 	// units done and the total: points for Evaluate, exchange sizes s for
 	// VerifyGamma and ProveGammaRange.
 	Progress gossip.Progress
+	// Workers is the number of goroutines ProveGammaRange proves values of
+	// s on (0 or 1: one, the caller's). Each s is proved into its own slot,
+	// so the result does not depend on it.
+	Workers int
 }
 
 // Config is what Evaluate computes: every drop probability of each shuffle,

@@ -6,6 +6,7 @@ import (
 	"math/big"
 
 	"github.com/gossipkit/gossipkit/internal/ctxguard"
+	"github.com/gossipkit/gossipkit/internal/parallel"
 
 	"github.com/gossipkit/gossipkit/gossip"
 )
@@ -145,8 +146,9 @@ func proveGammaWith(ctx context.Context, s int, perturb func(coef []*big.Int)) (
 	return res, nil
 }
 
-// ProveGammaRange runs ProveGamma for s = 1..maxExchange (none for 0),
-// checking ctx between values of s; set.Progress counts values of s.
+// ProveGammaRange runs ProveGamma for s = 1..maxExchange (none for 0) on
+// set.Workers goroutines, checking ctx between values of s; set.Progress
+// counts values of s. The proofs are in s's order whatever the workers.
 func ProveGammaRange(ctx context.Context, maxExchange int, set Settings) ([]GammaProof, error) {
 	if err := ctxguard.Check("exact", ctx); err != nil {
 		return nil, err
@@ -154,19 +156,18 @@ func ProveGammaRange(ctx context.Context, maxExchange int, set Settings) ([]Gamm
 	if maxExchange < 0 || maxExchange > MaxProveS {
 		return nil, fmt.Errorf("exact: ProveGammaRange: maxExchange = %d: need 0 ≤ maxExchange ≤ MaxProveS = %d", maxExchange, MaxProveS)
 	}
-	out := make([]GammaProof, 0, maxExchange)
-	for s := 1; s <= maxExchange; s++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	// Largest s first: the cost grows like s³, so the long proofs start
+	// early and the short ones fill the gaps (the slots keep s's order).
+	out := make([]GammaProof, maxExchange)
+	err := parallel.For(ctx, maxExchange, set.Workers, func() func(context.Context, int) error {
+		return func(ctx context.Context, k int) error {
+			p, err := ProveGamma(ctx, maxExchange-k)
+			out[maxExchange-k-1] = p
+			return err
 		}
-		p, err := ProveGamma(ctx, s)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-		if set.Progress != nil {
-			set.Progress(int64(s), int64(maxExchange))
-		}
+	}, set.Progress)
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -133,5 +134,42 @@ func TestProveGamma(t *testing.T) {
 	a := polyA(30, 12, 5)
 	if a.Quo(a, new(big.Rat).SetInt(Binomial(new(big.Int), 30, 5))).Cmp(e) != 0 {
 		t.Error("A(30, 12)/C(30, 5) ≠ formula (1)")
+	}
+}
+
+// TestProveGammaRangeWorkers: the proofs come back in s's order, one per
+// s, whatever the number of workers, each equal to ProveGamma(s) called
+// alone (the reference: the single-s entry point, no pool), and Progress
+// counts every s once up to the total.
+func TestProveGammaRangeWorkers(t *testing.T) {
+	const maxS = 12
+	want := make([]GammaProof, maxS)
+	for s := 1; s <= maxS; s++ {
+		p, err := ProveGamma(context.Background(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[s-1] = p
+	}
+	for _, workers := range []int{0, 1, 3, 64} {
+		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
+			var calls, last int64
+			got, err := ProveGammaRange(context.Background(), maxS, Settings{Workers: workers, Progress: func(done, total int64) {
+				calls++
+				if done != last+1 || total != maxS {
+					t.Errorf("progress (%d, %d) after %d", done, total, last)
+				}
+				last = done
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("proofs %+v, want %+v", got, want)
+			}
+			if calls != maxS {
+				t.Errorf("progress called %d times, want %d", calls, maxS)
+			}
+		})
 	}
 }

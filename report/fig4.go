@@ -7,6 +7,7 @@ import (
 
 	"github.com/gossipkit/gossipkit/exact"
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
 	"github.com/gossipkit/gossipkit/internal/parallel"
 	"github.com/gossipkit/gossipkit/plots"
 )
@@ -36,6 +37,9 @@ const fig4GammaEvery = 4
 func (s *Study) Fig4Curves(ctx context.Context) ([]Fig4Curve, error) {
 	if err := s.ready(false); err != nil {
 		return nil, err
+	}
+	if err := ctxguard.Check("report", ctx); err != nil {
+		return nil, err // the worker pool would panic on it
 	}
 	sc := s.Scale
 	cs, ss := sc.Fig4C, sc.Fig4S

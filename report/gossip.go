@@ -51,7 +51,7 @@ func (s *Study) DropProbability(ctx context.Context) (*DropProbability, error) {
 	if r.GammaChecked, r.GammaMismatch, err = exact.VerifyGamma(ctx, exact.Grid{MaxItems: 160, MaxCache: 64, MaxExchange: 24}, exact.Settings{}); err != nil {
 		return nil, err
 	}
-	if r.Proofs, err = exact.ProveGammaRange(ctx, s.Scale.ProveS, exact.Settings{}); err != nil {
+	if r.Proofs, err = exact.ProveGammaRange(ctx, s.Scale.ProveS, exact.Settings{Workers: s.opt.Workers}); err != nil {
 		return nil, err
 	}
 	// Which formula is the per-item drop probability: enumeration.
