@@ -56,6 +56,7 @@ func TestLossTwoNodesByHand(t *testing.T) {
 			w := a*p*(1-p)*q + a*a*p*(1-p)*q
 			l := a * eps * p * q
 			pExt := eps * q / (2 - eps*(1-q))
+			// 1e-15: the two forms are a handful of operations on numbers ≤ 1, a few ulp apart.
 			if math.Abs(pExt-l/(u+m+l)) > 1e-15 {
 				t.Fatalf("the two forms differ: %v %v", pExt, l/(u+m+l))
 			}
@@ -556,6 +557,7 @@ func FuzzLossSolve(f *testing.F) {
 		for _, p := range nu {
 			s += p
 		}
+		// 1e-12: a sum of at most N + 1 ≤ 7 probabilities (the fuzz keeps N ≤ 6) of a law normalised to QSTol, each addition rounding ≤ 1.1e-16: far below 1e-12 (the solver's convergence, not rounding, is the margin).
 		if math.Abs(s-1) > 1e-12 {
 			t.Fatalf("quasi-stationary law sums to %v", s)
 		}

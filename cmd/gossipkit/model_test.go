@@ -76,6 +76,7 @@ func TestTransitionsJSON(t *testing.T) {
 	}
 	// p = 1/2, q = 4/7: P(11|10) = (1/2)(3/7) = 3/14, P(01|10) = 2/7,
 	// P(01|11) = (1/2)(1/2)(4/7) = 1/7.
+	// 1e-15: each printed probability is a product of two or three rationals in float64 and parsed back from %.17g JSON: a few ulp of numbers ≤ 1.
 	if v := rows[2]["to_11"].(float64); math.Abs(v-3.0/14) > 1e-15 {
 		t.Errorf("P(11|10) = %v", v)
 	}
