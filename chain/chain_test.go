@@ -68,6 +68,7 @@ func TestJumpsAndThreeNodesByHand(t *testing.T) {
 	l.each(func(x, y int, p float64) { got[[2]int{x, y}] = p })
 	want := map[[2]int]float64{{2, 2}: 2.0 / 15, {1, 2}: 0.2, {1, 1}: 2.0 / 3}
 	for k, w := range want {
+		// 1e-15: each probability is a product and sum of three jump probabilities ≤ 1, a few ulp (2.2e-16) of 1.
 		if math.Abs(got[k]-w) > 1e-15 {
 			t.Errorf("P%v = %v, want %v", k, got[k], w)
 		}
@@ -83,6 +84,7 @@ func TestJumpsAndThreeNodesByHand(t *testing.T) {
 	l.each(func(x, y int, p float64) { got[[2]int{x, y}] = p })
 	want = map[[2]int]float64{{3, 3}: 2.0 / 15, {2, 3}: 0.2, {1, 2}: 0.1, {2, 2}: 17.0 / 30}
 	for k, w := range want {
+		// 1e-15: as above, a few ulp of 1.
 		if math.Abs(got[k]-w) > 1e-15 {
 			t.Errorf("from (2,2): P%v = %v, want %v", k, got[k], w)
 		}

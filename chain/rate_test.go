@@ -31,6 +31,7 @@ func TestLossHeadroom(t *testing.T) {
 				// X alone has no margin for the move jump: its rate is
 				// 1.1 times the same exit rate e, with or without loss.
 				e := startRate(1000, 1, j, false) / 1.1
+				// 1e-12 relative: startRate sums the exit rates weighted by the reach law over at most N = 1000 states, each addition rounding ≤ 1.1e-16 relative: ≤ 1.1e-13, a margin of 9.
 				if got, want := startRate(1000, 1, j, true), (1+0.1*want)*e; math.Abs(got-want) > 1e-12*want {
 					t.Errorf("joint start rate %.17g, want (1 + 0.1·a²)·e = %.17g", got, want)
 				}

@@ -203,6 +203,7 @@ func checkLossRefined(t *testing.T, edit func(*Population), report bool) int {
 				}
 				defer func() {
 					for i := range ts {
+						// 1e-10: both integrate at rtol 1e-12, ~5e-12 after DP5's ~5× global amplification (ode.TestDormandPrinceLogisticTolerance) on x ≤ 1; V and W follow linear ODEs driven by x, so their error is a few times x's: 1e-10 is a margin of 20.
 						if math.Abs(rr.X[i][0]-cov.X[i][0]) > 1e-10 || math.Abs(rr.V[i][0]-cov.V[i][0]) > 1e-10 || math.Abs(rr.W[i][0]-cov.W[i][0]) > 1e-10 {
 							t.Errorf("ε=%g N=%d t=%g: Replication (%v, %v, %v), Coverage's x (%v, %v, %v)", eps, N, ts[i], rr.X[i][0], rr.V[i][0], rr.W[i][0], cov.X[i][0], cov.V[i][0], cov.W[i][0])
 						}

@@ -65,7 +65,8 @@ func TestBirthDeathDiscrete(t *testing.T) {
 		if ref.V[i][0] != 0 {
 			t.Fatalf("step %d: V = %v", i, ref.V[i][0])
 		}
-		if want := x0 * math.Pow(1+h*(lambda-mu), float64(i)); !scalar.EqualWithinRel(ref.X[i][0], want, 1e-13) {
+		// 1e-13 relative: 30 steps of one multiply each against one math.Pow (< 1 ulp): at most ~31 roundings of 1.1e-16 = 3.4e-15; 1e-14 is that with a margin of 3.
+		if want := x0 * math.Pow(1+h*(lambda-mu), float64(i)); !scalar.EqualWithinRel(ref.X[i][0], want, 1e-14) {
 			t.Fatalf("step %d: μ = %v, want %v", i, ref.X[i][0], want)
 		}
 	}
@@ -114,7 +115,8 @@ func TestGossipDerivatives(t *testing.T) {
 				g := fd.Gradient(nil, fi, x, &fd.Settings{Formula: fd.Central})
 				for j := range d {
 					// Central differences of a quadratic: exact up to rounding.
-					if !scalar.EqualWithinAbs(a[i*d+j], g[j], 1e-7) {
+					// 1e-9: gonum's Central step h = 6e-6 is exact on a quadratic but for rounding, ε·|f|/h ≈ 2.2e-16/6e-6 ≈ 4e-11 with |f| ≤ 1 here: a margin of 25.
+					if !scalar.EqualWithinAbs(a[i*d+j], g[j], 1e-9) {
 						t.Errorf("%v x=%v: A[%d][%d] = %v, fd %v", pop.Names, x, i, j, a[i*d+j], g[j])
 					}
 				}
@@ -122,7 +124,8 @@ func TestGossipDerivatives(t *testing.T) {
 				fd.Hessian(hs, fi, x, nil)
 				for j := range d {
 					for k := range d {
-						if !scalar.EqualWithinAbs(h[(i*d+j)*d+k], hs.At(j, k), 1e-4) {
+						// 1e-6: fd.Hessian's default mixed forward difference (step √2e-8 ≈ 1.4e-4) is exact on a quadratic but for rounding, 4ε·|f|/h² ≈ 4.4e-8 with |f| ≤ 1: a margin of 20.
+						if !scalar.EqualWithinAbs(h[(i*d+j)*d+k], hs.At(j, k), 1e-6) {
 							t.Errorf("%v x=%v: H[%d][%d][%d] = %v, fd %v", pop.Names, x, i, j, k, h[(i*d+j)*d+k], hs.At(j, k))
 						}
 					}
@@ -132,6 +135,7 @@ func TestGossipDerivatives(t *testing.T) {
 				f := make([]float64, 2)
 				pop.Drift(x, f)
 				dx, dy := m.Drift(x[0], x[1])
+				// 1e-15: the same drift in two groupings of a few products of numbers ≤ 2, a few ulp of 1 (as in TestLossPopulationDrift).
 				if !scalar.EqualWithinAbs(f[0], dx, 1e-15) || !scalar.EqualWithinAbs(f[1], dy, 1e-15) {
 					t.Errorf("drift %v, model (%v, %v)", f, dx, dy)
 				}

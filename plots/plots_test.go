@@ -212,12 +212,14 @@ func TestLogX(t *testing.T) {
 		t.Errorf("Build changed the caller's x: %v", s.Series[0].X)
 	}
 	// The axis spans log10 100 = 2 … log10 4000 ≈ 3.602.
+	// 1e-12: the axis ends are log10 of the data, one rounding each, a few ulp of values ≤ 4.
 	if math.Abs(p.X.Min-2) > 1e-12 || math.Abs(p.X.Max-math.Log10(4000)) > 1e-12 {
 		t.Errorf("x axis [%g, %g], want [2, %g]", p.X.Min, p.X.Max, math.Log10(4000))
 	}
 	var labels []string
 	for _, tk := range p.X.Tick.Marker.Ticks(p.X.Min, p.X.Max) {
 		labels = append(labels, tk.Label)
+		// 1e-12: a tick's value is log10 of its label parsed back, a few ulp.
 		if want := math.Log10(mustFloat(t, tk.Label)); math.Abs(tk.Value-want) > 1e-12 {
 			t.Errorf("tick %q at %g, want %g", tk.Label, tk.Value, want)
 		}

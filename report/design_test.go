@@ -33,6 +33,7 @@ func TestDesignAnswers(t *testing.T) {
 		if row.Level == 1 {
 			continue
 		}
+		// 1e-12 relative: limitSD computes ψ'(K) as π²/6 minus K − 1 ≤ 4 reciprocal squares, one division by u² and a square root: a few ulp, like want.
 		if math.Abs(row.Limit-want[row.Initial]) > 1e-12*want[row.Initial] {
 			t.Errorf("K=%d: limit %v, want %v", row.Initial, row.Limit, want[row.Initial])
 		}

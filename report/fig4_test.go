@@ -20,6 +20,7 @@ func TestFig4Data(t *testing.T) {
 	}
 	for i, n := range c1.N {
 		want := math.Log10((n - 20) / (n * (n - 1)))
+		// 1e-12: log10 of a ratio of three small integers in float64, a few ulp of values ~2 to 3 in absolute terms.
 		if math.Abs(c1.Log10Diff[i]-want) > 1e-12 {
 			t.Errorf("n=%v: %v, want %v", n, c1.Log10Diff[i], want)
 		}

@@ -71,10 +71,12 @@ func TestLumpedAgainstExactChain(t *testing.T) {
 				if q == "y" {
 					st = row.Y
 				}
+				// 5 standard errors (the doc's false-alarm budget) plus 1e-12 for the exact chain's own bound and rounding (Tol 1e-14 and sums of ≤ 41² probabilities), which alone matters where σ = 0 (t = 0).
 				if se := st.SD / math.Sqrt(R); math.Abs(mean[tt]-st.Mean) > 5*se+1e-12 {
 					t.Errorf("initial %d, %s(%d): mean %.6f, exact %.6f (se %.2g)", initial, q, tt, mean[tt], st.Mean, se)
 				}
 				se := math.Sqrt(math.Max(0, m4[tt]-variance[tt]*variance[tt]) / R)
+				// As for the mean: 5 estimated standard errors plus 1e-12 for the chain's rounding.
 				if math.Abs(variance[tt]-st.SD*st.SD) > 5*se+1e-12 {
 					t.Errorf("initial %d, %s(%d): variance %.6g, exact %.6g (se %.2g)", initial, q, tt, variance[tt], st.SD*st.SD, se)
 				}
@@ -104,6 +106,7 @@ func TestLumpedMatchesMarkov(t *testing.T) {
 	mm, vm, _ := moments(res[sim.Markov].Reps, N, yr)
 	ml, vl, _ := moments(res[sim.Lumped].Reps, N, yr)
 	for tt := range mm {
+		// 5 standard errors of a difference of two independent means; 1e-12 keeps a zero se (t = 0, both start equal) from failing on rounding, far below any difference seen.
 		if se := math.Sqrt((vm[tt] + vl[tt]) / R); math.Abs(mm[tt]-ml[tt]) > 5*se+1e-12 {
 			t.Errorf("y_round(%d): markov %.6f, lumped %.6f (se %.2g)", tt, mm[tt], ml[tt], se)
 		}

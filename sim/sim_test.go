@@ -150,7 +150,8 @@ func TestSteadyState(t *testing.T) {
 	}
 	m, sd := meanSD(avgs)
 	se := sd / math.Sqrt(float64(len(avgs)))
-	if math.Abs(m-0.2) > 4*se+1e-3 {
+	// 4 standard errors of the mean of the 16 replications' averages; the bias left after 250 rounds is of order e^{−u·250} with u = 2(s/c)(c−s)/(n−s) = 1/9 a round, below 1e-11, so nothing is added for it.
+	if math.Abs(m-0.2) > 4*se {
 		t.Errorf("steady x = %.4f ± %.4f, want c/n = 0.2", m, se)
 	}
 	// Coverage reaches 1 on a full topology.

@@ -22,6 +22,7 @@ func TestTransitionZ(t *testing.T) {
 	counts[approx.S11][approx.S01] = 5
 	got := TransitionZ(counts, model)
 	wantZ := 0.05 / math.Sqrt(0.25*0.75/100)
+	// 1e-15: MaxDiff is 0.3 − 0.25 in float64, one ulp of 0.3 (5.6e-17); 1e-12 on MaxZ: the same difference divided by a square root, ~1e-15 relative of z ≈ 1.15.
 	if math.Abs(got.MaxDiff-0.05) > 1e-15 || math.Abs(got.MaxZ-wantZ) > 1e-12 {
 		t.Errorf("got %+v, want diff 0.05 and z %.6f", got, wantZ)
 	}

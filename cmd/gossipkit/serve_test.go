@@ -609,6 +609,7 @@ func compareTable(t *testing.T, shown []shownRow, classes []string, cliJSON stri
 			case json.Number:
 				want, _ := v.Float64()
 				g, err := strconv.ParseFloat(got, 64)
+				// 5e-4 relative: the page prints the CLI's value to 4 significant digits, so the shown number is within half a unit of the 4th digit, 5e-4 relative; 1e-12 absolute for a printed 0.
 				if err != nil || math.Abs(g-want) > 5e-4*math.Abs(want)+1e-12 {
 					t.Errorf("row %d %s: shown %q, the CLI %v", i, k, got, v)
 				}
@@ -668,6 +669,7 @@ func TestServeBrowserShuffle(t *testing.T) {
 	var pd string
 	p.eval(`(document.getElementById("p-deadline") || {}).textContent || ""`, &pd)
 	if ans.Best != nil {
+		// 5e-4 relative: the page shows p_deadline to 4 significant digits (half a unit of the 4th digit).
 		if g, err := strconv.ParseFloat(pd, 64); err != nil || math.Abs(g-ans.Best.PDeadline) > 5e-4*ans.Best.PDeadline {
 			t.Errorf("P(T_L ≤ D) shown %q, the CLI %g", pd, ans.Best.PDeadline)
 		}
