@@ -163,27 +163,47 @@ func fieldErr(field, format string, a ...any) error {
 	return fmt.Errorf("plan: %w", &FieldError{Field: field, Msg: fmt.Sprintf(format, a...)})
 }
 
+// The numeric parameters of Config and Settings, each stated once:
+// Validate and Check check them and a program (the command line) writes
+// its flags' help from them. Initial and Confidence read 0 as their
+// Default, which is outside their range: a front end that cannot tell 0
+// from "not set" refuses it (the command line does). ExactNodes is the
+// range of Nodes with Settings.Method Exact (the joint chain,
+// chain.MaxNodesJoint). AutoAccuracy is Settings.Accuracy (Accuracy is
+// the type of an answer's error bars); its range also takes +Inf, which
+// Check allows beyond the Param's finite bounds.
+var (
+	Nodes        = gossip.Param{Field: "Nodes", Symbol: "N", Meaning: "number of nodes", Range: "2..2^40", Lo: gossip.AtLeast(2), Hi: gossip.AtMost(MaxNodes)}
+	ExactNodes   = gossip.Param{Field: "Nodes", Symbol: "N", Meaning: "number of nodes of the exact method", Range: "2..5000", Lo: gossip.AtLeast(2), Hi: gossip.AtMost(maxExactNodes)}
+	Initial      = gossip.Param{Field: "Initial", Symbol: "K", Meaning: "initial holders, the nodes holding the item at t = 0", Range: "1..N", Default: "1", Lo: gossip.AtLeast(1)}
+	Level        = gossip.Param{Field: "Level", Symbol: "L", Meaning: "coverage level", Range: "(0, 1]", Lo: gossip.Above(0), Hi: gossip.AtMost(1)}
+	Deadline     = gossip.Param{Field: "Deadline", Symbol: "D", Meaning: "deadline", Unit: "rounds", Range: "≥ 0 (0: none)", Lo: gossip.AtLeast(0)}
+	Confidence   = gossip.Param{Field: "Confidence", Symbol: "P", Meaning: "confidence", Range: "(0, 1)", Default: "0.95", Lo: gossip.Above(0), Hi: gossip.Below(1)}
+	AutoAccuracy = gossip.Param{Field: "Accuracy", Meaning: "accuracy auto asks of the asymptotic law", Unit: "rounds",
+		Range: "≥ 0 (0: 1; +Inf: the asymptotic law wherever the exact chain does not fit)", Default: "1", Lo: gossip.AtLeast(0)}
+)
+
 // Validate checks the configuration; a problem is an error "plan:
 // Config.Field …" wrapping a *FieldError.
 func (c Config) Validate() error {
-	k := c.initial()
+	const pkg, at = "plan", "Config"
 	switch {
-	case c.Nodes < 2 || c.Nodes > MaxNodes:
-		return fieldErr("Config.Nodes", "%d: valid range 2..2^40", c.Nodes)
-	case c.Initial < 0 || k > c.Nodes:
-		return fieldErr("Config.Initial", "%d: valid range 1..Nodes = 1..%d", c.Initial, c.Nodes)
-	case !(c.Level > 0 && c.Level <= 1):
-		return fieldErr("Config.Level", "%g: valid range (0, 1]", c.Level)
+	case !Nodes.In(float64(c.Nodes)):
+		return Nodes.CheckInt(pkg, at, c.Nodes)
+	case c.Initial != 0 && (!Initial.In(float64(c.Initial)) || c.Initial > c.Nodes):
+		return Initial.Errorf(pkg, at, "= %d: valid range %s = 1..%d", c.Initial, Initial.Range, c.Nodes)
+	case !Level.In(c.Level):
+		return Level.Check(pkg, at, c.Level)
 	case c.Time != gossip.Continuous && c.Time != gossip.Shuffles:
 		return fieldErr("Config.Time", "%v: valid values are continuous, shuffles", c.Time)
 	case c.PDrop < 0 || int(c.PDrop) >= len(approx.Variants):
 		return fieldErr("Config.PDrop", "%d: not a variant", int(c.PDrop))
-	case !(c.Deadline >= 0) || math.IsInf(c.Deadline, 0):
-		return fieldErr("Config.Deadline", "%g: valid range ≥ 0 (0: none)", c.Deadline)
-	case !(c.Confidence >= 0 && c.Confidence < 1):
-		return fieldErr("Config.Confidence", "%g: valid range (0, 1) (0: 0.95)", c.Confidence)
+	case !Deadline.In(c.Deadline):
+		return Deadline.Check(pkg, at, c.Deadline)
+	case c.Confidence != 0 && !Confidence.In(c.Confidence):
+		return Confidence.Errorf(pkg, at, "= %g: valid range %s (0: %s)", c.Confidence, Confidence.Range, Confidence.Default)
 	case !gossip.ValidLoss(c.Loss):
-		return fieldErr("Config.Loss", "%g: valid range %s", c.Loss, gossip.Loss.Range)
+		return gossip.Loss.Check(pkg, at, c.Loss)
 	}
 	if err := c.Shuffle.Validate(); err != nil {
 		var fe *FieldError
@@ -399,8 +419,8 @@ func Check(cfg Config, exchanges []int, set Settings) error {
 		return fieldErr("Settings.Method", "%d: not a method", int(set.Method))
 	case set.Model < Protocol || set.Model > Lumped:
 		return fieldErr("Settings.Model", "%d: not a model", int(set.Model))
-	case !(set.Accuracy >= 0):
-		return fieldErr("Settings.Accuracy", "%g: valid range ≥ 0 rounds (0: %g; +Inf: the asymptotic law wherever the exact chain does not fit)", set.Accuracy, DefaultAccuracy)
+	case !(set.Accuracy >= 0): // +Inf is in the range (AutoAccuracy)
+		return AutoAccuracy.Errorf("plan", "Settings", "= %g: valid range %s", set.Accuracy, AutoAccuracy.Range)
 	}
 	for _, s := range exchanges {
 		c := cfg
@@ -418,7 +438,7 @@ func Check(cfg Config, exchanges []int, set Settings) error {
 	case cfg.Loss > 0 && set.Method == Asymptotic:
 		return notCovered("Config.Loss", "%g with Settings.Method asymptotic: the asymptotic law does not cover message loss; use Settings.Method exact, mc or auto", cfg.Loss)
 	case set.Method == Exact && cfg.Nodes > maxExactNodes:
-		return fieldErr("Config.Nodes", "%d: valid range 2..%d with Settings.Method exact (the joint chain)", cfg.Nodes, maxExactNodes)
+		return ExactNodes.Errorf("plan", "Config", "= %d: valid range %s with Settings.Method exact (the joint chain)", cfg.Nodes, ExactNodes.Range)
 	}
 	if set.Method == Exact {
 		return nil

@@ -123,6 +123,76 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// The Params state what the code does: a Default is the value the zero
+// value stands for (initial, confidence, DefaultAccuracy), ExactNodes'
+// Range and bounds are the joint chain's limit, and every refusal of
+// Validate and Check states its Param's Range, while the defaults (0) and
+// Accuracy's +Inf pass.
+func TestParams(t *testing.T) {
+	for _, tc := range []struct {
+		p    gossip.Param
+		want string
+	}{
+		{Initial, fmt.Sprint(Config{}.initial())},
+		{Confidence, fmt.Sprint(Config{}.confidence())},
+		{AutoAccuracy, fmt.Sprint(DefaultAccuracy)},
+	} {
+		if tc.p.Default != tc.want {
+			t.Errorf("%s: Default %q, the code reads 0 as %s", tc.p.Field, tc.p.Default, tc.want)
+		}
+	}
+	if n := chain.MaxNodesJoint; ExactNodes.Range != fmt.Sprintf("2..%d", n) || !ExactNodes.In(float64(n)) || ExactNodes.In(float64(n+1)) || ExactNodes.In(1) {
+		t.Errorf("ExactNodes %+v, want 2..%d", ExactNodes, n)
+	}
+	if !Nodes.In(MaxNodes) || Nodes.In(MaxNodes+1) || Nodes.In(1) {
+		t.Errorf("Nodes %+v, want 2..%d", Nodes, MaxNodes)
+	}
+	ok := Config{Nodes: 100, Shuffle: paper, Level: 0.99}
+	for _, tc := range []struct {
+		mod func(*Config)
+		p   gossip.Param
+	}{
+		{func(c *Config) { c.Nodes = 1 }, Nodes},
+		{func(c *Config) { c.Nodes = MaxNodes + 1 }, Nodes},
+		{func(c *Config) { c.Initial = -1 }, Initial},
+		{func(c *Config) { c.Initial = 101 }, Initial},
+		{func(c *Config) { c.Level = math.NaN() }, Level},
+		{func(c *Config) { c.Deadline = math.Inf(1) }, Deadline},
+		{func(c *Config) { c.Confidence = -0.5 }, Confidence},
+		{func(c *Config) { c.Confidence = 1 }, Confidence},
+	} {
+		c := ok
+		tc.mod(&c)
+		err := c.Validate()
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != tc.p.Path("Config") || !strings.Contains(fe.Msg, "valid range "+tc.p.Range) {
+			t.Errorf("%+v: %v, want Config.%s … valid range %s", c, err, tc.p.Field, tc.p.Range)
+		}
+	}
+	ss := []int{50}
+	for _, tc := range []struct {
+		cfg  Config
+		set  Settings
+		p    gossip.Param
+		path string
+	}{
+		{ok, Settings{Accuracy: -1}, AutoAccuracy, "Settings.Accuracy"},
+		{ok, Settings{Accuracy: math.NaN()}, AutoAccuracy, "Settings.Accuracy"},
+		{Config{Nodes: chain.MaxNodesJoint + 1, Shuffle: paper, Level: 0.99}, Settings{Method: Exact}, ExactNodes, "Config.Nodes"},
+	} {
+		err := Check(tc.cfg, ss, tc.set)
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != tc.path || !strings.Contains(fe.Msg, "valid range "+tc.p.Range) {
+			t.Errorf("%+v: %v, want %s … valid range %s", tc.set, err, tc.path, tc.p.Range)
+		}
+	}
+	def := ok
+	def.Initial, def.Confidence = 0, 0
+	if err := Check(def, ss, Settings{Accuracy: math.Inf(1)}); err != nil {
+		t.Errorf("Initial 0, Confidence 0 (defaults), Accuracy +Inf: %v", err)
+	}
+}
+
 // ⌈L·N⌉ ≤ K: the level is met at t = 0 by every method.
 func TestLevelMetAtStart(t *testing.T) {
 	for _, m := range []Method{Auto, Exact, Asymptotic, MonteCarlo} {

@@ -40,21 +40,23 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 	protocol := fs.String("protocol", "shuffle", "shuffle (the paper's protocol: -n -c -s --initial --time --pdrop --model --accuracy --topology) or a broadcast protocol, push, pull or push-pull (--fanout --failed --budget --interval --message-bytes); both take --loss")
 	// The shuffle's configuration holds the flags both families share.
 	cfg := plan.Config{Nodes: 1000, Shuffle: defaultShuffle, Initial: 1, Level: 0.99, Confidence: 0.95}
-	fs.IntField(&cfg.Nodes, "N", "Config.Nodes", "number of nodes N (2..2^40; the exact method 2..5000 for the shuffle)")
+	fs.IntParam(&cfg.Nodes, "N", "Config", plan.Nodes, "the exact method "+plan.ExactNodes.Range+" for the shuffle")
 	cli.ShuffleFlags(fs, &cfg.Shuffle, "Config.", false)
 	sS := fs.String("s", "50", "exchange size s: V, or a range LO:HI[:STEP] (1 ≤ s ≤ c, s < n; s < c except with --method exact)")
 	fs.Bind("Config.Shuffle.Exchange", "s")
-	fs.IntField(&cfg.Initial, "initial", "Config.Initial", "nodes holding the item at t = 0, K (1..N)")
-	fs.FloatField(&cfg.Level, "level", "Config.Level", "coverage level L in (0, 1]: T_L is the time until ⌈L·N⌉ nodes have held the item (broadcast: ⌈L·M⌉ of the M live nodes are informed)")
-	fs.FloatField(&cfg.Deadline, "deadline", "Config.Deadline", "deadline D in rounds (> 0): P(T_L ≤ D) and which settings meet it with probability --confidence (0: none)")
-	fs.FloatField(&cfg.Confidence, "confidence", "Config.Confidence", "probability P in (0, 1): t_confidence is the smallest deadline met with probability P")
+	// Not IntParam, whose refusal of a 0 given reads "1..N": planShuffle
+	// refuses it with N's value.
+	fs.IntField(&cfg.Initial, "initial", plan.Initial.Path("Config"), plan.Initial.Usage())
+	fs.FloatParam(&cfg.Level, "level", "Config", plan.Level, "T_L is the time until ⌈L·N⌉ nodes have held the item (broadcast: ⌈L·M⌉ of the M live nodes are informed)")
+	fs.FloatParam(&cfg.Deadline, "deadline", "Config", plan.Deadline, "P(T_L ≤ D) and which settings meet it with probability --confidence")
+	fs.FloatParam(&cfg.Confidence, "confidence", "Config", plan.Confidence, "t_confidence is the smallest deadline met with probability P")
 	var set plan.Settings
 	cli.Enum(fs, &set.Method, "method", "Settings.Method", "method (auto: exact where it fits the budget, else asymptotic; for broadcast, else mc where the asymptotic law does not apply)")
 	set.Reps, set.Seed = 1000, 1
 	cli.MCFlags(fs, &set.Reps, "Settings", sim.Reps, &set.Seed, &set.Workers, sim.DefaultWorkers())
 	set.Model = sim.Markov
 	cli.Enum(fs, &set.Model, "model", "Settings.Model", "what --method mc simulates (markov: the pairwise model shuffle by shuffle; lumped: the same law on its state (X, Y), event by event, O(N) work a replication; protocol: every cache)", sim.Markov, sim.Protocol, sim.Lumped)
-	fs.FloatField(&set.Accuracy, "accuracy", "Settings.Accuracy", "accuracy auto asks of the asymptotic law, in rounds (0: the default)")
+	fs.FloatParam(&set.Accuracy, "accuracy", "Settings", plan.AutoAccuracy)
 	timeFlag(fs, &cfg.Time, "Config.Time", gossip.Continuous, gossip.Shuffles)
 	loss := cli.LossFlag(fs, nil, "Config.Loss", true)
 	topologyFlag(fs, &cfg.Topology, "the shuffle's network for --method mc (markov or protocol): full, regular:DEG or torus:RADIUS; no exact or asymptotic law covers another")
@@ -75,9 +77,10 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 		if err := planFamily(fs.FlagSet, *protocol); err != nil {
 			return err
 		}
-		// The libraries read 0 as 0.95; the flag promises (0, 1).
-		if !(cfg.Confidence > 0 && cfg.Confidence < 1) {
-			return usagef("--confidence %g: valid range (0, 1)", cfg.Confidence)
+		// The libraries read 0 as 0.95 (FloatParam refuses a 0 given);
+		// the flag promises plan.Confidence's range to both families.
+		if err := plan.Confidence.Check("plan", "Config", cfg.Confidence); err != nil {
+			return err
 		}
 		if set.Reps < 1 || set.Reps > broadcast.MaxReps { // the libraries read 0 as 1000
 			return usagef("--reps %d: valid range 1..%d", set.Reps, broadcast.MaxReps)
@@ -151,9 +154,10 @@ func planRange(flag, val string, lo int) ([]int, error) {
 }
 
 func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, losses []float64, set plan.Settings) (design, error) {
-	// The library reads 0 as 1; the flag promises 1..N.
-	if cfg.Initial < 1 || cfg.Initial > cfg.Nodes {
-		return nil, usagef("--initial %d: valid range 1..%d", cfg.Initial, max(cfg.Nodes, 1))
+	// The library reads 0 as 1 (plan.Initial.Default) and refuses the
+	// rest of what is outside 1..N (plan.Check).
+	if cfg.Initial == 0 {
+		return nil, usagef("--initial 0: valid range 1..%d", max(cfg.Nodes, 1))
 	}
 	ss, err := planRange("-s", sS, 1)
 	if err != nil {
