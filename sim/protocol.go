@@ -46,6 +46,10 @@ func (c *Counters) add(o *Counters) {
 // in a core's L2), int32 beyond.
 type item interface{ ~uint16 | ~int32 }
 
+// narrowItems reports whether the n items and d fit a uint16 identifier
+// (n + 1 ≤ 65536): the one rule that picks a protocol state's item type.
+func narrowItems(n int) bool { return n+1 <= 1<<16 }
+
 // protocolState is the network of docs/MODEL.md §1: N caches of c distinct items
 // out of n + 1 (the n items plus d = n). Memory: cache N·c·sizeof(T) bytes
 // (at most 4) and two stamp arrays of n + 1 words. Membership is not stored

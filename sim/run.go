@@ -143,18 +143,23 @@ func Run(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 	return res, nil
 }
 
+// invariantAsError, deferred, turns a panic with an *InvariantError (Check
+// mode's broken invariant) into err, "sim: what i: …", and lets any other
+// panic go on.
+func invariantAsError(err *error, what string, i int) {
+	if p := recover(); p != nil {
+		if ie, ok := p.(*InvariantError); ok {
+			*err = fmt.Errorf("sim: %s %d: %w", what, i, ie)
+			return
+		}
+		panic(p)
+	}
+}
+
 // runOne runs replication `index`; a protocol replication starts from a
 // copy of warm, if not nil, instead of warming its own caches.
 func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, index int, warm *warmState) (rep *Replication, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			if ie, ok := p.(*InvariantError); ok {
-				err = fmt.Errorf("sim: replication %d: %w", index, ie)
-				return
-			}
-			panic(p)
-		}
-	}()
+	defer invariantAsError(&err, "replication", index)
 	r := rng.NewStream(cfg.Seed, uint64(index))
 	var sched *scheduler
 	if warm != nil {
@@ -180,11 +185,11 @@ func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, in
 	case Protocol:
 		var err error
 		switch {
-		case warm != nil && cfg.Shuffle.Items+1 <= 1<<16:
+		case warm != nil && narrowItems(cfg.Shuffle.Items):
 			err = runProtocol(ctx, cfg, r, sched, warm.st.(*protocolState[uint16]).clone(), false, pickNodes, initial, rep)
 		case warm != nil:
 			err = runProtocol(ctx, cfg, r, sched, warm.st.(*protocolState[int32]).clone(), false, pickNodes, initial, rep)
-		case cfg.Shuffle.Items+1 <= 1<<16:
+		case narrowItems(cfg.Shuffle.Items):
 			err = runProtocol(ctx, cfg, r, sched, newProtocolState[uint16](cfg, r), true, pickNodes, initial, rep)
 		default:
 			err = runProtocol(ctx, cfg, r, sched, newProtocolState[int32](cfg, r), true, pickNodes, initial, rep)

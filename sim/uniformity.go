@@ -244,7 +244,7 @@ func Uniformity(ctx context.Context, cfg UniformityConfig, set UniformitySetting
 			var rep UniformityRep
 			var fit []snapFit
 			var err error
-			if sc.Shuffle.Items+1 <= 1<<16 {
+			if narrowItems(sc.Shuffle.Items) {
 				rep, fit, err = uniformityOne(ctx, cfg, r, sched, newProtocolState[uint16](sc, r), hist)
 			} else {
 				rep, fit, err = uniformityOne(ctx, cfg, r, sched, newProtocolState[int32](sc, r), hist)

@@ -2,7 +2,6 @@ package sim
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/gossipkit/gossipkit/internal/parallel"
@@ -84,7 +83,7 @@ func warmUps(ctx context.Context, cfg Config, g *graph, idx []int, workers int) 
 			j := need[k]
 			var w *warmState
 			var err error
-			if cfg.Shuffle.Items+1 <= 1<<16 {
+			if narrowItems(cfg.Shuffle.Items) {
 				w, err = warmUp[uint16](ctx, cfg, g, j)
 			} else {
 				w, err = warmUp[int32](ctx, cfg, g, j)
@@ -102,15 +101,7 @@ func warmUps(ctx context.Context, cfg Config, g *graph, idx []int, workers int) 
 // warmUp runs warm-up j: the initial placement, the scheduler's set-up and
 // Warmup rounds, all from stream streamWarm + j.
 func warmUp[T item](ctx context.Context, cfg Config, g *graph, j int) (w *warmState, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			if ie, ok := p.(*InvariantError); ok {
-				err = fmt.Errorf("sim: warm state %d: %w", j, ie)
-				return
-			}
-			panic(p)
-		}
-	}()
+	defer invariantAsError(&err, "warm state", j)
 	r := rng.NewStream(cfg.Seed, streamWarm+uint64(j))
 	sched := newScheduler(cfg.Schedule, g, cfg.Ticks, r)
 	st := newProtocolState[T](cfg, r)
@@ -170,7 +161,7 @@ func (s *scheduler) clone() *scheduler {
 func (c Config) warmBytes() uint64 {
 	N, n := uint64(c.Nodes), uint64(c.Shuffle.Items)
 	size := uint64(4)
-	if n+1 <= 1<<16 {
+	if narrowItems(c.Shuffle.Items) {
 		size = 2
 	}
 	b := N*uint64(c.Shuffle.Cache)*size + 8*(n+1) + 19*N + 2*uint64(c.Shuffle.Exchange)*(size+4) + 4*uint64(c.Shuffle.Cache)
