@@ -241,7 +241,11 @@ func (s *solver) solve() (*Result, error) {
 		// The level's tail: only P(Y < m) is followed, and the rows Y ≥ m
 		// are absorbed (Y never decreases).
 		s.l.absorb(s.m)
-		if err := s.segment(len(s.ts)-1, 0); err != nil {
+		if s.retune() {
+			if err := s.levelTail(); err != nil {
+				return nil, err
+			}
+		} else if err := s.segment(len(s.ts)-1, 0); err != nil {
 			return nil, err
 		}
 		lt, err := s.levelTime(initial)
@@ -487,20 +491,8 @@ func (s *solver) try(i, n int) error {
 		// Sum the X marginal while stepping where an output will want it.
 		l.wantPx = l.joint && !tail && (len(active) > 0 || next <= i+n)
 		l.advance(s.set.Drop)
-		if l.steps%trimEvery == 0 {
-			st := l.states()
-			s.res.Stats.MaxStates = max(s.res.Stats.MaxStates, st)
-			s.res.Stats.StateSteps += trimEvery * float64(st)
-		}
-		if l.joint || l.steps%trimEvery == 0 {
-			// A step of the joint chain takes up to ~0.1 s at N = 5000.
-			if err := s.ctx.Err(); err != nil {
-				return err
-			}
-		}
-		if l.steps%4096 == 0 && s.set.Progress != nil {
-			// An estimate (within a factor 3): never below the steps done.
-			s.set.Progress(l.steps, max(s.total, l.steps))
+		if err := s.stepDone(); err != nil {
+			return err
 		}
 	}
 	if whole {
@@ -513,6 +505,28 @@ func (s *solver) try(i, n int) error {
 		g.floor = dead[len(dead)-1]
 	}
 	s.segs = append(s.segs, g)
+	return nil
+}
+
+// stepDone counts the work of the step just taken, checks the context and
+// tells Progress.
+func (s *solver) stepDone() error {
+	l := s.l
+	if l.steps%trimEvery == 0 {
+		st := l.states()
+		s.res.Stats.MaxStates = max(s.res.Stats.MaxStates, st)
+		s.res.Stats.StateSteps += trimEvery * float64(st)
+	}
+	if l.joint || l.steps%trimEvery == 0 {
+		// A step of the joint chain takes up to ~0.1 s at N = 5000.
+		if err := s.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	if l.steps%4096 == 0 && s.set.Progress != nil {
+		// An estimate (within a factor 3): never below the steps done.
+		s.set.Progress(l.steps, max(s.total, l.steps))
+	}
 	return nil
 }
 
