@@ -2,6 +2,7 @@ package chain
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 
@@ -71,6 +72,63 @@ func TestTailPiecesAgainstOnePiece(t *testing.T) {
 			}
 			t.Logf("%d pieces, rate %.4g → %.4g, bounds %.2e and %.2e, killed %.1e, largest difference %.1e, steps %d and %d",
 				got.Stats.Retunes+1, want.Stats.Rate, got.Stats.Rate, gl.Bound, wl.Bound, got.Stats.Killed, worst, got.Stats.Steps, want.Stats.Steps)
+		})
+	}
+}
+
+// With loss, Solve's rates (the start rate from the reflected law's 10⁻¹⁶
+// point, lossReach, and the tail's lower rates) against the chain
+// uniformized at the fixed rate N, which covers every state's exit rate
+// and so kills nothing and is never cut into pieces: every law reported and
+// the distribution function of T_L agree within the sum of the two bounds
+// (variances within 6 times it: X/N and Y/N lie in [0, 1], so E[Z] and
+// E[Z²] move by at most 2·bound each and E[Z]² by 4·bound). A piece
+// stepped at the lowered rate but read at the rate before fails it (tried:
+// P(T ≤ t) off by up to 10⁻²).
+func TestLossRatesAgainstFixedRate(t *testing.T) {
+	sh := gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}
+	for _, eps := range []float64{0.1, 0.3} {
+		cfg := Config{Nodes: 40, Shuffle: sh, Time: gossip.Continuous, TMax: 30, Dt: 1, Level: 0.9, Loss: eps}
+		t.Run(fmt.Sprint("eps=", eps), func(t *testing.T) {
+			ctx := context.Background()
+			got, err := Solve(ctx, cfg, Settings{retuneEvery: 64})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := Solve(ctx, cfg, Settings{rate: float64(cfg.Nodes)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !(got.Stats.Rate < want.Stats.Rate) || got.Stats.Retunes == 0 {
+				t.Fatalf("rate %g (%d retunes), want below %g and lowered", got.Stats.Rate, got.Stats.Retunes, want.Stats.Rate)
+			}
+			tol := got.Bound + want.Bound
+			for i, r := range got.Rows {
+				w := want.Rows[i]
+				for _, c := range []struct {
+					name      string
+					g, w, tol float64
+				}{
+					{"X mean", r.X.Mean, w.X.Mean, 2 * tol},
+					{"Y mean", r.Y.Mean, w.Y.Mean, 2 * tol},
+					{"X var", r.X.SD * r.X.SD, w.X.SD * w.X.SD, 6 * tol},
+					{"Y var", r.Y.SD * r.Y.SD, w.Y.SD * w.Y.SD, 6 * tol},
+					{"P(extinct)", r.PExtinct, w.PExtinct, tol},
+					{"P(level)", r.PLevel, w.PLevel, tol},
+				} {
+					if math.Abs(c.g-c.w) > c.tol {
+						t.Errorf("t = %g: %s %.17g, want %.17g ± %.1e", r.T, c.name, c.g, c.w, c.tol)
+					}
+				}
+			}
+			gl, wl := got.Level, want.Level
+			tl := gl.Bound + wl.Bound
+			for x := 0.0; x <= 40*wl.Q95; x += wl.Q95 / 97 {
+				if g, w := gl.CDF(x), wl.CDF(x); math.Abs(g-w) > tl {
+					t.Errorf("P(T ≤ %g) = %.17g, want %.17g ± %.1e", x, g, w, tl)
+				}
+			}
+			t.Logf("rate %.4g (%d retunes) against %g, bounds %.2e and %.2e, killed %.1e", got.Stats.Rate, got.Stats.Retunes, want.Stats.Rate, got.Bound, want.Bound, got.Stats.Killed)
 		})
 	}
 }
