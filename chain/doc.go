@@ -55,9 +55,10 @@
 // n = 500, c = 100, s = 50), so the steps shrink in that proportion. Solve
 // starts from Λ = 1.1 times the largest exit rate of X alone, [u·X(N−X) + w·X(X−1)]/(N−1), over the X that the stationary law
 // reaches above 10⁻²⁵ (from one copy X stays stochastically below that
-// law), and for the joint chain with loss from 1 + 0.1·(1−ε)² times it
-// (the margin is for the move jump's m·X(N−Y), which loss scales by
-// (1−ε)²); a state whose exit rate exceeds Λ is killed (its incoming
+// law; with loss ε ≥ 0.1, whose live law stays well inside the law
+// reflected at X = 1, above 10⁻¹⁶), and for the joint chain with loss
+// from 1 + 0.1·(1−ε)² times it (the margin is for the move jump's
+// m·X(N−Y), which loss scales by (1−ε)²); a state whose exit rate exceeds Λ is killed (its incoming
 // mass is counted, see below) and, if more than Settings.Tol was killed, the
 // segment is run again with Λ raised by 30 % (Stats.Attempts).
 //

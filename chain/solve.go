@@ -68,7 +68,8 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 // startRate is the first uniformization rate Solve tries: a margin above
 // the largest exit rate of X alone, u·X(N−X)/(N−1) + w·X(X−1)/(N−1) per
 // round (+ ℓ·X(N−X)/(N−1) with loss), over the X that the stationary law
-// (with loss: the law reflected at X = 1, reachLaw) reaches above 10⁻²⁵ (started
+// (with loss: the law reflected at X = 1, reachLaw) reaches above 10⁻²⁵
+// (with loss ε ≥ 0.1: 10⁻¹⁶, lossReach) (started
 // at one copy, X stays stochastically below it: the chain is a
 // birth–death chain) or the initial X, plus 10 %. The joint chain's exit
 // rate is larger where Y is small, by the move jump's m·X(N−Y)/(N−1)
