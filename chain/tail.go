@@ -62,7 +62,9 @@ func (s *solver) levelTail() error {
 }
 
 // retune reports whether the tail is cut into pieces at lower rates.
-func (s *solver) retune() bool { return s.j.Lose > 0 && !s.fixed && s.set.retuneEvery >= 0 }
+func (s *solver) retune() bool {
+	return s.j.Lose > 0 && s.l.joint && !s.fixed && s.set.retuneEvery >= 0
+}
 
 // every is the number of steps between the checks for a lower rate.
 func (s *solver) every() int {
@@ -98,7 +100,7 @@ func (s *solver) tailPiece(t0 float64) (float64, error) {
 		if end == nil && k > 0 && k%s.every() == 0 && s.retune() {
 			if r := s.tailRate(); r < retuneGain*s.lambda {
 				t1, end = s.pieceEnd(t0, k0, k)
-				if s.mix == nil {
+				if end != nil && s.mix == nil {
 					s.mix = l.newMixer()
 				}
 			}
@@ -132,12 +134,18 @@ func (s *solver) tailPiece(t0 float64) (float64, error) {
 
 // pieceEnd picks the end t1 of a piece at step k: the first time (a whole
 // number of shuffles after t0, so that both clocks can use it) whose
-// window starts after step k, and returns it with its window.
+// window starts after step k, and returns it with its window; or −1 and
+// nil where that time is more than 2⁵² shuffles away (a rate so small,
+// ε near 1, that a shuffle count would overflow: the piece goes on).
 func (s *solver) pieceEnd(t0 float64, k0, k int) (float64, *window) {
 	n := float64(s.N)
 	lam := float64(k) + 12*math.Sqrt(float64(k)) + 16
 	for {
-		K := int(math.Ceil(lam * n / s.lambda))
+		Kf := math.Ceil(lam * n / s.lambda)
+		if !(float64(k0)+Kf <= 1<<52) {
+			return -1, nil
+		}
+		K := int(Kf)
 		t1 := float64(k0+K) / n
 		w := s.window(t0, t1)
 		if w.lo > k {

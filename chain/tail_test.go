@@ -132,3 +132,19 @@ func TestLossRatesAgainstFixedRate(t *testing.T) {
 		})
 	}
 }
+
+// ε = 1 − 2⁻⁵³: every rate is about 10⁻¹⁶ a round, and a piece of the
+// tail would end more than 2⁶³ shuffles away. pieceEnd's shuffle count
+// overflowed an int and the window of the piece's end was built without
+// end (found by plan's TestNastyValues: Solve ran on past its context).
+// Now the piece goes on, and Solve returns at once.
+func TestTailNearTotalLoss(t *testing.T) {
+	cfg := Config{Nodes: 30, Shuffle: gossip.Shuffle{Items: 60, Cache: 10, Exchange: 3}, Level: 0.9, TMax: 20, Dt: 1, Loss: 0.9999999999999999}
+	res, err := Solve(context.Background(), cfg, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lt := res.Level; !(lt.PReach >= 0 && lt.PReach <= 1 && lt.Bound < 1e-9) {
+		t.Errorf("PReach %g, bound %g", lt.PReach, lt.Bound)
+	}
+}
