@@ -11,9 +11,9 @@ import (
 // from a larger mass at TMax. Meanwhile the live law leaves the states of
 // large exit rate (large X, small Y: the items taking off early), so that a
 // lower uniformization rate suffices. With loss, levelTail therefore cuts
-// the tail into pieces: every retuneEvery steps it asks whether a rate at
-// most retuneGain times the current one would keep every state holding more
-// than retuneMass·Tol in all; if so, the piece ends at a time t1 whose
+// the tail into pieces: every retuneEvery steps it finds the lowest rate
+// whose caps leave out live states holding at most retuneMass·Tol in all;
+// if that is at most retuneGain times the current rate, the piece ends at a time t1 whose
 // Poisson (binomial) window starts after the current step, the law at t1 is
 // mixed whole (as at a segment's end), the states beyond the lower rate's
 // caps are killed (their mass counted in Stats.Killed and in the bound) and
