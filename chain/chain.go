@@ -172,6 +172,10 @@ type Settings struct {
 
 	rate      float64 // tests: a fixed uniformization rate, never raised
 	firstRate float64 // tests: the first rate tried, raised as needed
+
+	// tests: the steps between the level tail's checks for a lower rate
+	// (0: retuneEvery; < 0: never, the tail in one piece as without loss)
+	retuneEvery int
 }
 
 // Stat is a law's mean, standard deviation and 5, 50 and 95 % quantiles
@@ -221,6 +225,7 @@ type Stats struct {
 	MaxStates  int     // largest live region, in states
 	Rate       float64 // uniformization rate Λ at the end, per round (N: the per-shuffle chain)
 	Attempts   int     // 1 + the times Λ was raised (a segment whose Λ proved too small is run again)
+	Retunes    int     // the times the level's tail lowered Λ (with loss; see Solve)
 	Killed     float64 // mass sent beyond the states whose exit rate is ≤ Λ (in Bound)
 }
 

@@ -55,9 +55,10 @@
 // n = 500, c = 100, s = 50), so the steps shrink in that proportion. Solve
 // starts from Λ = 1.1 times the largest exit rate of X alone, [u·X(N−X) + w·X(X−1)]/(N−1), over the X that the stationary law
 // reaches above 10⁻²⁵ (from one copy X stays stochastically below that
-// law), and for the joint chain with loss from 1 + 0.1·(1−ε)² times it
-// (the margin is for the move jump's m·X(N−Y), which loss scales by
-// (1−ε)²); a state whose exit rate exceeds Λ is killed (its incoming
+// law; with loss ε ≥ 0.1, whose live law stays well inside the law
+// reflected at X = 1, above 10⁻¹⁶), and for the joint chain with loss
+// from 1 + 0.1·(1−ε)² times it (the margin is for the move jump's
+// m·X(N−Y), which loss scales by (1−ε)²); a state whose exit rate exceeds Λ is killed (its incoming
 // mass is counted, see below) and, if more than Settings.Tol was killed, the
 // segment is run again with Λ raised by 30 % (Stats.Attempts).
 //
@@ -93,7 +94,20 @@
 // Bin(i; k − k0, Λ/N)·B_i (LevelTime.CDF, inverted by bisection in
 // LevelTime.Quantile). After the last output time the rows Y ≥ m are
 // absorbed (their mass never returns below m) and the chain is stepped
-// until B_k < Settings.Tol. The mean and sd come from first-step analysis
+// until B_k < Settings.Tol. With loss this tail is long (see "Message
+// loss") and is cut into pieces at falling rates: every 1024 steps Solve
+// bins the exit rates of the live states and finds the lowest rate Λ' at
+// which the states it would kill hold at most 10⁻²·Tol; where Λ' is at
+// least 5 % below Λ the piece ends at a time t1 (a whole number of
+// shuffles) whose window starts after the current step, the law at t1 is
+// mixed whole as at a segment's end (its window's tail is added to the
+// bound), the states beyond the caps of Λ' are killed (their mass is added
+// to the bound) and the next piece runs at Λ'. Each piece is a segment of
+// the law of T_L with its own rate and B_k, read by CDF as the segments
+// before the last output time are, so that the error bound is made of the
+// same three terms; a piece that kills more than Tol is run again at a
+// rate raised by 30 %, as any segment. Without loss the tail stays one
+// piece, so that every output is the same to the bit. The mean and sd come from first-step analysis
 // (HittingMoments): for K the number of shuffles to the level, E[T_L] =
 // E[K]/N and, in continuous time, where T_L is the time of the K-th event
 // of a Poisson process of rate N, Var T_L = (E[K] + Var K)/N² (Var K/N² in

@@ -68,7 +68,8 @@ func Solve(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 // startRate is the first uniformization rate Solve tries: a margin above
 // the largest exit rate of X alone, u·X(N−X)/(N−1) + w·X(X−1)/(N−1) per
 // round (+ ℓ·X(N−X)/(N−1) with loss), over the X that the stationary law
-// (with loss: the law reflected at X = 1, reachLaw) reaches above 10⁻²⁵ (started
+// (with loss: the law reflected at X = 1, reachLaw) reaches above 10⁻²⁵
+// (with loss ε ≥ 0.1: 10⁻¹⁶, lossReach) (started
 // at one copy, X stays stochastically below it: the chain is a
 // birth–death chain) or the initial X, plus 10 %. The joint chain's exit
 // rate is larger where Y is small, by the move jump's m·X(N−Y)/(N−1)
@@ -84,9 +85,13 @@ func startRate(N, initial int, j Jumps, joint bool) float64 {
 	if err != nil {
 		return n
 	}
+	reach := 1e-25
+	if j.Lose > 0 && j.Move > 0 && 1-lossA(j) > lossReachFrom-1e-9 { // ε read back from the jumps, to a few ulp
+		reach = lossReach
+	}
 	xhi, tail := N, 0.0
 	for x := N; x >= 1; x-- {
-		if tail += pi[x]; tail > 1e-25 {
+		if tail += pi[x]; tail > reach {
 			xhi = x
 			break
 		}
@@ -111,13 +116,34 @@ func startRate(N, initial int, j Jumps, joint bool) float64 {
 	return math.Min(n, 1.1*e)
 }
 
+// lossReach is, with loss ε ≥ lossReachFrom, the mass of the reflected law
+// above the X whose exit rate startRate covers (10⁻²⁵ otherwise). With
+// that much loss the live law of X stays well inside the reflected law
+// until late, and the rate of its 10⁻²⁵ point is more than the chain
+// needs: at N = 1000, n = 500, c = 100, s = 50 the rate from 10⁻¹⁶ (97.3
+// a round at ε = 0.3, against 109.1) kills about 10⁻¹⁶ of mass to t =
+// 150 (the bound takes it; more than Tol in a segment would raise the
+// rate), and cuts the state-steps to t = 150 by 15 % at ε = 0.3 and 19 %
+// at ε = 0.1. At ε = 0.01 the live law is as wide as the lossless one, the
+// rate from 10⁻¹⁶ is too low and the first segment is run again (1.19
+// times the work), hence the threshold. Without loss the rule, and so
+// every output, is as it was.
+const (
+	lossReach     = 1e-16
+	lossReachFrom = 0.1
+)
+
+// lossA is a = 1 − ε, read from the jumps: ℓ/m = a·ε·p·q/(2a²·p·q) =
+// ε/(2a), so ε/a = 2ℓ/m and a = 1/(1 + 2ℓ/m).
+func lossA(j Jumps) float64 { return 1 / (1 + 2*j.Lose/j.Move) }
+
 // lossHeadroom is the share of the joint chain's 10 % margin that the move
 // jump needs with loss: a² = (1−ε)², the factor by which loss scales m =
 // 2a²·p·q (the move is the jump that gives the joint chain its extra exit
 // rate m·X(N−Y)/(N−1) over X alone). ε is read from the jumps: ℓ/m =
 // a·ε·p·q/(2a²·p·q) = ε/(2a), so ε/a = 2ℓ/m and a = 1/(1 + 2ℓ/m).
 func lossHeadroom(j Jumps) float64 {
-	a := 1 / (1 + 2*j.Lose/j.Move)
+	a := lossA(j)
 	return a * a
 }
 
@@ -241,7 +267,11 @@ func (s *solver) solve() (*Result, error) {
 		// The level's tail: only P(Y < m) is followed, and the rows Y ≥ m
 		// are absorbed (Y never decreases).
 		s.l.absorb(s.m)
-		if err := s.segment(len(s.ts)-1, 0); err != nil {
+		if s.retune() {
+			if err := s.levelTail(); err != nil {
+				return nil, err
+			}
+		} else if err := s.segment(len(s.ts)-1, 0); err != nil {
 			return nil, err
 		}
 		lt, err := s.levelTime(initial)
@@ -487,20 +517,8 @@ func (s *solver) try(i, n int) error {
 		// Sum the X marginal while stepping where an output will want it.
 		l.wantPx = l.joint && !tail && (len(active) > 0 || next <= i+n)
 		l.advance(s.set.Drop)
-		if l.steps%trimEvery == 0 {
-			st := l.states()
-			s.res.Stats.MaxStates = max(s.res.Stats.MaxStates, st)
-			s.res.Stats.StateSteps += trimEvery * float64(st)
-		}
-		if l.joint || l.steps%trimEvery == 0 {
-			// A step of the joint chain takes up to ~0.1 s at N = 5000.
-			if err := s.ctx.Err(); err != nil {
-				return err
-			}
-		}
-		if l.steps%4096 == 0 && s.set.Progress != nil {
-			// An estimate (within a factor 3): never below the steps done.
-			s.set.Progress(l.steps, max(s.total, l.steps))
+		if err := s.stepDone(); err != nil {
+			return err
 		}
 	}
 	if whole {
@@ -513,6 +531,28 @@ func (s *solver) try(i, n int) error {
 		g.floor = dead[len(dead)-1]
 	}
 	s.segs = append(s.segs, g)
+	return nil
+}
+
+// stepDone counts the work of the step just taken, checks the context and
+// tells Progress.
+func (s *solver) stepDone() error {
+	l := s.l
+	if l.steps%trimEvery == 0 {
+		st := l.states()
+		s.res.Stats.MaxStates = max(s.res.Stats.MaxStates, st)
+		s.res.Stats.StateSteps += trimEvery * float64(st)
+	}
+	if l.joint || l.steps%trimEvery == 0 {
+		// A step of the joint chain takes up to ~0.1 s at N = 5000.
+		if err := s.ctx.Err(); err != nil {
+			return err
+		}
+	}
+	if l.steps%4096 == 0 && s.set.Progress != nil {
+		// An estimate (within a factor 3): never below the steps done.
+		s.set.Progress(l.steps, max(s.total, l.steps))
+	}
 	return nil
 }
 
