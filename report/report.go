@@ -194,6 +194,8 @@ type Study struct {
 	fig78 *Fig78
 	clock *clock  // the step timer of Run, RunShard and Merge (nil otherwise)
 	run   *runner // shard or merge (nil: every simulation in full)
+	// warm keeps the warm states that later runs use again (warmCache).
+	warm *sim.WarmCache
 }
 
 // NewStudy returns a study of sc.
@@ -281,6 +283,35 @@ func warmStates(sc Scale, cfg sim.Config) int {
 		return 0
 	}
 	return (cfg.Reps + sc.RepsPerWarm - 1) / sc.RepsPerWarm
+}
+
+// warmCache is the cache of warm states for a run of cfg: the study's for
+// a run with warm states whose warm-up is that of one of section 7's
+// protocol runs (N of a Refined case, n = Ns[0], the scale's c and s,
+// OptWarmup rounds, lossless, on the complete graph, under the rounds
+// schedule), nil for any other. Warm state j is a function of the seed, j
+// and the warm-up alone (sim.WarmCache), so those runs (section 7's with
+// one and with five initial copies, and at N = Nodes the runs of Figs.
+// 7–8 at n = Ns[0] and section 6's at s = Exchange when their warm-up is
+// as long; section 9's at N = 100) compute each state once, and every
+// replication is what it would be without the cache. Other states are
+// not kept: the cache holds only those used again (at the paper scale 40
+// states of 0.5 MB at N = 2500 and 400 of 20 kB at N = 100).
+func (s *Study) warmCache(cfg sim.Config) *sim.WarmCache {
+	sc := s.Scale
+	if cfg.WarmStates == 0 || cfg.Model != sim.Protocol || cfg.Loss != 0 || cfg.Topology.Kind != sim.Full || cfg.Schedule != sim.Rounds || len(sc.Ns) == 0 ||
+		cfg.Shuffle != (gossip.Shuffle{Items: sc.Ns[0], Cache: sc.Cache, Exchange: sc.Exchange}) || cfg.Warmup != sc.OptWarmup {
+		return nil
+	}
+	for _, rc := range sc.Refined {
+		if rc.ProtoRuns > 0 && rc.N == cfg.Nodes {
+			if s.warm == nil {
+				s.warm = sim.NewWarmCache()
+			}
+			return s.warm
+		}
+	}
+	return nil
 }
 
 // experiment runs the protocol (or Markov) experiment with given sizes.

@@ -97,3 +97,43 @@ func TestClockCountsWarmUps(t *testing.T) {
 		}
 	}
 }
+
+// TestWarmCacheRule: the runs that keep their warm states in the study's
+// cache are those whose warm-up is one of section 7's protocol runs' (N of
+// a Refined case with protocol runs, n = Ns[0], the scale's c and s,
+// OptWarmup rounds, lossless, complete graph, rounds schedule) and that
+// branch at all; every other run gets none, so the cache holds only states
+// used again.
+func TestWarmCacheRule(t *testing.T) {
+	paper := Paper()
+	proto := sim.DefaultConfig() // N = 2500, n = 500, c = 100, s = 50, W = 1000: Figs. 7–8 at n = Ns[0]
+	proto.WarmStates = 20
+	with := func(f func(*sim.Config)) sim.Config { c := proto; f(&c); return c }
+	cases := []struct {
+		name string
+		sc   Scale
+		cfg  sim.Config
+		want bool
+	}{
+		{"Figs. 7–8, n = 500", paper, proto, true},
+		{"section 7, N = 2500, 5 copies, 150 rounds, 200 runs", paper, with(func(c *sim.Config) { c.Initial, c.Rounds, c.Reps, c.WarmStates = 5, 150, 200, 40 }), true},
+		{"section 7, N = 100", paper, with(func(c *sim.Config) { c.Nodes, c.Rounds, c.Reps, c.WarmStates = 100, 100, 2000, 400 }), true},
+		{"section 9, N = 100, failures", paper, with(func(c *sim.Config) { c.Nodes, c.FailFraction = 100, 0.2 }), true},
+		{"Figs. 7–8, n = 1000", paper, with(func(c *sim.Config) { c.Shuffle.Items = 1000 }), false},
+		{"section 6, s = 20", paper, with(func(c *sim.Config) { c.Shuffle.Exchange = 20 }), false},
+		{"section 9, N = 500", paper, with(func(c *sim.Config) { c.Nodes = 500 }), false},
+		{"no warm states", paper, with(func(c *sim.Config) { c.WarmStates = 0 }), false},
+		{"loss", paper, with(func(c *sim.Config) { c.Loss = 0.1 }), false},
+		{"regular graph", paper, with(func(c *sim.Config) { c.Topology = sim.Topology{Kind: sim.Regular, Degree: 20} }), false},
+		{"async schedule", paper, with(func(c *sim.Config) { c.Schedule = sim.Async }), false},
+		{"other warm-up", paper, with(func(c *sim.Config) { c.Warmup = 999 }), false},
+		{"no refined protocol runs", func() Scale { sc := Paper(); sc.Refined = nil; return sc }(), proto, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := NewStudy(tc.sc, Options{}).warmCache(tc.cfg) != nil; got != tc.want {
+				t.Errorf("cached %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
