@@ -11,10 +11,11 @@ import (
 // TestWarmStatesRule: which runs branch from shared warm-ups. The quick
 // scale branches none (its outputs are those of every earlier version, on
 // which the seed-stability and golden tests rest); the paper scale gives
-// ⌈R/5⌉ warm states to lossless protocol runs with a warm-up on the
-// complete graph and none to the others (loss: the items alive at t = 0
-// belong to the warm state; partial views: not measured; Markov: no
-// caches); the smoke scale branches, so that CI runs the path.
+// ⌈R/5⌉ warm states to protocol runs with a warm-up on the complete graph,
+// lossless or with loss up to 0.1, and on the lossless random regular
+// graph, and none to the others (the torus and loss 0.3: ρ measured above
+// 0; Markov: no caches); the smoke scale branches, so that CI runs the
+// path.
 func TestWarmStatesRule(t *testing.T) {
 	proto := sim.DefaultConfig() // protocol, N = 2500, W = 1000, R = 100, full graph
 	with := func(f func(*sim.Config)) sim.Config { c := proto; f(&c); return c }
@@ -30,8 +31,12 @@ func TestWarmStatesRule(t *testing.T) {
 		{"paper, R = 2000", Paper(), with(func(c *sim.Config) { c.Reps = 2000 }), 400},
 		{"paper, R = 5", Paper(), with(func(c *sim.Config) { c.Reps = 5 }), 1},
 		{"paper, R = 101", Paper(), with(func(c *sim.Config) { c.Reps = 101 }), 21},
-		{"paper, loss", Paper(), with(func(c *sim.Config) { c.Loss = 0.1 }), 0},
-		{"paper, regular graph", Paper(), with(func(c *sim.Config) { c.Topology = sim.Topology{Kind: sim.Regular, Degree: 20} }), 0},
+		{"paper, loss 0.1", Paper(), with(func(c *sim.Config) { c.Loss = 0.1; c.Reps = 40 }), 8},
+		{"paper, loss 0.3", Paper(), with(func(c *sim.Config) { c.Loss = 0.3; c.Reps = 40 }), 0},
+		{"paper, loss just above 0.1", Paper(), with(func(c *sim.Config) { c.Loss = 0.10000000000000002 }), 0},
+		{"paper, loss on the regular graph", Paper(), with(func(c *sim.Config) { c.Loss = 0.1; c.Topology = sim.Topology{Kind: sim.Regular, Degree: 20} }), 0},
+		{"paper, regular graph", Paper(), with(func(c *sim.Config) { c.Topology = sim.Topology{Kind: sim.Regular, Degree: 20}; c.Reps = 20 }), 4},
+		{"paper, torus", Paper(), with(func(c *sim.Config) { c.Topology = sim.Topology{Kind: sim.Torus, Radius: 0.0505} }), 0},
 		{"paper, no warm-up", Paper(), with(func(c *sim.Config) { c.Warmup = 0 }), 0},
 		{"paper, Markov", Paper(), with(func(c *sim.Config) { c.Model = sim.Markov }), 0},
 		{"smoke, R = 3", Smoke(), with(func(c *sim.Config) { c.Reps = 3 }), 2},
