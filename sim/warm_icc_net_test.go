@@ -227,3 +227,26 @@ func anovaUnbalanced(groups [][]float64) struct {
 	out.lo, out.hi = bound(f.Quantile(0.975)), bound(f.Quantile(0.025))
 	return out
 }
+
+// TestAnovaUnbalancedBalanced: on equal groups the unbalanced estimator
+// and its interval are the balanced ones (n₀ = m), computed by anova, a
+// separate implementation; on unequal groups ρ̂ is the one worked out by
+// hand (groups of 2, 3 and 4, R = 9, n₀ = (9 − 29/9)/2 = 26/9; n₀ = R/k
+// = 3, the plain mean size, would give 8/11).
+func TestAnovaUnbalancedBalanced(t *testing.T) {
+	groups := [][]float64{{1, 2, 4, 3}, {5, 7, 6, 9}, {2, 2, 3, 1}, {4, 8, 6, 5}}
+	a, b := anova(groups), anovaUnbalanced(groups)
+	for _, c := range [][2]float64{{a.rho, b.rho}, {a.lo, b.lo}, {a.hi, b.hi}, {a.mean, b.mean}, {a.sd, b.sd}} {
+		// Same arithmetic in another order: agreement to rounding.
+		if math.Abs(c[0]-c[1]) > 1e-12 {
+			t.Errorf("balanced %v, unbalanced %v", c[0], c[1])
+		}
+	}
+	u := anovaUnbalanced([][]float64{{1, 3}, {4, 6, 5}, {2, 2, 3, 1}})
+	// Group means 2, 5, 2; grand mean 27/9 = 3; SSB = 2·1 + 3·4 + 4·1 = 18,
+	// MSB = 9; SSW = 2 + 2 + 2 = 6 (squared deviations from each group's
+	// mean), MSW = 6/(9 − 3) = 1; ρ̂ = (9 − 1)/(9 + (26/9 − 1)·1) = 36/49.
+	if want := 36.0 / 49; math.Abs(u.rho-want) > 1e-12 {
+		t.Errorf("unbalanced ρ̂ %v, want %v", u.rho, want)
+	}
+}
