@@ -114,7 +114,7 @@ func Quick() Scale {
 // Paper runs the paper's 100 replications of 1000 + 1000 rounds: 41.6
 // CPU-minutes and 22 min 23 s of wall time on 2 idle cores (measured
 // before section 12's partial views and loss branched and before the warm
-// states were shared between runs; about 37.7 CPU-minutes predicted
+// states were shared between runs; about 37.8 CPU-minutes predicted
 // since: the README lists each section against its floor); as 16 array
 // tasks (RunShard), at most 2 min 45 s of wall time a task (measured
 // before the warm states).
@@ -133,7 +133,7 @@ func Paper() Scale {
 	// Section 12: the paper's three n with its warm-up and rounds, 20
 	// runs each on the two partial views, and 40 runs with loss at N =
 	// 2500: 600 CPU-seconds measured before its runs on the regular graph
-	// and at ε = 0.1 branched (about 420 predicted since).
+	// and at ε = 0.1 branched (467 measured alone since).
 	sc.NetNs, sc.NetReps, sc.NetWarmup, sc.NetRounds = sc.Ns, 20, 1000, 1000
 	sc.LossNs, sc.LossReps, sc.LossRounds = []int{100, 2500}, 40, 500
 	// Five replications branch from each warm-up (sections 3–4, 6, 7, 9,
