@@ -67,11 +67,12 @@ type Scale struct {
 	LossReps, LossRounds int
 	// RepsPerWarm is the number of protocol replications that branch from
 	// one warm-up (sim.Config.WarmStates = ⌈R/RepsPerWarm⌉ for R
-	// replications) in every lossless protocol run with a warm-up on the
-	// complete graph (sections 3–4, 6, 7, 9); 0, the quick scale's, warms
-	// each replication's caches on its own. Runs with loss, whose items
-	// alive at t = 0 are a property of the warm state, and runs on a
-	// partial view keep a warm-up each.
+	// replications) in every protocol run with a warm-up on the complete
+	// graph, lossless or with loss ε ≤ 0.1, and on the random regular
+	// graph (sections 3–4, 6, 7, 9, 12); 0, the quick scale's, warms each
+	// replication's caches on its own. Runs on the torus and at ε = 0.3
+	// keep a warm-up each: there the replications sharing one are
+	// correlated (warmStates).
 	RepsPerWarm int
 }
 
@@ -110,10 +111,13 @@ func Quick() Scale {
 		LossNs: []int{100, 500}, LossReps: 20, LossRounds: 150}
 }
 
-// Paper runs the paper's 100 replications of 1000 + 1000 rounds: 59
-// CPU-minutes, 94 % of them in simulations, 30 min 37 s of wall time on 2
-// idle cores (measured; the README lists each section against its floor);
-// as 16 array tasks (RunShard), at most 2 min 45 s of wall time a task.
+// Paper runs the paper's 100 replications of 1000 + 1000 rounds: 41.6
+// CPU-minutes and 22 min 23 s of wall time on 2 idle cores (measured
+// before section 12's partial views and loss branched and before the warm
+// states were shared between runs; about 37.8 CPU-minutes predicted
+// since: the README lists each section against its floor); as 16 array
+// tasks (RunShard), at most 2 min 45 s of wall time a task (measured
+// before the warm states).
 func Paper() Scale {
 	sc := Quick()
 	sc.Name, sc.Fig4NMax, sc.Fig4Step, sc.ProveS = "paper", 5000, 10, 120
@@ -128,14 +132,16 @@ func Paper() Scale {
 	sc.Refined = refinedCases([3]int{0, 100000, 2000}, [3]int{0, 100000, 2000}, [3]int{20000, 2000, 200}, 150)
 	// Section 12: the paper's three n with its warm-up and rounds, 20
 	// runs each on the two partial views, and 40 runs with loss at N =
-	// 2500: about 15 CPU-minutes (estimated from the quick scale's cost
-	// per shuffle, not measured).
+	// 2500: 600 CPU-seconds measured before its runs on the regular graph
+	// and at ε = 0.1 branched (467 measured alone since).
 	sc.NetNs, sc.NetReps, sc.NetWarmup, sc.NetRounds = sc.Ns, 20, 1000, 1000
 	sc.LossNs, sc.LossReps, sc.LossRounds = []int{100, 2500}, 40, 500
-	// Five replications branch from each warm-up (sections 3–4, 6, 7, 9):
-	// the warm-ups were 1000 of each run's 1100 to 2000 rounds. The
+	// Five replications branch from each warm-up (sections 3–4, 6, 7, 9,
+	// and 12's runs on the regular graph and at ε = 0.1: warmStates): the
+	// warm-ups were 1000 of each run's 1100 to 2000 rounds. The
 	// intraclass correlation of replications sharing a warm state,
-	// measured at N = 2500 (testdata/README.md, "Warm states"), is
+	// measured at N = 2500 on the complete graph (testdata/README.md,
+	// "Warm states"), is
 	// ρ̂ between −0.02 and +0.02, se 0.01–0.02, every 95 % interval
 	// containing 0 (upper bounds up to 0.09): the standard errors'
 	// inflation √(1 + 4ρ) is 2 % or less at the estimates, at most 16 % at
@@ -194,6 +200,8 @@ type Study struct {
 	fig78 *Fig78
 	clock *clock  // the step timer of Run, RunShard and Merge (nil otherwise)
 	run   *runner // shard or merge (nil: every simulation in full)
+	// warm keeps the warm states that later runs use again (warmCache).
+	warm *sim.WarmCache
 }
 
 // NewStudy returns a study of sc.
@@ -274,13 +282,59 @@ func (s *Study) simulate(ctx context.Context, cfg sim.Config) (*sim.Result, erro
 }
 
 // warmStates is the number of warm states of a run of cfg at scale sc:
-// ⌈Reps/RepsPerWarm⌉ for a lossless protocol run with a warm-up on the
-// complete graph, else 0 (a warm-up per replication).
+// ⌈Reps/RepsPerWarm⌉ for a protocol run with a warm-up on the complete
+// graph with loss ε ≤ warmLossMax, or on a random regular graph without
+// loss, else 0 (a warm-up per replication). The intraclass correlation ρ
+// of replications sharing a warm state was measured on each kind
+// (testdata/README.md, "Warm states"), on the quantities the report reads:
+// on the 20-regular graph and at ε = 0.1, ρ̂ between −0.06 and +0.04 in
+// two batches of 160 and 320 runs, the 95 % upper bounds 0.04–0.16. On the
+// torus (a random geometric graph) ρ̂ = +0.10 for the growth time of
+// replication, its interval above 0, and at ε = 0.3 ρ̂ = +0.11 to +0.22
+// for the growth times in both batches (one interval above 0): those runs
+// do not branch. Under loss the replications of a warm state share the
+// items alive at t = 0; each mean stays unbiased (every warm state has the
+// law of a warm-up), and at the paper's N·c/n = 500 copies an item none
+// dies in the warm-up (500 alive in every measured run).
 func warmStates(sc Scale, cfg sim.Config) int {
-	if sc.RepsPerWarm <= 0 || cfg.Model != sim.Protocol || cfg.Warmup == 0 || cfg.Loss != 0 || cfg.Topology.Kind != sim.Full || cfg.Reps < 1 {
+	if sc.RepsPerWarm <= 0 || cfg.Model != sim.Protocol || cfg.Warmup == 0 || cfg.Reps < 1 || !(cfg.Loss <= warmLossMax) ||
+		(cfg.Topology.Kind != sim.Full && (cfg.Topology.Kind != sim.Regular || cfg.Loss != 0)) {
 		return 0
 	}
 	return (cfg.Reps + sc.RepsPerWarm - 1) / sc.RepsPerWarm
+}
+
+// warmLossMax is the largest message loss at which protocol runs branch
+// from shared warm-ups (warmStates): measured at 0.1, correlated at 0.3.
+const warmLossMax = 0.1
+
+// warmCache is the cache of warm states for a run of cfg: the study's for
+// a run with warm states whose warm-up is that of one of section 7's
+// protocol runs (N of a Refined case, n = Ns[0], the scale's c and s,
+// OptWarmup rounds, lossless, on the complete graph, under the rounds
+// schedule), nil for any other. Warm state j is a function of the seed, j
+// and the warm-up alone (sim.WarmCache), so those runs (section 7's with
+// one and with five initial copies, and at N = Nodes the runs of Figs.
+// 7–8 at n = Ns[0] and section 6's at s = Exchange when their warm-up is
+// as long; section 9's at N = 100) compute each state once, and every
+// replication is what it would be without the cache. Other states are
+// not kept: the cache holds only those used again (at the paper scale 40
+// states of 0.5 MB at N = 2500 and 400 of 20 kB at N = 100).
+func (s *Study) warmCache(cfg sim.Config) *sim.WarmCache {
+	sc := s.Scale
+	if cfg.WarmStates == 0 || cfg.Model != sim.Protocol || cfg.Loss != 0 || cfg.Topology.Kind != sim.Full || cfg.Schedule != sim.Rounds || len(sc.Ns) == 0 ||
+		cfg.Shuffle != (gossip.Shuffle{Items: sc.Ns[0], Cache: sc.Cache, Exchange: sc.Exchange}) || cfg.Warmup != sc.OptWarmup {
+		return nil
+	}
+	for _, rc := range sc.Refined {
+		if rc.ProtoRuns > 0 && rc.N == cfg.Nodes {
+			if s.warm == nil {
+				s.warm = sim.NewWarmCache()
+			}
+			return s.warm
+		}
+	}
+	return nil
 }
 
 // experiment runs the protocol (or Markov) experiment with given sizes.
@@ -573,7 +627,7 @@ func (s *Study) write(ctx context.Context, dir string) error {
 		d.printf("Scale `%s`, seed %d, gossipkit %s. Every number below was computed by this run; each figure stands beside the claim of the paper (Bakhshi, Gavidia, Fokkink, van Steen, *An analytical model of information dissemination for a gossip-based protocol*) that it checks.\n", sc.Name, sc.Seed, buildinfo.Version)
 		d.printf("\nSimulations: N = %d nodes, c = %d, s = %d, %d warm-up + %d rounds, %d replications per setting (the paper: 1000 + 1000 rounds, 100 replications; `--scale paper`).\n", sc.Nodes, sc.Cache, sc.Exchange, sc.Warmup, sc.Rounds, sc.Reps)
 		if sc.RepsPerWarm > 0 {
-			d.printf("\nWarm states: in the lossless protocol runs on the complete graph, %d replications branch from each warm-up (`sim.Config.WarmStates`): they share the caches at d's insertion and go on with their own random streams. Each mean stays unbiased; its standard error, computed as if the replications were independent, is low by the factor √(1 + (%d − 1)ρ), ρ the intraclass correlation of replications sharing a warm state (measured in testdata/README.md).\n", sc.RepsPerWarm, sc.RepsPerWarm)
+			d.printf("\nWarm states: in the protocol runs on the complete graph (lossless or with loss ε ≤ %g) and on the random regular graph, %d replications branch from each warm-up (`sim.Config.WarmStates`): they share the caches at d's insertion and go on with their own random streams. Each mean stays unbiased; its standard error, computed as if the replications were independent, is low by the factor √(1 + (%d − 1)ρ), ρ the intraclass correlation of replications sharing a warm state (measured in testdata/README.md); the runs on the torus and at ε = 0.3, where ρ is not small, warm up each replication.\n", warmLossMax, sc.RepsPerWarm, sc.RepsPerWarm)
 		}
 		// Every section is computed first, so that the verdicts can open
 		// the report.

@@ -97,15 +97,23 @@ type runner struct {
 // sim runs (or serves) one simulation of the report.
 func (s *Study) runSim(ctx context.Context, cfg sim.Config) (*sim.Result, error) {
 	r := s.run
-	opt := sim.Settings{Workers: s.opt.Workers}
+	opt := sim.Settings{Workers: s.opt.Workers, Warm: s.warmCache(cfg)}
 	if r != nil && r.shard != nil {
 		if opt.Indices = r.shard.Indices(cfg.Reps); opt.Indices == nil {
 			opt.Indices = []int{} // none of the replications: count none
 		}
 	}
 	if s.clock != nil && (r == nil || r.merge == nil) {
-		cpu0 := cpuTime()
-		defer func() { s.clock.simulated(cfg, opt.Indices, cpu0) }()
+		cpu0, w0 := cpuTime(), opt.Warm.Computed()
+		defer func() {
+			// The warm-ups computed: those the run needs less those it
+			// found in the cache.
+			w := cfg.WarmUps(opt.Indices)
+			if opt.Warm != nil {
+				w = opt.Warm.Computed() - w0
+			}
+			s.clock.simulatedWarm(cfg, opt.Indices, cpu0, w)
+		}()
 	}
 	if r == nil {
 		return sim.Run(ctx, cfg, opt)

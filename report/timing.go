@@ -137,12 +137,18 @@ func (c *clock) end() {
 // replications `indices` (nil: all), the protocol's warm-ups included
 // (one per replication, or one per warm state they use).
 func (c *clock) simulated(cfg sim.Config, indices []int, cpu0 time.Duration) {
+	c.simulatedWarm(cfg, indices, cpu0, cfg.WarmUps(indices))
+}
+
+// simulatedWarm is simulated with the number of warm-ups the run computed
+// (fewer than cfg.WarmUps when it found some in a sim.WarmCache).
+func (c *clock) simulatedWarm(cfg sim.Config, indices []int, cpu0 time.Duration, warmUps int) {
 	st := c.treeSimulated(cpu0)
 	reps := cfg.Reps
 	if indices != nil {
 		reps = len(indices)
 	}
-	n := (float64(reps)*float64(cfg.Rounds) + float64(cfg.WarmUps(indices))*float64(cfg.Warmup)) * float64(cfg.Nodes)
+	n := (float64(reps)*float64(cfg.Rounds) + float64(warmUps)*float64(cfg.Warmup)) * float64(cfg.Nodes)
 	switch cfg.Model {
 	case sim.Protocol:
 		st.Protocol += n

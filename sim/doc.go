@@ -148,6 +148,14 @@
 // only the warm states its replications need (for shards r mod M = I − 1,
 // k/gcd(k, M) of them, lcm(k, M) over all M shards), and a part records k
 // (warm_states, absent when 0), so parts of different k are not merged.
+//
+// A warm state depends on the seed, its index and what the warm-up reads
+// (N, the shuffle, Warmup, the schedule and its ticks, the topology, the
+// loss, Check), not on Initial, Rounds, Reps, WarmStates or FailFraction:
+// Settings.Warm, a WarmCache, keeps the states a run computes and hands
+// them to later runs with the same warm-up, whose replications are then
+// those they would be without it, byte for byte (the reproduction's runs
+// with one and with five initial copies share theirs).
 // Each warm state is kept for the whole run (Config.MemoryEstimate counts
 // them).
 //

@@ -68,6 +68,10 @@ type Settings struct {
 	// Progress, if set, is called after each replication with the number
 	// of replications done and the total, from one goroutine at a time.
 	Progress gossip.Progress
+	// Warm, if not nil, keeps the run's warm states (Config.WarmStates >
+	// 0) and supplies those an earlier run computed: the replications are
+	// the same, byte for byte, with or without it (WarmCache).
+	Warm *WarmCache
 }
 
 // Validate checks the settings against cfg; a problem is a *FieldError.
@@ -119,7 +123,7 @@ func Run(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 	}
 	var warm []*warmState
 	if cfg.Model == Protocol && cfg.WarmStates > 0 {
-		if warm, err = warmUps(ctx, cfg, g, idx, set.Workers); err != nil {
+		if warm, err = warmUps(ctx, cfg, g, idx, set.Workers, set.Warm); err != nil {
 			return nil, err
 		}
 	}

@@ -74,10 +74,17 @@ func neededWarm(idx []int, k int) []int {
 
 // warmUps computes the warm states the replications idx need, on `workers`
 // goroutines (one slot per warm state, so the states do not depend on the
-// workers). The result is indexed by warm state; unneeded ones are nil.
-func warmUps(ctx context.Context, cfg Config, g *graph, idx []int, workers int) ([]*warmState, error) {
-	need := neededWarm(idx, cfg.WarmStates)
+// workers), taking from cache (if not nil) those it holds and putting there
+// those it computes. The result is indexed by warm state; unneeded ones are
+// nil.
+func warmUps(ctx context.Context, cfg Config, g *graph, idx []int, workers int, cache *WarmCache) ([]*warmState, error) {
 	out := make([]*warmState, cfg.WarmStates)
+	var need []int
+	for _, j := range neededWarm(idx, cfg.WarmStates) {
+		if out[j] = cache.get(cfg, j); out[j] == nil {
+			need = append(need, j)
+		}
+	}
 	err := parallel.For(ctx, len(need), workers, func() func(context.Context, int) error {
 		return func(ctx context.Context, k int) error {
 			j := need[k]
@@ -94,6 +101,9 @@ func warmUps(ctx context.Context, cfg Config, g *graph, idx []int, workers int) 
 	}, nil)
 	if err != nil {
 		return nil, err
+	}
+	for _, j := range need {
+		cache.put(cfg, j, out[j])
 	}
 	return out, nil
 }

@@ -80,7 +80,7 @@ func TestWarmStatesBranch(t *testing.T) {
 		t.Fatal(err)
 	}
 	idx := []int{0, 1, 2, 3, 4, 5}
-	warm, err := warmUps(ctx, cfg, g, idx, 2)
+	warm, err := warmUps(ctx, cfg, g, idx, 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
