@@ -126,8 +126,7 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 	if !res.Connected {
 		fmt.Fprintln(w, "warning: the topology is not connected; coverage cannot reach every node")
 	}
-	fmt.Fprintf(w, "steady state x = c/n = %.6g predicted; x_mean(T) = %.6g ± %.2g (sd over replications); y_mean(T) = %.6g\n",
-		float64(c.Shuffle.Cache)/float64(c.Shuffle.Items), last.XMean, last.XSD, last.YMean)
+	fmt.Fprintf(w, "%s; x_mean(T) = %.6g ± %.2g (sd over replications); y_mean(T) = %.6g\n", steadyText(res), last.XMean, last.XSD, last.YMean)
 	fmt.Fprintf(w, "P_select: measured %.6g, model s/c = %.6g\n", m.PSelect, m.PSelectModel)
 	if pdrop != nil {
 		fmt.Fprintf(w, "P_drop (per item of S_B \\ S_A): measured %.6g; simplified (n−c)/(n−s) = %.6g; formula (1) = %.6g\n", m.PDrop, m.PDropSimplified, m.PDropFormula1)
@@ -135,11 +134,19 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 	if c.Schedule == sim.Async {
 		fmt.Fprintf(w, "async: %d shuffles, %d failed attempts (%.3g%%)\n", m.Shuffles, m.Failed, 100*float64(m.Failed)/float64(m.Failed+m.Shuffles))
 	}
-	fmt.Fprintln(w, "\nTransitions of d in shuffles (measured / model with simplified P_drop):")
+	model, at := m.TransModel, ""
+	if c.Model == sim.Protocol && c.Loss == 0 {
+		// The protocol's network holds n + 1 items once d is inserted.
+		sh := c.Shuffle
+		sh.Items = protocolItems(sh.Items)
+		model, _ = approx.TransitionsFor(approx.Simplified, sh) // c.Shuffle was validated by the run
+		at = fmt.Sprintf(" at the n + 1 = %d items of the network", sh.Items)
+	}
+	fmt.Fprintf(w, "\nTransitions of d in shuffles (measured / model with simplified P_drop%s):\n", at)
 	for i := 1; i < 4; i++ {
 		fmt.Fprintf(w, "  from %v:", approx.State(i))
 		for j := range 4 {
-			fmt.Fprintf(w, "  →%v %.4f/%.4f", approx.State(j), m.Trans[i][j], m.TransModel[i][j])
+			fmt.Fprintf(w, "  →%v %.4f/%.4f", approx.State(j), m.Trans[i][j], model[i][j])
 		}
 		fmt.Fprintln(w)
 	}
@@ -157,6 +164,28 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 		t = thin
 	}
 	return t.Write(w, format)
+}
+
+// steadyText states the plateau of x a run of res should reach. The
+// pairwise models (Markov, Lumped) apply Fig. 1's matrix at n: c/n. The
+// protocol's network holds n + 1 items once d is inserted, without loss
+// (protocolItems), so c/(n+1), with the paper's c/n beside it; under loss
+// the items alive at t = 0 (Replication.Alive, and d), c/(alive + 1)
+// averaged over the replications, which items dying later raise.
+func steadyText(res *sim.Result) string {
+	c := res.Config
+	cn := float64(c.Shuffle.Cache) / float64(c.Shuffle.Items)
+	switch {
+	case c.Model != sim.Protocol:
+		return fmt.Sprintf("steady state x = c/n = %.6g predicted", cn)
+	case c.Loss > 0:
+		var k float64
+		for _, rep := range res.Reps {
+			k += float64(c.Shuffle.Cache) / float64(rep.Alive+1) / float64(len(res.Reps))
+		}
+		return fmt.Sprintf("steady state x = c/(items alive at t = 0) = %.6g predicted at t = 0 (the items alive, d included, mean over the replications; items dying later raise it; the paper's c/n = %.6g)", k, cn)
+	}
+	return fmt.Sprintf("steady state x = c/(n+1) = %.6g predicted (the n items and the inserted d, unless it overwrote an item's last copy; the paper's c/n = %.6g)", float64(c.Shuffle.Cache)/float64(protocolItems(c.Shuffle.Items)), cn)
 }
 
 // TreeTable is a tree experiment's summary as one record, as `gossipkit
