@@ -209,7 +209,8 @@ func (s *Study) Transitions(context.Context) (*Transitions, error) {
 
 // Render writes section 2.
 func (r *Transitions) Render(d *Doc) error {
-	d.printf("P(to | from) for one item d in one shuffle, n = %d, c = %d, s = %d, P_drop simplified (the per-item drop probability, Sec. 1). Rows sum to 1, P(a₂b₂|a₁b₁) = P(b₂a₂|b₁a₁), and no state holding d goes to 00 (checked).\n", r.N, r.C, r.S)
+	d.printf("P(to | from) for one item d in one shuffle, n = %d, c = %d, s = %d, P_drop simplified (the per-item drop probability, Sec. 1). Rows sum to 1, P(a₂b₂|a₁b₁) = P(b₂a₂|b₁a₁), and no state holding d goes to 00 (checked). The protocol's network holds n + 1 = %d items once d is inserted (section 3), so its shuffles are judged against this matrix at n + 1 items (P_drop = %d/%d instead of %d/%d).\n",
+		r.N, r.C, r.S, protocolItems(r.N), protocolItems(r.N)-r.C, protocolItems(r.N)-r.S, r.N-r.C, r.N-r.S)
 	return d.table("transitions", TransitionsTable(r.Matrix))
 }
 
