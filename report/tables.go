@@ -69,7 +69,11 @@ func RoundsTable(res *sim.Result) *plots.Table {
 // WriteSim writes a simulation result as `gossipkit sim` prints it: in
 // csv the per-round table; in json the parameters, the measured
 // probabilities and transitions beside the model's, and the rounds; in
-// text and markdown a summary, then the rounds (every 20th in text).
+// text and markdown a summary, then the rounds (every 20th in text). The
+// model's transitions are Fig. 1's matrix with simplified P_drop at the
+// n + 1 items of a lossless protocol run's network (protocolItems), at n
+// otherwise (sim.Measured.TransModel); p_drop_simplified and formula (1)
+// stay the paper's, at n.
 func WriteSim(w io.Writer, res *sim.Result, format string) error {
 	if res == nil || w == nil {
 		return errors.New("report: WriteSim: nil result or writer")
@@ -89,6 +93,14 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 	}
 	sum := res.Summary()
 	last := sum[len(sum)-1]
+	model, at := m.TransModel, ""
+	if c.Model == sim.Protocol && c.Loss == 0 {
+		// The protocol's network holds n + 1 items once d is inserted.
+		sh := c.Shuffle
+		sh.Items = protocolItems(sh.Items)
+		model, _ = approx.TransitionsFor(approx.Simplified, sh) // c.Shuffle was validated by the run
+		at = fmt.Sprintf(" at the n + 1 = %d items of the network", sh.Items)
+	}
 	if format == "json" {
 		params := &plots.Table{Single: true, Keys: []string{"model", "N", "n", "c", "s", "warmup", "rounds", "reps", "seed", "initial", "schedule", "topology", "connected"},
 			Rows: [][]any{{c.Model.String(), c.Nodes, c.Shuffle.Items, c.Shuffle.Cache, c.Shuffle.Exchange, c.Warmup, c.Rounds, c.Reps, strconv.FormatUint(c.Seed, 10), c.Initial, c.Schedule.String(), c.Topology.String(), res.Connected}}}
@@ -101,7 +113,7 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 		trans := &plots.Table{Keys: []string{"from", "to", "measured", "model"}}
 		for i := 1; i < 4; i++ {
 			for j := range 4 {
-				trans.Rows = append(trans.Rows, []any{approx.State(i).String(), approx.State(j).String(), m.Trans[i][j], m.TransModel[i][j]})
+				trans.Rows = append(trans.Rows, []any{approx.State(i).String(), approx.State(j).String(), m.Trans[i][j], model[i][j]})
 			}
 		}
 		meas := &plots.Table{Single: true, Keys: []string{"p_select", "p_select_model", "p_drop", "p_drop_simplified", "p_drop_formula1", "shuffles", "failed_attempts", "x_mean_final", "y_mean_final"},
@@ -133,14 +145,6 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 	}
 	if c.Schedule == sim.Async {
 		fmt.Fprintf(w, "async: %d shuffles, %d failed attempts (%.3g%%)\n", m.Shuffles, m.Failed, 100*float64(m.Failed)/float64(m.Failed+m.Shuffles))
-	}
-	model, at := m.TransModel, ""
-	if c.Model == sim.Protocol && c.Loss == 0 {
-		// The protocol's network holds n + 1 items once d is inserted.
-		sh := c.Shuffle
-		sh.Items = protocolItems(sh.Items)
-		model, _ = approx.TransitionsFor(approx.Simplified, sh) // c.Shuffle was validated by the run
-		at = fmt.Sprintf(" at the n + 1 = %d items of the network", sh.Items)
 	}
 	fmt.Fprintf(w, "\nTransitions of d in shuffles (measured / model with simplified P_drop%s):\n", at)
 	for i := 1; i < 4; i++ {
