@@ -384,8 +384,9 @@ func newFig78(sc Scale, runs map[int]*sim.Result) (*Fig78, error) {
 
 // protocolItems is the number of distinct items in the lossless protocol's
 // network once d is inserted, for n items before: n + 1. The warm-up
-// places all n items (sim's initial placement gives each ⌊cN/n⌋ or
-// ⌈cN/n⌉ copies), and a lossless shuffle never loses one (what B
+// starts from all n items when N·c ≥ n, as at every scale of the report
+// (sim's initial placement gives each ⌊cN/n⌋ or ⌈cN/n⌉ copies), and a
+// lossless shuffle never loses one (what B
 // overwrites, A has just received; sim.TestInvariants). d, a new item,
 // then overwrites a uniform slot of a uniform node, a copy of some item:
 // n + 1 items, or n if that copy was its item's last. That happens with
