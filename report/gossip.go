@@ -209,7 +209,8 @@ func (s *Study) Transitions(context.Context) (*Transitions, error) {
 
 // Render writes section 2.
 func (r *Transitions) Render(d *Doc) error {
-	d.printf("P(to | from) for one item d in one shuffle, n = %d, c = %d, s = %d, P_drop simplified (the per-item drop probability, Sec. 1). Rows sum to 1, P(a₂b₂|a₁b₁) = P(b₂a₂|b₁a₁), and no state holding d goes to 00 (checked).\n", r.N, r.C, r.S)
+	d.printf("P(to | from) for one item d in one shuffle, n = %d, c = %d, s = %d, P_drop simplified (the per-item drop probability, Sec. 1). Rows sum to 1, P(a₂b₂|a₁b₁) = P(b₂a₂|b₁a₁), and no state holding d goes to 00 (checked). The protocol's network holds n + 1 = %d items once d is inserted (section 3), so its shuffles are judged against this matrix at n + 1 items (P_drop = %d/%d instead of %d/%d).\n",
+		r.N, r.C, r.S, protocolItems(r.N), protocolItems(r.N)-r.C, protocolItems(r.N)-r.S, r.N-r.C, r.N-r.S)
 	return d.table("transitions", TransitionsTable(r.Matrix))
 }
 
@@ -237,10 +238,16 @@ type Fig78 struct {
 	SimXBand, SimYBand []Band
 	// Rows: the ODE against the protocol at each n (ode_vs_sim).
 	Rows []ODEvsSimRow
-	// Trans: the measured transitions of d against Fig. 1's at Ns[0], in
-	// standard errors of the spread between replications
-	// (transitionsByRep).
-	Trans sim.TransitionTest
+	// Trans: the measured transitions of d at Ns[0] against Fig. 1's
+	// matrix at the items of the simulated network (protocolItems: n + 1,
+	// so P_drop = S(n+1, c, s)), in standard errors of the spread between
+	// replications (transitionsByRep); TransPaper: the same against the
+	// matrix at n, as the paper evaluates it.
+	Trans, TransPaper sim.TransitionTest
+	// LastCopy is the largest over n of lastCopyChance, the chance that
+	// d's insertion overwrote the last copy of an item (which would leave
+	// n, not n + 1, items).
+	LastCopy float64
 	// ShareX, ShareY, ShareYRound: bootstrap intervals (bootLevel, over the
 	// replications) of the smallest take-off share over n of x, per-event
 	// and round-snapshot coverage, the quantity the verdicts of Figs. 7
@@ -249,7 +256,9 @@ type Fig78 struct {
 }
 
 // ODEvsSimRow is the ODE against the protocol at one n: the steady state
-// c/n against the late mean of x (± its standard error), the gaps of x, of
+// (the paper's c/n, and c/Items, the protocol's: Items = n + 1 distinct
+// items once d is inserted, protocolItems) against the late mean of x (±
+// its standard error), the gaps of x, of
 // per-event coverage y and of round-snapshot coverage, the times at which
 // the ODE's y and the simulated mean reach 50, 90 and 99 %, the final mean
 // coverage, and the gap between the two coverage records. WindowX, WindowY
@@ -258,6 +267,8 @@ type Fig78 struct {
 type ODEvsSimRow struct {
 	N                     int
 	SteadyCOverN          float64
+	Items                 int
+	SteadyProtocol        float64
 	XLateMean, XLateSE    float64
 	GapX, GapY, GapYRound sim.Gap
 	T50ODE, T50Sim        float64
@@ -274,11 +285,11 @@ type ODEvsSimRow struct {
 
 // odeVsSimTable renders the rows of ode_vs_sim.
 func odeVsSimTable(rows []ODEvsSimRow) *plots.Table {
-	t := &plots.Table{Keys: []string{"n", "steady_c_over_n", "x_late_mean", "x_late_se", "max_gap_x", "at_t_x", "max_gap_y", "at_t_y", "y_within_1sd", "t50_ode", "t50_sim", "t90_ode", "t90_sim", "t99_ode", "t99_sim", "y_final",
+	t := &plots.Table{Keys: []string{"n", "steady_c_over_n", "items_after_insertion", "steady_protocol", "x_late_mean", "x_late_se", "max_gap_x", "at_t_x", "max_gap_y", "at_t_y", "y_within_1sd", "t50_ode", "t50_sim", "t90_ode", "t90_sim", "t99_ode", "t99_sim", "y_final",
 		"max_gap_y_round", "at_t_y_round", "y_round_within_1sd", "max_event_minus_round", "at_t_records",
 		"x_window_from", "x_window_to", "x_within_window", "y_window_from", "y_window_to", "y_within_window", "y_round_within_window"}}
 	for _, r := range rows {
-		t.Rows = append(t.Rows, []any{r.N, r.SteadyCOverN, r.XLateMean, r.XLateSE, r.GapX.Max, r.GapX.At, r.GapY.Max, r.GapY.At, r.GapY.WithinSD,
+		t.Rows = append(t.Rows, []any{r.N, r.SteadyCOverN, r.Items, r.SteadyProtocol, r.XLateMean, r.XLateSE, r.GapX.Max, r.GapX.At, r.GapY.Max, r.GapY.At, r.GapY.WithinSD,
 			r.T50ODE, r.T50Sim, r.T90ODE, r.T90Sim, r.T99ODE, r.T99Sim, r.YFinal,
 			r.GapYRound.Max, r.GapYRound.At, r.GapYRound.WithinSD, r.Records.Max, r.Records.At,
 			windowEnd(r.WindowX.From), windowEnd(r.WindowX.To), r.WindowX.Within, windowEnd(r.WindowY.From), windowEnd(r.WindowY.To), r.WindowY.Within, r.WindowYRound.Within})
@@ -305,15 +316,30 @@ func (s *Study) Fig78(ctx context.Context) (*Fig78, error) {
 		return s.fig78, nil
 	}
 	sc := s.Scale
-	f := &Fig78{N: sc.Nodes, C: sc.Cache, S: sc.Exchange, T: sc.Rounds, Ns: sc.Ns, Runs: map[int]*sim.Result{}}
-	var cases [3][]shareCase // x, per-event y, round-snapshot y over n
+	runs := map[int]*sim.Result{}
 	for _, n := range sc.Ns {
 		s.step(fmt.Sprintf("Figs. 7–8: protocol simulation, n = %d", n))
 		res, err := s.experiment(ctx, sim.Protocol, sc.Nodes, n, sc.Cache, sc.Exchange, sc.Warmup, sc.Rounds, sc.Reps)
 		if err != nil {
 			return nil, err
 		}
-		f.Runs[n] = res
+		runs[n] = res
+	}
+	f, err := newFig78(sc, runs)
+	if err != nil {
+		return nil, err
+	}
+	s.fig78 = f
+	return f, nil
+}
+
+// newFig78 computes sections 3 and 4 from the protocol runs of the scale
+// sc, one per n of sc.Ns.
+func newFig78(sc Scale, runs map[int]*sim.Result) (*Fig78, error) {
+	f := &Fig78{N: sc.Nodes, C: sc.Cache, S: sc.Exchange, T: sc.Rounds, Ns: sc.Ns, Runs: runs}
+	var cases [3][]shareCase // x, per-event y, round-snapshot y over n
+	for _, n := range sc.Ns {
+		res := runs[n]
 		m, err := approx.NewModel(approx.Config{Nodes: sc.Nodes, Shuffle: gossip.Shuffle{Items: n, Cache: sc.Cache, Exchange: sc.Exchange}, PDrop: approx.Simplified, Initial: 1})
 		if err != nil {
 			return nil, err
@@ -325,12 +351,14 @@ func (s *Study) Fig78(ctx context.Context) (*Fig78, error) {
 		f.SimX, f.SimY, f.SimYRound = append(f.SimX, sx), append(f.SimY, sy), append(f.SimYRound, syr)
 		bx, by := quantileBands(res)
 		f.SimXBand, f.SimYBand = append(f.SimXBand, bx), append(f.SimYBand, by)
-		row := ODEvsSimRow{N: n, SteadyCOverN: float64(sc.Cache) / float64(n),
+		items := protocolItems(n)
+		row := ODEvsSimRow{N: n, SteadyCOverN: float64(sc.Cache) / float64(n), Items: items, SteadyProtocol: float64(sc.Cache) / float64(items),
 			GapX: sim.CompareTrajectory(mx, sx), GapY: sim.CompareTrajectory(my, sy), GapYRound: sim.CompareTrajectory(my, syr),
 			// The two records against each other: CompareTrajectory of the
 			// per-event mean as the "model" gives max |per-event − snapshot|.
 			Records: sim.CompareTrajectory(sy.Mean, syr),
 			YFinal:  sy.Mean[len(sy.Mean)-1]}
+		f.LastCopy = math.Max(f.LastCopy, lastCopyChance(sc.Nodes, n, sc.Cache))
 		tol := resolutionNodes / float64(sc.Nodes)
 		row.WindowX, row.WindowY, row.WindowYRound = takeOff(mx, sx, tol), takeOff(my, sy, tol), takeOff(my, syr, tol)
 		cx, cy, cr := shareCases(res, mx, my, row, tol)
@@ -344,12 +372,62 @@ func (s *Study) Fig78(ctx context.Context) (*Fig78, error) {
 		row.T99ODE, row.T99Sim = sim.FirstReach(tt, my, 0.99), sim.FirstReach(sy.T, sy.Mean, 0.99)
 		f.Rows = append(f.Rows, row)
 	}
-	f.Trans = transitionsByRep(f.Runs[sc.Ns[0]])
+	var err error
+	if f.Trans, f.TransPaper, err = protocolTransitions(runs[sc.Ns[0]]); err != nil {
+		return nil, err
+	}
 	f.ShareX = bootstrapMinShare(cases[0], sc.Seed)
 	f.ShareY = bootstrapMinShare(cases[1], sc.Seed)
 	f.ShareYRound = bootstrapMinShare(cases[2], sc.Seed)
-	s.fig78 = f
 	return f, nil
+}
+
+// protocolItems is the number of distinct items in the lossless protocol's
+// network once d is inserted, for n items before: n + 1. The warm-up
+// starts from all n items when N·c ≥ n, as at every scale of the report
+// (sim's initial placement gives each ⌊cN/n⌋ or ⌈cN/n⌉ copies), and a
+// lossless shuffle never loses one (what B
+// overwrites, A has just received; sim.TestInvariants). d, a new item,
+// then overwrites a uniform slot of a uniform node, a copy of some item:
+// n + 1 items, or n if that copy was its item's last. That happens with
+// the chance lastCopyChance, at most 10⁻⁹ at every scale of the report
+// (smoke: N = 200, c/n = 0.1), so the count is n + 1. Every item, d
+// included, enters the shuffle alike, so the stationary law of the caches
+// is unchanged by relabelling items; the N·c slots are shared by n + 1
+// items, and at steady state each holds in expectation c/(n + 1) of the
+// nodes: the plateau of x, exactly as t → ∞. The paper's c/n is its n → ∞
+// reading, c/n − c/(n + 1) = c/(n(n + 1)) above it (4·10⁻⁴ at n = 500,
+// c = 100). The same count enters the model of one shuffle: P_drop = S at
+// n + 1 items (the per-item drop probability S is exact for uniform caches
+// over the items present, enumeration in section 1), whose mean field has
+// K = c/(n + 1).
+func protocolItems(n int) int { return n + 1 }
+
+// lastCopyChance is the chance that d's insertion overwrote the last copy
+// of an item, on N nodes with caches of c of n items: a uniform one of the
+// N·c slots holds an item with one copy with probability E[items with one
+// copy]/(N·c) = n·N(c/n)(1 − c/n)^(N−1)/(N·c) = (1 − c/n)^(N−1), with the
+// replica count of an item Bin(N, c/n), the stationary law of the pairwise
+// model, which the report's uniformity study holds the protocol against
+// (at N = 2500, c = 100: 10⁻²⁴² at n = 500, 10⁻⁵⁶ at n = 2000).
+func lastCopyChance(N, n, c int) float64 {
+	return math.Pow(1-float64(c)/float64(n), float64(N-1))
+}
+
+// protocolTransitions compares the measured transitions of d in the
+// protocol run res (transitionsByRep) with Fig. 1's matrix (simplified
+// P_drop, the run's loss) at the protocolItems of the simulated network
+// (at) and at the run's n, as the paper evaluates it (paper). P_select =
+// s/c does not depend on the items; P_drop = (n+1−c)/(n+1−s) does.
+func protocolTransitions(res *sim.Result) (at, paper sim.TransitionTest, err error) {
+	cfg := res.Config
+	sh := cfg.Shuffle
+	sh.Items = protocolItems(sh.Items)
+	model, err := approx.TransitionsLossFor(approx.Simplified, sh, cfg.Loss)
+	if err != nil {
+		return at, paper, err
+	}
+	return transitionsByRep(res, model), transitionsByRep(res, res.Measure().TransModel), nil
 }
 
 func (f *Fig78) names() []string {
@@ -416,10 +494,13 @@ func (r *Fig78) renderReplication(d *Doc) error {
 	if err := d.claimFigure("**Paper (Sec. 5.1):** the simulations show \"the same initial increase in replicas\" as x(t) and \"in all cases the steady state reaches precisely the expected value c/n\".\n", "fig7", r.fig7()); err != nil {
 		return err
 	}
+	d.printf("The plateau: d's insertion overwrites a copy of an item already there (the source's protocol), and a lossless shuffle loses none, so the network simulated holds n + 1 distinct items after t = 0 (n only if the copy overwritten was its item's last: probability ≤ %.1g here, from the binomial law of the replica counts). The shuffle treats items alike, so at steady state each of them, d included, is held by c/(n+1) of the nodes in expectation: the protocol's exact plateau. The paper's c/n, the plateau of its ODE (drawn here as the paper's), is the n → ∞ reading, c/(n(n+1)) higher.\n", r.LastCopy)
 	for i, n := range r.Ns {
-		w := r.Rows[i].WindowX
-		d.printf("- n = %d: steady state c/n: %.4g predicted, %.4g ± %.2g measured (mean over the last fifth of the rounds and the replications ± its standard error). Take-off (ODE between %g %% and %g %% of c/n): t = %s, where the ODE lies within one sd + half a node of the protocol mean at %s of the rounds (bootstrap interval %s; largest gap %.4f at t = %.0f; over all rounds: %.0f%%).\n",
-			n, float64(r.C)/float64(n), r.Rows[i].XLateMean, r.Rows[i].XLateSE, 100*windowLo, 100*windowHi, w.span(), pct(w.Within), intervalText(r.Rows[i].CIX), w.Max, w.At, 100*r.Rows[i].GapX.WithinSD)
+		row := r.Rows[i]
+		w := row.WindowX
+		d.printf("- n = %d: steady state: c/(n+1) = %.4f (the protocol's), c/n = %.4f (the paper's), %.4f ± %.2g measured (mean over the last fifth of the rounds and the replications ± its standard error: %.1f and %.1f standard errors from the two). Take-off (ODE between %g %% and %g %% of c/n): t = %s, where the ODE lies within one sd + half a node of the protocol mean at %s of the rounds (bootstrap interval %s; largest gap %.4f at t = %.0f; over all rounds: %.0f%%).\n",
+			n, row.SteadyProtocol, row.SteadyCOverN, row.XLateMean, row.XLateSE, math.Abs(row.XLateMean-row.SteadyProtocol)/row.XLateSE, math.Abs(row.XLateMean-row.SteadyCOverN)/row.XLateSE,
+			100*windowLo, 100*windowHi, w.span(), pct(w.Within), intervalText(row.CIX), w.Max, w.At, 100*row.GapX.WithinSD)
 	}
 	return nil
 }

@@ -64,26 +64,31 @@ func transRule(t sim.TransitionTest, reps int) string {
 }
 
 func transRuleText() string {
-	return fmt.Sprintf("every measured P(to|from) within %g standard errors of Fig. 1's (the standard error from the spread between the replications, since one item's successive shuffles are not independent trials; Student's t over them at the level of %g normal standard errors) holds; beyond, but within %g absolute, holds with a qualification; else does not hold", float64(transZ), float64(transZ), transDiff)
+	return fmt.Sprintf("every measured P(to|from) within %g standard errors of Fig. 1's (the standard error from the spread between the replications, since one item's successive shuffles are not independent trials; Student's t over them at the level of %g normal standard errors) holds; beyond, but within %g absolute, holds with a qualification; else does not hold. Fig. 1's matrix is taken at the n + 1 items of the network simulated (the n of the warm-up and the inserted d): P_select = s/c, P_drop = S at n + 1 items", float64(transZ), float64(transZ), transDiff)
 }
 
-// steadyZ: the late mean of x within steadyZ standard errors of c/n at
-// every n.
+// steadyZ: the late mean of x within steadyZ standard errors of the
+// plateau c/(n+1) of the network simulated at every n.
 const steadyZ = 3
 
-// steadyRule judges the steady state by its largest distance from c/n in
-// standard errors, against the Student t critical value over reps
-// replications at the level of steadyZ normal standard errors (the
-// standard error is estimated from the replications' own late means).
+// steadyRule judges the steady state by its largest distance from
+// c/(n+1) (protocolItems) in standard errors, against the Student t
+// critical value over reps replications at the level of steadyZ normal
+// standard errors (the standard error is estimated from the
+// replications' own late means). A distance that is not a number (one
+// replication, or no spread at the plateau itself) cannot be checked.
 func steadyRule(worstSE float64, reps int) string {
-	if worstSE > tCrit(steadyZ, reps) {
+	switch {
+	case math.IsNaN(worstSE):
+		return unchecked
+	case worstSE > tCrit(steadyZ, reps):
 		return fails
 	}
 	return holds
 }
 
 func steadyRuleText() string {
-	return fmt.Sprintf("the late mean of x within %g standard errors of c/n at every n (Student's t over the replications at the level of %g normal standard errors) holds; else does not hold", float64(steadyZ), float64(steadyZ))
+	return fmt.Sprintf("the late mean of x (the last fifth of the rounds) within %g standard errors of c/(n+1) at every n (Student's t over the replications at the level of %g normal standard errors) holds; else does not hold. c/(n+1), not c/n: d's insertion overwrites a copy of an existing item (the source's protocol), and a lossless shuffle loses no item, so the network simulated holds n + 1 distinct items (n only if the copy overwritten was its item's last, a chance stated in the measured column); the shuffle treats all items alike, so at steady state each, d included, holds the same expected share c/(n+1) of the nodes. The paper's c/n is the n → ∞ reading, c/(n(n+1)) above it; the distance from it is stated beside", float64(steadyZ), float64(steadyZ))
 }
 
 // reachLevel: coverage "reaches 1" if the smallest final mean is at least

@@ -282,14 +282,14 @@ func TestFig78Verdicts(t *testing.T) {
 		}
 		return res
 	}
-	f := &Fig78{Ns: []int{500, 1000}, T: 500, Runs: map[int]*sim.Result{500: runs(), 1000: runs()}, Rows: []ODEvsSimRow{
-		{N: 500, SteadyCOverN: 0.2, XLateMean: 0.199, XLateSE: 0.001, WindowX: w(1), WindowY: w(0.97), WindowYRound: w(0.5), YFinal: 1,
+	f := &Fig78{Ns: []int{500, 1000}, C: 100, S: 50, T: 500, Runs: map[int]*sim.Result{500: runs(), 1000: runs()}, Rows: []ODEvsSimRow{
+		{N: 500, SteadyCOverN: 0.2, Items: 501, SteadyProtocol: 100.0 / 501, XLateMean: 0.199, XLateSE: 0.001, WindowX: w(1), WindowY: w(0.97), WindowYRound: w(0.5), YFinal: 1,
 			GapX: sim.Gap{WithinSD: 0.5}, GapY: sim.Gap{WithinSD: 0.5}},
-		{N: 1000, SteadyCOverN: 0.1, XLateMean: 0.1, XLateSE: 0.001, WindowX: w(0.9), WindowY: w(0.96), WindowYRound: w(0.7), YFinal: 1},
+		{N: 1000, SteadyCOverN: 0.1, Items: 1001, SteadyProtocol: 100.0 / 1001, XLateMean: 0.1, XLateSE: 0.001, WindowX: w(0.9), WindowY: w(0.96), WindowYRound: w(0.7), YFinal: 1},
 	}, ShareX: Interval{0.8, 0.93}, ShareY: Interval{0.955, 0.99}, ShareYRound: Interval{0.3, 0.6}}
 	rep := f.replicationVerdicts()
-	// |0.199 − 0.2| = 1 se, below t(9) at the level of 3 se: holds; the
-	// x share 0.9 in [0.8, 0.93]: qualified.
+	// |0.199 − 100/501| = 0.6 se, below t(9) at the level of 3 se: holds;
+	// the x share 0.9 in [0.8, 0.93]: qualified.
 	if rep[1].Verdict != holds || rep[2].Verdict != qualified {
 		t.Errorf("replication: %+v", rep)
 	}
@@ -312,5 +312,42 @@ func TestPowerOfTen(t *testing.T) {
 		if got := powerOfTen(n); got != want {
 			t.Errorf("powerOfTen(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestSteadyAgainstItems: the steady-state verdict compares the late mean
+// with c/(n+1), the plateau of the network simulated (n items and d),
+// and states its distance from the paper's c/n beside it. A made-up
+// measurement at n = 500, c = 100 with a standard error of 10⁻⁵ (the gap
+// c/(n(n+1)) = 100/250500 = 3.99·10⁻⁴ is 40 of them) holds exactly at
+// 100/501 and does not hold at 0.2.
+func TestSteadyAgainstItems(t *testing.T) {
+	row := func(late float64) *Fig78 {
+		res := &sim.Result{Config: sim.DefaultConfig()}
+		for range 100 {
+			res.Reps = append(res.Reps, sim.Replication{Y: []int32{1}})
+		}
+		n := 500
+		return &Fig78{Ns: []int{n}, C: 100, S: 50, Runs: map[int]*sim.Result{n: res}, ShareX: Interval{math.NaN(), math.NaN()},
+			Rows: []ODEvsSimRow{{N: n, SteadyCOverN: 0.2, Items: protocolItems(n), SteadyProtocol: 100 / float64(protocolItems(n)), XLateMean: late, XLateSE: 1e-5}}}
+	}
+	for _, c := range []struct {
+		name       string
+		late       float64
+		want, text string
+	}{
+		{"at c/(n+1)", 100.0 / 501, holds, "from c/(n+1) 0.0 standard errors"},
+		{"at c/n", 0.2, fails, "from c/(n+1) 39.9 standard errors"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := row(c.late).replicationVerdicts()[1]
+			if v.Verdict != c.want || !strings.Contains(v.Measured, c.text) || !strings.Contains(v.Rule, "c/(n+1)") {
+				t.Errorf("%s: %s (%s)", v.Verdict, v.Measured, v.Rule)
+			}
+		})
+	}
+	// 0/0: no spread, no distance.
+	if v := steadyRule(math.NaN(), 100); v != unchecked {
+		t.Errorf("NaN distance: %s, want %s", v, unchecked)
 	}
 }

@@ -85,6 +85,10 @@ func TestFig78Rows(t *testing.T) {
 		if row.N != n || row.SteadyCOverN != float64(s.Cache)/float64(n) {
 			t.Errorf("row %d: n %d, c/n %v", i, row.N, row.SteadyCOverN)
 		}
+		// The network simulated holds the n items and d.
+		if row.Items != n+1 || row.SteadyProtocol != float64(s.Cache)/float64(n+1) {
+			t.Errorf("row %d: %d items, plateau %v; want %d, c/(n+1)", i, row.Items, row.SteadyProtocol, n+1)
+		}
 		// The ODE's time to 50 % coverage read off its unit-step curve,
 		// against the model's closed form (approx.Model.TimeToCoverage):
 		// linear interpolation between rounds errs by at most

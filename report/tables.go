@@ -69,7 +69,11 @@ func RoundsTable(res *sim.Result) *plots.Table {
 // WriteSim writes a simulation result as `gossipkit sim` prints it: in
 // csv the per-round table; in json the parameters, the measured
 // probabilities and transitions beside the model's, and the rounds; in
-// text and markdown a summary, then the rounds (every 20th in text).
+// text and markdown a summary, then the rounds (every 20th in text). The
+// model's transitions are Fig. 1's matrix with simplified P_drop at the
+// n + 1 items of a lossless protocol run's network (protocolItems), at n
+// otherwise (sim.Measured.TransModel); p_drop_simplified and formula (1)
+// stay the paper's, at n.
 func WriteSim(w io.Writer, res *sim.Result, format string) error {
 	if res == nil || w == nil {
 		return errors.New("report: WriteSim: nil result or writer")
@@ -89,6 +93,14 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 	}
 	sum := res.Summary()
 	last := sum[len(sum)-1]
+	model, at := m.TransModel, ""
+	if c.Model == sim.Protocol && c.Loss == 0 {
+		// The protocol's network holds n + 1 items once d is inserted.
+		sh := c.Shuffle
+		sh.Items = protocolItems(sh.Items)
+		model, _ = approx.TransitionsFor(approx.Simplified, sh) // c.Shuffle was validated by the run
+		at = fmt.Sprintf(" at the n + 1 = %d items of the network", sh.Items)
+	}
 	if format == "json" {
 		params := &plots.Table{Single: true, Keys: []string{"model", "N", "n", "c", "s", "warmup", "rounds", "reps", "seed", "initial", "schedule", "topology", "connected"},
 			Rows: [][]any{{c.Model.String(), c.Nodes, c.Shuffle.Items, c.Shuffle.Cache, c.Shuffle.Exchange, c.Warmup, c.Rounds, c.Reps, strconv.FormatUint(c.Seed, 10), c.Initial, c.Schedule.String(), c.Topology.String(), res.Connected}}}
@@ -101,7 +113,7 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 		trans := &plots.Table{Keys: []string{"from", "to", "measured", "model"}}
 		for i := 1; i < 4; i++ {
 			for j := range 4 {
-				trans.Rows = append(trans.Rows, []any{approx.State(i).String(), approx.State(j).String(), m.Trans[i][j], m.TransModel[i][j]})
+				trans.Rows = append(trans.Rows, []any{approx.State(i).String(), approx.State(j).String(), m.Trans[i][j], model[i][j]})
 			}
 		}
 		meas := &plots.Table{Single: true, Keys: []string{"p_select", "p_select_model", "p_drop", "p_drop_simplified", "p_drop_formula1", "shuffles", "failed_attempts", "x_mean_final", "y_mean_final"},
@@ -126,8 +138,7 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 	if !res.Connected {
 		fmt.Fprintln(w, "warning: the topology is not connected; coverage cannot reach every node")
 	}
-	fmt.Fprintf(w, "steady state x = c/n = %.6g predicted; x_mean(T) = %.6g ± %.2g (sd over replications); y_mean(T) = %.6g\n",
-		float64(c.Shuffle.Cache)/float64(c.Shuffle.Items), last.XMean, last.XSD, last.YMean)
+	fmt.Fprintf(w, "%s; x_mean(T) = %.6g ± %.2g (sd over replications); y_mean(T) = %.6g\n", steadyText(res), last.XMean, last.XSD, last.YMean)
 	fmt.Fprintf(w, "P_select: measured %.6g, model s/c = %.6g\n", m.PSelect, m.PSelectModel)
 	if pdrop != nil {
 		fmt.Fprintf(w, "P_drop (per item of S_B \\ S_A): measured %.6g; simplified (n−c)/(n−s) = %.6g; formula (1) = %.6g\n", m.PDrop, m.PDropSimplified, m.PDropFormula1)
@@ -135,11 +146,11 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 	if c.Schedule == sim.Async {
 		fmt.Fprintf(w, "async: %d shuffles, %d failed attempts (%.3g%%)\n", m.Shuffles, m.Failed, 100*float64(m.Failed)/float64(m.Failed+m.Shuffles))
 	}
-	fmt.Fprintln(w, "\nTransitions of d in shuffles (measured / model with simplified P_drop):")
+	fmt.Fprintf(w, "\nTransitions of d in shuffles (measured / model with simplified P_drop%s):\n", at)
 	for i := 1; i < 4; i++ {
 		fmt.Fprintf(w, "  from %v:", approx.State(i))
 		for j := range 4 {
-			fmt.Fprintf(w, "  →%v %.4f/%.4f", approx.State(j), m.Trans[i][j], m.TransModel[i][j])
+			fmt.Fprintf(w, "  →%v %.4f/%.4f", approx.State(j), m.Trans[i][j], model[i][j])
 		}
 		fmt.Fprintln(w)
 	}
@@ -157,6 +168,28 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 		t = thin
 	}
 	return t.Write(w, format)
+}
+
+// steadyText states the plateau of x a run of res should reach. The
+// pairwise models (Markov, Lumped) apply Fig. 1's matrix at n: c/n. The
+// protocol's network holds n + 1 items once d is inserted, without loss
+// (protocolItems), so c/(n+1), with the paper's c/n beside it; under loss
+// the items alive at t = 0 (Replication.Alive, and d), c/(alive + 1)
+// averaged over the replications, which items dying later raise.
+func steadyText(res *sim.Result) string {
+	c := res.Config
+	cn := float64(c.Shuffle.Cache) / float64(c.Shuffle.Items)
+	switch {
+	case c.Model != sim.Protocol:
+		return fmt.Sprintf("steady state x = c/n = %.6g predicted", cn)
+	case c.Loss > 0:
+		var k float64
+		for _, rep := range res.Reps {
+			k += float64(c.Shuffle.Cache) / float64(rep.Alive+1) / float64(len(res.Reps))
+		}
+		return fmt.Sprintf("steady state x = c/(items alive at t = 0) = %.6g predicted at t = 0 (the items alive, d included, mean over the replications; items dying later raise it; the paper's c/n = %.6g)", k, cn)
+	}
+	return fmt.Sprintf("steady state x = c/(n+1) = %.6g predicted (the n items and the inserted d, unless it overwrote an item's last copy; the paper's c/n = %.6g)", float64(c.Shuffle.Cache)/float64(protocolItems(c.Shuffle.Items)), cn)
 }
 
 // TreeTable is a tree experiment's summary as one record, as `gossipkit

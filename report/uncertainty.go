@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/internal/rng"
 	"github.com/gossipkit/gossipkit/sim"
 )
@@ -372,15 +373,14 @@ func tCrit(z float64, n int) float64 {
 }
 
 // transitionsByRep compares the measured transitions of d with the
-// model's P(to | from) as sim.TransitionZ does, but with the standard error
+// model's P(to | from) (model) as sim.TransitionZ does, but with the standard error
 // of each pooled frequency f = Σ c_r / Σ m_r (c_r the count of the target,
 // m_r of the state, in replication r) taken from the spread between the R
 // replications, the ratio estimator's R/(R−1)·Σ (c_r − f·m_r)² / (Σ m_r)²:
 // one item's successive shuffles within a run are not independent trials,
 // so the binomial standard error understates the noise. Targets of model
 // probability 0 or 1, states never seen, and state 00 are skipped.
-func transitionsByRep(res *sim.Result) sim.TransitionTest {
-	model := res.Measure().TransModel
+func transitionsByRep(res *sim.Result, model approx.Transitions) sim.TransitionTest {
 	R := float64(len(res.Reps))
 	var t sim.TransitionTest
 	if R < 2 {

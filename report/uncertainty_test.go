@@ -289,7 +289,7 @@ func TestTransitionsByRep(t *testing.T) {
 		d := math.Abs(f[j] - model[1][j])
 		wantDiff, wantZ = math.Max(wantDiff, d), math.Max(wantZ, d/se[j])
 	}
-	got := transitionsByRep(res)
+	got := transitionsByRep(res, model)
 	// 1e-12: sums of a few hundred integers and one square root.
 	if math.Abs(got.MaxDiff-wantDiff) > 1e-12 || math.Abs(got.MaxZ-wantZ) > 1e-9 {
 		t.Errorf("transitionsByRep = %+v, want MaxDiff %g, MaxZ %g", got, wantDiff, wantZ)
