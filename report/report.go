@@ -111,13 +111,11 @@ func Quick() Scale {
 		LossNs: []int{100, 500}, LossReps: 20, LossRounds: 150}
 }
 
-// Paper runs the paper's 100 replications of 1000 + 1000 rounds: 41.6
-// CPU-minutes and 22 min 23 s of wall time on 2 idle cores (measured
-// before section 12's partial views and loss branched and before the warm
-// states were shared between runs; about 37.8 CPU-minutes predicted
-// since: the README lists each section against its floor); as 16 array
-// tasks (RunShard), at most 2 min 45 s of wall time a task (measured
-// before the warm states).
+// Paper runs the paper's 100 replications of 1000 + 1000 rounds: 39.4
+// CPU-minutes and 21 min 11 s of wall time on 2 idle cores (measured on
+// 2026-12-02; the README lists each section against its floor); as 16
+// array tasks (RunShard), at most 2 min 45 s of wall time a task (measured
+// before the warm states were shared).
 func Paper() Scale {
 	sc := Quick()
 	sc.Name, sc.Fig4NMax, sc.Fig4Step, sc.ProveS = "paper", 5000, 10, 120
