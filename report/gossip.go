@@ -498,7 +498,7 @@ func (r *Fig78) renderReplication(d *Doc) error {
 	for i, n := range r.Ns {
 		row := r.Rows[i]
 		w := row.WindowX
-		d.printf("- n = %d: steady state: c/(n+1) = %.4f (the protocol's), c/n = %.4f (the paper's), %.4f ± %.2g measured (mean over the last fifth of the rounds and the replications ± its standard error: %.1f and %.1f standard errors from the two). Take-off (ODE between %g %% and %g %% of c/n): t = %s, where the ODE lies within one sd + half a node of the protocol mean at %s of the rounds (bootstrap interval %s; largest gap %.4f at t = %.0f; over all rounds: %.0f%%).\n",
+		d.printf("- n = %d: steady state: c/(n+1) = %.4g (the protocol's), c/n = %.4g (the paper's), %.4g ± %.2g measured (mean over the last fifth of the rounds and the replications ± its standard error: %.1f and %.1f standard errors from the two). Take-off (ODE between %g %% and %g %% of c/n): t = %s, where the ODE lies within one sd + half a node of the protocol mean at %s of the rounds (bootstrap interval %s; largest gap %.4f at t = %.0f; over all rounds: %.0f%%).\n",
 			n, row.SteadyProtocol, row.SteadyCOverN, row.XLateMean, row.XLateSE, math.Abs(row.XLateMean-row.SteadyProtocol)/row.XLateSE, math.Abs(row.XLateMean-row.SteadyCOverN)/row.XLateSE,
 			100*windowLo, 100*windowHi, w.span(), pct(w.Within), intervalText(row.CIX), w.Max, w.At, 100*row.GapX.WithinSD)
 	}

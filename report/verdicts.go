@@ -82,7 +82,7 @@ func (f *Fig78) replicationVerdicts() []Verdict {
 		z := math.Abs(row.XLateMean-row.SteadyProtocol) / row.XLateSE
 		zPaper := math.Abs(row.XLateMean-row.SteadyCOverN) / row.XLateSE
 		worst, worstPaper = math.Max(worst, z), math.Max(worstPaper, zPaper)
-		per = append(per, fmt.Sprintf("n = %d: %.4f ± %.2g against c/(n+1) = %.4f (%.1f se) and c/n = %.4f (%.1f se)", row.N, row.XLateMean, row.XLateSE, row.SteadyProtocol, z, row.SteadyCOverN, zPaper))
+		per = append(per, fmt.Sprintf("n = %d: %.4g ± %.2g against c/(n+1) = %.4g (%.1f se) and c/n = %.4g (%.1f se)", row.N, row.XLateMean, row.XLateSE, row.SteadyProtocol, z, row.SteadyCOverN, zPaper))
 	}
 	steady.Measured = fmt.Sprintf("largest distance from c/(n+1) %.1f standard errors (critical value %.2f), from the paper's c/n %.1f; %s; d overwrote an item's last copy with probability ≤ %.1g", worst, tCrit(steadyZ, f.reps()), worstPaper, strings.Join(per, "; "), f.LastCopy)
 	steady.Verdict = steadyRule(worst, f.reps())
