@@ -190,7 +190,7 @@ func (c Config) Validate() error {
 		return f("Config.FailFraction", "%g: valid range %s", c.FailFraction, FailFraction.Range)
 	}
 	if !gossip.ValidLoss(c.Loss) {
-		return f("Config.Loss", "%g: valid range [0, 1)", c.Loss)
+		return f("Config.Loss", "%g: valid range %s", c.Loss, gossip.Loss.Range)
 	}
 	if c.Model == Lumped && (c.Schedule != Continuous || c.Topology.Kind != Full || c.FailFraction != 0) {
 		return f("Config.Model", "lumped: needs the continuous schedule, the full topology and no failures (schedule %v, topology %v, failures %g)", c.Schedule, c.Topology, c.FailFraction)
