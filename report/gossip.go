@@ -494,7 +494,7 @@ func (r *Fig78) renderReplication(d *Doc) error {
 	if err := d.claimFigure("**Paper (Sec. 5.1):** the simulations show \"the same initial increase in replicas\" as x(t) and \"in all cases the steady state reaches precisely the expected value c/n\".\n", "fig7", r.fig7()); err != nil {
 		return err
 	}
-	d.printf("The plateau: d's insertion overwrites a copy of an item already there (the source's protocol), and a lossless shuffle loses none, so the network simulated holds n + 1 distinct items after t = 0 (n only if the copy overwritten was its item's last: probability ≤ %.1g here, from the binomial law of the replica counts). The shuffle treats items alike, so at steady state each of them, d included, is held by c/(n+1) of the nodes in expectation: the protocol's exact plateau. The paper's c/n, the plateau of its ODE (drawn here as the paper's), is the n → ∞ reading, c/(n(n+1)) higher.\n", r.LastCopy)
+	d.printf("The plateau: d's insertion overwrites a copy of an item already there (the source's protocol), and a lossless shuffle loses none, so the network simulated holds n + 1 distinct items after t = 0 (n only if the copy overwritten was its item's last: probability about %.1g here, from binomial replica counts (an approximation, not a bound)). The shuffle treats items alike, so at steady state each of them, d included, is held by c/(n+1) of the nodes in expectation: the protocol's exact plateau. The paper's c/n, the plateau of its ODE (drawn here as the paper's), is the n → ∞ reading, c/(n(n+1)) higher.\n", r.LastCopy)
 	for i, n := range r.Ns {
 		row := r.Rows[i]
 		w := row.WindowX

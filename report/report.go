@@ -293,7 +293,10 @@ func (s *Study) simulate(ctx context.Context, cfg sim.Config) (*sim.Result, erro
 // do not branch. Under loss the replications of a warm state share the
 // items alive at t = 0; each mean stays unbiased (every warm state has the
 // law of a warm-up), and at the paper's N·c/n = 500 copies an item none
-// dies in the warm-up (500 alive in every measured run).
+// dies in the warm-up (500 alive in every measured run). ρ was measured at
+// n = 500 only; the paper scale's regular-graph runs at n = 1000 and 2000
+// branch too, an extrapolation (on the complete graph ρ̂ was as small at
+// n = 2000 as at 500).
 func warmStates(sc Scale, cfg sim.Config) int {
 	if sc.RepsPerWarm <= 0 || cfg.Model != sim.Protocol || cfg.Warmup == 0 || cfg.Reps < 1 || !(cfg.Loss <= warmLossMax) ||
 		(cfg.Topology.Kind != sim.Full && (cfg.Topology.Kind != sim.Regular || cfg.Loss != 0)) {

@@ -95,11 +95,13 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 	last := sum[len(sum)-1]
 	model, at := m.TransModel, ""
 	if c.Model == sim.Protocol && c.Loss == 0 {
-		// The protocol's network holds n + 1 items once d is inserted.
+		// The protocol's network holds n + 1 items once d is inserted
+		// (N·c if N·c ≤ n: sim.ItemsAfterInsertion).
 		sh := c.Shuffle
-		sh.Items = protocolItems(sh.Items)
-		model, _ = approx.TransitionsFor(approx.Simplified, sh) // c.Shuffle was validated by the run
-		at = fmt.Sprintf(" at the n + 1 = %d items of the network", sh.Items)
+		sh.Items, _ = sim.ItemsAfterInsertion(c.Nodes, c.Shuffle)
+		if tm, err := approx.TransitionsFor(approx.Simplified, sh); err == nil {
+			model, at = tm, itemsText(c, sh.Items, 0)
+		}
 	}
 	if format == "json" {
 		params := &plots.Table{Single: true, Keys: []string{"model", "N", "n", "c", "s", "warmup", "rounds", "reps", "seed", "initial", "schedule", "topology", "connected"},
@@ -173,7 +175,7 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 // steadyText states the plateau of x a run of res should reach. The
 // pairwise models (Markov, Lumped) apply Fig. 1's matrix at n: c/n. The
 // protocol's network holds n + 1 items once d is inserted, without loss
-// (protocolItems), so c/(n+1), with the paper's c/n beside it; under loss
+// (sim.ItemsAfterInsertion; N·c if N·c ≤ n), so c/(n+1), with the paper's c/n beside it; under loss
 // the items alive at t = 0 (Replication.Alive, and d), c/(alive + 1)
 // averaged over the replications, which items dying later raise.
 func steadyText(res *sim.Result) string {
@@ -189,7 +191,24 @@ func steadyText(res *sim.Result) string {
 		}
 		return fmt.Sprintf("steady state x = c/(items alive at t = 0) = %.6g predicted at t = 0 (the items alive, d included, mean over the replications; items dying later raise it; the paper's c/n = %.6g)", k, cn)
 	}
-	return fmt.Sprintf("steady state x = c/(n+1) = %.6g predicted (the n items and the inserted d, unless it overwrote an item's last copy; the paper's c/n = %.6g)", float64(c.Shuffle.Cache)/float64(protocolItems(c.Shuffle.Items)), cn)
+	items, pFewer := sim.ItemsAfterInsertion(c.Nodes, c.Shuffle)
+	return fmt.Sprintf("steady state x = c/items = %.6g predicted%s; the paper's c/n = %.6g", float64(c.Shuffle.Cache)/float64(items), itemsText(c, items, pFewer), cn)
+}
+
+// itemsText names the items of a lossless protocol run's network once d
+// is inserted (sim.ItemsAfterInsertion): " at the n + 1 = 501 items of the
+// network", with the chance pFewer of one fewer where it is not
+// negligible (the steady-state line gives it; 0 leaves it out), or
+// the N·c items of a network whose every item holds one copy.
+func itemsText(c sim.Config, items int, pFewer float64) string {
+	if items != c.Shuffle.Items+1 {
+		return fmt.Sprintf(" at the N·c = %d items of the network (N·c ≤ n: every item holds one copy, and d overwrote one)", items)
+	}
+	t := fmt.Sprintf(" at the n + 1 = %d items of the network", items)
+	if pFewer >= 1e-6 {
+		t += fmt.Sprintf(" (n = %d if d overwrote an item's last copy: chance about %.2g, from binomial replica counts)", c.Shuffle.Items, pFewer)
+	}
+	return t
 }
 
 // TreeTable is a tree experiment's summary as one record, as `gossipkit

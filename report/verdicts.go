@@ -75,7 +75,7 @@ func (f *Fig78) replicationVerdicts() []Verdict {
 	trans := Verdict{Claim: "the transition probabilities of Fig. 1 describe an item's state in the protocol's shuffles", Verdict: transRule(f.Trans, f.reps()), Rule: transRuleText(),
 		Measured: fmt.Sprintf("largest |measured − model| %.4f (%.1f standard errors of the spread between the %d replications; critical value %.2f), n = %d, the model at the n + 1 = %d items of the network simulated (P_drop = (n+1−c)/(n+1−s) = %.5f); against the matrix at n (P_drop = %.5f): %.4f, %.1f standard errors",
 			f.Trans.MaxDiff, f.Trans.MaxZ, f.reps(), tCrit(transZ, f.reps()), n0, items, q, qPaper, f.TransPaper.MaxDiff, f.TransPaper.MaxZ)}
-	steady := Verdict{Claim: "\"in all cases the steady state reaches precisely the expected value c/n\"", Rule: steadyRuleText()}
+	steady := Verdict{Claim: "\"in all cases the steady state reaches precisely the expected value c/n\" (c over the distinct items in the network: n + 1 once d is inserted)", Rule: steadyRuleText()}
 	worst, worstPaper := 0.0, 0.0
 	var per []string
 	for _, row := range f.Rows {
@@ -84,7 +84,7 @@ func (f *Fig78) replicationVerdicts() []Verdict {
 		worst, worstPaper = math.Max(worst, z), math.Max(worstPaper, zPaper)
 		per = append(per, fmt.Sprintf("n = %d: %.4g ± %.2g against c/(n+1) = %.4g (%.1f se) and c/n = %.4g (%.1f se)", row.N, row.XLateMean, row.XLateSE, row.SteadyProtocol, z, row.SteadyCOverN, zPaper))
 	}
-	steady.Measured = fmt.Sprintf("largest distance from c/(n+1) %.1f standard errors (critical value %.2f), from the paper's c/n %.1f; %s; d overwrote an item's last copy with probability ≤ %.1g", worst, tCrit(steadyZ, f.reps()), worstPaper, strings.Join(per, "; "), f.LastCopy)
+	steady.Measured = fmt.Sprintf("largest distance from c/(n+1) %.1f standard errors (critical value %.2f), from the paper's c/n %.1f; %s; d overwrote an item's last copy with probability about %.1g (binomial replica counts)", worst, tCrit(steadyZ, f.reps()), worstPaper, strings.Join(per, "; "), f.LastCopy)
 	steady.Verdict = steadyRule(worst, f.reps())
 	minX, spans := windowShare(f.Rows, func(r ODEvsSimRow) Window { return r.WindowX })
 	fig7 := Verdict{Claim: "Fig. 7: the simulations show \"the same initial increase in replicas\" as x(t)", Rule: sdRuleText(),

@@ -17,6 +17,7 @@ func TestNastyValues(t *testing.T) {
 	cfg := small()
 	cfg.Nodes, cfg.Reps, cfg.Rounds, cfg.Warmup, cfg.Loss = 20, 2, 5, 5, 0.1
 	var set probe.Settings
+	probe.Func(t, "ItemsAfterInsertion", ItemsAfterInsertion, set, 30, cfg.Shuffle)
 	probe.Func(t, "Config.Validate", Config.Validate, set, cfg)
 	probe.Func(t, "Config.MemoryEstimate", Config.MemoryEstimate, set, cfg, 2)
 	probe.Func(t, "Config.WarmUps", Config.WarmUps, set, cfg, []int{1})
