@@ -72,6 +72,7 @@ func TestTailBoundComposition(t *testing.T) {
 				{"window tails of the pieces", pieceTails},
 				{"window tails of the segments", segTails},
 				{"mass killed by the steps", led.killed},
+				{"mass dropped by the steps", led.dropped},
 			} {
 				if !(p.v > 1e3*eq) {
 					t.Errorf("%s %.3g: want > %.1e, a term the comparison can see", p.name, p.v, 1e3*eq)
