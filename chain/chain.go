@@ -176,6 +176,9 @@ type Settings struct {
 	// tests: the steps between the level tail's checks for a lower rate
 	// (0: retuneEvery; < 0: never, the tail in one piece as without loss)
 	retuneEvery int
+	// tests: if not nil, Solve records there the terms of the bound where
+	// they arise
+	ledger *ledger
 }
 
 // Stat is a law's mean, standard deviation and 5, 50 and 95 % quantiles

@@ -310,6 +310,25 @@ func (s *solver) raise() {
 // lost bounds the total-variation error of the current law.
 func (s *solver) lost() float64 { return s.l.dropped + s.l.killed + s.tails }
 
+// ledger records, for tests, the terms of the bound where they arise, apart
+// from the sums lost() reads: the mass dropped and killed by the steps of
+// every segment and tail piece kept (not of a run done again at a higher
+// rate), the mass killed beyond the new caps wherever the level's tail
+// lowers its rate, and the window tail of every law installed whole (at a
+// segment's end, at a tail piece's end).
+type ledger struct {
+	dropped, killed float64   // by the steps
+	cuts            []float64 // killed at each lower rate
+	segTails        []float64 // of the laws installed at segments' ends
+	pieceTails      []float64 // of the laws installed at tail pieces' ends
+}
+
+// ran records the mass dropped and killed by the steps of a run kept.
+func (led *ledger) ran(dropped, killed float64) {
+	led.dropped += dropped
+	led.killed += killed
+}
+
 // window returns the mixture weights of the law at output time t for a
 // segment that started at output time t0, at the current rate.
 func (s *solver) window(t0, t float64) window {
@@ -462,12 +481,13 @@ func (s *solver) try(i, n int) error {
 		s.mix = l.newMixer()
 	}
 	var (
-		active  []*output
-		next    = i + 1
-		nextWin *window
-		below   []float64
-		dead    []float64
-		killed0 = l.killed
+		active   []*output
+		next     = i + 1
+		nextWin  *window
+		below    []float64
+		dead     []float64
+		killed0  = l.killed
+		dropped0 = l.dropped
 	)
 	for k := 0; ; k++ {
 		for !tail && next <= i+n {
@@ -524,6 +544,12 @@ func (s *solver) try(i, n int) error {
 	if whole {
 		s.mix.install(l)
 		s.tails += endWin.tail
+	}
+	if led := s.set.ledger; led != nil {
+		led.ran(l.dropped-dropped0, l.killed-killed0)
+		if whole {
+			led.segTails = append(led.segTails, endWin.tail)
+		}
 	}
 	k0 := int(math.Round(float64(s.N) * t0))
 	g := levelSeg{t0: t0, k0: k0, rate: s.lambda, below: below, dead: dead}

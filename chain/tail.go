@@ -85,6 +85,7 @@ func (s *solver) tailPiece(t0 float64) (float64, error) {
 		end         *window
 		t1          = -1.0
 		killed0     = l.killed
+		dropped0    = l.dropped
 	)
 	for k := 0; ; k++ {
 		if end != nil && k >= end.lo {
@@ -123,6 +124,12 @@ func (s *solver) tailPiece(t0 float64) (float64, error) {
 	if end != nil {
 		s.mix.install(l)
 		s.tails += end.tail
+	}
+	if led := s.set.ledger; led != nil {
+		led.ran(l.dropped-dropped0, l.killed-killed0)
+		if end != nil {
+			led.pieceTails = append(led.pieceTails, end.tail)
+		}
 	}
 	g := levelSeg{t0: t0, k0: k0, rate: s.lambda, below: below, dead: dead}
 	if len(dead) > 0 {
@@ -193,7 +200,11 @@ func (s *solver) lowerRate() {
 		l.setRate(old)
 		return
 	}
-	l.killed += l.beyondCaps(true)
+	cut := l.beyondCaps(true)
+	l.killed += cut
+	if s.set.ledger != nil {
+		s.set.ledger.cuts = append(s.set.ledger.cuts, cut)
+	}
 	s.lambda = r
 	s.res.Stats.Retunes++
 }
