@@ -149,7 +149,11 @@ type Measured struct {
 	// Trans is the empirical P(to|from) of d's state in shuffles, NaN where
 	// a state was never seen; TransModel the model's with simplified P_drop
 	// and the run's loss (approx.NewTransitionsLoss; the lossless matrix at
-	// Loss = 0).
+	// Loss = 0), at the Config's n, as the paper evaluates it. A lossless
+	// protocol run's network holds ItemsAfterInsertion items once d is
+	// inserted (n + 1), and d's shuffles follow the matrix at that count
+	// (approx.TransitionsFor with Items set to it; `gossipkit sim` and the
+	// report compare with that one).
 	Trans            [4][4]float64
 	TransModel       approx.Transitions
 	Failed, Shuffles int64
