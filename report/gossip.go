@@ -244,7 +244,7 @@ type Fig78 struct {
 	// replications (transitionsByRep); TransPaper: the same against the
 	// matrix at n, as the paper evaluates it.
 	Trans, TransPaper sim.TransitionTest
-	// LastCopy is the largest over n of lastCopyChance, the chance that
+	// LastCopy is the largest over n of sim.ItemsAfterInsertion's pFewer, the chance that
 	// d's insertion overwrote the last copy of an item (which would leave
 	// n, not n + 1, items).
 	LastCopy float64
@@ -351,14 +351,14 @@ func newFig78(sc Scale, runs map[int]*sim.Result) (*Fig78, error) {
 		f.SimX, f.SimY, f.SimYRound = append(f.SimX, sx), append(f.SimY, sy), append(f.SimYRound, syr)
 		bx, by := quantileBands(res)
 		f.SimXBand, f.SimYBand = append(f.SimXBand, bx), append(f.SimYBand, by)
-		items := protocolItems(n)
+		items, pFewer := sim.ItemsAfterInsertion(sc.Nodes, gossip.Shuffle{Items: n, Cache: sc.Cache, Exchange: sc.Exchange})
 		row := ODEvsSimRow{N: n, SteadyCOverN: float64(sc.Cache) / float64(n), Items: items, SteadyProtocol: float64(sc.Cache) / float64(items),
 			GapX: sim.CompareTrajectory(mx, sx), GapY: sim.CompareTrajectory(my, sy), GapYRound: sim.CompareTrajectory(my, syr),
 			// The two records against each other: CompareTrajectory of the
 			// per-event mean as the "model" gives max |per-event − snapshot|.
 			Records: sim.CompareTrajectory(sy.Mean, syr),
 			YFinal:  sy.Mean[len(sy.Mean)-1]}
-		f.LastCopy = math.Max(f.LastCopy, lastCopyChance(sc.Nodes, n, sc.Cache))
+		f.LastCopy = math.Max(f.LastCopy, pFewer)
 		tol := resolutionNodes / float64(sc.Nodes)
 		row.WindowX, row.WindowY, row.WindowYRound = takeOff(mx, sx, tol), takeOff(my, sy, tol), takeOff(my, syr, tol)
 		cx, cy, cr := shareCases(res, mx, my, row, tol)
@@ -383,36 +383,25 @@ func newFig78(sc Scale, runs map[int]*sim.Result) (*Fig78, error) {
 }
 
 // protocolItems is the number of distinct items in the lossless protocol's
-// network once d is inserted, for n items before: n + 1. The warm-up
-// starts from all n items when N·c ≥ n, as at every scale of the report
-// (sim's initial placement gives each ⌊cN/n⌋ or ⌈cN/n⌉ copies), and a
-// lossless shuffle never loses one (what B
-// overwrites, A has just received; sim.TestInvariants). d, a new item,
-// then overwrites a uniform slot of a uniform node, a copy of some item:
-// n + 1 items, or n if that copy was its item's last. That happens with
-// the chance lastCopyChance, at most 10⁻⁹ at every scale of the report
-// (smoke: N = 200, c/n = 0.1), so the count is n + 1. Every item, d
-// included, enters the shuffle alike, so the stationary law of the caches
-// is unchanged by relabelling items; the N·c slots are shared by n + 1
-// items, and at steady state each holds in expectation c/(n + 1) of the
-// nodes: the plateau of x, exactly as t → ∞. The paper's c/n is its n → ∞
-// reading, c/n − c/(n + 1) = c/(n(n + 1)) above it (4·10⁻⁴ at n = 500,
-// c = 100). The same count enters the model of one shuffle: P_drop = S at
-// n + 1 items (the per-item drop probability S is exact for uniform caches
-// over the items present, enumeration in section 1), whose mean field has
-// K = c/(n + 1).
+// network once d is inserted, for n items before, at the report's scales:
+// n + 1, sim.ItemsAfterInsertion where N·c > n, as at every scale of the
+// report (sections 3–4 take the count from it, per n). The warm-up starts
+// from all n items (sim's initial placement gives each ⌊cN/n⌋ or ⌈cN/n⌉
+// copies), and a lossless shuffle never loses one (what B overwrites, A
+// has just received; sim.TestInvariants). d, a new item, then overwrites a
+// uniform slot of a uniform node, a copy of some item: n + 1 items, or n
+// if that copy was its item's last, with a chance of about (1 − c/n)^(N−1)
+// from binomial replica counts, at most 10⁻⁹ at every scale of the report
+// (smoke: N = 200, c/n = 0.1). Every item, d included, enters the shuffle
+// alike, so the stationary law of the caches is unchanged by relabelling
+// items; the N·c slots are shared by n + 1 items, and at steady state each
+// holds in expectation c/(n + 1) of the nodes: the plateau of x, exactly
+// as t → ∞. The paper's c/n is its n → ∞ reading, c/n − c/(n + 1) =
+// c/(n(n + 1)) above it (4·10⁻⁴ at n = 500, c = 100). The same count
+// enters the model of one shuffle: P_drop = S at n + 1 items (the per-item
+// drop probability S is exact for uniform caches over the items present,
+// enumeration in section 1), whose mean field has K = c/(n + 1).
 func protocolItems(n int) int { return n + 1 }
-
-// lastCopyChance is the chance that d's insertion overwrote the last copy
-// of an item, on N nodes with caches of c of n items: a uniform one of the
-// N·c slots holds an item with one copy with probability E[items with one
-// copy]/(N·c) = n·N(c/n)(1 − c/n)^(N−1)/(N·c) = (1 − c/n)^(N−1), with the
-// replica count of an item Bin(N, c/n), the stationary law of the pairwise
-// model, which the report's uniformity study holds the protocol against
-// (at N = 2500, c = 100: 10⁻²⁴² at n = 500, 10⁻⁵⁶ at n = 2000).
-func lastCopyChance(N, n, c int) float64 {
-	return math.Pow(1-float64(c)/float64(n), float64(N-1))
-}
 
 // protocolTransitions compares the measured transitions of d in the
 // protocol run res (transitionsByRep) with Fig. 1's matrix (simplified
@@ -422,7 +411,7 @@ func lastCopyChance(N, n, c int) float64 {
 func protocolTransitions(res *sim.Result) (at, paper sim.TransitionTest, err error) {
 	cfg := res.Config
 	sh := cfg.Shuffle
-	sh.Items = protocolItems(sh.Items)
+	sh.Items, _ = sim.ItemsAfterInsertion(cfg.Nodes, cfg.Shuffle)
 	model, err := approx.TransitionsLossFor(approx.Simplified, sh, cfg.Loss)
 	if err != nil {
 		return at, paper, err

@@ -15,7 +15,7 @@ import (
 // network where the two counts part by many standard errors: c/n = 0.4
 // against c/(n+1) = 0.3636, a gap of 0.036), 200 replications of 20 +
 // 400 rounds, seed 1. The chance that d's insertion overwrote an item's
-// last copy, (1 − 0.4)^29 = 4·10⁻⁷ (lastCopyChance), cannot move the
+// last copy, (1 − 0.4)^29 = 4·10⁻⁷ (sim.ItemsAfterInsertion), cannot move the
 // count. The late mean of x (its standard error 0.002 from the spread of
 // the replications, about 1/18 of the gap) must hold under the report's
 // steady rule against c/(n+1) and fail it against c/n; the measured
@@ -51,7 +51,7 @@ func TestProtocolHoldsItemsPlusOne(t *testing.T) {
 	if transRule(at, cfg.Reps) != holds || transRule(paper, cfg.Reps) != fails {
 		t.Errorf("transitions: %+v at the items of the network, %+v at n; want within and beyond %.2f se", at, paper, tCrit(transZ, cfg.Reps))
 	}
-	if p := lastCopyChance(cfg.Nodes, n, cfg.Shuffle.Cache); math.Abs(p-math.Pow(0.6, 29)) > 1e-15*p {
-		t.Errorf("lastCopyChance = %g, want 0.6^29", p)
+	if items, p := sim.ItemsAfterInsertion(cfg.Nodes, cfg.Shuffle); items != protocolItems(n) || math.Abs(p-math.Pow(0.6, 29)) > 1e-15*p {
+		t.Errorf("sim.ItemsAfterInsertion = %d, %g, want %d, 0.6^29", items, p, protocolItems(n))
 	}
 }
