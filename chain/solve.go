@@ -382,18 +382,70 @@ func segmentLength(ts []float64, i int, lambda, states float64, joint bool, N in
 // the level's tail, until P(Y < m) < Tol), running it again at a higher
 // rate if it killed more than Tol.
 func (s *solver) segment(i, n int) error {
+	return s.retry(func() error { return s.try(i, n) })
+}
+
+// retry runs run, and runs it again from the same law at a higher rate
+// while it reports errRate (it killed more than Tol).
+func (s *solver) retry(run func() error) error {
 	var snap *snapshot
 	if !s.fixed && s.lambda < float64(s.N) {
 		snap = s.l.snapshot()
 	}
 	for {
-		err := s.try(i, n)
+		err := run()
 		if !errors.Is(err, errRate) {
 			return err
 		}
 		s.l.restore(snap)
 		s.raise()
 	}
+}
+
+// checkRun returns errRate where the run that began with killed0 killed
+// has killed more than Tol at a rate that can still be raised (dropping
+// the mixer of a whole law in the making, if mixing: a fresh one next
+// time), or an error past MaxSteps.
+func (s *solver) checkRun(killed0 float64, mixing bool) error {
+	if !s.fixed && s.lambda < float64(s.N) && s.l.killed-killed0 > s.set.Tol {
+		if mixing {
+			s.mix = nil
+		}
+		return errRate
+	}
+	if s.l.steps >= int64(MaxSteps) {
+		return fmt.Errorf("chain: more than %g steps (coverage %g not reached?)", float64(MaxSteps), s.cfg.Level)
+	}
+	return nil
+}
+
+// keepRun ends a run that is kept, begun at output time t0 with dropped0
+// dropped and killed0 killed: it installs the law mixed over end (nil:
+// none) and adds end's tail to the bound, records the run as a segment of
+// the law of T_L (P(Y < m) and the extinct mass below the level by step),
+// and, for tests, the terms of the bound (a tail piece's end tail apart
+// from a segment's).
+func (s *solver) keepRun(t0 float64, end *window, piece bool, dropped0, killed0 float64, below, dead []float64) {
+	l := s.l
+	if end != nil {
+		s.mix.install(l)
+		s.tails += end.tail
+	}
+	if led := s.set.ledger; led != nil {
+		led.ran(l.dropped-dropped0, l.killed-killed0)
+		switch {
+		case end != nil && piece:
+			led.pieceTails = append(led.pieceTails, end.tail)
+		case end != nil:
+			led.segTails = append(led.segTails, end.tail)
+		}
+	}
+	k0 := int(math.Round(float64(s.N) * t0))
+	g := levelSeg{t0: t0, k0: k0, rate: s.lambda, below: below, dead: dead}
+	if len(dead) > 0 {
+		g.floor = dead[len(dead)-1]
+	}
+	s.segs = append(s.segs, g)
 }
 
 func (s *solver) newOutput(i int, w window) *output {
@@ -525,14 +577,8 @@ func (s *solver) try(i, n int) error {
 		if tail && below[k] < tol || !tail && k == endWin.hi() {
 			break
 		}
-		if !s.fixed && s.lambda < float64(s.N) && l.killed-killed0 > tol {
-			if whole {
-				s.mix = nil // a fresh one next time
-			}
-			return errRate
-		}
-		if l.steps >= int64(MaxSteps) {
-			return fmt.Errorf("chain: more than %g steps (coverage %g not reached?)", float64(MaxSteps), s.cfg.Level)
+		if err := s.checkRun(killed0, whole); err != nil {
+			return err
 		}
 		// Sum the X marginal while stepping where an output will want it.
 		l.wantPx = l.joint && !tail && (len(active) > 0 || next <= i+n)
@@ -541,22 +587,11 @@ func (s *solver) try(i, n int) error {
 			return err
 		}
 	}
+	var end *window
 	if whole {
-		s.mix.install(l)
-		s.tails += endWin.tail
+		end = &endWin
 	}
-	if led := s.set.ledger; led != nil {
-		led.ran(l.dropped-dropped0, l.killed-killed0)
-		if whole {
-			led.segTails = append(led.segTails, endWin.tail)
-		}
-	}
-	k0 := int(math.Round(float64(s.N) * t0))
-	g := levelSeg{t0: t0, k0: k0, rate: s.lambda, below: below, dead: dead}
-	if len(dead) > 0 {
-		g.floor = dead[len(dead)-1]
-	}
-	s.segs = append(s.segs, g)
+	s.keepRun(t0, end, false, dropped0, killed0, below, dead)
 	return nil
 }
 

@@ -1,10 +1,6 @@
 package chain
 
-import (
-	"errors"
-	"fmt"
-	"math"
-)
+import "math"
 
 // The level's tail with loss is long: P(Y < m) decays at about u − ℓ a
 // round (the items that have not yet taken off), against u without loss,
@@ -36,22 +32,12 @@ func (s *solver) levelTail() error {
 	t0 := s.ts[len(s.ts)-1]
 	s.lowerRate()
 	for {
-		var snap *snapshot
-		if !s.fixed && s.lambda < float64(s.N) {
-			snap = s.l.snapshot()
-		}
 		var t1 float64
-		for {
-			var err error
+		if err := s.retry(func() (err error) {
 			t1, err = s.tailPiece(t0)
-			if err == nil {
-				break
-			}
-			if !errors.Is(err, errRate) {
-				return err
-			}
-			s.l.restore(snap)
-			s.raise()
+			return err
+		}); err != nil {
+			return err
 		}
 		if t1 < 0 {
 			return nil
@@ -106,14 +92,8 @@ func (s *solver) tailPiece(t0 float64) (float64, error) {
 				}
 			}
 		}
-		if !s.fixed && s.lambda < float64(N) && l.killed-killed0 > tol {
-			if end != nil {
-				s.mix = nil // a fresh one next time
-			}
-			return 0, errRate
-		}
-		if l.steps >= int64(MaxSteps) {
-			return 0, fmt.Errorf("chain: more than %g steps (coverage %g not reached?)", float64(MaxSteps), s.cfg.Level)
+		if err := s.checkRun(killed0, end != nil); err != nil {
+			return 0, err
 		}
 		l.wantPx = false
 		l.advance(s.set.Drop)
@@ -121,21 +101,7 @@ func (s *solver) tailPiece(t0 float64) (float64, error) {
 			return 0, err
 		}
 	}
-	if end != nil {
-		s.mix.install(l)
-		s.tails += end.tail
-	}
-	if led := s.set.ledger; led != nil {
-		led.ran(l.dropped-dropped0, l.killed-killed0)
-		if end != nil {
-			led.pieceTails = append(led.pieceTails, end.tail)
-		}
-	}
-	g := levelSeg{t0: t0, k0: k0, rate: s.lambda, below: below, dead: dead}
-	if len(dead) > 0 {
-		g.floor = dead[len(dead)-1]
-	}
-	s.segs = append(s.segs, g)
+	s.keepRun(t0, end, true, dropped0, killed0, below, dead)
 	return t1, nil
 }
 
