@@ -15,9 +15,10 @@ import "sync"
 // repeat an experiment with other Rounds, Reps or Initial (the refined
 // mean field's runs and those of Figs. 7–8) saves those warm-ups.
 //
-// The cache holds every state put in it until it is dropped: about
-// N·c·2 bytes each (N·c·4 with n > 65535). A WarmCache is safe for
-// concurrent use; its zero value is not usable (NewWarmCache).
+// The cache holds every state put in it until it is dropped, each the
+// size Config.MemoryEstimate counts for a warm state (the caches, N·c·2
+// bytes, N·c·4 with n > 65535, and per-node arrays). A WarmCache is safe
+// for concurrent use; its zero value is an empty cache.
 type WarmCache struct {
 	mu       sync.Mutex
 	m        map[warmKey]*warmState
@@ -31,8 +32,8 @@ type warmKey struct {
 	j   int
 }
 
-// NewWarmCache returns an empty cache.
-func NewWarmCache() *WarmCache { return &WarmCache{m: map[warmKey]*warmState{}} }
+// NewWarmCache returns an empty cache (as new(WarmCache)).
+func NewWarmCache() *WarmCache { return new(WarmCache) }
 
 // warmKeyOf is the key of warm state j of cfg.
 func warmKeyOf(cfg Config, j int) warmKey {
@@ -78,6 +79,9 @@ func (c *WarmCache) put(cfg Config, j int, w *warmState) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[warmKey]*warmState{}
+	}
 	c.m[warmKeyOf(cfg, j)] = w
 	c.computed++
 }

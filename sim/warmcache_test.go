@@ -26,7 +26,7 @@ func TestWarmCacheSameReplications(t *testing.T) {
 		}
 		return res.Reps
 	}
-	cache := NewWarmCache()
+	cache := new(WarmCache) // the zero value is an empty cache
 	run := func(t *testing.T, cfg Config, computed int) {
 		t.Helper()
 		before := cache.Computed()
