@@ -71,7 +71,7 @@ func RoundsTable(res *sim.Result) *plots.Table {
 // probabilities and transitions beside the model's, and the rounds; in
 // text and markdown a summary, then the rounds (every 20th in text). The
 // model's transitions are Fig. 1's matrix with simplified P_drop at the
-// n + 1 items of a lossless protocol run's network (protocolItems), at n
+// n + 1 items of a lossless protocol run's network (networkTransitions), at n
 // otherwise (sim.Measured.TransModel); p_drop_simplified and formula (1)
 // stay the paper's, at n.
 func WriteSim(w io.Writer, res *sim.Result, format string) error {
@@ -96,11 +96,9 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 	model, at := m.TransModel, ""
 	if c.Model == sim.Protocol && c.Loss == 0 {
 		// The protocol's network holds n + 1 items once d is inserted
-		// (N·c if N·c ≤ n: sim.ItemsAfterInsertion).
-		sh := c.Shuffle
-		sh.Items, _ = sim.ItemsAfterInsertion(c.Nodes, c.Shuffle)
-		if tm, err := approx.TransitionsFor(approx.Simplified, sh); err == nil {
-			model, at = tm, itemsText(c, sh.Items, 0)
+		// (N·c if N·c ≤ n).
+		if tm, items, err := networkTransitions(c); err == nil {
+			model, at = tm, itemsText(c, items, 0)
 		}
 	}
 	if format == "json" {
