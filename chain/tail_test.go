@@ -19,16 +19,20 @@ import (
 // the test fails unless they did (Stats.Retunes), and it fails if a
 // piece's law is installed one shuffle off its time (tried: P(T ≤ t)
 // moves by up to 10⁻⁴).
+// tailCases are the lossy chains whose level tails the tests cut into
+// pieces: two clocks, three losses, at N small enough to solve in one piece
+// too.
+var tailCases = []struct {
+	name string
+	cfg  Config
+}{
+	{"N=40/eps=0.3", Config{Nodes: 40, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, Time: gossip.Continuous, TMax: 20, Dt: 1, Level: 0.9, Loss: 0.3}},
+	{"N=40/eps=0.1/shuffles", Config{Nodes: 40, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}, Time: gossip.Shuffles, TMax: 20, Dt: 1, Level: 0.9, Loss: 0.1}},
+	{"N=12/eps=0.5", Config{Nodes: 12, Shuffle: gossip.Shuffle{Items: 50, Cache: 10, Exchange: 5}, Time: gossip.Continuous, TMax: 5, Dt: 0.5, Level: 1, Loss: 0.5}},
+}
+
 func TestTailPiecesAgainstOnePiece(t *testing.T) {
-	sh := gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}
-	for _, tc := range []struct {
-		name string
-		cfg  Config
-	}{
-		{"N=40/eps=0.3", Config{Nodes: 40, Shuffle: sh, Time: gossip.Continuous, TMax: 20, Dt: 1, Level: 0.9, Loss: 0.3}},
-		{"N=40/eps=0.1/shuffles", Config{Nodes: 40, Shuffle: sh, Time: gossip.Shuffles, TMax: 20, Dt: 1, Level: 0.9, Loss: 0.1}},
-		{"N=12/eps=0.5", Config{Nodes: 12, Shuffle: gossip.Shuffle{Items: 50, Cache: 10, Exchange: 5}, Time: gossip.Continuous, TMax: 5, Dt: 0.5, Level: 1, Loss: 0.5}},
-	} {
+	for _, tc := range tailCases {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
 			got, err := Solve(ctx, tc.cfg, Settings{retuneEvery: 64})

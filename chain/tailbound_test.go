@@ -4,8 +4,6 @@ import (
 	"context"
 	"math"
 	"testing"
-
-	"github.com/gossipkit/gossipkit/gossip"
 )
 
 // The bound of the level's tail, cut into pieces at lower rates, is made of
@@ -26,15 +24,7 @@ import (
 // l.killed, off by −5.5·10⁻¹⁶ at N = 40, ε = 0.3; a piece's window tail
 // left out of the solver's tails, off by −8.3·10⁻¹³).
 func TestTailBoundComposition(t *testing.T) {
-	sh := gossip.Shuffle{Items: 500, Cache: 100, Exchange: 50}
-	for _, tc := range []struct {
-		name string
-		cfg  Config
-	}{
-		{"N=40/eps=0.3", Config{Nodes: 40, Shuffle: sh, Time: gossip.Continuous, TMax: 20, Dt: 1, Level: 0.9, Loss: 0.3}},
-		{"N=40/eps=0.1/shuffles", Config{Nodes: 40, Shuffle: sh, Time: gossip.Shuffles, TMax: 20, Dt: 1, Level: 0.9, Loss: 0.1}},
-		{"N=12/eps=0.5", Config{Nodes: 12, Shuffle: gossip.Shuffle{Items: 50, Cache: 10, Exchange: 5}, Time: gossip.Continuous, TMax: 5, Dt: 0.5, Level: 1, Loss: 0.5}},
-	} {
+	for _, tc := range tailCases {
 		t.Run(tc.name, func(t *testing.T) {
 			led := &ledger{}
 			// Checked every 64 steps, the small chains lower their rate
