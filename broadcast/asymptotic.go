@@ -426,7 +426,7 @@ func (a *asym) law(ctx context.Context) (*Law, error) {
 	for len(pmf) > 1 && pmf[len(pmf)-1] == 0 {
 		pmf = pmf[:len(pmf)-1]
 	}
-	law := &Law{PMF: pmf, Messages: msgs / float64(M), Accuracy: NoAccuracy()}
+	law := (&Law{PMF: pmf, Messages: msgs / float64(M), Accuracy: NoAccuracy()}).noDeadline()
 	a.accuracy(law, lost)
 	return law, nil
 }

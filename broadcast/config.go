@@ -76,6 +76,10 @@ type Config struct {
 	// Confidence is P in (0, 1) for the smallest deadline met with
 	// probability P, and for feasibility; 0 means 0.95.
 	Confidence float64
+	// MaxMiss, in (0, 1) (0: none), is a target on PMiss: a setting is
+	// feasible only when the upper end of PMiss's interval is at most
+	// MaxMiss (Answer.Feasible).
+	MaxMiss float64
 	// Interval, in seconds (0: none), is the length of one round; answers
 	// are then also given in seconds.
 	Interval float64
@@ -126,6 +130,7 @@ var (
 	Budget       = gossip.Param{Field: "Budget", Symbol: "B", Meaning: "transmit budget of push", Range: "0..1048576 (0: no limit)", Lo: gossip.AtLeast(0), Hi: gossip.AtMost(MaxBudget)}
 	Level        = gossip.Param{Field: "Level", Symbol: "L", Meaning: "coverage level", Range: "(0, 1]", Lo: gossip.Above(0), Hi: gossip.AtMost(1)}
 	Deadline     = gossip.Param{Field: "Deadline", Symbol: "D", Meaning: "deadline", Unit: "rounds", Range: "≥ 0 (0: none)", Lo: gossip.AtLeast(0)}
+	MaxMiss      = gossip.Param{Field: "MaxMiss", Symbol: "P_miss", Meaning: "largest acceptable chance that some live node is never informed", Range: "(0, 1) (0: none)", Lo: gossip.AtLeast(0), Hi: gossip.Below(1)}
 	Confidence   = gossip.Param{Field: "Confidence", Symbol: "P", Meaning: "confidence", Range: "(0, 1) (0: 0.95)", Default: "0.95", Lo: gossip.AtLeast(0), Hi: gossip.Below(1)}
 	Interval     = gossip.Param{Field: "Interval", Meaning: "length of a round", Unit: "seconds", Range: "≥ 0 (0: none)", Lo: gossip.AtLeast(0)}
 	MessageBytes = gossip.Param{Field: "MessageBytes", Meaning: "bytes of one message", Range: "0..2^30 (0: none)", Lo: gossip.AtLeast(0), Hi: gossip.AtMost(1 << 30)}
@@ -156,7 +161,7 @@ func (c Config) Validate() error {
 	for _, p := range []struct {
 		param gossip.Param
 		v     float64
-	}{{Level, c.Level}, {Deadline, c.Deadline}, {Confidence, c.Confidence}, {Interval, c.Interval}} {
+	}{{Level, c.Level}, {Deadline, c.Deadline}, {Confidence, c.Confidence}, {MaxMiss, c.MaxMiss}, {Interval, c.Interval}} {
 		if err := p.param.Check("broadcast", "Config", p.v); err != nil {
 			return err
 		}

@@ -18,25 +18,33 @@ type engine struct {
 	seed    uint64
 	N, M, k int
 	R, last int // rounds a node pushes (0: no budget), transmits of its last
-	eps     float64
-	cont    bool // push with a budget: run on past T_L for the residue
-	r       *rng.Rand
-	ctx     context.Context
-	err     error
-	hit     []uint64
-	newly   int
-	picks   []int
-	stamp   []uint32
-	cur     uint32
-	cum     []float64
-	tail    []float64
-	cohort  []int // with a budget: cohort[c mod (R+1)], the nodes informed in round c
-	work    int   // draws left before the next check of ctx
+	// watch is the number of watched live nodes (runWatched; 0 in run):
+	// they are never informed and are not among the positions, so live =
+	// M − watch nodes are tracked and a push draws its peers among the
+	// pool = N − 1 − watch others that are not watched.
+	watch, live, pool int
+	qlog              []float64   // qlog[t]: log q(t), the chance a sender of t transmits informs no watched node
+	qmix              [][]float64 // qmix[t][j]: P(j watched nodes among its t peers | none informed)
+	tailMix, hbuf     []float64
+	eps               float64
+	cont              bool // push with a budget: run on past T_L for the residue
+	r                 *rng.Rand
+	ctx               context.Context
+	err               error
+	hit               []uint64
+	newly             int
+	picks             []int
+	stamp             []uint32
+	cur               uint32
+	cum               []float64
+	tail              []float64
+	cohort            []int // with a budget: cohort[c mod (R+1)], the nodes informed in round c
+	work              int   // draws left before the next check of ctx
 }
 
 func newEngine(cfg Config, seed uint64) *engine {
 	M := cfg.Live()
-	e := &engine{cfg: cfg, seed: seed, N: cfg.Nodes, M: M, k: cfg.Fanout, eps: cfg.Loss,
+	e := &engine{cfg: cfg, seed: seed, N: cfg.Nodes, M: M, k: cfg.Fanout, eps: cfg.Loss, live: M, pool: cfg.Nodes - 1,
 		cont: cfg.Protocol == Push && cfg.Budget > 0, hit: make([]uint64, (M+63)/64), picks: make([]int, 0, 16)}
 	if cfg.Budget > 0 {
 		e.R = rounds(cfg.Budget, cfg.Fanout)
@@ -92,8 +100,13 @@ func (e *engine) run(ctx context.Context, index int) (Replication, error) {
 		rep.T = 0
 	}
 	pushes, pulls := cfg.Protocol.pushes(), cfg.Protocol.pulls()
+	// Messages by the stopping rules (package doc): every pull request
+	// and reply until each live node is informed, the pushes of a budget
+	// all (B from each informed node, added at the end), and without a
+	// budget the pushes of rounds 1..T_L.
+	var pushMsgs int64
 	for r := 1; ; r++ {
-		if rep.T >= 0 && !e.cont || u == 0 {
+		if u == 0 || rep.T >= 0 && !e.cont && !pulls {
 			break
 		}
 		// The senders: every informed node without a budget; with one,
@@ -122,22 +135,21 @@ func (e *engine) run(ctx context.Context, index int) (Replication, error) {
 			msgs += int64(u)*int64(e.k) + e.pull(u)
 		}
 		if full > 0 {
-			msgs += int64(full) * int64(e.k)
+			if e.R == 0 && rep.T < 0 {
+				pushMsgs += int64(full) * int64(e.k)
+			}
 			e.push(full, e.k, u)
 		}
 		if lastG > 0 {
-			msgs += int64(lastG) * int64(e.last)
 			e.push(lastG, e.last, u)
 		}
 		if e.err != nil {
 			return rep, e.err
 		}
-		if rep.T < 0 {
-			if rep.Messages > math.MaxInt64-msgs {
-				return rep, fmt.Errorf("broadcast: replication %d: the message count passes 2^63", index)
-			}
-			rep.Messages += msgs
+		if rep.Messages > math.MaxInt64/2-msgs || pushMsgs > math.MaxInt64/2 {
+			return rep, fmt.Errorf("broadcast: replication %d: the message count passes 2^62", index)
 		}
+		rep.Messages += msgs
 		u -= e.newly
 		if e.R > 0 {
 			*ring(r) = e.newly
@@ -156,6 +168,11 @@ func (e *engine) run(ctx context.Context, index int) (Replication, error) {
 	if e.cont {
 		rep.Missed = u
 	}
+	if e.R > 0 {
+		// Every informed live node spends its whole budget.
+		pushMsgs = int64(e.M-u) * int64(e.cfg.Budget)
+	}
+	rep.Messages += pushMsgs
 	return rep, nil
 }
 
@@ -245,33 +262,15 @@ func (e *engine) push(c, t, u int) {
 	if u == 0 {
 		return
 	}
-	pool := e.N - 1
+	pool := e.pool
+	if e.watch > 0 {
+		e.pushWatched(c, t, u)
+		return
+	}
 	if t <= maxTable {
 		e.pushTable(t, u, pool)
-		tail := e.tail
-		if tail[1] >= sparse || c < 16 {
-			for range c {
-				if !e.spend(1) {
-					return
-				}
-				if f := e.r.Float64(); f < tail[1] {
-					e.place(largest(tail, f), u)
-				}
-			}
-			return
-		}
-		lq0 := math.Log1p(-tail[1])
-		for i := -1; ; {
-			g := e.skip(lq0)
-			if g >= float64(c-1-i) {
-				return
-			}
-			i += int(g) + 1
-			if !e.spend(1 + t) {
-				return
-			}
-			e.place(largest(tail, e.r.Float64()*tail[1]), u)
-		}
+		e.pushByTable(c, t, u)
+		return
 	}
 	lq0, p1 := noHit(t, u, pool)
 	if p1 >= sparse || c < 16 {
@@ -297,6 +296,36 @@ func (e *engine) push(c, t, u int) {
 		}
 		j := e.first()
 		e.deliver(e.more(j+1, t, 1, u, pool), u)
+	}
+}
+
+// pushByTable runs c senders of t transmits whose delivered count D has
+// the law e.tail (pushTable): each draws D by inversion, and when most
+// deliver nothing they are jumped over by geometric draws.
+func (e *engine) pushByTable(c, t, u int) {
+	tail := e.tail
+	if tail[1] >= sparse || c < 16 {
+		for range c {
+			if !e.spend(1) {
+				return
+			}
+			if f := e.r.Float64(); f < tail[1] {
+				e.place(largest(tail, f), u)
+			}
+		}
+		return
+	}
+	lq0 := math.Log1p(-tail[1])
+	for i := -1; ; {
+		g := e.skip(lq0)
+		if g >= float64(c-1-i) {
+			return
+		}
+		i += int(g) + 1
+		if !e.spend(1 + t) {
+			return
+		}
+		e.place(largest(tail, e.r.Float64()*tail[1]), u)
 	}
 }
 
@@ -409,7 +438,7 @@ func (e *engine) place(d, u int) {
 // pull runs the u askers (positions 0..u−1) against the M − u informed
 // nodes and returns the replies sent.
 func (e *engine) pull(u int) int64 {
-	pool, good := e.N-1, e.M-u
+	pool, good := e.N-1, e.live-u
 	var replies int64
 	ask := func(i, a int) {
 		ok := false

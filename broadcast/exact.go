@@ -166,8 +166,8 @@ func ExactLaw(ctx context.Context, cfg Config) (*Law, error) {
 	if c := ExactCost(cfg); c > limit {
 		return nil, fmt.Errorf("broadcast: exact law: cost %.3g beyond %.0e (N = %d, budget %d): %w", c, limit, cfg.Nodes, cfg.Budget, ErrNotCovered)
 	}
-	if cfg.Target() <= 1 && cfg.Budget == 0 {
-		law := &Law{PMF: []float64{1}, Accuracy: NoAccuracy()}
+	if cfg.Target() <= 1 && cfg.Budget == 0 && !cfg.Protocol.pulls() && deadlineRounds(cfg) == 0 {
+		law := (&Law{PMF: []float64{1}, Accuracy: NoAccuracy()}).noDeadline()
 		law.Accuracy.Bound = 0
 		law.Accuracy.Note = "exact: the source alone meets the level (T_L = 0)"
 		return law, nil
@@ -181,6 +181,7 @@ func ExactLaw(ctx context.Context, cfg Config) (*Law, error) {
 
 type exactChain struct {
 	n1, M, k, kl, R, target int
+	B, D                    int // the budget and ⌊deadline⌋ (0: none)
 	eps                     float64
 	push, pull              bool
 	kern, kernL             [][]float64 // kern[m][d]: new hits of one sender, m unreached
@@ -196,7 +197,7 @@ type exactRow struct {
 }
 
 func newExactChain(cfg Config) *exactChain {
-	ch := &exactChain{n1: cfg.Nodes - 1, M: cfg.Live(), k: cfg.Fanout, target: cfg.Target(), eps: cfg.Loss,
+	ch := &exactChain{n1: cfg.Nodes - 1, M: cfg.Live(), k: cfg.Fanout, target: cfg.Target(), eps: cfg.Loss, B: cfg.Budget, D: deadlineRounds(cfg),
 		push: cfg.Protocol.pushes(), pull: cfg.Protocol.pulls(), rows: map[[3]int]exactRow{}}
 	if cfg.Budget > 0 {
 		ch.R = rounds(cfg.Budget, cfg.Fanout)
@@ -318,39 +319,58 @@ func (ch *exactChain) row(ctx context.Context, i, full, last int) (exactRow, err
 	return r, nil
 }
 
-// messages is the expected one-way messages of a round from i informed
-// with the given senders.
-func (ch *exactChain) messages(i, full, last int) float64 {
-	m := 0.0
-	if ch.push {
-		m += float64(full*ch.k + last*ch.kl)
+// pushMessages and pullMessages are the expected one-way messages of a
+// round from i informed with the given senders.
+func (ch *exactChain) pushMessages(full, last int) float64 {
+	if !ch.push {
+		return 0
 	}
-	if ch.pull {
-		U, k := float64(ch.M-i), float64(ch.k)
-		m += U*k + U*k*float64(i)/float64(ch.n1)*(1-ch.eps)
+	return float64(full*ch.k + last*ch.kl)
+}
+
+func (ch *exactChain) pullMessages(i int) float64 {
+	if !ch.pull {
+		return 0
 	}
-	return m
+	U, k := float64(ch.M-i), float64(ch.k)
+	return U*k + U*k*float64(i)/float64(ch.n1)*(1-ch.eps)
 }
 
 func (ch *exactChain) rounding(rounds int) float64 {
 	return float64(rounds) * (float64(ch.M)*float64(ch.k+3) + 10) * 1.2e-16
 }
 
-// law runs the chain without a budget.
+// law runs the chain without a budget: on the counts below the target for
+// T_L and its pushes, and with pulls on to M, for the requests and
+// replies that go on until every live node is informed.
 func (ch *exactChain) law(ctx context.Context) (*Law, error) {
 	M, target := ch.M, ch.target
+	top := target // the counts the chain follows: below top
+	if ch.pull || ch.D >= 1 {
+		top = M
+	}
 	dist := make([]float64, M+1)
 	next := make([]float64, M+1)
 	dist[1] = 1
 	pmf := []float64{0}
-	lost, msgs, remaining := 0.0, 0.0, 1.0
+	if target <= 1 {
+		pmf[0] = 1 // the source alone meets the level
+	}
+	lost, msgs, remaining, residueD := 0.0, 0.0, 1.0, 0.0
 	r := 0
-	for ; remaining >= exactTail && r < maxExactRounds; r++ {
+	for ; (remaining >= exactTail || r <= ch.D) && r < maxExactRounds; r++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		clear(next)
-		for i := 1; i < target; i++ {
+		reached := 0.0
+		if r+1 == ch.D+1 && ch.D >= 1 {
+			// dist is the law after round D.
+			for i, p := range dist {
+				residueD += p * float64(M-i) / float64(M)
+			}
+		}
+		for i := 1; i < top; i++ {
 			p := dist[i]
 			if p == 0 {
 				continue
@@ -367,27 +387,37 @@ func (ch *exactChain) law(ctx context.Context) (*Law, error) {
 			if err != nil {
 				return nil, err
 			}
-			msgs += p * ch.messages(i, senders, 0)
+			msgs += p * ch.pullMessages(i)
+			if i < target {
+				msgs += p * ch.pushMessages(senders, 0)
+			}
 			lost += p * row.lost
 			dst := next[i+row.lo:]
 			for d, q := range row.p {
 				dst[d] += p * q
+				if i < target && i+row.lo+d >= target {
+					reached += p * q
+				}
 			}
 		}
-		reached := 0.0
-		for i := target; i <= M; i++ {
-			reached += next[i]
-			next[i] = 0
-		}
 		pmf = append(pmf, reached)
+		next[M] = 0 // every live node informed: the chain stops
 		remaining = 0
-		for _, p := range next {
+		for i, p := range next {
+			if i >= top {
+				next[i] = 0
+				continue
+			}
 			remaining += p
 		}
 		dist, next = next, dist
 	}
-	law := &Law{PMF: pmf, Messages: msgs / float64(M), Accuracy: NoAccuracy()}
+	law := (&Law{PMF: pmf, Messages: msgs / float64(M), Accuracy: NoAccuracy()}).noDeadline()
 	law.Accuracy.Bound = lost + remaining + ch.rounding(r)
+	if top < M && ch.D >= 1 {
+		residueD = math.NaN() // the counts above the target were not followed
+	}
+	law.setExact(ch.D, residueD)
 	law.Accuracy.Note = fmt.Sprintf("exact count chain; truncation (%.1e) and rounding: every probability within %.1e", lost+remaining, law.Accuracy.Bound)
 	return law, nil
 }
@@ -414,7 +444,8 @@ func (ch *exactChain) budgetLaw(ctx context.Context) (*Law, error) {
 	if target <= 1 {
 		pmf[0] = 1
 	}
-	lost, msgs, never, residue, pmiss := 0.0, 0.0, 0.0, 0.0, 0.0
+	lost, msgs, never, residue, pmiss, informedEnd, residueD := 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+	D := ch.D
 	remaining := 1.0
 	r := 0
 	for ; len(cur) > 0 && remaining >= exactTail && r < maxExactRounds; r++ {
@@ -448,9 +479,7 @@ func (ch *exactChain) budgetLaw(ctx context.Context) (*Law, error) {
 			if err != nil {
 				return nil, err
 			}
-			if i < target {
-				msgs += s.p * ch.messages(i, full, last)
-			}
+			msgs += s.p * ch.pullMessages(i)
 			lost += s.p * row.lost
 			for d, q := range row.p {
 				if q == 0 {
@@ -472,6 +501,7 @@ func (ch *exactChain) budgetLaw(ctx context.Context) (*Law, error) {
 						never += p
 					}
 					residue += p * float64(M-ni) / float64(M)
+					informedEnd += p * float64(ni)
 					if ni < M {
 						pmiss += p
 					}
@@ -487,13 +517,47 @@ func (ch *exactChain) budgetLaw(ctx context.Context) (*Law, error) {
 		}
 		pmf = append(pmf, reached)
 		remaining = 0
+		uncovered := 0.0 // Σ p·(M − i) over the states going on
 		for _, kk := range slices.Sorted(maps.Keys(next)) {
-			remaining += next[kk].p
+			s := next[kk]
+			remaining += s.p
+			i := 0
+			for _, n := range s.ages {
+				i += n
+			}
+			uncovered += s.p * float64(M-i) / float64(M)
+		}
+		if r+1 == D {
+			residueD = residue + uncovered
 		}
 		cur = next
 	}
-	law := &Law{PMF: pmf, Never: never, Residue: residue, PMiss: pmiss, Messages: msgs / float64(M), Accuracy: NoAccuracy()}
+	if D > r {
+		residueD = residue // stopped before the deadline
+	}
+	// Every informed live node spends its whole budget B.
+	msgs += float64(ch.B) * informedEnd
+	law := (&Law{PMF: pmf, Never: never, Residue: residue, PMiss: pmiss, Messages: msgs / float64(M), Accuracy: NoAccuracy()}).noDeadline()
 	law.Accuracy.Bound = lost + remaining + ch.rounding(r)
+	law.setExact(D, residueD)
 	law.Accuracy.Note = fmt.Sprintf("exact chain on the informed counts by transmits left (small N only); truncation (%.1e) and rounding: every probability within %.1e", lost+remaining, law.Accuracy.Bound)
 	return law, nil
+}
+
+// setExact states the chain's answers on misses: Residue and PMiss within
+// Bound (relative errors Bound/value, 0 for a value the protocol makes
+// exactly 0), ResidueDeadline within Bound where it was computed (D ≥ 1;
+// NaN otherwise), and PLate left to Answer (from the PMF and Bound).
+func (l *Law) setExact(D int, residueD float64) {
+	b := l.Accuracy.Bound
+	rel := func(v float64) float64 {
+		if v == 0 {
+			return 0
+		}
+		return b / v
+	}
+	l.ResidueRelErr, l.PMissRelErr = rel(l.Residue), rel(l.PMiss)
+	if D >= 1 && !math.IsNaN(residueD) {
+		l.ResidueDeadline, l.ResidueDeadlineRelErr = residueD, rel(residueD)
+	}
 }

@@ -114,8 +114,9 @@ func TestExactByHand(t *testing.T) {
 // once). The source's push arrives w.p. 1−ε (else the rumour stops with 2
 // of 3 uninformed); the new node's one push reaches the last node w.p.
 // (1−ε)/2. So PReach = (1−ε)²/2 with T_1 = 2, Residue = ε·2/3 +
-// (1−ε)(1 − (1−ε)/2)·1/3, PMiss = 1 − PReach; messages: the source's push,
-// and the second node's when it exists, over M = 3.
+// (1−ε)(1 − (1−ε)/2)·1/3, PMiss = 1 − PReach; messages: every informed node
+// spends its one transmit (the stopping rule), E[informed] = 1 + (1−ε) +
+// (1−ε)²/2, over M = 3.
 func TestExactBudgetByHand(t *testing.T) {
 	const eps = 0.2
 	cfg := Config{Nodes: 3, Fanout: 1, Budget: 1, Loss: eps, Level: 1}
@@ -139,7 +140,7 @@ func TestExactBudgetByHand(t *testing.T) {
 		{"never", l.Never, 1 - reach},
 		{"residue", l.Residue, eps*2/3 + (1-eps)*(1-(1-eps)/2)/3},
 		{"pmiss", l.PMiss, 1 - reach},
-		{"messages", l.Messages, (1 + (1 - eps)) / 3},
+		{"messages", l.Messages, (1 + (1 - eps) + (1-eps)*(1-eps)/2) / 3},
 	}
 	for _, c := range checks {
 		if math.Abs(c.got-c.want) > 1e-15 {

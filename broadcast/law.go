@@ -15,8 +15,21 @@ type Law struct {
 	// Never is P(T_L = ∞): no node can act before the level is reached.
 	Never float64
 	// Residue is the expected share of live nodes never informed, once no
-	// node can act; PMiss the probability that at least one is.
-	Residue, PMiss float64
+	// node can act (the chance that a given live node is never
+	// informed); PMiss the probability that at least one is.
+	// ResidueRelErr and PMissRelErr are the relative errors they are
+	// claimed to be within (a bound for a computed law, zValue standard
+	// errors for a Monte Carlo; 0 where the value is exact, NaN where no
+	// accuracy is stated).
+	Residue, PMiss             float64
+	ResidueRelErr, PMissRelErr float64
+	// ResidueDeadline is the chance that a given live node is not informed
+	// by the end of round ⌊D⌋ (D = Config.Deadline), and PLate = P(T_L >
+	// D), counting T_L = ∞, each with its relative error; NaN where the
+	// method does not give them (Answer then derives PLate from the
+	// law's CDF and its absolute accuracy).
+	ResidueDeadline, ResidueDeadlineRelErr float64
+	PLate, PLateRelErr                     float64
 	// Messages is the expected number of one-way messages per live node
 	// (package doc).
 	Messages float64
@@ -46,6 +59,14 @@ type Accuracy struct {
 	Note string
 }
 
+// noDeadline marks the deadline answers as not given by the method
+// (Answer derives PLate from the CDF).
+func (l *Law) noDeadline() *Law {
+	n := math.NaN()
+	l.ResidueDeadline, l.ResidueDeadlineRelErr, l.PLate, l.PLateRelErr = n, n, n, n
+	return l
+}
+
 // NoAccuracy is an Accuracy with every field NaN.
 func NoAccuracy() Accuracy {
 	n := math.NaN()
@@ -68,12 +89,23 @@ type Answer struct {
 	// TConfidence is the smallest r with P(T_L ≤ r) ≥ Confidence (NaN
 	// when PReach < Confidence).
 	TConfidence float64
-	// PDeadline is P(T_L ≤ Deadline) (NaN without a deadline); Feasible
-	// is PDeadline ≥ Confidence (false without a deadline).
-	PDeadline float64
-	Feasible  bool
-	// Residue, PMiss and Messages as in Law.
-	Residue, PMiss, Messages float64
+	// PDeadline is P(T_L ≤ Deadline) (NaN without a deadline) and PLate =
+	// 1 − PDeadline = P(T_L > Deadline), computed directly so that a
+	// chance near 0 keeps its digits, with PLateRelErr its relative error.
+	PDeadline, PLate, PLateRelErr float64
+	// Feasible: the setting meets every target asked, each judged on the
+	// end of its interval that is least favourable: with a deadline, the
+	// lower end of P(T_L ≤ D), 1 − PLate·(1 + PLateRelErr), is at least
+	// Confidence; with MaxMiss, the upper end of PMiss, PMiss·(1 +
+	// PMissRelErr), is at most MaxMiss. False where no target is asked.
+	Feasible bool
+	// Residue, PMiss and Messages as in Law, with the relative errors
+	// Residue and PMiss are claimed to be within; ResidueDeadline the
+	// chance that a given live node is not informed by the deadline (NaN
+	// without one).
+	Residue, PMiss, Messages               float64
+	ResidueRelErr, PMissRelErr             float64
+	ResidueDeadline, ResidueDeadlineRelErr float64
 	// Seconds is Mean·Interval and TConfidenceSeconds TConfidence·Interval
 	// (NaN without an interval).
 	Seconds, TConfidenceSeconds float64
@@ -94,9 +126,11 @@ type Answer struct {
 func (l *Law) Answer(cfg Config) Answer {
 	nan := math.NaN()
 	if l == nil {
-		l = &Law{Residue: nan, PMiss: nan, Messages: nan, Accuracy: NoAccuracy()}
+		l = (&Law{Residue: nan, PMiss: nan, ResidueRelErr: nan, PMissRelErr: nan, Messages: nan, Accuracy: NoAccuracy()}).noDeadline()
 	}
 	a := Answer{Fanout: cfg.Fanout, Budget: cfg.Budget, Residue: l.Residue, PMiss: l.PMiss, Messages: l.Messages,
+		ResidueRelErr: l.ResidueRelErr, PMissRelErr: l.PMissRelErr, ResidueDeadline: nan, ResidueDeadlineRelErr: nan,
+		PLate: nan, PLateRelErr: nan,
 		Mean: nan, SD: nan, Q05: nan, Q25: nan, Q50: nan, Q75: nan, Q95: nan, TConfidence: nan, PDeadline: nan,
 		Seconds: nan, TConfidenceSeconds: nan, BytesPerNode: nan, BytesPerNodePerSecond: nan, Accuracy: l.Accuracy}
 	reach := 0.0
@@ -125,8 +159,16 @@ func (l *Law) Answer(cfg Config) Answer {
 	a.TConfidence = l.quantile(conf)
 	if cfg.Deadline > 0 {
 		a.PDeadline = l.CDF(cfg.Deadline)
-		a.Feasible = a.PDeadline >= conf
+		a.PLate, a.PLateRelErr = l.PLate, l.PLateRelErr
+		if math.IsNaN(a.PLate) {
+			a.PLate, a.PLateRelErr = l.late(cfg.Deadline)
+		}
+		if !math.IsNaN(a.PLate) {
+			a.PDeadline = 1 - a.PLate
+		}
+		a.ResidueDeadline, a.ResidueDeadlineRelErr = l.ResidueDeadline, l.ResidueDeadlineRelErr
 	}
+	a.Feasible = feasible(cfg, a)
 	if cfg.Interval > 0 {
 		a.Seconds, a.TConfidenceSeconds = a.Mean*cfg.Interval, a.TConfidence*cfg.Interval
 	}
@@ -140,6 +182,63 @@ func (l *Law) Answer(cfg Config) Answer {
 		l.sampleErrors(&a, cfg)
 	}
 	return a
+}
+
+// feasible is Answer.Feasible's rule.
+func feasible(cfg Config, a Answer) bool {
+	if cfg.Deadline <= 0 && cfg.MaxMiss <= 0 {
+		return false
+	}
+	if cfg.Deadline > 0 {
+		lo := 1 - a.PLate*(1+a.PLateRelErr)
+		if a.PLate == 0 {
+			lo = 1
+		}
+		if !(lo >= cfg.ConfidenceOrDefault()) {
+			return false
+		}
+	}
+	if cfg.MaxMiss > 0 {
+		hi := a.PMiss * (1 + a.PMissRelErr)
+		if a.PMiss == 0 && a.PMissRelErr == 0 {
+			hi = 0
+		}
+		if !(hi <= cfg.MaxMiss) {
+			return false
+		}
+	}
+	return true
+}
+
+// late is P(T_L > t) summed from the tail (Never and the PMF past t), and
+// its relative error from the law's absolute accuracy (Bound or DevP);
+// NaN for a law without one (a Monte Carlo law states its own).
+func (l *Law) late(t float64) (p, rel float64) {
+	abs := l.Accuracy.Bound
+	if math.IsNaN(abs) {
+		abs = l.Accuracy.DevP
+	}
+	if l.Reps > 0 || math.IsNaN(abs) {
+		return math.NaN(), math.NaN()
+	}
+	p = l.Never
+	for r := len(l.PMF) - 1; r >= 0 && float64(r) > t; r-- {
+		p += l.PMF[r]
+	}
+	// The mass the law does not hold (past its last round) is late too;
+	// it is within the bound.
+	tot := l.Never
+	for _, q := range l.PMF {
+		tot += q
+	}
+	if tot < 1 {
+		p += 1 - tot
+	}
+	p = min(p, 1)
+	if p == 0 {
+		return 0, math.Inf(1)
+	}
+	return p, abs / p
 }
 
 // CDF is P(T_L ≤ t), T_L = ∞ counted as larger than every t; NaN for a

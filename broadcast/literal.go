@@ -125,10 +125,12 @@ func (l *literal) run(ctx context.Context, index int) (Replication, error) {
 	u := l.M - 1
 	work := checkEvery // draws, about, before the next check of ctx
 	for round := 1; ; round++ {
-		if rep.T >= 0 && !cont || u == 0 {
-			break
-		}
-		if !pulls && len(l.senders) == 0 {
+		// Go on while a rule still sends (package doc): pulls until every
+		// live node is informed, a budget until it is spent, pushes
+		// without a budget until T_L.
+		asking := pulls && u > 0
+		spending := budget > 0 && len(l.senders) > 0
+		if !asking && !spending && (rep.T >= 0 || len(l.senders) == 0) {
 			break
 		}
 		if (round%64 == 0 || l.N > 1<<12) && ctx.Err() != nil {
@@ -186,7 +188,9 @@ func (l *literal) run(ctx context.Context, index int) (Replication, error) {
 				}
 				l.peers(r, int(s), t)
 				for _, p := range l.picks {
-					msgs++
+					if budget > 0 || rep.T < 0 {
+						msgs++
+					}
 					lp := lost()
 					if l.trace != nil {
 						l.trace(event{round, evPush, int(s), int(p), lp})
@@ -210,12 +214,10 @@ func (l *literal) run(ctx context.Context, index int) (Replication, error) {
 				}
 			}
 		}
-		if rep.T < 0 {
-			if rep.Messages > math.MaxInt64-msgs {
-				return rep, fmt.Errorf("broadcast: replication %d: the message count passes 2^63", index)
-			}
-			rep.Messages += msgs
+		if rep.Messages > math.MaxInt64-msgs {
+			return rep, fmt.Errorf("broadcast: replication %d: the message count passes 2^63", index)
 		}
+		rep.Messages += msgs
 		u -= len(l.fresh)
 		if rep.T < 0 && l.M-u >= target {
 			rep.T = round

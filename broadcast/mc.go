@@ -72,6 +72,32 @@ type Replication struct {
 	// when no node can act (push with a budget), else 0 (every live node
 	// is informed eventually, with probability 1).
 	Missed int `json:"missed"`
+	// W1 and W2 are the values of the watched runs of the same index
+	// (rare.go) with one and two watched nodes: the chance that they are
+	// never informed, with a budget on push alone (else 0, unused), and
+	// W1Deadline, W2Deadline the chance that they are not informed by the
+	// deadline (0 without one). Run where NeedWatched.
+	W1         float64 `json:"w1,omitempty"`
+	W2         float64 `json:"w2,omitempty"`
+	W1Deadline float64 `json:"w1_deadline,omitempty"`
+	W2Deadline float64 `json:"w2_deadline,omitempty"`
+}
+
+// NeedWatched reports whether Simulate runs the watched runs for cfg
+// (rare.go): for push alone with a budget (the chance a node is never
+// informed) and for a deadline of at least one round (the chance it is
+// not informed by then). Elsewhere every live node is informed eventually
+// and by round 0 only the source is.
+func NeedWatched(cfg Config) bool {
+	return cfg.Protocol == Push && cfg.Budget > 0 || deadlineRounds(cfg) >= 1
+}
+
+// deadlineRounds is ⌊D⌋: T_L ≤ D holds for whole rounds up to ⌊D⌋.
+func deadlineRounds(cfg Config) int {
+	if !(cfg.Deadline >= 1) {
+		return 0
+	}
+	return int(math.Min(math.Floor(cfg.Deadline), MaxLawRounds))
 }
 
 // Sample is the outcome of Simulate: the replications it ran, in
@@ -102,9 +128,9 @@ const MaxLawRounds = 1 << 26
 // Note says why.
 func (s *Sample) Law() *Law {
 	if s == nil {
-		return &Law{Accuracy: NoAccuracy()}
+		return (&Law{Accuracy: NoAccuracy()}).noDeadline()
 	}
-	l := &Law{Reps: len(s.Reps), Accuracy: NoAccuracy()}
+	l := (&Law{Reps: len(s.Reps), Accuracy: NoAccuracy()}).noDeadline()
 	R := len(s.Reps)
 	if R == 0 {
 		return l
@@ -116,12 +142,13 @@ func (s *Sample) Law() *Law {
 			nan := math.NaN()
 			acc := NoAccuracy()
 			acc.Note = fmt.Sprintf("no law: replication %d has T_L = %d, outside −1..%d", r.Index, r.T, MaxLawRounds)
-			return &Law{Residue: nan, PMiss: nan, Messages: nan, MessagesSD: nan, Accuracy: acc}
+			return (&Law{Residue: nan, PMiss: nan, ResidueRelErr: nan, PMissRelErr: nan, Messages: nan, MessagesSD: nan, Accuracy: acc}).noDeadline()
 		}
 		maxT = max(maxT, r.T)
 	}
 	hist := make([]int, maxT+1)
-	never, miss := 0, 0
+	never, miss, late := 0, 0, 0
+	D := deadlineRounds(s.Config)
 	var resid float64
 	msgs := make([]float64, 0, R)
 	for _, r := range s.Reps {
@@ -129,6 +156,9 @@ func (s *Sample) Law() *Law {
 			never++
 		} else {
 			hist[r.T]++
+		}
+		if r.T < 0 || r.T > D {
+			late++
 		}
 		if r.Missed > 0 {
 			miss++
@@ -144,12 +174,26 @@ func (s *Sample) Law() *Law {
 	l.Never = float64(never) / fR
 	l.PMiss = float64(miss) / fR
 	l.Residue = resid / fR
+	if s.Config.Protocol == Push && s.Config.Budget > 0 {
+		l.ResidueRelErr, l.PMissRelErr = math.Inf(1), wilson(miss, R).relErr()
+	} else {
+		l.ResidueRelErr, l.PMissRelErr = 0, 0 // every live node is informed eventually
+	}
+	if s.Config.Deadline > 0 {
+		l.PLate, l.PLateRelErr = split(wilson(late, R))
+	}
+	if NeedWatched(s.Config) {
+		s.watchedLaw(l, miss, late)
+	}
 	l.Messages, l.MessagesSD = stats.MeanSD(msgs)
 	engine := "draws only the messages that can change a node's state"
 	if s.Literal {
 		engine = "literal, message by message"
 	}
 	l.Accuracy.Note = fmt.Sprintf("Monte Carlo, %d replications of seed %d (engine: %s); standard errors in the fields SE*", R, s.Seed, engine)
+	if NeedWatched(s.Config) {
+		l.Accuracy.Note += fmt.Sprintf("; the chances of a miss from %d watched runs of one and of two live nodes (conditional Monte Carlo), each within its *_rel_err (%d standard errors)", R, zValue)
+	}
 	return l
 }
 
@@ -292,6 +336,7 @@ func Simulate(ctx context.Context, cfg Config, set SimSettings) (*Sample, error)
 		}
 	}
 	s := &Sample{Config: cfg, Seed: set.Seed, Total: set.Reps, Literal: set.Literal, Reps: make([]Replication, len(idx))}
+	watched, D := NeedWatched(cfg), deadlineRounds(cfg)
 	err := parallel.For(ctx, len(idx), set.Workers, func() func(context.Context, int) error {
 		var run func(context.Context, int) (Replication, error)
 		if set.Literal {
@@ -299,8 +344,18 @@ func Simulate(ctx context.Context, cfg Config, set SimSettings) (*Sample, error)
 		} else {
 			run = newEngine(cfg, set.Seed).run
 		}
+		var w1, w2 *engine
+		if watched {
+			w1 = newWatchEngine(cfg, set.Seed, 1)
+			if cfg.Live() >= 3 {
+				w2 = newWatchEngine(cfg, set.Seed, 2)
+			}
+		}
 		return func(ctx context.Context, j int) error {
 			rep, err := run(ctx, idx[j])
+			if err == nil && watched {
+				err = rep.watched(ctx, w1, w2, idx[j], D)
+			}
 			s.Reps[j] = rep
 			return err
 		}
@@ -309,6 +364,29 @@ func Simulate(ctx context.Context, cfg Config, set SimSettings) (*Sample, error)
 		return nil, err
 	}
 	return s, nil
+}
+
+// watched fills the values of the watched runs of index (w2 nil: fewer
+// than two live nodes besides the source).
+func (rep *Replication) watched(ctx context.Context, w1, w2 *engine, index, D int) error {
+	zero := func(x float64) float64 {
+		if math.IsNaN(x) {
+			return 0
+		}
+		return x
+	}
+	end, byD, err := w1.runWatched(ctx, index, D)
+	if err != nil {
+		return err
+	}
+	rep.W1, rep.W1Deadline = zero(end), zero(byD)
+	if w2 != nil {
+		if end, byD, err = w2.runWatched(ctx, index, D); err != nil {
+			return err
+		}
+		rep.W2, rep.W2Deadline = zero(end), zero(byD)
+	}
+	return nil
 }
 
 // MergeError is a set of samples or parts that cannot be merged (the type

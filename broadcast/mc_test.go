@@ -117,29 +117,39 @@ func TestSmallByHand(t *testing.T) {
 		{name: "pull N=3 one failed", cfg: Config{Nodes: 3, Protocol: Pull, Fanout: 1, Loss: eps, Failed: 0.5, Level: 1},
 			pmf: geometric(a * a / 2), msgs: (1 + a/2) / (a * a / 2) / 2},
 		// B = 1: the source's one push arrives with probability a
-		// (otherwise no node can act: T = ∞, 2 missed, 1 message); then the
-		// node it informed pushes once, to the last one with probability
-		// 1/2, arriving with probability a: T = 2 with probability a²/2,
-		// else 1 missed; 2 messages. Residue (2ε + a(1 − a/2))/3, PMiss
-		// 1 − a²/2, E[messages] = ε + 2a.
+		// (otherwise no node can act: T = ∞, 2 missed); then the node it
+		// informed pushes once, to the last one with probability 1/2,
+		// arriving with probability a: T = 2 with probability a²/2, else 1
+		// missed. Residue (2ε + a(1 − a/2))/3, PMiss 1 − a²/2; every
+		// informed node spends its budget, so E[messages] = E[informed] =
+		// 1 + a + a²/2.
 		{name: "push N=3 budget 1", cfg: Config{Nodes: 3, Protocol: Push, Fanout: 1, Loss: eps, Budget: 1, Level: 1},
 			pmf: func(r int) float64 {
 				if r == 2 {
 					return a * a / 2
 				}
 				return 0
-			}, never: 1 - a*a/2, msgs: (eps + 2*a) / 3, residue: (2*eps + a*(1-a/2)) / 3, pmiss: 1 - a*a/2},
+			}, never: 1 - a*a/2, msgs: (1 + a + a*a/2) / 3, residue: (2*eps + a*(1-a/2)) / 3, pmiss: 1 - a*a/2},
 		// Level 1/2: ⌈1.5⌉ = 2 informed, the first success: Geometric(a).
 		{name: "push N=3 level 1/2", cfg: Config{Nodes: 3, Protocol: Push, Fanout: 1, Loss: eps, Level: 0.5},
 			pmf: geometric(a), msgs: 1 / a / 3},
-		// ⌈0.3·3⌉ = 1: the source alone; T = 0, no message.
+		// ⌈0.3·3⌉ = 1: the source alone; T = 0. The two others still ask
+		// until informed (package doc): with one informed, each asks the
+		// source with probability 1/2 and succeeds with s = a²/2, sending
+		// 1 + a/2 messages a round on average; with two informed the last
+		// one succeeds with a² and sends 1 + a a round, E₂ = (1 + a)/a²
+		// (Wald); by the first step E₁ = 2(1 + a/2) + (1−s)²E₁ +
+		// 2s(1−s)E₂.
 		{name: "level reached at 0", cfg: Config{Nodes: 3, Protocol: Pull, Fanout: 1, Loss: eps, Level: 0.3},
 			pmf: func(r int) float64 {
 				if r == 0 {
 					return 1
 				}
 				return 0
-			}, msgs: 0},
+			}, msgs: func() float64 {
+				s, e2 := a*a/2, (1+a)/(a*a)
+				return (2 + a + 2*s*(1-s)*e2) / (1 - (1-s)*(1-s)) / 3
+			}()},
 		// Fanout N − 1, no loss: the source pushes to all 49 others in
 		// round 1; every uninformed node asks all 49 others, the source
 		// among them, which replies: T = 1, messages 49 (push), 49·49 + 49
@@ -427,8 +437,15 @@ func checkTrace(cfg Config, state []uint8, evs []event, rep Replication) string 
 				informed[ev.to] = r
 			}
 		}
+		// The stopping rules (package doc): every request and reply, every
+		// push of a budget, and without a budget the pushes of rounds
+		// 1..T_L.
+		for _, ev := range round {
+			if ev.kind != evPush || B > 0 || T < 0 {
+				counted++
+			}
+		}
 		if T < 0 {
-			counted += int64(len(round))
 			n := 0
 			for _, x := range informed {
 				if x >= 0 {
@@ -454,6 +471,14 @@ func checkTrace(cfg Config, state []uint8, evs []event, rep Replication) string 
 			return "the level was never reached without a budget"
 		}
 		missed = 0
+	}
+	for v := range N {
+		if B > 0 && cfg.Protocol.pushes() && informed[v] >= 0 && left[v] != 0 {
+			return fmt.Sprintf("node %d stopped with %d of its budget %d left", v, left[v], B)
+		}
+		if cfg.Protocol.pulls() && state[v] != stFailed && informed[v] < 0 {
+			return fmt.Sprintf("live node %d stopped asking uninformed", v)
+		}
 	}
 	if rep.T != T || rep.Messages != counted || rep.Missed != missed {
 		return fmt.Sprintf("replication says T=%d, %d messages, %d missed; the trace T=%d, %d, %d", rep.T, rep.Messages, rep.Missed, T, counted, missed)
@@ -896,21 +921,24 @@ func TestCancelWide(t *testing.T) {
 // TestSampleLaw checks Sample.Law on a sample written by hand: 4
 // replications of a configuration with M = 10 live nodes (N = 12,
 // ⌊0.2·11⌋ = 2 failed), T = 2, 2, 5, ∞; missed 0, 0, 1, 4; messages 10,
-// 20, 30, 40. PMF: P(2) = 1/2, P(5) = 1/4; Never 1/4; PMiss 1/2; Residue
-// (0.1 + 0.4)/4 = 0.125; Messages per live node (1 + 2 + 3 + 4)/4 = 2.5,
-// sd √(((1.5)² + (0.5)²)·2/3) = √(5/3).
+// 20, 30, 40; watched values W1 0, 0, 0.2, 0.6. PMF: P(2) = 1/2, P(5) =
+// 1/4; Never 1/4; PMiss 1/2 (two of four missed someone: the plain count,
+// whose Wilson interval is narrower than the Bonferroni bracket of these
+// W1 and W2 = 0); Residue from the watched runs, (M−1)/M·mean W1 = 0.9·0.2
+// = 0.18; Messages per live node (1 + 2 + 3 + 4)/4 = 2.5, sd
+// √(((1.5)² + (0.5)²)·2/3) = √(5/3).
 func TestSampleLaw(t *testing.T) {
 	cfg := Config{Nodes: 12, Protocol: Push, Fanout: 2, Failed: 0.2, Budget: 2, Level: 1}
 	s := &Sample{Config: cfg, Total: 4, Reps: []Replication{
 		{Index: 0, T: 2, Messages: 10}, {Index: 1, T: 2, Messages: 20},
-		{Index: 2, T: 5, Messages: 30, Missed: 1}, {Index: 3, T: -1, Messages: 40, Missed: 4}}}
+		{Index: 2, T: 5, Messages: 30, Missed: 1, W1: 0.2}, {Index: 3, T: -1, Messages: 40, Missed: 4, W1: 0.6}}}
 	l := s.Law()
 	want := []float64{0, 0, 0.5, 0, 0, 0.25}
 	if fmt.Sprint(l.PMF) != fmt.Sprint(want) || l.Never != 0.25 || l.PMiss != 0.5 || l.Reps != 4 {
 		t.Errorf("PMF %v Never %g PMiss %g Reps %d", l.PMF, l.Never, l.PMiss, l.Reps)
 	}
 	// 1e-15: the float rounding of sums of four terms.
-	if math.Abs(l.Residue-0.125) > 1e-15 || math.Abs(l.Messages-2.5) > 1e-15 || math.Abs(l.MessagesSD-math.Sqrt(5.0/3)) > 1e-15 {
+	if math.Abs(l.Residue-0.18) > 1e-15 || math.Abs(l.Messages-2.5) > 1e-15 || math.Abs(l.MessagesSD-math.Sqrt(5.0/3)) > 1e-15 {
 		t.Errorf("Residue %g Messages %g MessagesSD %g", l.Residue, l.Messages, l.MessagesSD)
 	}
 	if a := l.Answer(cfg); !(math.Abs(a.Accuracy.SEMessages-math.Sqrt(5.0/3)/2) < 1e-15) || math.Abs(a.PReach-0.75) > 1e-15 {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/enum"
@@ -88,8 +89,13 @@ type Design struct {
 	// the smallest TConfidence, ties to fewer messages, then to the
 	// earlier row; Cheapest the feasible row with the fewest expected
 	// messages, ties to the smaller TConfidence, then to the earlier row.
-	// −1 when no row qualifies.
+	// −1 when no row qualifies. With a deadline or MaxMiss, the rows
+	// that qualify are the feasible ones (Answer.Feasible).
 	Best, Cheapest int
+	// Smallest lists, for each fanout with a feasible row, in the order
+	// of the rows, the pair {fanout, smallest feasible budget} (budget 0,
+	// no limit, counts as the largest); nil without a target.
+	Smallest [][2]int
 }
 
 // Solve computes the answer for cfg.Fanout and cfg.Budget.
@@ -156,8 +162,19 @@ func NewDesign(cfg Config, rows []Answer) *Design {
 const MaxReps = 10_000_000
 
 func (d *Design) pick() {
+	targets := d.Config.Deadline > 0 || d.Config.MaxMiss > 0
+	d.Smallest = nil
 	for i, r := range d.Rows {
-		if math.IsNaN(r.TConfidence) || d.Config.Deadline > 0 && !r.Feasible {
+		if targets && r.Feasible {
+			j := slices.IndexFunc(d.Smallest, func(s [2]int) bool { return s[0] == r.Fanout })
+			switch {
+			case j < 0:
+				d.Smallest = append(d.Smallest, [2]int{r.Fanout, r.Budget})
+			case r.Budget > 0 && (d.Smallest[j][1] == 0 || r.Budget < d.Smallest[j][1]):
+				d.Smallest[j][1] = r.Budget
+			}
+		}
+		if math.IsNaN(r.TConfidence) && d.Config.MaxMiss <= 0 || targets && !r.Feasible {
 			continue
 		}
 		if b := d.Best; b < 0 || r.TConfidence < d.Rows[b].TConfidence ||
@@ -197,6 +214,16 @@ func solveOne(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if method != MonteCarlo && NeedWatched(cfg) {
+		if law, err = supplement(ctx, cfg, set, law); err != nil {
+			return nil, err
+		}
+	}
+	if set.Method == Auto && NeedWatched(cfg) {
+		if law, err = refine(ctx, cfg, set, law); err != nil {
+			return nil, err
+		}
 	}
 	a := law.Answer(cfg)
 	a.Method = method

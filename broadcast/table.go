@@ -17,7 +17,8 @@ func (d *Design) Table() (t *plots.Table, short int) {
 		d = &Design{}
 	}
 	c := d.Config
-	keys := []string{"fanout", "budget", "method", "p_reach", "mean", "sd", "q05", "q25", "q50", "q75", "q95", "t_confidence", "p_deadline", "feasible", "residue", "p_miss", "messages_per_node"}
+	keys := []string{"fanout", "budget", "method", "p_reach", "mean", "sd", "q05", "q25", "q50", "q75", "q95", "t_confidence", "p_deadline", "p_late", "p_late_rel_err", "feasible",
+		"residue", "residue_rel_err", "p_miss", "p_miss_rel_err", "residue_deadline", "residue_deadline_rel_err", "messages_per_node"}
 	secs, bytes := c.Interval > 0, c.MessageBytes > 0
 	if secs {
 		keys = append(keys, "seconds", "t_confidence_seconds")
@@ -29,10 +30,11 @@ func (d *Design) Table() (t *plots.Table, short int) {
 	t = &plots.Table{Keys: append(keys, "error_bound", "se_mean", "se_sd", "se_p_deadline", "se_p_reach", "se_messages", "dev_mean", "dev_sd", "dev_p")}
 	for _, a := range d.Rows {
 		var feasible any
-		if c.Deadline > 0 {
+		if c.Deadline > 0 || c.MaxMiss > 0 {
 			feasible = a.Feasible
 		}
-		row := []any{a.Fanout, a.Budget, a.Method.String(), a.PReach, a.Mean, a.SD, a.Q05, a.Q25, a.Q50, a.Q75, a.Q95, a.TConfidence, a.PDeadline, feasible, a.Residue, a.PMiss, a.Messages}
+		row := []any{a.Fanout, a.Budget, a.Method.String(), a.PReach, a.Mean, a.SD, a.Q05, a.Q25, a.Q50, a.Q75, a.Q95, a.TConfidence, a.PDeadline, a.PLate, a.PLateRelErr, feasible,
+			a.Residue, a.ResidueRelErr, a.PMiss, a.PMissRelErr, a.ResidueDeadline, a.ResidueDeadlineRelErr, a.Messages}
 		if secs {
 			row = append(row, a.Seconds, a.TConfidenceSeconds)
 		}
@@ -56,13 +58,16 @@ func (d *Design) Header() string {
 	fmt.Fprintf(&h, "%v broadcast: N = %d nodes, %d live (failed share φ = %g), loss ε = %g; T_L = the first round with %d of the %d live nodes informed (L = %g); mean, sd and quantiles given T_L < ∞; t_confidence = the first round r with P(T_L ≤ r) ≥ %g",
 		c.Protocol, c.Nodes, c.Live(), c.Failed, c.Loss, c.Target(), c.Live(), c.Level, c.ConfidenceOrDefault())
 	if c.Deadline > 0 {
-		fmt.Fprintf(&h, "; deadline D = %g rounds", c.Deadline)
+		fmt.Fprintf(&h, "; deadline D = %g rounds, p_late = P(T_L > D) (T_L = ∞ counted), residue_deadline = the chance a given live node is not informed by round D", c.Deadline)
+	}
+	if c.MaxMiss > 0 {
+		fmt.Fprintf(&h, "; target p_miss ≤ %g", c.MaxMiss)
 	}
 	h.WriteString(". Rounds")
 	if c.Interval > 0 {
 		fmt.Fprintf(&h, " of %g s", c.Interval)
 	}
-	h.WriteString("; budget 0 = none; messages_per_node = one-way messages sent per live node.")
+	h.WriteString("; budget 0 = none; residue = the chance a given live node is never informed, p_miss = the chance some live node is not; each *_rel_err is the relative error its value is claimed to be within (feasible judges the interval's worse end); messages_per_node = one-way messages sent per live node by the protocol's stopping rule (with a budget, every informed node spends all of it).")
 	return h.String()
 }
 
@@ -81,16 +86,34 @@ func (d *Design) Choice() string {
 		}
 		return s + fmt.Sprintf(", mean %.4g, P(reach) %.4g, %.4g messages per node (expected).\n", a.Mean, a.PReach, a.Messages)
 	}
-	meets := map[bool]string{true: " among the settings that meet the deadline", false: ""}[c.Deadline > 0]
+	var goals []string
+	if c.Deadline > 0 {
+		goals = append(goals, fmt.Sprintf("the deadline %g with probability %g", c.Deadline, c.ConfidenceOrDefault()))
+	}
+	if c.MaxMiss > 0 {
+		goals = append(goals, fmt.Sprintf("p_miss ≤ %g", c.MaxMiss))
+	}
+	meets := ""
+	if len(goals) > 0 {
+		meets = " among the settings that meet " + strings.Join(goals, " and ")
+	}
+	smallest := ""
+	if len(d.Smallest) > 0 {
+		var parts []string
+		for _, s := range d.Smallest {
+			parts = append(parts, fmt.Sprintf("fanout %d: budget %d", s[0], s[1]))
+		}
+		smallest = "Smallest feasible budget (0: none needed or no limit): " + strings.Join(parts, "; ") + ".\n"
+	}
 	switch {
 	case d.Best >= 0:
 		s := line("Fastest", d.Best, "the smallest t_confidence"+meets)
 		if d.Cheapest != d.Best {
 			s += line("Cheapest", d.Cheapest, "the fewest messages per node"+meets)
 		}
-		return s
-	case c.Deadline > 0:
-		return fmt.Sprintf("No setting meets the deadline %g with probability %g.\n", c.Deadline, c.ConfidenceOrDefault())
+		return s + smallest
+	case len(goals) > 0:
+		return fmt.Sprintf("No setting meets %s.\n", strings.Join(goals, " and "))
 	}
 	return fmt.Sprintf("No setting reaches the level with probability %g.\n", c.ConfidenceOrDefault())
 }

@@ -1,0 +1,612 @@
+package broadcast
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/gossipkit/gossipkit/internal/parallel"
+	"github.com/gossipkit/gossipkit/internal/rng"
+)
+
+// Rare misses: the chance that a given live node is missed.
+//
+// Plain replications see a miss of probability 10⁻⁷ once in ten million
+// runs, so they cannot state it. The watched runs estimate it directly.
+// Watch w = 1 or 2 live nodes other than the source, and run the protocol
+// conditioned on no message ever arriving at them: in every round each
+// sender of t transmits draws its peers given that none of its pushes
+// arrives at a watched node, and each watched node's own requests (pull)
+// fail; the run's weight W multiplies the chance of each such condition:
+//
+//	q(t) = Σ_j Hyp(j; t, w, N−1)·ε^j   (a sender: j watched peers, each push lost),
+//	h(i) = Σ_j Hyp(j; k, i, N−1)·(1 − (1−ε)²)^j   (a watched asker, i informed).
+//
+// Given the condition, j watched nodes are among the sender's peers with
+// probability Hyp(j; t, w, N−1)·ε^j/q(t), and its other t − j peers are
+// distinct and uniform among the N − 1 − w others that are not watched;
+// the other nodes act as in Simulate. This is sequential importance
+// sampling with the conditional law as proposal, so E[W] is exactly the
+// chance that no watched node is ever informed (every factor is the
+// probability of the condition it replaces, given the past): the value of
+// one run is a probability, between 0 and 1, whose spread across runs
+// comes only from the spread of the informed counts, which is small at
+// large N.
+//
+// W₁ (one watched node) gives the chance p₁ that a given live node other
+// than the source is missed; the source never is, so the residue is
+// (M−1)/M·p₁. W₂ gives p₂, the chance that two given ones both are, and
+// Bonferroni's inequalities bracket the chance that some live node is:
+//
+//	S₁ − S₂ ≤ P(miss) ≤ S₁,   S₁ = (M−1)·p₁,   S₂ = C(M−1, 2)·p₂.
+//
+// By the deadline D (rounds) the same runs, stopped after round ⌊D⌋, give
+// the chance that a given live node is not yet informed and bracket P(T₁ >
+// D), the chance that some live node is not.
+//
+// Push alone with a budget: a run in which the source informs nobody in
+// its whole life (its ⌈B/k⌉ rounds) is rare, its weight is large (the
+// source alone sent to the watched node), and it would be missed by the
+// sample. So the source's first generation is stratified: its chance
+// P_ext = Π_r P(the source informs nobody in round r) is computed, the
+// run is drawn given that the source informs someone (the round of its
+// first success and that round's delivered count from their conditional
+// laws), and the value is P_ext·W_ext + (1 − P_ext)·W.
+
+// watchSeed is the seed of the runs with w watched nodes: streams apart
+// from the plain runs' and from each other's.
+func watchSeed(seed uint64, w int) uint64 {
+	return rng.SplitMix64(seed ^ (0x9e3779b97f4a7c15 * uint64(w+1)))
+}
+
+// newWatchEngine is the engine of the runs with w watched nodes.
+func newWatchEngine(cfg Config, seed uint64, w int) *engine {
+	e := newEngine(cfg, watchSeed(seed, w))
+	e.watch, e.live, e.pool, e.cont = w, e.M-w, e.N-1-w, false
+	e.qlog = make([]float64, e.k+1)
+	e.qmix = make([][]float64, e.k+1)
+	for t := 1; t <= e.k; t++ {
+		h := hypPMF(nil, t, w, e.N-1)
+		mix := make([]float64, len(h))
+		miss := 0.0 // 1 − q(t), summed without cancellation
+		for j, hj := range h {
+			ej := 1.0
+			switch {
+			case j == 0:
+			case e.eps == 0:
+				ej = 0
+			default:
+				ej = math.Exp(float64(j) * math.Log(e.eps))
+			}
+			mix[j] = hj * ej
+			if j > 0 {
+				if e.eps == 0 {
+					miss += hj
+				} else {
+					miss += hj * -math.Expm1(float64(j)*math.Log(e.eps))
+				}
+			}
+		}
+		q := 1 - miss
+		if q > 0 {
+			for j := range mix {
+				mix[j] /= q
+			}
+		}
+		e.qlog[t] = math.Log1p(-miss)
+		e.qmix[t] = mix
+	}
+	return e
+}
+
+// pushWatched runs c senders of t transmits given that none informs a
+// watched node: the law of a sender's delivered count is the mixture over
+// the watched peers j of the laws for t − j peers among the pool.
+func (e *engine) pushWatched(c, t, u int) {
+	mix := e.qmix[t]
+	if t <= maxTable {
+		e.tailMix = resize(e.tailMix, t+2)
+		for j, pj := range mix {
+			if pj == 0 {
+				continue
+			}
+			e.pushTable(t-j, u, e.pool)
+			for d, v := range e.tail {
+				e.tailMix[d] += pj * v
+			}
+		}
+		e.tail = append(e.tail[:0], e.tailMix...)
+		e.pushByTable(c, t, u)
+		return
+	}
+	for range c {
+		if !e.spend(2 * t) {
+			return
+		}
+		j, f := 0, e.r.Float64()
+		for j < len(mix)-1 && f >= mix[j] {
+			f -= mix[j]
+			j++
+		}
+		if a := e.more(0, t-j, 0, u, e.pool); a > 0 {
+			e.deliver(a, u)
+		}
+	}
+}
+
+// transmits is the transmits of a sender in round r of its life (1-based),
+// with a budget: k, or the last round's.
+func (e *engine) transmits(r int) int {
+	if r == e.R {
+		return e.last
+	}
+	return e.k
+}
+
+// sourceAlone computes, for the source pushing alone against u tracked
+// uninformed nodes, the chance pExt that it informs nobody in its life,
+// the chance succ = 1 − pExt (summed without cancellation), the log
+// weights of its whole life and of its first min(D, R) rounds, and the
+// chances p0[r−1] that it informs nobody in round r.
+func (e *engine) sourceAlone(u, D int) (pExt, succ, lwEnd, lwD float64, p0 []float64) {
+	pExt = 1
+	for r := 1; r <= e.R; r++ {
+		t := e.transmits(r)
+		none, some := 0.0, 0.0
+		for j, pj := range e.qmix[t] {
+			if pj == 0 {
+				continue
+			}
+			e.pushTable(t-j, u, e.pool)
+			some += pj * e.tail[1]
+			none += pj * (1 - e.tail[1])
+		}
+		succ += pExt * some
+		pExt *= none
+		p0 = append(p0, none)
+		lwEnd += e.qlog[t]
+		if r <= D {
+			lwD += e.qlog[t]
+		}
+	}
+	return pExt, succ, lwEnd, lwD, p0
+}
+
+// sourceFirst draws the source's first successful round given that it
+// informs someone in its life (its rounds have the chances p0 of
+// informing nobody; succ is the chance of some success).
+func (e *engine) sourceFirst(p0 []float64, succ float64) int {
+	f := e.r.Float64() * succ
+	pre := 1.0
+	for r := 1; r <= len(p0); r++ {
+		m := pre * (1 - p0[r-1])
+		if f < m || r == len(p0) {
+			return r
+		}
+		f -= m
+		pre *= p0[r-1]
+	}
+	return len(p0)
+}
+
+// sourceDraw informs the source's delivered count in round r given that it
+// is at least 1: the watched peers j from their law given success, then
+// the count by inversion.
+func (e *engine) sourceDraw(r, u int) {
+	t := e.transmits(r)
+	mix := e.qmix[t]
+	tot := 0.0
+	for j, pj := range mix {
+		if pj > 0 {
+			e.pushTable(t-j, u, e.pool)
+			tot += pj * e.tail[1]
+		}
+	}
+	f := e.r.Float64() * tot
+	j := 0
+	for ; j < len(mix); j++ {
+		if mix[j] == 0 {
+			continue
+		}
+		e.pushTable(t-j, u, e.pool)
+		if m := mix[j] * e.tail[1]; f < m || j == len(mix)-1 {
+			break
+		} else {
+			f -= m
+		}
+	}
+	e.pushTable(t-j, u, e.pool)
+	e.place(largest(e.tail, e.r.Float64()*e.tail[1]), u)
+}
+
+// runWatched is replication index of the watched runs (e.watch ≥ 1): the
+// value of the chance that no watched node is ever informed (end; NaN
+// where the protocol informs every live node eventually) and that none is
+// informed by the end of round D (byD; D = 0: none asked).
+func (e *engine) runWatched(ctx context.Context, index, D int) (end, byD float64, err error) {
+	e.r = rng.NewStream(e.seed, uint64(index))
+	e.ctx, e.err, e.work = ctx, nil, checkEvery
+	pushes, pulls := e.cfg.Protocol.pushes(), e.cfg.Protocol.pulls()
+	stops := e.R > 0 && !pulls // push alone with a budget stops by itself
+	u := e.live - 1
+	win := 0
+	if e.R > 0 {
+		e.cohort = append(e.cohort[:0], make([]int, e.R+1)...)
+		e.cohort[0] = 1
+		if e.R >= 2 {
+			win = 1
+		}
+	}
+	ring := func(c int) *int { return &e.cohort[c%(e.R+1)] }
+	strat := stops && u > 0
+	var pExt, succ, lwExtEnd, lwExtD float64
+	var p0 []float64
+	first := 0
+	if strat {
+		pExt, succ, lwExtEnd, lwExtD, p0 = e.sourceAlone(u, D)
+		if succ > 0 {
+			first = e.sourceFirst(p0, succ)
+		} else {
+			strat = false
+		}
+	}
+	lw, lwD := 0.0, math.NaN()
+	for r := 1; ; r++ {
+		full, lastG := 0, 0
+		if pushes {
+			if e.R == 0 {
+				full = e.live - u
+			} else {
+				full = win
+				if r-e.R >= 0 {
+					lastG = *ring(r - e.R)
+				}
+			}
+		}
+		if stops && full+lastG == 0 || !stops && r > D || math.IsInf(lw, -1) {
+			break
+		}
+		if (r%64 == 0 || e.N > 1<<12) && ctx.Err() != nil {
+			return 0, 0, ctx.Err()
+		}
+		// The weights of the round, from the state at its start.
+		if full > 0 {
+			lw += float64(full) * e.qlog[e.k]
+		}
+		if lastG > 0 {
+			lw += float64(lastG) * e.qlog[e.last]
+		}
+		if pulls {
+			lw += float64(e.watch) * math.Log(pullMiss(e.hbuf, e.live-u, e.k, e.N-1, e.eps))
+		}
+		clear(e.hit[:(u+63)/64])
+		e.newly = 0
+		if u > 0 && !math.IsInf(lw, -1) {
+			switch {
+			case strat && r < first: // the source informs nobody: the condition drawn
+			case strat && r == first:
+				e.sourceDraw(r, u)
+			default:
+				if pulls {
+					e.pull(u)
+				}
+				if full > 0 {
+					e.push(full, e.k, u)
+				}
+				if lastG > 0 {
+					e.push(lastG, e.last, u)
+				}
+			}
+		}
+		if e.err != nil {
+			return 0, 0, e.err
+		}
+		u -= e.newly
+		if e.R > 0 {
+			*ring(r) = e.newly
+			if e.R >= 2 {
+				if r-e.R+1 >= 0 {
+					win -= *ring(r - e.R + 1)
+				}
+				win += e.newly
+			}
+		}
+		if r == D {
+			lwD = lw
+		}
+	}
+	if math.IsNaN(lwD) {
+		lwD = lw // stopped (or weight 0) before the deadline
+	}
+	end, byD = math.NaN(), math.Exp(lwD)
+	if stops {
+		end = math.Exp(lw)
+	}
+	if strat {
+		end = pExt*math.Exp(lwExtEnd) + succ*end
+		byD = pExt*math.Exp(lwExtD) + succ*byD
+	}
+	if D <= 0 {
+		byD = math.NaN()
+	}
+	return end, byD, nil
+}
+
+// zValue is the number of standard errors of a Monte Carlo interval: 3,
+// about 99.73 % for a Normal estimate.
+const zValue = 3
+
+// interval is an estimate v of a probability with the interval [lo, hi]
+// it is claimed to lie in.
+type interval struct{ v, lo, hi float64 }
+
+// relErr is the interval's relative half-width about v, the larger side:
+// 0 for an exact v (lo = v = hi), +Inf for v = 0 with hi > 0, NaN for NaN.
+func (iv interval) relErr() float64 {
+	if iv.lo == iv.v && iv.hi == iv.v {
+		return 0
+	}
+	return math.Max(iv.hi-iv.v, iv.v-iv.lo) / iv.v
+}
+
+// exactIv is v known exactly.
+func exactIv(v float64) interval { return interval{v, v, v} }
+
+// boundIv is v within ±b (an absolute bound), clipped to [0, 1].
+func boundIv(v, b float64) interval {
+	return interval{v, math.Max(v-b, 0), math.Min(v+b, 1)}
+}
+
+// better is the interval of smaller relative error (a if tied or b is
+// NaN).
+func better(a, b interval) interval {
+	if rb := b.relErr(); rb < a.relErr() || math.IsNaN(a.relErr()) && !math.IsNaN(rb) {
+		return b
+	}
+	return a
+}
+
+// wilson is the Wilson score interval at z = zValue of x successes in n
+// trials, about the point estimate x/n: unlike x/n ± z·se it does not
+// shrink to a point when x = 0 or x = n (at x = 0 its upper end is about
+// z²/n).
+func wilson(x, n int) interval {
+	if n <= 0 {
+		return interval{math.NaN(), math.NaN(), math.NaN()}
+	}
+	p, fn, z2 := float64(x)/float64(n), float64(n), float64(zValue*zValue)
+	c := (p + z2/(2*fn)) / (1 + z2/fn)
+	h := zValue * math.Sqrt(p*(1-p)/fn+z2/(4*fn*fn)) / (1 + z2/fn)
+	return interval{p, math.Max(c-h, 0), math.Min(c+h, 1)}
+}
+
+// meanIv is the mean of x with mean ± z·se, clipped to [0, 1] (x are
+// probabilities).
+func meanIv(x []float64) (interval, float64) {
+	n := float64(len(x))
+	if n == 0 {
+		return interval{math.NaN(), math.NaN(), math.NaN()}, math.NaN()
+	}
+	m := 0.0
+	for _, v := range x {
+		m += v
+	}
+	m /= n
+	ss := 0.0
+	for _, v := range x {
+		ss += (v - m) * (v - m)
+	}
+	se := 0.0
+	if n > 1 {
+		se = math.Sqrt(ss / (n - 1) / n)
+	}
+	return interval{m, math.Max(m-zValue*se, 0), math.Min(m+zValue*se, 1)}, se
+}
+
+// bracket is the chance that some live node (of M, the source always
+// informed) is missed, from p₁ and p₂ and their standard errors, by
+// Bonferroni: S₁ − S₂ ≤ P ≤ S₁. The estimate is the middle of the bracket;
+// the interval adds z standard errors to each end. NaN when p₁ is NaN.
+func bracket(M int, p1, se1, p2, se2 float64) interval {
+	m1 := float64(M - 1)
+	s1, sd1 := m1*p1, m1*se1
+	s2, sd2 := 0.0, 0.0
+	if M >= 3 {
+		c2 := m1 * float64(M-2) / 2
+		s2, sd2 = c2*p2, c2*se2
+	}
+	hi := math.Min(s1, 1)
+	lo := min(math.Max(s1-s2, 0), hi)
+	v := (lo + hi) / 2
+	return interval{v, math.Max(lo-zValue*math.Hypot(sd1, sd2), 0), math.Min(hi+zValue*sd1, 1)}
+}
+
+// watchedLaw fills l's residue, P(miss) and deadline answers from the
+// sample's watched runs, keeping the plain estimates where they are more
+// accurate (misses common) and the plain counts it is given.
+func (s *Sample) watchedLaw(l *Law, miss, late int) {
+	cfg := s.Config
+	M := cfg.Live()
+	R := len(s.Reps)
+	col := func(f func(Replication) float64) []float64 {
+		x := make([]float64, R)
+		for i, r := range s.Reps {
+			x[i] = f(r)
+		}
+		return x
+	}
+	share := float64(M-1) / float64(M)
+	scale := func(iv interval, c float64) interval { return interval{iv.v * c, iv.lo * c, iv.hi * c} }
+	if cfg.Protocol == Push && cfg.Budget > 0 {
+		p1, se1 := meanIv(col(func(r Replication) float64 { return r.W1 }))
+		p2, se2 := meanIv(col(func(r Replication) float64 { return r.W2 }))
+		l.setResidue(scale(p1, share))
+		l.setPMiss(better(wilson(miss, R), bracket(M, p1.v, se1, p2.v, se2)))
+	} else {
+		l.setResidue(exactIv(0))
+		l.setPMiss(exactIv(0))
+	}
+	if D := deadlineRounds(cfg); D >= 1 {
+		p1, se1 := meanIv(col(func(r Replication) float64 { return r.W1Deadline }))
+		p2, se2 := meanIv(col(func(r Replication) float64 { return r.W2Deadline }))
+		l.ResidueDeadline, l.ResidueDeadlineRelErr = split(scale(p1, share))
+		iv := wilson(late, R)
+		if cfg.Target() == M {
+			iv = better(iv, bracket(M, p1.v, se1, p2.v, se2))
+		}
+		l.PLate, l.PLateRelErr = split(iv)
+	}
+}
+
+// split is the interval's estimate and relative error.
+func split(iv interval) (v, rel float64) { return iv.v, iv.relErr() }
+
+func (l *Law) setResidue(iv interval) { l.Residue, l.ResidueRelErr = split(iv) }
+func (l *Law) setPMiss(iv interval)   { l.PMiss, l.PMissRelErr = split(iv) }
+
+// ivOf is the interval a value and its relative error state.
+func ivOf(v, rel float64) interval {
+	if math.IsNaN(v) || math.IsNaN(rel) {
+		return interval{math.NaN(), math.NaN(), math.NaN()}
+	}
+	return interval{v, math.Max(v*(1-rel), 0), math.Min(v*(1+rel), 1)}
+}
+
+// watchedRuns runs the watched runs 0..reps−1 of seed, with one and two
+// watched nodes, and returns their values (rare.go's doc).
+func watchedRuns(ctx context.Context, cfg Config, reps int, seed uint64, workers int, progress func(done, total int64)) (w1, w2, w1D, w2D []float64, err error) {
+	w1, w2 = make([]float64, reps), make([]float64, reps)
+	w1D, w2D = make([]float64, reps), make([]float64, reps)
+	D := deadlineRounds(cfg)
+	err = parallel.For(ctx, reps, workers, func() func(context.Context, int) error {
+		e1 := newWatchEngine(cfg, seed, 1)
+		var e2 *engine
+		if cfg.Live() >= 3 {
+			e2 = newWatchEngine(cfg, seed, 2)
+		}
+		return func(ctx context.Context, j int) error {
+			var rep Replication
+			err := rep.watched(ctx, e1, e2, j, D)
+			w1[j], w2[j], w1D[j], w2D[j] = rep.W1, rep.W2, rep.W1Deadline, rep.W2Deadline
+			return err
+		}
+	}, progress)
+	return w1, w2, w1D, w2D, err
+}
+
+// improve sets each of l's answers on misses to the watched runs'
+// estimate where that is more accurate (smaller relative error) than
+// the one l has.
+func (l *Law) improve(cfg Config, w1, w2, w1D, w2D []float64) {
+	M := cfg.Live()
+	share := float64(M-1) / float64(M)
+	scale := func(iv interval) interval { return interval{iv.v * share, iv.lo * share, iv.hi * share} }
+	if cfg.Protocol == Push && cfg.Budget > 0 {
+		p1, se1 := meanIv(w1)
+		p2, se2 := meanIv(w2)
+		l.setResidue(better(ivOf(l.Residue, l.ResidueRelErr), scale(p1)))
+		l.setPMiss(better(ivOf(l.PMiss, l.PMissRelErr), bracket(M, p1.v, se1, p2.v, se2)))
+	}
+	if D := deadlineRounds(cfg); D >= 1 {
+		p1, se1 := meanIv(w1D)
+		p2, se2 := meanIv(w2D)
+		l.ResidueDeadline, l.ResidueDeadlineRelErr = split(better(ivOf(l.ResidueDeadline, l.ResidueDeadlineRelErr), scale(p1)))
+		cur := ivOf(l.PLate, l.PLateRelErr)
+		if math.IsNaN(cur.v) {
+			cur = ivOf(l.late(cfg.Deadline))
+		}
+		if cfg.Target() == M {
+			cur = better(cur, bracket(M, p1.v, se1, p2.v, se2))
+		}
+		l.PLate, l.PLateRelErr = split(cur)
+	}
+}
+
+// supplement adds the watched runs' estimates to a computed law (exact or
+// asymptotic) where they are more accurate: the asymptotic law states its
+// probabilities within an absolute DevP, which says nothing of a chance
+// of 10⁻⁷.
+func supplement(ctx context.Context, cfg Config, set Settings, law *Law) (*Law, error) {
+	if law.accurate(cfg, MaxRelErr) || !watchAffordable(cfg, set.Reps) {
+		return law, nil
+	}
+	w1, w2, w1D, w2D, err := watchedRuns(ctx, cfg, set.Reps, set.Seed, set.Workers, nil)
+	if err != nil {
+		return nil, err
+	}
+	law.improve(cfg, w1, w2, w1D, w2D)
+	law.Accuracy.Note += fmt.Sprintf("; the chances of a miss from %d watched runs where more accurate (conditional Monte Carlo, %d standard errors)", set.Reps, zValue)
+	return law, nil
+}
+
+// maxWatchWork bounds the work, in live nodes times runs, that Auto spends
+// on watched runs (about 10⁻⁸ s each: about 20 s on one core).
+const maxWatchWork = 2e9
+
+// watchAffordable reports whether reps watched runs of each kind fit in
+// maxWatchWork and the engine's size.
+func watchAffordable(cfg Config, reps int) bool {
+	return cfg.Nodes <= MaxSimNodes && 2*float64(reps)*float64(cfg.Live()) <= maxWatchWork
+}
+
+// MaxRelErr is the relative error that Auto aims at for the chances of a
+// miss (Residue, PMiss, ResidueDeadline, PLate): where the first watched
+// runs state more, it runs more of them, up to maxRefine times the
+// replications asked.
+const MaxRelErr = 0.05
+
+// maxRefine bounds the growth of the watched runs in refine.
+const maxRefine = 64
+
+// accurate reports whether every answer on misses that cfg asks is
+// within rel.
+func (l *Law) accurate(cfg Config, rel float64) bool {
+	ok := func(r float64) bool { return r <= rel }
+	if cfg.Protocol == Push && cfg.Budget > 0 && !(ok(l.ResidueRelErr) && ok(l.PMissRelErr)) {
+		return false
+	}
+	if deadlineRounds(cfg) >= 1 {
+		late := l.PLateRelErr
+		if math.IsNaN(l.PLate) {
+			_, late = l.late(cfg.Deadline)
+		}
+		return ok(l.ResidueDeadlineRelErr) && (ok(late) || cfg.Target() < cfg.Live())
+	}
+	return true
+}
+
+// refine runs more watched runs where the answers on misses are not yet
+// within MaxRelErr: as many as the largest relative error asks (it falls
+// like 1/√R), with a margin, up to maxRefine times Reps.
+func refine(ctx context.Context, cfg Config, set Settings, law *Law) (*Law, error) {
+	if law.accurate(cfg, MaxRelErr) {
+		return law, nil
+	}
+	worst := 0.0
+	for _, r := range []float64{law.ResidueRelErr, law.PMissRelErr, law.ResidueDeadlineRelErr, law.PLateRelErr} {
+		if r > MaxRelErr && !math.IsInf(r, 1) {
+			worst = math.Max(worst, r)
+		}
+	}
+	grow := float64(maxRefine)
+	if worst > 0 {
+		grow = math.Min(math.Ceil(1.3*(worst/MaxRelErr)*(worst/MaxRelErr)), maxRefine)
+	}
+	if grow <= 1 {
+		return law, nil
+	}
+	reps := int(math.Min(float64(set.Reps)*grow, MaxReps))
+	for reps > set.Reps && !watchAffordable(cfg, reps) {
+		reps /= 2
+	}
+	if reps <= set.Reps {
+		return law, nil
+	}
+	w1, w2, w1D, w2D, err := watchedRuns(ctx, cfg, reps, set.Seed, set.Workers, nil)
+	if err != nil {
+		return nil, err
+	}
+	law.improve(cfg, w1, w2, w1D, w2D)
+	law.Accuracy.Note += fmt.Sprintf("; %d watched runs for the chances of a miss (to bring them within %g)", reps, MaxRelErr)
+	return law, nil
+}
