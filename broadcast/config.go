@@ -130,7 +130,7 @@ var (
 	Budget       = gossip.Param{Field: "Budget", Symbol: "B", Meaning: "transmit budget of push", Range: "0..1048576 (0: no limit)", Lo: gossip.AtLeast(0), Hi: gossip.AtMost(MaxBudget)}
 	Level        = gossip.Param{Field: "Level", Symbol: "L", Meaning: "coverage level", Range: "(0, 1]", Lo: gossip.Above(0), Hi: gossip.AtMost(1)}
 	Deadline     = gossip.Param{Field: "Deadline", Symbol: "D", Meaning: "deadline", Unit: "rounds", Range: "≥ 0 (0: none)", Lo: gossip.AtLeast(0)}
-	MaxMiss      = gossip.Param{Field: "MaxMiss", Symbol: "P_miss", Meaning: "largest acceptable chance that some live node is never informed", Range: "(0, 1) (0: none)", Lo: gossip.AtLeast(0), Hi: gossip.Below(1)}
+	MaxMiss      = gossip.Param{Field: "MaxMiss", Meaning: "largest acceptable chance that some live node is never informed (a setting is feasible when the upper end of p_miss's interval is at most it)", Range: "(0, 1)", Default: "none", Lo: gossip.Above(0), Hi: gossip.Below(1)}
 	Confidence   = gossip.Param{Field: "Confidence", Symbol: "P", Meaning: "confidence", Range: "(0, 1) (0: 0.95)", Default: "0.95", Lo: gossip.AtLeast(0), Hi: gossip.Below(1)}
 	Interval     = gossip.Param{Field: "Interval", Meaning: "length of a round", Unit: "seconds", Range: "≥ 0 (0: none)", Lo: gossip.AtLeast(0)}
 	MessageBytes = gossip.Param{Field: "MessageBytes", Meaning: "bytes of one message", Range: "0..2^30 (0: none)", Lo: gossip.AtLeast(0), Hi: gossip.AtMost(1 << 30)}
@@ -161,8 +161,13 @@ func (c Config) Validate() error {
 	for _, p := range []struct {
 		param gossip.Param
 		v     float64
-	}{{Level, c.Level}, {Deadline, c.Deadline}, {Confidence, c.Confidence}, {MaxMiss, c.MaxMiss}, {Interval, c.Interval}} {
+	}{{Level, c.Level}, {Deadline, c.Deadline}, {Confidence, c.Confidence}, {Interval, c.Interval}} {
 		if err := p.param.Check("broadcast", "Config", p.v); err != nil {
+			return err
+		}
+	}
+	if c.MaxMiss != 0 {
+		if err := MaxMiss.Check("broadcast", "Config", c.MaxMiss); err != nil {
 			return err
 		}
 	}

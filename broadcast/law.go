@@ -191,8 +191,8 @@ func feasible(cfg Config, a Answer) bool {
 	}
 	if cfg.Deadline > 0 {
 		lo := 1 - a.PLate*(1+a.PLateRelErr)
-		if a.PLate == 0 {
-			lo = 1
+		if a.PLate == 0 && a.PLateRelErr == 0 {
+			lo = 1 // exactly never late
 		}
 		if !(lo >= cfg.ConfidenceOrDefault()) {
 			return false

@@ -183,7 +183,15 @@ func (s *Sample) Law() *Law {
 		l.PLate, l.PLateRelErr = split(wilson(late, R))
 	}
 	if NeedWatched(s.Config) {
-		s.watchedLaw(l, miss, late)
+		col := func(f func(Replication) float64) []float64 {
+			x := make([]float64, R)
+			for i, r := range s.Reps {
+				x[i] = f(r)
+			}
+			return x
+		}
+		l.improve(s.Config, col(func(r Replication) float64 { return r.W1 }), col(func(r Replication) float64 { return r.W2 }),
+			col(func(r Replication) float64 { return r.W1Deadline }), col(func(r Replication) float64 { return r.W2Deadline }))
 	}
 	l.Messages, l.MessagesSD = stats.MeanSD(msgs)
 	engine := "draws only the messages that can change a node's state"

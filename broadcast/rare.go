@@ -421,43 +421,6 @@ func bracket(M int, p1, se1, p2, se2 float64) interval {
 	return interval{v, math.Max(lo-zValue*math.Hypot(sd1, sd2), 0), math.Min(hi+zValue*sd1, 1)}
 }
 
-// watchedLaw fills l's residue, P(miss) and deadline answers from the
-// sample's watched runs, keeping the plain estimates where they are more
-// accurate (misses common) and the plain counts it is given.
-func (s *Sample) watchedLaw(l *Law, miss, late int) {
-	cfg := s.Config
-	M := cfg.Live()
-	R := len(s.Reps)
-	col := func(f func(Replication) float64) []float64 {
-		x := make([]float64, R)
-		for i, r := range s.Reps {
-			x[i] = f(r)
-		}
-		return x
-	}
-	share := float64(M-1) / float64(M)
-	scale := func(iv interval, c float64) interval { return interval{iv.v * c, iv.lo * c, iv.hi * c} }
-	if cfg.Protocol == Push && cfg.Budget > 0 {
-		p1, se1 := meanIv(col(func(r Replication) float64 { return r.W1 }))
-		p2, se2 := meanIv(col(func(r Replication) float64 { return r.W2 }))
-		l.setResidue(scale(p1, share))
-		l.setPMiss(better(wilson(miss, R), bracket(M, p1.v, se1, p2.v, se2)))
-	} else {
-		l.setResidue(exactIv(0))
-		l.setPMiss(exactIv(0))
-	}
-	if D := deadlineRounds(cfg); D >= 1 {
-		p1, se1 := meanIv(col(func(r Replication) float64 { return r.W1Deadline }))
-		p2, se2 := meanIv(col(func(r Replication) float64 { return r.W2Deadline }))
-		l.ResidueDeadline, l.ResidueDeadlineRelErr = split(scale(p1, share))
-		iv := wilson(late, R)
-		if cfg.Target() == M {
-			iv = better(iv, bracket(M, p1.v, se1, p2.v, se2))
-		}
-		l.PLate, l.PLateRelErr = split(iv)
-	}
-}
-
 // split is the interval's estimate and relative error.
 func split(iv interval) (v, rel float64) { return iv.v, iv.relErr() }
 
@@ -497,19 +460,29 @@ func watchedRuns(ctx context.Context, cfg Config, reps int, seed uint64, workers
 // improve sets each of l's answers on misses to the watched runs'
 // estimate where that is more accurate (smaller relative error) than
 // the one l has.
+//
+// With a budget on push alone, a run whose rumour dies out after the
+// source's first generation (the source informs a few nodes that inform
+// nobody) has a weight near 1 against a typical σ ≪ 1, and a chance that
+// can be far below 1/R: a sample that holds none states a spread that is
+// too small. Its share of the variance, at most x_rest·1², where x_rest is
+// the chance of such an early end beyond the stratified first generation
+// (earlyEnd), is added to each standard error.
 func (l *Law) improve(cfg Config, w1, w2, w1D, w2D []float64) {
 	M := cfg.Live()
 	share := float64(M-1) / float64(M)
 	scale := func(iv interval) interval { return interval{iv.v * share, iv.lo * share, iv.hi * share} }
+	floor := 0.0
 	if cfg.Protocol == Push && cfg.Budget > 0 {
-		p1, se1 := meanIv(w1)
-		p2, se2 := meanIv(w2)
+		floor = earlyEnd(cfg)
+		p1, se1 := meanIvFloor(w1, floor+unseenMiss(cfg, w1))
+		p2, se2 := meanIvFloor(w2, floor+4*unseenMiss(cfg, w1))
 		l.setResidue(better(ivOf(l.Residue, l.ResidueRelErr), scale(p1)))
 		l.setPMiss(better(ivOf(l.PMiss, l.PMissRelErr), bracket(M, p1.v, se1, p2.v, se2)))
 	}
 	if D := deadlineRounds(cfg); D >= 1 {
-		p1, se1 := meanIv(w1D)
-		p2, se2 := meanIv(w2D)
+		p1, se1 := meanIvFloor(w1D, floor)
+		p2, se2 := meanIvFloor(w2D, floor)
 		l.ResidueDeadline, l.ResidueDeadlineRelErr = split(better(ivOf(l.ResidueDeadline, l.ResidueDeadlineRelErr), scale(p1)))
 		cur := ivOf(l.PLate, l.PLateRelErr)
 		if math.IsNaN(cur.v) {
@@ -520,6 +493,58 @@ func (l *Law) improve(cfg Config, w1, w2, w1D, w2D []float64) {
 		}
 		l.PLate, l.PLateRelErr = split(cur)
 	}
+}
+
+// unseenMiss is a second floor on a run's variance: a run in which m
+// other live nodes are missed has a weight larger by g^{−m} ≈ 1 + γm (γ =
+// −ln g ≈ B(1−ε)/(N−1), the log of one informed node's miss chance), and
+// such runs have a chance of about S₁ = (M−1)·p₁, which can be below 1/R
+// (every run of the sample informs every other node, and its weights are
+// equal to the last bit). Their variance is at most S₁·(γ·p₁)²·E[m²]
+// with E[m²] ≤ 4 for the rare misses; plus (p₁·10⁻¹³)² for the rounding
+// of the weights' logarithms.
+func unseenMiss(cfg Config, w1 []float64) float64 {
+	p1, _ := meanIv(w1)
+	M := float64(cfg.Live())
+	gamma := float64(cfg.Budget) * (1 - cfg.Loss) / float64(cfg.Nodes-1)
+	s1 := math.Min((M-1)*p1.v, 1)
+	return 4*s1*(gamma*p1.v)*(gamma*p1.v) + (p1.v*1e-13)*(p1.v*1e-13)
+}
+
+// meanIvFloor is meanIv with floorVar/n added to the variance of the mean.
+func meanIvFloor(x []float64, floorVar float64) (interval, float64) {
+	iv, se := meanIv(x)
+	if floorVar > 0 && len(x) > 0 {
+		se = math.Sqrt(se*se + floorVar/float64(len(x)))
+		iv.lo, iv.hi = math.Max(iv.v-zValue*se, 0), math.Min(iv.v+zValue*se, 1)
+	}
+	return iv, se
+}
+
+// earlyEnd bounds the chance that a budgeted push's rumour dies out after
+// the source has informed someone (runWatched stratifies the case where it
+// informs nobody): x − f(0) for the Galton–Watson process in which each
+// informed node informs Binomial(B, p) others, x its extinction chance
+// (the smallest root of x = f(x), f(s) = (1 − p + p·s)^B) and f(0) = (1 −
+// p)^B the chance that the source informs nobody, p = (1−ε)(M−2)/(N−1)
+// the chance that one transmit informs a new live node while few are
+// informed. The pushes that meet an already informed node in the first
+// generations make the true chance a little larger (by a share O(B·I/M));
+// the bound is 4·(x − f(0)).
+func earlyEnd(cfg Config) float64 {
+	M, N1, B := float64(cfg.Live()), float64(cfg.Nodes-1), float64(cfg.Budget)
+	p := (1 - cfg.Loss) * math.Max(M-2, 0) / N1
+	f := func(s float64) float64 { return math.Pow(1-p+p*s, B) }
+	x := 0.0
+	for range 100_000 {
+		nx := f(x)
+		if nx-x <= 1e-17*nx {
+			x = nx
+			break
+		}
+		x = nx
+	}
+	return 4 * math.Max(x-f(0), 0)
 }
 
 // supplement adds the watched runs' estimates to a computed law (exact or
@@ -609,4 +634,100 @@ func refine(ctx context.Context, cfg Config, set Settings, law *Law) (*Law, erro
 	law.improve(cfg, w1, w2, w1D, w2D)
 	law.Accuracy.Note += fmt.Sprintf("; %d watched runs for the chances of a miss (to bring them within %g)", reps, MaxRelErr)
 	return law, nil
+}
+
+// The large-N law of a budgeted push's misses.
+//
+// A watched node is missed when no informed node's pushes reach it: each
+// informed node, in its life of ⌈B/k⌉ rounds, misses it with probability
+// g = Π_r q(t_r), so P(missed) = E[g^I], I the informed live nodes other
+// than the watched one at the end. As N → ∞ the rumour either dies out
+// early, with the extinction chance x of the Galton–Watson process whose
+// offspring is Binomial(B, p), p = (1−ε)(M−1)/(N−1) (I stays O(1) and
+// g^I → 1), or reaches a share 1 − σ of the live nodes, where σ, the
+// chance that a given one is missed, solves
+//
+//	σ = g^{1 + (M−2)(1−σ)} = exp(−γ(1 + (M−2)(1−σ))),   γ = −ln g,
+//
+// the final-size equation of an epidemic with a fixed infectious
+// pressure (Demers et al. 1987; s = exp(−λ(1−s)) as λ = γM stays fixed).
+// So p₁ = x + (1−x)·σ, and with g₂ = Π_r q₂(t_r) for two watched nodes,
+// p₂ = x + (1−x)·exp(−γ₂(1 + (M−3)(1−σ))).
+//
+// Accuracy. Three terms bound |p₁ − p₁(law)|/p₁: the error of the mean
+// informed count E[I] in the exponent, stated as at most 3 nodes (3γ; the
+// Monte Carlo measures about 0.4, TestBudgetMissLaw); the spread of I,
+// γ²·Var(I)/2 with Var(I) ≤ M·σ(1−σ)/(1−λσ)² (the final-size central
+// limit theorem of the branching approximation, λ = γ(M−2)); and the
+// extinction chance's error from the nodes an early generation has
+// already informed, (x/p₁)·2(B² + B)/M. p₂ gets twice the first two.
+
+// budgetMissLaw is the law above for push alone with a budget: the residue
+// and the Bonferroni interval of P(miss), each widened by its bound.
+// ok is false where the fixed point is not found (near λ = 1).
+func budgetMissLaw(cfg Config) (res, pmiss interval, ok bool) {
+	M, N1 := cfg.Live(), cfg.Nodes-1
+	k, B, eps := cfg.Fanout, cfg.Budget, cfg.Loss
+	R := rounds(B, k)
+	last := B - k*(R-1)
+	lq := func(w, t int) float64 { // log q_w(t)
+		h := hypPMF(nil, t, w, N1)
+		miss := 0.0
+		for j := 1; j < len(h); j++ {
+			if eps == 0 {
+				miss += h[j]
+			} else {
+				miss += h[j] * -math.Expm1(float64(j)*math.Log(eps))
+			}
+		}
+		return math.Log1p(-miss)
+	}
+	g1 := -(float64(R-1)*lq(1, k) + lq(1, last))
+	g2 := 0.0
+	if M >= 3 {
+		g2 = -(float64(R-1)*lq(2, k) + lq(2, last))
+	}
+	fM := float64(M)
+	sigma := 0.0
+	conv := false
+	for range 100_000 {
+		next := math.Exp(-g1 * (1 + (fM-2)*(1-sigma)))
+		if math.Abs(next-sigma) <= 1e-15*next {
+			sigma, conv = next, true
+			break
+		}
+		sigma = next
+	}
+	if !conv || math.IsInf(g1, 1) {
+		return interval{}, interval{}, false
+	}
+	p := (1 - eps) * (fM - 1) / float64(N1)
+	fB := float64(B)
+	x := 0.0
+	for range 100_000 {
+		nx := math.Pow(1-p+p*x, fB)
+		if nx-x <= 1e-17*nx {
+			x = nx
+			break
+		}
+		x = nx
+	}
+	p1 := x + (1-x)*sigma
+	p2 := x + (1-x)*math.Exp(-g2*(1+(fM-3)*(1-sigma)))
+	lam := g1 * (fM - 2)
+	v := fM * sigma * (1 - sigma) / ((1 - lam*sigma) * (1 - lam*sigma))
+	if lam*sigma >= 1 {
+		return interval{}, interval{}, false
+	}
+	rel1 := math.Expm1(3*g1+g1*g1*v/2) + x/p1*2*(fB*fB+fB)/fM
+	rel2 := math.Expm1(6*g1+g1*g1*v) + x/p2*2*(fB*fB+fB)/fM
+	share := (fM - 1) / fM
+	res = interval{share * p1, share * p1 * math.Max(1-rel1, 0), math.Min(share*p1*(1+rel1), 1)}
+	s1 := (fM - 1) * p1
+	s2 := (fM - 1) * (fM - 2) / 2 * p2
+	hi := math.Min(s1*(1+rel1), 1)
+	lo := math.Max(s1*(1-rel1)-s2*(1+rel2), 0)
+	mid := (math.Max(s1-s2, 0) + math.Min(s1, 1)) / 2
+	pmiss = interval{min(max(mid, lo), hi), min(lo, hi), hi}
+	return res, pmiss, true
 }

@@ -22,7 +22,7 @@ import (
 // other family is refused (planFamily).
 var (
 	shuffleOnly   = []string{"n", "c", "s", "initial", "time", "pdrop", "model", "accuracy", "topology"}
-	broadcastOnly = []string{"fanout", "failed", "budget", "interval", "message-bytes"}
+	broadcastOnly = []string{"fanout", "failed", "budget", "interval", "message-bytes", "max-miss"}
 )
 
 // design is a design answer, written as plan prints it (plan.Design,
@@ -68,6 +68,7 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 	budget := fs.RangeParam("budget", "Config", broadcast.Budget, "0", "B, a range LO:HI[:STEP], or memberlist[:MULT] = MULT·⌈log10(N+1)⌉ (MULT 4 by default)")
 	fs.FloatParam(&bc.Interval, "interval", "Config", broadcast.Interval, "answers also in seconds")
 	fs.IntParam(&bc.MessageBytes, "message-bytes", "Config", broadcast.MessageBytes, "answers also in bytes per node")
+	fs.FloatParam(&bc.MaxMiss, "max-miss", "Config", broadcast.MaxMiss, "cheapest is then the feasible setting with the fewest messages, and each fanout's smallest feasible budget is named")
 	format, out := fs.Output("text")
 	shardS := fs.String("shard", "", "broadcast with --method mc: run only shard I/M of the replications (r mod M = I−1) of one fanout and budget, and write a part file for `gossipkit merge` to -o (a file, or a directory ending in /)")
 	return func(ctx context.Context, e *env) error {
