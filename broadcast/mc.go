@@ -44,6 +44,10 @@ type SimSettings struct {
 	// engines use the streams differently: their samples are different
 	// draws of one law.
 	Literal bool
+	// SkipWatched leaves out the watched runs (NeedWatched): the sample's
+	// answers on misses are then the plain replications' (a miss of
+	// chance 10⁻⁷ is not seen). For a caller that has them otherwise.
+	SkipWatched bool
 	// Progress, if set, is called after each replication with the
 	// replications done and the total, from one goroutine at a time.
 	Progress gossip.Progress
@@ -108,7 +112,10 @@ type Sample struct {
 	Seed    uint64
 	Total   int  // R, the replications of the whole run
 	Literal bool // the engine (SimSettings.Literal)
-	Reps    []Replication
+	// SkippedWatched: the replications ran without their watched runs
+	// (SimSettings.SkipWatched), so their W fields are not values.
+	SkippedWatched bool
+	Reps           []Replication
 }
 
 // MaxLawRounds bounds the T_L of a replication that Sample.Law accepts:
@@ -182,7 +189,7 @@ func (s *Sample) Law() *Law {
 	if s.Config.Deadline > 0 {
 		l.PLate, l.PLateRelErr = split(wilson(late, R))
 	}
-	if NeedWatched(s.Config) {
+	if NeedWatched(s.Config) && !s.SkippedWatched {
 		col := func(f func(Replication) float64) []float64 {
 			x := make([]float64, R)
 			for i, r := range s.Reps {
@@ -199,7 +206,7 @@ func (s *Sample) Law() *Law {
 		engine = "literal, message by message"
 	}
 	l.Accuracy.Note = fmt.Sprintf("Monte Carlo, %d replications of seed %d (engine: %s); standard errors in the fields SE*", R, s.Seed, engine)
-	if NeedWatched(s.Config) {
+	if NeedWatched(s.Config) && !s.SkippedWatched {
 		l.Accuracy.Note += fmt.Sprintf("; the chances of a miss from %d watched runs of one and of two live nodes (conditional Monte Carlo), each within its *_rel_err (%d standard errors)", R, zValue)
 	}
 	return l
@@ -343,8 +350,8 @@ func Simulate(ctx context.Context, cfg Config, set SimSettings) (*Sample, error)
 			idx[i] = i
 		}
 	}
-	s := &Sample{Config: cfg, Seed: set.Seed, Total: set.Reps, Literal: set.Literal, Reps: make([]Replication, len(idx))}
-	watched, D := NeedWatched(cfg), deadlineRounds(cfg)
+	s := &Sample{Config: cfg, Seed: set.Seed, Total: set.Reps, Literal: set.Literal, SkippedWatched: set.SkipWatched, Reps: make([]Replication, len(idx))}
+	watched, D := NeedWatched(cfg) && !set.SkipWatched, deadlineRounds(cfg)
 	err := parallel.For(ctx, len(idx), set.Workers, func() func(context.Context, int) error {
 		var run func(context.Context, int) (Replication, error)
 		if set.Literal {
@@ -424,10 +431,10 @@ func MergeSamples(samples []*Sample, allowMissing bool) (*Sample, []int, error) 
 	if ref.Total < 1 || ref.Total > MaxReps {
 		return nil, nil, mergeErr("sample 0 says the run has %d replications, outside 1..%d", ref.Total, MaxReps)
 	}
-	out := &Sample{Config: ref.Config, Seed: ref.Seed, Total: ref.Total, Literal: ref.Literal}
+	out := &Sample{Config: ref.Config, Seed: ref.Seed, Total: ref.Total, Literal: ref.Literal, SkippedWatched: ref.SkippedWatched}
 	seen := map[int]bool{}
 	for i, s := range samples {
-		if s.Config != ref.Config || s.Seed != ref.Seed || s.Total != ref.Total || s.Literal != ref.Literal {
+		if s.Config != ref.Config || s.Seed != ref.Seed || s.Total != ref.Total || s.Literal != ref.Literal || s.SkippedWatched != ref.SkippedWatched {
 			return nil, nil, mergeErr("samples 0 and %d are from different runs (configuration, seed, replications or engine)", i)
 		}
 		for _, r := range s.Reps {

@@ -240,3 +240,47 @@ func TestFeasibleNeedsTheInterval(t *testing.T) {
 		t.Errorf("exact law feasible with p_late %g", ea.PLate)
 	}
 }
+
+// TestBudgetMissLaw checks the large-N law of a budgeted push's misses
+// against the watched runs (a different method: sampled, exact in
+// expectation) at the memberlist setting and where the law is weakest, a
+// small budget with heavy loss and failures (the extinction chance x is
+// then a large share of p₁ and σ is near the critical λσ = 1): the two
+// must agree within the sum of their stated relative errors. testSeed.
+func TestBudgetMissLaw(t *testing.T) {
+	for _, c := range []struct {
+		N, k, B   int
+		eps, phi  float64
+		reps      int
+		maxLawRel float64 // the law's bound must be at most this (it shrinks like 1/M)
+	}{
+		{1000, 3, 16, 0.05, 0.02, 1000, 0.06},
+		{1000, 3, 4, 0.3, 0.2, 2000, 0.05},
+		{3000, 2, 6, 0.1, 0, 1000, 0.01},
+		{30000, 3, 8, 0.3, 0.2, 300, 0.002},
+		{30000, 4, 40, 0.3, 0.2, 100, 0.003},
+	} {
+		cfg := Config{Nodes: c.N, Protocol: Push, Fanout: c.k, Loss: c.eps, Failed: c.phi, Budget: c.B, Level: 1}
+		t.Run(fmt.Sprintf("N=%d/k=%d/B=%d/eps=%g/phi=%g", c.N, c.k, c.B, c.eps, c.phi), func(t *testing.T) {
+			res, pm, ok := budgetMissLaw(cfg)
+			if !ok {
+				t.Fatal("no fixed point")
+			}
+			w1, w2, _, _, err := watchedRuns(context.Background(), cfg, c.reps, testSeed, 2, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := &Law{Residue: math.NaN(), ResidueRelErr: math.NaN(), PMiss: math.NaN(), PMissRelErr: math.NaN()}
+			l.improve(cfg, w1, w2, nil, nil)
+			if d := math.Abs(res.v - l.Residue); d > res.relErr()*res.v+l.ResidueRelErr*l.Residue {
+				t.Errorf("residue: law %.6g ± %.2g %%, watched %.6g ± %.2g %%", res.v, 100*res.relErr(), l.Residue, 100*l.ResidueRelErr)
+			}
+			if d := math.Abs(pm.v - l.PMiss); d > pm.v-pm.lo+pm.hi-pm.v+l.PMissRelErr*l.PMiss {
+				t.Errorf("p_miss: law %.6g in [%.6g, %.6g], watched %.6g ± %.2g %%", pm.v, pm.lo, pm.hi, l.PMiss, 100*l.PMissRelErr)
+			}
+			if res.relErr() > c.maxLawRel {
+				t.Errorf("the law's bound %.3g > %g", res.relErr(), c.maxLawRel)
+			}
+		})
+	}
+}
