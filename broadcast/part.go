@@ -72,13 +72,14 @@ type partConfig struct {
 	Level        float64 `json:"level"`
 	Deadline     float64 `json:"deadline"`
 	Confidence   float64 `json:"confidence"`
+	MaxMiss      float64 `json:"max_miss,omitempty"`
 	Interval     float64 `json:"interval"`
 	MessageBytes int     `json:"message_bytes"`
 }
 
 func toPartConfig(c Config) partConfig {
 	return partConfig{Nodes: c.Nodes, Protocol: c.Protocol.String(), Fanout: c.Fanout, Loss: c.Loss, Failed: c.Failed,
-		Budget: c.Budget, Level: c.Level, Deadline: c.Deadline, Confidence: c.Confidence, Interval: c.Interval, MessageBytes: c.MessageBytes}
+		Budget: c.Budget, Level: c.Level, Deadline: c.Deadline, Confidence: c.Confidence, MaxMiss: c.MaxMiss, Interval: c.Interval, MessageBytes: c.MessageBytes}
 }
 
 func (p partConfig) config() (Config, error) {
@@ -87,7 +88,7 @@ func (p partConfig) config() (Config, error) {
 		return Config{}, err
 	}
 	return Config{Nodes: p.Nodes, Protocol: proto, Fanout: p.Fanout, Loss: p.Loss, Failed: p.Failed, Budget: p.Budget,
-		Level: p.Level, Deadline: p.Deadline, Confidence: p.Confidence, Interval: p.Interval, MessageBytes: p.MessageBytes}, nil
+		Level: p.Level, Deadline: p.Deadline, Confidence: p.Confidence, MaxMiss: p.MaxMiss, Interval: p.Interval, MessageBytes: p.MessageBytes}, nil
 }
 
 func engineName(literal bool) string {
@@ -210,7 +211,9 @@ func checkPartHeader(plain []byte) error {
 // config's and shard's own.
 func partBounds(R int, id ShardID) (maxBytes, maxObjects int) {
 	reps := (R - id.Index + id.Count) / id.Count // r < R with r ≡ I−1 (mod M)
-	return 4096 + 128*reps, reps + 3
+	// A replication is at most about 230 bytes of JSON (its four watched
+	// values at 17 digits each included).
+	return 4096 + 384*reps, reps + 3
 }
 
 // sample checks the part's fields and returns its replications as a

@@ -476,7 +476,7 @@ func (l *Law) improve(cfg Config, w1, w2, w1D, w2D []float64) {
 	if cfg.Protocol == Push && cfg.Budget > 0 {
 		floor = earlyEnd(cfg)
 		p1, se1 := meanIvFloor(w1, floor+unseenMiss(cfg, w1))
-		p2, se2 := meanIvFloor(w2, floor+4*unseenMiss(cfg, w1))
+		p2, se2 := meanIvFloor(w2, floor+4*unseenMiss(cfg, w2))
 		l.setResidue(better(ivOf(l.Residue, l.ResidueRelErr), scale(p1)))
 		l.setPMiss(better(ivOf(l.PMiss, l.PMissRelErr), bracket(M, p1.v, se1, p2.v, se2)))
 	}

@@ -90,7 +90,8 @@ func handDesign(interval float64, size int) *broadcast.Design {
 	nan := math.NaN()
 	row := func(k, b int, m broadcast.Method, tc, msgs float64) broadcast.Answer {
 		a := broadcast.Answer{Fanout: k, Budget: b, Method: m, PReach: 0.999, Mean: tc - 2, SD: 1.5, Q05: tc - 4, Q25: tc - 3, Q50: tc - 2, Q75: tc - 1, Q95: tc,
-			TConfidence: tc, PDeadline: 0.97, Feasible: true, Residue: 1e-4, PMiss: 1e-3, Messages: msgs,
+			TConfidence: tc, PDeadline: 0.97, PLate: 0.03, PLateRelErr: 0.1, Feasible: true, Residue: 1e-4, ResidueRelErr: 0.02, PMiss: 1e-3, PMissRelErr: 0.03,
+			ResidueDeadline: 2e-5, ResidueDeadlineRelErr: 0.04, Messages: msgs,
 			Seconds: nan, TConfidenceSeconds: nan, BytesPerNode: nan, BytesPerNodePerSecond: nan, Accuracy: broadcast.NoAccuracy()}
 		if interval > 0 {
 			a.Seconds, a.TConfidenceSeconds = a.Mean*interval, tc*interval
@@ -111,7 +112,8 @@ func handDesign(interval float64, size int) *broadcast.Design {
 
 func TestBroadcastDesignJSON(t *testing.T) {
 	t.Parallel()
-	base := []string{"fanout", "budget", "method", "p_reach", "mean", "sd", "q05", "q25", "q50", "q75", "q95", "t_confidence", "p_deadline", "feasible", "residue", "p_miss", "messages_per_node"}
+	base := []string{"fanout", "budget", "method", "p_reach", "mean", "sd", "q05", "q25", "q50", "q75", "q95", "t_confidence", "p_deadline", "p_late", "p_late_rel_err", "feasible",
+		"residue", "residue_rel_err", "p_miss", "p_miss_rel_err", "residue_deadline", "residue_deadline_rel_err", "messages_per_node"}
 	acc := []string{"error_bound", "se_mean", "se_sd", "se_p_deadline", "se_p_reach", "se_messages", "dev_mean", "dev_sd", "dev_p"}
 	for _, tc := range []struct {
 		interval float64
@@ -174,12 +176,12 @@ func TestBroadcastDesignText(t *testing.T) {
 		lines := strings.Split(s, "\n")
 		// 1000 nodes, ⌊0.1·999⌋ = 99 down: 901 live, all of them the target at L = 1.
 		if !strings.HasPrefix(lines[0], "push broadcast: N = 1000 nodes, 901 live (failed share φ = 0.1), loss ε = 0.05; T_L = the first round with 901 of the 901 live nodes informed") ||
-			!strings.Contains(lines[0], "deadline D = 15 rounds. Rounds of 0.2 s") {
+			!strings.Contains(lines[0], "deadline D = 15 rounds, p_late = P(T_L > D)") || !strings.Contains(lines[0], ". Rounds of 0.2 s") {
 			t.Errorf("%s header: %q", f, lines[0])
 		}
 		for _, want := range []string{
-			"Fastest: fanout 3, budget 6 (the smallest t_confidence among the settings that meet the deadline): t_confidence 9 rounds (1.8 s)",
-			"Cheapest: fanout 2, budget 4 (the fewest messages per node among the settings that meet the deadline)",
+			"Fastest: fanout 3, budget 6 (the smallest t_confidence among the settings that meet the deadline 15 with probability 0.9): t_confidence 9 rounds (1.8 s)",
+			"Cheapest: fanout 2, budget 4 (the fewest messages per node among the settings that meet the deadline 15 with probability 0.9)",
 			"- exact (the least accurate setting, fanout 2, budget 4; every setting: --format csv or json): exact law within 1e-12",
 			"- mc (the least accurate setting, fanout 3, budget 6; every setting: --format csv or json): 1000 replications",
 			"t_confidence_seconds",
@@ -202,7 +204,7 @@ func TestBroadcastDesignCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	if len(lines) != 3 || !strings.HasPrefix(lines[1], "2,4,exact,0.999,10,1.5,8,9,10,11,12,12,0.97,true,0.0001,0.001,4,1e-12,") {
+	if len(lines) != 3 || !strings.HasPrefix(lines[1], "2,4,exact,0.999,10,1.5,8,9,10,11,12,12,0.97,0.03,0.1,true,0.0001,0.02,0.001,0.03,2e-05,0.04,4,1e-12,") {
 		t.Errorf("csv:\n%s", b.String())
 	}
 }
