@@ -3,7 +3,7 @@
 # real single-node Slurm cluster. Installs Debian's slurm-wlm and munge,
 # starts munged, slurmctld and slurmd on this host (configuration, state and
 # logs in a temporary folder; /etc is not touched), submits the array job and
-# the merge with --dependency=afterok exactly as the README shows, and checks
+# the merge with --dependency=afterok exactly as docs/BATCH.md shows, and checks
 # that the merged result equals a single run byte for byte.
 #
 # Where Slurm cannot be had (not root, no apt-get, the install or a daemon
@@ -158,7 +158,7 @@ if [ "$state" != idle ]; then
 fi
 echo "slurm: single-node cluster idle $((SECONDS - up)) s after the daemons started: $(sinfo -h -o '%P %D %t %C' | head -n 1) (partition nodes state cpus A/I/O/T)"
 
-# The example exactly as the README gives it; only where the output goes is
+# The example exactly as docs/BATCH.md gives it; only where the output goes is
 # set here.
 cd "$work"
 fail() {

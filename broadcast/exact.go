@@ -8,6 +8,8 @@ import (
 	"maps"
 	"math"
 	"slices"
+
+	"github.com/gossipkit/gossipkit/gossip"
 )
 
 // The exact count chain.
@@ -153,6 +155,12 @@ func expectedRounds(cfg Config) float64 {
 // the budgeted chain, whose reachable states are far fewer than the
 // compositions it counts).
 func ExactLaw(ctx context.Context, cfg Config) (*Law, error) {
+	return exactLaw(ctx, cfg, nil)
+}
+
+// exactLaw is ExactLaw reporting progress (Settings.Progress) in
+// thousandths of ExactCost's estimate as rows and rounds are done.
+func exactLaw(ctx context.Context, cfg Config, progress gossip.Progress) (*Law, error) {
 	if ctx == nil {
 		return nil, errors.New("broadcast: nil context")
 	}
@@ -173,10 +181,27 @@ func ExactLaw(ctx context.Context, cfg Config) (*Law, error) {
 		return law, nil
 	}
 	ch := newExactChain(cfg)
+	ch.progress, ch.cost = progress, ExactCost(cfg)
+	run := ch.law
 	if cfg.Budget > 0 {
-		return ch.budgetLaw(ctx)
+		run = ch.budgetLaw
 	}
-	return ch.law(ctx)
+	law, err := run(ctx)
+	if err == nil && progress != nil {
+		progress(1000, 1000)
+	}
+	return law, err
+}
+
+// advance counts units of ExactCost's work as done and reports the share
+// to ch.progress in thousandths, at most 999 before the end (ExactCost is
+// an estimate).
+func (ch *exactChain) advance(units float64) {
+	if ch.progress == nil {
+		return
+	}
+	ch.done += units
+	ch.progress(int64(min(1000*ch.done/ch.cost, 999)), 1000)
 }
 
 type exactChain struct {
@@ -188,6 +213,8 @@ type exactChain struct {
 	miss                    []float64   // miss[i]: h(i), pull
 	rows                    map[[3]int]exactRow
 	buf, buf2               []float64
+	progress                gossip.Progress // nil: none
+	done, cost              float64         // work done and ExactCost, for progress
 }
 
 type exactRow struct {
@@ -316,6 +343,7 @@ func (ch *exactChain) row(ctx context.Context, i, full, last int) (exactRow, err
 	r := exactRow{lo: lo, p: append([]float64(nil), v[lo:hi+1]...), lost: lost}
 	ch.buf = v
 	ch.rows[key] = r
+	ch.advance(float64((full+last)*(ch.k+1)*U + U)) // ExactCost's terms of this row
 	return r, nil
 }
 
@@ -363,6 +391,7 @@ func (ch *exactChain) law(ctx context.Context) (*Law, error) {
 			return nil, err
 		}
 		clear(next)
+		ch.advance(4 * float64(M)) // ExactCost's share of a round
 		reached := 0.0
 		if r+1 == ch.D+1 && ch.D >= 1 {
 			// dist is the law after round D.
@@ -463,6 +492,7 @@ func (ch *exactChain) budgetLaw(ctx context.Context) (*Law, error) {
 				}
 			}
 			s := cur[kk]
+			ch.advance(20 * float64(M)) // ExactCost's share of a state and round
 			if s.p < exactDrop {
 				lost += s.p
 				continue

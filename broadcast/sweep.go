@@ -61,7 +61,8 @@ type Settings struct {
 	// Workers for the Monte Carlo; default the number of CPUs. Results do
 	// not depend on it.
 	Workers int
-	// Progress, if not nil, is called now and then (mc: replications).
+	// Progress, if not nil, is called now and then (exact: thousandths of
+	// ExactCost's estimate of the work, 1000 at the end; mc: replications).
 	Progress gossip.Progress
 }
 
@@ -195,7 +196,7 @@ func solveOne(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
 	var err error
 	switch method {
 	case Exact:
-		law, err = ExactLaw(ctx, cfg)
+		law, err = exactLaw(ctx, cfg, set.Progress)
 	case Asymptotic:
 		law, err = AsymptoticLaw(ctx, cfg)
 	case MonteCarlo:
@@ -206,7 +207,7 @@ func solveOne(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
 			method = Asymptotic
 		}
 		if method == Exact {
-			law, err = ExactLaw(ctx, cfg)
+			law, err = exactLaw(ctx, cfg, set.Progress)
 		} else if law, err = AsymptoticLaw(ctx, cfg); errors.Is(err, ErrNotCovered) {
 			method = MonteCarlo
 			// Where the large-N law states the misses within MaxRelErr/5

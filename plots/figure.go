@@ -81,6 +81,12 @@ type Spec struct {
 	// (also with LogX): the values plotted, say, where the default ticks
 	// would label none of them.
 	XTicks []float64
+	// Key lists legend entries that explain a mark or a line style rather
+	// than name one curve ("filled dots: the exact chain", "dotted: the
+	// limit"): each is drawn only in the legend, after the curves' entries,
+	// with its Name, colour and style (Dashed, Dotted, Points, Open); its
+	// X and Y are not used.
+	Key []Series
 }
 
 // VLine is a vertical reference line.
@@ -123,7 +129,7 @@ type legendItem struct {
 	thumbs []plot.Thumbnailer
 }
 
-// Build draws the figure, its legend in p.Legend (Save and SaveStack draw
+// Build draws the figure, its legend in p.Legend (Save and SaveGrid draw
 // it below the axes instead). Points where y is NaN or infinite are left
 // out.
 func (s *Spec) Build() (*plot.Plot, error) {
@@ -308,6 +314,9 @@ func (s *Spec) build() (*plot.Plot, []legendItem, error) {
 			add(v.Name, l)
 		}
 	}
+	for _, k := range s.Key {
+		add(k.Name, keyThumb(k))
+	}
 	if !s.LogX && s.XTicks == nil {
 		p.X.Min, p.X.Max = roundEnds(p.X.Min, p.X.Max)
 	}
@@ -334,6 +343,27 @@ func (s *Spec) build() (*plot.Plot, []legendItem, error) {
 		p.Y.Tick.Marker = fixedTicks{values: []float64{0, 0.2, 0.4, 0.6, 0.8, 1}}
 	}
 	return p, items, nil
+}
+
+// keyThumb is the legend thumbnail of a Key entry: the marker or the line
+// a Series of that style draws.
+func keyThumb(k Series) plot.Thumbnailer {
+	col := Palette[k.Color%len(Palette)]
+	if k.Points {
+		g := draw.GlyphStyle{Color: col, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
+		if k.Open {
+			g.Radius, g.Shape = vg.Points(2), draw.RingGlyph{}
+		}
+		return &plotter.Scatter{GlyphStyle: g}
+	}
+	l := &plotter.Line{LineStyle: draw.LineStyle{Color: col, Width: vg.Points(1.5)}}
+	switch {
+	case k.Dashed:
+		l.LineStyle.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+	case k.Dotted:
+		l.LineStyle.Dashes = []vg.Length{vg.Points(1.5), vg.Points(2)}
+	}
+	return l
 }
 
 // twinOf is the index of the named series whose line or points the
@@ -379,8 +409,8 @@ func (s *Spec) Save(base string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := legendHeight(items)
-	return saveBoth(base, Height+h, func(c draw.Canvas) { drawWithLegend(p, items, h, c) })
+	h := legendHeight(items, Width)
+	return saveBoth(base, Width, Height+h, func(c draw.Canvas) { drawWithLegend(p, items, h, c) })
 }
 
 // Legend layout: 9-point text, one column up to legendOneColumn entries,
@@ -411,47 +441,60 @@ func legendRow() vg.Length {
 	return l.TextStyle.Rectangle("Ág").Max.Y + legendGap
 }
 
-// legendColumns is the number of columns of a legend: one up to
-// legendOneColumn entries, else two if the widest entry (its thumbnail, the
-// gap and its text) fits in half the strip's width, else one: an entry is
-// never cut at the figure's edge.
-func legendColumns(items []legendItem) int {
+// legendColumns is the number of columns of a legend w wide: one up to
+// legendOneColumn entries, else as many as fit, two for each figure's
+// width w spans (two below one figure, four below a grid of two), each
+// holding the widest entry (its thumbnail, the gap and its text): an entry
+// is never cut at the figure's edge.
+func legendColumns(items []legendItem, w vg.Length) int {
 	if len(items) <= legendOneColumn {
 		return 1
 	}
 	l := newLegend()
-	colW := (Width - 2*legendMargin) / 2
+	widest := vg.Length(0)
 	for _, it := range items {
-		if l.ThumbnailWidth+l.Padding+l.TextStyle.Width(it.name) > colW {
-			return 1
+		widest = max(widest, l.ThumbnailWidth+l.Padding+l.TextStyle.Width(it.name))
+	}
+	for cols := min(2*max(int(w/Width), 1), len(items)); cols > 1; cols-- {
+		if widest <= (w-2*legendMargin)/vg.Length(cols) {
+			// As few columns as fill the rows: none is left empty (5
+			// entries in 4 columns take 2 rows, so 3 columns).
+			rows := (len(items) + cols - 1) / cols
+			return (len(items) + rows - 1) / rows
 		}
 	}
-	return 2
+	return 1
 }
 
 // legendHeight is the height of the strip below the axes that holds the
-// legend (0 without entries).
-func legendHeight(items []legendItem) vg.Length {
+// legend of a figure w wide (0 without entries).
+func legendHeight(items []legendItem, w vg.Length) vg.Length {
 	if len(items) == 0 {
 		return 0
 	}
-	cols := legendColumns(items)
+	cols := legendColumns(items, w)
 	rows := (len(items) + cols - 1) / cols
 	descent := newLegend().TextStyle.FontExtents().Descent
 	return vg.Length(rows)*legendRow() + descent + 2*legendMargin
 }
 
 // drawWithLegend draws p above a strip of height h at the bottom of c and
-// the legend's entries in that strip, column by column, outside the data.
+// the legend's entries in that strip, outside the data.
 func drawWithLegend(p *plot.Plot, items []legendItem, h vg.Length, c draw.Canvas) {
 	p.Draw(draw.Crop(c, 0, 0, h, 0))
+	drawLegend(items, h, c)
+}
+
+// drawLegend draws the entries in a strip of height h at the bottom of c,
+// column by column.
+func drawLegend(items []legendItem, h vg.Length, c draw.Canvas) {
 	if len(items) == 0 {
 		return
 	}
 	strip := c
 	strip.Max.Y = c.Min.Y + h - legendMargin
 	strip.Min.Y = c.Min.Y + legendMargin
-	cols := legendColumns(items)
+	cols := legendColumns(items, c.Max.X-c.Min.X)
 	rows := (len(items) + cols - 1) / cols
 	colW := (c.Max.X - c.Min.X - 2*legendMargin) / vg.Length(cols)
 	for k := 0; k < cols; k++ {
@@ -466,21 +509,21 @@ func drawWithLegend(p *plot.Plot, items []legendItem, h vg.Length, c draw.Canvas
 	}
 }
 
-// saveBoth draws a Width × h image as base.png (at DPI) and base.svg.
-func saveBoth(base string, h vg.Length, paint func(draw.Canvas)) ([]string, error) {
+// saveBoth draws a w × h image as base.png (at DPI) and base.svg.
+func saveBoth(base string, w, h vg.Length, paint func(draw.Canvas)) ([]string, error) {
 	png, svg := base+".png", base+".svg"
-	if err := atomicfile.Write(png, func(w io.Writer) error {
-		c := vgimg.NewWith(vgimg.UseWH(Width, h), vgimg.UseDPI(DPI))
+	if err := atomicfile.Write(png, func(wr io.Writer) error {
+		c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(DPI))
 		paint(draw.New(c))
-		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(w)
+		_, err := vgimg.PngCanvas{Canvas: c}.WriteTo(wr)
 		return err
 	}); err != nil {
 		return nil, err
 	}
-	if err := atomicfile.Write(svg, func(w io.Writer) error {
-		c := vgsvg.New(Width, h)
+	if err := atomicfile.Write(svg, func(wr io.Writer) error {
+		c := vgsvg.New(w, h)
 		paint(draw.New(c))
-		_, err := c.WriteTo(w)
+		_, err := c.WriteTo(wr)
 		return err
 	}); err != nil {
 		os.Remove(png)
@@ -489,35 +532,63 @@ func saveBoth(base string, h vg.Length, paint func(draw.Canvas)) ([]string, erro
 	return []string{png, svg}, nil
 }
 
-// SaveStack writes several figures stacked vertically in one image (each
-// panel Height tall) as base.png and base.svg.
-func SaveStack(base string, specs ...*Spec) ([]string, error) {
+// GridColumns is the number of columns of SaveGrid's grid.
+const GridColumns = 2
+
+// SaveGrid writes several figures as the panels of one image, GridColumns
+// to a row (each Width × Height, read left to right, then down), with one
+// legend below them all: each entry of every panel once (the first panel's
+// marks of a name), so that one name means one thing in every panel. It
+// writes base.png and base.svg. One figure is Save's.
+func SaveGrid(base string, specs ...*Spec) ([]string, error) {
 	if len(specs) == 0 {
-		return nil, fmt.Errorf("plots: SaveStack: no figure: %w", ErrEmpty)
+		return nil, fmt.Errorf("plots: SaveGrid: no figure: %w", ErrEmpty)
+	}
+	if len(specs) == 1 {
+		return specs[0].Save(base)
 	}
 	plots := make([]*plot.Plot, len(specs))
-	items := make([][]legendItem, len(specs))
-	heights := make([]vg.Length, len(specs))
-	var total vg.Length
+	panels := make([][]legendItem, len(specs))
 	for i, s := range specs {
 		p, it, err := s.build()
 		if err != nil {
 			return nil, err
 		}
-		plots[i], items[i] = p, it
-		heights[i] = Height + legendHeight(it)
-		total += heights[i]
+		plots[i], panels[i] = p, it
 	}
-	return saveBoth(base, total, func(c draw.Canvas) {
-		// Panels from the top, each with its legend below its axes.
-		top := c.Max.Y
+	items := mergeLegends(panels)
+	cols := GridColumns
+	rows := (len(specs) + cols - 1) / cols
+	w := vg.Length(cols) * Width
+	lh := legendHeight(items, w)
+	return saveBoth(base, w, vg.Length(rows)*Height+lh, func(c draw.Canvas) {
 		for i, p := range plots {
+			r, k := i/cols, i%cols
 			pc := c
-			pc.Max.Y, pc.Min.Y = top, top-heights[i]
-			top = pc.Min.Y
-			drawWithLegend(p, items[i], legendHeight(items[i]), draw.Crop(pc, vg.Points(4), -vg.Points(4), vg.Points(4), -vg.Points(4)))
+			pc.Min.X = c.Min.X + vg.Length(k)*Width
+			pc.Max.X = pc.Min.X + Width
+			pc.Max.Y = c.Max.Y - vg.Length(r)*Height
+			pc.Min.Y = pc.Max.Y - Height
+			p.Draw(draw.Crop(pc, vg.Points(4), -vg.Points(4), vg.Points(4), -vg.Points(4)))
 		}
+		drawLegend(items, lh, c)
 	})
+}
+
+// mergeLegends is the one legend of several panels: each name once, with
+// the marks of its first panel, in the order the panels name them.
+func mergeLegends(panels [][]legendItem) []legendItem {
+	var items []legendItem
+	seen := map[string]bool{}
+	for _, it := range panels {
+		for _, e := range it {
+			if !seen[e.name] {
+				seen[e.name] = true
+				items = append(items, e)
+			}
+		}
+	}
+	return items
 }
 
 // toLog10 replaces every y value (and band end, and the y limits) of a

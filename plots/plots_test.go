@@ -11,6 +11,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // TestSaveDecodes writes a figure and checks that the PNG decodes at
@@ -32,12 +36,14 @@ func TestSaveDecodes(t *testing.T) {
 	checkPNGBetween(t, files[0], 900, 600+81, 600+119)
 	// The SVG is as wide, 432 pt.
 	checkSVGWidth(t, files[1], "432pt")
-	files, err = SaveStack(filepath.Join(dir, "g"), sp, sp)
+	files, err = SaveGrid(filepath.Join(dir, "g"), sp, sp, sp)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Two panels, each with its legend.
-	checkPNGBetween(t, files[0], 900, 1200+2*81, 1200+2*119)
+	// Three panels in a grid of two columns (1800 px wide, two rows of
+	// 600 px) and one legend of the 3 distinct entries below them: the
+	// same strip as one figure's.
+	checkPNGBetween(t, files[0], 1800, 1200+81, 1200+119)
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 4 {
 		t.Errorf("%d files in the directory, want 4 (no temporary files left)", len(entries))
@@ -339,13 +345,21 @@ func TestLegendColumns(t *testing.T) {
 		name  string
 		items []legendItem
 		want  int
+		w     vg.Length
 	}{
-		{"three entries", short[:3], 1},
-		{"four short entries", short, 2},
-		{"an entry wider than half", long, 1},
+		{"three entries", short[:3], 1, Width},
+		{"four short entries", short, 2, Width},
+		{"an entry wider than half", long, 1, Width},
+		// Below a grid of two figures: up to four columns, as many as
+		// hold the widest entry (the long one fits in half of 12 in, not
+		// in a third).
+		{"grid, four short entries", short, 4, 2 * Width},
+		{"grid, an entry wider than a third", long, 2, 2 * Width},
+		{"grid, three entries", short[:3], 1, 2 * Width},
+		{"grid, five short entries: 2 rows, so 3 columns", append(slices.Clone(short), item("x")), 3, 2 * Width},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := legendColumns(c.items); got != c.want {
+			if got := legendColumns(c.items, c.w); got != c.want {
 				t.Errorf("%d columns, want %d", got, c.want)
 			}
 		})
@@ -378,5 +392,50 @@ func TestLegendTwins(t *testing.T) {
 	}
 	if n := len(items[1].thumbs); n != 1 {
 		t.Errorf("other: %d marks in the legend, want 1", n)
+	}
+}
+
+// TestLegendKeyAndGrid: a Key entry is in the legend, after the curves,
+// with the marker of its style, and does not move the axes; the legend of a
+// grid names each entry once, in the order the panels name them.
+func TestLegendKeyAndGrid(t *testing.T) {
+	t.Parallel()
+	sp := &Spec{Title: "t", Series: []Series{{Name: "a", X: []float64{0, 1}, Y: []float64{0, 1}}},
+		Key: []Series{{Name: "open dots: b", Points: true, Open: true, Color: 6}, {Name: "dotted: c", Dotted: true, Color: 6}}}
+	p, items, err := sp.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, it := range items {
+		names = append(names, it.name)
+	}
+	if want := []string{"a", "open dots: b", "dotted: c"}; !slices.Equal(names, want) {
+		t.Errorf("legend %q, want %q", names, want)
+	}
+	if sc, ok := items[1].thumbs[0].(*plotter.Scatter); !ok || sc.GlyphStyle.Shape != (draw.RingGlyph{}) {
+		t.Errorf("open dots' thumbnail is %T, want a scatter of rings", items[1].thumbs[0])
+	}
+	if l, ok := items[2].thumbs[0].(*plotter.Line); !ok || len(l.LineStyle.Dashes) == 0 {
+		t.Errorf("dotted's thumbnail is %T, want a dashed line", items[2].thumbs[0])
+	}
+	bare := *sp
+	bare.Key = nil
+	q, _, err := bare.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.X.Min != q.X.Min || p.X.Max != q.X.Max || p.Y.Min != q.Y.Min || p.Y.Max != q.Y.Max {
+		t.Errorf("the key moved the axes: x [%g, %g] y [%g, %g], without it x [%g, %g] y [%g, %g]", p.X.Min, p.X.Max, p.Y.Min, p.Y.Max, q.X.Min, q.X.Max, q.Y.Min, q.Y.Max)
+	}
+
+	item := func(name string) legendItem { return legendItem{name: name} }
+	got := mergeLegends([][]legendItem{{item("x"), item("y")}, {item("y"), item("z")}, {item("x")}})
+	names = names[:0]
+	for _, it := range got {
+		names = append(names, it.name)
+	}
+	if want := []string{"x", "y", "z"}; !slices.Equal(names, want) {
+		t.Errorf("grid legend %q, want %q", names, want)
 	}
 }

@@ -25,12 +25,12 @@ func TestNastyValues(t *testing.T) {
 	spec := &Spec{Title: "t", XLabel: "x", YLabel: "y",
 		Series: []Series{{Name: "s", X: []float64{1, 2}, Y: []float64{0.5, 0.7}}}}
 	probe.Func(t, "Spec.Build", (*Spec).Build, set, spec)
-	// Save and SaveStack draw as Build does and then write files: their
+	// Save and SaveGrid draw as Build does and then write files: their
 	// own parameters are the path and the specs (each variant of a Spec's
 	// fields is Build's, probed above; writing ~60 PNGs more would take
 	// seconds for nothing).
 	base := filepath.Join(t.TempDir(), "fig")
 	save := func(s *Spec, base string) ([]string, error) { return s.Save(base) }
 	probe.Func(t, "Spec.Save", save, set, (*Spec)(nil), base)
-	probe.Func(t, "SaveStack", SaveStack, set, base, (*Spec)(nil))
+	probe.Func(t, "SaveGrid", SaveGrid, set, base, (*Spec)(nil))
 }

@@ -19,7 +19,7 @@ import (
 // textColumns are the CSV columns that hold words and boolColumns those
 // that hold true or false; every other column of every CSV the report
 // writes is numeric: each cell a number (a fraction p/q for an exact value)
-// or empty (README: "CSV and JSON carry numbers", booleans as true/false).
+// or empty (docs/CLI.md: "CSV and JSON carry numbers", booleans as true/false).
 var boolColumns = map[string]bool{
 	"reconnected": true, // tree repairs
 	"feasible":    true, // design answers

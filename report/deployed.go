@@ -533,19 +533,31 @@ func (r *Deployed) residueTable() *plots.Table {
 	return t
 }
 
-func (r *Deployed) figure() *plots.Spec {
+// figures are (b)'s two panels, one quantity each: the informed share
+// by the two mean curves, and the exact law of the times to half and to
+// every node; both mark the round the verdict compares, where Serf's
+// logistic curve says every node is informed, and the exact law's median
+// of that time.
+func (r *Deployed) figures() []*plots.Spec {
 	c := r.Curves
-	sp := &plots.Spec{Title: fmt.Sprintf("push, fanout %d, N = %d, loss %g: the mean curve and the law of the last node", deployedFanout, c.N, c.Loss),
-		XLabel: "rounds (× 200 ms)", YLabel: "share / probability"}
 	lo, hi := 0.0, 1.0
-	sp.YMin, sp.YMax = &lo, &hi
-	sp.Series = []plots.Series{
-		{Name: "Serf's logistic curve (informed share)", X: c.Rounds, Y: c.Serf, Color: 1, Dashed: true},
-		{Name: "mean field (informed share)", X: c.Rounds, Y: c.MeanField, Color: 0},
-		{Name: "exact P(half the nodes informed by round r)", X: c.Rounds, Y: c.PHalf, Color: 2, Points: true},
-		{Name: "exact P(every node informed by round r)", X: c.Rounds, Y: c.PAll, Color: 6, Points: true},
+	marks := []plots.VLine{
+		{X: c.LogisticT, Name: fmt.Sprintf("Serf's logistic: every node informed at round %.1f", c.LogisticT), Color: 1},
+		{X: c.ExactMedian, Name: fmt.Sprintf("exact median of T_1 (every node informed): round %g", c.ExactMedian), Color: 6},
 	}
-	return sp
+	share := &plots.Spec{Title: fmt.Sprintf("informed share (push, fanout %d, N = %d, loss %g)", deployedFanout, c.N, c.Loss),
+		XLabel: "rounds (× 200 ms)", YLabel: "informed share", YMin: &lo, YMax: &hi, VLines: marks,
+		Series: []plots.Series{
+			{Name: "Serf's logistic curve", X: c.Rounds, Y: c.Serf, Color: 1, Dashed: true},
+			{Name: "mean field", X: c.Rounds, Y: c.MeanField, Color: 0},
+		}}
+	law := &plots.Spec{Title: "the exact law of the time to inform (same setting)", XLabel: "rounds (× 200 ms)", YLabel: "P(informed by round r)",
+		Probability: true, VLines: marks,
+		Series: []plots.Series{
+			{Name: "exact P(half the nodes informed by round r)", X: c.Rounds, Y: c.PHalf, Color: 2, Points: true},
+			{Name: "exact P(every node informed by round r)", X: c.Rounds, Y: c.PAll, Color: 6, Points: true},
+		}}
+	return []*plots.Spec{share, law}
 }
 
 // Render writes the section.
@@ -557,7 +569,7 @@ func (r *Deployed) Render(d *Doc) error {
 		return err
 	}
 	d.printf("\n**(b) Serf's logistic curve** (informed share 1/(1 + (N+1)e^{−βt})) is the mean field's continuous-time special case: it has the right middle and says nothing of the last node. Against the exact law of T_1, the round at which every node is informed:\n")
-	if err := d.figure("deployed_logistic", r.figure()); err != nil {
+	if err := d.figure("deployed_logistic", r.figures()...); err != nil {
 		return err
 	}
 	if err := d.table("deployed_logistic", r.logisticTable()); err != nil {

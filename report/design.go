@@ -474,8 +474,8 @@ func (r *DesignAnswers) sdFigure() *plots.Spec {
 				mlo, mhi = append(mlo, row.SD-zSignificant*row.SESD), append(mhi, row.SD+zSignificant*row.SESD)
 			}
 		}
-		// One legend entry a case (the limit law's line); the markers and
-		// the dotted limit are named in the text.
+		// One legend entry a case (its colour, on the limit law's line);
+		// what each mark and line style means is in the key below.
 		sp.Series = append(sp.Series,
 			plots.Series{Name: name, X: ax, Y: ay, Color: i},
 			plots.Series{X: ex, Y: ey, Color: i, Points: true},
@@ -496,6 +496,12 @@ func (r *DesignAnswers) sdFigure() *plots.Spec {
 	}
 	ymax := 1.05 * top // the legend is below the axes
 	sp.YMax = &ymax
+	sp.Key = []plots.Series{
+		{Name: "line: the limit law (plan's asymptotic method)", Color: 6},
+		{Name: "filled dots: the exact chain (first-step analysis)", Points: true, Color: 6},
+		{Name: fmt.Sprintf("open dots: Monte Carlo of the lumped chain, bars ± %g se", float64(zSignificant)), Points: true, Open: true, Color: 6},
+		{Name: "dotted: the limit as N → ∞", Dotted: true, Color: 6},
+	}
 	return sp
 }
 
@@ -521,6 +527,10 @@ func (r *DesignAnswers) pFigure() *plots.Spec {
 			plots.Series{X: mx, Y: my, Lo: mlo, Hi: mhi, Color: i, Points: true, Open: true})
 	}
 	sp.Series = append(sp.Series, plots.Series{Name: fmt.Sprintf("P = %g", r.Confidence), X: []float64{1, float64(r.Cache - 1)}, Y: []float64{r.Confidence, r.Confidence}, Color: 6, Dotted: true})
+	sp.Key = []plots.Series{
+		{Name: "line: the limit law (plan's asymptotic method)", Color: 6},
+		{Name: fmt.Sprintf("open dots: Monte Carlo of the lumped chain, bars ± %g se", float64(zSignificant)), Points: true, Open: true, Color: 6},
+	}
 	return sp
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/chain"
@@ -82,13 +83,6 @@ type simRun struct {
 	runs int
 }
 
-func (s simRun) label() string {
-	if s.runs == 0 {
-		return s.name
-	}
-	return fmt.Sprintf("%s (%v runs)", s.name, s.runs)
-}
-
 func (s simRun) mean(q int) []float64 {
 	if q == 0 {
 		return s.x.Mean
@@ -104,6 +98,7 @@ func (s *Study) Refined(ctx context.Context) (*Refined, error) {
 	sc := s.Scale
 	n, c, sz := sc.Ns[0], sc.Cache, sc.Exchange
 	r := &Refined{Items: n, Cache: c, Exchange: sz}
+	runsAt := map[string][]string{} // a simulation's runs at each plotted N
 	for _, rc := range sc.Refined {
 		s.step(fmt.Sprintf("refined mean field: N = %d, %d initial copies", rc.N, rc.Initial))
 		m, err := approx.NewModel(approx.Config{Nodes: rc.N, Shuffle: gossip.Shuffle{Items: n, Cache: c, Exchange: sz}, PDrop: approx.Simplified, Initial: rc.Initial})
@@ -222,11 +217,27 @@ func (s *Study) Refined(ctx context.Context) (*Refined, error) {
 					Series: []plots.Series{
 						{Name: "classic mean field", X: ts, Y: zero, Color: 6},
 						{Name: "refined: V/N", X: ts, Y: dev(refined[q]), Color: 1},
-						{Name: cont[q].label(), X: cont[q].x.T, Y: dev(cont[q].mean(q)), Color: 0, Dashed: true},
-						{Name: runs[0].label(), X: runs[0].x.T, Y: dev(runs[0].mean(q)), Color: 5, Dashed: true},
-						{Name: runs[1].label(), X: runs[1].x.T, Y: dev(runs[1].mean(q)), Color: 2, Dashed: true},
+						// The exact chain dashed, the lumped Markov run that
+						// stands for it at N = 2500 dotted: one legend serves
+						// every panel (plots.SaveGrid).
+						{Name: cont[q].name, X: cont[q].x.T, Y: dev(cont[q].mean(q)), Color: 0, Dashed: cont[q].runs == 0, Dotted: cont[q].runs > 0},
+						{Name: runs[0].name, X: runs[0].x.T, Y: dev(runs[0].mean(q)), Color: 5, Dashed: true},
+						{Name: runs[1].name, X: runs[1].x.T, Y: dev(runs[1].mean(q)), Color: 2, Dashed: true},
 					}}
 				r.Panels = append(r.Panels, sp)
+			}
+			for _, sr := range append([]simRun{cont[1]}, runs...) {
+				if sr.runs > 0 {
+					runsAt[sr.name] = append(runsAt[sr.name], fmt.Sprintf("%d at N = %d", sr.runs, rc.N))
+				}
+			}
+		}
+	}
+	// The legend names each simulation once with its runs at each N.
+	for _, sp := range r.Panels {
+		for i, se := range sp.Series {
+			if at := runsAt[se.Name]; len(at) > 0 {
+				sp.Series[i].Name = fmt.Sprintf("%s (runs: %s)", se.Name, strings.Join(at, ", "))
 			}
 		}
 	}

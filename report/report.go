@@ -113,7 +113,7 @@ func Quick() Scale {
 
 // Paper runs the paper's 100 replications of 1000 + 1000 rounds: 39.4
 // CPU-minutes and 21 min 11 s of wall time on 2 idle cores (measured on
-// 2026-12-02; the README lists each section against its floor); as 16
+// 2026-12-02; docs/PERFORMANCE.md lists each section against its floor); as 16
 // array tasks (RunShard), at most 2 min 45 s of wall time a task (measured
 // before the warm states were shared).
 func Paper() Scale {
@@ -546,7 +546,7 @@ func (d *Doc) inlineTable(t *plots.Table) error {
 	return nil
 }
 
-// figure writes name.png and name.svg (one panel, or several stacked) and
+// figure writes name.png and name.svg (one panel, or several in a grid) and
 // shows it in the report.
 func (d *Doc) figure(name string, specs ...*plots.Spec) error {
 	if err := saveFigure(d.path(name), specs...); err != nil {
@@ -572,7 +572,7 @@ func saveFigure(base string, specs ...*plots.Spec) error {
 	if len(specs) == 1 {
 		_, err = specs[0].Save(base)
 	} else {
-		_, err = plots.SaveStack(base, specs...)
+		_, err = plots.SaveGrid(base, specs...)
 	}
 	return err
 }

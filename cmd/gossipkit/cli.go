@@ -30,5 +30,5 @@ func buffered(e *env, path string, print func(io.Writer) error) error {
 }
 
 func newProgress(e *env, label string) gossip.Progress {
-	return cli.NewProgress(e.Stderr, e.Terminal, label)
+	return cli.Progress(e, label)
 }

@@ -18,8 +18,9 @@
 // (gamma-check) or an internal error. Every command that prints a table
 // takes --format text|json|csv|markdown and -o FILE (written atomically);
 // CSV and JSON carry numbers (mean ± sd as two columns, a missing quantity
-// as an empty cell or null). Progress shows on stderr only when it is a
-// terminal.
+// as an empty cell or null). Progress: a bar with rate and ETA on stderr
+// when it is a terminal; otherwise (a batch log) one line every 10 s of a
+// long run (cli.BatchInterval) and none from a shorter one.
 package main
 
 import (
@@ -79,7 +80,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := cli.WithSignals(context.Background(), stderr, name)
 	defer stop()
 	started()
-	return runEnv(ctx, &env{Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Terminal: cli.IsTerminal(stderr)}, args)
+	return runEnv(ctx, &env{Stdout: stdout, Stderr: stderr, Getenv: os.Getenv, Terminal: cli.IsTerminal(stderr), BatchEvery: cli.BatchInterval}, args)
 }
 
 // started is called once the signal handler is in place: a test that

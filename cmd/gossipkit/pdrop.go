@@ -134,7 +134,7 @@ func proveGamma(ctx context.Context, e *env, fs *flag.FlagSet, sMax int, format,
 	})
 }
 
-// exactSettings reports package exact's progress on the terminal.
+// exactSettings reports package exact's progress (newProgress).
 func exactSettings(e *env, label string) exact.Settings {
 	return exact.Settings{Progress: newProgress(e, label)}
 }

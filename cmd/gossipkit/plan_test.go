@@ -28,7 +28,7 @@ func runPlanJSON(t *testing.T, args ...string) planJSON {
 	return r
 }
 
-// The README's example: N = 10⁷ over s = 20..90 answers with the best s,
+// The example of the README and docs/CLI.md: N = 10⁷ over s = 20..90 answers with the best s,
 // which is the feasible row with the smallest t_confidence; every row has
 // the keys of plan's table.
 func TestPlanBestS(t *testing.T) {

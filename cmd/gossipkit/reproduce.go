@@ -163,7 +163,7 @@ func cmdPlot(fs *cli.FlagSet, fig string) cli.Run {
 			return err
 		}
 		start := time.Now()
-		err = report.Plot(ctx, *out, fig, sc, report.Options{Workers: *workers, StepStart: cli.StepPrinter(e, "plot", start)})
+		err = report.Plot(ctx, *out, fig, sc, report.Options{Workers: *workers, StepStart: cli.StepStarts(e, "plot", start)})
 		cli.ClearLine(e)
 		if err != nil {
 			return cli.DirUsage(err, "--out")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/internal/shard"
@@ -37,7 +38,8 @@ func cmdTreeSweep(fs *cli.FlagSet) cli.Run {
 		if err := exp.Validate(); err != nil {
 			return err
 		}
-		names, err := report.TreeSweep(ctx, *outDir, exp.Seeds, exp.Seed, report.Options{})
+		names, err := report.TreeSweep(ctx, *outDir, exp.Seeds, exp.Seed, report.Options{StepStart: cli.StepStarts(e, "tree sweep", time.Now())})
+		cli.ClearLine(e)
 		if err != nil {
 			return cli.DirUsage(err, "--out")
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 type failing struct{ n int }
@@ -93,5 +94,52 @@ func TestStepLogger(t *testing.T) {
 	}
 	if StepLogger[stepName](&Env{Stderr: &b, Terminal: true}, "x") != nil {
 		t.Error("a terminal got a step log")
+	}
+}
+
+// TestBatchProgress: on a batch log a line every interval of the (fake)
+// clock, with the count, the share and the time left at the rate so far;
+// a closing 100% line only after a run that wrote one; nothing from a run
+// shorter than the interval.
+func TestBatchProgress(t *testing.T) {
+	var b bytes.Buffer
+	clock := time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC)
+	now := func() time.Time { return clock }
+	p := BatchProgress(&b, "plan", 10*time.Second, now)
+	for _, s := range []struct {
+		at          time.Duration // since the start
+		done, total int64
+	}{
+		{1 * time.Second, 10, 1000},   // before the first interval: nothing
+		{10 * time.Second, 250, 1000}, // 25% in 10 s: 30 s left
+		{15 * time.Second, 400, 1000}, // 5 s after the last line: nothing
+		{21 * time.Second, 700, 1000}, // 70% in 21 s: 9 s left
+		{24 * time.Second, 1000, 1000},
+		{25 * time.Second, 5, 10}, // the next setting of a sweep, short: nothing
+		{26 * time.Second, 10, 10},
+	} {
+		clock = time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC).Add(s.at)
+		p(s.done, s.total)
+	}
+	want := "plan: 250/1000 (25%), 10 s, about 30 s left\n" +
+		"plan: 700/1000 (70%), 21 s, about 9 s left\n" +
+		"plan: 1000/1000 (100%), 24 s\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+
+	b.Reset()
+	q := BatchProgress(&b, "sim", 10*time.Second, now)
+	q(1, 2)
+	q(2, 2)
+	if b.Len() != 0 {
+		t.Errorf("a run shorter than the interval wrote %q", b.String())
+	}
+	// The program's choice: a terminal gets the bar (not a line), a batch
+	// log with BatchEvery 0 (tests, other front ends) nothing.
+	b.Reset()
+	Progress(&Env{Stderr: &b}, "x")(1, 1)
+	if b.Len() != 0 {
+		t.Errorf("BatchEvery 0 wrote %q", b.String())
 	}
 }

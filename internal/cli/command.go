@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/atomicfile"
@@ -24,6 +25,11 @@ type Env struct {
 	Getenv func(string) string
 	// Terminal reports whether Stderr is a terminal (progress is shown then).
 	Terminal bool
+	// BatchEvery, when Stderr is not a terminal, is how often a long run
+	// logs a line of its progress (Progress); 0 logs none. The program
+	// sets it (BatchInterval); tests and other front ends leave it 0, so
+	// that what they read of stderr does not depend on the machine's speed.
+	BatchEvery time.Duration
 	// Files owns the temporary files and the folders the run creates
 	// (Output, ShardOut): Program.Run makes it for each run, as a child of
 	// the scope of its context (WithSignals'), and removes what it holds

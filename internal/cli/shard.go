@@ -87,7 +87,7 @@ func PartPath(out, name string) string {
 }
 
 // ShardOut resolves and checks where shard id writes, before any work: a
-// folder named with a trailing / is created if missing (the README's
+// folder named with a trailing / is created if missing (docs/BATCH.md's
 // `-o parts/`), and the part file must be writable there.
 func ShardOut(e *Env, out, name string) (string, error) {
 	if strings.HasSuffix(out, "/") {

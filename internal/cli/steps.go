@@ -45,3 +45,23 @@ func ClearLine(e *Env) {
 		fmt.Fprint(e.Stderr, "\r\033[K")
 	}
 }
+
+// StepStarts is the StepStart of a long run that has no StepDone log
+// (plot, tree sweep): StepPrinter on a terminal; on a batch log with
+// e.BatchEvery > 0, one line "label: step (T s)" for the step running when
+// each BatchEvery has passed (none from a run shorter than it); else nil.
+func StepStarts(e *Env, label string, start time.Time) func(string) {
+	if e.Terminal {
+		return StepPrinter(e, label, start)
+	}
+	if e.BatchEvery <= 0 {
+		return nil
+	}
+	next := start.Add(e.BatchEvery)
+	return func(step string) {
+		if t := time.Now(); !t.Before(next) {
+			next = t.Add(e.BatchEvery)
+			fmt.Fprintf(e.Stderr, "%s: %s (%.0f s)\n", label, step, t.Sub(start).Seconds())
+		}
+	}
+}
