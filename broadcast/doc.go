@@ -45,13 +45,26 @@
 //     quantiles, all whole rounds); P(T_L ≤ D), which counts T_L = ∞ as
 //     late.
 //   - Residue: the expected share of live nodes never informed, once no
-//     node can act (0 without a budget or with pull); PMiss: the
-//     probability that some live node is never informed.
-//   - Messages: the expected one-way messages sent per live node in rounds
-//     1, …, T_L (every push transmit, lost or wasted or not; every pull
-//     request; one reply for each request that reaches a live informed
-//     peer), or, when T_L = ∞, in every round until no node can act.
+//     node can act, which is the chance that a given live node is never
+//     informed (0 without a budget or with pull); PMiss: the probability
+//     that some live node is never informed. With a deadline D,
+//     ResidueDeadline is the chance that a given live node is not informed
+//     by round ⌊D⌋ and PLate = P(T_L > D). Each comes with the relative
+//     error it is claimed to be within (*RelErr): a bound for a computed
+//     law, zValue = 3 standard errors for a Monte Carlo, which reaches
+//     chances of 10⁻¹² by its watched runs (rare.go: conditional Monte
+//     Carlo on one or two watched nodes).
+//   - Messages: the expected one-way messages sent per live node by the
+//     protocol's stopping rules. A node never knows that the others hold
+//     the rumour, so each rule runs to its own end: with a budget B every
+//     informed live node makes all its B transmits (lost, wasted or not),
+//     so push sends B·(1 − Residue) per live node; an uninformed live node
+//     asks k peers a round until it is informed, and each request that
+//     reaches a live informed peer gets one reply, so the requests and
+//     replies go on until every live node is informed; push without a
+//     budget has no end (informed nodes push every round), and its pushes
+//     are counted in rounds 1, …, T_L, the cost of reaching the level.
 //
 // The formulas of each method and their sources are in the doc comments of
-// ExactLaw, AsymptoticLaw and Simulate, and in docs/MODEL.md.
+// ExactLaw, AsymptoticLaw, Simulate and rare.go, and in docs/MODEL.md.
 package broadcast

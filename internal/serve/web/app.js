@@ -39,6 +39,7 @@ const forms = {
     { name: "budget", label: "budget", def: "", help: "B, memberlist[:MULT], a range; empty: none" },
     { name: "interval", label: "interval", def: "", help: "seconds a round (memberlist: 0.2)" },
     { name: "message-bytes", label: "message bytes", def: "", help: "bytes per message" },
+    { name: "max-miss", label: "max P(miss)", def: "", help: "target: the chance some live node is never informed; empty: none" },
     ...common,
     { name: "method", label: "method", def: "auto", options: ["auto", "exact", "asymptotic", "mc"] },
     { name: "reps", label: "reps", def: "1000", help: "replications of mc" },
@@ -297,10 +298,21 @@ function renderPlan() {
       h.appendChild(pd);
     }
     add(` (${p.best.method}). `);
+    if (typeof p.best.p_miss === "number" && p.best.p_miss > 0) {
+      add(`P(some live node missed) = `);
+      const pm = document.createElement("b");
+      pm.id = "p-miss";
+      pm.textContent = `${fmt(p.best.p_miss)} ± ${fmt(100 * p.best.p_miss_rel_err)} %`;
+      h.appendChild(pm);
+      add(`, a given node ${fmt(p.best.residue)}. `);
+    }
     if (p.cheapest && same(p.cheapest, p.best) && rows.length > 1) add("Also the cheapest.");
     if (p.cheapest && !same(p.cheapest, p.best)) add(`Cheapest: ${rowName(p.cheapest, kc)} (t_${conf} = ${fmt(p.cheapest.t_confidence)}).`);
-  } else if (D > 0) {
-    add(`No row meets the deadline D = ${D} with probability ${conf}.`, true);
+  } else if (D > 0 || Number(gk.values["max-miss"] || 0) > 0) {
+    const goals = [];
+    if (D > 0) goals.push(`the deadline D = ${D} with probability ${conf}`);
+    if (Number(gk.values["max-miss"] || 0) > 0) goals.push(`P(miss) ≤ ${gk.values["max-miss"]}`);
+    add(`No row meets ${goals.join(" and ")}.`, true);
     const c = rows[gk.selected];
     if (c) add(` Closest: ${rowName(c, kc)}, t_${conf} = ${fmt(c.t_confidence)} rounds, P(T_L ≤ D) = ${fmt(c.p_deadline)}.`);
   }
