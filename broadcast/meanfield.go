@@ -1,6 +1,8 @@
 package broadcast
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 )
@@ -321,23 +323,43 @@ func demers(lam float64) float64 {
 	return (lo + hi) / 2
 }
 
-// SmallestBudget is the smallest budget B in 1..MaxBudget whose large-N
-// PMiss (PushBudgetResidue) is at most pMiss, for push with cfg's other
-// fields; 0 and an error wrapping ErrNotCovered if none is.
-func SmallestBudget(cfg Config, pMiss float64) (int, error) {
+// SmallestBudget is the smallest budget B in 1..MaxBudget for which the
+// upper end of the chance that some live node is never informed
+// (MissChance: PMiss·(1 + PMissRelErr)) is at most pMiss, for push with
+// cfg's other fields; 0 and an error wrapping ErrNotCovered if none is.
+// The chance falls as the budget grows (every extra transmit can only
+// inform more nodes), so it doubles, then bisects.
+func SmallestBudget(ctx context.Context, cfg Config, pMiss float64, set Settings) (int, error) {
+	if ctx == nil {
+		return 0, errors.New("broadcast: nil context")
+	}
 	if !(pMiss > 0 && pMiss < 1) {
 		return 0, fieldErr("pMiss", "= %g: valid range (0, 1)", pMiss)
 	}
-	cfg.Protocol = Push
+	cfg.Protocol, cfg.Deadline, cfg.MaxMiss = Push, 0, 0
 	ok := func(b int) (bool, error) {
 		cfg.Budget = b
-		r, err := PushBudgetResidue(cfg)
+		// The large-N law decides at once where its whole interval is on
+		// one side of the target; near λ = 1, where it has no fixed point,
+		// the rumour dies out with a chance of order 1 and the budget is
+		// too small for any target below 1/2.
+		if cfg.Validate() == nil {
+			res, pm, okLaw := budgetMissLaw(cfg)
+			switch {
+			case !okLaw && pMiss < 0.5 && res.v == 0:
+				return false, nil
+			case okLaw && pm.lo > pMiss:
+				return false, nil
+			case okLaw && pm.hi <= pMiss && pm.relErr() <= MaxRelErr:
+				return true, nil
+			}
+		}
+		m, err := missChance(ctx, cfg, set, false)
 		if err != nil {
 			return false, err
 		}
-		return r.PMiss <= pMiss, nil
+		return m.PMiss*(1+m.PMissRelErr) <= pMiss, nil
 	}
-	// PMiss decreases in B: double, then bisect.
 	hi := 1
 	for {
 		good, err := ok(hi)

@@ -2,6 +2,7 @@ package broadcast
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -416,9 +417,32 @@ func bracket(M int, p1, se1, p2, se2 float64) interval {
 		s2, sd2 = c2*p2, c2*se2
 	}
 	hi := math.Min(s1, 1)
-	lo := min(math.Max(s1-s2, 0), hi)
+	lo := min(missLower(s1, s2), hi)
 	v := (lo + hi) / 2
-	return interval{v, math.Max(lo-zValue*math.Hypot(sd1, sd2), 0), math.Min(hi+zValue*sd1, 1)}
+	lo1, s2hi := math.Max(s1-zValue*sd1, 0), s2+zValue*sd2
+	return interval{v, min(math.Max(missLower(lo1, s2hi)-zValue*math.Hypot(sd1, sd2)*b2(s1, s2), 0), v), math.Min(hi+zValue*sd1, 1)}
+}
+
+// missLower is the larger of two lower bounds on P(X > 0), X the number of
+// missed live nodes, E[X] = S₁ and E[X(X−1)] = 2S₂: Bonferroni's S₁ − S₂
+// (tight when misses are rare) and the second-moment bound E[X]²/E[X²] =
+// S₁²/(S₁ + 2S₂) (Chung and Erdős; tight when they are many).
+func missLower(s1, s2 float64) float64 {
+	lo := math.Max(s1-s2, 0)
+	if s1 > 0 {
+		lo = math.Max(lo, s1*s1/(s1+2*s2))
+	}
+	return math.Min(lo, 1)
+}
+
+// b2 is 1 where Bonferroni's bound is the larger (its ends already carry
+// the standard errors through S₁ − S₂), else 0: the second-moment bound's
+// end was taken at the unfavourable ends of S₁ and S₂.
+func b2(s1, s2 float64) float64 {
+	if s1-s2 >= s1*s1/(s1+2*s2) {
+		return 1
+	}
+	return 0
 }
 
 // split is the interval's estimate and relative error.
@@ -726,8 +750,85 @@ func budgetMissLaw(cfg Config) (res, pmiss interval, ok bool) {
 	s1 := (fM - 1) * p1
 	s2 := (fM - 1) * (fM - 2) / 2 * p2
 	hi := math.Min(s1*(1+rel1), 1)
-	lo := math.Max(s1*(1-rel1)-s2*(1+rel2), 0)
-	mid := (math.Max(s1-s2, 0) + math.Min(s1, 1)) / 2
+	lo := missLower(s1*(1-rel1), s2*(1+rel2))
+	if s1*(1-rel1)-s2*(1+rel2) < lo { // the second-moment bound: S₁ low, S₂ high in both places
+		lo = math.Min(lo, s1*(1-rel1)*s1*(1-rel1)/(s1*(1+rel1)+2*s2*(1+rel2)))
+	}
+	mid := (missLower(s1, s2) + math.Min(s1, 1)) / 2
 	pmiss = interval{min(max(mid, lo), hi), min(lo, hi), hi}
 	return res, pmiss, true
+}
+
+// Miss is a budgeted push's chance of missing live nodes: Residue (a
+// given live node is never informed) and PMiss (some live node is), each
+// with the relative error it is claimed to be within, and the method.
+type Miss struct {
+	Residue, ResidueRelErr float64
+	PMiss, PMissRelErr     float64
+	// Method is "exact" (the count chain), "large-N law" (budgetMissLaw's
+	// doc) or "watched runs" (conditional Monte Carlo, rare.go).
+	Method string
+}
+
+// MissChance computes Miss for push with a budget at any N up to
+// MaxNodes: by the exact chain where ExactCost fits set.ExactBudget, else
+// by the large-N law where its bound is within MaxRelErr, else by the
+// watched runs (set.Reps of each kind, more where needed to bring the
+// errors within MaxRelErr, as Auto does), keeping whichever of the law and
+// the runs is more accurate. cfg's level and deadline are ignored.
+func MissChance(ctx context.Context, cfg Config, set Settings) (*Miss, error) {
+	return missChance(ctx, cfg, set, true)
+}
+
+// missChance is MissChance; without refinement (a search over budgets)
+// the watched runs are set.Reps of each kind, and only where they cost at
+// most a tenth of maxWatchWork (else the law answers).
+func missChance(ctx context.Context, cfg Config, set Settings, refining bool) (*Miss, error) {
+	if ctx == nil {
+		return nil, errors.New("broadcast: nil context")
+	}
+	cfg.Deadline, cfg.MaxMiss = 0, 0
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Protocol != Push || cfg.Budget == 0 {
+		return nil, fmt.Errorf("broadcast: miss chance: push with a budget only (have %v, budget %d): %w", cfg.Protocol, cfg.Budget, ErrNotCovered)
+	}
+	set = set.withDefaults()
+	if ExactCost(cfg) <= set.ExactBudget {
+		l, err := ExactLaw(ctx, cfg)
+		if err != nil {
+			return nil, err
+		}
+		return &Miss{l.Residue, l.ResidueRelErr, l.PMiss, l.PMissRelErr, "exact"}, nil
+	}
+	res, pm, ok := budgetMissLaw(cfg)
+	lawMiss := &Miss{res.v, res.relErr(), pm.v, pm.relErr(), "large-N law"}
+	affordable := watchAffordable(cfg, set.Reps)
+	if !refining {
+		affordable = affordable && 20*float64(set.Reps)*float64(cfg.Live()) <= maxWatchWork
+	}
+	if ok && res.relErr() <= MaxRelErr && pm.relErr() <= MaxRelErr || !affordable {
+		if !ok {
+			return nil, fmt.Errorf("broadcast: miss chance: N = %d is beyond the watched runs and the large-N law has no fixed point here: %w", cfg.Nodes, ErrNotCovered)
+		}
+		return lawMiss, nil
+	}
+	w1, w2, _, _, err := watchedRuns(ctx, cfg, set.Reps, set.Seed, set.Workers, nil)
+	if err != nil {
+		return nil, err
+	}
+	nan := math.NaN()
+	l := &Law{Residue: nan, ResidueRelErr: nan, PMiss: nan, PMissRelErr: nan}
+	l.improve(cfg, w1, w2, nil, nil)
+	if refining {
+		if l, err = refine(ctx, cfg, set, l); err != nil {
+			return nil, err
+		}
+	}
+	m := &Miss{l.Residue, l.ResidueRelErr, l.PMiss, l.PMissRelErr, "watched runs"}
+	if ok && pm.relErr() < m.PMissRelErr {
+		return lawMiss, nil
+	}
+	return m, nil
 }
