@@ -46,7 +46,7 @@ func TestAgainstModel(t *testing.T) {
 			t.Parallel()
 			s := tc.s
 			t.Logf("seed %d, model seed %d", s.Seed, s.Seed+1000)
-			res, err := Run(t, s)
+			res, err := Run(context.Background(), t, s)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,6 +2,8 @@ package harness
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"io"
 	"math"
 	"os"
@@ -190,7 +192,16 @@ func TestSettingValidate(t *testing.T) {
 			t.Errorf("%+v: error %v, want one naming %s", s, err, tc.field)
 		}
 	}
-	if _, err := Run(nil, good); err == nil {
+	if _, err := Run(context.Background(), nil, good); err == nil {
+		t.Error("Run(ctx, nil, …) accepted")
+	}
+	//lint:ignore SA1012 the nil context is the point
+	if _, err := Run(nil, t, good); err == nil {
 		t.Error("Run(nil, …) accepted")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, t, good); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run with a cancelled context: %v", err)
 	}
 }
