@@ -164,7 +164,8 @@ type Result struct {
 // clusters is blocked, so a run's times do not depend on the host's load
 // or scheduling, and a gossip interval costs only the CPU its ticks use.
 // t is the test (or the command's testing.Main) the bubble belongs to.
-// A cancelled ctx stops the run between two broadcasts with ctx.Err().
+// A cancelled ctx stops the run between two joins or two broadcasts with
+// ctx.Err().
 func Run(ctx context.Context, t *testing.T, s Setting) (*Result, error) {
 	if ctx == nil {
 		return nil, errors.New("harness: nil context")
@@ -365,6 +366,9 @@ func runCluster(ctx context.Context, s Setting, ci uint64, res *Result) (err err
 	for pass := 0; ; pass++ {
 		missing := 0
 		for _, d := range c.nodes[1:] {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			if pass > 0 && d.m.NumMembers() == s.Nodes {
 				continue
 			}

@@ -27,6 +27,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -82,8 +83,21 @@ func usage(msg string) {
 }
 
 func run(t *testing.T, out string, seed uint64, scale float64, cmd string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	var status atomic.Int32 // the exit status a signal asks for
+	go func() {
+		if sig, ok := <-sigs; ok {
+			status.Store(130)
+			if sig == syscall.SIGTERM {
+				status.Store(143)
+			}
+			cancel()
+		}
+	}()
 	start := time.Now()
 	var comps []*harness.Comparison
 	for i, s := range settings {
@@ -98,9 +112,9 @@ func run(t *testing.T, out string, seed uint64, scale float64, cmd string) int {
 			comps = append(comps, c)
 		}
 		if err != nil {
-			if errors.Is(err, context.Canceled) {
+			if errors.Is(err, context.Canceled) && status.Load() != 0 {
 				fmt.Fprintln(os.Stderr, "compare: interrupted; nothing written")
-				return 130
+				return int(status.Load())
 			}
 			fmt.Fprintf(os.Stderr, "compare: setting %d: %v\n", i+1, err)
 			return 1
