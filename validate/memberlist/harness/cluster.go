@@ -67,8 +67,9 @@ type Setting struct {
 	// Failed is φ in [0, 1): ⌊φ·(N−1)⌋ nodes drop every packet, yet stay
 	// Alive in the others' lists (the model's failed nodes).
 	Failed float64
-	// Interval is memberlist's GossipInterval, in virtual time (0: 200 ms,
-	// the LAN default). Results in intervals do not depend on it.
+	// Interval is memberlist's GossipInterval, in virtual time, 1 ms..1 h
+	// (0: 200 ms, the LAN default). Results in intervals do not depend on
+	// it.
 	Interval time.Duration
 	// Phases places the gossip tickers (default RandomPhases).
 	Phases Phases
@@ -121,11 +122,12 @@ func (s Setting) Validate() error {
 		return fmt.Errorf("harness: Setting.Nodes = %d: valid range 3..%d", s.Nodes, MaxNodes)
 	case s.RetransmitMult < 1 || s.RetransmitMult > 1000:
 		return fmt.Errorf("harness: Setting.RetransmitMult = %d: valid range 1..1000", s.RetransmitMult)
-	case s.Interval < 0:
-		return fmt.Errorf("harness: Setting.Interval = %v: must be ≥ 0 (0: 200ms)", s.Interval)
+	case s.Interval != 0 && (s.Interval < time.Millisecond || s.Interval > time.Hour):
+		return fmt.Errorf("harness: Setting.Interval = %v: valid range 1ms..1h (0: 200ms)", s.Interval)
 	case s.Phases != RandomPhases && s.Phases != AlignedPhases:
 		return fmt.Errorf("harness: Setting.Phases = %d: not random (0) or aligned (1)", int(s.Phases))
-	case s.Clusters < 0 || s.Broadcasts < 1 || s.ClustersOrDefault()*s.Broadcasts > MaxBroadcasts:
+	case s.Clusters < 0 || s.Broadcasts < 1 || s.Clusters > MaxBroadcasts || s.Broadcasts > MaxBroadcasts ||
+		s.ClustersOrDefault()*s.Broadcasts > MaxBroadcasts:
 		return fmt.Errorf("harness: Setting.Clusters = %d, Setting.Broadcasts = %d: need Broadcasts ≥ 1 and Clusters·Broadcasts ≤ %d", s.Clusters, s.Broadcasts, MaxBroadcasts)
 	}
 	if err := s.Model(1).Validate(); err != nil {

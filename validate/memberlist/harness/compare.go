@@ -159,6 +159,12 @@ func Compare(ctx context.Context, res *Result, modelReps int, modelSeed uint64, 
 	if tm.Time == nil {
 		return nil, errors.New("harness: Compare: TimeModel.Time is nil")
 	}
+	if ctx == nil {
+		return nil, errors.New("harness: nil context")
+	}
+	if err := res.Setting.Validate(); err != nil {
+		return nil, err
+	}
 	s := res.Setting
 	cfg := s.Model(1)
 	c := &Comparison{
@@ -274,6 +280,14 @@ type Meta struct {
 
 // WriteMarkdown writes the comparisons as one Markdown document.
 func WriteMarkdown(w io.Writer, meta Meta, comps []*Comparison) error {
+	if w == nil {
+		return errors.New("harness: WriteMarkdown: nil writer")
+	}
+	for i, c := range comps {
+		if c == nil || len(c.Rows) != 3+len(Levels) {
+			return fmt.Errorf("harness: WriteMarkdown: comparison %d is not one Compare made", i+1)
+		}
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# memberlist %s against gossipkit's broadcast model\n\n", MemberlistVersion)
 	fmt.Fprintf(&b, "Written by `%s` on %s, %s, in %.0f s of wall time.\n\n", meta.Command, meta.Date, meta.Machine, meta.Seconds)
@@ -303,7 +317,7 @@ func WriteMarkdown(w io.Writer, meta Meta, comps []*Comparison) error {
 	for i, c := range comps {
 		for _, l := range Levels {
 			r := c.Row(QTime(l))
-			if r.Reached == 0 {
+			if r == nil || r.Reached == 0 {
 				continue
 			}
 			fmt.Fprintf(&b, "| %d | %g %% | %v | %s | %d of %d | %v (%s) | %.2f |\n", i+1, 100*l, r.Measured, fsd(r.SD), r.Reached, c.Broadcasts, r.Predicted, c.TimeModel, r.Ratio)
@@ -343,7 +357,7 @@ func writePhaseEffect(b *strings.Builder, comps []*Comparison) {
 			}
 			for _, l := range Levels {
 				x, y := a.Row(QTime(l)), r.Row(QTime(l))
-				if x.Reached == 0 || y.Reached == 0 {
+				if x == nil || y == nil || x.Reached == 0 || y.Reached == 0 {
 					continue
 				}
 				d := Estimate{x.Measured.Value - y.Measured.Value, math.Hypot(x.Measured.SE, y.Measured.SE)}

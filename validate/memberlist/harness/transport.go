@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net"
@@ -32,10 +33,11 @@ type Network struct {
 	overflow int64 // packets dropped because a receiver's channel was full
 }
 
-// NewNetwork returns an empty network whose losses draw from seed.
+// NewNetwork returns an empty network whose losses draw from seed. The
+// zero Network is an empty network with seed 0.
 func NewNetwork(seed uint64) *Network {
 	return &Network{
-		rng:    rand.New(rand.NewPCG(seed, 0x6d656d6265726c69)),
+		rng:    newLossRNG(seed),
 		byName: map[string]*Transport{},
 		byAddr: map[string]*Transport{},
 		failed: map[string]bool{},
@@ -44,6 +46,9 @@ func NewNetwork(seed uint64) *Network {
 
 // SetLoss sets the probability that a packet is lost, in [0, 1).
 func (n *Network) SetLoss(p float64) error {
+	if n == nil {
+		return errors.New("harness: nil *Network")
+	}
 	if !(p >= 0 && p < 1) {
 		return fmt.Errorf("harness: loss = %g: valid range [0, 1)", p)
 	}
@@ -53,10 +58,25 @@ func (n *Network) SetLoss(p float64) error {
 	return nil
 }
 
+// initLocked makes the maps and the generator of a zero Network (seed 0).
+func (n *Network) initLocked() {
+	if n.byName == nil {
+		n.byName = map[string]*Transport{}
+		n.byAddr = map[string]*Transport{}
+		n.failed = map[string]bool{}
+	}
+	if n.rng == nil {
+		n.rng = newLossRNG(0)
+	}
+}
+
+func newLossRNG(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x6d656d6265726c69)) }
+
 // SetFailed marks the named node failed (true) or working.
 func (n *Network) SetFailed(name string, failed bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	n.initLocked()
 	n.failed[name] = failed
 }
 
@@ -76,9 +96,13 @@ func (n *Network) NewTransport(name string, port int) (*Transport, error) {
 	if port < 1 || port > 65535 {
 		return nil, fmt.Errorf("harness: port = %d: valid range 1..65535", port)
 	}
+	if n == nil {
+		return nil, errors.New("harness: nil *Network")
+	}
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	n.initLocked()
 	if n.byName[name] != nil || n.byAddr[addr] != nil {
 		return nil, fmt.Errorf("harness: node %q or address %s already on the network", name, addr)
 	}
@@ -106,6 +130,7 @@ const packetBuffer = 4096
 func (n *Network) deliver(from string, to Address) *Transport {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	n.initLocked()
 	n.packets++
 	dest := n.lookupLocked(to)
 	if dest == nil || n.failed[from] || n.failed[dest.name] {

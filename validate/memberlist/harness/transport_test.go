@@ -177,6 +177,8 @@ func TestSettingValidate(t *testing.T) {
 		{"Setting.Nodes", func(s *Setting) { s.Nodes = MaxNodes + 1 }},
 		{"Setting.RetransmitMult", func(s *Setting) { s.RetransmitMult = 0 }},
 		{"Setting.Interval", func(s *Setting) { s.Interval = -1 }},
+		{"Setting.Interval", func(s *Setting) { s.Interval = time.Hour + 1 }},
+		{"Setting.Broadcasts", func(s *Setting) { s.Clusters, s.Broadcasts = math.MaxInt/2+1, 2 }},
 		{"Setting.Phases", func(s *Setting) { s.Phases = 2 }},
 		{"Setting.Broadcasts", func(s *Setting) { s.Broadcasts = 0 }},
 		{"Setting.Clusters", func(s *Setting) { s.Clusters = -1 }},
