@@ -1,0 +1,186 @@
+// Command compare runs the real memberlist in the harness at the settings
+// of the comparison table and writes the table, measured against gossipkit's
+// broadcast model, as Markdown:
+//
+//	cd validate/memberlist && go run ./cmd/compare -o ../../docs/memberlist-validation.md
+//
+// Flags: -o FILE (required; "-" for standard output), -seed S (default 1),
+// -scale F in (0, 1] (default 1: the broadcasts of each setting times F,
+// at least one per cluster). Progress goes to standard error. Exit status:
+// 0 done, 1 a run or write failed (FILE untouched), 2 bad flags, 130 or 143
+// on SIGINT or SIGTERM (FILE untouched).
+//
+// The harness runs on the virtual clock of testing/synctest, which only a
+// test can enter, so the command runs its work as the single test of
+// testing.Main.
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gossipkit/gossipkit/validate/memberlist/harness"
+)
+
+// settings are the table's rows: the three of issue 41's measured list
+// (who gets the message), memberlist's LAN fanout and multiplier without
+// loss with random and with aligned tickers (when it arrives, and what the
+// phases do), a setting whose p_miss is near one half, and the WAN fanout.
+var settings = []harness.Setting{
+	{Nodes: 200, Fanout: 3, RetransmitMult: 1, Loss: 0.2, Failed: 0.1, Clusters: 4, Broadcasts: 500},
+	{Nodes: 500, Fanout: 2, RetransmitMult: 1, Loss: 0.3, Clusters: 2, Broadcasts: 500},
+	{Nodes: 100, Fanout: 3, RetransmitMult: 2, Loss: 0.5, Failed: 0.05, Clusters: 4, Broadcasts: 500},
+	{Nodes: 200, Fanout: 3, RetransmitMult: 4, Clusters: 4, Broadcasts: 500},
+	{Nodes: 200, Fanout: 3, RetransmitMult: 4, Clusters: 4, Broadcasts: 500, Phases: harness.AlignedPhases},
+	{Nodes: 50, Fanout: 3, RetransmitMult: 2, Clusters: 4, Broadcasts: 500},
+	{Nodes: 200, Fanout: 4, RetransmitMult: 4, Loss: 0.1, Failed: 0.05, Interval: 500 * time.Millisecond, Clusters: 4, Broadcasts: 250},
+}
+
+// modelReps is the replications of each model Monte Carlo.
+const modelReps = 20000
+
+func main() {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	fs.SetOutput(new(bytes.Buffer))
+	out := fs.String("o", "", "output file (- for standard output)")
+	seed := fs.Uint64("seed", 1, "seed of the harness's draws and of the model's Monte Carlo")
+	scale := fs.Float64("scale", 1, "share of each setting's broadcasts to run, in (0, 1]")
+	if err := fs.Parse(os.Args[1:]); err != nil {
+		usage(err.Error())
+	}
+	switch {
+	case fs.NArg() > 0:
+		usage(fmt.Sprintf("unexpected argument %q", fs.Arg(0)))
+	case *out == "":
+		usage("-o FILE is required")
+	case !(*scale > 0 && *scale <= 1):
+		usage(fmt.Sprintf("-scale %g: valid range (0, 1]", *scale))
+	}
+	cmd := "go run ./cmd/compare " + strings.Join(os.Args[1:], " ")
+	os.Args = os.Args[:1] // testing.Main parses the flags again
+	testing.Main(func(string, string) (bool, error) { return true, nil },
+		[]testing.InternalTest{{Name: "compare", F: func(t *testing.T) {
+			os.Exit(run(t, *out, *seed, *scale, cmd))
+		}}}, nil, nil)
+}
+
+func usage(msg string) {
+	fmt.Fprintf(os.Stderr, "compare: %s (usage: compare -o FILE [-seed S] [-scale F])\n", msg)
+	os.Exit(2)
+}
+
+func run(t *testing.T, out string, seed uint64, scale float64, cmd string) int {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	var status atomic.Int32 // the exit status a signal asks for
+	go func() {
+		if sig, ok := <-sigs; ok {
+			status.Store(130)
+			if sig == syscall.SIGTERM {
+				status.Store(143)
+			}
+			cancel()
+		}
+	}()
+	start := time.Now()
+	var comps []*harness.Comparison
+	for i, s := range settings {
+		s.Seed = seed + uint64(i)
+		s.Broadcasts = max(1, int(math.Round(float64(s.Broadcasts)*scale)))
+		t0 := time.Now()
+		res, err := harness.Run(ctx, t, s)
+		if err == nil {
+			var c *harness.Comparison
+			ms := seed + 1000 + uint64(i)
+			c, err = harness.Compare(ctx, res, modelReps, ms, harness.RoundsModel(modelReps, ms+1000))
+			comps = append(comps, c)
+		}
+		if err != nil {
+			if errors.Is(err, context.Canceled) && status.Load() != 0 {
+				fmt.Fprintln(os.Stderr, "compare: interrupted; nothing written")
+				return int(status.Load())
+			}
+			fmt.Fprintf(os.Stderr, "compare: setting %d: %v\n", i+1, err)
+			return 1
+		}
+		fmt.Fprintf(os.Stderr, "setting %d of %d (N = %d, k = %d, mult %d, %d × %d broadcasts): %.1f s\n",
+			i+1, len(settings), s.Nodes, s.Fanout, s.RetransmitMult, s.ClustersOrDefault(), s.Broadcasts, time.Since(t0).Seconds())
+	}
+	var b bytes.Buffer
+	meta := harness.Meta{
+		Date:    time.Now().UTC().Format("2006-01-02 15:04 UTC"),
+		Machine: machine(),
+		Command: cmd,
+		Seconds: time.Since(start).Seconds(),
+	}
+	if err := harness.WriteMarkdown(&b, meta, comps); err != nil {
+		fmt.Fprintf(os.Stderr, "compare: %v\n", err)
+		return 1
+	}
+	if err := write(out, b.Bytes()); err != nil {
+		fmt.Fprintf(os.Stderr, "compare: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// write writes data to path through a temporary file in its folder and a
+// rename, so that a failed write leaves the old file as it was.
+func write(path string, data []byte) error {
+	if path == "-" {
+		_, err := os.Stdout.Write(data)
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".compare-*")
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		_ = f.Close()
+		_ = os.Remove(f.Name())
+		return err
+	}
+	if err := f.Close(); err != nil {
+		_ = os.Remove(f.Name())
+		return err
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		_ = os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		_ = os.Remove(f.Name())
+		return err
+	}
+	return nil
+}
+
+// machine names the CPU, the CPUs Go sees, the OS and the Go version.
+func machine() string {
+	cpu := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				cpu = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%s, %d CPUs, %s/%s, %s", cpu, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+}

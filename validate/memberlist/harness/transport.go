@@ -1,0 +1,264 @@
+package harness
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/memberlist"
+)
+
+// Network is an in-memory network for memberlist instances in one process:
+// packets are handed over on channels and streams are net.Pipe pairs, so no
+// socket is opened. Each packet (memberlist's UDP messages) is lost with
+// probability Loss, drawn from one seeded generator; a failed node's
+// packets are dropped both ways (it sends and receives nothing), but the
+// others keep it in their member lists as Alive, because nothing probes it.
+// Streams (memberlist's TCP: the joins' push–pull) are never lost.
+//
+// Every method is safe for concurrent use.
+type Network struct {
+	mu       sync.Mutex
+	rng      *rand.Rand
+	loss     float64
+	byName   map[string]*Transport
+	byAddr   map[string]*Transport
+	failed   map[string]bool
+	packets  int64 // packets offered to WriteToAddress, lost or not
+	dropped  int64 // of which dropped (loss or a failed end)
+	overflow int64 // packets dropped because a receiver's channel was full
+}
+
+// NewNetwork returns an empty network whose losses draw from seed. The
+// zero Network is an empty network with seed 0.
+func NewNetwork(seed uint64) *Network {
+	return &Network{
+		rng:    newLossRNG(seed),
+		byName: map[string]*Transport{},
+		byAddr: map[string]*Transport{},
+		failed: map[string]bool{},
+	}
+}
+
+// SetLoss sets the probability that a packet is lost, in [0, 1).
+func (n *Network) SetLoss(p float64) error {
+	if n == nil {
+		return errors.New("harness: nil *Network")
+	}
+	if !(p >= 0 && p < 1) {
+		return fmt.Errorf("harness: loss = %g: valid range [0, 1)", p)
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.loss = p
+	return nil
+}
+
+// initLocked makes the maps and the generator of a zero Network (seed 0).
+func (n *Network) initLocked() {
+	if n.byName == nil {
+		n.byName = map[string]*Transport{}
+		n.byAddr = map[string]*Transport{}
+		n.failed = map[string]bool{}
+	}
+	if n.rng == nil {
+		n.rng = newLossRNG(0)
+	}
+}
+
+func newLossRNG(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x6d656d6265726c69)) }
+
+// SetFailed marks the named node failed (true) or working.
+func (n *Network) SetFailed(name string, failed bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.initLocked()
+	n.failed[name] = failed
+}
+
+// Counts returns, since the network was made, the packets offered to it,
+// how many of them it dropped by its rules (loss, a failed end) and how
+// many it dropped because a receiver's channel was full (which the
+// harness treats as an error: it is no rule of the model).
+func (n *Network) Counts() (packets, dropped, overflow int64) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.packets, n.dropped, n.overflow
+}
+
+// NewTransport adds a node named name at the fake address 127.0.0.1:port
+// (nothing listens there) and returns its transport.
+func (n *Network) NewTransport(name string, port int) (*Transport, error) {
+	if port < 1 || port > 65535 {
+		return nil, fmt.Errorf("harness: port = %d: valid range 1..65535", port)
+	}
+	if n == nil {
+		return nil, errors.New("harness: nil *Network")
+	}
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.initLocked()
+	if n.byName[name] != nil || n.byAddr[addr] != nil {
+		return nil, fmt.Errorf("harness: node %q or address %s already on the network", name, addr)
+	}
+	t := &Transport{
+		net:      n,
+		name:     name,
+		addr:     addr,
+		port:     port,
+		packetCh: make(chan *memberlist.Packet, packetBuffer),
+		streamCh: make(chan net.Conn),
+	}
+	n.byName[name] = t
+	n.byAddr[addr] = t
+	return t, nil
+}
+
+// packetBuffer is the depth of a transport's packet channel. A sender
+// never blocks on a full channel: the packet is dropped and counted, as a
+// full socket buffer would drop it (Transport.WriteToAddress), and counted
+// as an overflow.
+const packetBuffer = 4096
+
+// deliver decides the fate of a packet from one node to another and
+// returns the receiving transport, or nil if the packet is dropped.
+func (n *Network) deliver(from string, to Address) *Transport {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.initLocked()
+	n.packets++
+	dest := n.lookupLocked(to)
+	if dest == nil || n.failed[from] || n.failed[dest.name] {
+		n.dropped++
+		return nil
+	}
+	// One draw per packet between live nodes, in the order the senders
+	// offer them.
+	if n.loss > 0 && n.rng.Float64() < n.loss {
+		n.dropped++
+		return nil
+	}
+	return dest
+}
+
+func (n *Network) lookup(a Address) *Transport {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.lookupLocked(a)
+}
+
+func (n *Network) lookupLocked(a Address) *Transport {
+	if a.Name != "" {
+		return n.byName[a.Name]
+	}
+	return n.byAddr[a.Addr]
+}
+
+// Address is memberlist's address of a node (memberlist.Address).
+type Address = memberlist.Address
+
+// Transport is one node's memberlist.NodeAwareTransport on a Network.
+type Transport struct {
+	net      *Network
+	name     string
+	addr     string
+	port     int
+	packetCh chan *memberlist.Packet
+	streamCh chan net.Conn
+
+	mu       sync.Mutex
+	shutdown bool
+}
+
+var _ memberlist.NodeAwareTransport = (*Transport)(nil)
+
+// FinalAdvertiseAddr returns the transport's fake address.
+func (t *Transport) FinalAdvertiseAddr(string, int) (net.IP, int, error) {
+	return net.IPv4(127, 0, 0, 1), t.port, nil
+}
+
+// WriteTo sends a packet to an address.
+func (t *Transport) WriteTo(b []byte, addr string) (time.Time, error) {
+	return t.WriteToAddress(b, Address{Addr: addr})
+}
+
+// WriteToAddress sends a packet: it is lost or dropped as the Network
+// decides, else queued on the receiver's packet channel without blocking
+// (dropped if that is full). Like UDP, a lost packet is no error.
+func (t *Transport) WriteToAddress(b []byte, a Address) (time.Time, error) {
+	now := time.Now()
+	dest := t.net.deliver(t.name, a)
+	if dest == nil {
+		return now, nil
+	}
+	buf := append([]byte(nil), b...)
+	p := &memberlist.Packet{Buf: buf, From: fakeAddr(t.addr), Timestamp: now}
+	dest.mu.Lock()
+	defer dest.mu.Unlock()
+	if dest.shutdown {
+		return now, nil
+	}
+	select {
+	case dest.packetCh <- p:
+	default:
+		t.net.mu.Lock()
+		t.net.overflow++
+		t.net.mu.Unlock()
+	}
+	return now, nil
+}
+
+// PacketCh is the channel of packets received.
+func (t *Transport) PacketCh() <-chan *memberlist.Packet { return t.packetCh }
+
+// DialTimeout opens a stream to an address.
+func (t *Transport) DialTimeout(addr string, timeout time.Duration) (net.Conn, error) {
+	return t.DialAddressTimeout(Address{Addr: addr}, timeout)
+}
+
+// DialAddressTimeout opens a stream (a net.Pipe) to a node, which its
+// memberlist accepts from StreamCh. Streams are never lost; a stream to a
+// failed node is refused.
+func (t *Transport) DialAddressTimeout(a Address, timeout time.Duration) (net.Conn, error) {
+	dest := t.net.lookup(a)
+	if dest == nil {
+		return nil, fmt.Errorf("harness: no route to %s", a.String())
+	}
+	t.net.mu.Lock()
+	failed := t.net.failed[t.name] || t.net.failed[dest.name]
+	t.net.mu.Unlock()
+	if failed {
+		return nil, fmt.Errorf("harness: %s: connection refused (failed node)", a.String())
+	}
+	local, remote := net.Pipe()
+	select {
+	case dest.streamCh <- remote:
+		return local, nil
+	case <-time.After(timeout):
+		_ = local.Close()
+		_ = remote.Close()
+		return nil, fmt.Errorf("harness: dial %s: timeout", a.String())
+	}
+}
+
+// StreamCh is the channel of incoming streams.
+func (t *Transport) StreamCh() <-chan net.Conn { return t.streamCh }
+
+// Shutdown stops delivery to the transport.
+func (t *Transport) Shutdown() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.shutdown = true
+	return nil
+}
+
+// fakeAddr is a net.Addr for a packet's sender.
+type fakeAddr string
+
+func (a fakeAddr) Network() string { return "harness" }
+func (a fakeAddr) String() string  { return string(a) }

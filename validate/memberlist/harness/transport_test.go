@@ -1,0 +1,209 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"math"
+	"os"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestPinnedVersion checks that MemberlistVersion is the version go.mod
+// requires and, where the test binary records its dependencies, the one
+// it was built with.
+func TestPinnedVersion(t *testing.T) {
+	mod, err := os.ReadFile("../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "github.com/hashicorp/memberlist " + MemberlistVersion + "\n"; !strings.Contains(string(mod), want) {
+		t.Errorf("go.mod does not require %q", strings.TrimSpace(want))
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		t.Log("no build info in this binary")
+		return
+	}
+	for _, d := range bi.Deps {
+		if d.Path == "github.com/hashicorp/memberlist" {
+			if d.Version != MemberlistVersion {
+				t.Errorf("built with memberlist %s, MemberlistVersion says %s", d.Version, MemberlistVersion)
+			}
+			return
+		}
+	}
+	t.Log("the build info lists no memberlist")
+}
+
+func twoNodes(t *testing.T, seed uint64) (*Network, *Transport, *Transport) {
+	t.Helper()
+	n := NewNetwork(seed)
+	a, err := n.NewTransport("a", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := n.NewTransport("b", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n, a, b
+}
+
+func drain(tr *Transport) int {
+	k := 0
+	for {
+		select {
+		case <-tr.PacketCh():
+			k++
+		default:
+			return k
+		}
+	}
+}
+
+// TestNetworkLoss sends 4,000 packets at loss 0.3: the delivered count is
+// Binomial(4000, 0.7), mean 2800, sd √(4000·0.7·0.3) = 29.0; it must be
+// within 4 sd, and the network's counts must add up.
+func TestNetworkLoss(t *testing.T) {
+	const sent, loss = 4000, 0.3
+	n, a, b := twoNodes(t, 1)
+	if err := n.SetLoss(loss); err != nil {
+		t.Fatal(err)
+	}
+	got := 0
+	for i := range sent {
+		if _, err := a.WriteToAddress([]byte{byte(i)}, Address{Name: "b"}); err != nil {
+			t.Fatal(err)
+		}
+		if i%1000 == 999 {
+			got += drain(b)
+		}
+	}
+	mean, sd := sent*(1-loss), math.Sqrt(sent*loss*(1-loss))
+	if math.Abs(float64(got)-mean) > 4*sd {
+		t.Errorf("delivered %d of %d at loss %g, want %g ± %.0f", got, sent, loss, mean, 4*sd)
+	}
+	p, d, o := n.Counts()
+	if p != sent || d != int64(sent-got) || o != 0 {
+		t.Errorf("counts: packets %d, dropped %d, overflow %d; want %d, %d, 0", p, d, o, sent, sent-got)
+	}
+	for _, bad := range []float64{-0.1, 1, math.NaN()} {
+		if err := n.SetLoss(bad); err == nil {
+			t.Errorf("SetLoss(%g) accepted", bad)
+		}
+	}
+}
+
+// TestNetworkFailed: a failed node sends and receives nothing, streams to
+// it are refused, and it works again once restored; a packet to an unknown
+// node is dropped; a full receive channel is an overflow.
+func TestNetworkFailed(t *testing.T) {
+	n, a, b := twoNodes(t, 2)
+	n.SetFailed("b", true)
+	_, _ = a.WriteToAddress([]byte("x"), Address{Name: "b"})
+	_, _ = b.WriteToAddress([]byte("x"), Address{Name: "a"})
+	_, _ = a.WriteTo([]byte("x"), "127.0.0.1:2")
+	if k := drain(a) + drain(b); k != 0 {
+		t.Errorf("%d packets delivered to or from a failed node", k)
+	}
+	if _, err := a.DialAddressTimeout(Address{Name: "b"}, time.Second); err == nil {
+		t.Error("a stream to a failed node was accepted")
+	}
+	n.SetFailed("b", false)
+	_, _ = a.WriteTo([]byte("x"), "127.0.0.1:2")
+	_, _ = a.WriteToAddress([]byte("x"), Address{Name: "nobody"})
+	if k := drain(b); k != 1 {
+		t.Errorf("%d packets delivered once restored, want 1", k)
+	}
+	for range packetBuffer + 1 {
+		_, _ = a.WriteToAddress([]byte("x"), Address{Name: "b"})
+	}
+	if p, d, o := n.Counts(); p != 5+packetBuffer+1 || d != 4 || o != 1 {
+		t.Errorf("counts: packets %d, dropped %d, overflow %d; want %d, 4, 1", p, d, o, 5+packetBuffer+1)
+	}
+	if _, err := n.NewTransport("b", 3); err == nil {
+		t.Error("a second node named b was accepted")
+	}
+	if _, err := n.NewTransport("c", 0); err == nil {
+		t.Error("port 0 was accepted")
+	}
+}
+
+// TestNetworkStream: a dialled stream reaches the other node's StreamCh
+// and carries bytes both ways.
+func TestNetworkStream(t *testing.T) {
+	_, a, b := twoNodes(t, 3)
+	done := make(chan []byte)
+	go func() {
+		c := <-b.StreamCh()
+		buf := make([]byte, 5)
+		_, _ = io.ReadFull(c, buf)
+		_, _ = c.Write([]byte("pong"))
+		_ = c.Close()
+		done <- buf
+	}()
+	c, err := a.DialTimeout("127.0.0.1:2", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Write([]byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	reply, _ := io.ReadAll(c)
+	if got := <-done; !bytes.Equal(got, []byte("hello")) || string(reply) != "pong" {
+		t.Errorf("stream carried %q and %q", got, reply)
+	}
+	if _, err := a.DialTimeout("127.0.0.1:9", time.Second); err == nil {
+		t.Error("a dial to no node succeeded")
+	}
+}
+
+// TestSettingValidate: each bad field is refused with its name.
+func TestSettingValidate(t *testing.T) {
+	good := Setting{Nodes: 10, Fanout: 3, RetransmitMult: 1, Broadcasts: 1}
+	if err := good.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		field string
+		mod   func(*Setting)
+	}{
+		{"Setting.Nodes", func(s *Setting) { s.Nodes = 2 }},
+		{"Setting.Nodes", func(s *Setting) { s.Nodes = MaxNodes + 1 }},
+		{"Setting.RetransmitMult", func(s *Setting) { s.RetransmitMult = 0 }},
+		{"Setting.Interval", func(s *Setting) { s.Interval = -1 }},
+		{"Setting.Interval", func(s *Setting) { s.Interval = time.Hour + 1 }},
+		{"Setting.Broadcasts", func(s *Setting) { s.Clusters, s.Broadcasts = math.MaxInt/2+1, 2 }},
+		{"Setting.Phases", func(s *Setting) { s.Phases = 2 }},
+		{"Setting.Broadcasts", func(s *Setting) { s.Broadcasts = 0 }},
+		{"Setting.Clusters", func(s *Setting) { s.Clusters = -1 }},
+		{"Setting.Clusters", func(s *Setting) { s.Clusters = MaxBroadcasts + 1 }},
+		{"Config.Fanout", func(s *Setting) { s.Fanout = 10 }},
+		{"Config.Loss", func(s *Setting) { s.Loss = 1 }},
+		{"Config.Failed", func(s *Setting) { s.Failed = math.NaN() }},
+	} {
+		s := good
+		tc.mod(&s)
+		err := s.Validate()
+		if err == nil || !strings.Contains(err.Error(), tc.field) {
+			t.Errorf("%+v: error %v, want one naming %s", s, err, tc.field)
+		}
+	}
+	if _, err := Run(context.Background(), nil, good); err == nil {
+		t.Error("Run(ctx, nil, …) accepted")
+	}
+	//lint:ignore SA1012 the nil context is the point
+	if _, err := Run(nil, t, good); err == nil {
+		t.Error("Run(nil, …) accepted")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, t, good); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run with a cancelled context: %v", err)
+	}
+}
