@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/gossipkit/gossipkit/internal/cli"
@@ -42,6 +43,10 @@ func cmdSim(fs *cli.FlagSet) cli.Run {
 			return err
 		}
 		if err := cfg.CheckMemory(workers, sim.AvailableMemory()); err != nil { // Validate, then the memory
+			return err
+		}
+		// Under a deadline (serve), a run that cannot end in time is refused at once.
+		if err := cli.CheckTime(ctx, cfg.MinCPUSeconds(), workers, fmt.Sprintf("the simulation (%d replications of %d rounds at N = %d)", cfg.Reps, cfg.Rounds+cfg.Warmup, cfg.Nodes), "--reps, --rounds or -N"); err != nil {
 			return err
 		}
 		id, note, err := sh.Resolve(e, fs.FlagSet, *out)
