@@ -45,8 +45,28 @@ func (c Config) CheckMemory(workers int, avail uint64) error {
 		return fielderr.New("sim", "Config.Topology", "%v with N = %d: building the graph needs about %s of memory, the machine has %s available",
 			c.Topology, c.Nodes, formatBytes(topo), formatBytes(avail))
 	}
-	return fielderr.New("sim", "Config.Nodes", "%d with n = %d, c = %d: the run needs about %s of memory, the machine has %s available",
+	return fielderr.New("sim", "Config.Nodes", "%d with n = %d, c = %d: the run needs about %s of memory, the machine has %s available; lower Config.Nodes, Config.Reps or Config.Rounds",
 		c.Nodes, c.Shuffle.Items, c.Shuffle.Cache, formatBytes(need), formatBytes(avail))
+}
+
+// FitWorkers returns the most workers, at most workers, whose run fits in
+// budget bytes (MemoryEstimate), or 0 when even one does not; a budget of
+// 0 (unknown) fits any. A run's output does not depend on its workers, so
+// a program lowers them to what its memory allows.
+func (c Config) FitWorkers(workers int, budget uint64) int {
+	if budget == 0 {
+		return workers
+	}
+	lo, hi := 0, workers // MemoryEstimate grows with the workers
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if c.MemoryEstimate(mid) <= budget {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
 }
 
 // formatBytes formats a size in bytes as GiB, MiB or KiB.
