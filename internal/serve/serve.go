@@ -349,9 +349,18 @@ func New(opt Options) (*Server, error) {
 }
 
 // Options returns the server's options with their defaults filled in.
-func (s *Server) Options() Options { return s.opt }
+func (s *Server) Options() Options {
+	if s == nil {
+		return Options{}
+	}
+	return s.opt
+}
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s == nil || s.mux == nil {
+		http.Error(w, "serve: a Server made by New is needed", http.StatusInternalServerError)
+		return
+	}
 	if len(r.URL.RequestURI()) > s.opt.MaxURL {
 		http.Error(w, fmt.Sprintf("the URL is longer than %d bytes", s.opt.MaxURL), http.StatusRequestURITooLong)
 		return

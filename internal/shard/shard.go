@@ -246,4 +246,9 @@ type MergeError struct {
 }
 
 // Error returns "pkg: msg".
-func (e *MergeError) Error() string { return e.Pkg + ": " + e.Msg }
+func (e *MergeError) Error() string {
+	if e == nil {
+		return "merge error (nil)"
+	}
+	return e.Pkg + ": " + e.Msg
+}
