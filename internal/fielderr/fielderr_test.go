@@ -56,7 +56,7 @@ func TestWithinNoParent(t *testing.T) {
 // TestNilErrors: a nil *Error (and shard's *MergeError, sim's
 // *InvariantError: the same guard) prints a message, not a panic.
 func TestNilErrors(t *testing.T) {
-	var e *Error
+	var e *fielderr.Error
 	if e.Error() == "" {
 		t.Error("nil *Error: empty message")
 	}
