@@ -21,7 +21,7 @@ func (d *Design) Write(w io.Writer, format string) error {
 	for _, a := range d.Rows {
 		ac, where := a.Accuracy, fmt.Sprintf("fanout %d, budget %d", a.Fanout, a.Budget)
 		out.Notes = append(out.Notes, plots.Note{Method: a.Method.String(), Where: where,
-			Among: "the least accurate setting, " + where + "; every setting: --format csv or json", Text: ac.Note,
+			Among: "the least accurate setting, " + where + "; every setting: format csv or json", Text: ac.Note,
 			Size: plots.Worst(ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.SEPReach, ac.DevMean, ac.DevSD, ac.DevP)})
 	}
 	return out.Write(w, format)

@@ -130,14 +130,9 @@ const qsWork = 2e8
 // one before), is below QSTol; it refuses (gossip.ErrTooLarge) after
 // 2·10⁸/N iterations or 10⁴, whichever is fewer. Its work is O(N) an
 // iteration, a few iterations where d lives long: about 2 s of CPU at
-// N = 10⁷ (QuasiStationaryContext can be cancelled).
-func QuasiStationary(cfg Config) ([]float64, error) {
-	return QuasiStationaryContext(context.Background(), cfg)
-}
-
-// QuasiStationaryContext is QuasiStationary checking ctx between
-// iterations.
-func QuasiStationaryContext(ctx context.Context, cfg Config) ([]float64, error) {
+// N = 10⁷. It checks ctx between iterations and returns ctx.Err() soon
+// after a cancel; a nil ctx is an error ("chain: nil context").
+func QuasiStationary(ctx context.Context, cfg Config) ([]float64, error) {
 	if err := ctxguard.Check("chain", ctx); err != nil {
 		return nil, err
 	}

@@ -353,7 +353,7 @@ func TestQuasiStationaryAgainstPowerIteration(t *testing.T) {
 	}{{10, 0.01}, {10, 0.5}, {20, 0.2}, {30, 0.05}, {30, 0.9}} {
 		t.Run(fmt.Sprint(tc), func(t *testing.T) {
 			cfg := Config{Nodes: tc.N, Shuffle: sh, Loss: tc.eps}
-			nu, err := QuasiStationary(cfg)
+			nu, err := QuasiStationary(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -366,7 +366,7 @@ func TestQuasiStationaryAgainstPowerIteration(t *testing.T) {
 	}
 	t.Run("eps=0 is Stationary", func(t *testing.T) {
 		cfg := Config{Nodes: 20, Shuffle: sh}
-		nu, err := QuasiStationary(cfg)
+		nu, err := QuasiStationary(context.Background(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -390,7 +390,7 @@ func TestQuasiStationaryAgainstPowerIteration(t *testing.T) {
 func TestQuasiStationaryAgainstLongTransient(t *testing.T) {
 	sh := gossip.Shuffle{Items: 50, Cache: 10, Exchange: 5}
 	cfg := Config{Nodes: 20, Shuffle: sh, Loss: 0.3, ReplicationOnly: true, Initial: 4, TMax: 300, Dt: 100}
-	nu, err := QuasiStationary(cfg)
+	nu, err := QuasiStationary(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -503,7 +503,7 @@ func TestLossValidate(t *testing.T) {
 		if _, _, err := Lifetime(context.Background(), Config{Nodes: 10, Shuffle: sh, Loss: eps}); !errors.As(err, &fe) || fe.Field != "Config.Loss" {
 			t.Errorf("Lifetime, Loss %g: %v", eps, err)
 		}
-		if _, err := QuasiStationary(Config{Nodes: 10, Shuffle: sh, Loss: eps}); !errors.As(err, &fe) || fe.Field != "Config.Loss" {
+		if _, err := QuasiStationary(context.Background(), Config{Nodes: 10, Shuffle: sh, Loss: eps}); !errors.As(err, &fe) || fe.Field != "Config.Loss" {
 			t.Errorf("QuasiStationary, Loss %g: %v", eps, err)
 		}
 	}
@@ -513,8 +513,8 @@ func TestLossValidate(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := QuasiStationaryContext(ctx, Config{Nodes: 10, Shuffle: sh, Loss: 0.1}); !errors.Is(err, context.Canceled) {
-		t.Errorf("QuasiStationaryContext, cancelled: %v", err)
+	if _, err := QuasiStationary(ctx, Config{Nodes: 10, Shuffle: sh, Loss: 0.1}); !errors.Is(err, context.Canceled) {
+		t.Errorf("QuasiStationary, cancelled: %v", err)
 	}
 	if _, _, err := Lifetime(ctx, Config{Nodes: 10, Shuffle: sh, Loss: 0.1}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Lifetime, cancelled: %v", err)
@@ -552,7 +552,7 @@ func FuzzLossSolve(f *testing.F) {
 		if _, _, err := Lifetime(context.Background(), cfg); err != nil {
 			t.Fatalf("Lifetime: %v", err)
 		}
-		nu, err := QuasiStationary(cfg)
+		nu, err := QuasiStationary(context.Background(), cfg)
 		if err != nil {
 			return // s = c: no drop, no law given survival to speak of
 		}

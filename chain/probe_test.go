@@ -31,8 +31,7 @@ func TestNastyValues(t *testing.T) {
 		probe.Func(t, "ReachProbability", ReachProbability, set, ctx, cfg)
 		probe.Func(t, "TimeToLevel", TimeToLevel, set, ctx, cfg, Settings{})
 		probe.Func(t, "Lifetime", Lifetime, set, ctx, repl)
-		probe.Func(t, "QuasiStationary", QuasiStationary, set, repl)
-		probe.Func(t, "QuasiStationaryContext", QuasiStationaryContext, set, ctx, repl)
+		probe.Func(t, "QuasiStationary", QuasiStationary, set, ctx, repl)
 		lt, err := TimeToLevel(ctx, cfg, Settings{})
 		if err != nil {
 			t.Fatal(err)

@@ -54,7 +54,7 @@ func TestReachProbabilityAgainstRationals(t *testing.T) {
 // refusal is a field error naming the exchange size (the CLI's -s).
 func TestQuasiStationaryRefusesSEqualsC(t *testing.T) {
 	t.Parallel()
-	_, err := QuasiStationary(Config{Nodes: 10, Shuffle: gossip.Shuffle{Items: 20, Cache: 5, Exchange: 5}, Loss: 0.1})
+	_, err := QuasiStationary(context.Background(), Config{Nodes: 10, Shuffle: gossip.Shuffle{Items: 20, Cache: 5, Exchange: 5}, Loss: 0.1})
 	var fe *FieldError
 	if !errors.As(err, &fe) || fe.Field != "Config.Shuffle.Exchange" {
 		t.Errorf("err = %v, want a field error on Config.Shuffle.Exchange", err)

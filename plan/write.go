@@ -40,10 +40,10 @@ func (ld *LossDesign) Write(w io.Writer, format string) error {
 func notes(designs []*Design, losses []float64) (out []plots.Note) {
 	for i, d := range designs {
 		for _, a := range d.Rows {
-			where, among := fmt.Sprintf("s = %d", a.Exchange), fmt.Sprintf("the least accurate s, %d; every s: --format csv or json", a.Exchange)
+			where, among := fmt.Sprintf("s = %d", a.Exchange), fmt.Sprintf("the least accurate s, %d; every s: format csv or json", a.Exchange)
 			if losses != nil {
 				where = fmt.Sprintf("ε = %g, s = %d", losses[i], a.Exchange)
-				among = "the least accurate row, " + where + "; every row: --format csv or json"
+				among = "the least accurate row, " + where + "; every row: format csv or json"
 			}
 			ac := a.Accuracy
 			out = append(out, plots.Note{Method: a.Method.String(), Where: where, Among: among, Text: ac.Note,

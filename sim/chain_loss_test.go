@@ -98,7 +98,7 @@ func TestUniformityLossVsQuasiStationary(t *testing.T) {
 	}
 	sh := gossip.Shuffle{Items: 50, Cache: 10, Exchange: 5}
 	const N, eps = 100, 0.1
-	q, err := chain.QuasiStationary(chain.Config{Nodes: N, Shuffle: sh, PDrop: approx.Simplified, Loss: eps, Time: gossip.Continuous})
+	q, err := chain.QuasiStationary(context.Background(), chain.Config{Nodes: N, Shuffle: sh, PDrop: approx.Simplified, Loss: eps, Time: gossip.Continuous})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -156,7 +156,7 @@ func TestQuasiStationaryAgainstMonteCarlo(t *testing.T) {
 	}{{10, 120, 60000, 0.2}, {30, 200, 40000, 0.3}} {
 		t.Run(fmt.Sprint("N=", tc.N), func(t *testing.T) {
 			ccfg := chain.Config{Nodes: tc.N, Shuffle: sh, Loss: tc.eps}
-			nu, err := chain.QuasiStationary(ccfg)
+			nu, err := chain.QuasiStationary(context.Background(), ccfg)
 			if err != nil {
 				t.Fatal(err)
 			}

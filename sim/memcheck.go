@@ -45,8 +45,28 @@ func (c Config) CheckMemory(workers int, avail uint64) error {
 		return fielderr.New("sim", "Config.Topology", "%v with N = %d: building the graph needs about %s of memory, the machine has %s available",
 			c.Topology, c.Nodes, formatBytes(topo), formatBytes(avail))
 	}
-	return fielderr.New("sim", "Config.Nodes", "%d with n = %d, c = %d: the run needs about %s of memory, the machine has %s available",
+	return fielderr.New("sim", "Config.Nodes", "%d with n = %d, c = %d: the run needs about %s of memory, the machine has %s available; lower Config.Nodes, Config.Reps or Config.Rounds",
 		c.Nodes, c.Shuffle.Items, c.Shuffle.Cache, formatBytes(need), formatBytes(avail))
+}
+
+// FitWorkers returns the most workers, at most workers, whose run fits in
+// budget bytes (MemoryEstimate), or 0 when even one does not; a budget of
+// 0 (unknown) fits any. A run's output does not depend on its workers, so
+// a program lowers them to what its memory allows.
+func (c Config) FitWorkers(workers int, budget uint64) int {
+	if budget == 0 {
+		return workers
+	}
+	lo, hi := 0, workers // MemoryEstimate grows with the workers
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if c.MemoryEstimate(mid) <= budget {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
 }
 
 // formatBytes formats a size in bytes as GiB, MiB or KiB.
@@ -58,4 +78,26 @@ func formatBytes(b uint64) string {
 		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
 	}
 	return fmt.Sprintf("%d KiB", b/1024)
+}
+
+// MinCPUSeconds returns a lower bound of the CPU time, in seconds, a run
+// of c takes: its shuffles, Reps·N·(Rounds + Warmup) (the warm-up for the
+// protocol only), each at a third of the speed measured or less: the
+// Markov models 3 ns (13 ns measured under the rounds schedule, 19 ns
+// under async), the protocol 15 + 2s ns (50 ns measured at s = 1, 400 ns
+// at the default s = 50, n = 500, c = 100); and for the lumped chain,
+// whose cost grows with the changes of state rather than the shuffles,
+// 3 ns a round of a replication. A program with a deadline compares it
+// with the time it has (serve refuses a request that cannot end in time).
+func (c Config) MinCPUSeconds() float64 {
+	perShuffle := 3e-9
+	rounds := float64(max(c.Rounds, 0))
+	switch c.Model {
+	case Lumped:
+		return float64(max(c.Reps, 0)) * rounds * perShuffle
+	case Protocol:
+		rounds += float64(max(c.Warmup, 0))
+		perShuffle = (15 + 2*float64(max(c.Shuffle.Exchange, 0))) * 1e-9
+	}
+	return float64(max(c.Reps, 0)) * float64(max(c.Nodes, 0)) * rounds * perShuffle
 }

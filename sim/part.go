@@ -315,6 +315,44 @@ func (p *Part) check() error {
 // configuration, shard) without decoding its replications, and checks the
 // size of the rest against what that header allows.
 func checkPartHeader(raw []byte) error {
+	lim, err := partLimits(raw)
+	switch {
+	case err != nil:
+		return err
+	case int64(len(raw)) > lim.Bytes:
+		return fmt.Errorf("sim: corrupted part file: %d bytes of JSON, more than its shard can hold (%d)", len(raw), lim.Bytes)
+	case int64(bytes.Count(raw, []byte("{"))) > lim.Objects:
+		return fmt.Errorf("sim: corrupted part file: more JSON objects than its shard holds (%d)", lim.Objects)
+	}
+	return nil
+}
+
+// The limits of a part's plain JSON apply while shard.Decompress counts
+// it, before the part is held in memory.
+// A header without the fields partLimits needs (a part whose fields come
+// in another order, whose first arrays fill the header's bytes) gets no
+// limits there: DecodePart checks it whole.
+func init() {
+	shard.RegisterLimits(PartFormat, func(header []byte) (shard.Limits, error) {
+		var keys map[string]json.RawMessage
+		if json.Unmarshal(header, &keys) != nil {
+			return shard.Limits{}, nil
+		}
+		for _, k := range []string{"format", "version", "build", "config", "shard"} {
+			if _, ok := keys[k]; !ok {
+				return shard.Limits{}, nil
+			}
+		}
+		return partLimits(header)
+	})
+}
+
+// partLimits reads the header of a part (format, version, build,
+// configuration, shard; the part's first fields, or the whole part's
+// JSON: Unmarshal skips the fields it does not need without allocating
+// for them) and returns what it allows of the whole part: partBounds. A
+// part whose replications would need more than MaxPartMemory is refused.
+func partLimits(header []byte) (shard.Limits, error) {
 	var h struct {
 		Format  string     `json:"format"`
 		Version int        `json:"version"`
@@ -322,36 +360,30 @@ func checkPartHeader(raw []byte) error {
 		Config  partConfig `json:"config"`
 		Shard   ShardID    `json:"shard"`
 	}
-	// Unmarshal skips the fields h lacks without allocating for them.
-	if err := json.Unmarshal(raw, &h); err != nil {
-		return fmt.Errorf("sim: not a gossipkit part file: %v", err)
+	if err := json.Unmarshal(header, &h); err != nil {
+		return shard.Limits{}, fmt.Errorf("sim: not a gossipkit part file: %v", err)
 	}
 	if h.Format != PartFormat {
-		return fmt.Errorf("sim: not a gossipkit part file (format %q)", h.Format)
+		return shard.Limits{}, fmt.Errorf("sim: not a gossipkit part file (format %q)", h.Format)
 	}
 	if h.Version != PartVersion {
-		return fmt.Errorf("sim: part format version %d, this gossipkit reads version %d (rerun the shard)", h.Version, PartVersion)
+		return shard.Limits{}, fmt.Errorf("sim: part format version %d, this gossipkit reads version %d (rerun the shard)", h.Version, PartVersion)
 	}
 	if id := buildinfo.Identity(); h.Build != id {
-		return fmt.Errorf("sim: part written by another build of gossipkit (%q; this is %q): rerun the shard with this build", h.Build, id)
+		return shard.Limits{}, fmt.Errorf("sim: part written by another build of gossipkit (%q; this is %q): rerun the shard with this build", h.Build, id)
 	}
 	cfg, err := h.Config.config()
 	if err != nil {
-		return fmt.Errorf("sim: bad configuration in part file: %v", err)
+		return shard.Limits{}, fmt.Errorf("sim: bad configuration in part file: %v", err)
 	}
 	if !h.Shard.Valid() {
-		return fmt.Errorf("sim: bad shard %d/%d in part file", h.Shard.Index, h.Shard.Count)
+		return shard.Limits{}, fmt.Errorf("sim: bad shard %d/%d in part file", h.Shard.Index, h.Shard.Count)
 	}
 	reps, maxBytes, maxObjects, memory := partBounds(cfg, h.Shard)
-	switch {
-	case memory > MaxPartMemory:
-		return fmt.Errorf("sim: a part of %d replications of %d rounds needs about %d MiB, more than %d MiB: split the run into more shards", reps, cfg.Rounds, memory>>20, MaxPartMemory>>20)
-	case float64(len(raw)) > maxBytes:
-		return fmt.Errorf("sim: corrupted part file: %d bytes of JSON, more than its shard can hold (%.0f)", len(raw), maxBytes)
-	case bytes.Count(raw, []byte("{")) > maxObjects:
-		return fmt.Errorf("sim: corrupted part file: more JSON objects than its shard holds (%d)", maxObjects)
+	if memory > MaxPartMemory {
+		return shard.Limits{}, fmt.Errorf("sim: a part of %d replications of %d rounds needs about %d MiB, more than %d MiB: split the run into more shards", reps, cfg.Rounds, memory>>20, MaxPartMemory>>20)
 	}
-	return nil
+	return shard.Limits{Bytes: int64(min(maxBytes, float64(1<<62))), Objects: int64(maxObjects)}, nil
 }
 
 // partBounds are the largest plain size and number of JSON objects a

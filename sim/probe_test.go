@@ -3,6 +3,7 @@ package sim
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/gossipkit/gossipkit/approx"
@@ -24,6 +25,10 @@ func TestNastyValues(t *testing.T) {
 	probe.Func(t, "Config.CheckMemory", Config.CheckMemory, set, cfg, 2, uint64(1<<20))
 	probe.Func(t, "Settings.Validate", Settings.Validate, set, Settings{Indices: []int{1}}, cfg)
 	probe.Func(t, "Run", Run, set, ctx, cfg, Settings{Workers: 1})
+	probe.Func(t, "RunSummary", RunSummary, set, ctx, cfg, Settings{Workers: 1})
+	probe.Func(t, "Config.MinCPUSeconds", Config.MinCPUSeconds, set, cfg)
+	probe.Func(t, "Config.FitWorkers", Config.FitWorkers, set, cfg, 4, uint64(1<<20))
+	probe.Func(t, "Config.SummaryMemoryEstimate", Config.SummaryMemoryEstimate, set, cfg, 2)
 	u := smallUniformity()
 	u.Nodes, u.Reps, u.Warmup, u.Loss = 20, 2, 5, 0.1
 	probe.Func(t, "UniformityConfig.Validate", UniformityConfig.Validate, set, u)
@@ -52,6 +57,20 @@ func TestNastyValues(t *testing.T) {
 	probe.Func(t, "Result.LateMean", (*Result).LateMean, set, res)
 	probe.Func(t, "Result.Measure", (*Result).Measure, set, res)
 	probe.Func(t, "Result.TestTransitions", (*Result).TestTransitions, set, res)
+	probe.Func(t, "Result.Replications", (*Result).Replications, set, res)
+	probe.Func(t, "Result.AliveCounts", (*Result).AliveCounts, set, res)
+	sres, err := RunSummary(ctx, cfg, Settings{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, f := range map[string]func(*Result) any{
+		"Summary": func(r *Result) any { return r.Summary() }, "Totals": func(r *Result) any { return r.Totals() },
+		"Measure": func(r *Result) any { return r.Measure() }, "Trajectories": func(r *Result) any { x, y := r.Trajectories(); return [2]Trajectory{x, y} },
+		"RoundCoverage": func(r *Result) any { return r.RoundCoverage() }, "LateMean": func(r *Result) any { m, s := r.LateMean(); return [2]float64{m, s} },
+		"AliveCounts": func(r *Result) any { return r.AliveCounts() }, "TestTransitions": func(r *Result) any { return fmt.Sprint(r.TestTransitions()) },
+	} {
+		probe.Func(t, "RunSummary's Result."+name, f, set, sres)
+	}
 	var sink bytes.Buffer
 	probe.Func(t, "WritePart", WritePart, set, &sink, res, ShardID{Index: 1, Count: 1})
 	var buf bytes.Buffer

@@ -571,7 +571,12 @@ func (st *protocolState[T]) alive() int {
 // InvariantError reports a broken protocol invariant in Check mode.
 type InvariantError struct{ Msg string }
 
-func (e *InvariantError) Error() string { return "invariant broken: " + e.Msg }
+func (e *InvariantError) Error() string {
+	if e == nil {
+		return "invariant broken: (nil error)"
+	}
+	return "invariant broken: " + e.Msg
+}
 
 // verify checks, after a shuffle, that a's and b's caches hold c distinct
 // items, each at most n (the unchecked indexing relies on it), that the

@@ -53,7 +53,10 @@ func (rep *Replication) Extinction() int {
 type Result struct {
 	Config    Config
 	Connected bool // the topology is connected (coverage can reach 1)
-	Reps      []Replication
+	// Reps are the replications (Run); nil in RunSummary's result, which
+	// keeps their statistics instead (Replications counts them).
+	Reps []Replication
+	sum  *summary
 }
 
 // Settings control how a run executes; they never change its output. The

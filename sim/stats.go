@@ -3,9 +3,6 @@ package sim
 import (
 	"math"
 	"math/big"
-	"slices"
-
-	"github.com/gossipkit/gossipkit/internal/stats"
 )
 
 // RoundStats summarises one round over replications, as fractions of N.
@@ -109,36 +106,29 @@ func (r *Result) shaped() bool {
 // result Run could not have returned (no replication, or trajectories of
 // another length than Config.Rounds + 1).
 func (r *Result) Summary() []RoundStats {
+	if r.summarised() {
+		r.sum.mu.Lock()
+		defer r.sum.mu.Unlock()
+		out := make([]RoundStats, len(r.sum.cols))
+		for t := range out {
+			out[t] = roundStats(t, r.Config.Nodes, &r.sum.cols[t])
+		}
+		return out
+	}
 	if !r.shaped() {
 		return nil
 	}
 	T := r.Config.Rounds
-	N := float64(r.Config.Nodes)
 	out := make([]RoundStats, T+1)
-	xs := make([]int32, len(r.Reps))
-	ys := make([]int32, len(r.Reps))
-	yr := make([]int32, len(r.Reps))
+	var cols [3]column
+	for i := range cols {
+		cols[i].vals = make([]int32, len(r.Reps))
+	}
 	for t := 0; t <= T; t++ {
 		for i, rep := range r.Reps {
-			xs[i], ys[i], yr[i] = rep.X[t], rep.Y[t], rep.YRound[t]
+			cols[0].vals[i], cols[1].vals[i], cols[2].vals[i] = rep.X[t], rep.Y[t], rep.YRound[t]
 		}
-		s := &out[t]
-		s.T = t
-		s.XMean, s.XSD = moments(xs).meanSD(r.Config.Nodes)
-		s.YMean, s.YSD = moments(ys).meanSD(r.Config.Nodes)
-		s.YRMean, s.YRSD = moments(yr).meanSD(r.Config.Nodes)
-		dead := 0
-		for _, x := range xs {
-			dead += b2i(x == 0)
-		}
-		s.PExtinct = float64(dead) / float64(len(xs))
-		s.PExtinctSE = math.Sqrt(s.PExtinct * (1 - s.PExtinct) / float64(len(xs)))
-		slices.Sort(xs)
-		slices.Sort(ys)
-		slices.Sort(yr)
-		s.XQ05, s.XQ50, s.XQ95 = quantile(xs, 0.05)/N, quantile(xs, 0.5)/N, quantile(xs, 0.95)/N
-		s.YQ05, s.YQ50, s.YQ95 = quantile(ys, 0.05)/N, quantile(ys, 0.5)/N, quantile(ys, 0.95)/N
-		s.YRQ05, s.YRQ50, s.YRQ95 = quantile(yr, 0.05)/N, quantile(yr, 0.5)/N, quantile(yr, 0.95)/N
+		out[t] = roundStats(t, r.Config.Nodes, &cols)
 	}
 	return out
 }
@@ -148,6 +138,9 @@ func (r *Result) Totals() Counters {
 	var c Counters
 	if r == nil {
 		return c
+	}
+	if r.summarised() {
+		return r.sum.tot
 	}
 	for i := range r.Reps {
 		c.add(&r.Reps[i].Counters)
@@ -161,16 +154,22 @@ func (r *Result) Totals() Counters {
 // that does not record them (a lossless run, or the Markov models, which
 // have no caches), and for a nil result.
 func (r *Result) AliveMean() (mean, se float64) {
-	if r == nil || r.Config.Model != Protocol || r.Config.Loss == 0 || len(r.Reps) == 0 {
+	if r == nil || r.Config.Model != Protocol || r.Config.Loss == 0 || r.Replications() == 0 {
 		return math.NaN(), math.NaN()
+	}
+	if r.summarised() {
+		if len(r.sum.alive) != r.sum.n {
+			return math.NaN(), math.NaN()
+		}
+		v := make([]float64, len(r.sum.alive))
+		for i, a := range r.sum.alive {
+			v[i] = float64(a)
+		}
+		return aliveMeanOf(v)
 	}
 	v := make([]float64, len(r.Reps))
 	for i := range r.Reps {
 		v[i] = float64(r.Reps[i].Alive)
 	}
-	m, sd := stats.MeanSD(v)
-	if len(v) < 2 {
-		return m, 0
-	}
-	return m, sd / math.Sqrt(float64(len(v)))
+	return aliveMeanOf(v)
 }

@@ -244,6 +244,40 @@ func WritePart(w io.Writer, x Experiment, id ShardID, res []SeedResult) error {
 	return shard.WriteJSON(w, Part{Format: PartFormat, Version: PartVersion, Exp: x, Shard: id, Results: res})
 }
 
+// The limits of a part's plain JSON apply while shard.Decompress counts
+// it, before the part is held in memory: the seeds its shard owns
+// (Experiment.Seeds, at most MaxSeeds), each a result of at most 5
+// objects (the result, build and repair metrics and their traffic) and
+// 4 KiB (about 50 numbers of at most 24 characters and their keys: 2.3
+// KiB; a real result with repair is about 820 bytes), and 64 KiB and 64
+// objects for the rest. A header without the experiment or shard (fields
+// in another order) gets no limits here: DecodePart checks the part whole.
+func init() {
+	shard.RegisterLimits(PartFormat, func(header []byte) (shard.Limits, error) {
+		var h struct {
+			Format  string           `json:"format"`
+			Version int              `json:"version"`
+			Exp     *json.RawMessage `json:"experiment"`
+			Shard   *ShardID         `json:"shard"`
+		}
+		if json.Unmarshal(header, &h) != nil || h.Exp == nil || h.Shard == nil {
+			return shard.Limits{}, nil
+		}
+		var x Experiment
+		if err := json.Unmarshal(*h.Exp, &x); err != nil {
+			return shard.Limits{}, fmt.Errorf("tree: not a gossipkit tree part file: %v", err)
+		}
+		if h.Version != PartVersion {
+			return shard.Limits{}, fmt.Errorf("tree: part format version %d, this gossipkit reads version %d", h.Version, PartVersion)
+		}
+		if x.Seeds < 0 || x.Seeds > MaxSeeds || !h.Shard.Valid() {
+			return shard.Limits{}, fmt.Errorf("tree: corrupted part file: %d seeds, shard %d/%d", x.Seeds, h.Shard.Index, h.Shard.Count)
+		}
+		seeds := int64((x.Seeds - h.Shard.Index + h.Shard.Count) / h.Shard.Count)
+		return shard.Limits{Bytes: 64<<10 + 4096*seeds, Objects: 64 + 5*seeds}, nil
+	})
+}
+
 // ReadPart reads and checks one part file: gzip integrity, format,
 // version, and that every seed belongs to the part's shard.
 func ReadPart(r io.Reader) (*Part, error) {

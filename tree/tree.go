@@ -667,6 +667,9 @@ func Build(ctx context.Context, cfg Config) (*Sim, Metrics, error) {
 // agree, no node has more than k children, the root is alive and
 // parentless, and following parents from any node ends (no cycle).
 func (s *Sim) Check() error {
+	if s == nil {
+		return errors.New("tree: Check: nil simulation")
+	}
 	if err := s.check(false); err != nil {
 		return fmt.Errorf("tree: %w", err)
 	}
@@ -705,6 +708,9 @@ func (s *Sim) check(inFlight bool) error {
 
 // AllConnected reports whether every alive node is in the root's tree.
 func (s *Sim) AllConnected() bool {
+	if s == nil {
+		return false
+	}
 	for v := range s.id {
 		if s.alive[v] && !s.connected(int32(v)) {
 			return false

@@ -182,8 +182,8 @@ func TestBroadcastDesignText(t *testing.T) {
 		for _, want := range []string{
 			"Fastest: fanout 3, budget 6 (the smallest t_confidence among the settings that meet the deadline 15 with probability 0.9): t_confidence 9 rounds (1.8 s)",
 			"Cheapest: fanout 2, budget 4 (the fewest messages per node among the settings that meet the deadline 15 with probability 0.9)",
-			"- exact (the least accurate setting, fanout 2, budget 4; every setting: --format csv or json): exact law within 1e-12",
-			"- mc (the least accurate setting, fanout 3, budget 6; every setting: --format csv or json): 1000 replications",
+			"- exact (the least accurate setting, fanout 2, budget 4; every setting: format csv or json): exact law within 1e-12",
+			"- mc (the least accurate setting, fanout 3, budget 6; every setting: format csv or json): 1000 replications",
 			"t_confidence_seconds",
 		} {
 			if !strings.Contains(s, want) {

@@ -45,7 +45,7 @@ func cmdChain(fs *cli.FlagSet) cli.Run {
 }
 
 // quasiStationary is `chain --quasi-stationary`: the law of X given that
-// d is alive, in the long run (chain.QuasiStationaryContext).
+// d is alive, in the long run (chain.QuasiStationary).
 func quasiStationary(ctx context.Context, e *env, fs *cli.FlagSet, cfg chain.Config, format, out string) error {
 	for _, f := range []string{"level", "t-max", "dt", "initial", "replication-only", "time"} {
 		if cli.Given(fs.FlagSet, f) {
@@ -55,7 +55,7 @@ func quasiStationary(ctx context.Context, e *env, fs *cli.FlagSet, cfg chain.Con
 	if !(cfg.Loss > 0) {
 		return usagef("--quasi-stationary needs --loss > 0: without loss d never dies (X has a stationary law)")
 	}
-	nu, err := chain.QuasiStationaryContext(ctx, cfg)
+	nu, err := chain.QuasiStationary(ctx, cfg)
 	if err != nil {
 		return err
 	}

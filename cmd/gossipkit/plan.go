@@ -186,6 +186,14 @@ func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, losses
 			return nil, err
 		}
 	}
+	if set.Method == plan.MonteCarlo {
+		// Under a deadline (serve): every replication runs one round of N
+		// shuffles at least (sim.Config.MinCPUSeconds' speed).
+		sc := sim.Config{Model: set.Model, Nodes: cfg.Nodes, Rounds: 1, Reps: set.Reps * len(ss) * len(losses)}
+		if err := cli.CheckTime(ctx, sc.MinCPUSeconds(), set.Workers, fmt.Sprintf("the Monte Carlo (%d settings × %d replications at N = %d)", len(ss)*len(losses), set.Reps, cfg.Nodes), "--reps or -N, or use --method asymptotic"); err != nil {
+			return nil, err
+		}
+	}
 	prog := newProgress(e, "plan")
 	set.Progress = func(done, total int64) { prog(min(done, total), total) }
 	if len(losses) > 1 {
@@ -206,6 +214,16 @@ func planBroadcast(ctx context.Context, e *env, cfg broadcast.Config, fanout, bu
 	ks, bs, err := planSettings(cfg, fanout, budget)
 	if err != nil {
 		return nil, err
+	}
+	if set.Method == plan.MonteCarlo {
+		// Under a deadline (serve), a Monte Carlo that cannot end in time
+		// is refused at once: each replication visits every node, at 5 ns
+		// a node or more (measured: 35–40 ns for push, pull and push–pull).
+		n := len(ks) * len(bs)
+		cpu := float64(n) * float64(set.Reps) * float64(cfg.Nodes) * 5e-9
+		if err := cli.CheckTime(ctx, cpu, set.Workers, fmt.Sprintf("the Monte Carlo (%d settings × %d replications at N = %d)", n, set.Reps, cfg.Nodes), "--reps or -N, or use --method asymptotic"); err != nil {
+			return nil, err
+		}
 	}
 	prog := newProgress(e, "plan")
 	set.Progress = func(done, total int64) { prog(min(done, total), total) }

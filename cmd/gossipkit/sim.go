@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/gossipkit/gossipkit/internal/cli"
@@ -36,12 +37,34 @@ func cmdSim(fs *cli.FlagSet) cli.Run {
 	var workers int
 	simFlags(fs, &cfg, &workers)
 	format, out := fs.Output("csv")
+	var maxMemory uint64
+	cli.MaxMemoryFlag(fs, &maxMemory)
 	sh := cli.ShardFlags(fs, "run only shard I/M (replications r with r mod M = I−1) and write a part file for `gossipkit merge` to -o (a file, or a directory ending in /)")
 	return func(ctx context.Context, e *env) error {
 		if err := cli.CheckWorkers(workers); err != nil {
 			return err
 		}
-		if err := cfg.CheckMemory(workers, sim.AvailableMemory()); err != nil { // Validate, then the memory
+		// Validate, then the memory: with one worker the run must fit in
+		// --max-memory (or what the machine has); the workers are lowered
+		// to what fits (the output does not depend on them).
+		budget := sim.AvailableMemory()
+		if maxMemory > 0 {
+			if err := cfg.Validate(); err != nil {
+				return err
+			}
+			if need := cfg.MemoryEstimate(1); need > maxMemory {
+				return usagef("--max-memory %s: the run needs about %s with one worker; lower -N, --reps or --rounds, or raise --max-memory", cli.FormatBytes(maxMemory), cli.FormatBytes(need))
+			}
+			budget = maxMemory
+		} else if err := cfg.CheckMemory(1, budget); err != nil {
+			return err
+		}
+		if w := cfg.FitWorkers(workers, budget); w < workers {
+			fmt.Fprintf(e.Stderr, "gossipkit sim: --workers %d lowered to %d to stay within %s of memory (the output does not depend on the workers)\n", workers, w, cli.FormatBytes(budget))
+			workers = w
+		}
+		// Under a deadline (serve), a run that cannot end in time is refused at once.
+		if err := cli.CheckTime(ctx, cfg.MinCPUSeconds(), workers, fmt.Sprintf("the simulation (%d replications of %d rounds at N = %d)", cfg.Reps, cfg.Rounds+cfg.Warmup, cfg.Nodes), "--reps, --rounds or -N"); err != nil {
 			return err
 		}
 		id, note, err := sh.Resolve(e, fs.FlagSet, *out)

@@ -20,6 +20,9 @@ type Error struct {
 
 // Error returns "pkg: Field Msg".
 func (e *Error) Error() string {
+	if e == nil {
+		return "field error (nil)"
+	}
 	if e.Pkg == "" {
 		return e.Field + " " + e.Msg
 	}

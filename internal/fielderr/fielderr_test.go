@@ -52,3 +52,12 @@ func TestWithinNoParent(t *testing.T) {
 		t.Errorf("got %q", err)
 	}
 }
+
+// TestNilErrors: a nil *Error (and shard's *MergeError, sim's
+// *InvariantError: the same guard) prints a message, not a panic.
+func TestNilErrors(t *testing.T) {
+	var e *fielderr.Error
+	if e.Error() == "" {
+		t.Error("nil *Error: empty message")
+	}
+}

@@ -26,8 +26,8 @@ type CommandFlags struct {
 func AddFlags(fs *flag.FlagSet) *CommandFlags {
 	f := &CommandFlags{}
 	fs.StringVar(&f.Addr, "addr", "127.0.0.1:8080", "address to listen on, HOST:PORT (loopback by default; :0 picks a free port)")
-	fs.IntVar(&f.Slots, "slots", 2*runtime.GOMAXPROCS(0), "commands that run at once (1..1024)")
-	fs.IntVar(&f.Queue, "queue", 0, "requests that may wait for a slot, beyond which the server answers 503 (0..100000; 0: 4×slots)")
+	fs.IntVar(&f.Slots, "slots", 2*runtime.GOMAXPROCS(0), fmt.Sprintf("commands that run at once (1..%d)", MaxSlots))
+	fs.IntVar(&f.Queue, "queue", 0, fmt.Sprintf("requests that may wait for a slot, beyond which the server answers 503 (0..%d; 0: 4×slots)", MaxQueue))
 	fs.DurationVar(&f.Timeout, "timeout", 2*time.Minute, "time limit of one request's command (1s..24h)")
 	return f
 }
@@ -39,10 +39,10 @@ func AddFlags(fs *flag.FlagSet) *CommandFlags {
 // their next check; the server stops and Command returns ctx.Err().
 func Command(ctx context.Context, stderr io.Writer, f *CommandFlags, run Runner) error {
 	switch {
-	case f.Slots < 1 || f.Slots > 1024:
-		return cli.Usagef("--slots %d: valid range 1..1024", f.Slots)
-	case f.Queue < 0 || f.Queue > 100_000:
-		return cli.Usagef("--queue %d: valid range 0..100000", f.Queue)
+	case f.Slots < 1 || f.Slots > MaxSlots:
+		return cli.Usagef("--slots %d: valid range 1..%d", f.Slots, MaxSlots)
+	case f.Queue < 0 || f.Queue > MaxQueue:
+		return cli.Usagef("--queue %d: valid range 0..%d", f.Queue, MaxQueue)
 	case f.Timeout < time.Second || f.Timeout > 24*time.Hour:
 		return cli.Usagef("--timeout %v: valid range 1s..24h", f.Timeout)
 	}

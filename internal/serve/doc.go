@@ -34,7 +34,18 @@
 // (Options.MaxURL; 414) and its body too (Options.MaxBody; 413): the API is
 // read-only, GET and HEAD only. The CLI checks every flag's range as it
 // does on a terminal; Options.Check adds the server's own bounds (the
-// default bounds `sim` and `ode` to what a page needs). No handler writes to
+// default bounds `sim` and `ode` to what a page needs), on the value the
+// command will use whatever its spelling (0x1000000, 0o47041 and 20_001
+// are the numbers the flag package reads: FlagNumber). A command whose
+// estimated CPU time cannot fit before the request's deadline refuses
+// before any work (cli.CheckTime: sim, plan's Monte Carlo), so such a
+// request is answered 400 at once with the CLI's line, its estimate and
+// what to lower, not 504 after the whole time limit. The cheap commands
+// (Options.Cheap: version) and the page's files never wait for the pool
+// and are never answered 503. HEAD runs nothing: it answers the status
+// and type a GET would have as far as the checks tell. When a command
+// ends and the runtime holds more than 64 MiB it has not returned, the
+// server hands it back to the system (debug.FreeOSMemory). No handler writes to
 // the file system. A server on a loopback address answers only the Host
 // headers of that address (Options.Hosts, LoopbackHosts), so that a page
 // elsewhere whose name is rebound to 127.0.0.1 cannot use the API, and

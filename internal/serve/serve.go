@@ -9,13 +9,17 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"net/http"
 	"regexp"
 	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -46,9 +50,15 @@ type Options struct {
 	// Commands is the allow-list (default DefaultCommands).
 	Commands []string
 	// Slots is the number of commands that run at once (default
-	// 2×GOMAXPROCS); Queue the number of requests that may wait for a slot
-	// (default 4×Slots). A request beyond both is answered 503.
+	// 2×GOMAXPROCS, at most MaxSlots); Queue the number of requests that
+	// may wait for a slot (default 4×Slots, at most MaxQueue). A request
+	// beyond both is answered 503. A negative value, or one above its
+	// maximum, is an error of New.
 	Slots, Queue int
+	// Cheap are the commands that answer at once from what the program
+	// knows (default DefaultCheap: version): they run outside the pool,
+	// so that they never wait behind heavy commands nor get a 503.
+	Cheap []string
 	// Timeout bounds one command's run (default 2 minutes).
 	Timeout time.Duration
 	// MaxOutput caps a command's standard output (default 16 MiB).
@@ -70,6 +80,24 @@ type Options struct {
 // answers), ode (x(t), y(t)), sim (the Monte Carlo bands), pdrop (Fig. 4's
 // error, log10|E − S|, from exact fractions) and version.
 var DefaultCommands = []string{"plan", "ode", "sim", "pdrop", "version"}
+
+// DefaultCheap are the commands that run outside the pool: version
+// prints one constant line.
+var DefaultCheap = []string{"version"}
+
+// MaxSlots and MaxQueue bound Options.Slots and Options.Queue (the
+// flags --slots and --queue take the same ranges).
+const (
+	MaxSlots = 1024
+	MaxQueue = 100_000
+)
+
+// returnAbove is the memory (mapped by the Go runtime and not yet
+// returned to the system) beyond which the server hands memory back to
+// the system (debug.FreeOSMemory) when a command ends: a heavy request's
+// heap is garbage once it has answered, and without this the runtime
+// keeps most of it mapped for minutes.
+const returnAbove = 64 << 20
 
 // refused are the flags a request may not give: they write files (-o,
 // --out, --shard, --shards), read the scheduler's environment, size the
@@ -176,15 +204,24 @@ func Args(cmd string, flags []Flag) []string {
 // N ≤ 20000, 1000 replications and 10000 rounds (the Monte Carlo bands;
 // the CLI itself takes any size that fits in memory), ode to 10^5 output
 // rows. Other commands run within the CLI's own limits and the time limit.
+//
+// Each bound is checked on the value the command will use: an int flag's
+// value is read as the flag package reads it (strconv.ParseInt with base
+// 0: 0x1000000, 0o777, 0b101, 0777 and 1_000 are numbers), a float flag's
+// as strconv.ParseFloat does (0x1p24, 1e4, Inf); a bounded flag whose
+// value neither reads as a number is refused here rather than let through.
 func DefaultCheck(cmd string, flags []Flag) error {
-	num := func(name string) (float64, bool) {
+	num := func(name string, isInt bool) (float64, bool, error) {
 		for _, f := range flags {
 			if f.Name == name {
-				v, err := strconv.ParseFloat(f.Value, 64)
-				return v, err == nil
+				v, err := FlagNumber(f.Value, isInt)
+				if err != nil {
+					return 0, true, fmt.Errorf("%s %q: %v", Flag{Name: name, Bool: true}.Arg()[0], f.Value, err)
+				}
+				return v, true, nil
 			}
 		}
-		return 0, false
+		return 0, false, nil
 	}
 	switch cmd {
 	case "sim":
@@ -192,32 +229,67 @@ func DefaultCheck(cmd string, flags []Flag) error {
 			name string
 			max  float64
 		}{{"N", 20000}, {"reps", 1000}, {"rounds", 10000}, {"warmup", 10000}} {
-			if v, ok := num(b.name); ok && v > b.max {
-				return fmt.Errorf("%s %s: the server runs sim up to %g (the CLI takes more)", Flag{Name: b.name, Bool: true}.Arg()[0], strconv.FormatFloat(v, 'g', -1, 64), b.max)
+			v, ok, err := num(b.name, true)
+			if err != nil {
+				return err
+			}
+			if ok && v > b.max {
+				return fmt.Errorf("%s %s: the server runs sim up to %g (the CLI takes more)", Flag{Name: b.name, Bool: true}.Arg()[0], strconv.FormatFloat(v, 'f', -1, 64), b.max)
 			}
 		}
 	case "ode":
-		tMax, ok1 := num("t-max")
-		dt, ok2 := num("dt")
+		tMax, ok1, err1 := num("t-max", false)
+		dt, ok2, err2 := num("dt", false)
+		if err := errors.Join(err1, err2); err != nil {
+			return err
+		}
 		if !ok1 {
 			tMax = 300 // ode's default
 		}
 		if !ok2 {
 			dt = 1
 		}
-		if (ok1 || ok2) && dt > 0 && tMax/dt > 1e5 {
+		// !(rows ≤ 1e5) also refuses a NaN (an Inf t-max over an Inf dt).
+		if (ok1 || ok2) && dt > 0 && !(tMax/dt <= 1e5) {
 			return fmt.Errorf("--dt %g: the server returns at most 10^5 rows (t-max/dt = %g)", dt, tMax/dt)
 		}
 	}
 	return nil
 }
 
+// FlagNumber reads a flag's value as the CLI's flag package will: an int
+// flag (isInt) as strconv.ParseInt(v, 0, 64) reads it, with its base
+// prefixes and underscores (a value beyond the int64 range is +Inf or
+// −Inf), a float flag as strconv.ParseFloat(v, 64) does. A value the flag
+// package would refuse is an error.
+func FlagNumber(v string, isInt bool) (float64, error) {
+	if isInt {
+		i, err := strconv.ParseInt(v, 0, 64)
+		switch {
+		case err == nil:
+			return float64(i), nil
+		case errors.Is(err, strconv.ErrRange):
+			if strings.HasPrefix(v, "-") {
+				return math.Inf(-1), nil
+			}
+			return math.Inf(1), nil
+		}
+		return 0, errors.New("not an integer")
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, errors.New("not a number")
+	}
+	return f, nil
+}
+
 // Server serves the page and the API.
 type Server struct {
-	opt   Options
-	admit chan struct{} // running or waiting requests
-	slots chan struct{} // running commands
-	mux   *http.ServeMux
+	opt     Options
+	admit   chan struct{} // running or waiting requests
+	slots   chan struct{} // running commands
+	mux     *http.ServeMux
+	freeing atomic.Bool // a debug.FreeOSMemory is running
 }
 
 //go:embed web
@@ -240,11 +312,22 @@ func New(opt Options) (*Server, error) {
 	if opt.Commands == nil {
 		opt.Commands = DefaultCommands
 	}
-	if opt.Slots <= 0 {
-		opt.Slots = 2 * runtime.GOMAXPROCS(0)
+	if opt.Cheap == nil {
+		opt.Cheap = DefaultCheap
 	}
-	if opt.Queue <= 0 {
-		opt.Queue = 4 * opt.Slots
+	switch {
+	case opt.Slots < 0 || opt.Slots > MaxSlots:
+		return nil, fmt.Errorf("serve: Options.Slots = %d: valid range 1..%d (0: 2×GOMAXPROCS)", opt.Slots, MaxSlots)
+	case opt.Queue < 0 || opt.Queue > MaxQueue:
+		return nil, fmt.Errorf("serve: Options.Queue = %d: valid range 0..%d (0: 4×Slots)", opt.Queue, MaxQueue)
+	case opt.MaxOutput < 0, opt.MaxURL < 0, opt.MaxBody < 0, opt.Timeout < 0:
+		return nil, fmt.Errorf("serve: Options.MaxOutput, MaxURL, MaxBody and Timeout must be ≥ 0 (0: the default); got %d, %d, %d, %v", opt.MaxOutput, opt.MaxURL, opt.MaxBody, opt.Timeout)
+	}
+	if opt.Slots == 0 {
+		opt.Slots = min(2*runtime.GOMAXPROCS(0), MaxSlots)
+	}
+	if opt.Queue == 0 {
+		opt.Queue = min(4*opt.Slots, MaxQueue)
 	}
 	if opt.Timeout <= 0 {
 		opt.Timeout = 2 * time.Minute
@@ -266,9 +349,18 @@ func New(opt Options) (*Server, error) {
 }
 
 // Options returns the server's options with their defaults filled in.
-func (s *Server) Options() Options { return s.opt }
+func (s *Server) Options() Options {
+	if s == nil {
+		return Options{}
+	}
+	return s.opt
+}
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if s == nil || s.mux == nil {
+		http.Error(w, "serve: a Server made by New is needed", http.StatusInternalServerError)
+		return
+	}
 	if len(r.URL.RequestURI()) > s.opt.MaxURL {
 		http.Error(w, fmt.Sprintf("the URL is longer than %d bytes", s.opt.MaxURL), http.StatusRequestURITooLong)
 		return
@@ -306,25 +398,42 @@ type outcome struct {
 // progressFunc receives the command's progress.
 type progressFunc func(done, total int64)
 
-// execute checks and runs one request's command within the pool and the
-// time limit.
-func (s *Server) execute(r *http.Request, progress progressFunc) outcome {
-	cmd := r.PathValue("cmd")
+// prepare checks one request's command line without running it: the
+// command, its flags and the server's bounds. A request refused here is
+// an outcome with its status (404, 400); a request that may run has
+// status 0.
+func (s *Server) prepare(r *http.Request) (cmd string, flags []Flag, o outcome) {
+	cmd = r.PathValue("cmd")
 	if !slices.Contains(s.opt.Commands, cmd) {
-		return outcome{status: http.StatusNotFound, message: fmt.Sprintf("gossipkit serve: command %q is not served (served: %s)", cmd, strings.Join(s.opt.Commands, ", "))}
+		return cmd, nil, outcome{status: http.StatusNotFound, message: fmt.Sprintf("gossipkit serve: command %q is not served (served: %s)", cmd, strings.Join(s.opt.Commands, ", "))}
 	}
 	flags, err := ParseQuery(r.URL.RawQuery)
 	if err == nil {
 		err = s.opt.Check(cmd, flags)
 	}
 	if err != nil {
-		return outcome{status: http.StatusBadRequest, message: "gossipkit " + cmd + ": " + err.Error()}
+		return cmd, nil, outcome{status: http.StatusBadRequest, message: "gossipkit " + cmd + ": " + err.Error()}
 	}
-	format := "json"
+	o.format = "json"
 	for _, f := range flags {
 		if f.Name == "format" {
-			format = f.Value
+			o.format = f.Value
 		}
+	}
+	return cmd, flags, o
+}
+
+// execute checks and runs one request's command: a cheap one at once, any
+// other within the pool; both within the time limit.
+func (s *Server) execute(r *http.Request, progress progressFunc) outcome {
+	cmd, flags, o := s.prepare(r)
+	if o.status != 0 {
+		return o
+	}
+	if slices.Contains(s.opt.Cheap, cmd) {
+		ctx, cancel := context.WithTimeout(r.Context(), s.opt.Timeout)
+		defer cancel()
+		return s.run(ctx, r, cmd, flags, o.format, progress)
 	}
 	select {
 	case s.admit <- struct{}{}:
@@ -336,10 +445,39 @@ func (s *Server) execute(r *http.Request, progress progressFunc) outcome {
 	defer cancel()
 	select {
 	case s.slots <- struct{}{}:
-		defer func() { <-s.slots }()
+		defer func() {
+			<-s.slots
+			s.returnMemory()
+		}()
 	case <-ctx.Done():
 		return s.stopped(r, ctx)
 	}
+	return s.run(ctx, r, cmd, flags, o.format, progress)
+}
+
+// returnMemory hands the heap a finished command left behind back to the
+// system when more than returnAbove bytes are mapped and not returned,
+// on one goroutine at a time (a forced collection; the request's answer
+// is not delayed by it).
+func (s *Server) returnMemory() {
+	sample := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 || sample[1].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	if kept := sample[0].Value.Uint64() - min(sample[0].Value.Uint64(), sample[1].Value.Uint64()); kept <= returnAbove {
+		return
+	}
+	if s.freeing.CompareAndSwap(false, true) {
+		go func() {
+			defer s.freeing.Store(false)
+			debug.FreeOSMemory()
+		}()
+	}
+}
+
+// run runs cmd with flags under ctx and maps its exit status to HTTP.
+func (s *Server) run(ctx context.Context, r *http.Request, cmd string, flags []Flag, format string, progress progressFunc) outcome {
 	stdout := &capped{max: s.opt.MaxOutput}
 	stderr := &stderrParser{progress: progress}
 	code := s.opt.Run(ctx, Args(cmd, flags), stdout, stderr)
@@ -372,7 +510,32 @@ var contentTypes = map[string]string{
 	"text": "text/plain; charset=utf-8", "markdown": "text/markdown; charset=utf-8",
 }
 
+// head answers a HEAD request without running anything: the status and
+// content type a GET would have as far as the request's checks tell
+// (404, 400, else 200 with the format's type and no length).
+func (s *Server) head(w http.ResponseWriter, r *http.Request, contentType string) {
+	cmd, _, o := s.prepare(r)
+	if o.status != 0 {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(o.status)
+		return
+	}
+	if contentType == "" {
+		ct, ok := contentTypes[o.format]
+		if !ok || cmd == "version" {
+			ct = "text/plain; charset=utf-8"
+		}
+		contentType = ct
+	}
+	w.Header().Set("Content-Type", contentType)
+	w.WriteHeader(http.StatusOK)
+}
+
 func (s *Server) api(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodHead {
+		s.head(w, r, "")
+		return
+	}
 	o := s.execute(r, nil)
 	switch o.status {
 	case 0:
@@ -397,6 +560,10 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 // events streams the command's progress and its answer as Server-Sent
 // Events.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodHead {
+		s.head(w, r, "text/event-stream")
+		return
+	}
 	fl, ok := w.(http.Flusher)
 	if !ok {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)

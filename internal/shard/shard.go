@@ -191,53 +191,6 @@ func WriteJSON(w io.Writer, v any) error {
 	return zw.Close()
 }
 
-// Decompress reads a part file: exactly one gzip member (its CRC-32 and
-// length checked) of at most MaxPlain bytes of plain JSON, and nothing
-// after it (trailing bytes, or a second member as when two parts are
-// concatenated, are refused). A first pass counts the plain bytes without
-// keeping them, so a gzip bomb is refused in constant memory; the second
-// fills a buffer of exactly that size.
-func Decompress(r io.Reader) ([]byte, error) {
-	if r == nil {
-		return nil, errors.New("nil reader")
-	}
-	raw, err := io.ReadAll(io.LimitReader(r, MaxRaw+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(raw) > MaxRaw {
-		return nil, fmt.Errorf("larger than any part file (at most %d MiB)", MaxRaw>>20)
-	}
-	member := func(w io.Writer) (int64, error) {
-		br := bytes.NewReader(raw)
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			return 0, fmt.Errorf("not a gossipkit part file (not gzip: %v)", err)
-		}
-		zr.Multistream(false)
-		n, err := io.Copy(w, io.LimitReader(zr, maxPlain+1))
-		if err != nil {
-			return n, fmt.Errorf("corrupted or truncated part file: %v", err)
-		}
-		if n > maxPlain {
-			return n, fmt.Errorf("decompresses to more than %d MiB: not a part file of gossipkit (split the run into more shards)", maxPlain>>20)
-		}
-		if br.Len() > 0 {
-			return n, errors.New("corrupted part file: data after the end of its gzip stream (two files concatenated?)")
-		}
-		return n, nil
-	}
-	n, err := member(io.Discard)
-	if err != nil {
-		return nil, err
-	}
-	plain := bytes.NewBuffer(make([]byte, 0, n))
-	if _, err := member(plain); err != nil {
-		return nil, err
-	}
-	return plain.Bytes(), nil
-}
-
 // ReadFile reads a part file from path: a regular file (a device or FIFO
 // such as /dev/zero is refused instead of read forever) of at most MaxRaw
 // bytes. It opens the path without blocking (O_NONBLOCK), so that a FIFO
@@ -293,4 +246,9 @@ type MergeError struct {
 }
 
 // Error returns "pkg: msg".
-func (e *MergeError) Error() string { return e.Pkg + ": " + e.Msg }
+func (e *MergeError) Error() string {
+	if e == nil {
+		return "merge error (nil)"
+	}
+	return e.Pkg + ": " + e.Msg
+}

@@ -99,12 +99,14 @@ func TestDecompressRefuses(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	// A bomb: 1 MiB of zeros (about 1 KiB compressed) against a 64 KiB limit.
+	// A bomb: 1 MiB of JSON (about 1 KiB compressed) against a 64 KiB limit.
 	defer func(v int64) { maxPlain = v }(maxPlain)
 	maxPlain = 64 << 10
 	var bomb bytes.Buffer
 	zw := gzip.NewWriter(&bomb)
-	zw.Write(make([]byte, 1<<20))
+	zw.Write([]byte(`{"format":"x","pad":"`))
+	zw.Write(bytes.Repeat([]byte("a"), 1<<20))
+	zw.Write([]byte(`"}`))
 	zw.Close()
 	if _, err := Decompress(bytes.NewReader(bomb.Bytes())); err == nil || !strings.Contains(err.Error(), "more than") {
 		t.Errorf("bomb: %v", err)

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/gossipkit/gossipkit/internal/serve"
+)
+
+// TestServeRefusesBeforeWork: a request whose cost is known to exceed the
+// server's time limit (2 minutes by default) is answered 400 with the
+// CLI's refusal line, its estimate and what to lower, instead of running
+// until the limit (504). The costs, worked out from the lower bounds the
+// commands use (cli.CheckTime spreads them over GOMAXPROCS CPUs at most):
+// the plan is 10^7 replications × 10^9 nodes × 5 ns = 5·10^7 s of
+// CPU; the shuffle's Monte Carlo 10^5 replications × one round of 10^7
+// shuffles × 3 ns = 3000 s, beyond 120 s on up to 25 CPUs. The spelled
+// limits (hex, octal) are refused by the server's own bound.
+func TestServeRefusesBeforeWork(t *testing.T) {
+	ts := newServeTest(t, serve.Options{})
+	for _, tc := range []struct{ path, want string }{
+		{"/api/plan?protocol=push&N=1000000000&fanout=3&budget=memberlist&method=mc&reps=10000000", "gossipkit plan: the Monte Carlo (1 settings × 10000000 replications at N = 1000000000) needs at least"},
+		{"/api/plan?protocol=push&N=0x3b9aca00&fanout=3&method=mc&reps=10000000", "lower --reps or -N, or use --method asymptotic"},
+		{"/api/plan?N=10000000&method=mc&reps=100000&model=markov", "gossipkit plan: the Monte Carlo (1 settings × 100000 replications at N = 10000000) needs at least"},
+		{"/api/sim?N=0x1000000&reps=1&rounds=1&warmup=0", "gossipkit sim: -N 16777216: the server runs sim up to 20000"},
+		{"/api/sim?N=0o47041", "gossipkit sim: -N 20001:"},
+	} {
+		code, body := httpGet(t, ts.URL+tc.path)
+		if code != 400 || !strings.Contains(body, tc.want) {
+			t.Errorf("%s: %d %q, want 400 containing %q", tc.path, code, body, tc.want)
+		}
+	}
+	if runtime.GOMAXPROCS(0) > 10 {
+		return
+	}
+	// The protocol's sim within the server's bounds: 1000 replications ×
+	// 1000 nodes × 11000 rounds (1000 of warm-up) × (15 + 2·50) ns = 1265 s
+	// of CPU, beyond 120 s on up to 10 CPUs.
+	code, body := httpGet(t, ts.URL+"/api/sim?N=1000&reps=1000&rounds=10000")
+	if code != 400 || !strings.Contains(body, "gossipkit sim: the simulation (1000 replications of 11000 rounds at N = 1000) needs at least") || !strings.Contains(body, "lower --reps, --rounds or -N") {
+		t.Errorf("sim: %d %q, want 400 with the estimate", code, body)
+	}
+}

@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// MaxMemoryFlag declares --max-memory, the memory a run may use (a size:
+// 500MB, 2GiB, 1e9; 0, the default, is the memory the machine has
+// available), into *p in bytes.
+func MaxMemoryFlag(fs *FlagSet, p *uint64) {
+	Parsed(fs, p, "max-memory", "", "memory the run may use, as 500MB, 2GiB or bytes; the workers are lowered to fit it and a run that does not fit with one is refused", ParseBytes,
+		func(b uint64) string {
+			if b == 0 {
+				return "the memory available"
+			}
+			return FormatBytes(b)
+		})
+}
+
+// ParseBytes reads a size: a number with an optional unit, B, kB/KB, MB,
+// GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024).
+func ParseBytes(s string) (uint64, error) {
+	units := []struct {
+		suffix string
+		mult   float64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"kB", 1e3}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12}, {"B", 1}}
+	num, mult := strings.TrimSpace(s), 1.0
+	for _, u := range units {
+		if v, ok := strings.CutSuffix(num, u.suffix); ok {
+			num, mult = strings.TrimSpace(v), u.mult
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	b := v * mult
+	if err != nil || !(b >= 0) || b >= math.MaxUint64/2 {
+		return 0, fmt.Errorf("%q: not a size (500MB, 2GiB or bytes)", s)
+	}
+	return uint64(b), nil
+}
+
+// FormatBytes writes a size in GiB, MiB or KiB.
+func FormatBytes(b uint64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	}
+	return fmt.Sprintf("%d KiB", b/1024)
+}

@@ -1,0 +1,224 @@
+package serve
+
+import (
+	"context"
+	"io"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"runtime/metrics"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestServeCheckSpelling: the server's bounds hold whatever the spelling
+// of the number, as the flag package reads it (strconv.ParseInt base 0
+// for an int flag, ParseFloat for a float flag). Each value is worked out
+// by hand: 0x1000000 = 2^24 = 16777216; 0o47041 = 4·8^4 + 7·8^3 + 0·64 +
+// 4·8 + 1 = 16384 + 3584 + 33 = 20001; 047041 is the same octal number;
+// 0b100111000100001 = 16384 + 2048 + 1024 + 512 + 32 + 1 = 20001.
+func TestServeCheckSpelling(t *testing.T) {
+	for _, tc := range []struct {
+		cmd, query string
+		want       string // "" when the request passes
+	}{
+		{"sim", "N=0x1000000&reps=1&rounds=1&warmup=0", "-N 16777216: the server runs sim up to 20000"},
+		{"sim", "N=0X1000000", "-N 16777216:"},
+		{"sim", "N=0o47041", "-N 20001:"},
+		{"sim", "N=047041", "-N 20001:"},
+		{"sim", "N=0b100111000100001", "-N 20001:"},
+		{"sim", "N=20_001", "-N 20001:"},
+		{"sim", "N=%2B20001", "-N 20001:"},
+		{"sim", "reps=0x3e9", "--reps 1001:"},
+		{"sim", "rounds=0x2711", "--rounds 10001:"},
+		{"sim", "warmup=0o23421", "--warmup 10001:"},
+		{"sim", "N=0x8000000000000000", "-N +Inf:"},  // beyond int64: the flag refuses it too
+		{"sim", "N=1e5", `-N "1e5": not an integer`}, // an int flag takes no exponent
+		{"sim", "N", `-N "": not an integer`},        // a bounded flag without a value
+		{"sim", "N=0x4e20&reps=0o1750&rounds=10_000&warmup=0b0", ""},
+		{"sim", "N=047040", ""}, // octal 20000
+		{"ode", "t-max=0x1p20&dt=1", "--dt 1: the server returns at most 10^5 rows"},
+		{"ode", "t-max=Inf&dt=Inf", "--dt +Inf"},
+		{"ode", "t-max=100&dt=0x1p-20", "--dt 9.5367431640625e-07"},
+		{"ode", "t-max=100&dt=1e-3", ""},
+		{"ode", "t-max=010&dt=1", ""}, // a float flag reads 010 as ten
+		{"plan", "N=0x7fffffffffffffff", ""},
+	} {
+		t.Run(tc.cmd+"?"+tc.query, func(t *testing.T) {
+			flags, err := ParseQuery(tc.query)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = DefaultCheck(tc.cmd, flags)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("got %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestFlagNumber(t *testing.T) {
+	for _, tc := range []struct {
+		v     string
+		isInt bool
+		want  float64
+		ok    bool
+	}{
+		{"0x10", true, 16, true},
+		{"010", true, 8, true},
+		{"010", false, 10, true},
+		{"1_000", true, 1000, true},
+		{"1_000", false, 1000, true}, // as strconv.ParseFloat, which the float flag calls
+		{"0x1p4", false, 16, true},
+		{"0x1p4", true, 0, false},
+		{"-0x8000000000000001", true, math.Inf(-1), true},
+		{"1e400", false, math.Inf(1), true},
+		{"", true, 0, false},
+		{" 5", true, 0, false},
+	} {
+		got, err := FlagNumber(tc.v, tc.isInt)
+		if (err == nil) != tc.ok || (tc.ok && got != tc.want) {
+			t.Errorf("FlagNumber(%q, %v) = %v, %v; want %v (ok %v)", tc.v, tc.isInt, got, err, tc.want, tc.ok)
+		}
+	}
+}
+
+// TestServeOptionsBounds: option values at the integer limits are errors
+// of New, not panics of make.
+func TestServeOptionsBounds(t *testing.T) {
+	run := func(context.Context, []string, io.Writer, io.Writer) int { return 0 }
+	for _, tc := range []struct {
+		name string
+		opt  Options
+		want string
+	}{
+		{"slots max", Options{Slots: math.MaxInt}, "Options.Slots"},
+		{"slots min", Options{Slots: math.MinInt}, "Options.Slots"},
+		{"slots over", Options{Slots: MaxSlots + 1}, "Options.Slots"},
+		{"queue max", Options{Queue: math.MaxInt}, "Options.Queue"},
+		{"queue -1", Options{Queue: -1}, "Options.Queue"},
+		{"both max", Options{Slots: MaxSlots, Queue: MaxQueue}, ""},
+		{"timeout", Options{Timeout: -1}, "Timeout"},
+		{"output", Options{MaxOutput: math.MinInt}, "MaxOutput"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.opt.Run = run
+			s, err := New(tc.opt)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("New: %v", err)
+			case tc.want == "" && (cap(s.slots) != MaxSlots || cap(s.admit) != MaxSlots+MaxQueue):
+				t.Errorf("pool %d, admit %d", cap(s.slots), cap(s.admit))
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("New = %v, want an error naming %s", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestServeCheapNotQueued: with the only slot taken and the only waiting
+// place held, /api/version and a static file still answer 200 (and version
+// runs), while another command gets 503.
+func TestServeCheapNotQueued(t *testing.T) {
+	release := make(chan struct{})
+	started := make(chan struct{}, 2)
+	f := &fake{run: func(_ context.Context, args []string, stdout, _ io.Writer) int {
+		if args[0] == "version" {
+			io.WriteString(stdout, "gossipkit test\n")
+			return 0
+		}
+		started <- struct{}{}
+		<-release
+		return 0
+	}}
+	s := newServer(t, Options{Run: f.Run, Slots: 1, Queue: 1})
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() { get(s, "/api/plan") })
+	}
+	<-started
+	for deadline := time.Now().Add(5 * time.Second); len(s.admit) < 2; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the second request never queued")
+		}
+	}
+	if rec := get(s, "/api/plan"); rec.Code != http.StatusServiceUnavailable {
+		t.Errorf("a third heavy request: %d, want 503", rec.Code)
+	}
+	if rec := get(s, "/api/version"); rec.Code != 200 || rec.Body.String() != "gossipkit test\n" {
+		t.Errorf("/api/version with the pool full: %d %q", rec.Code, rec.Body.String())
+	}
+	if rec := get(s, "/app.js"); rec.Code != 200 {
+		t.Errorf("/app.js with the pool full: %d", rec.Code)
+	}
+	close(release)
+	wg.Wait()
+}
+
+// TestServeHeadNoWork: HEAD answers the status and type a GET would have
+// as far as the checks tell, and runs nothing.
+func TestServeHeadNoWork(t *testing.T) {
+	f := &fake{run: func(context.Context, []string, io.Writer, io.Writer) int { return 0 }}
+	s := newServer(t, Options{Run: f.Run})
+	for _, tc := range []struct {
+		target string
+		status int
+		ctype  string
+	}{
+		{"/api/plan?N=1000", 200, "application/json"},
+		{"/api/plan?N=1000&format=csv", 200, "text/csv; charset=utf-8"},
+		{"/api/events/plan?N=1000", 200, "text/event-stream"},
+		{"/api/version", 200, "text/plain; charset=utf-8"},
+		{"/api/chain", 404, "text/plain; charset=utf-8"},
+		{"/api/sim?N=0x1000000", 400, "text/plain; charset=utf-8"},
+		{"/api/plan?o=x", 400, "text/plain; charset=utf-8"},
+	} {
+		rec := httptest.NewRecorder()
+		s.ServeHTTP(rec, httptest.NewRequest(http.MethodHead, tc.target, nil))
+		if rec.Code != tc.status || rec.Header().Get("Content-Type") != tc.ctype || rec.Body.Len() != 0 {
+			t.Errorf("HEAD %s: %d %q, %d bytes; want %d %q, none", tc.target, rec.Code, rec.Header().Get("Content-Type"), rec.Body.Len(), tc.status, tc.ctype)
+		}
+	}
+	if len(f.calls) != 0 {
+		t.Errorf("HEAD ran %d commands: %q", len(f.calls), f.calls)
+	}
+}
+
+// TestServeReturnsMemory: a command that leaves 256 MiB of garbage behind
+// is followed by debug.FreeOSMemory: the heap the runtime has released to
+// the system grows by at least 200 MiB of it (runtime/metrics; the rest
+// is the margin for what the collector keeps in its free lists).
+func TestServeReturnsMemory(t *testing.T) {
+	const size = 256 << 20
+	f := &fake{run: func(_ context.Context, _ []string, stdout, _ io.Writer) int {
+		b := make([]byte, size)
+		for i := 0; i < len(b); i += 4096 {
+			b[i] = 1 // touch every page: resident
+		}
+		stdout.Write(b[:1])
+		return 0
+	}}
+	s := newServer(t, Options{Run: f.Run})
+	released := func() uint64 {
+		m := []metrics.Sample{{Name: "/memory/classes/heap/released:bytes"}}
+		metrics.Read(m)
+		return m[0].Value.Uint64()
+	}
+	before := released()
+	if rec := get(s, "/api/plan"); rec.Code != 200 {
+		t.Fatalf("%d %q", rec.Code, rec.Body.String())
+	}
+	for deadline := time.Now().Add(30 * time.Second); s.freeing.Load(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("FreeOSMemory did not end")
+		}
+	}
+	if after := released(); after < before+200<<20 {
+		t.Errorf("released %.0f MiB before, %.0f MiB after a request that left %d MiB of garbage: want ≥ 200 MiB more", float64(before)/(1<<20), float64(after)/(1<<20), size>>20)
+	}
+}
