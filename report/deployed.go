@@ -183,13 +183,13 @@ func (s *Study) Deployed(ctx context.Context) (*Deployed, error) {
 						return nil, err
 					}
 				} else {
-					row.Method = "large-N law"
-					res, err := broadcast.PushBudgetResidue(cfg)
+					bset := broadcast.Settings{Reps: r.Reps, Seed: s.Scale.Seed, Workers: s.opt.Workers}
+					m, err := broadcast.MissChance(ctx, cfg, bset)
 					if err != nil {
 						return nil, err
 					}
-					row.PMiss = res.PMiss
-					if row.Smallest, err = broadcast.SmallestBudget(cfg, deployedMiss); err != nil {
+					row.PMiss, row.Method = m.PMiss, m.Method
+					if row.Smallest, err = broadcast.SmallestBudget(ctx, cfg, deployedMiss, bset); err != nil {
 						return nil, err
 					}
 				}
