@@ -350,14 +350,6 @@ func (iv interval) relErr() float64 {
 	return math.Max(iv.hi-iv.v, iv.v-iv.lo) / iv.v
 }
 
-// exactIv is v known exactly.
-func exactIv(v float64) interval { return interval{v, v, v} }
-
-// boundIv is v within ±b (an absolute bound), clipped to [0, 1].
-func boundIv(v, b float64) interval {
-	return interval{v, math.Max(v-b, 0), math.Min(v+b, 1)}
-}
-
 // better is the interval of smaller relative error (a if tied or b is
 // NaN).
 func better(a, b interval) interval {
