@@ -39,6 +39,7 @@ type engine struct {
 	cum               []float64
 	tail              []float64
 	cohort            []int // with a budget: cohort[c mod (R+1)], the nodes informed in round c
+	win               int   // with a budget: the nodes that push k in the coming round
 	work              int   // draws left before the next check of ctx
 }
 
@@ -84,22 +85,11 @@ func (e *engine) run(ctx context.Context, index int) (Replication, error) {
 	rep := Replication{Index: index, T: -1}
 	target := cfg.Target()
 	u := e.M - 1
-	// With a budget, the senders of round r are the cohorts r−R+1..r−1
-	// (win, k transmits each) and r−R (its last transmits); a ring of the
-	// last R+1 cohorts keeps the memory bounded however long the run.
-	win := 0
-	if e.R > 0 {
-		e.cohort = append(e.cohort[:0], make([]int, e.R+1)...)
-		e.cohort[0] = 1
-		if e.R >= 2 {
-			win = 1 // round 1: cohort 0
-		}
-	}
-	ring := func(c int) *int { return &e.cohort[c%(e.R+1)] }
+	e.startCohorts()
 	if target <= 1 {
 		rep.T = 0
 	}
-	pushes, pulls := cfg.Protocol.pushes(), cfg.Protocol.pulls()
+	pulls := cfg.Protocol.pulls()
 	// Messages by the stopping rules (package doc): every pull request
 	// and reply until each live node is informed, the pushes of a budget
 	// all (B from each informed node, added at the end), and without a
@@ -109,19 +99,7 @@ func (e *engine) run(ctx context.Context, index int) (Replication, error) {
 		if u == 0 || rep.T >= 0 && !e.cont && !pulls {
 			break
 		}
-		// The senders: every informed node without a budget; with one,
-		// cohorts r−R+1..r−1 send k and cohort r−R its last transmits.
-		full, lastG := 0, 0
-		if pushes {
-			if e.R == 0 {
-				full = e.M - u
-			} else {
-				full = win
-				if r-e.R >= 0 {
-					lastG = *ring(r - e.R)
-				}
-			}
-		}
+		full, lastG := e.senders(r, u)
 		if !pulls && full+lastG == 0 {
 			break // no node can act
 		}
@@ -151,16 +129,7 @@ func (e *engine) run(ctx context.Context, index int) (Replication, error) {
 		}
 		rep.Messages += msgs
 		u -= e.newly
-		if e.R > 0 {
-			*ring(r) = e.newly
-			if e.R >= 2 {
-				// win for round r+1: cohorts r−R+2..r.
-				if r-e.R+1 >= 0 {
-					win -= *ring(r - e.R + 1)
-				}
-				win += e.newly
-			}
-		}
+		e.endRound(r)
 		if rep.T < 0 && e.M-u >= target {
 			rep.T = r
 		}
@@ -174,6 +143,55 @@ func (e *engine) run(ctx context.Context, index int) (Replication, error) {
 	}
 	rep.Messages += pushMsgs
 	return rep, nil
+}
+
+// startCohorts starts a replication's cohorts (with a budget): the
+// senders of round r are the cohorts r−R+1..r−1 (win, k transmits each)
+// and r−R (its last transmits); a ring of the last R+1 cohorts keeps the
+// memory bounded however long the run. Round 1's only sender is cohort 0,
+// the source.
+func (e *engine) startCohorts() {
+	e.win = 0
+	if e.R > 0 {
+		e.cohort = append(e.cohort[:0], make([]int, e.R+1)...)
+		e.cohort[0] = 1
+		if e.R >= 2 {
+			e.win = 1
+		}
+	}
+}
+
+func (e *engine) ring(c int) *int { return &e.cohort[c%(e.R+1)] }
+
+// senders are round r's pushers with u tracked nodes uninformed: every
+// informed tracked node without a budget (full); with one, cohorts
+// r−R+1..r−1 send k (full) and cohort r−R its last transmits (last).
+// None where the protocol does not push.
+func (e *engine) senders(r, u int) (full, last int) {
+	switch {
+	case !e.cfg.Protocol.pushes():
+		return 0, 0
+	case e.R == 0:
+		return e.live - u, 0
+	case r-e.R >= 0:
+		return e.win, *e.ring(r - e.R)
+	}
+	return e.win, 0
+}
+
+// endRound records round r's newly informed nodes as cohort r and moves
+// the window to round r+1's cohorts r−R+2..r.
+func (e *engine) endRound(r int) {
+	if e.R == 0 {
+		return
+	}
+	*e.ring(r) = e.newly
+	if e.R >= 2 {
+		if r-e.R+1 >= 0 {
+			e.win -= *e.ring(r - e.R + 1)
+		}
+		e.win += e.newly
+	}
 }
 
 // mark informs uninformed position x in this round (once).

@@ -227,18 +227,10 @@ func (e *engine) sourceDraw(r, u int) {
 func (e *engine) runWatched(ctx context.Context, index, D int) (end, byD float64, err error) {
 	e.r = rng.NewStream(e.seed, uint64(index))
 	e.ctx, e.err, e.work = ctx, nil, checkEvery
-	pushes, pulls := e.cfg.Protocol.pushes(), e.cfg.Protocol.pulls()
+	pulls := e.cfg.Protocol.pulls()
 	stops := e.R > 0 && !pulls // push alone with a budget stops by itself
 	u := e.live - 1
-	win := 0
-	if e.R > 0 {
-		e.cohort = append(e.cohort[:0], make([]int, e.R+1)...)
-		e.cohort[0] = 1
-		if e.R >= 2 {
-			win = 1
-		}
-	}
-	ring := func(c int) *int { return &e.cohort[c%(e.R+1)] }
+	e.startCohorts()
 	strat := stops && u > 0
 	var pExt, succ, lwExtEnd, lwExtD float64
 	var p0 []float64
@@ -253,17 +245,7 @@ func (e *engine) runWatched(ctx context.Context, index, D int) (end, byD float64
 	}
 	lw, lwD := 0.0, math.NaN()
 	for r := 1; ; r++ {
-		full, lastG := 0, 0
-		if pushes {
-			if e.R == 0 {
-				full = e.live - u
-			} else {
-				full = win
-				if r-e.R >= 0 {
-					lastG = *ring(r - e.R)
-				}
-			}
-		}
+		full, lastG := e.senders(r, u)
 		if stops && full+lastG == 0 || !stops && r > D || math.IsInf(lw, -1) {
 			break
 		}
@@ -303,15 +285,7 @@ func (e *engine) runWatched(ctx context.Context, index, D int) (end, byD float64
 			return 0, 0, e.err
 		}
 		u -= e.newly
-		if e.R > 0 {
-			*ring(r) = e.newly
-			if e.R >= 2 {
-				if r-e.R+1 >= 0 {
-					win -= *ring(r - e.R + 1)
-				}
-				win += e.newly
-			}
-		}
+		e.endRound(r)
 		if r == D {
 			lwD = lw
 		}
