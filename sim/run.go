@@ -95,27 +95,9 @@ func (s Settings) Validate(cfg Config) error {
 // replications run. It stops with ctx.Err() when ctx is cancelled, and
 // returns an *InvariantError if Check mode finds one.
 func Run(ctx context.Context, cfg Config, set Settings) (*Result, error) {
-	if err := ctxguard.Check("sim", ctx); err != nil {
-		return nil, err
-	}
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	if err := set.Validate(cfg); err != nil {
-		return nil, err
-	}
-	if set.Workers == 0 {
-		set.Workers = DefaultWorkers()
-	}
-	g, connected, err := buildGraph(cfg.Topology, cfg.Nodes, cfg.Seed)
+	set, g, connected, tr, err := prepare(ctx, cfg, set)
 	if err != nil {
-		return nil, fielderr.New("sim", "Config.Topology", "%s", err.Error())
-	}
-	var tr approx.Transitions
-	if cfg.Model != Protocol {
-		if tr, err = approx.TransitionsLossFor(cfg.PDrop, cfg.Shuffle, cfg.Loss); err != nil {
-			return nil, fielderr.Within("sim", "Config", err)
-		}
+		return nil, err
 	}
 	idx := set.Indices
 	if idx == nil {
@@ -148,6 +130,36 @@ func Run(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// prepare is what Run and RunSummary do before the replications: check
+// the context, the configuration and the settings, default the workers,
+// build the topology's graph and, for the pairwise models, the transition
+// matrix of one shuffle.
+func prepare(ctx context.Context, cfg Config, set Settings) (Settings, *graph, bool, approx.Transitions, error) {
+	var tr approx.Transitions
+	if err := ctxguard.Check("sim", ctx); err != nil {
+		return set, nil, false, tr, err
+	}
+	if err := cfg.Validate(); err != nil {
+		return set, nil, false, tr, err
+	}
+	if err := set.Validate(cfg); err != nil {
+		return set, nil, false, tr, err
+	}
+	if set.Workers == 0 {
+		set.Workers = DefaultWorkers()
+	}
+	g, connected, err := buildGraph(cfg.Topology, cfg.Nodes, cfg.Seed)
+	if err != nil {
+		return set, nil, false, tr, fielderr.New("sim", "Config.Topology", "%s", err.Error())
+	}
+	if cfg.Model != Protocol {
+		if tr, err = approx.TransitionsLossFor(cfg.PDrop, cfg.Shuffle, cfg.Loss); err != nil {
+			return set, nil, false, tr, fielderr.Within("sim", "Config", err)
+		}
+	}
+	return set, g, connected, tr, nil
 }
 
 // invariantAsError, deferred, turns a panic with an *InvariantError (Check

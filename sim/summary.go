@@ -7,9 +7,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/gossipkit/gossipkit/approx"
-	"github.com/gossipkit/gossipkit/internal/ctxguard"
-	"github.com/gossipkit/gossipkit/internal/fielderr"
 	"github.com/gossipkit/gossipkit/internal/parallel"
 	"github.com/gossipkit/gossipkit/internal/stats"
 )
@@ -178,27 +175,9 @@ func (c Config) SummaryMemoryEstimate(workers int) uint64 {
 // from a histogram of the counts where N + 1 < R, are the same order
 // statistics). Settings.Indices runs a subset, as in Run.
 func RunSummary(ctx context.Context, cfg Config, set Settings) (*Result, error) {
-	if err := ctxguard.Check("sim", ctx); err != nil {
-		return nil, err
-	}
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	if err := set.Validate(cfg); err != nil {
-		return nil, err
-	}
-	if set.Workers == 0 {
-		set.Workers = DefaultWorkers()
-	}
-	g, connected, err := buildGraph(cfg.Topology, cfg.Nodes, cfg.Seed)
+	set, g, connected, tr, err := prepare(ctx, cfg, set)
 	if err != nil {
-		return nil, fielderr.New("sim", "Config.Topology", "%s", err.Error())
-	}
-	var tr approx.Transitions
-	if cfg.Model != Protocol {
-		if tr, err = approx.TransitionsLossFor(cfg.PDrop, cfg.Shuffle, cfg.Loss); err != nil {
-			return nil, fielderr.Within("sim", "Config", err)
-		}
+		return nil, err
 	}
 	n := cfg.Reps
 	index := func(k int) int { return k }
