@@ -43,10 +43,10 @@ func (c Config) CheckMemory(workers int, avail uint64) error {
 	bare := Config{Nodes: c.Nodes, Shuffle: c.Shuffle, Model: c.Model, Rounds: c.Rounds, Reps: c.Reps}
 	if topo := need - min(need, bare.MemoryEstimate(workers)); topo > need/2 {
 		return fielderr.New("sim", "Config.Topology", "%v with N = %d: building the graph needs about %s of memory, the machine has %s available",
-			c.Topology, c.Nodes, formatBytes(topo), formatBytes(avail))
+			c.Topology, c.Nodes, FormatBytes(topo), FormatBytes(avail))
 	}
 	return fielderr.New("sim", "Config.Nodes", "%d with n = %d, c = %d: the run needs about %s of memory, the machine has %s available; lower Config.Nodes, Config.Reps or Config.Rounds",
-		c.Nodes, c.Shuffle.Items, c.Shuffle.Cache, formatBytes(need), formatBytes(avail))
+		c.Nodes, c.Shuffle.Items, c.Shuffle.Cache, FormatBytes(need), FormatBytes(avail))
 }
 
 // FitWorkers returns the most workers, at most workers, whose run fits in
@@ -69,8 +69,9 @@ func (c Config) FitWorkers(workers int, budget uint64) int {
 	return lo
 }
 
-// formatBytes formats a size in bytes as GiB, MiB or KiB.
-func formatBytes(b uint64) string {
+// FormatBytes formats a size in bytes as GiB, MiB or KiB, as the memory
+// checks' messages state it.
+func FormatBytes(b uint64) string {
 	switch {
 	case b >= 1<<30:
 		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gossipkit/gossipkit/sim"
 )
 
 // MaxMemoryFlag declares --max-memory, the memory a run may use (a size:
@@ -42,13 +44,6 @@ func ParseBytes(s string) (uint64, error) {
 	return uint64(b), nil
 }
 
-// FormatBytes writes a size in GiB, MiB or KiB.
-func FormatBytes(b uint64) string {
-	switch {
-	case b >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
-	case b >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
-	}
-	return fmt.Sprintf("%d KiB", b/1024)
-}
+// FormatBytes writes a size in GiB, MiB or KiB (sim.FormatBytes, the
+// form of sim's memory messages).
+func FormatBytes(b uint64) string { return sim.FormatBytes(b) }
