@@ -344,9 +344,9 @@ func SmallestBudget(ctx context.Context, cfg Config, pMiss float64, set Settings
 		// the rumour dies out with a chance of order 1 and the budget is
 		// too small for any target below 1/2.
 		if cfg.Validate() == nil {
-			res, pm, okLaw := budgetMissLaw(cfg)
+			_, pm, okLaw := budgetMissLaw(cfg)
 			switch {
-			case !okLaw && pMiss < 0.5 && res.v == 0:
+			case !okLaw && pMiss < 0.5:
 				return false, nil
 			case okLaw && pm.lo > pMiss:
 				return false, nil
