@@ -524,17 +524,23 @@ func meanIvFloor(x []float64, floorVar float64) (interval, float64) {
 func earlyEnd(cfg Config) float64 {
 	M, N1, B := float64(cfg.Live()), float64(cfg.Nodes-1), float64(cfg.Budget)
 	p := (1 - cfg.Loss) * math.Max(M-2, 0) / N1
-	f := func(s float64) float64 { return math.Pow(1-p+p*s, B) }
+	return 4 * math.Max(extinction(p, B)-math.Pow(1-p, B), 0)
+}
+
+// extinction is the extinction chance of the Galton–Watson process with
+// Binomial(B, p) offspring: the smallest root of x = (1 − p + p·x)^B,
+// iterated from 0 (the iteration increases to it) until a step changes x
+// by at most 10⁻¹⁷ of itself.
+func extinction(p, B float64) float64 {
 	x := 0.0
 	for range 100_000 {
-		nx := f(x)
+		nx := math.Pow(1-p+p*x, B)
 		if nx-x <= 1e-17*nx {
-			x = nx
-			break
+			return nx
 		}
 		x = nx
 	}
-	return 4 * math.Max(x-f(0), 0)
+	return x
 }
 
 // supplement adds the watched runs' estimates to a computed law (exact or
@@ -693,15 +699,7 @@ func budgetMissLaw(cfg Config) (res, pmiss interval, ok bool) {
 	}
 	p := (1 - eps) * (fM - 1) / float64(N1)
 	fB := float64(B)
-	x := 0.0
-	for range 100_000 {
-		nx := math.Pow(1-p+p*x, fB)
-		if nx-x <= 1e-17*nx {
-			x = nx
-			break
-		}
-		x = nx
-	}
+	x := extinction(p, fB)
 	p1 := x + (1-x)*sigma
 	p2 := x + (1-x)*math.Exp(-g2*(1+(fM-3)*(1-sigma)))
 	lam := g1 * (fM - 2)
