@@ -85,7 +85,7 @@ func asymptoticLaw(ctx context.Context, cfg Config, cut int) (*Law, error) {
 		return nil, err
 	}
 	if cfg.Budget > 0 {
-		return nil, fmt.Errorf("broadcast: asymptotic law: a budget (%d) is not covered (PushBudgetResidue gives its residue): %w", cfg.Budget, ErrNotCovered)
+		return lumpedLaw(ctx, cfg)
 	}
 	a := newAsym(cfg, cut)
 	return a.law(ctx)
@@ -695,12 +695,22 @@ func (a *asym) accuracy(law *Law, lost float64) {
 	}
 	eGrid := 2 * a.grid * a.grid / (lnm * lnm) // a.grid is 0 without exits
 	dev := math.Min(eClose+eSpread+eGrid+lost+1e-12, 1)
-	ans := law.Answer(a.cfg)
-	// The mean: Σ_t (1 − F(t)), so |Δmean| ≤ DevP·w over the w rounds in
-	// which F is not within 10⁻⁹ of 0 or 1 (plus 2 for the edges). The
-	// variance about t₀ = round(mean): E[(T−t₀)²] = Σ_t |2(t−t₀)+1|·(F or
-	// 1 − F), so |ΔVar| ≤ DevP·Σ_W |2(t−t₀)+1| + 2·½·|Δmean| + |Δmean|²,
-	// and |ΔSD| ≤ min(√|ΔVar|, |ΔVar|/SD).
+	dm, ds := devMoments(law, a.cfg, dev)
+	law.Accuracy.DevP = dev
+	law.Accuracy.DevMean = dm
+	law.Accuracy.DevSD = ds
+	law.Accuracy.Note = fmt.Sprintf("asymptotic law (branching start to count %d, mean-field middle with its noise, binomial end): every P(T_L ≤ t) within %.2g, the mean within %.2g rounds", a.cut, dev, dm)
+}
+
+// devMoments bounds the errors of the mean and the sd of T_L (given T_L <
+// ∞) of a law whose every P(T_L ≤ t) is within dev. The mean is Σ_t (1 −
+// F(t)), so |Δmean| ≤ dev·w over the w rounds in which F is not within
+// 10⁻⁹ of 0 or 1 (plus 2 for the edges). The variance about t₀ =
+// round(mean): E[(T−t₀)²] = Σ_t |2(t−t₀)+1|·(F or 1 − F), so |ΔVar| ≤
+// dev·Σ_W |2(t−t₀)+1| + 2·½·|Δmean| + |Δmean|², and |ΔSD| ≤ min(√|ΔVar|,
+// |ΔVar|/SD).
+func devMoments(law *Law, cfg Config, dev float64) (dm, ds float64) {
+	ans := law.Answer(cfg)
 	t0 := math.Round(ans.Mean)
 	F, w, sw := 0.0, 2, 2.0*(1+2*math.Abs(t0))
 	for t, p := range law.PMF {
@@ -710,14 +720,11 @@ func (a *asym) accuracy(law *Law, lost float64) {
 			sw += math.Abs(2*(float64(t)-t0) + 1)
 		}
 	}
-	dm := dev * float64(w)
+	dm = dev * float64(w)
 	dvar := dev*sw + dm + dm*dm
-	ds := math.Sqrt(dvar)
+	ds = math.Sqrt(dvar)
 	if ans.SD > 0 {
 		ds = math.Min(ds, dvar/ans.SD)
 	}
-	law.Accuracy.DevP = dev
-	law.Accuracy.DevMean = dm
-	law.Accuracy.DevSD = ds
-	law.Accuracy.Note = fmt.Sprintf("asymptotic law (branching start to count %d, mean-field middle with its noise, binomial end): every P(T_L ≤ t) within %.2g, the mean within %.2g rounds", a.cut, dev, dm)
+	return dm, ds
 }

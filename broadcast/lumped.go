@@ -1,0 +1,464 @@
+package broadcast
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/gossipkit/gossipkit/internal/parallel"
+	"github.com/gossipkit/gossipkit/internal/rng"
+)
+
+// The large-N law of a budgeted push (push and push–pull with Budget > 0).
+//
+// The state of a round is the informed live nodes by the rounds they have
+// pushed (the cohorts n_0, …, n_{R−1} of the exact chain, R = ⌈B/k⌉) and
+// U, the uninformed live nodes. Given it, a given uninformed live node
+// stays uninformed through the round with probability
+//
+//	π₁ = h(i)·(1 − a_k)^{S}·(1 − a_l)^{S_l},   a_j = j(1−ε)/(N−1),
+//
+// S the senders that push k peers and S_l those in their last round (l =
+// B − k(R−1) peers), h the pull miss of push–pull (1 for push), i the
+// informed live count; two given ones both stay uninformed with
+// probability π₂ = h²·g_k^S·g_l^{S_l}, g_j = 1 − 2a_j + j(j−1)(1−ε)²/((N−1)(N−2)).
+// The round's new informed count D then has mean U(1 − π₁) and variance
+// Uπ₁(1 − π₁) + U(U−1)(π₂ − π₁²) exactly; the law draws it from the
+// binomial with that mean and variance (the closure of AsymptoticLaw's
+// start: it misses the third cumulant of a count of order M, an error of
+// order 1/√M in every probability).
+//
+// The counts are drawn this way, round by round, in lumpedRuns runs from a
+// fixed seed (so the law is a function of the configuration), until at
+// most lumpedWatch live nodes are uninformed (or no node can act). From
+// there the pushes to come are those the cohorts have left, plus the pulls
+// at the informed count reached: the few nodes still uninformed add at
+// most lumpedWatch·B transmits, which moves each node's chance of escaping
+// by a factor within lumpedWatch·B·(1−ε)/(N−1) of 1 (stated in the
+// accuracy). Each of the U* nodes left escapes through round t with
+// probability q(t), the product of the rounds' π₁, independently given the
+// senders; so, for the run, P(T_L ≤ t) = P(Binomial(U*, q(t)) ≤ M − ⌈L·M⌉),
+// the chance that a given live node is missed is U*·q(∞)/M and that some
+// live node is missed is 1 − (1 − q(∞))^{U*}, each computed, not sampled.
+// The law is the mean of these over the runs: a conditional Monte Carlo
+// whose tail values keep their digits down to the smallest probability.
+//
+// Accuracy. DevP = 1/√M (the closure; AsymptoticLaw's constant, measured
+// at most 0.35, is taken as 1) + lumpedWatch·B·(1−ε)/(N−1) + zValue
+// standard errors of the runs' mean, the largest over t. The chances of a
+// miss (ResidueDeadline, PLate, and Residue, PMiss where they are more
+// accurate than budgetMissLaw's) carry, relative to their size, zValue
+// standard errors plus ln(1/q)/√M: a relative error 1/√M in the counts
+// that drive the exponent ln(1/q) of a node's escape, plus the GW chance
+// of an early end divided by the value where the runs saw no early end.
+
+const (
+	// lumpedRuns is the number of runs of the law (fixed: the law is a
+	// function of the configuration).
+	lumpedRuns = 20_000
+	// lumpedSeed is their seed.
+	lumpedSeed = 0x6c756d706564
+	// lumpedWatch is the count of uninformed live nodes below which a run
+	// stops drawing counts and computes the rest.
+	lumpedWatch = 64
+	// LumpedMinLive is the smallest live count the large-N law of a
+	// budgeted push covers (its closure error, 1/√M, is then at most 1 %).
+	LumpedMinLive = 10_000
+	// lumpedMaxRounds bounds R = ⌈B/k⌉ (the cohorts a run tracks).
+	lumpedMaxRounds = 512
+	// lumpedMaxT bounds the rounds of a run; mass beyond is in DevP.
+	lumpedMaxT = 100_000
+)
+
+// lumpedCovers reports whether the large-N law of a budgeted push covers
+// cfg (valid, with a budget), and why not.
+func lumpedCovers(cfg Config) error {
+	switch {
+	case !cfg.Protocol.pushes() || cfg.Budget <= 0:
+		return fmt.Errorf("broadcast: the large-N law of a budgeted push needs a push with a budget: %w", ErrNotCovered)
+	case cfg.Live() < LumpedMinLive:
+		return fmt.Errorf("broadcast: asymptotic law: a budget (%d) is covered from %d live nodes (here %d; the exact chain or the Monte Carlo answers): %w", cfg.Budget, LumpedMinLive, cfg.Live(), ErrNotCovered)
+	case rounds(cfg.Budget, cfg.Fanout) > lumpedMaxRounds:
+		return fmt.Errorf("broadcast: asymptotic law: a budget of more than %d rounds of pushes (here ⌈%d/%d⌉) is not covered: %w", lumpedMaxRounds, cfg.Budget, cfg.Fanout, ErrNotCovered)
+	}
+	return nil
+}
+
+type lumpedModel struct {
+	cfg               Config
+	M, n1, k, R, last int
+	target, allow     int
+	eps               float64
+	pulls             bool
+	lgk, lgl, dk, dl  float64 // log(1 − a_j), log(g_j/(1 − a_j)²)
+	fanK, fanL        float64
+	D                 int // deadline rounds (0: none)
+	// runs and watch are lumpedRuns and lumpedWatch (tests change them).
+	runs  int
+	watch float64
+}
+
+func newLumped(cfg Config) *lumpedModel {
+	m := &lumpedModel{cfg: cfg, M: cfg.Live(), n1: cfg.Nodes - 1, k: cfg.Fanout, R: rounds(cfg.Budget, cfg.Fanout),
+		eps: cfg.Loss, pulls: cfg.Protocol.pulls(), target: cfg.Target(), D: deadlineRounds(cfg),
+		runs: lumpedRuns, watch: lumpedWatch}
+	m.last = cfg.Budget - m.k*(m.R-1)
+	m.allow = m.M - m.target
+	N1 := float64(m.n1)
+	f := func(j int) (lg, d float64) {
+		fj := float64(j)
+		a := fj * (1 - m.eps) / N1
+		c := 0.0
+		if m.n1 > 1 {
+			c = fj * (fj - 1) * (1 - m.eps) * (1 - m.eps) / (N1 * (N1 - 1))
+		}
+		g1 := 1 - a
+		return math.Log1p(-a), math.Log1p((c - a*a) / (g1 * g1))
+	}
+	m.lgk, m.dk = f(m.k)
+	m.lgl, m.dl = f(m.last)
+	m.fanK, m.fanL = float64(m.k), float64(m.last)
+	return m
+}
+
+// lumpedRun is what one run contributes.
+type lumpedRun struct {
+	F                     []float64 // P(T_L ≤ t | run), t = 0, 1, …; constant after
+	late                  float64   // P(T_L > D | run)
+	resD, res, miss, msgs float64
+	early                 bool // the run ended with more than lumpedWatch uninformed
+}
+
+// run draws one run from the stream r into out.
+func (m *lumpedModel) run(r *rng.Rand, coh []float64, hbuf []float64, out *lumpedRun) {
+	fM := float64(m.M)
+	clear(coh)
+	coh[0] = 1 // the source, to push in round 1
+	i, U := 1.0, fM-1
+	out.F = out.F[:0]
+	reached := func() float64 {
+		if i >= float64(m.target) {
+			return 1
+		}
+		return 0
+	}
+	out.F = append(out.F, reached())
+	out.late, out.resD, out.early = math.NaN(), math.NaN(), false
+	msgs := 0.0
+	senders := func() (S, SL float64) {
+		for a := 0; a < m.R-1; a++ {
+			S += coh[a]
+		}
+		return S, coh[m.R-1]
+	}
+	age := func(D float64) {
+		copy(coh[1:], coh[:m.R-1])
+		coh[0] = D
+	}
+	h := func() float64 {
+		if !m.pulls {
+			return 1
+		}
+		return pullMiss(hbuf, int(i), m.k, m.n1, m.eps)
+	}
+	pullMsgs := func(U float64) float64 {
+		if !m.pulls {
+			return 0
+		}
+		return U * m.fanK * (1 + i/float64(m.n1)*(1-m.eps))
+	}
+	bin := distuv.Binomial{Src: r}
+	t := 0
+	for ; U > m.watch && t < lumpedMaxT; t++ {
+		S, SL := senders()
+		if S+SL == 0 && !m.pulls {
+			break
+		}
+		hh := h()
+		lp := S*m.lgk + SL*m.lgl
+		pi1 := hh * math.Exp(lp)
+		mu := U * (1 - pi1)
+		v := U*pi1*(1-pi1) + U*(U-1)*pi1*pi1*math.Expm1(S*m.dk+SL*m.dl)
+		v = math.Min(math.Max(v, 0), mu)
+		msgs += pullMsgs(U)
+		D := 0.0
+		switch {
+		case mu <= 0:
+		case v <= 0:
+			D = math.Round(mu)
+		default:
+			q := 1 - v/mu
+			n := math.Min(math.Round(mu/q), U)
+			if n >= 1 {
+				bin.N, bin.P = n, math.Min(mu/n, 1)
+				D = bin.Rand()
+			}
+		}
+		age(D)
+		i += D
+		U -= D
+		out.F = append(out.F, reached())
+		if t+1 == m.D {
+			out.late, out.resD = 1-out.F[t+1], U/fM
+		}
+	}
+	if U > m.watch || t >= lumpedMaxT {
+		// No node can act (or the rounds ran out): the U left are missed.
+		out.early = U > m.watch
+		out.res, out.miss = U/fM, 1
+		if U == 0 {
+			out.miss = 0
+		}
+		if m.D > t {
+			out.late, out.resD = 1-out.F[t], U/fM
+		}
+		out.msgs = (msgs + float64(m.cfg.Budget)*i) / fM
+		return
+	}
+	// The last U* ≤ lumpedWatch: their escape chance q(t), given the
+	// senders the cohorts have left (and the pulls at the count i).
+	Us := U
+	q := 1.0
+	lateAt := func(q float64) float64 { return binTail(int(Us), q, m.allow) }
+	for ; t < lumpedMaxT; t++ {
+		S, SL := senders()
+		if S+SL == 0 && !m.pulls {
+			break
+		}
+		if Us == 0 || q*Us < 1e-17 {
+			q = 0
+			break
+		}
+		msgs += pullMsgs(Us * q)
+		q *= h() * math.Exp(S*m.lgk+SL*m.lgl)
+		age(0)
+		out.F = append(out.F, 1-lateAt(q))
+		if t+1 == m.D {
+			out.late, out.resD = lateAt(q), Us*q/fM
+		}
+	}
+	if m.D > t {
+		out.late, out.resD = lateAt(q), Us*q/fM
+	}
+	out.res = Us * q / fM
+	out.miss = -math.Expm1(Us * math.Log1p(-q))
+	out.msgs = (msgs + float64(m.cfg.Budget)*(fM-Us*q)) / fM
+}
+
+// binTail is P(Binomial(n, q) > a), summed over its terms (n small).
+func binTail(n int, q float64, a int) float64 {
+	if a >= n || q <= 0 {
+		return 0
+	}
+	if a < 0 {
+		return 1
+	}
+	if a == 0 {
+		return -math.Expm1(float64(n) * math.Log1p(-q))
+	}
+	if q >= 1 {
+		return 1
+	}
+	s := 0.0
+	lq, lp := math.Log(q), math.Log1p(-q)
+	for j := a + 1; j <= n; j++ {
+		s += math.Exp(lchoose(float64(n), float64(j)) + float64(j)*lq + float64(n-j)*lp)
+	}
+	return math.Min(s, 1)
+}
+
+// lumpedSums accumulates runs: Σ F(t) and Σ F(t)² by t (with each run's
+// last value carried on), and the sums and squares of the run values.
+type lumpedSums struct {
+	f, f2, tail, tail2    []float64
+	n                     float64
+	late, resD, res, miss [2]float64
+	msgs, msgs2           float64
+	early                 float64
+}
+
+func grow(s []float64, n int) []float64 {
+	for len(s) < n {
+		s = append(s, 0)
+	}
+	return s
+}
+
+func (s *lumpedSums) add(r *lumpedRun) {
+	n := len(r.F)
+	s.f, s.f2 = grow(s.f, n), grow(s.f2, n)
+	s.tail, s.tail2 = grow(s.tail, n+1), grow(s.tail2, n+1)
+	for t, v := range r.F {
+		s.f[t] += v
+		s.f2[t] += v * v
+	}
+	last := r.F[n-1]
+	s.tail[n] += last
+	s.tail2[n] += last * last
+	s.n++
+	acc := func(a *[2]float64, v float64) { a[0] += v; a[1] += v * v }
+	acc(&s.late, r.late)
+	acc(&s.resD, r.resD)
+	acc(&s.res, r.res)
+	acc(&s.miss, r.miss)
+	s.msgs += r.msgs
+	s.msgs2 += r.msgs * r.msgs
+	if r.early {
+		s.early++
+	}
+}
+
+func (s *lumpedSums) merge(o *lumpedSums) {
+	add := func(a, b []float64) []float64 {
+		a = grow(a, len(b))
+		for i, v := range b {
+			a[i] += v
+		}
+		return a
+	}
+	s.f, s.f2, s.tail, s.tail2 = add(s.f, o.f), add(s.f2, o.f2), add(s.tail, o.tail), add(s.tail2, o.tail2)
+	s.n += o.n
+	for i := range 2 {
+		s.late[i] += o.late[i]
+		s.resD[i] += o.resD[i]
+		s.res[i] += o.res[i]
+		s.miss[i] += o.miss[i]
+	}
+	s.msgs += o.msgs
+	s.msgs2 += o.msgs2
+	s.early += o.early
+}
+
+// sumMeanSE is the mean of n values from their sum and sum of squares, and
+// its standard error.
+func sumMeanSE(sum [2]float64, n float64) (mean, se float64) {
+	mean = sum[0] / n
+	v := math.Max(sum[1]/n-mean*mean, 0) * n / (n - 1)
+	return mean, math.Sqrt(v / n)
+}
+
+// lumpedLaw is the large-N law of a budgeted push (the comment above).
+func lumpedLaw(ctx context.Context, cfg Config) (*Law, error) {
+	if ctx == nil {
+		return nil, errors.New("broadcast: nil context")
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := lumpedCovers(cfg); err != nil {
+		return nil, err
+	}
+	return newLumped(cfg).law(ctx)
+}
+
+// law runs the model's runs and returns the law with its accuracy.
+func (m *lumpedModel) law(ctx context.Context) (*Law, error) {
+	const blocks = 64
+	per := max(m.runs/blocks, 1)
+	sums := make([]lumpedSums, blocks)
+	err := parallel.For(ctx, blocks, runtime.GOMAXPROCS(0), func() func(context.Context, int) error {
+		coh := make([]float64, m.R)
+		hbuf := make([]float64, 0, m.k+1)
+		var out lumpedRun
+		return func(ctx context.Context, b int) error {
+			for j := range per {
+				if j%64 == 0 {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+				}
+				m.run(rng.NewStream(lumpedSeed, uint64(b*per+j)), coh, hbuf, &out)
+				sums[b].add(&out)
+			}
+			return nil
+		}
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	var s lumpedSums
+	for b := range sums {
+		s.merge(&sums[b])
+	}
+	return m.sumsLaw(&s), nil
+}
+
+// sumsLaw turns the sums into the Law with its stated accuracy.
+func (m *lumpedModel) sumsLaw(s *lumpedSums) *Law {
+	n := s.n
+	T := len(s.f)
+	F := make([]float64, T)
+	seMax := 0.0
+	carry, carry2 := 0.0, 0.0
+	for t := range T {
+		carry += s.tail[t]
+		carry2 += s.tail2[t]
+		mean, se := sumMeanSE([2]float64{s.f[t] + carry, s.f2[t] + carry2}, n)
+		F[t] = mean
+		seMax = math.Max(seMax, se)
+	}
+	carry += s.tail[T]
+	carry2 += s.tail2[T]
+	fEnd, seEnd := sumMeanSE([2]float64{carry, carry2}, n)
+	seMax = math.Max(seMax, seEnd)
+	pmf := make([]float64, T)
+	prev := 0.0
+	for t, v := range F {
+		pmf[t] = math.Max(v-prev, 0)
+		prev = math.Max(prev, v)
+	}
+	for len(pmf) > 1 && pmf[len(pmf)-1] == 0 {
+		pmf = pmf[:len(pmf)-1]
+	}
+	fM := float64(m.M)
+	law := &Law{PMF: pmf, Never: math.Max(1-fEnd, 0), Accuracy: NoAccuracy()}
+	law.noDeadline()
+	// The chances of a miss: zValue standard errors plus the closure's
+	// ln(1/q)/√M, plus the early ends the runs did not see.
+	xEarly := 0.0
+	if s.early == 0 {
+		xEarly = extinction((1-m.eps)*(fM-1)/float64(m.n1), float64(m.cfg.Budget))
+	}
+	ivOfRuns := func(sum [2]float64) interval {
+		v, se := sumMeanSE(sum, n)
+		if !(v > 0) {
+			return interval{v, 0, math.Min(xEarly+float64(zValue)*se, 1)}
+		}
+		rel := float64(zValue)*se/v + math.Log(1/math.Min(v, 1-1e-16))/math.Sqrt(fM)
+		lo := v * math.Max(1-rel, 0)
+		hi := math.Min(v*(1+rel)+xEarly, 1)
+		return interval{v, lo, hi}
+	}
+	if m.pulls {
+		// The pulls go on until every live node is informed.
+		law.Residue, law.PMiss, law.ResidueRelErr, law.PMissRelErr = 0, 0, 0, 0
+	} else {
+		law.setResidue(ivOfRuns(s.res))
+		law.setPMiss(ivOfRuns(s.miss))
+		if res, pm, ok := budgetMissLaw(m.cfg); ok {
+			law.setResidue(better(ivOf(law.Residue, law.ResidueRelErr), res))
+			law.setPMiss(better(ivOf(law.PMiss, law.PMissRelErr), pm))
+		}
+	}
+	if m.D >= 1 {
+		law.setResidueDeadline(ivOfRuns(s.resD))
+		law.setPLate(ivOfRuns(s.late))
+	}
+	law.Messages = s.msgs / n
+	closure := 1 / math.Sqrt(fM)
+	watch := m.watch * float64(m.cfg.Budget) * (1 - m.eps) / float64(m.n1)
+	dev := math.Min(closure+watch+float64(zValue)*seMax+1e-12, 1)
+	dm, ds := devMoments(law, m.cfg, dev)
+	law.Accuracy.DevP, law.Accuracy.DevMean, law.Accuracy.DevSD = dev, dm, ds
+	law.Accuracy.Note = fmt.Sprintf("large-N law of a budgeted push (the cohorts' counts drawn with the step's exact mean and variance in %d runs of a fixed seed, the last %g nodes' escape computed): every P(T_L ≤ t) within %.2g, the mean within %.2g rounds", int(s.n), m.watch, dev, dm)
+	return law
+}
+
+func (l *Law) setResidueDeadline(iv interval) {
+	l.ResidueDeadline, l.ResidueDeadlineRelErr = split(iv)
+}
+func (l *Law) setPLate(iv interval) { l.PLate, l.PLateRelErr = split(iv) }

@@ -1,0 +1,172 @@
+package broadcast
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+)
+
+// TestLumpedAgainstMonteCarlo checks the large-N law of a budgeted push
+// against the Monte Carlo of every node (an independent implementation:
+// the engine draws each sender's peers) at the smallest N the law covers,
+// where its closure is weakest: every P(T_L ≤ t) within DevP plus 3
+// standard errors of the Monte Carlo's (√(F(1−F)/R)), the mean within
+// DevMean plus 3 SE, the messages within 3 SE plus 10⁻³ relative (the
+// law's runs' own error), and the chances of a miss within the sum of the
+// two intervals (each side's stated relative error).
+func TestLumpedAgainstMonteCarlo(t *testing.T) {
+	ctx := context.Background()
+	cases := []Config{
+		{Nodes: 12_000, Protocol: Push, Fanout: 3, Loss: 0.1, Failed: 0.1, Budget: 6, Level: 1, Deadline: 13},
+		{Nodes: 11_000, Protocol: Push, Fanout: 1, Loss: 0.3, Budget: 4, Level: 0.5, Deadline: 20},
+		{Nodes: 12_000, Protocol: PushPull, Fanout: 2, Loss: 0.2, Failed: 0.1, Budget: 3, Level: 1, Deadline: 12},
+	}
+	const reps = 1000
+	for _, cfg := range cases {
+		t.Run(cfgName(cfg), func(t *testing.T) {
+			law, err := AsymptoticLaw(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := Simulate(ctx, cfg, SimSettings{Reps: reps, Seed: 7})
+			if err != nil {
+				t.Fatal(err)
+			}
+			mc := s.Law()
+			F1, F2, worst := 0.0, 0.0, 0.0
+			for r := 0; r < max(len(law.PMF), len(mc.PMF)); r++ {
+				if r < len(law.PMF) {
+					F1 += law.PMF[r]
+				}
+				if r < len(mc.PMF) {
+					F2 += mc.PMF[r]
+				}
+				se := math.Sqrt(math.Max(F2*(1-F2), 1/float64(reps)) / reps)
+				worst = math.Max(worst, math.Abs(F1-F2)/(law.Accuracy.DevP+3*se))
+			}
+			if worst > 1 {
+				t.Errorf("P(T_L ≤ t): |ΔF| is %.2f of its allowance (DevP %.3g)", worst, law.Accuracy.DevP)
+			}
+			a, b := law.Answer(cfg), mc.Answer(cfg)
+			if d := math.Abs(a.Mean - b.Mean); d > law.Accuracy.DevMean+3*b.Accuracy.SEMean {
+				t.Errorf("mean %v, Monte Carlo %v ± %v (DevMean %v)", a.Mean, b.Mean, b.Accuracy.SEMean, law.Accuracy.DevMean)
+			}
+			if d := math.Abs(a.Messages - b.Messages); d > 3*b.Accuracy.SEMessages+1e-3*a.Messages {
+				t.Errorf("messages %v, Monte Carlo %v ± %v", a.Messages, b.Messages, b.Accuracy.SEMessages)
+			}
+			for _, q := range []struct {
+				name         string
+				x, rx, y, ry float64
+			}{
+				{"residue", a.Residue, a.ResidueRelErr, b.Residue, b.ResidueRelErr},
+				{"p_miss", a.PMiss, a.PMissRelErr, b.PMiss, b.PMissRelErr},
+				{"residue_deadline", a.ResidueDeadline, a.ResidueDeadlineRelErr, b.ResidueDeadline, b.ResidueDeadlineRelErr},
+				{"p_late", a.PLate, a.PLateRelErr, b.PLate, b.PLateRelErr},
+			} {
+				if math.IsNaN(q.x) || math.IsInf(q.ry, 1) {
+					t.Errorf("%s: law %v (±%v), Monte Carlo %v (±%v): nothing to compare", q.name, q.x, q.rx, q.y, q.ry)
+					continue
+				}
+				if d := math.Abs(q.x - q.y); d > q.x*q.rx+q.y*q.ry {
+					t.Errorf("%s: law %.4g (±%.2g rel), Monte Carlo %.4g (±%.2g rel)", q.name, q.x, q.rx, q.y, q.ry)
+				}
+			}
+		})
+	}
+}
+
+// TestLumpedClosure tests the closure alone (the binomial with the step's
+// mean and variance) where it is weakest, at small N, against the exact
+// chain: every P(T_L ≤ t) within 1/√M plus 3 standard errors of the
+// runs (the runs draw counts to the end: watch 0).
+func TestLumpedClosure(t *testing.T) {
+	ctx := context.Background()
+	for _, cfg := range []Config{
+		{Nodes: 40, Protocol: Push, Fanout: 2, Loss: 0.2, Budget: 4, Level: 1},
+		{Nodes: 60, Protocol: Push, Fanout: 3, Failed: 0.2, Budget: 3, Level: 0.8},
+		{Nodes: 50, Protocol: PushPull, Fanout: 1, Loss: 0.1, Budget: 2, Level: 1},
+	} {
+		t.Run(cfgName(cfg), func(t *testing.T) {
+			ex, err := ExactLaw(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := newLumped(cfg)
+			m.runs, m.watch = 20_000, 0
+			law, err := m.law(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			F1, F2, worst := 0.0, 0.0, 0.0
+			closure := 1 / math.Sqrt(float64(cfg.Live()))
+			for r := 0; r < max(len(law.PMF), len(ex.PMF)); r++ {
+				if r < len(law.PMF) {
+					F1 += law.PMF[r]
+				}
+				if r < len(ex.PMF) {
+					F2 += ex.PMF[r]
+				}
+				se := math.Sqrt(math.Max(F2*(1-F2), 1e-4) / float64(m.runs))
+				worst = math.Max(worst, math.Abs(F1-F2)/(closure+3*se))
+			}
+			t.Logf("largest |ΔF| / (1/√M + 3 se) = %.3f", worst)
+			if worst > 1 {
+				t.Errorf("closure: |ΔF| is %.2f of 1/√M + 3 se", worst)
+			}
+			if cfg.Protocol == Push {
+				a, b := law.Answer(cfg), ex.Answer(cfg)
+				// The runs' residue within 3 se plus 1/√M relative of the exact one.
+				if d := math.Abs(a.Residue-b.Residue) / b.Residue; d > closure+a.ResidueRelErr {
+					t.Errorf("residue %v, exact %v", a.Residue, b.Residue)
+				}
+			}
+		})
+	}
+}
+
+func TestLumpedCovers(t *testing.T) {
+	ctx := context.Background()
+	for _, cfg := range []Config{
+		{Nodes: LumpedMinLive - 1, Fanout: 3, Budget: 6, Level: 1},
+		{Nodes: 1e6, Fanout: 1, Budget: lumpedMaxRounds + 1, Level: 1},
+	} {
+		if _, err := AsymptoticLaw(ctx, cfg); !errors.Is(err, ErrNotCovered) {
+			t.Errorf("%s: %v, want ErrNotCovered", cfgName(cfg), err)
+		}
+	}
+	// The largest N: a law of total mass 1 (PMF and Never) with a stated
+	// accuracy, and the residue of the large-N law.
+	cfg := Config{Nodes: MaxNodes, Protocol: Push, Fanout: 3, Loss: 0.1, Failed: 0.1, Budget: 40, Level: 1}
+	l, err := AsymptoticLaw(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot := l.Never
+	for _, p := range l.PMF {
+		tot += p
+	}
+	if math.Abs(tot-1) > 1e-9 || !(l.Accuracy.DevP < 0.01) || !(l.ResidueRelErr < MaxRelErr) {
+		t.Errorf("N = 2^40: mass %v, DevP %v, residue %v ± %v", tot, l.Accuracy.DevP, l.Residue, l.ResidueRelErr)
+	}
+	c, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := AsymptoticLaw(c, cfg); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
+
+// BenchmarkLumped1e7 is one budgeted setting at N = 10⁷ (the target: at
+// most 1 s; the Monte Carlo of every node takes about 150 s CPU there).
+func BenchmarkLumped1e7(b *testing.B) {
+	for _, p := range []Protocol{Push, PushPull} {
+		cfg := Config{Nodes: 10_000_000, Protocol: p, Fanout: 3, Loss: 0.05, Failed: 0.02, Budget: 28, Level: 1, Deadline: 20}
+		b.Run(p.String(), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := AsymptoticLaw(context.Background(), cfg); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
