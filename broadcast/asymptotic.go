@@ -60,8 +60,10 @@ import (
 // constant, measured, is at most 0.35. DevMean and DevSD follow from DevP
 // (accuracy).
 //
-// Budget: not covered (ErrNotCovered; Sweep falls back to Monte Carlo);
-// PushBudgetResidue gives the large-N residue and PMiss of budgeted push.
+// Budget: the law of lumped.go (the cohorts' counts, a conditional Monte
+// Carlo of a fixed seed), from LumpedMinLive live nodes and up to
+// lumpedMaxRounds rounds of pushes; below that ErrNotCovered (Sweep falls
+// back to the exact chain or the Monte Carlo).
 
 const (
 	asymExactRows = 100
@@ -71,7 +73,8 @@ const (
 )
 
 // AsymptoticLaw is the large-N law of T_L described above, for any N up
-// to MaxNodes, without a budget. Every answer states its accuracy in
+// to MaxNodes (with a budget, lumped.go's law, from LumpedMinLive live
+// nodes). Every answer states its accuracy in
 // Law.Accuracy (DevP, DevMean, DevSD and Note).
 func AsymptoticLaw(ctx context.Context, cfg Config) (*Law, error) {
 	return asymptoticLaw(ctx, cfg, asymCut)
