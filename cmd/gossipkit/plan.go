@@ -230,7 +230,8 @@ func planBroadcast(ctx context.Context, e *env, cfg broadcast.Config, fanout, bu
 	d, err := broadcast.Sweep(ctx, cfg, ks, bs, set)
 	if errors.Is(err, broadcast.ErrNotCovered) {
 		// A method asked for by name that has no law here (the exact
-		// chain past its size, the asymptotic law with a budget): the
+		// chain past its size, the asymptotic law with a budget below
+		// broadcast.LumpedMinLive live nodes): the
 		// combination of flags is refused, as bad input.
 		return nil, usagef("--method %v: %v", set.Method, err)
 	}
