@@ -89,14 +89,13 @@ func lumpedCovers(cfg Config) error {
 }
 
 type lumpedModel struct {
-	cfg               Config
-	M, n1, k, R, last int
-	target, allow     int
-	eps               float64
-	pulls             bool
-	lgk, lgl, dk, dl  float64 // log(1 − a_j), log(g_j/(1 − a_j)²)
-	fanK, fanL        float64
-	D                 int // deadline rounds (0: none)
+	cfg              Config
+	M, n1, k, R      int
+	target, allow    int
+	eps              float64
+	pulls            bool
+	lgk, lgl, dk, dl float64 // log(1 − a_j), log(g_j/(1 − a_j)²)
+	D                int     // deadline rounds (0: none)
 	// runs and watch are lumpedRuns and lumpedWatch (tests change them).
 	runs  int
 	watch float64
@@ -106,7 +105,7 @@ func newLumped(cfg Config) *lumpedModel {
 	m := &lumpedModel{cfg: cfg, M: cfg.Live(), n1: cfg.Nodes - 1, k: cfg.Fanout, R: rounds(cfg.Budget, cfg.Fanout),
 		eps: cfg.Loss, pulls: cfg.Protocol.pulls(), target: cfg.Target(), D: deadlineRounds(cfg),
 		runs: lumpedRuns, watch: lumpedWatch}
-	m.last = cfg.Budget - m.k*(m.R-1)
+	last := cfg.Budget - m.k*(m.R-1) // the pushes of a sender's last round
 	m.allow = m.M - m.target
 	N1 := float64(m.n1)
 	f := func(j int) (lg, d float64) {
@@ -120,8 +119,7 @@ func newLumped(cfg Config) *lumpedModel {
 		return math.Log1p(-a), math.Log1p((c - a*a) / (g1 * g1))
 	}
 	m.lgk, m.dk = f(m.k)
-	m.lgl, m.dl = f(m.last)
-	m.fanK, m.fanL = float64(m.k), float64(m.last)
+	m.lgl, m.dl = f(last)
 	return m
 }
 
@@ -169,7 +167,7 @@ func (m *lumpedModel) run(r *rng.Rand, coh []float64, hbuf []float64, out *lumpe
 		if !m.pulls {
 			return 0
 		}
-		return U * m.fanK * (1 + i/float64(m.n1)*(1-m.eps))
+		return U * float64(m.k) * (1 + i/float64(m.n1)*(1-m.eps))
 	}
 	bin := distuv.Binomial{Src: r}
 	t := 0
