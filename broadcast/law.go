@@ -181,6 +181,19 @@ func (l *Law) Answer(cfg Config) Answer {
 	if l.Reps > 0 {
 		l.sampleErrors(&a, cfg)
 	}
+	// At level 1, T_L = ∞ exactly when some live node is missed: P(reach)
+	// is 1 − P(miss), which the watched runs or a law may state more
+	// accurately than the share of runs that reached (a sample that saw
+	// no miss), and no round is reached with a chance above it.
+	if missReach(cfg, l) {
+		a.PReach = 1 - l.PMiss
+		if conf > a.PReach {
+			a.TConfidence, a.TConfidenceSeconds = nan, nan
+		}
+		if l.Reps > 0 {
+			a.Accuracy.SEPReach = l.PMiss * l.PMissRelErr / zValue
+		}
+	}
 	return a
 }
 
@@ -255,6 +268,13 @@ func (l *Law) CDF(t float64) float64 {
 		s += p
 	}
 	return min(s, 1)
+}
+
+// missReach reports whether P(reach) is read off P(miss): at level 1 of a
+// push with a budget, where P(miss) is stated (the other protocols inform
+// every live node eventually).
+func missReach(cfg Config, l *Law) bool {
+	return cfg.Protocol == Push && cfg.Budget > 0 && cfg.Target() == cfg.Live() && !math.IsNaN(l.PMiss) && !math.IsNaN(l.PMissRelErr)
 }
 
 // quantile is the smallest r with P(T_L ≤ r) ≥ p, NaN if there is none.

@@ -924,11 +924,12 @@ func TestCancelWide(t *testing.T) {
 // 20, 30, 40; watched values W1 0, 0, 0.2, 0.6. PMF: P(2) = 1/2, P(5) =
 // 1/4; Never 1/4; PMiss 1/2 (two of four missed someone: the plain count,
 // whose Wilson interval is narrower than the Bonferroni bracket of these
-// W1 and W2 = 0); Residue from the watched runs, (M−1)/M·mean W1 = 0.9·0.2
+// W1 and W2 = 0); level 0.9 (T_L waits for 9 of the 10, so a run with one
+// miss can end: at level 1 P(reach) would be 1 − PMiss); Residue from the watched runs, (M−1)/M·mean W1 = 0.9·0.2
 // = 0.18; Messages per live node (1 + 2 + 3 + 4)/4 = 2.5, sd
 // √(((1.5)² + (0.5)²)·2/3) = √(5/3).
 func TestSampleLaw(t *testing.T) {
-	cfg := Config{Nodes: 12, Protocol: Push, Fanout: 2, Failed: 0.2, Budget: 2, Level: 1}
+	cfg := Config{Nodes: 12, Protocol: Push, Fanout: 2, Failed: 0.2, Budget: 2, Level: 0.9}
 	s := &Sample{Config: cfg, Total: 4, Reps: []Replication{
 		{Index: 0, T: 2, Messages: 10}, {Index: 1, T: 2, Messages: 20},
 		{Index: 2, T: 5, Messages: 30, Missed: 1, W1: 0.2}, {Index: 3, T: -1, Messages: 40, Missed: 4, W1: 0.6}}}

@@ -389,6 +389,32 @@ func bracket(M int, p1, se1, p2, se2 float64) interval {
 	return interval{v, min(math.Max(missLower(lo1, s2hi)-zValue*math.Hypot(sd1, sd2)*b2(s1, s2), 0), v), math.Min(hi+zValue*sd1, 1)}
 }
 
+// bracketThree is bracket narrowed by the chance p₃ that three given live
+// nodes are all missed (with its standard error): Bonferroni's third
+// inequality P ≤ S₁ − S₂ + S₃, S₃ = C(M−1, 3)·p₃, bounds P from above
+// more tightly than S₁ once S₂ is not negligible (S₁ of about 0.05 to 1,
+// where S₁ − S₂ ≤ P ≤ S₁ is wider than MaxRelErr). b2 and b3 bound the
+// part of p₂ and p₃ that the sample may lack (runs of weight at most 1
+// and small chance, earlyEnd): they widen the ends only upwards, where
+// a larger S₂ lowers the lower end and a larger S₃ raises the upper end.
+// The upper end adds z standard errors of S₁ − S₂ + S₃ (the three come
+// from independent runs).
+func bracketThree(M int, p1, se1, p2, se2, b2, p3, se3, b3 float64) interval {
+	iv := bracket(M, p1, se1, p2+b2, se2)
+	if M < 4 || math.IsNaN(p3) {
+		return iv
+	}
+	m1 := float64(M - 1)
+	c2 := m1 * float64(M-2) / 2
+	c3 := c2 * float64(M-3) / 3
+	s1, s2, s3 := m1*p1, c2*p2, c3*p3
+	lo := missLower(s1, s2)
+	hi := math.Max(math.Min(math.Min(s1-s2+s3, s1), 1), lo)
+	v := (lo + hi) / 2
+	hi3 := s1 - s2 + s3 + c3*b3 + zValue*math.Sqrt(m1*se1*m1*se1+c2*se2*c2*se2+c3*se3*c3*se3)
+	return interval{v, math.Min(iv.lo, v), math.Max(math.Min(hi3, iv.hi), v)}
+}
+
 // missLower is the larger of two lower bounds on P(X > 0), X the number of
 // missed live nodes, E[X] = S₁ and E[X(X−1)] = 2S₂: Bonferroni's S₁ − S₂
 // (tight when misses are rare) and the second-moment bound E[X]²/E[X²] =
@@ -459,6 +485,13 @@ func watchedRuns(ctx context.Context, cfg Config, reps int, seed uint64, workers
 // the chance of such an early end beyond the stratified first generation
 // (earlyEnd), is added to each standard error.
 func (l *Law) improve(cfg Config, w1, w2, w1D, w2D []float64) {
+	l.improveThree(cfg, w1, w2, nil, w1D, w2D, nil)
+}
+
+// improveThree is improve with the values of runs with three watched nodes
+// as well (nil: none), which narrow the bracket of the chance that some
+// live node is missed by the third Bonferroni inequality (bracketThree).
+func (l *Law) improveThree(cfg Config, w1, w2, w3, w1D, w2D, w3D []float64) {
 	M := cfg.Live()
 	share := float64(M-1) / float64(M)
 	scale := func(iv interval) interval { return interval{iv.v * share, iv.lo * share, iv.hi * share} }
@@ -468,18 +501,40 @@ func (l *Law) improve(cfg Config, w1, w2, w1D, w2D []float64) {
 		p1, se1 := meanIvFloor(w1, floor+unseenMiss(cfg, w1))
 		p2, se2 := meanIvFloor(w2, floor+4*unseenMiss(cfg, w2))
 		l.setResidue(better(ivOf(l.Residue, l.ResidueRelErr), scale(p1)))
-		l.setPMiss(better(ivOf(l.PMiss, l.PMissRelErr), bracket(M, p1.v, se1, p2.v, se2)))
+		// Bonferroni on the runs in which the source informs someone: the
+		// chance pe that it informs nobody, exact, is a part of every p_w
+		// and of P(miss) (then every other live node is missed), and
+		// left in the p_w it would make S₂ and S₃ of the order of
+		// C(M−1, 2)·pe, and the bracket vacuous.
+		pe := sourceNobody(cfg)
+		br := bracket(M, p1.v-pe, se1, p2.v-pe, se2)
+		if w3 != nil {
+			// The early end's chance (floor) enters p₂ and p₃, which are
+			// far smaller than p₁, as the bias it can cause (runs of weight
+			// at most 1 that the sample may lack), not as a spread.
+			q2, sq2 := meanIvFloor(w2, 4*unseenMiss(cfg, w2))
+			p3, se3 := meanIvFloor(w3, 9*unseenMiss(cfg, w3))
+			br = bracketThree(M, p1.v-pe, se1, q2.v-pe, sq2, floor, p3.v-pe, se3, floor)
+		}
+		br = interval{math.Min(br.v+pe, 1), math.Min(br.lo+pe, 1), math.Min(br.hi+pe, 1)}
+		l.setPMiss(better(ivOf(l.PMiss, l.PMissRelErr), br))
 	}
 	if D := deadlineRounds(cfg); D >= 1 {
 		p1, se1 := meanIvFloor(w1D, floor)
 		p2, se2 := meanIvFloor(w2D, floor)
+		br := bracket(M, p1.v, se1, p2.v, se2)
+		if w3D != nil {
+			q2, sq2 := meanIvFloor(w2D, 0)
+			p3, se3 := meanIvFloor(w3D, 0)
+			br = bracketThree(M, p1.v, se1, q2.v, sq2, floor, p3.v, se3, floor)
+		}
 		l.ResidueDeadline, l.ResidueDeadlineRelErr = split(better(ivOf(l.ResidueDeadline, l.ResidueDeadlineRelErr), scale(p1)))
 		cur := ivOf(l.PLate, l.PLateRelErr)
 		if math.IsNaN(cur.v) {
 			cur = ivOf(l.late(cfg.Deadline))
 		}
 		if cfg.Target() == M {
-			cur = better(cur, bracket(M, p1.v, se1, p2.v, se2))
+			cur = better(cur, br)
 		}
 		l.PLate, l.PLateRelErr = split(cur)
 	}
@@ -598,38 +653,170 @@ func (l *Law) accurate(cfg Config, rel float64) bool {
 
 // refine runs more watched runs where the answers on misses are not yet
 // within MaxRelErr: as many as the largest relative error asks (it falls
-// like 1/√R), with a margin, up to maxRefine times Reps.
+// like 1/√R), with a margin, up to maxRefine times Reps. Where the chance
+// that some live node is missed is still wider than MaxRelErr, which the
+// Bonferroni bracket's own width causes once S₂ is not negligible, it runs
+// watched runs of three nodes (bracketThree) and then, for a chance that
+// is common (its bracket is vacuous above S₁ ≈ 1), more plain
+// replications, whose count states it within MaxRelErr at about
+// 4,700·(1 − p)/p of them.
 func refine(ctx context.Context, cfg Config, set Settings, law *Law) (*Law, error) {
 	if law.accurate(cfg, MaxRelErr) {
 		return law, nil
 	}
-	worst := 0.0
-	for _, r := range []float64{law.ResidueRelErr, law.PMissRelErr, law.ResidueDeadlineRelErr, law.PLateRelErr} {
-		if r > MaxRelErr && !math.IsInf(r, 1) {
-			worst = math.Max(worst, r)
+	// A relative error falls like 1/√R only once the sample holds the
+	// runs that make the spread, so the growth is measured again after
+	// each pass (at most three).
+	reps, ran := set.Reps, 0
+	for pass := 0; pass < 3 && !law.accurate(cfg, MaxRelErr); pass++ {
+		worst := 0.0
+		for _, r := range []float64{law.ResidueRelErr, law.PMissRelErr, law.ResidueDeadlineRelErr, law.PLateRelErr} {
+			if r > MaxRelErr && !math.IsInf(r, 1) {
+				worst = math.Max(worst, r)
+			}
 		}
+		grow := float64(maxRefine)
+		if worst > 0 {
+			grow = math.Ceil(1.3 * (worst / MaxRelErr) * (worst / MaxRelErr))
+		}
+		next := int(math.Min(math.Min(float64(reps)*math.Max(grow, 1), float64(maxRefine*set.Reps)), MaxReps))
+		for next > reps && !watchAffordable(cfg, next) {
+			next = (next + reps) / 2
+			if next-reps < reps/8 {
+				next = reps
+			}
+		}
+		if next <= reps {
+			break
+		}
+		reps = next
+		w1, w2, w1D, w2D, err := watchedRuns(ctx, cfg, reps, set.Seed, set.Workers, nil)
+		if err != nil {
+			return nil, err
+		}
+		law.improve(cfg, w1, w2, w1D, w2D)
+		ran = reps
 	}
-	grow := float64(maxRefine)
-	if worst > 0 {
-		grow = math.Min(math.Ceil(1.3*(worst/MaxRelErr)*(worst/MaxRelErr)), maxRefine)
+	if ran > 0 {
+		law.Accuracy.Note += fmt.Sprintf("; %d watched runs for the chances of a miss (to bring them within %g)", ran, MaxRelErr)
 	}
-	if grow <= 1 {
+	if !law.someMissWide(cfg) || cfg.Live() < 4 {
 		return law, nil
 	}
-	reps := int(math.Min(float64(set.Reps)*grow, MaxReps))
-	for reps > set.Reps && !watchAffordable(cfg, reps) {
-		reps /= 2
-	}
-	if reps <= set.Reps {
+	reps = max(reps, set.Reps)
+	if !watchAffordable(cfg, 2*reps) {
 		return law, nil
 	}
 	w1, w2, w1D, w2D, err := watchedRuns(ctx, cfg, reps, set.Seed, set.Workers, nil)
 	if err != nil {
 		return nil, err
 	}
-	law.improve(cfg, w1, w2, w1D, w2D)
-	law.Accuracy.Note += fmt.Sprintf("; %d watched runs for the chances of a miss (to bring them within %g)", reps, MaxRelErr)
+	w3, w3D, err := watchedThree(ctx, cfg, reps, set.Seed, set.Workers)
+	if err != nil {
+		return nil, err
+	}
+	law.improveThree(cfg, w1, w2, w3, w1D, w2D, w3D)
+	law.Accuracy.Note += fmt.Sprintf("; %d watched runs of three live nodes (the third Bonferroni inequality) for the chance that some live node is missed", reps)
+	if !law.someMissWide(cfg) {
+		return law, nil
+	}
+	// A common miss: the count of plain replications.
+	p := law.PMiss
+	if cfg.Protocol != Push || cfg.Budget == 0 || law.PMissRelErr <= MaxRelErr {
+		p = law.PLate
+	}
+	if !(p > 0) || p >= 1 {
+		return law, nil
+	}
+	z2 := float64(zValue * zValue)
+	R := int(math.Min(math.Ceil(1.3*z2*(1-p)/(p*MaxRelErr*MaxRelErr)), float64(maxRefine*set.Reps)))
+	for R > set.Reps && !watchAffordable(cfg, R) {
+		R /= 2
+	}
+	if R <= set.Reps {
+		return law, nil
+	}
+	s, err := Simulate(ctx, cfg, SimSettings{Reps: R, Seed: set.Seed, Workers: set.Workers, SkipWatched: true})
+	if err != nil {
+		return nil, err
+	}
+	count := s.Law()
+	if cfg.Protocol == Push && cfg.Budget > 0 {
+		law.setPMiss(better(ivOf(law.PMiss, law.PMissRelErr), ivOf(count.PMiss, count.PMissRelErr)))
+	}
+	if deadlineRounds(cfg) >= 1 && cfg.Target() == cfg.Live() {
+		law.PLate, law.PLateRelErr = split(better(ivOf(law.PLate, law.PLateRelErr), ivOf(count.PLate, count.PLateRelErr)))
+	}
+	law.Accuracy.Note += fmt.Sprintf("; the count of %d plain replications where it states the chance that some live node is missed more accurately", R)
 	return law, nil
+}
+
+// someMissWide reports whether a chance that some live node is missed
+// that cfg asks (P(miss) with a budget on push, P(T₁ > D) at level 1 with
+// a deadline) is stated wider than MaxRelErr.
+func (l *Law) someMissWide(cfg Config) bool {
+	if cfg.Protocol == Push && cfg.Budget > 0 && l.PMissRelErr > MaxRelErr {
+		return true
+	}
+	if deadlineRounds(cfg) < 1 || cfg.Target() != cfg.Live() {
+		return false
+	}
+	late := l.PLateRelErr
+	if math.IsNaN(l.PLate) {
+		_, late = l.late(cfg.Deadline)
+	}
+	return late > MaxRelErr
+}
+
+// sourceNobody is, for push alone with a budget, the chance that the
+// source informs no live node in its whole life (runWatched's stratum,
+// P_ext times the chance that it misses the watched nodes: the same for
+// any watched set); 0 for the other protocols.
+//
+// Each round the source pushes to t distinct peers, j of them live with
+// chance Hyp(j; t, M−1, N−1), and informs none with chance ε^j; its
+// rounds are independent, so the chance is none(k)^(R−1)·none(last).
+func sourceNobody(cfg Config) float64 {
+	if cfg.Protocol != Push || cfg.Budget == 0 || cfg.Live() < 2 {
+		return 0
+	}
+	logNone := func(t int) float64 {
+		s := 0.0
+		for j, h := range hypPMF(nil, t, cfg.Live()-1, cfg.Nodes-1) {
+			switch {
+			case j == 0:
+				s += h
+			case cfg.Loss > 0:
+				s += h * math.Exp(float64(j)*math.Log(cfg.Loss))
+			}
+		}
+		return math.Log(s)
+	}
+	R := rounds(cfg.Budget, cfg.Fanout)
+	last := cfg.Budget - cfg.Fanout*(R-1)
+	return math.Exp(float64(R-1)*logNone(cfg.Fanout) + logNone(last))
+}
+
+// watchedThree runs the watched runs 0..reps−1 of seed with three watched
+// nodes and returns their values at the end and by the deadline.
+func watchedThree(ctx context.Context, cfg Config, reps int, seed uint64, workers int) (w3, w3D []float64, err error) {
+	w3, w3D = make([]float64, reps), make([]float64, reps)
+	D := deadlineRounds(cfg)
+	err = parallel.For(ctx, reps, workers, func() func(context.Context, int) error {
+		e := newWatchEngine(cfg, seed, 3)
+		return func(ctx context.Context, j int) error {
+			end, byD, err := e.runWatched(ctx, j, D)
+			w3[j], w3D[j] = end, byD
+			if math.IsNaN(end) {
+				w3[j] = 0
+			}
+			if math.IsNaN(byD) {
+				w3D[j] = 0
+			}
+			return err
+		}
+	}, nil)
+	return w3, w3D, err
 }
 
 // The large-N law of a budgeted push's misses.
