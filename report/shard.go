@@ -261,19 +261,18 @@ func readParts(files []string) (*merger, error) {
 			}
 			return nil, partErrorf("%s: cannot read: %v", f, err)
 		}
-		format, plain, err := shard.ReadFormat(raw)
+		plain, err := shard.Stream(raw) // counted within its limits, not kept
 		if err != nil {
 			return nil, partErrorf("%s: %v", f, err)
 		}
-		if format != ReportPartFormat {
-			return nil, partErrorf("%s: not a reproduction part file (format %q)", f, format)
+		pp, err := decodeReportPart(plain)
+		if pp != nil && pp.Format != ReportPartFormat {
+			return nil, partErrorf("%s: not a reproduction part file (format %q)", f, pp.Format)
 		}
-		dec := json.NewDecoder(bytes.NewReader(plain))
-		dec.DisallowUnknownFields()
-		var p reportPart
-		if err := dec.Decode(&p); err != nil {
+		if err != nil {
 			return nil, partErrorf("%s: not a reproduction part file: %v", f, err)
 		}
+		p := *pp
 		if p.Version != ReportPartVersion {
 			return nil, partErrorf("%s: part format version %d, this gossipkit reads version %d", f, p.Version, ReportPartVersion)
 		}
