@@ -228,7 +228,12 @@ func PartFileName(id ShardID) string {
 // PartError is a set of part files that cannot be merged into a report.
 type PartError struct{ Msg string }
 
-func (e *PartError) Error() string { return "report: " + e.Msg }
+func (e *PartError) Error() string {
+	if e == nil {
+		return "report: part error (nil)"
+	}
+	return "report: " + e.Msg
+}
 
 func partErrorf(format string, a ...any) error { return &PartError{fmt.Sprintf(format, a...)} }
 
