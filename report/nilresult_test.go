@@ -27,7 +27,7 @@ func TestNilResults(t *testing.T) {
 	}
 	var s *Study
 	var doc *Doc
-	d := &Doc{}
+	d := NewDoc(t.TempDir())
 	try("Study.Deployed", func() error { _, err := s.Deployed(ctx); return err })
 	try("Study.DesignAnswers", func() error { _, err := s.DesignAnswers(ctx); return err })
 	try("Study.Fig4Curves", func() error { _, err := s.Fig4Curves(ctx); return err })
