@@ -75,7 +75,10 @@ const (
 // AsymptoticLaw is the large-N law of T_L described above, for any N up
 // to MaxNodes (with a budget, lumped.go's law, from LumpedMinLive live
 // nodes). Every answer states its accuracy in
-// Law.Accuracy (DevP, DevMean, DevSD and Note).
+// Law.Accuracy (DevP, DevMean, DevSD and Note). It returns an error
+// wrapping ErrNotCovered where the law does not reach (reach.go): about
+// more than MaxAsymRounds rounds expected (MeanRounds: loss near 1, a
+// fanout tiny against N), or a stated DevP of 1 (which says nothing).
 func AsymptoticLaw(ctx context.Context, cfg Config) (*Law, error) {
 	return asymptoticLaw(ctx, cfg, asymCut)
 }
@@ -87,11 +90,23 @@ func asymptoticLaw(ctx context.Context, cfg Config, cut int) (*Law, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	var law *Law
+	var err error
 	if cfg.Budget > 0 {
-		return lumpedLaw(ctx, cfg)
+		law, err = lumpedLaw(ctx, cfg)
+	} else {
+		if err := asymReach(cfg); err != nil {
+			return nil, err
+		}
+		law, err = newAsym(cfg, cut).law(ctx)
 	}
-	a := newAsym(cfg, cut)
-	return a.law(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := asymVacuous(cfg, law); err != nil {
+		return nil, err
+	}
+	return law, nil
 }
 
 type asym struct {

@@ -327,6 +327,9 @@ func (s SimSettings) validate(cfg Config) error {
 //
 // ctx is checked between replications, every round at N > 4096 (every 64
 // rounds below), and inside a round every 2^16 draws of work, about.
+// Replications whose rounds together would exceed MaxSimRounds (MeanRounds
+// each: loss near 1) are refused before any work, with an error wrapping
+// gossip.ErrTooLarge that names Config.Loss.
 func Simulate(ctx context.Context, cfg Config, set SimSettings) (*Sample, error) {
 	if ctx == nil {
 		return nil, errors.New("broadcast: nil context")
@@ -339,6 +342,9 @@ func Simulate(ctx context.Context, cfg Config, set SimSettings) (*Sample, error)
 	}
 	if set.Reps == 0 {
 		set.Reps = DefaultReps
+	}
+	if err := simReach(cfg, len(set.Indices), set.Indices == nil, set.Reps); err != nil {
+		return nil, err
 	}
 	if set.Workers == 0 {
 		set.Workers = runtime.NumCPU()

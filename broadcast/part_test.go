@@ -158,7 +158,7 @@ func TestHostileParts(t *testing.T) {
 		{"another format", rewrite(t, good, func(m map[string]any) { m["format"] = "gossipkit-sim-part" }), "format"},
 		{"another version", rewrite(t, good, func(m map[string]any) { m["version"] = 2 }), "version 2"},
 		{"no build", rewrite(t, good, func(m map[string]any) { delete(m, "build") }), "another build"},
-		{"padded", rewrite(t, good, func(m map[string]any) { m["engine"] = strings.Repeat(" ", 8000) }), "more than its shard can hold"},
+		{"padded", rewrite(t, good, func(m map[string]any) { m["engine"] = strings.Repeat(" ", 8000) }), "more bytes of JSON than its header allows"}, // refused while counted (partlimits.go)
 		{"many objects", rewrite(t, good, func(m map[string]any) {
 			r := m["replications"].([]any)
 			for range 20 {

@@ -22,6 +22,11 @@ func solveMC(ctx context.Context, cfg Config, set Settings, asym *asymptotic) (*
 	// With loss the mean-field clock runs f times slower (package doc).
 	rounds := int(math.Ceil(math.Max(cfg.Deadline, 1.1*asym.Quantile(1-1e-6)/slowdown(cfg.Loss)))) + 5
 	res, times, open, err := runSim(ctx, cfg, set, rounds)
+	if err == nil && open > 0 && !res.Connected {
+		// The graph falls apart: runs that have not reached the level
+		// may never do, and no law of T_L is read from them.
+		return nil, disconnected(cfg, set, open)
+	}
 	if err == nil && open > 0 && cfg.Topology.Kind != sim.Full {
 		// The complete graph's law does not bound the time on another
 		// graph: once more with 4× the rounds.
@@ -163,4 +168,13 @@ func mcAnswer(times []float64, rounds int, cfg Config) *Answer {
 	}
 	a.Accuracy.Grid = 1
 	return a
+}
+
+// disconnected is the error of a Monte Carlo on a graph that is not
+// connected where open of the runs did not reach the level: the nodes
+// beyond the item's component cannot be reached, so T_L may be infinite
+// without loss, and neither P(reach) nor the law given T_L < ∞ is known.
+func disconnected(cfg Config, set Settings, open int) error {
+	return fieldErr("Config.Topology", "%v with N = %d: the graph drawn from seed %d is not connected, and %d of %d runs did not reach the level %g (%d nodes): nodes outside the item's component are never reached; use a connected topology (a larger degree or radius) or a lower Config.Level",
+		cfg.Topology, cfg.Nodes, set.Seed, open, set.Reps, cfg.Level, cfg.count())
 }

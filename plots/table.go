@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"reflect"
 	"strconv"
 
 	"github.com/olekukonko/tablewriter"
@@ -119,6 +120,7 @@ func (t *Table) jsonObject(b *bytes.Buffer, row []any, sep, end string) error {
 }
 
 func jsonValue(v any) ([]byte, error) {
+	v = nilCell(v)
 	switch x := v.(type) {
 	case nil:
 		return []byte("null"), nil
@@ -142,6 +144,7 @@ type MeanSD interface {
 // Cell renders one value as CSV does: full precision, shortest round-trip
 // form for floats; a value that does not exist (nil, NaN, ±Inf) is empty.
 func Cell(v any) string {
+	v = nilCell(v)
 	switch x := v.(type) {
 	case nil:
 		return ""
@@ -212,6 +215,7 @@ func (t *Table) textCell(j int, v any) string {
 // missing or non-finite value, floats to six significant digits, and
 // everything else as Cell; a Table.TextCell can fall back on it.
 func TextCell(v any) string {
+	v = nilCell(v)
 	switch x := v.(type) {
 	case nil:
 		return "–"
@@ -261,6 +265,7 @@ func (t *Table) writeTable(w io.Writer, markdown bool) error {
 // ShortFraction shows a fraction in text tables as itself when it is short
 // and as a 12-digit decimal otherwise (JSON and CSV keep the full fraction).
 func ShortFraction(_ int, v any) string {
+	v = nilCell(v)
 	switch x := v.(type) {
 	case *big.Rat:
 		if s := x.RatString(); len(s) <= 24 {
@@ -274,4 +279,13 @@ func ShortFraction(_ int, v any) string {
 		return "–"
 	}
 	return Cell(v)
+}
+
+// nilCell is v, or nil for a nil pointer (a nil *big.Rat or *big.Int
+// cell): a value that does not exist, written as nil is, never a panic.
+func nilCell(v any) any {
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && rv.IsNil() {
+		return nil
+	}
+	return v
 }

@@ -471,7 +471,11 @@ func (r *Deployed) missVerdict() Verdict {
 }
 
 // Verdicts are the section's claims.
-func (r *Deployed) Verdicts() []Verdict {
+func (r *Deployed) Verdicts() (v []Verdict) {
+	defer incompleteVerdicts(&v)
+	if r == nil {
+		return nil
+	}
 	return []Verdict{r.pushK1Verdict(), r.pushPullVerdict(), r.residueVerdict(), r.serfVerdict(), r.missVerdict()}
 }
 
@@ -561,7 +565,11 @@ func (r *Deployed) figures() []*plots.Spec {
 }
 
 // Render writes the section.
-func (r *Deployed) Render(d *Doc) error {
+func (r *Deployed) Render(d *Doc) (err error) {
+	defer incomplete("Deployed.Render", &err)
+	if r == nil || d == nil {
+		return nilRender("Deployed")
+	}
 	d.printf("**Question:** rumour broadcast as memberlist, Serf and Consul run it (push to %d random peers every %g ms, each message sent at most %d·⌈log10(N+1)⌉ times): how likely is it that some live node never hears a message, what budget makes that rare, and how do push, pull and push–pull compare? Package `broadcast` (`gossipkit plan --protocol push|pull|push-pull`) computes the law of the time to a coverage level by the exact count chain, an asymptotic law at any N and a node-by-node Monte Carlo (`go doc ./broadcast`, docs/MODEL.md).\n",
 		deployedFanout, 1000*deployedInterval, broadcast.DefaultRetransmitMult)
 	d.printf("\n**(a) memberlist's default budget.** P(some live node is never informed) at the default budget, by the exact chain at N = 10 and by the large-N law beyond (the Poisson count of missed nodes after an outbreak, s = e^{−λ(1−s)}, plus the early extinction of the branching start), with a Monte Carlo check (%d runs) where it exceeds %g at N ≤ %d; `smallest_budget`: the fewest transmits per node that bring it to %g:\n", r.Reps, deployedMCMin, r.ExactN, deployedMiss)

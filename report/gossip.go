@@ -129,7 +129,11 @@ func pdropTable(rows []PDropRow) *plots.Table {
 }
 
 // Render writes section 1.
-func (r *DropProbability) Render(d *Doc) error {
+func (r *DropProbability) Render(d *Doc) (err error) {
+	defer incomplete("DropProbability.Render", &err)
+	if r == nil || d == nil {
+		return nilRender("DropProbability")
+	}
 	if err := d.claimFigure("**Paper (Sec. 3.2):** the γ-corrected form (n−c)/((n−s)+1/γ) coincides with formula (1) (\"extensive experiments with Mathematica and Matlab\"), and the simplification S = (n−c)/(n−s) is close to it (\"the correction factor is small\").\n\n", "fig4", Fig4Specs(r.Curves)...); err != nil {
 		return err
 	}
@@ -208,7 +212,11 @@ func (s *Study) Transitions(context.Context) (*Transitions, error) {
 }
 
 // Render writes section 2.
-func (r *Transitions) Render(d *Doc) error {
+func (r *Transitions) Render(d *Doc) (err error) {
+	defer incomplete("Transitions.Render", &err)
+	if r == nil || d == nil {
+		return nilRender("Transitions")
+	}
 	d.printf("P(to | from) for one item d in one shuffle, n = %d, c = %d, s = %d, P_drop simplified (the per-item drop probability, Sec. 1). Rows sum to 1, P(a₂b₂|a₁b₁) = P(b₂a₂|b₁a₁), and no state holding d goes to 00 (checked). The protocol's network holds n + 1 = %d items once d is inserted (section 3), so its shuffles are judged against this matrix at n + 1 items (P_drop = %d/%d instead of %d/%d).\n",
 		r.N, r.C, r.S, protocolItems(r.N), protocolItems(r.N)-r.C, protocolItems(r.N)-r.S, r.N-r.C, r.N-r.S)
 	return d.table("transitions", TransitionsTable(r.Matrix))
@@ -626,7 +634,11 @@ func (r *ModelComparison) compare() {
 }
 
 // Render writes section 5.
-func (r *ModelComparison) Render(d *Doc) error {
+func (r *ModelComparison) Render(d *Doc) (err error) {
+	defer incomplete("ModelComparison.Render", &err)
+	if r == nil || d == nil {
+		return nilRender("ModelComparison")
+	}
 	spec := func(title, yl string, model []float64, a, b sim.Trajectory, ab, bb Band, exact []float64) *plots.Spec {
 		mk, pr := band("pairwise Markov, mean, 5–95 % of runs", a, ab, 0), band("protocol, mean, 5–95 % of runs", b, bb, 1)
 		sp := &plots.Spec{Title: title, XLabel: "t (rounds)", YLabel: yl, XMax: &r.XMax, Series: []plots.Series{
@@ -849,7 +861,11 @@ func (r *Optimal) specs() []*plots.Spec {
 }
 
 // Render writes section 6.
-func (r *Optimal) Render(d *Doc) error {
+func (r *Optimal) Render(d *Doc) (err error) {
+	defer incomplete("Optimal.Render", &err)
+	if r == nil || d == nil {
+		return nilRender("Optimal")
+	}
 	res := r.Opt
 	d.printf("**Paper (Secs. 3.5, 5.1):** s* = n − √(n(n−c)) maximises P(11|10) and \"is the optimal value for s to obtain fast convergence of replication and coverage\".\n")
 	if err := d.figure("optimal", r.specs()...); err != nil {

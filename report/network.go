@@ -374,7 +374,11 @@ func (g NetGrowth) describe() string {
 }
 
 // Verdicts are the section's claims.
-func (r *Network) Verdicts() []Verdict {
+func (r *Network) Verdicts() (v []Verdict) {
+	defer incompleteVerdicts(&v)
+	if r == nil {
+		return nil
+	}
 	var out []Verdict
 	for _, v := range r.Views {
 		out = append(out, r.netVerdict(v))
@@ -455,7 +459,11 @@ func (r *Network) specs() []*plots.Spec {
 }
 
 // Render writes the section.
-func (r *Network) Render(d *Doc) error {
+func (r *Network) Render(d *Doc) (err error) {
+	defer incomplete("Network.Render", &err)
+	if r == nil || d == nil {
+		return nilRender("Network")
+	}
 	reg, tor := r.Views[1], r.Views[2]
 	d.printf("**Question:** the paper's model, and everything this toolkit builds on it, lets every node shuffle with every other. The paper's own Sec. 5 says its Figs. 7–8 experiments \"assume full connectivity; that is, for each node, all other nodes are within reach\", \"unlike the experiments in Sec. 4\", whose network our text of the paper does not describe (it passes from Sec. 3.5 to Sec. 5; docs/MODEL.md): it was not complete, and that is all we know of it. Where the protocol runs, a node shuffles with the few peers it knows: a partial view (Cyclon keeps about %d), or the nodes within radio range. How far is the ODE from the protocol there?\n", netDegree)
 	d.printf("\n**(a) Partial views.** The experiment of Figs. 7–8 (N = %d, c = %d, s = %d; one copy of d at t = 0) on three networks: the complete graph (%s%d warm-up rounds); a %s (each node's partner drawn uniformly among its %d neighbours); and a random geometric graph on the unit torus, the nodes within radius %g of each other (mean degree %.1f, a wireless-like network: the nodes within radio range)%s. The partial views run %d warm-up rounds (`sim --topology regular:%d` and `--topology torus:%g`). The mean of the runs lags the ODE on every network, the complete graph included (the take-off from one copy is delayed by a random time, section 4); the verdict grades what the ODE claims once d has taken off, the growth times of replication and coverage (rounds from %g %% to %g %% of the plateau), which leave that delay out.\n",

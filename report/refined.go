@@ -245,7 +245,11 @@ func (s *Study) Refined(ctx context.Context) (*Refined, error) {
 }
 
 // Render writes section 7.
-func (r *Refined) Render(d *Doc) error {
+func (r *Refined) Render(d *Doc) (err error) {
+	defer incomplete("Refined.Render", &err)
+	if r == nil || d == nil {
+		return nilRender("Refined")
+	}
 	d.printf("**Claim (Gast and Van Houdt 2017; Gast, Latella and Massink 2018):** E[X^N(t)] = x(t) + V(t)/N + o(1/N) and Cov X^N(t) ≈ W(t)/N, with V, W from linear ODEs along the mean field. Here for replication and coverage jointly (three node types, joint jumps, the exact finite-N pairing in the 1/N part C), against the exact pairwise chain in continuous time (shuffles at rate N per round: the process the expansion describes, solved without sampling by package chain: jointly at N = 100, replication alone at N = 2500, where coverage is compared with the pairwise-Markov simulation under the same clock, run on the chain's lumped state: the same law, event by event), against the pairwise-Markov simulation under the round schedule (each node initiates once per round), and against the protocol simulation (rounds). n = %d, c = %d, s = %d.\n", r.Items, r.Cache, r.Exchange)
 	if err := d.figure("refined", r.Panels...); err != nil {
 		return err

@@ -512,7 +512,12 @@ type Doc struct {
 func NewDoc(dir string) *Doc { return &Doc{dir: dir} }
 
 // Markdown returns the text so far.
-func (d *Doc) Markdown() []byte { return d.buf.Bytes() }
+func (d *Doc) Markdown() []byte {
+	if d == nil {
+		return nil
+	}
+	return d.buf.Bytes()
+}
 
 func (d *Doc) printf(format string, a ...any) { fmt.Fprintf(&d.buf, format, a...) }
 

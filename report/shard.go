@@ -228,7 +228,12 @@ func PartFileName(id ShardID) string {
 // PartError is a set of part files that cannot be merged into a report.
 type PartError struct{ Msg string }
 
-func (e *PartError) Error() string { return "report: " + e.Msg }
+func (e *PartError) Error() string {
+	if e == nil {
+		return "report: part error (nil)"
+	}
+	return "report: " + e.Msg
+}
 
 func partErrorf(format string, a ...any) error { return &PartError{fmt.Sprintf(format, a...)} }
 
@@ -261,19 +266,18 @@ func readParts(files []string) (*merger, error) {
 			}
 			return nil, partErrorf("%s: cannot read: %v", f, err)
 		}
-		format, plain, err := shard.ReadFormat(raw)
+		plain, err := shard.Stream(raw) // counted within its limits, not kept
 		if err != nil {
 			return nil, partErrorf("%s: %v", f, err)
 		}
-		if format != ReportPartFormat {
-			return nil, partErrorf("%s: not a reproduction part file (format %q)", f, format)
+		pp, err := decodeReportPart(plain)
+		if pp != nil && pp.Format != ReportPartFormat {
+			return nil, partErrorf("%s: not a reproduction part file (format %q)", f, pp.Format)
 		}
-		dec := json.NewDecoder(bytes.NewReader(plain))
-		dec.DisallowUnknownFields()
-		var p reportPart
-		if err := dec.Decode(&p); err != nil {
+		if err != nil {
 			return nil, partErrorf("%s: not a reproduction part file: %v", f, err)
 		}
+		p := *pp
 		if p.Version != ReportPartVersion {
 			return nil, partErrorf("%s: part format version %d, this gossipkit reads version %d", f, p.Version, ReportPartVersion)
 		}

@@ -78,8 +78,8 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 	if res == nil || w == nil {
 		return errors.New("report: WriteSim: nil result or writer")
 	}
-	if len(res.Reps) == 0 || res.Config.Rounds < 1 {
-		return fmt.Errorf("report: WriteSim: a result with %d replications of %d rounds; need at least one of each", len(res.Reps), res.Config.Rounds)
+	if res.Replications() == 0 || res.Config.Rounds < 1 {
+		return fmt.Errorf("report: WriteSim: a result with %d replications of %d rounds; need at least one of each", res.Replications(), res.Config.Rounds)
 	}
 	t := RoundsTable(res)
 	if format == "csv" {
@@ -184,8 +184,9 @@ func steadyText(res *sim.Result) string {
 		return fmt.Sprintf("steady state x = c/n = %.6g predicted", cn)
 	case c.Loss > 0:
 		var k float64
-		for _, rep := range res.Reps {
-			k += float64(c.Shuffle.Cache) / float64(rep.Alive+1) / float64(len(res.Reps))
+		alive := res.AliveCounts() // Run's or RunSummary's result alike
+		for _, a := range alive {
+			k += float64(c.Shuffle.Cache) / float64(a+1) / float64(len(alive))
 		}
 		return fmt.Sprintf("steady state x = c/(items alive at t = 0) = %.6g predicted at t = 0 (the items alive, d included, mean over the replications; items dying later raise it; the paper's c/n = %.6g)", k, cn)
 	}

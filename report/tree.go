@@ -156,7 +156,11 @@ func (s *Study) Tree(ctx context.Context) (*Tree, error) {
 }
 
 // Render writes section 8.
-func (r *Tree) Render(d *Doc) error {
+func (r *Tree) Render(d *Doc) (err error) {
+	defer incomplete("Tree.Render", &err)
+	if r == nil || d == nil {
+		return nilRender("Tree")
+	}
 	d.printf("A discrete-event simulation of the document's tree (`go doc ./tree` states every choice where the document is open). 4000 nodes, %d seeds per point unless stated.\n", r.Seeds)
 	kx := make([]float64, len(r.Ks))
 	for i, k := range r.Ks {
@@ -357,7 +361,11 @@ const (
 )
 
 // Render writes section 9.
-func (r *GossipVsTree) Render(d *Doc) error {
+func (r *GossipVsTree) Render(d *Doc) (err error) {
+	defer incomplete("GossipVsTree.Render", &err)
+	if r == nil || d == nil {
+		return nilRender("GossipVsTree")
+	}
 	d.printf("Tree: built as in section 8 (k = 8 children per node, join \"first\", random redirection) but over N nodes rather than 4000, %d seeds per N; the root sends the notification; time to reach 99 %% of the nodes and to reach all (π), and notification messages per node ((N−1)/N). Shuffle protocol: c = %d, s = %d, n = %d items, %d runs per N; the notification is a new item inserted at one node; time in rounds to 99 %% coverage, converted at an assumed gossip period of 1 s, and messages per node up to then (every node initiates one shuffle a round: 2 messages delivered per node per round, each carrying s items; the gossip runs anyway, the notification rides on it). Push broadcast as memberlist and Serf deploy it (package `broadcast`, section 11): fanout 3, one round every 200 ms, no budget, no loss; the law of T_0.99 (mean ± sd, by the method `push_method` names) and the messages per node until then. Each tree and shuffle cell is the mean ± sd over those seeds or runs. Failures: a share of the nodes (not the source) fails as dissemination starts, with no time for repair in the tree; reported is the share of surviving nodes that receive the notification.\n", r.TreeSeeds, r.Cache, r.Exchange, r.Items, r.GossipRuns)
 	lo, hi := 50.0, 200000.0 // decades 100 ms … 100 s labelled
 	var ns []float64

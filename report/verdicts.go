@@ -22,7 +22,11 @@ const (
 )
 
 // Verdicts judges the drop-probability claims.
-func (r *DropProbability) Verdicts() []Verdict {
+func (r *DropProbability) Verdicts() (v []Verdict) {
+	defer incompleteVerdicts(&v)
+	if r == nil {
+		return nil
+	}
 	hi := math.Inf(-1)
 	for _, cu := range r.Curves {
 		for _, v := range cu.Log10Diff {
@@ -181,7 +185,11 @@ func (f *Fig78) finalCoverage() Interval {
 }
 
 // Verdicts judges the optimal-s claims.
-func (r *Optimal) Verdicts() []Verdict {
+func (r *Optimal) Verdicts() (v []Verdict) {
+	defer incompleteVerdicts(&v)
+	if r == nil {
+		return nil
+	}
 	res, e := r.Opt, r.Effect
 	gains, ok := replicationGains(r.Growth, res.SInt)
 	rep := Verdict{Claim: "s* = n − √(n(n−c)) is optimal for the convergence of replication", Verdict: replicationRule(gains, ok), Rule: replicationRuleText(),
@@ -230,7 +238,11 @@ func (r *Optimal) replicationMeasured(gains []ReplicationGain, ok bool) string {
 }
 
 // Verdicts judges the spanning-tree claims.
-func (r *Tree) Verdicts() []Verdict {
+func (r *Tree) Verdicts() (v []Verdict) {
+	defer incompleteVerdicts(&v)
+	if r == nil {
+		return nil
+	}
 	first := r.Curves[tree.JoinFirst]
 	at := func(k int) TreePoint { return first[slices.Index(r.Ks, k)] }
 	drop := func(a, b tree.Stat) float64 { return 100 * (a.Mean - b.Mean) / a.Mean }

@@ -33,15 +33,21 @@ func AvailableMemory() uint64 {
 // error is a *FieldError on Config.Topology when building the graph is
 // more than half of the need, else on Config.Nodes.
 func (c Config) CheckMemory(workers int, avail uint64) error {
+	return c.checkMemory(workers, avail, Config.MemoryEstimate)
+}
+
+// checkMemory is CheckMemory with the estimate est (MemoryEstimate or
+// SummaryMemoryEstimate).
+func (c Config) checkMemory(workers int, avail uint64, est func(Config, int) uint64) error {
 	if err := c.Validate(); err != nil {
 		return err
 	}
-	need := c.MemoryEstimate(workers)
+	need := est(c, workers)
 	if avail == 0 || need <= avail {
 		return nil
 	}
 	bare := Config{Nodes: c.Nodes, Shuffle: c.Shuffle, Model: c.Model, Rounds: c.Rounds, Reps: c.Reps}
-	if topo := need - min(need, bare.MemoryEstimate(workers)); topo > need/2 {
+	if topo := need - min(need, est(bare, workers)); topo > need/2 {
 		return fielderr.New("sim", "Config.Topology", "%v with N = %d: building the graph needs about %s of memory, the machine has %s available",
 			c.Topology, c.Nodes, FormatBytes(topo), FormatBytes(avail))
 	}
@@ -54,13 +60,18 @@ func (c Config) CheckMemory(workers int, avail uint64) error {
 // 0 (unknown) fits any. A run's output does not depend on its workers, so
 // a program lowers them to what its memory allows.
 func (c Config) FitWorkers(workers int, budget uint64) int {
+	return c.fitWorkers(workers, budget, Config.MemoryEstimate)
+}
+
+// fitWorkers is FitWorkers with the estimate est.
+func (c Config) fitWorkers(workers int, budget uint64, est func(Config, int) uint64) int {
 	if budget == 0 {
 		return workers
 	}
-	lo, hi := 0, workers // MemoryEstimate grows with the workers
+	lo, hi := 0, workers // the estimate grows with the workers
 	for lo < hi {
 		mid := (lo + hi + 1) / 2
-		if c.MemoryEstimate(mid) <= budget {
+		if est(c, mid) <= budget {
 			lo = mid
 		} else {
 			hi = mid - 1

@@ -263,3 +263,15 @@ func aliveMeanOf(v []float64) (mean, se float64) {
 	}
 	return m, sd / math.Sqrt(float64(len(v)))
 }
+
+// CheckSummaryMemory is CheckMemory for RunSummary: the need is
+// SummaryMemoryEstimate, which does not grow with the replications beyond
+// N + 1.
+func (c Config) CheckSummaryMemory(workers int, avail uint64) error {
+	return c.checkMemory(workers, avail, Config.SummaryMemoryEstimate)
+}
+
+// FitSummaryWorkers is FitWorkers for RunSummary (SummaryMemoryEstimate).
+func (c Config) FitSummaryWorkers(workers int, budget uint64) int {
+	return c.fitWorkers(workers, budget, Config.SummaryMemoryEstimate)
+}

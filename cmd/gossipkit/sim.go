@@ -47,19 +47,30 @@ func cmdSim(fs *cli.FlagSet) cli.Run {
 		// Validate, then the memory: with one worker the run must fit in
 		// --max-memory (or what the machine has); the workers are lowered
 		// to what fits (the output does not depend on them).
+		id, note, err := sh.Resolve(e, fs.FlagSet, *out)
+		if err != nil {
+			return err
+		}
+		// A shard keeps its replications (its part file holds them); a
+		// whole run streams them into the statistics (RunSummary), so its
+		// memory does not grow with --reps.
+		need, check, fit := cfg.SummaryMemoryEstimate, cfg.CheckSummaryMemory, cfg.FitSummaryWorkers
+		if id != nil {
+			need, check, fit = cfg.MemoryEstimate, cfg.CheckMemory, cfg.FitWorkers
+		}
 		budget := sim.AvailableMemory()
 		if maxMemory > 0 {
 			if err := cfg.Validate(); err != nil {
 				return err
 			}
-			if need := cfg.MemoryEstimate(1); need > maxMemory {
+			if need := need(1); need > maxMemory {
 				return usagef("--max-memory %s: the run needs about %s with one worker; lower -N, --reps or --rounds, or raise --max-memory", cli.FormatBytes(maxMemory), cli.FormatBytes(need))
 			}
 			budget = maxMemory
-		} else if err := cfg.CheckMemory(1, budget); err != nil {
+		} else if err := check(1, budget); err != nil {
 			return err
 		}
-		if w := cfg.FitWorkers(workers, budget); w < workers {
+		if w := fit(workers, budget); w < workers {
 			fmt.Fprintf(e.Stderr, "gossipkit sim: --workers %d lowered to %d to stay within %s of memory (the output does not depend on the workers)\n", workers, w, cli.FormatBytes(budget))
 			workers = w
 		}
@@ -67,15 +78,11 @@ func cmdSim(fs *cli.FlagSet) cli.Run {
 		if err := cli.CheckTime(ctx, cfg.MinCPUSeconds(), workers, fmt.Sprintf("the simulation (%d replications of %d rounds at N = %d)", cfg.Reps, cfg.Rounds+cfg.Warmup, cfg.Nodes), "--reps, --rounds or -N"); err != nil {
 			return err
 		}
-		id, note, err := sh.Resolve(e, fs.FlagSet, *out)
-		if err != nil {
-			return err
-		}
 		set := sim.Settings{Workers: workers, Progress: newProgress(e, "sim")}
 		if id != nil {
 			return runShard(ctx, e, cfg, set, id, *out, note)
 		}
-		res, err := sim.Run(ctx, cfg, set)
+		res, err := sim.RunSummary(ctx, cfg, set)
 		if err != nil {
 			return err
 		}
