@@ -87,6 +87,9 @@ func asymptoticLaw(ctx context.Context, cfg Config, cut int) (*Law, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if err := roundsOnly(cfg, "asymptotic law"); err != nil {
+		return nil, err
+	}
 	if cfg.Budget > 0 {
 		return lumpedLaw(ctx, cfg)
 	}

@@ -86,6 +86,9 @@ type Config struct {
 	// MessageBytes (0: none) is the size of one message; answers then give
 	// the bandwidth per live node.
 	MessageBytes int
+	// Time is the clock (async.go): Rounds (the zero value) or Async, in
+	// which times, Deadline and Interval are in gossip intervals.
+	Time Time
 }
 
 // FieldError is an invalid field (the one type of every package,
@@ -145,6 +148,8 @@ func (c Config) Validate() error {
 	switch {
 	case !protocolNames.Valid(c.Protocol):
 		return fieldErr("Config.Protocol", "= %d: not a protocol", int(c.Protocol))
+	case !timeNames.Valid(c.Time):
+		return fieldErr("Config.Time", "= %d: not a clock (rounds or async)", int(c.Time))
 	case !Failed.In(c.Failed):
 		return Failed.Check("broadcast", "Config", c.Failed)
 	case c.Live() < 2:

@@ -29,6 +29,10 @@ func TestNastyValues(t *testing.T) {
 	probe.Func(t, "AsymptoticLaw", AsymptoticLaw, set, ctx, cfg)
 	probe.Func(t, "ExactLaw", ExactLaw, set, ctx, cfg)
 	probe.Func(t, "Simulate", Simulate, set, ctx, cfg, SimSettings{Reps: 10})
+	acfg := cfg
+	acfg.Time = Async
+	probe.Func(t, "SimulateAsync", SimulateAsync, set, ctx, acfg, SimSettings{Reps: 10})
+	probe.Func(t, "ParseTime", ParseTime, set, "async")
 	probe.Func(t, "MeanField", MeanField, set, cfg, 10)
 	probe.Func(t, "NewDesign", NewDesign, set, cfg, []Answer{{Fanout: 1}})
 	probe.Func(t, "ParseMethod", ParseMethod, set, "auto")
