@@ -507,5 +507,49 @@ func solveAsync(ctx context.Context, cfg Config, set Settings) (*Answer, error) 
 		a.Feasible = feasible(cfg, a)
 		a.Accuracy.Note += fmt.Sprintf("; residue and p_miss from the rounds' %v where more accurate (who is informed in the end does not depend on the clock)", ra.Method)
 	}
+	if err := a.repair(cfg, MissLawOf(s)); err != nil {
+		return nil, err
+	}
 	return &a, nil
+}
+
+// asyncKeys are the columns the asynchronous clock adds to Design.Table:
+// the mean time to each of AsyncLevels and its standard error (none for
+// the rounds).
+func asyncKeys(c Config) []string {
+	if c.Time != Async {
+		return nil
+	}
+	return []string{"t50", "t50_se", "t99", "t99_se", "t100", "t100_se"}
+}
+
+// asyncCells are a row's cells of asyncKeys.
+func asyncCells(c Config, a Answer) []any {
+	if c.Time != Async {
+		return nil
+	}
+	nan := math.NaN()
+	if a.Async == nil {
+		return []any{nan, nan, nan, nan, nan, nan}
+	}
+	t := a.Async
+	return []any{t.Mean[0], t.SE[0], t.Mean[1], t.SE[1], t.Mean[2], t.SE[2]}
+}
+
+// asyncHeader is the header's statement of the clock for Async, in place
+// of the rounds'.
+func asyncHeader(c Config) string {
+	s := ". Clock: asynchronous (every node's gossip ticker at its own uniform phase; the source queues at t = 0 and sends at its first tick; a node informed at t acts at its next tick): times (mean, quantiles, t_confidence, D) are continuous, in gossip intervals from the source's queueing"
+	if c.Interval > 0 {
+		s += fmt.Sprintf(", of %g s", c.Interval)
+	}
+	return s + "; t50, t99, t100 = the mean time until 50, 99 and 100 % of the live nodes are informed, given that they are, each with its standard error (*_se)"
+}
+
+// unit is the unit of the clock's times: rounds or intervals.
+func (t Time) unit() string {
+	if t == Async {
+		return "intervals"
+	}
+	return "rounds"
 }

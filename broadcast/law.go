@@ -117,6 +117,9 @@ type Answer struct {
 	// Async holds the mean times to AsyncLevels for Config.Time = Async
 	// (nil for the rounds).
 	Async *AsyncTimes
+	// Repair is the anti-entropy repair of the misses where
+	// Config.SyncInterval > 0 (nil otherwise).
+	Repair *Repair
 }
 
 // Answer reads the queries of cfg off the law: the moments and quantiles

@@ -241,6 +241,9 @@ func solveOne(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
 	}
 	a := law.Answer(cfg)
 	a.Method = method
+	if err := a.repair(cfg, nil); err != nil {
+		return nil, err
+	}
 	return &a, nil
 }
 
