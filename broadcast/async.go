@@ -504,6 +504,10 @@ func solveAsync(ctx context.Context, cfg Config, set Settings) (*Answer, error) 
 		pm := better(ivOf(a.PMiss, a.PMissRelErr), ivOf(ra.PMiss, ra.PMissRelErr))
 		a.Residue, a.ResidueRelErr = split(res)
 		a.PMiss, a.PMissRelErr = split(pm)
+		// Every informed node makes its B transmits: the messages follow.
+		B := float64(cfg.Budget)
+		a.Messages = B * (1 - a.Residue)
+		a.Accuracy.SEMessages = B * a.Residue * a.ResidueRelErr / zValue
 		a.Feasible = feasible(cfg, a)
 		a.Accuracy.Note += fmt.Sprintf("; residue and p_miss from the rounds' %v where more accurate (who is informed in the end does not depend on the clock)", ra.Method)
 	}

@@ -59,8 +59,12 @@ func (d *Design) Header() string {
 	}
 	c := d.Config
 	var h strings.Builder
-	fmt.Fprintf(&h, "%v broadcast: N = %d nodes, %d live (failed share φ = %g), loss ε = %g; T_L = the first round with %d of the %d live nodes informed (L = %g); mean, sd and quantiles given T_L < ∞; t_confidence = the first round r with P(T_L ≤ r) ≥ %g",
-		c.Protocol, c.Nodes, c.Live(), c.Failed, c.Loss, c.Target(), c.Live(), c.Level, c.ConfidenceOrDefault())
+	first, tconf := "the first round with", "the first round r with P(T_L ≤ r)"
+	if c.Time == Async {
+		first, tconf = "the first time with", "the smallest t with P(T_L ≤ t)"
+	}
+	fmt.Fprintf(&h, "%v broadcast: N = %d nodes, %d live (failed share φ = %g), loss ε = %g; T_L = %s %d of the %d live nodes informed (L = %g); mean, sd and quantiles given T_L < ∞; t_confidence = %s ≥ %g",
+		c.Protocol, c.Nodes, c.Live(), c.Failed, c.Loss, first, c.Target(), c.Live(), c.Level, tconf, c.ConfidenceOrDefault())
 	if c.Deadline > 0 {
 		fmt.Fprintf(&h, "; deadline D = %g %s, p_late = P(T_L > D) (T_L = ∞ counted), residue_deadline = the chance a given live node is not informed by %s", c.Deadline, c.Time.unit(), map[Time]string{Rounds: "round D", Async: "D"}[c.Time])
 	}
