@@ -59,7 +59,9 @@
 // node B·(1 − residue) (every informed node spends its whole budget, which
 // Compare also reports as measured), and the times of a TimeModel, a
 // function value: RoundsModel is the synchronous-rounds law (one round read
-// as one interval); an asynchronous model plugs in the same way.
+// as one interval), AsyncModel gossipkit's asynchronous clock (every
+// ticker at its own uniform phase), which TestAsyncModelTimes checks
+// against memberlist's times.
 //
 // # Reproducibility
 //
