@@ -88,6 +88,10 @@ type AsyncReplication struct {
 	// Config.Deadline (0 without one).
 	Missed           int `json:"missed"`
 	MissedByDeadline int `json:"missed_by_deadline"`
+	// End is the time, in intervals, of the last live node's informing
+	// (0 when only the source holds it): the broadcast's end state holds
+	// from then on.
+	End float64 `json:"end"`
 	// Messages is the one-way messages sent, by the rules of the package
 	// doc read on the clock: a push without a budget counts the ticks up to
 	// T_L, pull's requests and replies run until every live node is
@@ -289,6 +293,7 @@ func (a *asyncEngine) run(ctx context.Context, index int) (AsyncReplication, err
 		inform := func(p int32) {
 			a.informed[p] = true
 			count++
+			rep.End = t
 			if D > 0 && t <= D {
 				byD++
 			}
@@ -511,7 +516,7 @@ func solveAsync(ctx context.Context, cfg Config, set Settings) (*Answer, error) 
 		a.Feasible = feasible(cfg, a)
 		a.Accuracy.Note += fmt.Sprintf("; residue and p_miss from the rounds' %v where more accurate (who is informed in the end does not depend on the clock)", ra.Method)
 	}
-	if err := a.repair(cfg, MissLawOf(s)); err != nil {
+	if err := a.repair(cfg, MissLawOf(s), MeanEnd(s)*cfg.Interval); err != nil {
 		return nil, err
 	}
 	return &a, nil

@@ -35,7 +35,7 @@ func TestNastyValues(t *testing.T) {
 	probe.Func(t, "ParseTime", ParseTime, set, "async")
 	rcfg := cfg
 	rcfg.SyncInterval = 30
-	probe.Func(t, "RepairCurve", RepairCurve, set, rcfg, []MissLaw{{Share: 0.1, P: 1}})
+	probe.Func(t, "RepairCurve", RepairCurve, set, rcfg, []MissLaw{{Share: 0.1, P: 1}}, 2.0)
 	probe.Func(t, "SimulateRepair", SimulateRepair, set, ctx, rcfg, SimSettings{Reps: 10}, []float64{0, 30})
 	probe.Func(t, "PresetByName", PresetByName, set, "memberlist-lan")
 	probe.Func(t, "PushPullScale", PushPullScale, set, 30.0, 100)

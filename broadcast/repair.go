@@ -59,6 +59,10 @@ type Repair struct {
 	SyncInterval, Scaled float64
 	// Residue is the chance at t = 0, the broadcast's residue.
 	Residue float64
+	// Start is when the syncs start to count, in seconds (RepairCurve);
+	// the chance is the residue until then, and Lack[n] is at Start +
+	// n·Step.
+	Start float64
 	// Step is the curve's grid step, Scaled/256, in seconds; Lack[n] is
 	// the chance at n·Step, until it falls below 10⁻¹⁵ (then 0) or for
 	// 4,096 scaled intervals.
@@ -98,9 +102,26 @@ func MissLawOf(s *AsyncSample) []MissLaw {
 	return law
 }
 
+// MeanEnd is the mean time, in intervals, at which a sample's broadcasts
+// reached their end state (AsyncReplication.End).
+func MeanEnd(s *AsyncSample) float64 {
+	if s == nil || len(s.Reps) == 0 {
+		return 0
+	}
+	m := 0.0
+	for _, r := range s.Reps {
+		m += r.End
+	}
+	return m / float64(len(s.Reps))
+}
+
 // RepairCurve is the mean field of the repair from the law of the
 // broadcast's end (end; a single point {residue, 1} where only the
-// residue is known): the chance at t is Σ P·Share·g(t | Share), where
+// residue is known), the syncs counted from start seconds after the
+// broadcast (the time its end state is reached: before it, the model
+// counts no sync, a pessimistic reading of syncs that meet a broadcast
+// still spreading; 0: the broadcast taken as instantaneous). The chance at
+// t ≥ start is Σ P·Share·g(t − start | Share) (the residue before), where
 // g(t | u₀) is the chance that a node X that missed the broadcast still
 // lacks the update at t when a share u₀ missed it. For g: with n(s) live
 // nodes other than X holding the update at time s, X's own sync at s
@@ -124,7 +145,7 @@ func MissLawOf(s *AsyncSample) []MissLaw {
 // the curve's far tail (below about 1 % of the residue) comes out too low
 // (TestRepairAgainstMC, against the Monte Carlo of the same rules,
 // SimulateRepair).
-func RepairCurve(cfg Config, end []MissLaw) (*Repair, error) {
+func RepairCurve(cfg Config, end []MissLaw, start float64) (*Repair, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -133,6 +154,9 @@ func RepairCurve(cfg Config, end []MissLaw) (*Repair, error) {
 	}
 	if len(end) == 0 {
 		return nil, fieldErr("end", "no point given")
+	}
+	if !(start >= 0 && start <= 1e12) {
+		return nil, fieldErr("start", "= %g: valid range [0, 1e12] seconds", start)
 	}
 	residue, tot := 0.0, 0.0
 	for i, e := range end {
@@ -146,7 +170,7 @@ func RepairCurve(cfg Config, end []MissLaw) (*Repair, error) {
 		return nil, fieldErr("end", "probabilities sum to %g, not 1", tot)
 	}
 	S := PushPullScale(cfg.SyncInterval, cfg.Nodes)
-	rp := &Repair{SyncInterval: cfg.SyncInterval, Scaled: S, Residue: residue, Step: S / repairSteps}
+	rp := &Repair{SyncInterval: cfg.SyncInterval, Scaled: S, Residue: residue, Step: S / repairSteps, Start: start}
 	var lack []float64
 	for _, e := range end {
 		if e.Share == 0 || e.P == 0 {
@@ -242,10 +266,10 @@ func (r *Repair) At(t float64) float64 {
 	if r == nil || len(r.Lack) == 0 || math.IsNaN(t) {
 		return math.NaN()
 	}
-	if t <= 0 {
+	if t <= r.Start {
 		return r.Residue
 	}
-	x := t / r.Step
+	x := (t - r.Start) / r.Step
 	n := int(math.Min(math.Floor(x), float64(len(r.Lack))))
 	if n >= len(r.Lack)-1 {
 		return r.Lack[len(r.Lack)-1]
@@ -267,7 +291,7 @@ func (r *Repair) Below(p float64) float64 {
 	for n := 1; n < len(r.Lack); n++ {
 		if r.Lack[n] < p {
 			a, b := r.Lack[n-1], r.Lack[n]
-			return (float64(n-1) + (a-p)/(a-b)) * r.Step
+			return r.Start + (float64(n-1)+(a-p)/(a-b))*r.Step
 		}
 	}
 	return math.NaN()
@@ -441,7 +465,7 @@ func (s *RepairSample) String() string {
 // residue, else from the residue alone (a single point, which the closure
 // reads as one node missing where the residue is below 1/M: exact for a
 // broadcast that misses at most one node).
-func (a *Answer) repair(cfg Config, end []MissLaw) error {
+func (a *Answer) repair(cfg Config, end []MissLaw, start float64) error {
 	if !(cfg.SyncInterval > 0) {
 		return nil
 	}
@@ -458,7 +482,7 @@ func (a *Answer) repair(cfg Config, end []MissLaw) error {
 		}
 		end = []MissLaw{{Share: a.Residue, P: 1}}
 	}
-	rp, err := RepairCurve(cfg, end)
+	rp, err := RepairCurve(cfg, end, start)
 	if err != nil {
 		return err
 	}

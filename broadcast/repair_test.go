@@ -66,7 +66,7 @@ func TestRepairSingleMiss(t *testing.T) {
 			sum[i] += v * float64(M) // 1 while X lacks it
 		}
 	}
-	one, err := RepairCurve(cfg, []MissLaw{{Share: 1 / float64(M), P: 1}})
+	one, err := RepairCurve(cfg, []MissLaw{{Share: 1 / float64(M), P: 1}}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,14 +117,14 @@ func TestRepairAgainstMC(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rc, err := RepairCurve(cfg, MissLawOf(as))
+		rc, err := RepairCurve(cfg, MissLawOf(as), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if math.Abs(rc.Residue-s.Residue) > 1e-12 {
 			t.Fatalf("the mean field starts at %g, the Monte Carlo at %g: not the same broadcasts", rc.Residue, s.Residue)
 		}
-		single, err := RepairCurve(cfg, []MissLaw{{Share: s.Residue, P: 1}})
+		single, err := RepairCurve(cfg, []MissLaw{{Share: s.Residue, P: 1}}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,7 +153,7 @@ func TestRepairAgainstMC(t *testing.T) {
 // a bad sync interval is a field error.
 func TestRepairBelow(t *testing.T) {
 	cfg := Config{Nodes: 100, Protocol: Push, Fanout: 3, Budget: 6, Level: 1, SyncInterval: 30}
-	rc, err := RepairCurve(cfg, []MissLaw{{Share: 0.01, P: 1}})
+	rc, err := RepairCurve(cfg, []MissLaw{{Share: 0.01, P: 1}}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,12 +166,20 @@ func TestRepairBelow(t *testing.T) {
 	if rc.Below(0.02) != 0 {
 		t.Errorf("Below(0.02) = %g for residue 0.01, want 0", rc.Below(0.02))
 	}
-	z, err := RepairCurve(cfg, []MissLaw{{Share: 0, P: 1}})
+	// A start shifts the curve: the residue until then.
+	sh, err := RepairCurve(cfg, []MissLaw{{Share: 0.01, P: 1}}, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sh.At(6.9) != 0.01 || math.Abs(sh.At(7+13.3)-rc.At(13.3)) > 1e-15 || math.Abs(sh.Below(1e-6)-7-rc.Below(1e-6)) > 1e-9 {
+		t.Errorf("start 7 s: At(6.9) = %g, At(20.3) = %g against %g, Below %g against %g + 7", sh.At(6.9), sh.At(20.3), rc.At(13.3), sh.Below(1e-6), rc.Below(1e-6))
+	}
+	z, err := RepairCurve(cfg, []MissLaw{{Share: 0, P: 1}}, 0)
 	if err != nil || z.At(5) != 0 {
 		t.Errorf("residue 0: %v, %v", z, err)
 	}
 	cfg.SyncInterval = 0
-	if _, err := RepairCurve(cfg, []MissLaw{{Share: 0.1, P: 1}}); err == nil {
+	if _, err := RepairCurve(cfg, []MissLaw{{Share: 0.1, P: 1}}, 0); err == nil {
 		t.Error("sync interval 0 accepted")
 	}
 }

@@ -241,7 +241,7 @@ func solveOne(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
 	}
 	a := law.Answer(cfg)
 	a.Method = method
-	if err := a.repair(cfg, nil); err != nil {
+	if err := a.repair(cfg, nil, 0); err != nil {
 		return nil, err
 	}
 	return &a, nil
