@@ -234,7 +234,8 @@ type node struct {
 	queue *memberlist.TransmitLimitedQueue
 }
 
-func (d *node) NodeMeta(int) []byte                 { return nil }
+func (d *node) NodeMeta(int) []byte { return nil }
+
 // LocalState is the node's push–pull state: the message being measured
 // if it holds it (Serf's recent user events), else nothing.
 func (d *node) LocalState(bool) []byte {
