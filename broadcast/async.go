@@ -201,6 +201,47 @@ func (h *tickHeap) Pop() any {
 	return x
 }
 
+// push and pop are container/heap's Push and Pop for tickHeap without the
+// interface's boxing: the same algorithm, so the same order.
+func (h *tickHeap) push(x tick) {
+	*h = append(*h, x)
+	q := *h
+	j := len(q) - 1
+	for {
+		i := (j - 1) / 2 // parent
+		if i == j || !(q[j].t < q[i].t) {
+			break
+		}
+		q[i], q[j] = q[j], q[i]
+		j = i
+	}
+}
+
+func (h *tickHeap) pop() tick {
+	q := *h
+	n := len(q) - 1
+	q[0], q[n] = q[n], q[0]
+	i := 0
+	for {
+		j1 := 2*i + 1
+		if j1 >= n || j1 < 0 {
+			break
+		}
+		j := j1
+		if j2 := j1 + 1; j2 < n && q[j2].t < q[j1].t {
+			j = j2
+		}
+		if !(q[j].t < q[i].t) {
+			break
+		}
+		q[i], q[j] = q[j], q[i]
+		i = j
+	}
+	x := q[n]
+	*h = q[:n]
+	return x
+}
+
 // asyncEngine holds one worker's buffers.
 type asyncEngine struct {
 	cfg      Config
@@ -255,13 +296,41 @@ func (a *asyncEngine) run(ctx context.Context, index int) (AsyncReplication, err
 		for i := 0; i < M; i++ {
 			a.h = append(a.h, tick{r.Float64(), int32(i)})
 		}
-		heap.Init(&a.h)
+		heap.Init(&a.h) // container/heap's order, as push and pop keep it
 	} else {
 		a.h = append(a.h, tick{1 - r.Float64(), 0}) // U in (0, 1]
 	}
 	var msgs, pushMsgs int64
 	stampID := int32(0)
 	events := 0
+	var (
+		i int32
+		t float64
+	)
+	draw := func() int32 {
+		for {
+			p := int32(r.Intn(uint32(N)))
+			if a.stamp[p] != stampID {
+				a.stamp[p] = stampID
+				return p
+			}
+		}
+	}
+	inform := func(p int32) {
+		a.informed[p] = true
+		count++
+		rep.End = t
+		if D > 0 && t <= D {
+			byD++
+		}
+		mark(t)
+		if push {
+			a.left[p] = int32(B)
+			if !pull { // its phase is drawn now: next tick t + U
+				a.h.push(tick{t + 1 - r.Float64(), p})
+			}
+		}
+	}
 	for a.h.Len() > 0 {
 		if events++; events%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -271,40 +340,16 @@ func (a *asyncEngine) run(ctx context.Context, index int) (AsyncReplication, err
 		if count == M && (B == 0 || !push) {
 			break // every live node informed; nothing left to count
 		}
-		ev := heap.Pop(&a.h).(tick)
-		i, t := ev.node, ev.t
+		ev := a.h.pop()
+		i, t = ev.node, ev.t
 		// The peers of this tick: k distinct among the N − 1 others, drawn
-		// as needed by rejection.
+		// as needed by rejection (draw).
 		stampID++
 		if stampID == math.MaxInt32 {
 			clear(a.stamp)
 			stampID = 1
 		}
 		a.stamp[i] = stampID
-		draw := func() int32 {
-			for {
-				p := int32(r.Intn(uint32(N)))
-				if a.stamp[p] != stampID {
-					a.stamp[p] = stampID
-					return p
-				}
-			}
-		}
-		inform := func(p int32) {
-			a.informed[p] = true
-			count++
-			rep.End = t
-			if D > 0 && t <= D {
-				byD++
-			}
-			mark(t)
-			if push {
-				a.left[p] = int32(B)
-				if !pull { // its phase is drawn now: next tick t + U
-					heap.Push(&a.h, tick{t + 1 - r.Float64(), p})
-				}
-			}
-		}
 		if a.informed[i] {
 			if !push {
 				continue
@@ -325,7 +370,7 @@ func (a *asyncEngine) run(ctx context.Context, index int) (AsyncReplication, err
 				inform(p)
 			}
 			if B == 0 || a.left[i] > 0 {
-				heap.Push(&a.h, tick{t + 1, i})
+				a.h.push(tick{t + 1, i})
 			}
 			continue
 		}
@@ -346,7 +391,7 @@ func (a *asyncEngine) run(ctx context.Context, index int) (AsyncReplication, err
 		if got {
 			inform(i)
 		}
-		heap.Push(&a.h, tick{t + 1, i})
+		a.h.push(tick{t + 1, i})
 	}
 	rep.Messages = msgs + pushMsgs
 	rep.Missed = M - count
