@@ -224,12 +224,15 @@ func planBroadcast(ctx context.Context, e *env, cfg broadcast.Config, fanout, bu
 	if err != nil {
 		return nil, err
 	}
-	if set.Method == plan.MonteCarlo {
+	if set.Method == plan.MonteCarlo || cfg.Time == broadcast.Async {
 		// Under a deadline (serve), a Monte Carlo that cannot end in time
 		// is refused at once: each replication visits every node, at 5 ns
 		// a node or more (measured: 35–40 ns for push, pull and push–pull).
 		n := len(ks) * len(bs)
 		cpu := float64(n) * float64(set.Reps) * float64(cfg.Nodes) * 5e-9
+		if cfg.Time == broadcast.Async {
+			cpu = asyncCPU(cfg, ks, bs, set.Reps)
+		}
 		if err := cli.CheckTime(ctx, cpu, set.Workers, fmt.Sprintf("the Monte Carlo (%d settings × %d replications at N = %d)", n, set.Reps, cfg.Nodes), "--reps or -N, or use --method asymptotic"); err != nil {
 			return nil, err
 		}
