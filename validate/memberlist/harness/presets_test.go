@@ -3,8 +3,9 @@ package harness
 import (
 	"testing"
 
-	"github.com/gossipkit/gossipkit/broadcast"
 	"github.com/hashicorp/memberlist"
+
+	"github.com/gossipkit/gossipkit/broadcast"
 )
 
 // memberlistConfigs are the pinned module's named configurations, by the
