@@ -90,6 +90,9 @@ func asymptoticLaw(ctx context.Context, cfg Config, cut int) (*Law, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if err := roundsOnly(cfg, "asymptotic law"); err != nil {
+		return nil, err
+	}
 	var law *Law
 	var err error
 	if cfg.Budget > 0 {

@@ -86,6 +86,13 @@ type Config struct {
 	// MessageBytes (0: none) is the size of one message; answers then give
 	// the bandwidth per live node.
 	MessageBytes int
+	// Time is the clock (async.go): Rounds (the zero value) or Async, in
+	// which times, Deadline and Interval are in gossip intervals.
+	Time Time
+	// SyncInterval, in seconds (0: none), is the anti-entropy interval as
+	// configured (memberlist's PushPullInterval, before PushPullScale):
+	// answers then give the repair of the misses (RepairCurve).
+	SyncInterval float64
 }
 
 // FieldError is an invalid field (the one type of every package,
@@ -133,6 +140,7 @@ var (
 	MaxMiss      = gossip.Param{Field: "MaxMiss", Meaning: "largest acceptable chance that some live node is never informed (a setting is feasible when the upper end of p_miss's interval is at most it)", Range: "(0, 1)", Default: "none", Lo: gossip.Above(0), Hi: gossip.Below(1)}
 	Confidence   = gossip.Param{Field: "Confidence", Symbol: "P", Meaning: "confidence", Range: "(0, 1) (0: 0.95)", Default: "0.95", Lo: gossip.AtLeast(0), Hi: gossip.Below(1)}
 	Interval     = gossip.Param{Field: "Interval", Meaning: "length of a round", Unit: "seconds", Range: "≥ 0 (0: none)", Lo: gossip.AtLeast(0)}
+	SyncInterval = gossip.Param{Field: "SyncInterval", Meaning: "anti-entropy sync interval, before memberlist's scaling above 32 nodes", Unit: "seconds", Range: "0..1e9 (0: none)", Lo: gossip.AtLeast(0), Hi: gossip.AtMost(1e9)}
 	MessageBytes = gossip.Param{Field: "MessageBytes", Meaning: "bytes of one message", Range: "0..2^30 (0: none)", Lo: gossip.AtLeast(0), Hi: gossip.AtMost(1 << 30)}
 )
 
@@ -145,6 +153,8 @@ func (c Config) Validate() error {
 	switch {
 	case !protocolNames.Valid(c.Protocol):
 		return fieldErr("Config.Protocol", "= %d: not a protocol", int(c.Protocol))
+	case !timeNames.Valid(c.Time):
+		return fieldErr("Config.Time", "= %d: not a clock (rounds or async)", int(c.Time))
 	case !Failed.In(c.Failed):
 		return Failed.Check("broadcast", "Config", c.Failed)
 	case c.Live() < 2:
@@ -161,7 +171,7 @@ func (c Config) Validate() error {
 	for _, p := range []struct {
 		param gossip.Param
 		v     float64
-	}{{Level, c.Level}, {Deadline, c.Deadline}, {Confidence, c.Confidence}, {Interval, c.Interval}} {
+	}{{Level, c.Level}, {Deadline, c.Deadline}, {Confidence, c.Confidence}, {Interval, c.Interval}, {SyncInterval, c.SyncInterval}} {
 		if err := p.param.Check("broadcast", "Config", p.v); err != nil {
 			return err
 		}

@@ -35,6 +35,11 @@
 // until it has made B transmits in all, so its last round may send fewer
 // than k; B = 0 is no limit. Pull replies are not budgeted.
 //
+// Config.Time = Async replaces the rounds by memberlist's clock: every
+// node's gossip ticker at its own uniform phase, a node acting from its
+// next tick after it is informed (Time's doc); only the Monte Carlo
+// (SimulateAsync) computes it.
+//
 // # Quantities
 //
 //   - T_L: the first round at the end of which at least ⌈L·M⌉ live nodes

@@ -167,6 +167,9 @@ func exactLaw(ctx context.Context, cfg Config, progress gossip.Progress) (*Law, 
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if err := roundsOnly(cfg, "exact law"); err != nil {
+		return nil, err
+	}
 	limit := 1e13 // hours: beyond it the chain is not run
 	if cfg.Budget > 0 {
 		limit = 1e11 // the budgeted chain's map of states is slower per unit

@@ -114,6 +114,12 @@ type Answer struct {
 	// when Seconds is 0).
 	BytesPerNode, BytesPerNodePerSecond float64
 	Accuracy                            Accuracy
+	// Async holds the mean times to AsyncLevels for Config.Time = Async
+	// (nil for the rounds).
+	Async *AsyncTimes
+	// Repair is the anti-entropy repair of the misses where
+	// Config.SyncInterval > 0 (nil otherwise).
+	Repair *Repair
 }
 
 // Answer reads the queries of cfg off the law: the moments and quantiles

@@ -340,6 +340,9 @@ func Simulate(ctx context.Context, cfg Config, set SimSettings) (*Sample, error)
 	if err := set.validate(cfg); err != nil {
 		return nil, err
 	}
+	if err := roundsOnly(cfg, "Simulate"); err != nil {
+		return nil, err
+	}
 	if set.Reps == 0 {
 		set.Reps = DefaultReps
 	}

@@ -65,6 +65,9 @@ func MeanField(cfg Config, rounds int) (*Trajectory, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if err := roundsOnly(cfg, "mean field"); err != nil {
+		return nil, err
+	}
 	if rounds < 0 || rounds > 1_000_000 {
 		return nil, fieldErr("rounds", "= %d: valid range 0..1000000", rounds)
 	}
@@ -336,7 +339,8 @@ func SmallestBudget(ctx context.Context, cfg Config, pMiss float64, set Settings
 	if !(pMiss > 0 && pMiss < 1) {
 		return 0, fieldErr("pMiss", "= %g: valid range (0, 1)", pMiss)
 	}
-	cfg.Protocol, cfg.Deadline, cfg.MaxMiss = Push, 0, 0
+	// The misses do not depend on the clock (MissChance).
+	cfg.Protocol, cfg.Deadline, cfg.MaxMiss, cfg.Time = Push, 0, 0, Rounds
 	ok := func(b int) (bool, error) {
 		cfg.Budget = b
 		// The large-N law decides at once where its whole interval is on

@@ -29,6 +29,16 @@ func TestNastyValues(t *testing.T) {
 	probe.Func(t, "AsymptoticLaw", AsymptoticLaw, set, ctx, cfg)
 	probe.Func(t, "ExactLaw", ExactLaw, set, ctx, cfg)
 	probe.Func(t, "Simulate", Simulate, set, ctx, cfg, SimSettings{Reps: 10})
+	acfg := cfg
+	acfg.Time = Async
+	probe.Func(t, "SimulateAsync", SimulateAsync, set, ctx, acfg, SimSettings{Reps: 10})
+	probe.Func(t, "ParseTime", ParseTime, set, "async")
+	rcfg := cfg
+	rcfg.SyncInterval = 30
+	probe.Func(t, "RepairCurve", RepairCurve, set, rcfg, []MissLaw{{Share: 0.1, P: 1}}, 2.0)
+	probe.Func(t, "SimulateRepair", SimulateRepair, set, ctx, rcfg, SimSettings{Reps: 10}, []float64{0, 30})
+	probe.Func(t, "PresetByName", PresetByName, set, "memberlist-lan")
+	probe.Func(t, "PushPullScale", PushPullScale, set, 30.0, 100)
 	probe.Func(t, "MeanField", MeanField, set, cfg, 10)
 	probe.Func(t, "NewDesign", NewDesign, set, cfg, []Answer{{Fanout: 1}})
 	probe.Func(t, "ParseMethod", ParseMethod, set, "auto")

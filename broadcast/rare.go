@@ -938,7 +938,10 @@ func missChance(ctx context.Context, cfg Config, set Settings, refining bool) (*
 	if ctx == nil {
 		return nil, errors.New("broadcast: nil context")
 	}
-	cfg.Deadline, cfg.MaxMiss = 0, 0
+	// Who is informed in the end does not depend on the clock (async.go:
+	// every informed node's pushes go to peers drawn as in the rounds), so
+	// the rounds' methods answer for Async too.
+	cfg.Deadline, cfg.MaxMiss, cfg.Time = 0, 0, Rounds
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

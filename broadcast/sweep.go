@@ -191,6 +191,9 @@ func (d *Design) pick() {
 
 // solveOne answers one validated configuration by the method of set.
 func solveOne(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
+	if cfg.Time == Async {
+		return solveAsync(ctx, cfg, set)
+	}
 	method := set.Method
 	var law *Law
 	var err error
@@ -238,6 +241,9 @@ func solveOne(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
 	}
 	a := law.Answer(cfg)
 	a.Method = method
+	if err := a.repair(cfg, nil, 0); err != nil {
+		return nil, err
+	}
 	return &a, nil
 }
 

@@ -20,6 +20,8 @@ func (d *Design) Table() (t *plots.Table, short int) {
 	keys := []string{"fanout", "budget", "method", "p_reach", "mean", "sd", "q05", "q25", "q50", "q75", "q95", "t_confidence", "p_deadline", "p_late", "p_late_rel_err", "feasible",
 		"residue", "residue_rel_err", "p_miss", "p_miss_rel_err", "residue_deadline", "residue_deadline_rel_err", "messages_per_node"}
 	secs, bytes := c.Interval > 0, c.MessageBytes > 0
+	keys = append(keys, asyncKeys(c)...)
+	keys = append(keys, repairKeys(c)...)
 	if secs {
 		keys = append(keys, "seconds", "t_confidence_seconds")
 	}
@@ -35,6 +37,8 @@ func (d *Design) Table() (t *plots.Table, short int) {
 		}
 		row := []any{a.Fanout, a.Budget, a.Method.String(), a.PReach, a.Mean, a.SD, a.Q05, a.Q25, a.Q50, a.Q75, a.Q95, a.TConfidence, a.PDeadline, a.PLate, a.PLateRelErr, feasible,
 			a.Residue, a.ResidueRelErr, a.PMiss, a.PMissRelErr, a.ResidueDeadline, a.ResidueDeadlineRelErr, a.Messages}
+		row = append(row, asyncCells(c, a)...)
+		row = append(row, repairCells(c, a)...)
 		if secs {
 			row = append(row, a.Seconds, a.TConfidenceSeconds)
 		}
@@ -55,18 +59,27 @@ func (d *Design) Header() string {
 	}
 	c := d.Config
 	var h strings.Builder
-	fmt.Fprintf(&h, "%v broadcast: N = %d nodes, %d live (failed share φ = %g), loss ε = %g; T_L = the first round with %d of the %d live nodes informed (L = %g); mean, sd and quantiles given T_L < ∞; t_confidence = the first round r with P(T_L ≤ r) ≥ %g",
-		c.Protocol, c.Nodes, c.Live(), c.Failed, c.Loss, c.Target(), c.Live(), c.Level, c.ConfidenceOrDefault())
+	first, tconf := "the first round with", "the first round r with P(T_L ≤ r)"
+	if c.Time == Async {
+		first, tconf = "the first time with", "the smallest t with P(T_L ≤ t)"
+	}
+	fmt.Fprintf(&h, "%v broadcast: N = %d nodes, %d live (failed share φ = %g), loss ε = %g; T_L = %s %d of the %d live nodes informed (L = %g); mean, sd and quantiles given T_L < ∞; t_confidence = %s ≥ %g",
+		c.Protocol, c.Nodes, c.Live(), c.Failed, c.Loss, first, c.Target(), c.Live(), c.Level, tconf, c.ConfidenceOrDefault())
 	if c.Deadline > 0 {
-		fmt.Fprintf(&h, "; deadline D = %g rounds, p_late = P(T_L > D) (T_L = ∞ counted), residue_deadline = the chance a given live node is not informed by round D", c.Deadline)
+		fmt.Fprintf(&h, "; deadline D = %g %s, p_late = P(T_L > D) (T_L = ∞ counted), residue_deadline = the chance a given live node is not informed by %s", c.Deadline, c.Time.unit(), map[Time]string{Rounds: "round D", Async: "D"}[c.Time])
 	}
 	if c.MaxMiss > 0 {
 		fmt.Fprintf(&h, "; target p_miss ≤ %g", c.MaxMiss)
 	}
-	h.WriteString(". Rounds")
-	if c.Interval > 0 {
-		fmt.Fprintf(&h, " of %g s", c.Interval)
+	if c.Time == Async {
+		h.WriteString(asyncHeader(c))
+	} else {
+		h.WriteString(". Rounds")
+		if c.Interval > 0 {
+			fmt.Fprintf(&h, " of %g s", c.Interval)
+		}
 	}
+	h.WriteString(repairHeader(c))
 	h.WriteString("; budget 0 = none; residue = the chance a given live node is never informed, p_miss = the chance some live node is not; each *_rel_err is the relative error its value is claimed to be within (feasible judges the interval's worse end); messages_per_node = one-way messages sent per live node by the protocol's stopping rule (with a budget, every informed node spends all of it).")
 	return h.String()
 }
@@ -80,7 +93,7 @@ func (d *Design) Choice() string {
 	c := d.Config
 	line := func(what string, i int, rule string) string {
 		a := d.Rows[i]
-		s := fmt.Sprintf("%s: fanout %d, budget %d (%s): t_confidence %.4g rounds", what, a.Fanout, a.Budget, rule, a.TConfidence)
+		s := fmt.Sprintf("%s: fanout %d, budget %d (%s): t_confidence %.4g %s", what, a.Fanout, a.Budget, rule, a.TConfidence, c.Time.unit())
 		if c.Interval > 0 {
 			s += fmt.Sprintf(" (%.4g s)", a.TConfidenceSeconds)
 		}

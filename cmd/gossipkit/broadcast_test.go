@@ -54,8 +54,22 @@ func TestPlanProtocolBadInput(t *testing.T) {
 		{[]string{"--fanout", "3"}, "--fanout: broadcast flags, not used with --protocol shuffle"},
 		{[]string{"--protocol", "shuffle", "--loss", "0.1", "--budget", "4", "--interval", "0.2"}, "--budget, --interval: broadcast flags, not used with --protocol shuffle"},
 		{[]string{"--protocol", "push", "-n", "600", "-s", "3"}, "-n, -s: shuffle flags, not used with --protocol push"},
-		{[]string{"--protocol", "pull", "--pdrop", "exact", "--time", "shuffles", "--model", "lumped", "--initial", "2", "--accuracy", "1", "-c", "5"},
-			"--accuracy, -c, --initial, --model, --pdrop, --time: shuffle flags, not used with --protocol pull"},
+		{[]string{"--protocol", "pull", "--pdrop", "exact", "--model", "lumped", "--initial", "2", "--accuracy", "1", "-c", "5"},
+			"--accuracy, -c, --initial, --model, --pdrop: shuffle flags, not used with --protocol pull"},
+		// --time names each family's clocks (issue 41).
+		{[]string{"--protocol", "pull", "--time", "shuffles"}, `--time "shuffles": valid values for --protocol pull are rounds, async`},
+		{[]string{"--time", "async"}, `--time "async": valid values are continuous, shuffles`},
+		{[]string{"--protocol", "push", "--time", "async", "--method", "asymptotic"}, "--method asymptotic: broadcast: asymptotic law: Config.Time = async"},
+		{[]string{"--protocol", "push", "--time", "async", "--method", "mc", "--shard", "1/2"}, "--shard: shards run the rounds' Monte Carlo"},
+		// Presets and the sync interval.
+		{[]string{"--preset", "lan"}, `--preset "lan": valid values are memberlist-lan, memberlist-wan, memberlist-local`},
+		{[]string{"--protocol", "shuffle", "--preset", "memberlist-lan"}, "--preset: broadcast flags, not used with --protocol shuffle"},
+		{[]string{"--protocol", "push", "--sync-interval", "0"}, "--sync-interval 0: valid range (0, 1e9] seconds"},
+		{[]string{"--protocol", "push", "--sync-interval", "-1"}, "--sync-interval -1: valid range (0, 1e9] seconds"},
+		{[]string{"--preset", "memberlist-wan", "--sync-interval", "NaN"}, "--sync-interval NaN: valid range (0, 1e9] seconds"},
+		// A preset's fanout is checked as if given: N = 4 leaves 3 live
+		// nodes, so GossipNodes 4 (WAN) is refused.
+		{[]string{"--preset", "memberlist-wan", "-N", "4"}, "--fanout 4: valid range 1..3"},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			out := filepath.Join(dir, strings.ReplaceAll(strings.Join(tc.args, "_"), "/", "")+".json")

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/gossipkit/gossipkit/broadcast"
-	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/plan"
@@ -21,8 +20,8 @@ import (
 // The flags that belong to one family of protocols only: a flag of the
 // other family is refused (planFamily).
 var (
-	shuffleOnly   = []string{"n", "c", "s", "initial", "time", "pdrop", "model", "accuracy", "topology"}
-	broadcastOnly = []string{"fanout", "failed", "budget", "interval", "message-bytes", "max-miss"}
+	shuffleOnly   = []string{"n", "c", "s", "initial", "pdrop", "model", "accuracy", "topology"}
+	broadcastOnly = []string{"fanout", "failed", "budget", "interval", "message-bytes", "max-miss", "preset", "sync-interval"}
 )
 
 // design is a design answer, written as plan prints it (plan.Design,
@@ -57,7 +56,7 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 	set.Model = sim.Markov
 	cli.Enum(fs, &set.Model, "model", "Settings.Model", "what --method mc simulates (markov: the pairwise model shuffle by shuffle; lumped: the same law on its state (X, Y), event by event, O(N) work a replication; protocol: every cache)", sim.Markov, sim.Protocol, sim.Lumped)
 	fs.FloatParam(&set.Accuracy, "accuracy", "Settings", plan.AutoAccuracy)
-	timeFlag(fs, &cfg.Time, "Config.Time", gossip.Continuous, gossip.Shuffles)
+	tm := planTimeFlag(fs)
 	loss := cli.LossFlag(fs, nil, "Config.Loss", true)
 	topologyFlag(fs, &cfg.Topology, "the shuffle's network for --method mc (markov or protocol): full, regular:DEG or torus:RADIUS; no exact or asymptotic law covers another")
 	pdropFlag(fs, &cfg.PDrop, "Config.PDrop")
@@ -70,8 +69,12 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 	fs.IntParam(&bc.MessageBytes, "message-bytes", "Config", broadcast.MessageBytes, "answers also in bytes per node")
 	fs.FloatParam(&bc.MaxMiss, "max-miss", "Config", broadcast.MaxMiss, "cheapest is then the feasible setting with the fewest messages, and each fanout's smallest feasible budget is named")
 	format, out := fs.Output("text")
+	mf := planMemberlistFlags(fs)
 	shardS := fs.String("shard", "", "broadcast with --method mc: run only shard I/M of the replications (r mod M = I−1) of one fanout and budget, and write a part file for `gossipkit merge` to -o (a file, or a directory ending in /)")
 	return func(ctx context.Context, e *env) error {
+		if err := mf.protocol(fs.FlagSet, protocol); err != nil {
+			return err
+		}
 		if !slices.Contains(protocols, *protocol) {
 			return usagef("--protocol %q: valid values are %s", *protocol, strings.Join(protocols, ", "))
 		}
@@ -102,6 +105,9 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 			return usagef("--shard %q: shards are for a broadcast protocol's Monte Carlo (--protocol push|pull|push-pull --method mc)", *shardS)
 		}
 		if *protocol == "shuffle" {
+			if cfg.Time, err = tm.shuffle(); err != nil {
+				return err
+			}
 			d, err = planShuffle(ctx, e, cfg, *sS, *loss, set)
 		} else {
 			if len(*loss) > 1 {
@@ -111,6 +117,9 @@ func cmdPlan(fs *cli.FlagSet) cli.Run {
 			bc.Protocol, _ = broadcast.ParseProtocol(*protocol)
 			bc.Nodes, bc.Level, bc.Deadline, bc.Confidence = cfg.Nodes, cfg.Level, cfg.Deadline, cfg.Confidence
 			bset := broadcast.Settings{Method: set.Method, Reps: set.Reps, Seed: set.Seed, Workers: set.Workers}
+			if err := mf.apply(fs.FlagSet, &bc, fanout, budget, tm, *protocol, *shardS != ""); err != nil {
+				return err
+			}
 			if *shardS != "" {
 				return planShard(ctx, e, bc, *fanout, *budget, bset, *shardS, *out)
 			}
@@ -215,12 +224,15 @@ func planBroadcast(ctx context.Context, e *env, cfg broadcast.Config, fanout, bu
 	if err != nil {
 		return nil, err
 	}
-	if set.Method == plan.MonteCarlo {
+	if set.Method == plan.MonteCarlo || cfg.Time == broadcast.Async {
 		// Under a deadline (serve), a Monte Carlo that cannot end in time
 		// is refused at once: each replication visits every node, at 5 ns
 		// a node or more (measured: 35–40 ns for push, pull and push–pull).
 		n := len(ks) * len(bs)
 		cpu := float64(n) * float64(set.Reps) * float64(cfg.Nodes) * 5e-9
+		if cfg.Time == broadcast.Async {
+			cpu = asyncCPU(cfg, ks, bs, set.Reps)
+		}
 		if err := cli.CheckTime(ctx, cpu, set.Workers, fmt.Sprintf("the Monte Carlo (%d settings × %d replications at N = %d)", n, set.Reps, cfg.Nodes), "--reps or -N, or use --method asymptotic"); err != nil {
 			return nil, err
 		}

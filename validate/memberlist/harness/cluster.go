@@ -53,6 +53,12 @@ func (p Phases) String() string {
 // live nodes is measured.
 var Levels = [...]float64{0.5, 0.99, 1}
 
+// RepairPoints are the times, in scaled sync intervals
+// (broadcast.PushPullScale(Setting.SyncInterval, N)) after the source
+// queues the message, at which a run with anti-entropy on counts the live
+// nodes still lacking it (Outcome.Lack).
+var RepairPoints = [...]float64{0.25, 0.5, 1, 1.5, 2}
+
 // Setting is one harness configuration.
 type Setting struct {
 	// Nodes is N, live and failed, 3 ≤ N ≤ MaxNodes.
@@ -84,6 +90,14 @@ type Setting struct {
 	// goroutines of the joins interleave. A run is therefore reproducible
 	// in law, not bit for bit (package doc).
 	Seed uint64
+	// SyncInterval is memberlist's PushPullInterval (0: anti-entropy
+	// off). When on, each node's push–pull state carries the message it
+	// holds, as Serf's carries its recent user events; a node that gets
+	// it from a sync records it without gossiping it (Serf's
+	// MergeRemoteState), and each broadcast is watched for 2 scaled sync
+	// intervals (RepairPoints). Streams are not lost and a failed node
+	// refuses them.
+	SyncInterval time.Duration
 }
 
 // MaxNodes bounds Setting.Nodes (memory and time of one process).
@@ -124,6 +138,8 @@ func (s Setting) Validate() error {
 		return fmt.Errorf("harness: Setting.RetransmitMult = %d: valid range 1..1000", s.RetransmitMult)
 	case s.Interval != 0 && (s.Interval < time.Millisecond || s.Interval > time.Hour):
 		return fmt.Errorf("harness: Setting.Interval = %v: valid range 1ms..1h (0: 200ms)", s.Interval)
+	case s.SyncInterval != 0 && (s.SyncInterval < s.IntervalOrDefault() || s.SyncInterval > time.Hour):
+		return fmt.Errorf("harness: Setting.SyncInterval = %v: valid range one gossip interval..1h (0: off)", s.SyncInterval)
 	case s.Phases != RandomPhases && s.Phases != AlignedPhases:
 		return fmt.Errorf("harness: Setting.Phases = %d: not random (0) or aligned (1)", int(s.Phases))
 	case s.Clusters < 0 || s.Broadcasts < 1 || s.Clusters > MaxBroadcasts || s.Broadcasts > MaxBroadcasts ||
@@ -149,6 +165,10 @@ type Outcome struct {
 	// QueueBroadcast until ⌈Levels[j]·M⌉ live nodes hold the message
 	// (−1 if that many never do).
 	Times [len(Levels)]float64
+	// Lack[j] is the number of live nodes that do not hold the message at
+	// RepairPoints[j] scaled sync intervals after it was queued (with
+	// Setting.SyncInterval; else 0).
+	Lack [len(RepairPoints)]int
 }
 
 // Result is a harness run.
@@ -214,9 +234,41 @@ type node struct {
 	queue *memberlist.TransmitLimitedQueue
 }
 
-func (d *node) NodeMeta(int) []byte                 { return nil }
-func (d *node) LocalState(bool) []byte              { return nil }
-func (d *node) MergeRemoteState(buf []byte, _ bool) {}
+func (d *node) NodeMeta(int) []byte { return nil }
+
+// LocalState is the node's push–pull state: the message being measured
+// if it holds it (Serf's recent user events), else nothing.
+func (d *node) LocalState(bool) []byte {
+	c := d.c
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.current == 0 || c.received[d.idx].IsZero() {
+		return nil
+	}
+	return encodeMsg(c.current)
+}
+
+// MergeRemoteState takes the message from a peer's state: recorded at its
+// first receipt, not queued (Serf merges events from a push–pull without
+// rebroadcasting them). A message of an earlier broadcast is ignored.
+func (d *node) MergeRemoteState(buf []byte, _ bool) {
+	if len(buf) != 9 || buf[0] != msgMagic {
+		return
+	}
+	c := d.c
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if id := binary.BigEndian.Uint64(buf[1:]); id != c.current || c.current == 0 {
+		return
+	}
+	if c.failed[d.idx] {
+		c.anomaly("failed node %s merged a state", d.name)
+		return
+	}
+	if c.received[d.idx].IsZero() {
+		c.received[d.idx] = time.Now()
+	}
+}
 
 // NotifyMsg is a user message received: on its first receipt the node
 // records the time and queues it for its own gossip, as Serf rebroadcasts
@@ -351,7 +403,7 @@ func runCluster(ctx context.Context, s Setting, ci uint64, res *Result) (err err
 		// (anti-entropy: it would repair, here only of memberlist's own
 		// state, and its streams would cost time).
 		conf.ProbeInterval = 0
-		conf.PushPullInterval = 0
+		conf.PushPullInterval = s.SyncInterval
 		// LZW compression of every packet changes no rule and was half the
 		// CPU of a run.
 		conf.EnableCompression = false
@@ -458,11 +510,30 @@ func runCluster(ctx context.Context, s Setting, ci uint64, res *Result) (err err
 		if !done {
 			return fmt.Errorf("harness: broadcast %d still queued after %d intervals", id, maxIntervals)
 		}
+		tEnd := time.Now() // the broadcast's end: every queue empty
+		var lackAt []time.Time
+		if s.SyncInterval > 0 {
+			scaled := time.Duration(broadcast.PushPullScale(float64(s.SyncInterval), s.Nodes))
+			for _, p := range RepairPoints {
+				lackAt = append(lackAt, t0.Add(time.Duration(p*float64(scaled))))
+			}
+			if wait := lackAt[len(lackAt)-1].Sub(time.Now()); wait > 0 {
+				time.Sleep(wait)
+			}
+			synctest.Wait()
+		}
 		c.mu.Lock()
 		out := Outcome{Live: len(live), Transmits: c.transmits}
+		for j, at := range lackAt {
+			for _, i := range live {
+				if r := c.received[i]; r.IsZero() || r.After(at) {
+					out.Lack[j]++
+				}
+			}
+		}
 		var times []float64
 		for _, i := range live {
-			if r := c.received[i]; !r.IsZero() {
+			if r := c.received[i]; !r.IsZero() && !r.After(tEnd) {
 				times = append(times, float64(r.Sub(t0))/float64(iv))
 			}
 		}

@@ -125,6 +125,35 @@ type Comparison struct {
 	// budget).
 	TransmitsPerInformed [2]float64
 	Rows                 []Row
+	// Async, if not nil, are the times against a second, claimed time
+	// model (AddAsync), one row per level as in Rows; AsyncModel its name.
+	Async      []Row
+	AsyncModel string
+}
+
+// AddAsync sets the measured times of res against tm (AsyncModel), whose
+// agreement is claimed, into c.Async: the model's mean time at each of
+// Levels and z = (measured − model)/√(SE² + SE²).
+func (c *Comparison) AddAsync(ctx context.Context, res *Result, tm TimeModel) error {
+	if c == nil || res == nil || tm.Time == nil || ctx == nil {
+		return errors.New("harness: AddAsync: nil comparison, result, model or context")
+	}
+	c.Async, c.AsyncModel = nil, tm.Name
+	for _, l := range Levels {
+		r := c.Row(QTime(l))
+		if r == nil {
+			return errors.New("harness: AddAsync: the comparison has no time rows")
+		}
+		p, err := tm.Time(ctx, res.Setting.Model(l))
+		if err != nil {
+			return fmt.Errorf("harness: %s at level %g: %w", tm.Name, l, err)
+		}
+		a := *r
+		a.Predicted, a.Ratio, a.Claim = p, p.Value/r.Measured.Value, true
+		a.Z = z(r.Measured, p)
+		c.Async = append(c.Async, a)
+	}
+	return nil
 }
 
 // Row returns the row of a quantity, or nil.
@@ -324,6 +353,7 @@ func WriteMarkdown(w io.Writer, meta Meta, comps []*Comparison) error {
 		}
 	}
 	b.WriteString("\nA level no broadcast reached has no row. The standard error of a time treats the broadcasts as independent; those of one cluster share its tickers' phases.\n")
+	writeAsync(&b, comps)
 	writePhaseEffect(&b, comps)
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -394,3 +424,27 @@ instants) come from the seed. On the virtual clock a time in intervals
 does not depend on the interval's length (setting 7 runs at 500 ms, the
 others at 200 ms).
 `
+
+// writeAsync writes the times against the asynchronous model where the
+// comparisons have them (AddAsync).
+func writeAsync(b *strings.Builder, comps []*Comparison) {
+	head := false
+	for i, c := range comps {
+		if len(c.Async) != len(Levels) {
+			continue
+		}
+		if !head {
+			fmt.Fprintf(b, "\n## When it arrives, against the asynchronous model (claimed: within ±0.2 interval)\n\n")
+			b.WriteString("The same measured times against gossipkit's asynchronous clock (`broadcast.SimulateAsync`, `plan --time async`: every node's ticker at its own uniform phase, the source sending at its first tick, a node informed at t forwarding at its next tick), 20,000 replications. Difference = memberlist − model ± √(SE² + SE²). The setting with aligned tickers is not this clock (its row shows how far that is).\n\n")
+			b.WriteString("| # | phases | level | memberlist mean ± SE | reached | async model | difference | z |\n|---|---|---|---|---|---|---|---|\n")
+			head = true
+		}
+		for _, r := range c.Async {
+			if r.Reached == 0 {
+				continue
+			}
+			d := Estimate{r.Measured.Value - r.Predicted.Value, math.Hypot(r.Measured.SE, r.Predicted.SE)}
+			fmt.Fprintf(b, "| %d | %v | %s | %v | %d of %d | %v | %+.3f ± %.2g | %s |\n", i+1, c.Setting.Phases, strings.TrimSuffix(strings.TrimPrefix(r.Quantity, "time to "), " (intervals)"), r.Measured, r.Reached, c.Broadcasts, r.Predicted, d.Value, d.SE, fz(r.Z))
+		}
+	}
+}

@@ -14,7 +14,12 @@
 // the others' member lists. Probing and periodic push–pull are off
 // (ProbeInterval = PushPullInterval = 0), so no ping or ack carries a
 // broadcast, nothing finds the failed nodes and nothing repairs a miss;
-// LZW compression is off (it changes no rule). The joins (a push–pull with
+// LZW compression is off (it changes no rule). With
+// Setting.SyncInterval the periodic push–pull is on instead, and each
+// node's state carries the message it holds, as Serf's carries its recent
+// user events: a node that gets it from a sync records it and does not
+// gossip it; Outcome.Lack counts the live nodes still lacking it at
+// RepairPoints. The joins (a push–pull with
 // node 0, repeated until every node knows all N) and memberlist's gossip
 // of them end before the loss and the failures are switched on.
 //
@@ -59,7 +64,9 @@
 // node B·(1 − residue) (every informed node spends its whole budget, which
 // Compare also reports as measured), and the times of a TimeModel, a
 // function value: RoundsModel is the synchronous-rounds law (one round read
-// as one interval); an asynchronous model plugs in the same way.
+// as one interval), AsyncModel gossipkit's asynchronous clock (every
+// ticker at its own uniform phase), which TestAsyncModelTimes checks
+// against memberlist's times.
 //
 // # Reproducibility
 //

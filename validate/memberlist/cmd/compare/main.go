@@ -109,6 +109,9 @@ func run(t *testing.T, out string, seed uint64, scale float64, cmd string) int {
 			var c *harness.Comparison
 			ms := seed + 1000 + uint64(i)
 			c, err = harness.Compare(ctx, res, modelReps, ms, harness.RoundsModel(modelReps, ms+1000))
+			if err == nil {
+				err = c.AddAsync(ctx, res, harness.AsyncModel(modelReps, ms+2000))
+			}
 			comps = append(comps, c)
 		}
 		if err != nil {

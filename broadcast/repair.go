@@ -1,0 +1,536 @@
+package broadcast
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+
+	"github.com/gossipkit/gossipkit/internal/parallel"
+	"github.com/gossipkit/gossipkit/internal/rng"
+)
+
+// Anti-entropy repair (docs/MODEL.md §6): after the broadcast, every live
+// node starts a full-state sync (memberlist's push–pull) once per scaled
+// sync interval S' = PushPullScale(Config.SyncInterval, N), at its own
+// phase, uniform in [0, S') and independent of the others', with one peer
+// drawn uniformly among the N − 1 others (a failed node among them: that
+// sync does nothing). The initiator's state goes to the peer, and the
+// peer's state (as it was before the sync) comes back; each direction is
+// lost with probability ε, as one message of the broadcast (memberlist
+// syncs over TCP, so the loss here is a loss of the whole exchange's
+// direction), and the reply is sent only if the request arrived. A node
+// that holds the update after the sync keeps it; it does not gossip it
+// again (Serf's MergeRemoteState takes the user events of a sync into its
+// buffer without rebroadcasting them).
+//
+// Which messages a sync carries: Serf puts its recent user events (its
+// 512-event buffer) in the push–pull state, so a user event missed by the
+// broadcast is repaired while it is in that buffer; a Serf query and a
+// plain memberlist user broadcast (Delegate.GetBroadcasts) are not in the
+// state and are never repaired: for them the broadcast's residue is final.
+//
+// Time t is measured from the broadcast, which is taken as instantaneous
+// against S' (a few gossip intervals against tens of seconds): the syncs
+// start at t = 0 from the broadcast's end state.
+
+// repairSteps is the number of grid steps per scaled sync interval of
+// RepairCurve: a node's own sync is placed at the middle of its phase's
+// step, which is exact for the share of the nodes that have synced by a
+// grid time; the chance that the peer holds the update is taken at the
+// step's middle (an error O(step²) on a smooth curve).
+const repairSteps = 256
+
+// repairFloor ends the curve: the chance falls below it.
+const repairFloor = 1e-15
+
+// maxRepairSteps bounds the curve's steps (4,096 scaled intervals).
+const maxRepairSteps = 1 << 20
+
+// Repair is the chance that a given live node still lacks the update t
+// seconds after the broadcast, for the messages a sync carries (a Serf
+// user event in its buffer; never repaired: a Serf query, a plain
+// memberlist broadcast).
+type Repair struct {
+	// SyncInterval is the configured interval and Scaled the interval of
+	// each node's syncs, PushPullScale(SyncInterval, Nodes), in seconds.
+	SyncInterval, Scaled float64
+	// Residue is the chance at t = 0, the broadcast's residue.
+	Residue float64
+	// Start is when the syncs start to count, in seconds (RepairCurve);
+	// the chance is the residue until then, and Lack[n] is at Start +
+	// n·Step.
+	Start float64
+	// Step is the curve's grid step, Scaled/256, in seconds; Lack[n] is
+	// the chance at n·Step, until it falls below 10⁻¹⁵ (then 0) or for
+	// 4,096 scaled intervals.
+	Step float64
+	Lack []float64
+	// Iterations of the mean field's fixed point and the largest change
+	// of the curve in the last one (its convergence).
+	Iterations int
+	Change     float64
+}
+
+// MissLaw is one point of the law of a broadcast's end: with probability
+// P, a share Share of the live nodes missed it.
+type MissLaw struct{ Share, P float64 }
+
+// MissLawOf is the law of the share missed in a sample of the
+// asynchronous Monte Carlo (one point per distinct count, each
+// replication weighing 1/R).
+func MissLawOf(s *AsyncSample) []MissLaw {
+	if s == nil || len(s.Reps) == 0 {
+		return nil
+	}
+	counts := map[int]int{}
+	for _, r := range s.Reps {
+		counts[r.Missed]++
+	}
+	keys := make([]int, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var law []MissLaw
+	M, R := float64(s.Config.Live()), float64(len(s.Reps))
+	for _, k := range keys {
+		law = append(law, MissLaw{Share: float64(k) / M, P: float64(counts[k]) / R})
+	}
+	return law
+}
+
+// MeanEnd is the mean time, in intervals, at which a sample's broadcasts
+// reached their end state (AsyncReplication.End).
+func MeanEnd(s *AsyncSample) float64 {
+	if s == nil || len(s.Reps) == 0 {
+		return 0
+	}
+	m := 0.0
+	for _, r := range s.Reps {
+		m += r.End
+	}
+	return m / float64(len(s.Reps))
+}
+
+// RepairCurve is the mean field of the repair from the law of the
+// broadcast's end (end; a single point {residue, 1} where only the
+// residue is known), the syncs counted from start seconds after the
+// broadcast (the time its end state is reached: before it, the model
+// counts no sync, a pessimistic reading of syncs that meet a broadcast
+// still spreading; 0: the broadcast taken as instantaneous). The chance at
+// t ≥ start is Σ P·Share·g(t − start | Share) (the residue before), where
+// g(t | u₀) is the chance that a node X that missed the broadcast still
+// lacks the update at t when a share u₀ missed it. For g: with n(s) live
+// nodes other than X holding the update at time s, X's own sync at s
+// repairs it with probability q(s)(1 − ε)², q(s) = n(s)/(N − 1) the
+// chance that its peer is one of them, and each of them, at each of its
+// own syncs, picks X with probability 1/(N − 1) and repairs it with
+// probability 1 − ε. Averaging over the phases,
+//
+//	g(t) = E_ψ[ Π_{own syncs s ≤ t} (1 − q(s)(1−ε)²) ] · exp(∫₀ᵗ n(s) d log F(s)),
+//
+// F(t) = E_ψ[(1 − (1−ε)/(N−1))^{syncs by t}] for one node at a uniform
+// phase. The closure (the mean field) takes the others as independent of
+// X with X's own chance: n(s) = M − 1 − (M·u₀ − 1)·g(s) (none below one
+// other missing), solved by iterating g on a grid of S'/256 until it
+// changes by less than 10⁻¹² of u₀. With one node missing n = M − 1 is
+// exact and g is the closed form [(1 − f)(1 − a)^m + f(1 − a)^{m+1}]·
+// [(1 − f)(1 − c)^m + f(1 − c)^{m+1}]^{M−1}, t = (m + f)S', a = (M − 1)/
+// (N − 1)·(1 − ε)², c = (1 − ε)/(N − 1) (TestRepairSingleMiss). The
+// closure is weakest where few nodes hold the update (a broadcast that
+// died early): the repair is then an epidemic whose start is random, and
+// the curve's far tail (below about 1 % of the residue) comes out too low
+// (TestRepairAgainstMC, against the Monte Carlo of the same rules,
+// SimulateRepair).
+func RepairCurve(cfg Config, end []MissLaw, start float64) (*Repair, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if !(cfg.SyncInterval > 0) {
+		return nil, fieldErr("Config.SyncInterval", "= %g: the repair needs a sync interval > 0", cfg.SyncInterval)
+	}
+	if len(end) == 0 {
+		return nil, fieldErr("end", "no point given")
+	}
+	if !(start >= 0 && start <= 1e12) {
+		return nil, fieldErr("start", "= %g: valid range [0, 1e12] seconds", start)
+	}
+	residue, tot := 0.0, 0.0
+	for i, e := range end {
+		if !(e.Share >= 0 && e.Share <= 1) || !(e.P >= 0 && e.P <= 1) {
+			return nil, fieldErr(fmt.Sprintf("end[%d]", i), "= {%g, %g}: share and probability in [0, 1]", e.Share, e.P)
+		}
+		residue += e.Share * e.P
+		tot += e.P
+	}
+	if !(math.Abs(tot-1) <= 1e-9) {
+		return nil, fieldErr("end", "probabilities sum to %g, not 1", tot)
+	}
+	S := PushPullScale(cfg.SyncInterval, cfg.Nodes)
+	rp := &Repair{SyncInterval: cfg.SyncInterval, Scaled: S, Residue: residue, Step: S / repairSteps, Start: start}
+	var lack []float64
+	for _, e := range end {
+		if e.Share == 0 || e.P == 0 {
+			continue
+		}
+		g, it, change := repairMeanField(cfg, S, e.Share)
+		rp.Iterations, rp.Change = max(rp.Iterations, it), math.Max(rp.Change, change)
+		for n, v := range g {
+			if n == len(lack) {
+				lack = append(lack, 0)
+			}
+			lack[n] += e.P * v
+		}
+	}
+	if len(lack) == 0 {
+		lack = []float64{0}
+	}
+	if last := lack[len(lack)-1]; last < repairFloor {
+		lack[len(lack)-1] = 0
+	}
+	rp.Lack = lack
+	return rp, nil
+}
+
+// repairMeanField is u(t) = u₀·g(t | u₀) on the grid (RepairCurve), the
+// iterations and the last change. Given that X lacks the update, the
+// others lacking it are k − 1 = M·u₀ − 1 at the start (none below one),
+// each still lacking it at s with probability g(s): the live others that
+// hold it are n(s) = M − 1 − (k − 1)·g(s), and q(s) = n(s)/(N − 1). The
+// others' syncs reach X as their phases bring them: for one other node
+// at a uniform phase the chance that none of its syncs up to t repaired X
+// is F(t) = E_ψ[(1 − c)^{its syncs by t}], c = (1 − ε)/(N − 1), and n(s)
+// others contribute d log F(s) each; this is exact for a constant n.
+func repairMeanField(cfg Config, S, u0 float64) (u []float64, iterations int, change float64) {
+	N, M, eps := float64(cfg.Nodes), float64(cfg.Live()), cfg.Loss
+	own, c := (1-eps)*(1-eps), (1-eps)/(N-1)
+	k1 := math.Max(M*u0-1, 0)
+	u = []float64{u0}
+	bins := make([]float64, repairSteps) // X's own syncs, per phase
+	fbin := make([]float64, repairSteps) // one other node's syncs, per phase
+	for it := 1; it <= 200; it++ {
+		for b := range bins {
+			bins[b], fbin[b] = 1, 1
+		}
+		sum, fsum, logIn := float64(repairSteps), float64(repairSteps), 0.0
+		next := []float64{u0}
+		for n := 0; n < maxRepairSteps; n++ {
+			uMid := u[min(n, len(u)-1)]
+			if n+1 < len(u) {
+				uMid = (uMid + u[n+1]) / 2
+			}
+			others := M - 1 - k1*uMid/u0
+			q := others / (N - 1)
+			b := n % repairSteps
+			sum -= bins[b]
+			bins[b] *= 1 - q*own
+			sum += bins[b]
+			before := math.Log(fsum / repairSteps)
+			fsum -= fbin[b]
+			fbin[b] *= 1 - c
+			fsum += fbin[b]
+			logIn += others * (math.Log(fsum/repairSteps) - before)
+			g := math.Max(sum, 0) / repairSteps * math.Exp(logIn)
+			next = append(next, u0*g)
+			if u0*g < repairFloor {
+				break
+			}
+		}
+		change = 0
+		for n := range max(len(next), len(u)) {
+			a, b := 0.0, 0.0
+			if n < len(next) {
+				a = next[n]
+			}
+			if n < len(u) {
+				b = u[n]
+			}
+			change = math.Max(change, math.Abs(a-b))
+		}
+		u, iterations = next, it
+		if change <= 1e-12*u0 {
+			break
+		}
+	}
+	return u, iterations, change
+}
+
+// At is the chance that a given live node still lacks the update t
+// seconds after the broadcast (linear between grid points; 0 past the
+// curve's end when it fell below 10⁻¹⁵, the last value past 4,096 scaled
+// intervals).
+func (r *Repair) At(t float64) float64 {
+	if r == nil || len(r.Lack) == 0 || math.IsNaN(t) {
+		return math.NaN()
+	}
+	if t <= r.Start {
+		return r.Residue
+	}
+	x := (t - r.Start) / r.Step
+	n := int(math.Min(math.Floor(x), float64(len(r.Lack))))
+	if n >= len(r.Lack)-1 {
+		return r.Lack[len(r.Lack)-1]
+	}
+	f := x - float64(n)
+	return r.Lack[n]*(1-f) + r.Lack[n+1]*f
+}
+
+// Below is the first time, in seconds, after which the chance is below p
+// (0 when the residue already is; NaN if the curve never gets there),
+// linear between grid points.
+func (r *Repair) Below(p float64) float64 {
+	if r == nil || len(r.Lack) == 0 || !(p > 0) {
+		return math.NaN()
+	}
+	if r.Residue < p {
+		return 0
+	}
+	for n := 1; n < len(r.Lack); n++ {
+		if r.Lack[n] < p {
+			a, b := r.Lack[n-1], r.Lack[n]
+			return r.Start + (float64(n-1)+(a-p)/(a-b))*r.Step
+		}
+	}
+	return math.NaN()
+}
+
+// RepairSample is the outcome of SimulateRepair: Lack[i] is the mean over
+// the replications of the share of live nodes lacking the update at
+// Times[i], SE its standard error, Residue the mean share at t = 0.
+type RepairSample struct {
+	Config    Config
+	Seed      uint64
+	Reps      int
+	Times     []float64
+	Lack, SE  []float64
+	Residue   float64
+	ResidueSE float64
+	Scaled    float64
+}
+
+// SimulateRepair is the Monte Carlo of the repair's rules (the comment at
+// the top of repair.go): replication r draws from stream r of set.Seed the
+// broadcast (asynchronous clock; who is informed in the end does not
+// depend on the clock) and then every live node's phase and syncs,
+// node by node in time order, and records the share of live nodes lacking
+// the update at each of times (seconds from the broadcast, increasing).
+func SimulateRepair(ctx context.Context, cfg Config, set SimSettings, times []float64) (*RepairSample, error) {
+	if ctx == nil {
+		return nil, errors.New("broadcast: nil context")
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if !(cfg.SyncInterval > 0) {
+		return nil, fieldErr("Config.SyncInterval", "= %g: the repair needs a sync interval > 0", cfg.SyncInterval)
+	}
+	if cfg.Nodes > MaxAsyncNodes {
+		return nil, fieldErr("Config.Nodes", "= %d: the repair's Monte Carlo runs N ≤ 2^26", cfg.Nodes)
+	}
+	if err := set.validate(cfg); err != nil {
+		return nil, err
+	}
+	if len(times) == 0 || !slices.IsSorted(times) || !(times[0] >= 0) || math.IsInf(times[len(times)-1], 0) || math.IsNaN(times[len(times)-1]) {
+		return nil, fieldErr("times", "must be finite, ≥ 0 and increasing (%d given)", len(times))
+	}
+	if set.Reps == 0 {
+		set.Reps = DefaultReps
+	}
+	if set.Workers == 0 {
+		set.Workers = runtime.NumCPU()
+	}
+	acfg := cfg
+	acfg.Time, acfg.Deadline, acfg.Level = Async, 0, 1
+	S := PushPullScale(cfg.SyncInterval, cfg.Nodes)
+	per := make([][]float64, set.Reps)
+	res := make([]float64, set.Reps)
+	err := parallel.For(ctx, set.Reps, set.Workers, func() func(context.Context, int) error {
+		a := newAsyncEngine(acfg, set.Seed)
+		return func(ctx context.Context, j int) error {
+			rep, err := a.run(ctx, j)
+			if err != nil {
+				return err
+			}
+			res[j] = float64(rep.Missed) / float64(cfg.Live())
+			// The sync's draws from a stream of their own for replication j.
+			per[j] = repairRun(cfg, S, rep.Missed, rng.NewStream(set.Seed^0x5eed5eed5eed5eed, uint64(j)), times, a.informed)
+			return nil
+		}
+	}, set.Progress)
+	if err != nil {
+		return nil, err
+	}
+	s := &RepairSample{Config: cfg, Seed: set.Seed, Reps: set.Reps, Times: slices.Clone(times), Scaled: S}
+	R := float64(set.Reps)
+	meanSE := func(x func(j int) float64) (float64, float64) {
+		var m, ss float64
+		for j := range set.Reps {
+			m += x(j)
+		}
+		m /= R
+		for j := range set.Reps {
+			d := x(j) - m
+			ss += d * d
+		}
+		if set.Reps < 2 {
+			return m, math.NaN()
+		}
+		return m, math.Sqrt(ss / (R - 1) / R)
+	}
+	s.Residue, s.ResidueSE = meanSE(func(j int) float64 { return res[j] })
+	for i := range times {
+		m, se := meanSE(func(j int) float64 { return per[j][i] })
+		s.Lack, s.SE = append(s.Lack, m), append(s.SE, se)
+	}
+	return s, nil
+}
+
+// repairRun plays the syncs of one replication from missed uninformed
+// live nodes (nodes 1..missed; the nodes are exchangeable) and returns the
+// share lacking at each time. informed is a buffer of N.
+func repairRun(cfg Config, S float64, missed int, r *rng.Rand, times []float64, informed []bool) []float64 {
+	N, M, eps := cfg.Nodes, cfg.Live(), cfg.Loss
+	out := make([]float64, len(times))
+	for i := range informed {
+		informed[i] = i == 0 || i > missed
+	}
+	lack := missed
+	type node struct {
+		phase float64
+		id    int32
+	}
+	order := make([]node, M)
+	for i := range order {
+		order[i] = node{r.Float64() * S, int32(i)}
+	}
+	slices.SortFunc(order, func(a, b node) int {
+		switch {
+		case a.phase < b.phase:
+			return -1
+		case a.phase > b.phase:
+			return 1
+		}
+		return int(a.id - b.id)
+	})
+	k := 0 // the next time to record
+	arrive := func() bool { return eps == 0 || r.Float64() >= eps }
+	for period := 0; k < len(times); period++ {
+		for _, nd := range order {
+			s := nd.phase + float64(period)*S
+			for k < len(times) && times[k] < s {
+				out[k] = float64(lack) / float64(M)
+				k++
+			}
+			if k == len(times) || lack == 0 {
+				break
+			}
+			i := int(nd.id)
+			p := int(r.Intn(uint32(N - 1)))
+			if p >= i {
+				p++
+			}
+			if p >= M || !arrive() {
+				continue
+			}
+			inI, inP := informed[i], informed[p]
+			if inI && !inP {
+				informed[p] = true
+				lack--
+			}
+			if inP && !inI && arrive() {
+				informed[i] = true
+				lack--
+			}
+		}
+		if lack == 0 {
+			break
+		}
+	}
+	for ; k < len(times); k++ {
+		out[k] = float64(lack) / float64(M)
+	}
+	return out
+}
+
+// String is the sample in one line (for logs).
+func (s *RepairSample) String() string {
+	return fmt.Sprintf("repair MC: %d reps, residue %.4g ± %.2g, S' = %g s", s.Reps, s.Residue, s.ResidueSE, s.Scaled)
+}
+
+// repair fills a.Repair where cfg.SyncInterval > 0: from end, the law of
+// the broadcast's misses of a Monte Carlo, where its mean is the answer's
+// residue, else from the residue alone (a single point, which the closure
+// reads as one node missing where the residue is below 1/M: exact for a
+// broadcast that misses at most one node).
+func (a *Answer) repair(cfg Config, end []MissLaw, start float64) error {
+	if !(cfg.SyncInterval > 0) {
+		return nil
+	}
+	mean := math.NaN()
+	if len(end) > 0 {
+		mean = 0
+		for _, e := range end {
+			mean += e.Share * e.P
+		}
+	}
+	if !(math.Abs(mean-a.Residue) <= 1e-12) {
+		if math.IsNaN(a.Residue) {
+			return nil
+		}
+		end = []MissLaw{{Share: a.Residue, P: 1}}
+	}
+	rp, err := RepairCurve(cfg, end, start)
+	if err != nil {
+		return err
+	}
+	a.Repair = rp
+	return nil
+}
+
+// repairKeys are the columns the repair adds to Design.Table: the scaled
+// sync interval, the chance a given live node still lacks the update 1, 2
+// and 4 scaled intervals after the broadcast, and the times after which
+// that chance is below 10⁻³, 10⁻⁶ and MaxMiss (if set).
+func repairKeys(c Config) []string {
+	if !(c.SyncInterval > 0) {
+		return nil
+	}
+	k := []string{"sync_interval_s", "lack_at_1x", "lack_at_2x", "lack_at_4x", "t_lack_1e-3_s", "t_lack_1e-6_s"}
+	if c.MaxMiss > 0 {
+		k = append(k, "t_lack_max_miss_s")
+	}
+	return k
+}
+
+// repairCells are a row's cells of repairKeys.
+func repairCells(c Config, a Answer) []any {
+	if !(c.SyncInterval > 0) {
+		return nil
+	}
+	r := a.Repair
+	nan := math.NaN()
+	if r == nil {
+		r = &Repair{Scaled: nan, Residue: nan}
+	}
+	row := []any{r.Scaled, r.At(r.Scaled), r.At(2 * r.Scaled), r.At(4 * r.Scaled), r.Below(1e-3), r.Below(1e-6)}
+	if c.MaxMiss > 0 {
+		row = append(row, r.Below(c.MaxMiss))
+	}
+	return row
+}
+
+// repairHeader is the header's statement of the repair.
+func repairHeader(c Config) string {
+	if !(c.SyncInterval > 0) {
+		return ""
+	}
+	S := PushPullScale(c.SyncInterval, c.Nodes)
+	s := fmt.Sprintf("; anti-entropy: every live node syncs its full state with one random peer every sync_interval_s = %g s (%g s scaled ×%g above 32 nodes, as memberlist does), at its own phase, both directions, each lost with probability ε; lack_at_Kx = the chance a given live node still lacks the update K·%g s after the broadcast (mean field from the broadcast's misses), t_lack_P_s = the time after which that chance is below P", S, c.SyncInterval, S/c.SyncInterval, S)
+	if c.MaxMiss > 0 {
+		s += fmt.Sprintf(" (max_miss: %g)", c.MaxMiss)
+	}
+	return s + "; a sync carries Serf's user events while they are in its 512-event buffer, so these are repaired; a Serf query or a plain memberlist user broadcast is never repaired: its residue is final"
+}
