@@ -30,6 +30,12 @@ type Law struct {
 	// law's CDF and its absolute accuracy).
 	ResidueDeadline, ResidueDeadlineRelErr float64
 	PLate, PLateRelErr                     float64
+	// PLateFloor is the smallest P(T_L > D) the method resolves, the
+	// upper end of its interval were its estimate 0: z²/(R + z²) for a
+	// count of R replications (Wilson's interval at no late one), 0 where
+	// the watched runs state it with a relative error (L = 1), and, for a
+	// computed law, its absolute accuracy (set by Answer).
+	PLateFloor float64
 	// Messages is the expected number of one-way messages per live node
 	// (package doc).
 	Messages float64
@@ -87,8 +93,15 @@ type Answer struct {
 	Mean, SD                float64
 	Q05, Q25, Q50, Q75, Q95 float64
 	// TConfidence is the smallest r with P(T_L ≤ r) ≥ Confidence (NaN
-	// when PReach < Confidence).
+	// when PReach < Confidence, and when 1 − Confidence is below
+	// TConfidenceFloor: a method does not resolve it).
 	TConfidence float64
+	// TConfidenceFloor is the smallest 1 − Confidence the method
+	// resolves: z²/(R + z²) for a Monte Carlo of R replications (at a
+	// smaller one a sample quantile is its largest values' noise), the
+	// stated absolute accuracy of every P(T_L ≤ t) for a computed law.
+	// PLateFloor is the same for P(T_L > D) (Law.PLateFloor).
+	TConfidenceFloor, PLateFloor float64
 	// PDeadline is P(T_L ≤ Deadline) (NaN without a deadline) and PLate =
 	// 1 − PDeadline = P(T_L > Deadline), computed directly so that a
 	// chance near 0 keeps its digits, with PLateRelErr its relative error.
@@ -156,12 +169,16 @@ func (l *Law) Answer(cfg Config) Answer {
 		a.Q05, a.Q25, a.Q50, a.Q75, a.Q95 = q(0.05), q(0.25), q(0.5), q(0.75), q(0.95)
 	}
 	conf := cfg.ConfidenceOrDefault()
-	a.TConfidence = l.quantile(conf)
+	a.TConfidenceFloor = l.floor()
+	if a.TConfidence = l.quantile(conf); !(1-conf >= a.TConfidenceFloor) {
+		a.TConfidence = nan // not resolved: a quantile of noise
+	}
 	if cfg.Deadline > 0 {
 		a.PDeadline = l.CDF(cfg.Deadline)
-		a.PLate, a.PLateRelErr = l.PLate, l.PLateRelErr
+		a.PLate, a.PLateRelErr, a.PLateFloor = l.PLate, l.PLateRelErr, l.PLateFloor
 		if math.IsNaN(a.PLate) {
 			a.PLate, a.PLateRelErr = l.late(cfg.Deadline)
+			a.PLateFloor = a.TConfidenceFloor
 		}
 		if !math.IsNaN(a.PLate) {
 			a.PDeadline = 1 - a.PLate
@@ -191,8 +208,13 @@ func feasible(cfg Config, a Answer) bool {
 	}
 	if cfg.Deadline > 0 {
 		lo := 1 - a.PLate*(1+a.PLateRelErr)
-		if a.PLate == 0 && a.PLateRelErr == 0 {
+		switch {
+		case a.PLate == 0 && a.PLateRelErr == 0:
 			lo = 1 // exactly never late
+		case a.PLate == 0 && math.IsInf(a.PLateRelErr, 1) && a.PLateFloor > 0:
+			// No late run seen: the interval's upper end is the floor
+			// (Wilson's z²/(R + z²), a law's accuracy).
+			lo = 1 - a.PLateFloor
 		}
 		if !(lo >= cfg.ConfidenceOrDefault()) {
 			return false
@@ -208,6 +230,24 @@ func feasible(cfg Config, a Answer) bool {
 		}
 	}
 	return true
+}
+
+// floor is Answer.TConfidenceFloor: z²/(R + z²) for a Monte Carlo law,
+// else the law's absolute accuracy (Bound or DevP; 0 where it states
+// none).
+func (l *Law) floor() float64 {
+	if l.Reps > 0 {
+		z2 := float64(zValue * zValue)
+		return z2 / (float64(l.Reps) + z2)
+	}
+	abs := l.Accuracy.Bound
+	if math.IsNaN(abs) {
+		abs = l.Accuracy.DevP
+	}
+	if !(abs > 0) {
+		return 0
+	}
+	return abs
 }
 
 // late is P(T_L > t) summed from the tail (Never and the PMF past t), and

@@ -188,6 +188,7 @@ func (s *Sample) Law() *Law {
 	}
 	if s.Config.Deadline > 0 {
 		l.PLate, l.PLateRelErr = split(wilson(late, R))
+		l.PLateFloor = l.floor()
 	}
 	if NeedWatched(s.Config) && !s.SkippedWatched {
 		col := func(f func(Replication) float64) []float64 {

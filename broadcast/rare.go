@@ -474,14 +474,17 @@ func (l *Law) improve(cfg Config, w1, w2, w1D, w2D []float64) {
 		p1, se1 := meanIvFloor(w1D, floor)
 		p2, se2 := meanIvFloor(w2D, floor)
 		l.ResidueDeadline, l.ResidueDeadlineRelErr = split(better(ivOf(l.ResidueDeadline, l.ResidueDeadlineRelErr), scale(p1)))
-		cur := ivOf(l.PLate, l.PLateRelErr)
-		if math.IsNaN(cur.v) {
-			cur = ivOf(l.late(cfg.Deadline))
-		}
+		// Below the level 1 the watched runs say nothing of P(T_L > D):
+		// the law's or the count's stands (with its floor).
 		if cfg.Target() == M {
+			cur := ivOf(l.PLate, l.PLateRelErr)
+			if math.IsNaN(cur.v) {
+				cur = ivOf(l.late(cfg.Deadline))
+			}
 			cur = better(cur, bracket(M, p1.v, se1, p2.v, se2))
+			l.PLate, l.PLateRelErr = split(cur)
+			l.PLateFloor = 0 // the watched runs resolve any chance
 		}
-		l.PLate, l.PLateRelErr = split(cur)
 	}
 }
 

@@ -2,6 +2,7 @@ package broadcast
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/gossipkit/gossipkit/plots"
@@ -84,6 +85,12 @@ func (d *Design) Choice() string {
 		if c.Interval > 0 {
 			s += fmt.Sprintf(" (%.4g s)", a.TConfidenceSeconds)
 		}
+		if math.IsNaN(a.TConfidence) {
+			s = fmt.Sprintf("%s: fanout %d, budget %d (%s): t_confidence not resolved by its method (1 − %g is below %.2g)", what, a.Fanout, a.Budget, rule, c.ConfidenceOrDefault(), a.TConfidenceFloor)
+			if a.Feasible && c.Deadline > 0 {
+				s += fmt.Sprintf(", at most %g rounds (feasible)", math.Floor(c.Deadline))
+			}
+		}
 		return s + fmt.Sprintf(", mean %.4g, P(reach) %.4g, %.4g messages per node (expected).\n", a.Mean, a.PReach, a.Messages)
 	}
 	var goals []string
@@ -114,6 +121,12 @@ func (d *Design) Choice() string {
 		return s + smallest
 	case len(goals) > 0:
 		return fmt.Sprintf("No setting meets %s.\n", strings.Join(goals, " and "))
+	}
+	for _, a := range d.Rows {
+		if !(1-c.ConfidenceOrDefault() >= a.TConfidenceFloor) {
+			return fmt.Sprintf("No setting's t_confidence is resolved: 1 − %g is below what the methods resolve (a Monte Carlo of R replications: about 9/(R + 9); %v at fanout %d, budget %d: %.2g).\n",
+				c.ConfidenceOrDefault(), a.Method, a.Fanout, a.Budget, a.TConfidenceFloor)
+		}
 	}
 	return fmt.Sprintf("No setting reaches the level with probability %g.\n", c.ConfidenceOrDefault())
 }
