@@ -127,6 +127,26 @@ type Answer struct {
 	// when Seconds is 0).
 	BytesPerNode, BytesPerNodePerSecond float64
 	Accuracy                            Accuracy
+	// CDF lists [t, P(T_L ≤ t)] for every round t from the first whose
+	// P(T_L ≤ t) exceeds 0.001 to the first whose exceeds 0.999, or the
+	// last round the law reaches, each the PDeadline the law alone gives
+	// at Deadline t (Law.Distribution; the watched runs, which answer one
+	// deadline, may state a given deadline's more accurately).
+	CDF [][2]float64
+	// Spread holds, for Q05, Q25, Q50, Q75, Q95 and TConfidence in that
+	// order, the first and last round the value may be within the law's
+	// accuracy ({v, v} where it is determined; NaN where the value is):
+	// the quantile of the upper and of the lower end of P(T_L ≤ t)'s
+	// interval (a Monte Carlo: Wilson's, z = 3, at each t; a computed
+	// law: ± its Bound or DevP). Reps is the Monte Carlo's replications
+	// (0 for a computed law).
+	Spread [6][2]float64
+	Reps   int
+	// MomentErr is the accuracy of Mean and SD: their standard errors (a
+	// Monte Carlo), DevMean and DevSD (the asymptotic law), or for the
+	// exact chain the bounds its Bound implies by the asymptotic law's
+	// rule (devMoments); NaN where none is stated.
+	MomentErr [2]float64
 }
 
 // Answer reads the queries of cfg off the law: the moments and quantiles
@@ -153,6 +173,13 @@ func (l *Law) Answer(cfg Config) Answer {
 	// A sum of rounded terms can pass 1 by an ulp or two; a probability
 	// cannot.
 	reach = min(reach, 1)
+	if l.Reps > 0 {
+		// A share of counts, not a sum of shares: 1000 of 1000 runs is
+		// 1, not 1 − 1.1e-16 (whose standard error, 3.3e-10 at R = 1000,
+		// would be the rounding's noise).
+		R := float64(l.Reps)
+		reach = (R - math.Round(l.Never*R)) / R
+	}
 	a.PReach = reach
 	if reach > 0 {
 		var m1, m2 float64
@@ -186,6 +213,7 @@ func (l *Law) Answer(cfg Config) Answer {
 		a.ResidueDeadline, a.ResidueDeadlineRelErr = l.ResidueDeadline, l.ResidueDeadlineRelErr
 	}
 	a.Feasible = feasible(cfg, a)
+	a.CDF, a.Spread, a.Reps = l.Distribution(), l.spread(a, conf), l.Reps
 	if cfg.Interval > 0 {
 		a.Seconds, a.TConfidenceSeconds = a.Mean*cfg.Interval, a.TConfidence*cfg.Interval
 	}
@@ -197,6 +225,13 @@ func (l *Law) Answer(cfg Config) Answer {
 	}
 	if l.Reps > 0 {
 		l.sampleErrors(&a, cfg)
+	}
+	a.MomentErr = [2]float64{a.Accuracy.SEMean, a.Accuracy.SESD}
+	if l.Reps == 0 {
+		a.MomentErr = [2]float64{a.Accuracy.DevMean, a.Accuracy.DevSD}
+		if b := a.Accuracy.Bound; math.IsNaN(a.Accuracy.DevMean) && b >= 0 && !math.IsNaN(a.Mean) {
+			a.MomentErr[0], a.MomentErr[1] = momentDevs(l.PMF, a.Mean, a.SD, b)
+		}
 	}
 	return a
 }

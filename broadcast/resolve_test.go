@@ -77,3 +77,33 @@ func TestRepsToResolve(t *testing.T) {
 		}
 	}
 }
+
+// TestTextCells: the text table's forms, by hand: a value to the
+// decimals of its standard error's two digits; a probability near 1 as
+// 1 − q; a law's 1 − 7.9e-15 under a bound of 8.1e-13 is 1 ± the bound
+// (the rest is its noise); a relative error below 10⁻¹² is the
+// arithmetic's rounding, not shown as a number; 0 is exact.
+func TestTextCells(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{pm(9.7843, 0.01843), "9.784 ± 0.018"},
+		{pm(7, 0.05), "7.000 ± 0.050"},
+		{pm(1234.5, 31), "1234 ± 31"},
+		{pm(7.48958, 1.8e-11), "7.48958 ± 1.8e-11"},
+		{pm(16, 0), "16 ± 0"},
+		{pm(math.NaN(), 1), "–"},
+		{prob(1 - 3.4e-7), "1 − 3.4e-07"},
+		{prob(0.5), "0.5"},
+		{probPM(1-7.9e-15, 8.1e-13), "1 ± 8.1e-13"},
+		{probPM(0.206337, 8.1e-13), "0.206337 ± 8.1e-13"},
+		{relCell(8.07e-9, 4.1e-16), "8.07e-09 (rel err < 1e-12)"},
+		{relCell(0, 0), "0 (exact)"},
+		{relCell(3.35e-7, 3.4e-5), "3.35e-07 (rel err 3.4e-05)"},
+		{roundsCell(11, [2]float64{10, 11}), "11 (10–11)"},
+		{roundsCell(9, [2]float64{9, 9}), "9"},
+		{roundsCell(8, [2]float64{8, math.NaN()}), "8 (8–…)"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}

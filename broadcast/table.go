@@ -68,7 +68,7 @@ func (d *Design) Header() string {
 	if c.Interval > 0 {
 		fmt.Fprintf(&h, " of %g s", c.Interval)
 	}
-	h.WriteString("; budget 0 = none; residue = the chance a given live node is never informed, p_miss = the chance some live node is not; each *_rel_err is the relative error its value is claimed to be within (feasible judges the interval's worse end); messages_per_node = one-way messages sent per live node by the protocol's stopping rule (with a budget, every informed node spends all of it).")
+	h.WriteString("; budget 0 = none; residue = the chance a given live node is never informed, p_miss = the chance some live node is not; each value with its accuracy: ± one standard error (Monte Carlo) or the law's stated bound, (rel err r) the relative error it is claimed to be within, t (a–b) the rounds a quantile may be within that accuracy, [lo, hi] the interval P(T_L ≤ D) is claimed to be within, 1 − q a probability near 1 (feasible judges the interval's worse end); messages_per_node = one-way messages sent per live node by the protocol's stopping rule (with a budget, every informed node spends all of it).")
 	return h.String()
 }
 
