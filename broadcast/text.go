@@ -113,27 +113,8 @@ func g6(v float64) string {
 // g2 is an accuracy to two significant digits.
 func g2(v float64) string { return strconv.FormatFloat(v, 'g', 2, 64) }
 
-// pm is "v ± e": v to the decimals e's two significant digits reach (to
-// six significant digits where e is finer), v alone where no accuracy is
-// stated.
-func pm(v, e float64) string {
-	switch {
-	case math.IsNaN(v) || math.IsInf(v, 0):
-		return "–"
-	case math.IsNaN(e) || math.IsInf(e, 0):
-		return g6(v)
-	case e == 0:
-		return g6(v) + " ± 0"
-	}
-	dec := 1 - int(math.Floor(math.Log10(e)))
-	if mag := int(math.Floor(math.Log10(math.Abs(v)))); v != 0 && mag+dec+1 > 6 || dec > 15 {
-		return g6(v) + " ± " + g2(e)
-	}
-	if dec < 0 {
-		return strconv.FormatFloat(v, 'f', 0, 64) + " ± " + g2(e)
-	}
-	return strconv.FormatFloat(v, 'f', dec, 64) + " ± " + strconv.FormatFloat(e, 'f', dec, 64)
-}
+// pm is "v ± e" (plots.PlusMinus).
+func pm(v, e float64) string { return plots.PlusMinus(v, e) }
 
 // prob is a probability: near 1 as "1 − q" (q = 1 − p, readable however
 // small), else to six significant digits.
