@@ -15,44 +15,58 @@ func (l *Law) Distribution() [][2]float64 {
 	if l == nil || len(l.PMF) == 0 {
 		return nil
 	}
+	p := l.deadlineCurve()
 	var out [][2]float64
-	for t := range l.PMF {
-		p := l.deadlineP(float64(t))
-		if p > 0.001 || len(out) > 0 {
-			out = append(out, [2]float64{float64(t), p})
+	for t, v := range p {
+		if v > 0.001 || len(out) > 0 {
+			out = append(out, [2]float64{float64(t), v})
 		}
-		if p > 0.999 {
+		if v > 0.999 {
 			break
 		}
 	}
 	return out
 }
 
-// deadlineP is P(T_L ≤ t) as Answer computes PDeadline from the law
-// alone (Distribution).
-func (l *Law) deadlineP(t float64) float64 {
+// deadlineCurve is, at every round t of the law, P(T_L ≤ t) as Answer
+// computes PDeadline at Deadline t from the law alone, in one pass (the
+// same sums in the same order as Law.late and a count of late runs, so
+// the same bits): for a Monte Carlo 1 − (late runs)/R, the runs counted
+// from the PMF's shares c/R (exact multiples of 1/R up to the rounding of
+// the division, so c = round(PMF·R)).
+func (l *Law) deadlineCurve() []float64 {
+	n := len(l.PMF)
+	out := make([]float64, n)
 	if l.Reps > 0 {
-		return 1 - float64(l.lateRuns(t))/float64(l.Reps)
-	}
-	if p, _ := l.late(t); !math.IsNaN(p) {
-		return 1 - p
-	}
-	return l.CDF(t)
-}
-
-// lateRuns is the number of a Monte Carlo law's replications with T_L > t
-// (T_L = ∞ counted): the PMF holds their shares c/R, exact multiples of
-// 1/R up to the rounding of the division, so c = round(PMF·R).
-func (l *Law) lateRuns(t float64) int {
-	R := float64(l.Reps)
-	on := 0
-	for r, p := range l.PMF {
-		if float64(r) > t {
-			break
+		R, on := float64(l.Reps), 0
+		for t, q := range l.PMF {
+			on += int(math.Round(q * R))
+			out[t] = 1 - float64(l.Reps-on)/R
 		}
-		on += int(math.Round(p * R))
+		return out
 	}
-	return l.Reps - on
+	if p, _ := l.late(0); math.IsNaN(p) {
+		for t := range out {
+			out[t] = l.CDF(float64(t))
+		}
+		return out
+	}
+	// Law.late: Never plus the PMF past t summed from the last round down,
+	// plus the mass the law does not hold.
+	tot := l.Never
+	for _, q := range l.PMF {
+		tot += q
+	}
+	suffix := l.Never
+	for t := n - 1; t >= 0; t-- {
+		p := suffix
+		if tot < 1 {
+			p += 1 - tot
+		}
+		out[t] = 1 - min(p, 1)
+		suffix += l.PMF[t]
+	}
+	return out
 }
 
 // bands is P(T_L ≤ t)'s interval at every round of the law: Wilson's
