@@ -59,7 +59,7 @@ func (d *Design) Header() string {
 	fmt.Fprintf(&h, "%v broadcast: N = %d nodes, %d live (failed share φ = %g), loss ε = %g; T_L = the first round with %d of the %d live nodes informed (L = %g); mean, sd and quantiles given T_L < ∞; t_confidence = the first round r with P(T_L ≤ r) ≥ %g",
 		c.Protocol, c.Nodes, c.Live(), c.Failed, c.Loss, c.Target(), c.Live(), c.Level, c.ConfidenceOrDefault())
 	if c.Deadline > 0 {
-		fmt.Fprintf(&h, "; deadline D = %g rounds, p_late = P(T_L > D) (T_L = ∞ counted), residue_deadline = the chance a given live node is not informed by round D", c.Deadline)
+		fmt.Fprintf(&h, "; deadline D = %g rounds, p_deadline = P(T_L ≤ D) (T_L = ∞ counted as late), residue_deadline = the chance a given live node is not informed by round D", c.Deadline)
 	}
 	if c.MaxMiss > 0 {
 		fmt.Fprintf(&h, "; target p_miss ≤ %g", c.MaxMiss)

@@ -176,7 +176,7 @@ func TestBroadcastDesignText(t *testing.T) {
 		lines := strings.Split(s, "\n")
 		// 1000 nodes, ⌊0.1·999⌋ = 99 down: 901 live, all of them the target at L = 1.
 		if !strings.HasPrefix(lines[0], "push broadcast: N = 1000 nodes, 901 live (failed share φ = 0.1), loss ε = 0.05; T_L = the first round with 901 of the 901 live nodes informed") ||
-			!strings.Contains(lines[0], "deadline D = 15 rounds, p_late = P(T_L > D)") || !strings.Contains(lines[0], ". Rounds of 0.2 s") {
+			!strings.Contains(lines[0], "deadline D = 15 rounds, p_deadline = P(T_L ≤ D) (T_L = ∞ counted as late)") || !strings.Contains(lines[0], ". Rounds of 0.2 s") {
 			t.Errorf("%s header: %q", f, lines[0])
 		}
 		for _, want := range []string{
