@@ -732,6 +732,13 @@ func (a *asym) accuracy(law *Law, lost float64) {
 // |ΔVar|/SD).
 func devMoments(law *Law, cfg Config, dev float64) (dm, ds float64) {
 	ans := law.Answer(cfg)
+	return momentDevs(law.PMF, ans.Mean, ans.SD, dev)
+}
+
+// momentDevs is devMoments' bound from the law's PMF, mean and sd.
+func momentDevs(pmf []float64, mean, sd, dev float64) (dm, ds float64) {
+	ans := struct{ Mean, SD float64 }{mean, sd}
+	law := struct{ PMF []float64 }{pmf}
 	t0 := math.Round(ans.Mean)
 	F, w, sw := 0.0, 2, 2.0*(1+2*math.Abs(t0))
 	for t, p := range law.PMF {

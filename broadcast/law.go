@@ -30,6 +30,12 @@ type Law struct {
 	// law's CDF and its absolute accuracy).
 	ResidueDeadline, ResidueDeadlineRelErr float64
 	PLate, PLateRelErr                     float64
+	// PLateFloor is the smallest P(T_L > D) the method resolves, the
+	// upper end of its interval were its estimate 0: z²/(R + z²) for a
+	// count of R replications (Wilson's interval at no late one), 0 where
+	// the watched runs state it with a relative error (L = 1), and, for a
+	// computed law, its absolute accuracy (set by Answer).
+	PLateFloor float64
 	// Messages is the expected number of one-way messages per live node
 	// (package doc).
 	Messages float64
@@ -87,8 +93,15 @@ type Answer struct {
 	Mean, SD                float64
 	Q05, Q25, Q50, Q75, Q95 float64
 	// TConfidence is the smallest r with P(T_L ≤ r) ≥ Confidence (NaN
-	// when PReach < Confidence).
+	// when PReach < Confidence, and when 1 − Confidence is below
+	// TConfidenceFloor: a method does not resolve it).
 	TConfidence float64
+	// TConfidenceFloor is the smallest 1 − Confidence the method
+	// resolves: z²/(R + z²) for a Monte Carlo of R replications (at a
+	// smaller one a sample quantile is its largest values' noise), the
+	// stated absolute accuracy of every P(T_L ≤ t) for a computed law.
+	// PLateFloor is the same for P(T_L > D) (Law.PLateFloor).
+	TConfidenceFloor, PLateFloor float64
 	// PDeadline is P(T_L ≤ Deadline) (NaN without a deadline) and PLate =
 	// 1 − PDeadline = P(T_L > Deadline), computed directly so that a
 	// chance near 0 keeps its digits, with PLateRelErr its relative error.
@@ -120,6 +133,26 @@ type Answer struct {
 	// Repair is the anti-entropy repair of the misses where
 	// Config.SyncInterval > 0 (nil otherwise).
 	Repair *Repair
+	// CDF lists [t, P(T_L ≤ t)] for every round t from the first whose
+	// P(T_L ≤ t) exceeds 0.001 to the first whose exceeds 0.999, or the
+	// last round the law reaches, each the PDeadline the law alone gives
+	// at Deadline t (Law.Distribution; the watched runs, which answer one
+	// deadline, may state a given deadline's more accurately).
+	CDF [][2]float64
+	// Spread holds, for Q05, Q25, Q50, Q75, Q95 and TConfidence in that
+	// order, the first and last round the value may be within the law's
+	// accuracy ({v, v} where it is determined; NaN where the value is):
+	// the quantile of the upper and of the lower end of P(T_L ≤ t)'s
+	// interval (a Monte Carlo: Wilson's, z = 3, at each t; a computed
+	// law: ± its Bound or DevP). Reps is the Monte Carlo's replications
+	// (0 for a computed law).
+	Spread [6][2]float64
+	Reps   int
+	// MomentErr is the accuracy of Mean and SD: their standard errors (a
+	// Monte Carlo), DevMean and DevSD (the asymptotic law), or for the
+	// exact chain the bounds its Bound implies by the asymptotic law's
+	// rule (devMoments); NaN where none is stated.
+	MomentErr [2]float64
 }
 
 // Answer reads the queries of cfg off the law: the moments and quantiles
@@ -146,6 +179,13 @@ func (l *Law) Answer(cfg Config) Answer {
 	// A sum of rounded terms can pass 1 by an ulp or two; a probability
 	// cannot.
 	reach = min(reach, 1)
+	if l.Reps > 0 {
+		// A share of counts, not a sum of shares: 1000 of 1000 runs is
+		// 1, not 1 − 1.1e-16 (whose standard error, 3.3e-10 at R = 1000,
+		// would be the rounding's noise).
+		R := float64(l.Reps)
+		reach = (R - math.Round(l.Never*R)) / R
+	}
 	a.PReach = reach
 	if reach > 0 {
 		var m1, m2 float64
@@ -162,12 +202,16 @@ func (l *Law) Answer(cfg Config) Answer {
 		a.Q05, a.Q25, a.Q50, a.Q75, a.Q95 = q(0.05), q(0.25), q(0.5), q(0.75), q(0.95)
 	}
 	conf := cfg.ConfidenceOrDefault()
-	a.TConfidence = l.quantile(conf)
+	a.TConfidenceFloor = l.floor()
+	if a.TConfidence = l.quantile(conf); !(1-conf >= a.TConfidenceFloor) {
+		a.TConfidence = nan // not resolved: a quantile of noise
+	}
 	if cfg.Deadline > 0 {
 		a.PDeadline = l.CDF(cfg.Deadline)
-		a.PLate, a.PLateRelErr = l.PLate, l.PLateRelErr
+		a.PLate, a.PLateRelErr, a.PLateFloor = l.PLate, l.PLateRelErr, l.PLateFloor
 		if math.IsNaN(a.PLate) {
 			a.PLate, a.PLateRelErr = l.late(cfg.Deadline)
+			a.PLateFloor = a.TConfidenceFloor
 		}
 		if !math.IsNaN(a.PLate) {
 			a.PDeadline = 1 - a.PLate
@@ -175,6 +219,7 @@ func (l *Law) Answer(cfg Config) Answer {
 		a.ResidueDeadline, a.ResidueDeadlineRelErr = l.ResidueDeadline, l.ResidueDeadlineRelErr
 	}
 	a.Feasible = feasible(cfg, a)
+	a.CDF, a.Spread, a.Reps = l.Distribution(), l.spread(a, conf), l.Reps
 	if cfg.Interval > 0 {
 		a.Seconds, a.TConfidenceSeconds = a.Mean*cfg.Interval, a.TConfidence*cfg.Interval
 	}
@@ -186,6 +231,13 @@ func (l *Law) Answer(cfg Config) Answer {
 	}
 	if l.Reps > 0 {
 		l.sampleErrors(&a, cfg)
+	}
+	a.MomentErr = [2]float64{a.Accuracy.SEMean, a.Accuracy.SESD}
+	if l.Reps == 0 {
+		a.MomentErr = [2]float64{a.Accuracy.DevMean, a.Accuracy.DevSD}
+		if b := a.Accuracy.Bound; math.IsNaN(a.Accuracy.DevMean) && b >= 0 && !math.IsNaN(a.Mean) {
+			a.MomentErr[0], a.MomentErr[1] = momentDevs(l.PMF, a.Mean, a.SD, b)
+		}
 	}
 	// At level 1, T_L = ∞ exactly when some live node is missed: P(reach)
 	// is 1 − P(miss), which the watched runs or a law may state more
@@ -210,8 +262,13 @@ func feasible(cfg Config, a Answer) bool {
 	}
 	if cfg.Deadline > 0 {
 		lo := 1 - a.PLate*(1+a.PLateRelErr)
-		if a.PLate == 0 && a.PLateRelErr == 0 {
+		switch {
+		case a.PLate == 0 && a.PLateRelErr == 0:
 			lo = 1 // exactly never late
+		case a.PLate == 0 && math.IsInf(a.PLateRelErr, 1) && a.PLateFloor > 0:
+			// No late run seen: the interval's upper end is the floor
+			// (Wilson's z²/(R + z²), a law's accuracy).
+			lo = 1 - a.PLateFloor
 		}
 		if !(lo >= cfg.ConfidenceOrDefault()) {
 			return false
@@ -227,6 +284,24 @@ func feasible(cfg Config, a Answer) bool {
 		}
 	}
 	return true
+}
+
+// floor is Answer.TConfidenceFloor: z²/(R + z²) for a Monte Carlo law,
+// else the law's absolute accuracy (Bound or DevP; 0 where it states
+// none).
+func (l *Law) floor() float64 {
+	if l.Reps > 0 {
+		z2 := float64(zValue * zValue)
+		return z2 / (float64(l.Reps) + z2)
+	}
+	abs := l.Accuracy.Bound
+	if math.IsNaN(abs) {
+		abs = l.Accuracy.DevP
+	}
+	if !(abs > 0) {
+		return 0
+	}
+	return abs
 }
 
 // late is P(T_L > t) summed from the tail (Never and the PMF past t), and

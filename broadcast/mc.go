@@ -188,6 +188,7 @@ func (s *Sample) Law() *Law {
 	}
 	if s.Config.Deadline > 0 {
 		l.PLate, l.PLateRelErr = split(wilson(late, R))
+		l.PLateFloor = l.floor()
 	}
 	if NeedWatched(s.Config) && !s.SkippedWatched {
 		col := func(f func(Replication) float64) []float64 {
@@ -205,9 +206,9 @@ func (s *Sample) Law() *Law {
 	if s.Literal {
 		engine = "literal, message by message"
 	}
-	l.Accuracy.Note = fmt.Sprintf("Monte Carlo, %d replications of seed %d (engine: %s); standard errors in the fields SE*", R, s.Seed, engine)
+	l.Accuracy.Note = fmt.Sprintf("Monte Carlo, %d replications of seed %d (engine: %s); ± one standard error beside each value (csv, json: the se_* fields)", R, s.Seed, engine)
 	if NeedWatched(s.Config) && !s.SkippedWatched {
-		l.Accuracy.Note += fmt.Sprintf("; the chances of a miss from %d watched runs of one and of two live nodes (conditional Monte Carlo), each within its *_rel_err (%d standard errors)", R, zValue)
+		l.Accuracy.Note += fmt.Sprintf("; the chances of a miss from %d watched runs of one and of two live nodes (conditional Monte Carlo), each within its rel err (%d standard errors)", R, zValue)
 	}
 	return l
 }

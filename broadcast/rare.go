@@ -529,14 +529,17 @@ func (l *Law) improveThree(cfg Config, w1, w2, w3, w1D, w2D, w3D []float64) {
 			br = bracketThree(M, p1.v, se1, q2.v, sq2, floor, p3.v, se3, floor)
 		}
 		l.ResidueDeadline, l.ResidueDeadlineRelErr = split(better(ivOf(l.ResidueDeadline, l.ResidueDeadlineRelErr), scale(p1)))
-		cur := ivOf(l.PLate, l.PLateRelErr)
-		if math.IsNaN(cur.v) {
-			cur = ivOf(l.late(cfg.Deadline))
-		}
+		// Below the level 1 the watched runs say nothing of P(T_L > D):
+		// the law's or the count's stands (with its floor).
 		if cfg.Target() == M {
+			cur := ivOf(l.PLate, l.PLateRelErr)
+			if math.IsNaN(cur.v) {
+				cur = ivOf(l.late(cfg.Deadline))
+			}
 			cur = better(cur, br)
+			l.PLate, l.PLateRelErr = split(cur)
+			l.PLateFloor = 0 // the watched runs resolve any chance
 		}
-		l.PLate, l.PLateRelErr = split(cur)
 	}
 }
 

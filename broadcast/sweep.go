@@ -175,19 +175,26 @@ func (d *Design) pick() {
 				d.Smallest[j][1] = r.Budget
 			}
 		}
-		if math.IsNaN(r.TConfidence) && d.Config.MaxMiss <= 0 || targets && !r.Feasible {
+		// A feasible row whose TConfidence the method does not resolve
+		// (NaN) still qualifies; it ranks after every resolved one.
+		if math.IsNaN(r.TConfidence) && !targets || targets && !r.Feasible {
 			continue
 		}
-		if b := d.Best; b < 0 || r.TConfidence < d.Rows[b].TConfidence ||
-			r.TConfidence == d.Rows[b].TConfidence && r.Messages < d.Rows[b].Messages {
+		if b := d.Best; b < 0 || tBefore(r.TConfidence, d.Rows[b].TConfidence) ||
+			tSame(r.TConfidence, d.Rows[b].TConfidence) && r.Messages < d.Rows[b].Messages {
 			d.Best = i
 		}
 		if c := d.Cheapest; c < 0 || r.Messages < d.Rows[c].Messages ||
-			r.Messages == d.Rows[c].Messages && r.TConfidence < d.Rows[c].TConfidence {
+			r.Messages == d.Rows[c].Messages && tBefore(r.TConfidence, d.Rows[c].TConfidence) {
 			d.Cheapest = i
 		}
 	}
 }
+
+// tBefore orders TConfidence values, NaN (not resolved) after every
+// number; tSame is its equality.
+func tBefore(a, b float64) bool { return a < b || !math.IsNaN(a) && math.IsNaN(b) }
+func tSame(a, b float64) bool   { return a == b || math.IsNaN(a) && math.IsNaN(b) }
 
 // solveOne answers one validated configuration by the method of set.
 func solveOne(ctx context.Context, cfg Config, set Settings) (*Answer, error) {

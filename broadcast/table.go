@@ -2,6 +2,7 @@ package broadcast
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/gossipkit/gossipkit/plots"
@@ -66,7 +67,7 @@ func (d *Design) Header() string {
 	fmt.Fprintf(&h, "%v broadcast: N = %d nodes, %d live (failed share φ = %g), loss ε = %g; T_L = %s %d of the %d live nodes informed (L = %g); mean, sd and quantiles given T_L < ∞; t_confidence = %s ≥ %g",
 		c.Protocol, c.Nodes, c.Live(), c.Failed, c.Loss, first, c.Target(), c.Live(), c.Level, tconf, c.ConfidenceOrDefault())
 	if c.Deadline > 0 {
-		fmt.Fprintf(&h, "; deadline D = %g %s, p_late = P(T_L > D) (T_L = ∞ counted), residue_deadline = the chance a given live node is not informed by %s", c.Deadline, c.Time.unit(), map[Time]string{Rounds: "round D", Async: "D"}[c.Time])
+		fmt.Fprintf(&h, "; deadline D = %g %s, p_deadline = P(T_L ≤ D) (T_L = ∞ counted as late), residue_deadline = the chance a given live node is not informed by %s", c.Deadline, c.Time.unit(), map[Time]string{Rounds: "round D", Async: "D"}[c.Time])
 	}
 	if c.MaxMiss > 0 {
 		fmt.Fprintf(&h, "; target p_miss ≤ %g", c.MaxMiss)
@@ -80,7 +81,7 @@ func (d *Design) Header() string {
 		}
 	}
 	h.WriteString(repairHeader(c))
-	h.WriteString("; budget 0 = none; residue = the chance a given live node is never informed, p_miss = the chance some live node is not; each *_rel_err is the relative error its value is claimed to be within (feasible judges the interval's worse end); messages_per_node = one-way messages sent per live node by the protocol's stopping rule (with a budget, every informed node spends all of it).")
+	h.WriteString("; budget 0 = none; residue = the chance a given live node is never informed, p_miss = the chance some live node is not; each value with its accuracy: ± one standard error (Monte Carlo) or the law's stated bound, (rel err r) the relative error it is claimed to be within, t (a–b) the rounds a quantile may be within that accuracy, [lo, hi] the interval P(T_L ≤ D) is claimed to be within, 1 − q a probability near 1 (feasible judges the interval's worse end); messages_per_node = one-way messages sent per live node by the protocol's stopping rule (with a budget, every informed node spends all of it).")
 	return h.String()
 }
 
@@ -96,6 +97,12 @@ func (d *Design) Choice() string {
 		s := fmt.Sprintf("%s: fanout %d, budget %d (%s): t_confidence %.4g %s", what, a.Fanout, a.Budget, rule, a.TConfidence, c.Time.unit())
 		if c.Interval > 0 {
 			s += fmt.Sprintf(" (%.4g s)", a.TConfidenceSeconds)
+		}
+		if math.IsNaN(a.TConfidence) {
+			s = fmt.Sprintf("%s: fanout %d, budget %d (%s): t_confidence not resolved by its method (1 − %g is below %.2g)", what, a.Fanout, a.Budget, rule, c.ConfidenceOrDefault(), a.TConfidenceFloor)
+			if a.Feasible && c.Deadline > 0 {
+				s += fmt.Sprintf(", at most %g rounds (feasible)", math.Floor(c.Deadline))
+			}
 		}
 		return s + fmt.Sprintf(", mean %.4g, P(reach) %.4g, %.4g messages per node (expected).\n", a.Mean, a.PReach, a.Messages)
 	}
@@ -127,6 +134,12 @@ func (d *Design) Choice() string {
 		return s + smallest
 	case len(goals) > 0:
 		return fmt.Sprintf("No setting meets %s.\n", strings.Join(goals, " and "))
+	}
+	for _, a := range d.Rows {
+		if !(1-c.ConfidenceOrDefault() >= a.TConfidenceFloor) {
+			return fmt.Sprintf("No setting's t_confidence is resolved: 1 − %g is below what the methods resolve (a Monte Carlo of R replications: about 9/(R + 9); %v at fanout %d, budget %d: %.2g).\n",
+				c.ConfidenceOrDefault(), a.Method, a.Fanout, a.Budget, a.TConfidenceFloor)
+		}
 	}
 	return fmt.Sprintf("No setting reaches the level with probability %g.\n", c.ConfidenceOrDefault())
 }

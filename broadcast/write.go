@@ -18,10 +18,11 @@ func (d *Design) Write(w io.Writer, format string) error {
 		return out.Write(w, format)
 	}
 	out.Best, out.Cheapest = d.Best, d.Cheapest
+	out.Text, out.JSON = d.TextTable(), d.jsonColumns() // values with their accuracy; the distributions
 	for _, a := range d.Rows {
 		ac, where := a.Accuracy, fmt.Sprintf("fanout %d, budget %d", a.Fanout, a.Budget)
 		out.Notes = append(out.Notes, plots.Note{Method: a.Method.String(), Where: where,
-			Among: "the least accurate setting, " + where + "; every setting: format csv or json", Text: ac.Note,
+			Among: "the least accurate setting, " + where + "; every setting's beside its values", Text: ac.Note,
 			Size: plots.Worst(ac.Bound, ac.SEMean, ac.SESD, ac.SEPDeadline, ac.SEPReach, ac.DevMean, ac.DevSD, ac.DevP)})
 	}
 	return out.Write(w, format)

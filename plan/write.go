@@ -15,6 +15,7 @@ func (d *Design) Write(w io.Writer, format string) error {
 	out := &plots.Design{Table: t, Short: short, Best: -1, Cheapest: -1, Header: d.Header(), Choice: d.Choice()}
 	if d != nil {
 		out.Best, out.Cheapest, out.Notes = d.Best, d.Cheapest, notes([]*Design{d}, nil)
+		out.Text = textTable(d.Config, []*Design{d}, nil) // each value with its accuracy
 	}
 	return out.Write(w, format)
 }
@@ -27,6 +28,7 @@ func (ld *LossDesign) Write(w io.Writer, format string) error {
 	out := &plots.Design{Table: t, Short: short, Best: -1, Cheapest: -1, Header: ld.Header(), Choice: ld.Choice()}
 	if ld.consistent() {
 		out.Notes = notes(ld.Designs, ld.Losses)
+		out.Text = textTable(ld.Config, ld.Designs, ld)
 		if i, b, c := ld.Choose(); i >= 0 {
 			n := len(ld.Exchanges)
 			out.Best, out.Cheapest = i*n+b, i*n+c
@@ -40,10 +42,10 @@ func (ld *LossDesign) Write(w io.Writer, format string) error {
 func notes(designs []*Design, losses []float64) (out []plots.Note) {
 	for i, d := range designs {
 		for _, a := range d.Rows {
-			where, among := fmt.Sprintf("s = %d", a.Exchange), fmt.Sprintf("the least accurate s, %d; every s: format csv or json", a.Exchange)
+			where, among := fmt.Sprintf("s = %d", a.Exchange), fmt.Sprintf("the least accurate s, %d; every s's beside its values", a.Exchange)
 			if losses != nil {
 				where = fmt.Sprintf("ε = %g, s = %d", losses[i], a.Exchange)
-				among = "the least accurate row, " + where + "; every row: format csv or json"
+				among = "the least accurate row, " + where + "; every row's beside its values"
 			}
 			ac := a.Accuracy
 			out = append(out, plots.Note{Method: a.Method.String(), Where: where, Among: among, Text: ac.Note,

@@ -20,6 +20,12 @@ type Design struct {
 	Best, Cheapest int    // rows, or −1
 	Header, Choice string // one line stating the model; the choice in words
 	Notes          []Note // one per row
+	// JSON, if set, holds columns only JSON carries (lists, such as a
+	// row's distribution), one row per Table row, after Table's columns.
+	JSON *Table
+	// Text, if set, is the table text and Markdown show in place of
+	// Table's first Short columns (each value with its accuracy).
+	Text *Table
 }
 
 // Note is a row's accuracy: its method, where it is (alone, and among
@@ -56,6 +62,16 @@ func (d *Design) Write(w io.Writer, format string) error {
 	case "csv":
 		return t.Write(w, format)
 	case "json":
+		if x := d.JSON; x != nil {
+			if err := x.check(); err != nil || len(x.Rows) != len(t.Rows) {
+				return errors.New("plots: Design.Write: the JSON columns do not match the table's rows")
+			}
+			all := &Table{Keys: append(slices.Clone(t.Keys), x.Keys...)}
+			for i, r := range t.Rows {
+				all.Rows = append(all.Rows, append(slices.Clone(r), x.Rows[i]...))
+			}
+			t = all
+		}
 		var rows bytes.Buffer
 		if err := t.Write(&rows, "json"); err != nil {
 			return err
@@ -92,6 +108,9 @@ func (d *Design) Write(w io.Writer, format string) error {
 	}}
 	for _, r := range t.Rows {
 		short.Rows = append(short.Rows, r[:n])
+	}
+	if d.Text != nil {
+		short = d.Text
 	}
 	if err := short.Write(w, format); err != nil {
 		return err

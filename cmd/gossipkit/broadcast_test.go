@@ -128,7 +128,7 @@ func TestBroadcastDesignJSON(t *testing.T) {
 	t.Parallel()
 	base := []string{"fanout", "budget", "method", "p_reach", "mean", "sd", "q05", "q25", "q50", "q75", "q95", "t_confidence", "p_deadline", "p_late", "p_late_rel_err", "feasible",
 		"residue", "residue_rel_err", "p_miss", "p_miss_rel_err", "residue_deadline", "residue_deadline_rel_err", "messages_per_node"}
-	acc := []string{"error_bound", "se_mean", "se_sd", "se_p_deadline", "se_p_reach", "se_messages", "dev_mean", "dev_sd", "dev_p"}
+	acc := []string{"error_bound", "se_mean", "se_sd", "se_p_deadline", "se_p_reach", "se_messages", "dev_mean", "dev_sd", "dev_p", "cdf"}
 	for _, tc := range []struct {
 		interval float64
 		size     int
@@ -190,14 +190,15 @@ func TestBroadcastDesignText(t *testing.T) {
 		lines := strings.Split(s, "\n")
 		// 1000 nodes, ⌊0.1·999⌋ = 99 down: 901 live, all of them the target at L = 1.
 		if !strings.HasPrefix(lines[0], "push broadcast: N = 1000 nodes, 901 live (failed share φ = 0.1), loss ε = 0.05; T_L = the first round with 901 of the 901 live nodes informed") ||
-			!strings.Contains(lines[0], "deadline D = 15 rounds, p_late = P(T_L > D)") || !strings.Contains(lines[0], ". Rounds of 0.2 s") {
+			!strings.Contains(lines[0], "deadline D = 15 rounds, p_deadline = P(T_L ≤ D) (T_L = ∞ counted as late)") || !strings.Contains(lines[0], ". Rounds of 0.2 s") {
 			t.Errorf("%s header: %q", f, lines[0])
 		}
 		for _, want := range []string{
 			"Fastest: fanout 3, budget 6 (the smallest t_confidence among the settings that meet the deadline 15 with probability 0.9): t_confidence 9 rounds (1.8 s)",
 			"Cheapest: fanout 2, budget 4 (the fewest messages per node among the settings that meet the deadline 15 with probability 0.9)",
-			"- exact (the least accurate setting, fanout 2, budget 4; every setting: format csv or json): exact law within 1e-12",
-			"- mc (the least accurate setting, fanout 3, budget 6; every setting: format csv or json): 1000 replications",
+			"- exact (the least accurate setting, fanout 2, budget 4; every setting's beside its values): exact law within 1e-12",
+			"- mc (the least accurate setting, fanout 3, budget 6; every setting's beside its values): 1000 replications",
+			"7.000 ± 0.050", "1.400 ± 0.010", // the Monte Carlo's mean with its standard error (in rounds, in s)
 			"t_confidence_seconds",
 		} {
 			if !strings.Contains(s, want) {

@@ -237,6 +237,9 @@ func planBroadcast(ctx context.Context, e *env, cfg broadcast.Config, fanout, bu
 			return nil, err
 		}
 	}
+	if err := planResolvable(cfg, set); err != nil {
+		return nil, err
+	}
 	prog := newProgress(e, "plan")
 	set.Progress = func(done, total int64) { prog(min(done, total), total) }
 	d, err := broadcast.Sweep(ctx, cfg, ks, bs, set)
@@ -249,6 +252,9 @@ func planBroadcast(ctx context.Context, e *env, cfg broadcast.Config, fanout, bu
 	}
 	if err != nil {
 		return nil, err
+	}
+	if u := d.Unresolved(); u != nil { // a confidence no method of the rows resolves
+		return nil, planUnresolved(u, set.Reps, true)
 	}
 	return d, nil
 }

@@ -321,7 +321,7 @@ function renderPlan() {
   t.textContent = "";
   t.classList.remove("stale");
   if (!rows.length) return;
-  const keys = Object.keys(rows[0]);
+  const keys = Object.keys(rows[0]).filter((k) => k !== "cdf"); // the distribution is drawn, not tabled
   const thead = t.createTHead().insertRow();
   for (const k of keys) {
     const th = document.createElement("th");
@@ -368,7 +368,8 @@ function drawCDF(rows, kc, best) {
   }
   const series = [];
   let partial = false,
-    steps = false;
+    steps = false,
+    lawCDF = false;
   let xmin = Infinity,
     xmax = -Infinity;
   for (const [j, i] of idx.entries()) {
@@ -389,7 +390,17 @@ function drawCDF(rows, kc, best) {
     if (!pts.length) continue;
     for (const [x] of pts) (xmin = Math.min(xmin, x)), (xmax = Math.max(xmax, x));
     const strong = i === gk.selected || (gk.selected < 0 && i === best);
-    series.push({ pts, step, color: palette[j % palette.length], width: strong ? 3 : 1.5, label: rowName(r, kc) + (i === best ? " (fastest)" : best < 0 && i === gk.selected ? " (smallest t_P)" : ""), marks: true });
+    const label = rowName(r, kc) + (i === best ? " (fastest)" : best < 0 && i === gk.selected ? " (smallest t_P)" : "");
+    // The law's own P(T_L ≤ t) at every round (plan's cdf, the p_deadline
+    // of --deadline t), as steps from 0, with the quantiles marked on it.
+    if (Array.isArray(r.cdf) && r.cdf.length) {
+      lawCDF = true;
+      const law = [[r.cdf[0][0], 0], ...r.cdf];
+      for (const [x] of law) (xmin = Math.min(xmin, x)), (xmax = Math.max(xmax, x));
+      series.push({ pts: law, step: true, color: palette[j % palette.length], width: strong ? 3 : 1.5, label, dots: pts });
+      continue;
+    }
+    series.push({ pts, step, color: palette[j % palette.length], width: strong ? 3 : 1.5, label, marks: true });
   }
   if (!series.length) {
     $("cdf").textContent = "";
@@ -400,7 +411,8 @@ function drawCDF(rows, kc, best) {
   const v = [];
   if (D > 0) v.push({ x: D, label: `D = ${fmt(D)}`, color: "#c0392b" });
   const notes = [];
-  if (steps) notes.push("T_L counts whole rounds: the CDF is drawn as steps that hold each quantile's level until the next.");
+  if (lawCDF) notes.push("T_L counts whole rounds: the CDF is the law's P(T_L ≤ t) at every round, drawn as steps, with the quantiles, t_P and P(T_L ≤ D) marked on it.");
+  else if (steps) notes.push("T_L counts whole rounds: the CDF is drawn as steps that hold each quantile's level until the next.");
   if (partial) notes.push("Some rows reach L with probability p_reach < 1: their quantiles are given L is reached, drawn at p_reach times their level.");
   $("cdf-note").textContent = notes.join(" ");
   $("cdf").replaceChildren(
@@ -579,6 +591,7 @@ function chart(o) {
     if (s.dash) a["stroke-dasharray"] = s.dash;
     plot.appendChild(el("path", a));
     if (s.marks) for (const p of s.pts) plot.appendChild(el("circle", { cx: sx(p[0]).toFixed(1), cy: sy(p[1]).toFixed(1), r: 2.5, fill: s.color }));
+    for (const p of s.dots || []) plot.appendChild(el("circle", { cx: sx(p[0]).toFixed(1), cy: sy(p[1]).toFixed(1), r: 3, fill: s.color }));
     if (s.label) legend.push(s);
   }
   for (const v of o.vlines || []) {
