@@ -97,7 +97,12 @@ type RefinedCase struct {
 // Quick is the default scale: under 3 minutes on 2 cores.
 func Quick() Scale {
 	return Scale{Name: "quick", Seed: 1, Fig4NMax: 3000, Fig4Step: 25, ProveS: 60,
-		Nodes: 2500, Cache: 100, Exchange: 50, Ns: []int{500, 1000, 2000}, Warmup: 200, Rounds: 500, Reps: 10, MarkovReps: 200,
+		Nodes: 2500, Cache: 100, Exchange: 50, Ns: []int{500, 1000, 2000}, Warmup: 200, Rounds: 500,
+		// 40 replications per n: the growth distances of Figs. 7–8
+		// (growthdist.go) have intervals of about ±0.5 sd with 40 runs,
+		// ±1.3 with 10 (measured at seed 1 on 2026-12-05: |δ̂| up to 0.6
+		// for x and y, about 1 for round-snapshot coverage).
+		Reps: 40, MarkovReps: 200,
 		OptNodes: 1000, OptS: []int{10, 20, 30, 40, 50, 53, 60, 70, 80, 90}, OptWarmup: 100, OptRounds: 400, OptReps: 4,
 		// At N = 100 the continuous-time reference is the exact chain (no
 		// runs); the refined error there, about 5·10⁻⁴ with 5 copies, is
@@ -105,15 +110,21 @@ func Quick() Scale {
 		// deviations are over by then): 20 runs over 300 rounds left
 		// standard errors of 0.04 in coverage, 40 over 150 bring them to
 		// about 0.025 within the time budget.
-		Refined:   refinedCases([3]int{0, 20000, 400}, [3]int{0, 20000, 400}, [3]int{200, 200, 40}, 150),
-		TreeSeeds: 10, GossipTreeNs: []int{100, 500, 1000, 2000, 4000}, GossipTreeFailNodes: 1000,
+		Refined: refinedCases([3]int{0, 20000, 400}, [3]int{0, 20000, 400}, [3]int{200, 200, 40}, 150),
+		// 20 seeds a point: subtree breakout's depth change (+88 % ± 22
+		// over 10 seeds) needs about 14 to decide its direction.
+		TreeSeeds: 20, GossipTreeNs: []int{100, 500, 1000, 2000, 4000}, GossipTreeFailNodes: 1000,
 		BroadcastN: 1000,
 		// Section 12 in about 14 s of CPU: two partial views × 10 runs ×
 		// 170 rounds at N = 2500, 8.4 s (n = 500 covers the torus within
 		// about 125 rounds); the protocol with loss, 2 × 20 runs × 180
 		// rounds at N = 500, 3 s.
-		NetNs: []int{500}, NetReps: 10, NetWarmup: 30, NetRounds: 140,
-		LossNs: []int{100, 500}, LossReps: 20, LossRounds: 150}
+		// 60 runs a view (about 25 s of CPU for the two partial views) and
+		// 60 with loss (about 5 s): with 10 and 20, every growth distance
+		// of the regular graph and of the loss clock was undecided (|δ̂|
+		// about 0.5 against intervals of ±1.3).
+		NetNs: []int{500}, NetReps: 60, NetWarmup: 30, NetRounds: 140,
+		LossNs: []int{100, 500}, LossReps: 60, LossRounds: 150}
 }
 
 // Paper runs the paper's 100 replications of 1000 + 1000 rounds: 39.4
