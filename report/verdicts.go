@@ -177,7 +177,7 @@ func (r *Optimal) Verdicts() []Verdict {
 	res, e := r.Opt, r.Effect
 	gains, ok := replicationGains(r.Growth, res.SInt)
 	rep := Verdict{Claim: "s* = n − √(n(n−c)) is optimal for the convergence of replication", Verdict: replicationRule(gains, ok), Rule: replicationRuleText(),
-		Measured: r.replicationMeasured(gains, ok)}
+		Measured: r.replicationMeasured(gains, ok), Short: replicationShort(gains, ok, r.OptReps)}
 	var trend []string
 	for _, t := range r.Trend {
 		trend = append(trend, fmt.Sprintf("%d", t.SBest))
@@ -190,6 +190,30 @@ func (r *Optimal) Verdicts() []Verdict {
 		Measured: fmt.Sprintf("exact pairwise chain (N = %d): best s = %d against s* = %.2f, %.2f of %.1f rounds faster (%.1f %%), %.1f standard errors with %d protocol runs (%.0f runs for %d); the ODE's best s at N = %s: %s",
 			r.OptNodes, e.Best, e.SStar, e.Gain, r.ExactT[e.SInt-1], e.GainPct, e.Z, e.Runs, math.Ceil(e.RunsForZ), zSignificant, strings.Join(ns, ", "), strings.Join(trend, ", "))}
 	return []Verdict{rep, cov}
+}
+
+// replicationShort is the claims table's phrase of the replication
+// optimum: the s that could gain most over s*'s integer argmax, with its
+// interval, and the runs that would decide an undecided verdict.
+func replicationShort(gains []ReplicationGain, ok bool, runs int) string {
+	if !ok || len(gains) == 0 {
+		return "s*'s integer argmax was not simulated"
+	}
+	best := gains[0]
+	need := 0.0
+	for _, g := range gains {
+		if g.Hi > best.Hi {
+			best = g
+		}
+		if !math.IsNaN(g.RunsToDecide) {
+			need = math.Max(need, g.RunsToDecide)
+		}
+	}
+	out := fmt.Sprintf("largest possible gain over s*: s = %d, %+.1f %% (interval %+.1f to %+.1f %%), %d runs per s", best.S, best.GainPct, best.Lo, best.Hi, runs)
+	if need > 0 {
+		out += "; " + decideText(need, "runs per s")
+	}
+	return out
 }
 
 // replicationMeasured states the growth times behind the replication
