@@ -1,7 +1,20 @@
 // Package report is gossipkit's reproduction of its two source documents
 // as a library: Run writes every figure (PNG and SVG), every table (CSV and
-// Markdown) and REPORT.md, which sets each figure beside the claim it
-// checks; `gossipkit reproduce` is flag parsing around it.
+// Markdown), a file per section (section-NN.md: its measurements, tables
+// and figures beside the claims they check) and REPORT.md, which a person
+// reads in minutes: the claims table (claim, verdict, one measured phrase,
+// a link to the section's file), the operator table (memberlist's default
+// budget, operator.go), each section's claims beside its figures, and the
+// time; `gossipkit reproduce` is flag parsing around it.
+//
+// The files, by what they hold: scales.go the sizes (Quick, Paper,
+// Smoke); report.go the Study and the list of sections; one file per
+// section's compute step and rendering (dropprob.go, fig78.go, models.go,
+// optimal.go, refined.go, tree.go, design.go, deployed.go, network*.go);
+// verdicts.go and rules.go the claims' rules, uncertainty.go,
+// growthdist.go and takeoff.go their statistics; claims.go, document.go
+// and write.go the rendering of REPORT.md and its files; shard.go and
+// mergeparts.go the sharding and merging of the runs; timing.go the time.
 //
 // A Scale fixes the sizes (Quick, Paper, or any other built field by
 // field); Options control only how the work runs (worker goroutines,
@@ -18,16 +31,17 @@
 //
 // Sections that judge a claim of the source documents return Verdicts:
 // the verdict, the rule that decided it (written from the named constants
-// of rules.go) and the figure measured. The rules: Figs. 7 and 8 over the
-// take-off (the ODE between 1 % and 99 % of its plateau) with a tolerance
-// of half a node; the coverage optimum by its effect size and its
+// of rules.go) and the figure measured. The rules: Figs. 7 and 8 by the
+// growth distances of x and y at every n (the ODE's growth time within one
+// sd of the runs', growthdist.go), with the take-off distance stated
+// beside (takeoff.go); the coverage optimum by its effect size and its
 // significance with the scale's runs, and the N-trend of the ODE's
 // optimum; the replication optimum on the protocol's growth time of x
 // (in the pairwise model it holds by a time change, docs/MODEL.md); each
 // clause of a tree claim by its direction and its magnitude against the
 // document's figure, the repair claims on the repair's traffic of every
-// kind; the protocol on a partial view and with message loss by its growth
-// times of replication and coverage against the ODE's (within ±5 %), the
+// kind; the protocol on a partial view and with message loss by the
+// growth distances of replication and coverage, as Figs. 7 and 8; the
 // uniformity of the items by the variance ratio of a replica count against
 // the binomial and a goodness-of-fit test, and Sec. 3.5's optima by exact
 // argmaxes; a claim with no measurable criterion is "cannot be checked". A
@@ -35,14 +49,15 @@
 // with N, DesignAnswers) is judged the same way and marked as such.
 //
 // A verdict that rests on Monte Carlo grades an interval, not a point
-// (uncertainty.go): the take-off shares by a percentile bootstrap over the
-// replications, means over seeds or runs by Student's t, each at the level
+// (uncertainty.go): growth distances and means over seeds or runs by
+// Student's t, each at the level
 // of zDecide = 3 normal standard errors (a table of about 15 claims must
 // not change with the seed). Where the interval straddles a threshold the
 // verdict is "undecided at this scale" and its measured column names the
-// replications or seeds that would decide it. The report shows the
-// verdicts at a glance (claim, verdict, measured, section) and each rule
-// once below them; verdicts.csv holds the rules beside the verdicts.
+// replications or seeds that would decide it. REPORT.md shows the
+// verdicts at a glance (claim, verdict, a measured phrase, section);
+// verdicts.md the whole measurements, rules.md each rule once, and
+// verdicts.csv the rules beside the verdicts.
 //
 // REPORT.md ends with where the time went: each section's wall and CPU
 // time and its simulations' CPU time and shuffles (Options.StepDone hears

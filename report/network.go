@@ -85,6 +85,9 @@ type NetGrowth struct {
 	ODE, Mean, SE  float64
 	Runs, Censored int
 	Ratio, Lo, Hi  float64
+	// SD is the runs' sd, Delta = (Mean − ODE)/SD the growth distance
+	// (growthdist.go) and DLo, DHi its interval.
+	SD, Delta, DLo, DHi float64
 }
 
 // The section's settings and rules.
@@ -291,42 +294,37 @@ func netGrowth(runs [][]int32, lo, hi, ode float64) NetGrowth {
 	g.Ratio = g.Mean / ode
 	h := tCrit(zDecide, len(ts)) * g.SE / ode
 	g.Lo, g.Hi = g.Ratio-h, g.Ratio+h
+	g.SD = g.SE * math.Sqrt(float64(len(ts)))
+	g.Delta, g.DLo, g.DHi = deltaInterval(g.Mean, g.SD, ode, len(ts))
 	if g.Censored > 0 {
-		g.Hi = math.Inf(1)
+		g.Hi, g.DHi = math.Inf(1), math.Inf(1)
 	}
 	return g
 }
 
-// check grades one growth ratio against [1 − netTol, 1 + netTol]:
-// passed if its interval lies inside, contradicted if wholly outside,
-// unresolved otherwise (as within does).
-func (g NetGrowth) check() check {
-	if math.IsNaN(g.Lo) || math.IsNaN(g.Hi) {
-		return unresolved
+// band is the interval of |δ| (absBand).
+func (g NetGrowth) band() [2]float64 {
+	a, b := absBand(g.DLo, g.DHi)
+	if math.IsNaN(g.DLo) || math.IsNaN(g.DHi) {
+		a, b = math.NaN(), math.NaN()
 	}
-	return within(Interval{g.Lo, g.Hi}, 1-netTol, 1+netTol)
+	return [2]float64{a, b}
 }
 
-// repsToDecide is the runs at which the growth ratio's unresolved
+// repsToDecide is the runs at which the growth distance's undecided
 // interval would clear the threshold it straddles (NaN when decided).
 func (g NetGrowth) repsToDecide() float64 {
-	if g.check() != unresolved || math.IsNaN(g.Lo) || math.IsNaN(g.Hi) || math.IsInf(g.Hi, 1) {
+	b := g.band()
+	if math.IsNaN(b[0]) || math.IsInf(b[1], 1) {
 		return math.NaN()
 	}
-	iv := Interval{g.Lo, g.Hi}
-	n := math.NaN()
-	for _, t := range []float64{1 - netTol, 1 + netTol} {
-		if iv.Lo < t && iv.Hi > t {
-			n = math.Max(nanToZero(n), repsToDecide(g.Runs, g.Ratio, iv, t))
-		}
-	}
-	return n
+	// The symmetric interval of |δ̂|, half-width that of δ's.
+	v, h := math.Abs(g.Delta), (g.DHi-g.DLo)/2
+	return bandRepsToDecide(g.Runs, v, v-h, v+h)
 }
 
-// netRule judges "the ODE describes the protocol on the view": does not
-// hold if some growth ratio's interval lies wholly outside [1 − netTol,
-// 1 + netTol], holds if every one lies inside, else undecided at this
-// scale.
+// netRule judges "the ODE describes the protocol on the view" by the
+// growth distances of replication and coverage at every n (gradeBands).
 func netRule(v NetworkView) string {
 	var gs []NetGrowth
 	for _, row := range v.Rows {
@@ -336,8 +334,7 @@ func netRule(v NetworkView) string {
 }
 
 func netRuleText() string {
-	return fmt.Sprintf("the protocol's growth times of replication and of coverage (rounds from %g %% to %g %% of the plateau, mean over the runs; a run that does not reach it counts as the horizon, and leaves the interval open above) over the ODE's, with the interval of each ratio (Student's t over the runs at the level of %g normal standard errors, 99.73 %%), at every n: every interval within ±%g %% of 1 holds; one wholly outside does not hold; otherwise undecided at this scale",
-		100*netGrowthLo, 100*netGrowthHi, float64(zDecide), 100*netTol)
+	return growthDistText("at every n, replication and coverage")
 }
 
 // netVerdict is the verdict row of one view.
@@ -357,16 +354,33 @@ func (r *Network) netVerdict(v NetworkView) Verdict {
 	if verdict == undecided && !math.IsNaN(need) {
 		measured += "; " + decideText(need, "runs per n")
 	}
-	return Verdict{Claim: fmt.Sprintf("the model's ODE describes the protocol on the %s", v.Name), Verdict: verdict, Rule: netRuleText(), Measured: measured}
+	var gs []NetGrowth
+	for _, row := range v.Rows {
+		gs = append(gs, row.GrowthX, row.GrowthY)
+	}
+	return Verdict{Claim: fmt.Sprintf("the model's ODE describes the protocol on the %s", v.Name), Verdict: verdict, Rule: netRuleText(), Measured: measured,
+		Short: worstDelta(gs, fmt.Sprintf("%d runs per n", v.Rows[0].Runs))}
+}
+
+// worstDelta is the claims table's phrase of growth distances: the
+// largest |δ| with its interval.
+func worstDelta(gs []NetGrowth, runs string) string {
+	if len(gs) == 0 {
+		return "no growth measured"
+	}
+	w := gs[0]
+	for _, g := range gs[1:] {
+		if math.IsNaN(w.Delta) || math.Abs(g.Delta) > math.Abs(w.Delta) {
+			w = g
+		}
+	}
+	b := w.band()
+	return fmt.Sprintf("largest growth distance |δ| = %.2f sd (interval %.2f–%s; T %.1f against the ODE's %.1f), %s", math.Abs(w.Delta), b[0], hiText(b[1]), w.Mean, w.ODE, runs)
 }
 
 // describe writes a growth ratio with its interval.
 func (g NetGrowth) describe() string {
-	hi := fmt.Sprintf("%.2f", g.Hi)
-	if math.IsInf(g.Hi, 1) {
-		hi = "∞"
-	}
-	s := fmt.Sprintf("%.1f rounds against the ODE's %.1f (ratio %.2f, interval %.2f–%s)", g.Mean, g.ODE, g.Ratio, g.Lo, hi)
+	s := fmt.Sprintf("%.1f ± %.1f (sd) rounds against the ODE's %.1f (δ = %+.2f sd, interval %+.2f to %s; ratio %.2f)", g.Mean, g.SD, g.ODE, g.Delta, g.DLo, hiText(g.DHi), g.Ratio)
 	if g.Censored > 0 {
 		s += fmt.Sprintf(", %d of %d runs not there by the horizon", g.Censored, g.Runs)
 	}

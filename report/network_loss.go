@@ -306,22 +306,13 @@ func (r *Network) uniformityVerdicts() []Verdict {
 	}
 }
 
-// growthRule grades growth ratios as netRule does: one interval wholly
-// outside ±netTol of 1 does not hold, all inside holds, else undecided.
+// growthRule grades growth distances (gradeBands).
 func growthRule(gs []NetGrowth) string {
-	if len(gs) == 0 {
-		return unchecked
-	}
-	v := holds
+	var bands [][2]float64
 	for _, g := range gs {
-		switch g.check() {
-		case contradicted:
-			return fails
-		case unresolved:
-			v = undecided
-		}
+		bands = append(bands, g.band())
 	}
-	return v
+	return gradeBands(bands)
 }
 
 // lossVerdict judges the time change on the protocol runs with loss.
@@ -344,7 +335,17 @@ func (r *Network) lossVerdict() Verdict {
 		measured += "; " + decideText(need, "runs with d alive")
 	}
 	return Verdict{Claim: "finding of this toolkit: with each message lost with probability ε, the ODEs are the lossless ones on a clock slowed by f = (1 − ε)(1 − ε/2) (docs/MODEL.md)", Verdict: v,
-		Rule: "as the network rows, on the protocol runs with loss in which d survives, against the ODE at ε: " + netRuleText(), Measured: measured}
+		Rule: "as the network rows, on the protocol runs with loss in which d survives, against the ODE at ε: " + netRuleText(), Measured: measured,
+		Short: worstDelta(gs, "runs with d alive: "+aliveText(r.LossMC))}
+}
+
+// aliveText lists the runs with d alive at each loss.
+func aliveText(rows []LossMCRow) string {
+	var out []string
+	for _, row := range rows {
+		out = append(out, fmt.Sprintf("%d of %d at ε = %g", row.GrowthX.Runs, row.Runs, row.Loss))
+	}
+	return strings.Join(out, ", ")
 }
 
 func (r *Network) lossN() int {

@@ -46,6 +46,13 @@ func TestNetGrowth(t *testing.T) {
 	if math.Abs(g.Ratio-2.0/3) > 1e-12 || math.Abs(g.Lo-(2.0/3-h)) > 1e-12 || math.Abs(g.Hi-(2.0/3+h)) > 1e-12 {
 		t.Errorf("ratio %v [%v, %v], want 2/3 ± %v", g.Ratio, g.Lo, g.Hi, h)
 	}
+	// δ = (8/3 − 4)/sd, sd = √(4/3), with half-width tCrit(3, 3)·√(1/3 +
+	// δ²/4) (growthdist.go).
+	d := (8.0/3 - 4) / math.Sqrt(4.0/3)
+	hd := tCrit(zDecide, 3) * math.Sqrt(1.0/3+d*d/4)
+	if math.Abs(g.Delta-d) > 1e-12 || math.Abs(g.DLo-(d-hd)) > 1e-12 || math.Abs(g.DHi-(d+hd)) > 1e-12 {
+		t.Errorf("δ %v [%v, %v], want %v ± %v", g.Delta, g.DLo, g.DHi, d, hd)
+	}
 	// A run that reaches 2 at t = 1 and never 8 counts 5 − 1 − 1 = 3
 	// rounds, a lower bound: the interval is open above.
 	g = netGrowth(append(runs, []int32{0, 2, 3, 4, 5}), 2, 8, 4)
@@ -54,11 +61,12 @@ func TestNetGrowth(t *testing.T) {
 	}
 }
 
-// The rule on constructed growth ratios, at both sides of each threshold.
+// The rule on constructed growth distances δ with their intervals, at
+// both sides of each threshold (|δ| ≤ 1 holds, ≤ 2 qualified).
 func TestNetRule(t *testing.T) {
 	t.Parallel()
 	g := func(lo, hi float64) NetGrowth {
-		return NetGrowth{ODE: 10, Mean: 10 * (lo + hi) / 2, Runs: 10, Ratio: (lo + hi) / 2, Lo: lo, Hi: hi}
+		return NetGrowth{ODE: 10, Runs: 10, Delta: (lo + hi) / 2, DLo: lo, DHi: hi}
 	}
 	view := func(x, y NetGrowth) NetworkView {
 		return NetworkView{Name: "v", Connected: true, Rows: []NetworkRow{{N: 500, Runs: 10, GrowthX: x, GrowthY: y}}}
@@ -68,13 +76,19 @@ func TestNetRule(t *testing.T) {
 		v    NetworkView
 		want string
 	}{
-		{"both inside", view(g(0.97, 1.03), g(0.96, 1.04)), holds},
-		{"one across 1.05", view(g(0.97, 1.03), g(1.0, 1.1)), undecided},
-		{"one across 0.95", view(g(0.9, 1.0), g(0.97, 1.03)), undecided},
-		{"one wholly above", view(g(0.97, 1.03), g(1.06, 1.3)), fails},
-		{"one wholly below, one across", view(g(0.5, 0.94), g(1.0, 1.1)), fails},
-		{"open above, from inside", view(g(0.97, math.Inf(1)), g(0.97, 1.03)), undecided},
-		{"open above, from above", view(g(1.2, math.Inf(1)), g(0.97, 1.03)), fails},
+		{"both within one sd", view(g(-0.5, 0.8), g(-0.9, 0.2)), holds},
+		{"one ends on 1 (inclusive)", view(g(0.5, 1.0), g(-1.0, 0.2)), holds},
+		{"one starts on 1", view(g(1.0, 1.5), g(-0.2, 0.2)), undecided},
+		{"one across 1", view(g(0.5, 1.5), g(-0.2, 0.2)), undecided},
+		{"across 0 and 1", view(g(-1.5, 0.5), g(-0.2, 0.2)), undecided},
+		{"one wholly in (1, 2]", view(g(1.2, 1.8), g(-0.2, 0.2)), qualified},
+		{"negative side in (1, 2]", view(g(-1.8, -1.2), g(-0.2, 0.2)), qualified},
+		{"one wholly above 2", view(g(2.1, 3), g(-0.2, 0.2)), fails},
+		{"above 2 decides beside an undecided one", view(g(2.1, 3), g(0.5, 1.5)), fails},
+		{"across 2", view(g(1.5, 2.5), g(-0.2, 0.2)), undecided},
+		{"open above, from inside", view(g(0.5, math.Inf(1)), g(-0.2, 0.2)), undecided},
+		{"open above, from above 2", view(g(2.5, math.Inf(1)), g(-0.2, 0.2)), fails},
+		{"no spread", view(g(math.NaN(), math.NaN()), g(-0.2, 0.2)), unchecked},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := netRule(c.v); got != c.want {
@@ -82,11 +96,10 @@ func TestNetRule(t *testing.T) {
 			}
 		})
 	}
-	// An undecided verdict names the runs that would decide it: the ratio
-	// 1.05 − 0.025 = 1.025 with half-width 0.05 over 10 runs clears 1.05
-	// at 10·(0.05/0.025)² = 40 runs.
+	// An undecided verdict names the runs that would decide it: |δ̂| = 0.5
+	// with half-width 1 over 10 runs clears 1 at 10·(1/0.5)² = 40 runs.
 	r := &Network{}
-	v := r.netVerdict(view(g(0.975, 1.075), g(0.97, 1.03)))
+	v := r.netVerdict(view(g(-0.5, 1.5), g(-0.2, 0.2)))
 	if v.Verdict != undecided || !strings.Contains(v.Measured, "about 40 runs per n would decide it") {
 		t.Errorf("%s: %s", v.Verdict, v.Measured)
 	}

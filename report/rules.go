@@ -17,14 +17,15 @@ import (
 // this many standard errors from zero (two-sided, about 95 %).
 const zSignificant = 2
 
-// Figs. 7 and 8: "within the standard deviation" is graded by the share of
-// rounds at which the ODE lies within one sd of the simulated mean, plus a
-// tolerance of half a node (the resolution of a count of N nodes), over
-// the take-off: the rounds at which the ODE lies between windowLo and
-// windowHi of its plateau. Before the take-off both curves sit at the
-// initial copy; after it both sit on the plateau, where sd = 0 and the
-// ODE differs from it by rounding only; neither says anything about the
-// claim.
+// Figs. 7 and 8: the take-off is the rounds at which the ODE lies between
+// windowLo and windowHi of its plateau (before it both curves sit at the
+// initial copy; after it both sit on the plateau, where sd = 0 and the ODE
+// differs by rounding only). Over it the report describes the share of
+// rounds at which the ODE lies within one sd + resolutionNodes/N of the
+// simulated mean and the take-off distance (takeoff.go); the verdicts
+// grade the growth distances (growthdist.go). sdShareHolds and
+// sdShareQualified were the share's grades when it was graded; they are
+// kept for gradeInterval's test.
 const (
 	sdShareHolds     = 0.95
 	sdShareQualified = 0.68
@@ -32,13 +33,6 @@ const (
 	windowHi         = 0.99
 	resolutionNodes  = 0.5
 )
-
-// sdRuleText states the rule of the take-off share (gradeInterval with
-// sdShareHolds and sdShareQualified) and its window.
-func sdRuleText() string {
-	return fmt.Sprintf("share of the take-off rounds (ODE between %g %% and %g %% of its plateau) with |ODE − mean| ≤ sd + %g/N, smallest over n, with its %.2f %% bootstrap interval over the replications: ≥ %g %% holds, ≥ %g %% holds with a qualification, else does not hold, when the whole interval lies in one grade; an interval across a threshold is undecided at this scale",
-		100*windowLo, 100*windowHi, resolutionNodes, 100*bootLevel, 100*sdShareHolds, 100*sdShareQualified)
-}
 
 // Fig. 1's transitions: within transZ binomial standard errors holds;
 // beyond it but within transDiff in absolute terms holds with a

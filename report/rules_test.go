@@ -271,7 +271,10 @@ func TestTreeVerdicts(t *testing.T) {
 // interval of the smallest share (ShareX, ShareY, ShareYRound, set here as
 // the bootstrap would), and coverage by its final value over the runs.
 func TestFig78Verdicts(t *testing.T) {
-	w := func(within float64) Window { return Window{From: 10, To: 40, Rounds: 31, Within: within} }
+	// A growth distance δ with its interval [lo, hi] over 10 runs.
+	g := func(lo, hi float64) NetGrowth {
+		return NetGrowth{ODE: 10, Runs: 10, Delta: (lo + hi) / 2, DLo: lo, DHi: hi}
+	}
 	// 10 runs of 100 nodes, every one covered at the end.
 	runs := func() *sim.Result {
 		cfg := sim.DefaultConfig()
@@ -283,27 +286,29 @@ func TestFig78Verdicts(t *testing.T) {
 		return res
 	}
 	f := &Fig78{Ns: []int{500, 1000}, C: 100, S: 50, T: 500, Runs: map[int]*sim.Result{500: runs(), 1000: runs()}, Rows: []ODEvsSimRow{
-		{N: 500, SteadyCOverN: 0.2, Items: 501, SteadyProtocol: 100.0 / 501, XLateMean: 0.199, XLateSE: 0.001, WindowX: w(1), WindowY: w(0.97), WindowYRound: w(0.5), YFinal: 1,
-			GapX: sim.Gap{WithinSD: 0.5}, GapY: sim.Gap{WithinSD: 0.5}},
-		{N: 1000, SteadyCOverN: 0.1, Items: 1001, SteadyProtocol: 100.0 / 1001, XLateMean: 0.1, XLateSE: 0.001, WindowX: w(0.9), WindowY: w(0.96), WindowYRound: w(0.7), YFinal: 1},
-	}, ShareX: Interval{0.8, 0.93}, ShareY: Interval{0.955, 0.99}, ShareYRound: Interval{0.3, 0.6}}
+		{N: 500, SteadyCOverN: 0.2, Items: 501, SteadyProtocol: 100.0 / 501, XLateMean: 0.199, XLateSE: 0.001, YFinal: 1,
+			GrowthX: g(-0.5, 0.8), GrowthY: g(-0.4, 0.4), GrowthYRound: g(2.2, 3)},
+		{N: 1000, SteadyCOverN: 0.1, Items: 1001, SteadyProtocol: 100.0 / 1001, XLateMean: 0.1, XLateSE: 0.001, YFinal: 1,
+			GrowthX: g(1.2, 1.8), GrowthY: g(-0.9, 0.9), GrowthYRound: g(-0.2, 0.2)},
+	}, DistX: TakeOffDistance{Theta: math.NaN()}, DistY: TakeOffDistance{Theta: math.NaN()}, DistYRound: TakeOffDistance{Theta: math.NaN()}}
 	rep := f.replicationVerdicts()
 	// |0.199 − 100/501| = 0.6 se, below t(9) at the level of 3 se: holds;
-	// the x share 0.9 in [0.8, 0.93]: qualified.
+	// x's growth distance wholly in (1, 2] at n = 1000: qualified.
 	if rep[1].Verdict != holds || rep[2].Verdict != qualified {
 		t.Errorf("replication: %+v", rep)
 	}
 	cov := f.coverageVerdicts()
-	// Per event: 0.96 in [0.955, 0.99], holds; snapshots: 0.5 in [0.3,
-	// 0.6], does not hold; every run covered: coverage reaches 1.
+	// Per event: both within one sd, holds; snapshots: above 2 sd at n =
+	// 500, does not hold; every run covered: coverage reaches 1.
 	if cov[0].Verdict != holds || cov[1].Verdict != fails || cov[2].Verdict != holds {
 		t.Errorf("coverage: %+v", cov)
 	}
 	// An interval across a threshold: undecided, with the replications
-	// that would decide it named.
-	f.ShareX = Interval{0.6, 0.99}
-	if v := f.replicationVerdicts()[2]; v.Verdict != undecided || !strings.Contains(v.Measured, "replications per n would decide it") {
-		t.Errorf("x share across 0.68 and 0.95: %+v", v)
+	// that would decide it named (|δ̂| = 0.5, half-width 1 at 10 runs:
+	// 10·(1/0.5)² = 40).
+	f.Rows[1].GrowthX = g(-0.5, 1.5)
+	if v := f.replicationVerdicts()[2]; v.Verdict != undecided || !strings.Contains(v.Measured, "about 40 replications per n would decide it") {
+		t.Errorf("x across 1: %+v", v)
 	}
 }
 

@@ -1,0 +1,110 @@
+package report
+
+import (
+	"fmt"
+	"math"
+)
+
+// The growth distance: the criterion of Figs. 7 and 8 ("within the
+// standard deviation" of the simulations) carried to a growth time. A
+// view's (or a loss's) growth time T of replication or coverage has mean
+// μ and standard deviation σ over runs; the ODE's is T₀. The ODE
+// describes the protocol when T₀ lies within one sd of the runs:
+//
+//	δ = (μ − T₀)/σ,  |δ| ≤ distHolds holds, ≤ distQualified qualified,
+//
+// as the take-off distance θ is graded. δ̂ = (mean − T₀)/sd of R runs has
+// the standard error √(1/R + δ²/(2(R − 1))) (the delta method on a mean
+// and an sd of near-normal values: Var(mean/σ) = 1/R, Var(sd/σ) ≈
+// 1/(2(R − 1))), so its interval shrinks like 1/√R; its critical value is
+// Student's t over the runs at the level of zDecide normal standard
+// errors. The ±5 % band of the ratio T/T₀ graded before was no criterion
+// of the source, and at the quick scale's runs it left the complete graph
+// (whose own gap is 0–4 %) undecided at any affordable R.
+
+// deltaInterval is δ̂ and its interval from the mean and sd of R runs and
+// the ODE's time t0.
+func deltaInterval(mean, sd, t0 float64, R int) (d, lo, hi float64) {
+	if R < 2 || !(sd > 0) || !(t0 > 0) {
+		return math.NaN(), math.NaN(), math.NaN()
+	}
+	d = (mean - t0) / sd
+	se := math.Sqrt(1/float64(R) + d*d/(2*float64(R-1)))
+	h := tCrit(zDecide, R) * se
+	return d, d - h, d + h
+}
+
+// absBand turns an interval of δ into one of |δ|: its distance from 0
+// and its largest |end|.
+func absBand(lo, hi float64) (a, b float64) {
+	switch {
+	case lo > 0:
+		a = lo
+	case hi < 0:
+		a = -hi
+	}
+	return a, math.Max(math.Abs(lo), math.Abs(hi))
+}
+
+// grade is the verdict of a value of |δ| or θ.
+func grade(v float64) string {
+	switch {
+	case v <= distHolds:
+		return holds
+	case v <= distQualified:
+		return qualified
+	}
+	return fails
+}
+
+// rank orders the grades from best to worst.
+func rank(v string) int {
+	return map[string]int{holds: 0, qualified: 1, fails: 2}[v]
+}
+
+// gradeBands grades a claim made of several |δ| intervals [a, b]: each
+// interval could take any grade between grade(a) and grade(b); the claim
+// takes its worst part's grade, so it is decided when the best and the
+// worst readings agree, and undecided at this scale otherwise (a part
+// decided "does not hold" decides the claim whatever the others turn out
+// to be). An interval with a NaN end cannot be checked.
+func gradeBands(bands [][2]float64) string {
+	if len(bands) == 0 {
+		return unchecked
+	}
+	best, worst := holds, holds
+	for _, b := range bands {
+		if math.IsNaN(b[0]) || math.IsNaN(b[1]) {
+			return unchecked
+		}
+		if g := grade(b[0]); rank(g) > rank(best) {
+			best = g
+		}
+		if g := grade(b[1]); rank(g) > rank(worst) {
+			worst = g
+		}
+	}
+	if best != worst {
+		return undecided
+	}
+	return best
+}
+
+// bandRepsToDecide is the runs at which an undecided |δ| interval [a, b]
+// of R runs around v would clear the threshold it straddles (NaN if it
+// straddles none).
+func bandRepsToDecide(R int, v, a, b float64) float64 {
+	n := math.NaN()
+	for _, t := range []float64{distHolds, distQualified} {
+		if a <= t && b > t {
+			n = math.Max(nanToZero(n), repsToDecide(R, v, Interval{a, b}, t))
+		}
+	}
+	return n
+}
+
+// growthDistText states the rule of the growth distance.
+func growthDistText(what string) string {
+	return fmt.Sprintf("%s: the growth distance δ = (μ − T₀)/σ of each growth time (rounds from %g %% to %g %% of the plateau; μ, σ the runs' mean and sd, T₀ the ODE's; a run that does not get there counts as the horizon and leaves the interval open above) with its interval (Student's t over the runs at the level of %g normal standard errors, se √(1/R + δ²/(2(R−1)))): every |δ| ≤ %g (the ODE within one sd of the runs, the source's criterion of Figs. 7–8) holds, ≤ %g holds with a qualification, beyond does not hold; decided where the best and the worst reading of every interval agree, else undecided at this scale",
+		what, 100*netGrowthLo, 100*netGrowthHi, float64(zDecide), distHolds, distQualified)
+}
