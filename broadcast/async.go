@@ -250,7 +250,6 @@ type asyncEngine struct {
 	left     []int32 // transmits left (budget), per node
 	stamp    []int32 // distinct peers of one tick
 	h        tickHeap
-	peers    []int32
 }
 
 func newAsyncEngine(cfg Config, seed uint64) *asyncEngine {

@@ -99,13 +99,6 @@ const (
 	// plateau.
 	netGrowthLo = 0.1
 	netGrowthHi = 0.9
-	// netTol: the ODE describes the protocol on a network if every growth
-	// time lies within ±netTol of the ODE's. The complete graph's own gap
-	// at N = 2500 is 0–4 % (seeds 1–5 at the quick scale); with 10 runs an
-	// interval is ±8–17 %, so at ±10 % a seed could decide what the next
-	// leaves undecided, while at ±5 % only a scale with some 10² runs can
-	// say "holds", and the torus, 1.3–1.9 times slower, fails at any.
-	netTol = 0.05
 )
 
 // netScale returns the sizes of the network section, the defaults for

@@ -201,11 +201,6 @@ func distRule(d TakeOffDistance) (verdict string, straddled float64) {
 	return undecided, distQualified
 }
 
-func distRuleText() string {
-	return fmt.Sprintf("the take-off distance θ = max |ODE − μ|/(σ + %g/N) over the take-off rounds (ODE between %g %% and %g %% of its plateau) and every n, μ and σ the protocol's mean and sd over runs, with its %.2f %% simultaneous bootstrap band over the replications (sup-t): θ ≤ %g (within one sd, the source's words) holds, ≤ %g holds with a qualification, else does not hold, when the whole interval lies in one grade; an interval across a threshold is undecided at this scale",
-		resolutionNodes, 100*windowLo, 100*windowHi, 100*bootLevel, distHolds, distQualified)
-}
-
 // distMeasured states θ̂, where it is reached, its interval and, if
 // undecided, the replications per n that would decide it (the interval
 // shrinks like 1/√R).

@@ -219,9 +219,6 @@ func decideText(n float64, unit string) string {
 	return fmt.Sprintf("about %.0f %s would decide it", n, unit)
 }
 
-// levelText writes the level of the verdicts' intervals ("99.73 %").
-func levelText() string { return fmt.Sprintf("%.2f %%", 100*bootLevel) }
-
 // intervalText writes an interval of shares in whole percent.
 func intervalText(iv Interval) string {
 	return fmt.Sprintf("%.0f–%.0f %%", 100*iv.Lo, 100*iv.Hi)
