@@ -517,7 +517,7 @@ func runCluster(ctx context.Context, s Setting, ci uint64, res *Result) (err err
 			for _, p := range RepairPoints {
 				lackAt = append(lackAt, t0.Add(time.Duration(p*float64(scaled))))
 			}
-			if wait := lackAt[len(lackAt)-1].Sub(time.Now()); wait > 0 {
+			if wait := time.Until(lackAt[len(lackAt)-1]); wait > 0 {
 				time.Sleep(wait)
 			}
 			synctest.Wait()
