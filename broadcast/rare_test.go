@@ -383,3 +383,41 @@ func TestAutoCommonMisses(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgetMissLawCommon: where some live node is missed often (loss 0.3,
+// 20 % failed), the large-N law's interval of P(miss) must still be narrow
+// (the chance pe that the source informs nobody is taken out of the
+// Bonferroni sums: left in, S₂ ≈ C(M−1, 2)·pe made the interval 0–0.11
+// around 0.056 at N 10⁴, B 20) and hold the count of plain replications,
+// an independent estimate (a different engine: every message drawn),
+// within the law's bound plus three standard errors of the count.
+func TestBudgetMissLawCommon(t *testing.T) {
+	for _, c := range []struct {
+		N, B, reps int
+		maxRel     float64 // Bonferroni's own width: about S₁/2 relative
+	}{
+		{3000, 16, 4000, 0.15},  // P(miss) ≈ 0.26, S₁ ≈ 0.3
+		{3000, 20, 20000, 0.05}, // P(miss) ≈ 0.033
+	} {
+		cfg := Config{Nodes: c.N, Protocol: Push, Fanout: 3, Loss: 0.3, Failed: 0.2, Budget: c.B, Level: 1}
+		t.Run(fmt.Sprintf("N=%d/B=%d", c.N, c.B), func(t *testing.T) {
+			_, pm, ok := budgetMissLaw(cfg)
+			if !ok {
+				t.Fatal("no fixed point")
+			}
+			if pm.relErr() > c.maxRel {
+				t.Errorf("the law's interval [%.4g, %.4g] is wider than %g of %.4g", pm.lo, pm.hi, c.maxRel, pm.v)
+			}
+			s, err := Simulate(context.Background(), cfg, SimSettings{Reps: c.reps, Seed: testSeed, Workers: 2, SkipWatched: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := s.Law().PMiss
+			se := math.Sqrt(p * (1 - p) / float64(c.reps))
+			if pm.lo-3*se > p || p > pm.hi+3*se {
+				t.Errorf("law [%.4g, %.4g], count of %d runs %.4g ± %.2g", pm.lo, pm.hi, c.reps, p, se)
+			}
+			t.Logf("law %.4g [%.4g, %.4g]; count %.4g ± %.2g", pm.v, pm.lo, pm.hi, p, se)
+		})
+	}
+}
