@@ -104,7 +104,7 @@ func (d *Design) Choice() string {
 				s += fmt.Sprintf(", at most %g rounds (feasible)", math.Floor(c.Deadline))
 			}
 		}
-		return s + fmt.Sprintf(", mean %.4g, P(reach) %.4g, %.4g messages per node (expected).\n", a.Mean, a.PReach, a.Messages)
+		return s + fmt.Sprintf(", mean %.4g, P(reach) %s, %.4g messages per node (expected).\n", a.Mean, prob(a.PReach), a.Messages)
 	}
 	var goals []string
 	if c.Deadline > 0 {
