@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"errors"
 	"fmt"
 	"image/color"
 	"io"
@@ -179,7 +180,10 @@ func (s *Spec) build() (*plot.Plot, []legendItem, error) {
 	p.X.Tick.Marker = roundTicks{}
 	p.Y.Tick.Marker = roundTicks{}
 	p.Add(plotter.NewGrid())
-	for _, se := range s.Series {
+	// A band or error bars are marks of their series: its legend entry
+	// shows them beneath its line or marker.
+	under := map[int]plot.Thumbnailer{}
+	for si, se := range s.Series {
 		if len(se.Lo) != len(se.X) || len(se.Hi) != len(se.X) || len(se.X) == 0 {
 			continue
 		}
@@ -199,6 +203,7 @@ func (s *Spec) build() (*plot.Plot, []legendItem, error) {
 			}
 			eb.LineStyle.Color = Palette[se.Color%len(Palette)]
 			p.Add(eb)
+			under[si] = errorBarThumb{eb.LineStyle}
 			continue
 		}
 		if len(se.X) > 1 {
@@ -217,6 +222,7 @@ func (s *Spec) build() (*plot.Plot, []legendItem, error) {
 			poly.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 55}
 			poly.LineStyle.Width = 0
 			p.Add(poly)
+			under[si] = poly
 		}
 	}
 	// An unnamed line drawn through a named series' points (same colour,
@@ -247,7 +253,7 @@ func (s *Spec) build() (*plot.Plot, []legendItem, error) {
 			p.Add(sc)
 			if se.Name != "" {
 				named[si] = len(items)
-				add(se.Name, sc)
+				add(legendName(se), sc)
 			}
 			continue
 		}
@@ -266,12 +272,17 @@ func (s *Spec) build() (*plot.Plot, []legendItem, error) {
 		p.Add(l)
 		if se.Name != "" {
 			named[si] = len(items)
-			add(se.Name, l)
+			add(legendName(se), l)
 		} else {
 			twins = append(twins, struct {
 				series int
 				line   plot.Thumbnailer
 			}{si, l})
+		}
+	}
+	for si, k := range named {
+		if u, ok := under[si]; ok {
+			items[k].thumbs = append([]plot.Thumbnailer{u}, items[k].thumbs...)
 		}
 	}
 	for _, tw := range twins {
@@ -316,6 +327,9 @@ func (s *Spec) build() (*plot.Plot, []legendItem, error) {
 	}
 	for _, k := range s.Key {
 		add(k.Name, keyThumb(k))
+		if k.Points && s.barred(k) {
+			items[len(items)-1].thumbs = append([]plot.Thumbnailer{errorBarThumb{draw.LineStyle{Color: Palette[k.Color%len(Palette)], Width: vg.Points(1)}}}, items[len(items)-1].thumbs...)
+		}
 	}
 	if !s.LogX && s.XTicks == nil {
 		p.X.Min, p.X.Max = roundEnds(p.X.Min, p.X.Max)
@@ -345,6 +359,30 @@ func (s *Spec) build() (*plot.Plot, []legendItem, error) {
 	return p, items, nil
 }
 
+// noValue ends the legend entry of a named series with no point to draw
+// (every y NaN or infinite): the legend names nothing it does not show.
+const noValue = " (no value to draw)"
+
+// legendName is the legend entry of a named series (already finite).
+func legendName(se Series) string {
+	if len(se.X) == 0 {
+		return se.Name + noValue
+	}
+	return se.Name
+}
+
+// errorBarThumb is the legend thumbnail of error bars: a vertical bar
+// with caps across the middle of the thumbnail.
+type errorBarThumb struct{ style draw.LineStyle }
+
+func (e errorBarThumb) Thumbnail(c *draw.Canvas) {
+	x := (c.Min.X + c.Max.X) / 2
+	w := (c.Max.Y - c.Min.Y) / 4
+	c.StrokeLine2(e.style, x, c.Min.Y, x, c.Max.Y)
+	c.StrokeLine2(e.style, x-w, c.Min.Y, x+w, c.Min.Y)
+	c.StrokeLine2(e.style, x-w, c.Max.Y, x+w, c.Max.Y)
+}
+
 // keyThumb is the legend thumbnail of a Key entry: the marker or the line
 // a Series of that style draws.
 func keyThumb(k Series) plot.Thumbnailer {
@@ -364,6 +402,125 @@ func keyThumb(k Series) plot.Thumbnailer {
 		l.LineStyle.Dashes = []vg.Length{vg.Points(1.5), vg.Points(2)}
 	}
 	return l
+}
+
+// style names how a series is drawn, as a legend would say it.
+func (se Series) style() string {
+	switch {
+	case se.Points && se.Open:
+		return "open dots"
+	case se.Points:
+		return "filled dots"
+	case se.Dashed:
+		return "dashed line"
+	case se.Dotted:
+		return "dotted line"
+	}
+	return "line"
+}
+
+// CheckLegend returns an error naming each mark of a figure (one Spec, or
+// the panels SaveGrid draws with one legend) that the legend does not
+// explain, and each legend entry that explains nothing drawn:
+//   - a series with a point to draw needs a Name, or to retrace a named
+//     series (same colour and x: its entry shows both), or a Key entry of
+//     its style (filled or open dots, dashed, dotted or solid line) while
+//     its colour is named by a series, a VLine or that Key entry;
+//   - a VLine needs a Name, or a named VLine of its colour in its panel
+//     (two ends of one range), and no other VLine at its x (it would hide
+//     one of them);
+//   - a Key entry needs a series of its style;
+//   - a name in several panels must be drawn alike (colour and style) in
+//     each, since the one legend shows its first panel's marks.
+func CheckLegend(specs ...*Spec) error {
+	var errs []error
+	colourNamed := map[int]bool{}
+	keyStyles := map[string]bool{}
+	styles := map[string]bool{}
+	first := map[string]string{} // name → "colour, style" where first drawn
+	for _, s := range specs {
+		if s == nil {
+			return errors.New("plots: CheckLegend: a nil Spec")
+		}
+		for _, se := range s.Series {
+			if se.Name != "" {
+				colourNamed[se.Color] = true
+			}
+		}
+		for _, v := range s.VLines {
+			if v.Name != "" {
+				colourNamed[v.Color] = true
+			}
+		}
+		for _, k := range s.Key {
+			colourNamed[k.Color] = true
+			keyStyles[k.style()] = true
+		}
+	}
+	for pi, s := range specs {
+		panel := fmt.Sprintf("panel %d (%q)", pi+1, s.Title)
+		if len(specs) == 1 {
+			panel = fmt.Sprintf("figure %q", s.Title)
+		}
+		for i, se := range s.Series {
+			if len(se.finite().X) == 0 {
+				continue
+			}
+			styles[se.style()] = true
+			if se.Name != "" {
+				mark := fmt.Sprintf("colour %d, %s", se.Color, se.style())
+				if was, ok := first[se.Name]; ok && was != mark {
+					errs = append(errs, fmt.Errorf("plots: %s: %q is drawn as %s, in an earlier panel as %s, under one legend entry", panel, se.Name, mark, was))
+				} else if !ok {
+					first[se.Name] = mark
+				}
+				continue
+			}
+			if s.twinOf(i) >= 0 || keyStyles[se.style()] && colourNamed[se.Color] {
+				continue
+			}
+			errs = append(errs, fmt.Errorf("plots: %s: series %d (colour %d, %s) has no legend entry", panel, i+1, se.Color, se.style()))
+		}
+		for i, v := range s.VLines {
+			for _, o := range s.VLines[:i] {
+				if o.X == v.X && (o.Color != v.Color || o.Name != v.Name) {
+					errs = append(errs, fmt.Errorf("plots: %s: vertical lines %q and %q coincide at x = %g: the later hides the earlier", panel, o.Name, v.Name, v.X))
+				}
+			}
+			if v.Name != "" {
+				mark := fmt.Sprintf("colour %d, vertical line", v.Color)
+				if was, ok := first[v.Name]; ok && was != mark {
+					errs = append(errs, fmt.Errorf("plots: %s: %q is drawn as %s, in an earlier panel as %s, under one legend entry", panel, v.Name, mark, was))
+				} else if !ok {
+					first[v.Name] = mark
+				}
+				continue
+			}
+			if slices.ContainsFunc(s.VLines, func(o VLine) bool { return o.Name != "" && o.Color == v.Color }) {
+				continue
+			}
+			errs = append(errs, fmt.Errorf("plots: %s: vertical line %d (colour %d, x = %g) has no legend entry", panel, i+1, v.Color, v.X))
+		}
+	}
+	for _, s := range specs {
+		for _, k := range s.Key {
+			if !styles[k.style()] {
+				errs = append(errs, fmt.Errorf("plots: figure %q: key %q explains %s, and none is drawn", s.Title, k.Name, k.style()))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// barred reports whether some series drawn with the marker of Key entry k
+// has error bars: the key's entry then shows a bar too.
+func (s *Spec) barred(k Series) bool {
+	for _, se := range s.Series {
+		if se.Points && se.Open == k.Open && len(se.X) > 0 && len(se.Lo) == len(se.X) && len(se.Hi) == len(se.X) {
+			return true
+		}
+	}
+	return false
 }
 
 // twinOf is the index of the named series whose line or points the

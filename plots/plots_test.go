@@ -439,3 +439,146 @@ func TestLegendKeyAndGrid(t *testing.T) {
 		t.Errorf("grid legend %q, want %q", names, want)
 	}
 }
+
+// TestCheckLegend: each way a mark can go unexplained, or an entry
+// explain nothing, is an error naming it; the ways a mark is explained
+// (its name, the named series it retraces, a Key entry of its style in a
+// named colour, the named end of a range) pass.
+func TestCheckLegend(t *testing.T) {
+	t.Parallel()
+	x, y := []float64{1, 2, 3}, []float64{1, 4, 9}
+	ok := &Spec{Title: "ok", Series: []Series{
+		{Name: "line", X: x, Y: y, Color: 1},
+		{X: x, Y: y, Color: 1, Points: true},                                 // retraces "line"
+		{X: []float64{1, 2}, Y: []float64{2, 3}, Color: 1, Dotted: true},     // explained by the key
+		{X: []float64{1, 2}, Y: []float64{math.NaN(), math.NaN()}, Color: 5}, // draws nothing
+	}, Key: []Series{{Name: "dotted: the limit", Dotted: true, Color: 6}},
+		VLines: []VLine{{X: 1.5, Name: "range 1.5–2.5", Color: 2}, {X: 2.5, Color: 2}}}
+	if err := CheckLegend(ok); err != nil {
+		t.Errorf("a figure whose every mark is explained: %v", err)
+	}
+	for _, c := range []struct {
+		name  string
+		specs []*Spec
+		want  string
+	}{
+		{"unnamed series", []*Spec{{Title: "a", Series: []Series{{Name: "a", X: x, Y: y}, {X: []float64{1, 2}, Y: y[:2], Color: 3, Dashed: true}}}},
+			`figure "a": series 2 (colour 3, dashed line) has no legend entry`},
+		{"a key's style in an unnamed colour", []*Spec{{Title: "b", Series: []Series{{Name: "a", X: x, Y: y}, {X: []float64{1, 2}, Y: y[:2], Color: 3, Points: true}},
+			Key: []Series{{Name: "dots: b", Points: true, Color: 6}}}},
+			`series 2 (colour 3, filled dots) has no legend entry`},
+		{"a key explaining nothing", []*Spec{{Title: "c", Series: []Series{{Name: "a", X: x, Y: y}}, Key: []Series{{Name: "open dots: b", Points: true, Open: true}}}},
+			`key "open dots: b" explains open dots, and none is drawn`},
+		{"an unnamed vertical line", []*Spec{{Title: "d", Series: []Series{{Name: "a", X: x, Y: y}}, VLines: []VLine{{X: 2, Color: 4}}}},
+			`vertical line 1 (colour 4, x = 2) has no legend entry`},
+		{"coinciding vertical lines", []*Spec{{Title: "e", Series: []Series{{Name: "a", X: x, Y: y}}, VLines: []VLine{{X: 2, Name: "p", Color: 3}, {X: 2, Name: "q", Color: 4}}}},
+			`vertical lines "p" and "q" coincide at x = 2`},
+		{"one name drawn two ways in a grid", []*Spec{{Title: "f", Series: []Series{{Name: "a", X: x, Y: y}}}, {Title: "g", Series: []Series{{Name: "a", X: x, Y: y, Dashed: true}}}},
+			`panel 2 ("g"): "a" is drawn as colour 0, dashed line, in an earlier panel as colour 0, line`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := CheckLegend(c.specs...)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got %v, want an error containing %q", err, c.want)
+			}
+		})
+	}
+	if err := CheckLegend(nil); err == nil {
+		t.Error("a nil Spec passed")
+	}
+}
+
+// TestLegendShowsBandsAndBars: a series' band and error bars are in its
+// legend entry beneath its line or marker, as is a Key's dots' bar when
+// the dots it explains have bars; a named series with nothing to draw says
+// so.
+func TestLegendShowsBandsAndBars(t *testing.T) {
+	t.Parallel()
+	x, y := []float64{1, 2, 3}, []float64{1, 4, 9}
+	lo, hi := []float64{0, 3, 8}, []float64{2, 5, 10}
+	s := &Spec{Series: []Series{
+		{Name: "band", X: x, Y: y, Lo: lo, Hi: hi},
+		{Name: "bars", X: x, Y: y, Lo: lo, Hi: hi, Points: true, Color: 1},
+		{Name: "plain", X: x, Y: y, Color: 2},
+		{Name: "nothing", X: x[:1], Y: []float64{math.NaN()}, Color: 3},
+		{X: x, Y: y, Lo: lo, Hi: hi, Points: true, Open: true, Color: 2},
+	}, Key: []Series{{Name: "open dots: runs", Points: true, Open: true, Color: 6}}}
+	_, items, err := s.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := func(it legendItem) string {
+		var k []string
+		for _, th := range it.thumbs {
+			switch th.(type) {
+			case *plotter.Polygon:
+				k = append(k, "band")
+			case errorBarThumb:
+				k = append(k, "bar")
+			case *plotter.Scatter:
+				k = append(k, "dot")
+			case *plotter.Line:
+				k = append(k, "line")
+			default:
+				k = append(k, "?")
+			}
+		}
+		return it.name + ": " + strings.Join(k, "+")
+	}
+	var got []string
+	for _, it := range items {
+		got = append(got, kinds(it))
+	}
+	want := []string{"band: band+line", "bars: bar+dot", "plain: line", "nothing (no value to draw): line", "open dots: runs: bar+dot"}
+	if !slices.Equal(got, want) {
+		t.Errorf("legend\n%q, want\n%q", got, want)
+	}
+}
+
+// TestGridOneLegend: three panels sharing two names and adding one each
+// are one image of two columns and two rows with one legend of the four
+// distinct names, in one row-major strip: as tall as one figure's legend of
+// four entries (two columns of two rows below a single figure; here four
+// columns of one row fit the grid's width, so shorter still).
+func TestGridOneLegend(t *testing.T) {
+	t.Parallel()
+	x, y := []float64{1, 2, 3}, []float64{1, 4, 9}
+	panel := func(extra string) *Spec {
+		return &Spec{Title: extra, Series: []Series{{Name: "ODE", X: x, Y: y}, {Name: "protocol", X: x, Y: y, Color: 1, Dashed: true}, {Name: extra, X: x, Y: y, Color: 2, Dotted: true}}}
+	}
+	specs := []*Spec{panel("p1"), panel("p2"), panel("p3")}
+	if err := CheckLegend(specs...); err != nil {
+		t.Fatal(err)
+	}
+	var panels [][]legendItem
+	for _, s := range specs {
+		_, it, err := s.build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(it) != 3 {
+			t.Fatalf("panel %q: %d entries, want 3", s.Title, len(it))
+		}
+		panels = append(panels, it)
+	}
+	items := mergeLegends(panels)
+	var names []string
+	for _, it := range items {
+		names = append(names, it.name)
+	}
+	if want := []string{"ODE", "protocol", "p1", "p2", "p3"}; !slices.Equal(names, want) {
+		t.Fatalf("one legend %q, want %q", names, want)
+	}
+	files, err := SaveGrid(filepath.Join(t.TempDir(), "g"), specs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2 × 6 in wide at 150 dpi, 2 × 4 in of panels and one legend strip
+	// of 5 entries: 3 columns of 2 rows below the 12-in grid (legendColumns),
+	// 2 rows of 9-point text with gaps and 2 × 6 pt margins: 29 to 40 pt,
+	// 60 to 84 px. A legend per panel would be three strips.
+	if c := legendColumns(items, 2*Width); c != 3 {
+		t.Errorf("%d legend columns below the grid, want 3", c)
+	}
+	checkPNGBetween(t, files[0], 1800, 1200+60, 1200+84)
+}

@@ -539,15 +539,24 @@ func (r *Deployed) residueTable() *plots.Table {
 
 // figures are (b)'s two panels, one quantity each: the informed share
 // by the two mean curves, and the exact law of the times to half and to
-// every node; both mark the round the verdict compares, where Serf's
-// logistic curve says every node is informed, and the exact law's median
-// of that time.
+// every node. Both mark what the verdict compares: the round at which
+// Serf's logistic curve says every node is informed, and the 5–95 % range
+// of the exact law of T_1 at the same setting (its row of r.Logistic), the
+// window that round must fall in; without that row, the exact median.
 func (r *Deployed) figures() []*plots.Spec {
 	c := r.Curves
 	lo, hi := 0.0, 1.0
 	marks := []plots.VLine{
 		{X: c.LogisticT, Name: fmt.Sprintf("Serf's logistic: every node informed at round %.1f", c.LogisticT), Color: 1},
-		{X: c.ExactMedian, Name: fmt.Sprintf("exact median of T_1 (every node informed): round %g", c.ExactMedian), Color: 6},
+	}
+	if row, ok := r.logisticRow(c.N, c.Loss); ok {
+		// One entry for the window's two ends (the second unnamed, the
+		// same colour and style).
+		marks = append(marks,
+			plots.VLine{X: row.Q05, Name: fmt.Sprintf("the verdict's window: 5–95 %% of the exact T_1 (every node informed), rounds %g–%g", row.Q05, row.Q95), Color: 6},
+			plots.VLine{X: row.Q95, Color: 6})
+	} else {
+		marks = append(marks, plots.VLine{X: c.ExactMedian, Name: fmt.Sprintf("exact median of T_1 (every node informed): round %g", c.ExactMedian), Color: 6})
 	}
 	share := &plots.Spec{Title: fmt.Sprintf("informed share (push, fanout %d, N = %d, loss %g)", deployedFanout, c.N, c.Loss),
 		XLabel: "rounds (× 200 ms)", YLabel: "informed share", YMin: &lo, YMax: &hi, VLines: marks,
@@ -562,6 +571,16 @@ func (r *Deployed) figures() []*plots.Spec {
 			{Name: "exact P(every node informed by round r)", X: c.Rounds, Y: c.PAll, Color: 6, Points: true},
 		}}
 	return []*plots.Spec{share, law}
+}
+
+// logisticRow is the row of r.Logistic at N and loss.
+func (r *Deployed) logisticRow(N int, loss float64) (DeployedLogisticRow, bool) {
+	for _, row := range r.Logistic {
+		if row.N == N && row.Loss == loss {
+			return row, true
+		}
+	}
+	return DeployedLogisticRow{}, false
 }
 
 // Render writes the section.

@@ -85,7 +85,13 @@ func (d *Doc) claimFigure(claim, name string, specs ...*plots.Spec) error {
 	return nil
 }
 
+// saveFigure writes one figure (its panels in a grid with one legend),
+// after plots.CheckLegend: a figure whose legend leaves a mark unexplained
+// is an error, not a file.
 func saveFigure(base string, specs ...*plots.Spec) error {
+	if err := plots.CheckLegend(specs...); err != nil {
+		return fmt.Errorf("report: figure %s: %w", filepath.Base(base), err)
+	}
 	var err error
 	if len(specs) == 1 {
 		_, err = specs[0].Save(base)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 	"strconv"
 
@@ -138,12 +139,12 @@ func Fig4Specs(curves []Fig4Curve) []*plots.Spec {
 			specs = append(specs, sp)
 		}
 		col := len(sp.Series) / 2
-		sp.Series = append(sp.Series, plots.Series{Name: "s = " + strconv.Itoa(cu.S), X: cu.N, Y: cu.Log10Diff, Color: col})
-		name := ""
-		if col == 0 {
-			name = "γ form (check)"
-		}
-		sp.Series = append(sp.Series, plots.Series{Name: name, X: cu.GammaN, Y: cu.GammaDiff, Points: true, Open: true, Color: 6})
+		sp.Series = append(sp.Series, plots.Series{Name: "s = " + strconv.Itoa(cu.S), X: cu.N, Y: cu.Log10Diff, Color: col},
+			plots.Series{X: cu.GammaN, Y: cu.GammaDiff, Points: true, Open: true, Color: 6})
+	}
+	// The check's circles on every curve: one key entry, after the curves.
+	for _, sp := range specs {
+		sp.Key = []plots.Series{{Name: fmt.Sprintf("open circles: the γ form (n−c)/((n−s)+1/γ), every %d-th n (check)", fig4GammaEvery), Points: true, Open: true, Color: 6}}
 	}
 	return specs
 }

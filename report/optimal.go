@@ -193,8 +193,15 @@ func (r *Optimal) specs() []*plots.Spec {
 			{Name: "pairwise chain, exact mean", X: odeS, Y: r.ExactT, Color: 0, Dashed: true},
 			{Name: fmt.Sprintf("protocol, mean ± sd of %d runs", r.OptReps), X: r.SimS, Y: r.SimT, Lo: r.SimLo, Hi: r.SimHi, Color: 2, Points: true},
 		},
-		VLines: []plots.VLine{{X: res.SStar, Name: fmt.Sprintf("s* = %.2f", res.SStar), Color: 1}, {X: float64(res.SBestTime), Name: fmt.Sprintf("ODE optimum s = %d", res.SBestTime), Color: 3},
-			{X: float64(r.ExactBest), Name: fmt.Sprintf("exact optimum s = %d", r.ExactBest), Color: 4}}}
+		VLines: []plots.VLine{{X: res.SStar, Name: fmt.Sprintf("s* = %.2f", res.SStar), Color: 1}}}
+	// The two optima at one s are one line (drawn twice, one would hide
+	// the other and its legend entry name nothing visible).
+	if res.SBestTime == r.ExactBest {
+		bottom.VLines = append(bottom.VLines, plots.VLine{X: float64(r.ExactBest), Name: fmt.Sprintf("ODE and exact optimum s = %d", r.ExactBest), Color: 4})
+	} else {
+		bottom.VLines = append(bottom.VLines, plots.VLine{X: float64(res.SBestTime), Name: fmt.Sprintf("ODE optimum s = %d", res.SBestTime), Color: 3},
+			plots.VLine{X: float64(r.ExactBest), Name: fmt.Sprintf("exact optimum s = %d", r.ExactBest), Color: 4})
+	}
 	lo, hi := 0.0, 0.0
 	for _, v := range append(append(append([]float64{}, res.Times...), r.SimHi...), r.ExactT...) {
 		if !math.IsInf(v, 0) && v > hi {
