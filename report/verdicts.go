@@ -116,7 +116,7 @@ func (f *Fig78) growthVerdict(claim, what string, pick func(ODEvsSimRow) NetGrow
 		}
 	}
 	v := Verdict{Claim: claim, Verdict: growthRule(gs), Rule: growthDistText("the growth of " + what + " at every n, against the ODE of the network simulated (n + 1 items)"),
-		Short: worstDelta(gs, fmt.Sprintf("%d runs per n", f.reps()))}
+		Short: growthShort(growthRule(gs), gs, fmt.Sprintf("%d runs per n", f.reps()))}
 	th, _ := distMeasured(dist, "take-off distance")
 	v.Measured = fmt.Sprintf("growth of %s (%g–%g %% of the plateau): %s; %s (a pointwise reading, not graded)", what, 100*netGrowthLo, 100*netGrowthHi, strings.Join(per, "; "), th)
 	if v.Verdict == undecided && !math.IsNaN(need) {
