@@ -46,22 +46,6 @@ func absBand(lo, hi float64) (a, b float64) {
 	return a, math.Max(math.Abs(lo), math.Abs(hi))
 }
 
-// grade is the verdict of a value of |δ| or θ.
-func grade(v float64) string {
-	switch {
-	case v <= distHolds:
-		return holds
-	case v <= distQualified:
-		return qualified
-	}
-	return fails
-}
-
-// rank orders the grades from best to worst.
-func rank(v string) int {
-	return map[string]int{holds: 0, qualified: 1, fails: 2}[v]
-}
-
 // gradeBands grades a claim made of several |δ| intervals [a, b]: the
 // claim takes its worst part's grade. "Holds" must be shown: every b ≤
 // distHolds. "Does not hold" must be shown: some a > distQualified (which
