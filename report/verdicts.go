@@ -189,7 +189,7 @@ func (r *Optimal) Verdicts() (v []Verdict) {
 	re := r.ReplEffect
 	rep := Verdict{Claim: "s* = n − √(n(n−c)) is optimal for the convergence of replication", Verdict: optimumRule(re), Rule: replicationRuleText(),
 		Measured: r.replicationMeasured(gains, ok),
-		Short: fmt.Sprintf("exact pairwise chain (N = %d): replication fastest at s = %d, s* = %.2f (time ∝ 1/P(11|10), a theorem); protocol not graded", r.OptNodes, re.Best, re.SStar)}
+		Short:    fmt.Sprintf("exact pairwise chain (N = %d): replication fastest at s = %d, s* = %.2f (time ∝ 1/P(11|10), a theorem); protocol not graded", r.OptNodes, re.Best, re.SStar)}
 	var trend []string
 	for _, t := range r.Trend {
 		trend = append(trend, fmt.Sprintf("%d", t.SBest))
