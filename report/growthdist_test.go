@@ -78,11 +78,26 @@ func TestGradeBands(t *testing.T) {
 		want  string
 	}{
 		{nil, unchecked},
+		// Clearly true: every interval within one sd.
 		{[][2]float64{{0, 1}}, holds},
-		{[][2]float64{{1, 2}}, undecided},
+		{[][2]float64{{0, 0.4}, {0.2, 0.9}}, holds},
+		// On the threshold of one sd (the truth at 1: any interval around
+		// it lies across 1): the weaker form, within two sd, is shown.
+		{[][2]float64{{1, 2}}, qualified},
+		{[][2]float64{{0.46, 1.76}, {0.1, 0.6}}, qualified},
 		{[][2]float64{{1.01, 2}}, qualified},
-		{[][2]float64{{2.01, 3}, {0, 5}}, fails},
 		{[][2]float64{{1.2, 1.5}, {0, 0.5}}, qualified},
+		// Clearly false: some interval wholly beyond two sd, whatever the
+		// others are.
+		{[][2]float64{{2.01, 3}, {0, 5}}, fails},
+		{[][2]float64{{0, 5}, {2.5, math.Inf(1)}}, fails},
+		// On the threshold of two sd: undecided, even beside a part that
+		// holds.
+		{[][2]float64{{1.5, 2.5}}, undecided},
+		{[][2]float64{{0, 0.5}, {0.8, 2.01}}, undecided},
+		{[][2]float64{{0.2, math.Inf(1)}}, undecided},
+		// Not a number: cannot be checked, whatever else was measured.
+		{[][2]float64{{0, 0.5}, {math.NaN(), 1}}, unchecked},
 	} {
 		if got := gradeBands(c.bands); got != c.want {
 			t.Errorf("gradeBands(%v) = %s, want %s", c.bands, got, c.want)

@@ -352,7 +352,7 @@ func (r *Network) netVerdict(v NetworkView) Verdict {
 		gs = append(gs, row.GrowthX, row.GrowthY)
 	}
 	return Verdict{Claim: fmt.Sprintf("the model's ODE describes the protocol on the %s", v.Name), Verdict: verdict, Rule: netRuleText(), Measured: measured,
-		Short: worstDelta(gs, fmt.Sprintf("%d runs per n", v.Rows[0].Runs))}
+		Short: growthShort(verdict, gs, fmt.Sprintf("%d runs per n", v.Rows[0].Runs))}
 }
 
 // worstDelta is the claims table's phrase of growth distances: the

@@ -336,7 +336,7 @@ func (r *Network) lossVerdict() Verdict {
 	}
 	return Verdict{Claim: "finding of this toolkit: with each message lost with probability ε, the ODEs are the lossless ones on a clock slowed by f = (1 − ε)(1 − ε/2) (docs/MODEL.md)", Verdict: v,
 		Rule: "as the network rows, on the protocol runs with loss in which d survives, against the ODE at ε: " + netRuleText(), Measured: measured,
-		Short: worstDelta(gs, "runs with d alive: "+aliveText(r.LossMC))}
+		Short: growthShort(v, gs, "runs with d alive: "+aliveText(r.LossMC))}
 }
 
 // aliveText lists the runs with d alive at each loss.

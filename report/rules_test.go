@@ -303,12 +303,18 @@ func TestFig78Verdicts(t *testing.T) {
 	if cov[0].Verdict != holds || cov[1].Verdict != fails || cov[2].Verdict != holds {
 		t.Errorf("coverage: %+v", cov)
 	}
-	// An interval across a threshold: undecided, with the replications
-	// that would decide it named (|δ̂| = 0.5, half-width 1 at 10 runs:
-	// 10·(1/0.5)² = 40).
+	// An interval across one sd and below two (the truth on the source's
+	// threshold): the weaker form is shown, qualified, and says so.
 	f.Rows[1].GrowthX = g(-0.5, 1.5)
-	if v := f.replicationVerdicts()[2]; v.Verdict != undecided || !strings.Contains(v.Measured, "about 40 replications per n would decide it") {
+	if v := f.replicationVerdicts()[2]; v.Verdict != qualified || !strings.Contains(v.Short, "within 2 sd shown, within 1 sd not shown") {
 		t.Errorf("x across 1: %+v", v)
+	}
+	// An interval across two sd: undecided, with the replications that
+	// would decide it named (|δ̂| = 1.5, half-width 1 at 10 runs: it
+	// clears 2 at half-width 0.5, 10·(1/0.5)² = 40).
+	f.Rows[1].GrowthX = g(0.5, 2.5)
+	if v := f.replicationVerdicts()[2]; v.Verdict != undecided || !strings.Contains(v.Measured, "about 40 replications per n would decide it") {
+		t.Errorf("x across 2: %+v", v)
 	}
 }
 
