@@ -193,6 +193,7 @@ func sampleAnswer(times []float64, cfg Config) *Answer {
 		p := float64(sort.SearchFloat64s(s, math.Nextafter(cfg.Deadline, math.Inf(1)))) / R
 		a.PDeadline = p
 		a.Accuracy.SEPDeadline = math.Sqrt(p * (1 - p) / R)
+		a.PDeadlineLow = wilsonLow(p, int(R))
 	}
 	return a
 }

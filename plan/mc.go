@@ -165,6 +165,7 @@ func mcAnswer(times []float64, rounds int, cfg Config) *Answer {
 		k := min(int(math.Floor(cfg.Deadline)), rounds)
 		a.PDeadline = ps[k]
 		a.Accuracy.SEPDeadline = math.Sqrt(ps[k] * (1 - ps[k]) / float64(R))
+		a.PDeadlineLow = wilsonLow(ps[k], R)
 	}
 	a.Accuracy.Grid = 1
 	return a
@@ -177,4 +178,17 @@ func mcAnswer(times []float64, rounds int, cfg Config) *Answer {
 func disconnected(cfg Config, set Settings, open int) error {
 	return fieldErr("Config.Topology", "%v with N = %d: the graph drawn from seed %d is not connected, and %d of %d runs did not reach the level %g (%d nodes): nodes outside the item's component are never reached; use a connected topology (a larger degree or radius) or a lower Config.Level",
 		cfg.Topology, cfg.Nodes, set.Seed, open, set.Reps, cfg.Level, cfg.count())
+}
+
+// wilsonLow is the lower end of Wilson's score interval at z = 3 for a
+// share p of n runs: unlike p − 3·se it stays below 1 when every run
+// succeeded (n/(n + 9)), the most that n runs can show.
+func wilsonLow(p float64, n int) float64 {
+	if n <= 0 {
+		return math.NaN()
+	}
+	fn, z2 := float64(n), 9.0
+	c := (p + z2/(2*fn)) / (1 + z2/fn)
+	h := 3 * math.Sqrt(p*(1-p)/fn+z2/(4*fn*fn)) / (1 + z2/fn)
+	return math.Max(c-h, 0)
 }

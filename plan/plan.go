@@ -247,10 +247,15 @@ type Answer struct {
 	TConfidence float64
 	// PDeadline is P(T_L ≤ Config.Deadline), NaN without a deadline: the
 	// chance that the item survives and reaches the level by the deadline
-	// (T_L = ∞ counts as late). Feasible is PDeadline ≥ Confidence (false
-	// without a deadline).
-	PDeadline float64
-	Feasible  bool
+	// (T_L = ∞ counts as late). PDeadlineLow is the lower end of the
+	// interval PDeadline is claimed to be within (Accuracy): PDeadline −
+	// Bound (exact), − DevPDeadline (asymptotic), Wilson's lower end at
+	// z = 3 of the runs on time (mc: R/(R + 9) when every run of R was on
+	// time, so a thousand runs never show a confidence of 1 − 10⁻⁶).
+	// Feasible is PDeadlineLow ≥ Confidence (false without a deadline).
+	PDeadline    float64
+	PDeadlineLow float64
+	Feasible     bool
 	// ItemsSent is the expected number of items sent until the level is
 	// reached (given that it is): s in the request, s in the reply, which
 	// is sent when the request arrives (probability 1 − ε), N shuffles a
@@ -474,7 +479,7 @@ func solveOne(ctx context.Context, cfg Config, set Settings, shared *[]float64) 
 		}
 		a.Accuracy.Note = fmt.Sprintf("⌈L·N⌉ = %d ≤ K = %d: T_L = 0 exactly", m, K)
 		if cfg.Deadline > 0 {
-			a.PDeadline, a.Feasible = 1, true
+			a.PDeadline, a.PDeadlineLow, a.Feasible = 1, 1, true
 		}
 		return a, nil
 	}
@@ -542,7 +547,17 @@ func finish(cfg Config, a *Answer) *Answer {
 		a.PReach = 1 // X ≥ 1 for ever: only a lost reply removes a last copy
 	}
 	if cfg.Deadline > 0 {
-		a.Feasible = a.PDeadline >= cfg.confidence()
+		if a.Method != MonteCarlo {
+			// A computed law: its stated error (a Monte Carlo set
+			// Wilson's end where it counted the runs).
+			a.PDeadlineLow = a.PDeadline
+			for _, e := range []float64{a.Accuracy.Bound, a.Accuracy.DevPDeadline} {
+				if e > 0 {
+					a.PDeadlineLow = math.Max(a.PDeadline-e, 0)
+				}
+			}
+		}
+		a.Feasible = a.PDeadlineLow >= cfg.confidence()
 	}
 	a.ItemsSent = (2 - cfg.Loss) * float64(cfg.Shuffle.Exchange) * float64(cfg.Nodes) * a.Mean
 	return a

@@ -53,7 +53,13 @@ func textTable(c Config, designs []*Design, ld *LossDesign) *plots.Table {
 				// turn on it, and the stated accuracies are the body's.
 				row = append(row, "<1e-6", strconv.FormatBool(a.Feasible))
 			case c.Deadline > 0:
-				row = append(row, plots.PlusMinus(a.PDeadline, first(ac.SEPDeadline, ac.DevPDeadline, ac.Bound)), strconv.FormatBool(a.Feasible))
+				cell := plots.PlusMinus(a.PDeadline, first(ac.SEPDeadline, ac.DevPDeadline, ac.Bound))
+				if a.Method == MonteCarlo && ac.SEPDeadline == 0 && a.PDeadlineLow < a.PDeadline {
+					// Wilson's lower end, which feasible judges, where
+					// the standard error hides it (every run on time).
+					cell += " (≥ " + strconv.FormatFloat(a.PDeadlineLow, 'g', 4, 64) + ")"
+				}
+				row = append(row, cell, strconv.FormatBool(a.Feasible))
 			default:
 				row = append(row, "–", "–")
 			}
