@@ -47,6 +47,9 @@ type Law struct {
 	MessagesSD float64
 	// Accuracy is what the method states; Answer completes it.
 	Accuracy Accuracy
+	// underflowD: every watched run's weight by the deadline was 0 (below
+	// the smallest float64); more runs cannot state those chances better.
+	underflowD bool
 }
 
 // Accuracy states how far an answer may be from the model's exact law.

@@ -528,6 +528,12 @@ func (l *Law) improveThree(cfg Config, w1, w2, w3, w1D, w2D, w3D []float64) {
 			p3, se3 := meanIvFloor(w3D, 0)
 			br = bracketThree(M, p1.v, se1, q2.v, sq2, floor, p3.v, se3, floor)
 		}
+		// Every run's weight 0: the products of the miss chances fell
+		// below the smallest float64 (the chance is below it, not 0).
+		if p1.v == 0 && p1.hi == 0 {
+			l.underflowD = true
+		}
+		p1, br = underflowed(p1, 1), underflowed(br, float64(M))
 		l.ResidueDeadline, l.ResidueDeadlineRelErr = split(better(ivOf(l.ResidueDeadline, l.ResidueDeadlineRelErr), scale(p1)))
 		// Below the level 1 the watched runs say nothing of P(T_L > D):
 		// the law's or the count's stands (with its floor).
@@ -539,8 +545,22 @@ func (l *Law) improveThree(cfg Config, w1, w2, w3, w1D, w2D, w3D []float64) {
 			cur = better(cur, br)
 			l.PLate, l.PLateRelErr = split(cur)
 			l.PLateFloor = 0 // the watched runs resolve any chance
+			if l.PLate == 0 && l.PLateRelErr != 0 {
+				l.PLateFloor = cur.hi
+			}
 		}
 	}
+}
+
+// underflowed is iv, or where its every value is 0 (each watched run's
+// weight, a product of miss chances, fell below the smallest float64:
+// the truth is below n such weights, not 0), [0, n·SmallestNonzeroFloat64]
+// about 0, whose relative error is unbounded rather than 0 ("exact").
+func underflowed(iv interval, n float64) interval {
+	if iv.v == 0 && iv.hi == 0 {
+		iv.hi = n * math.SmallestNonzeroFloat64
+	}
+	return iv
 }
 
 // unseenMiss is a second floor on a run's variance: a run in which m
@@ -643,6 +663,10 @@ func (l *Law) accurate(cfg Config, rel float64) bool {
 	ok := func(r float64) bool { return r <= rel }
 	if cfg.Protocol == Push && cfg.Budget > 0 && !(ok(l.ResidueRelErr) && ok(l.PMissRelErr)) {
 		return false
+	}
+	if deadlineRounds(cfg) >= 1 && l.underflowD {
+		// Below the smallest float64 (underflowed): no run resolves more.
+		ok = func(r float64) bool { return r <= rel || math.IsInf(r, 1) }
 	}
 	if deadlineRounds(cfg) >= 1 {
 		late := l.PLateRelErr

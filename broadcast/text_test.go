@@ -1,6 +1,7 @@
 package broadcast
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -21,5 +22,31 @@ func TestChoiceReachNearOne(t *testing.T) {
 	d.Rows[0].PReach = 0.5
 	if c := d.Choice(); !strings.Contains(c, "P(reach) 0.5,") {
 		t.Errorf("choice line %q: want P(reach) 0.5", c)
+	}
+}
+
+// TestUnderflowNotExact: push–pull at N 3000, fanout 3, deadline 30: a
+// given node is still uninformed at round 30 with a chance far below the
+// smallest float64 (each round's miss chance falls doubly exponentially),
+// so every watched run's weight is 0. The answer may print 0, but not as
+// exact: the relative error is unbounded and P(T_L > D) has a floor above
+// 0 (it was "1 (exact)", rel err 0).
+func TestUnderflowNotExact(t *testing.T) {
+	cfg := Config{Nodes: 3000, Protocol: PushPull, Fanout: 3, Deadline: 30, Level: 1}
+	a, err := Solve(context.Background(), cfg, Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.PLate != 0 || a.ResidueDeadline != 0 {
+		t.Skipf("P(T_L > 30) = %g, residue_deadline %g: the weights did not underflow", a.PLate, a.ResidueDeadline)
+	}
+	if a.PLateRelErr == 0 || !(a.PLateFloor > 0) {
+		t.Errorf("P(T_L > 30) = 0 claimed exact (rel err %g, floor %g)", a.PLateRelErr, a.PLateFloor)
+	}
+	if a.ResidueDeadlineRelErr == 0 {
+		t.Error("residue_deadline 0 claimed exact")
+	}
+	if c := deadlineCell(*a); strings.Contains(c, "exact") {
+		t.Errorf("deadline cell %q", c)
 	}
 }
