@@ -539,7 +539,7 @@ func (r *DesignAnswers) pFigure() *plots.Spec {
 		sp.Series = append(sp.Series, plots.Series{Name: fmt.Sprintf("N = %d", N), X: ax, Y: ay, Color: i},
 			plots.Series{X: mx, Y: my, Lo: mlo, Hi: mhi, Color: i, Points: true, Open: true})
 	}
-	sp.Series = append(sp.Series, plots.Series{Name: fmt.Sprintf("P = %g", r.Confidence), X: []float64{1, float64(r.Cache - 1)}, Y: []float64{r.Confidence, r.Confidence}, Color: 6, Dotted: true})
+	sp.Series = append(sp.Series, plots.Series{Name: fmt.Sprintf("the confidence asked, P = %g", r.Confidence), X: []float64{1, float64(r.Cache - 1)}, Y: []float64{r.Confidence, r.Confidence}, Color: 6, Dotted: true})
 	sp.Key = []plots.Series{
 		{Name: "line: the limit law (plan's asymptotic method)", Color: 6},
 		{Name: fmt.Sprintf("open dots: Monte Carlo of the lumped chain, bars ± %g se", float64(zSignificant)), Points: true, Open: true, Color: 6},
