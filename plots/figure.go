@@ -302,7 +302,15 @@ func (s *Spec) build() (*plot.Plot, []legendItem, error) {
 			p.Y.Max = hi
 		}
 	}
+	// Vertical lines at one x interleave their dots (vlineDashes).
+	atX := map[float64]int{}
 	for _, v := range s.VLines {
+		atX[v.X]++
+	}
+	seenX := map[float64]int{}
+	for _, v := range s.VLines {
+		k, j := atX[v.X], seenX[v.X]
+		seenX[v.X]++
 		lo, hi := p.Y.Min, p.Y.Max
 		if s.Probability {
 			lo, hi = 0, 1
@@ -319,10 +327,13 @@ func (s *Spec) build() (*plot.Plot, []legendItem, error) {
 		}
 		l.LineStyle.Color = Palette[v.Color%len(Palette)]
 		l.LineStyle.Width = vg.Points(1)
-		l.LineStyle.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
+		l.LineStyle.Dashes, l.LineStyle.DashOffs = vlineDashes(k, j)
 		p.Add(l)
 		if v.Name != "" {
-			add(v.Name, l)
+			// The legend shows the plain 2-on, 2-off dots.
+			th := *l
+			th.LineStyle.Dashes, th.LineStyle.DashOffs = []vg.Length{vg.Points(2), vg.Points(2)}, 0
+			add(v.Name, &th)
 		}
 	}
 	for _, k := range s.Key {
@@ -383,6 +394,13 @@ func (e errorBarThumb) Thumbnail(c *draw.Canvas) {
 	c.StrokeLine2(e.style, x-w, c.Max.Y, x+w, c.Max.Y)
 }
 
+// vlineDashes is the dash pattern and offset of the j-th of k vertical
+// lines at one x: 2 pt of every 4k, from 4j on (one alone: 2 on, 2 off),
+// so that together they alternate and none hides another.
+func vlineDashes(k, j int) ([]vg.Length, vg.Length) {
+	return []vg.Length{vg.Points(2), vg.Points(4*float64(k) - 2)}, vg.Points(4 * float64(j))
+}
+
 // keyThumb is the legend thumbnail of a Key entry: the marker or the line
 // a Series of that style draws.
 func keyThumb(k Series) plot.Thumbnailer {
@@ -427,8 +445,7 @@ func (se Series) style() string {
 //     its style (filled or open dots, dashed, dotted or solid line) while
 //     its colour is named by a series, a VLine or that Key entry;
 //   - a VLine needs a Name, or a named VLine of its colour in its panel
-//     (two ends of one range), and no other VLine at its x (it would hide
-//     one of them);
+//     (two ends of one range);
 //   - a Key entry needs a series of its style;
 //   - a name in several panels must be drawn alike (colour and style) in
 //     each, since the one legend shows its first panel's marks.
@@ -482,11 +499,6 @@ func CheckLegend(specs ...*Spec) error {
 			errs = append(errs, fmt.Errorf("plots: %s: series %d (colour %d, %s) has no legend entry", panel, i+1, se.Color, se.style()))
 		}
 		for i, v := range s.VLines {
-			for _, o := range s.VLines[:i] {
-				if o.X == v.X && (o.Color != v.Color || o.Name != v.Name) {
-					errs = append(errs, fmt.Errorf("plots: %s: vertical lines %q and %q coincide at x = %g: the later hides the earlier", panel, o.Name, v.Name, v.X))
-				}
-			}
 			if v.Name != "" {
 				mark := fmt.Sprintf("colour %d, vertical line", v.Color)
 				if was, ok := first[v.Name]; ok && was != mark {

@@ -471,8 +471,6 @@ func TestCheckLegend(t *testing.T) {
 			`key "open dots: b" explains open dots, and none is drawn`},
 		{"an unnamed vertical line", []*Spec{{Title: "d", Series: []Series{{Name: "a", X: x, Y: y}}, VLines: []VLine{{X: 2, Color: 4}}}},
 			`vertical line 1 (colour 4, x = 2) has no legend entry`},
-		{"coinciding vertical lines", []*Spec{{Title: "e", Series: []Series{{Name: "a", X: x, Y: y}}, VLines: []VLine{{X: 2, Name: "p", Color: 3}, {X: 2, Name: "q", Color: 4}}}},
-			`vertical lines "p" and "q" coincide at x = 2`},
 		{"one name drawn two ways in a grid", []*Spec{{Title: "f", Series: []Series{{Name: "a", X: x, Y: y}}}, {Title: "g", Series: []Series{{Name: "a", X: x, Y: y, Dashed: true}}}},
 			`panel 2 ("g"): "a" is drawn as colour 0, dashed line, in an earlier panel as colour 0, line`},
 	} {
@@ -485,6 +483,54 @@ func TestCheckLegend(t *testing.T) {
 	}
 	if err := CheckLegend(nil); err == nil {
 		t.Error("a nil Spec passed")
+	}
+}
+
+// TestVLinesInterleave: two vertical lines at one x draw alternate dots
+// (2 pt on, 6 off, offset by 4 pt: together 2 on, 2 off, neither hidden);
+// a line alone draws 2 on, 2 off; every legend entry shows 2 on, 2 off.
+func TestVLinesInterleave(t *testing.T) {
+	t.Parallel()
+	s := &Spec{Series: []Series{{Name: "a", X: []float64{0, 4}, Y: []float64{0, 1}}},
+		VLines: []VLine{{X: 2, Name: "p", Color: 3}, {X: 2, Name: "q", Color: 4}, {X: 3, Name: "r", Color: 5}}}
+	_, items, err := s.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	type dash struct{ on, off, offs vg.Length }
+	var got []dash
+	for _, kj := range [][2]int{{2, 0}, {2, 1}, {1, 0}} {
+		d, o := vlineDashes(kj[0], kj[1])
+		got = append(got, dash{d[0], d[1], o})
+	}
+	want := []dash{{vg.Points(2), vg.Points(6), 0}, {vg.Points(2), vg.Points(6), vg.Points(4)}, {vg.Points(2), vg.Points(2), 0}}
+	if !slices.Equal(got, want) {
+		t.Errorf("vertical lines' dashes %v, want %v", got, want)
+	}
+	if len(items) != 4 {
+		t.Fatalf("%d legend entries, want 4 (a and the three lines)", len(items))
+	}
+	// Drawn: the SVG holds the two interleaved lines' patterns, the
+	// second at x = 2 offset.
+	files, err := s.Save(filepath.Join(t.TempDir(), "v"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(files[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "stroke-dasharray:2,6"); n != 2 {
+		t.Errorf("%d lines dashed 2 on, 6 off in the SVG, want the 2 at x = 2", n)
+	}
+	if n := strings.Count(string(b), "stroke-dashoffset:4"); n != 1 {
+		t.Errorf("%d lines offset by 4 pt in the SVG, want 1", n)
+	}
+	for _, it := range items[1:] {
+		l := it.thumbs[0].(*plotter.Line)
+		if d := l.LineStyle.Dashes; len(d) != 2 || d[0] != vg.Points(2) || d[1] != vg.Points(2) || l.LineStyle.DashOffs != 0 {
+			t.Errorf("legend %q: dashes %v offset %v, want 2 on, 2 off", it.name, d, l.LineStyle.DashOffs)
+		}
 	}
 }
 
