@@ -337,6 +337,9 @@ func (s *Spec) build() (*plot.Plot, []legendItem, error) {
 		}
 	}
 	for _, k := range s.Key {
+		if !s.draws(k.style()) {
+			continue // explains nothing drawn here (no Monte Carlo at this scale, say)
+		}
 		add(k.Name, keyThumb(k))
 		if k.Points && s.barred(k) {
 			items[len(items)-1].thumbs = append([]plot.Thumbnailer{errorBarThumb{draw.LineStyle{Color: Palette[k.Color%len(Palette)], Width: vg.Points(1)}}}, items[len(items)-1].thumbs...)
@@ -439,21 +442,20 @@ func (se Series) style() string {
 
 // CheckLegend returns an error naming each mark of a figure (one Spec, or
 // the panels SaveGrid draws with one legend) that the legend does not
-// explain, and each legend entry that explains nothing drawn:
+// explain (a Key entry that explains nothing drawn is left out of the
+// legend by Build, Save and SaveGrid):
 //   - a series with a point to draw needs a Name, or to retrace a named
 //     series (same colour and x: its entry shows both), or a Key entry of
 //     its style (filled or open dots, dashed, dotted or solid line) while
 //     its colour is named by a series, a VLine or that Key entry;
 //   - a VLine needs a Name, or a named VLine of its colour in its panel
 //     (two ends of one range);
-//   - a Key entry needs a series of its style;
 //   - a name in several panels must be drawn alike (colour and style) in
 //     each, since the one legend shows its first panel's marks.
 func CheckLegend(specs ...*Spec) error {
 	var errs []error
 	colourNamed := map[int]bool{}
 	keyStyles := map[string]bool{}
-	styles := map[string]bool{}
 	first := map[string]string{} // name → "colour, style" where first drawn
 	for _, s := range specs {
 		if s == nil {
@@ -470,8 +472,10 @@ func CheckLegend(specs ...*Spec) error {
 			}
 		}
 		for _, k := range s.Key {
-			colourNamed[k.Color] = true
-			keyStyles[k.style()] = true
+			if s.draws(k.style()) { // else Build leaves it out
+				colourNamed[k.Color] = true
+				keyStyles[k.style()] = true
+			}
 		}
 	}
 	for pi, s := range specs {
@@ -483,7 +487,6 @@ func CheckLegend(specs ...*Spec) error {
 			if len(se.finite().X) == 0 {
 				continue
 			}
-			styles[se.style()] = true
 			if se.Name != "" {
 				mark := fmt.Sprintf("colour %d, %s", se.Color, se.style())
 				if was, ok := first[se.Name]; ok && was != mark {
@@ -514,14 +517,18 @@ func CheckLegend(specs ...*Spec) error {
 			errs = append(errs, fmt.Errorf("plots: %s: vertical line %d (colour %d, x = %g) has no legend entry", panel, i+1, v.Color, v.X))
 		}
 	}
-	for _, s := range specs {
-		for _, k := range s.Key {
-			if !styles[k.style()] {
-				errs = append(errs, fmt.Errorf("plots: figure %q: key %q explains %s, and none is drawn", s.Title, k.Name, k.style()))
-			}
+	return errors.Join(errs...)
+}
+
+// draws reports whether some series of the figure has a point to draw
+// in the given style.
+func (s *Spec) draws(style string) bool {
+	for _, se := range s.Series {
+		if se.style() == style && len(se.finite().X) > 0 {
+			return true
 		}
 	}
-	return errors.Join(errs...)
+	return false
 }
 
 // barred reports whether some series drawn with the marker of Key entry k

@@ -400,7 +400,8 @@ func TestLegendTwins(t *testing.T) {
 // grid names each entry once, in the order the panels name them.
 func TestLegendKeyAndGrid(t *testing.T) {
 	t.Parallel()
-	sp := &Spec{Title: "t", Series: []Series{{Name: "a", X: []float64{0, 1}, Y: []float64{0, 1}}},
+	sp := &Spec{Title: "t", Series: []Series{{Name: "a", X: []float64{0, 1}, Y: []float64{0, 1}},
+		{X: []float64{0.5}, Y: []float64{0.5}, Points: true, Open: true}, {X: []float64{0, 1}, Y: []float64{0.2, 0.2}, Dotted: true}},
 		Key: []Series{{Name: "open dots: b", Points: true, Open: true, Color: 6}, {Name: "dotted: c", Dotted: true, Color: 6}}}
 	p, items, err := sp.build()
 	if err != nil {
@@ -467,8 +468,9 @@ func TestCheckLegend(t *testing.T) {
 		{"a key's style in an unnamed colour", []*Spec{{Title: "b", Series: []Series{{Name: "a", X: x, Y: y}, {X: []float64{1, 2}, Y: y[:2], Color: 3, Points: true}},
 			Key: []Series{{Name: "dots: b", Points: true, Color: 6}}}},
 			`series 2 (colour 3, filled dots) has no legend entry`},
-		{"a key explaining nothing", []*Spec{{Title: "c", Series: []Series{{Name: "a", X: x, Y: y}}, Key: []Series{{Name: "open dots: b", Points: true, Open: true}}}},
-			`key "open dots: b" explains open dots, and none is drawn`},
+		{"a key in a panel without its dots", []*Spec{{Title: "c", Series: []Series{{Name: "a", X: x, Y: y}}, Key: []Series{{Name: "open dots: b", Points: true, Open: true, Color: 6}}},
+			{Title: "c2", Series: []Series{{Name: "a", X: x, Y: y}, {X: x, Y: y, Points: true, Open: true, Color: 6}}}},
+			`panel 2 ("c2"): series 2 (colour 6, open dots) has no legend entry`},
 		{"an unnamed vertical line", []*Spec{{Title: "d", Series: []Series{{Name: "a", X: x, Y: y}}, VLines: []VLine{{X: 2, Color: 4}}}},
 			`vertical line 1 (colour 4, x = 2) has no legend entry`},
 		{"one name drawn two ways in a grid", []*Spec{{Title: "f", Series: []Series{{Name: "a", X: x, Y: y}}}, {Title: "g", Series: []Series{{Name: "a", X: x, Y: y, Dashed: true}}}},
@@ -578,6 +580,15 @@ func TestLegendShowsBandsAndBars(t *testing.T) {
 	want := []string{"band: band+line", "bars: bar+dot", "plain: line", "nothing (no value to draw): line", "open dots: runs: bar+dot"}
 	if !slices.Equal(got, want) {
 		t.Errorf("legend\n%q, want\n%q", got, want)
+	}
+	// A Key entry whose marks are not drawn (no open dots with a value)
+	// is left out.
+	s.Series[4].Y = []float64{math.NaN(), math.NaN(), math.Inf(1)}
+	if _, items, err = s.build(); err != nil {
+		t.Fatal(err)
+	}
+	if last := items[len(items)-1].name; len(items) != 4 || last != "nothing (no value to draw)" {
+		t.Errorf("%d entries, the last %q: want the key left out", len(items), last)
 	}
 }
 
