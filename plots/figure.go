@@ -302,7 +302,15 @@ func (s *Spec) build() (*plot.Plot, []legendItem, error) {
 			p.Y.Max = hi
 		}
 	}
+	// Vertical lines at one x interleave their dots (vlineDashes).
+	atX := map[float64]int{}
 	for _, v := range s.VLines {
+		atX[v.X]++
+	}
+	seenX := map[float64]int{}
+	for _, v := range s.VLines {
+		k, j := atX[v.X], seenX[v.X]
+		seenX[v.X]++
 		lo, hi := p.Y.Min, p.Y.Max
 		if s.Probability {
 			lo, hi = 0, 1
@@ -319,13 +327,19 @@ func (s *Spec) build() (*plot.Plot, []legendItem, error) {
 		}
 		l.LineStyle.Color = Palette[v.Color%len(Palette)]
 		l.LineStyle.Width = vg.Points(1)
-		l.LineStyle.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
+		l.LineStyle.Dashes, l.LineStyle.DashOffs = vlineDashes(k, j)
 		p.Add(l)
 		if v.Name != "" {
-			add(v.Name, l)
+			// The legend shows the plain 2-on, 2-off dots.
+			th := *l
+			th.LineStyle.Dashes, th.LineStyle.DashOffs = []vg.Length{vg.Points(2), vg.Points(2)}, 0
+			add(v.Name, &th)
 		}
 	}
 	for _, k := range s.Key {
+		if !s.draws(k.style()) {
+			continue // explains nothing drawn here (no Monte Carlo at this scale, say)
+		}
 		add(k.Name, keyThumb(k))
 		if k.Points && s.barred(k) {
 			items[len(items)-1].thumbs = append([]plot.Thumbnailer{errorBarThumb{draw.LineStyle{Color: Palette[k.Color%len(Palette)], Width: vg.Points(1)}}}, items[len(items)-1].thumbs...)
@@ -383,6 +397,13 @@ func (e errorBarThumb) Thumbnail(c *draw.Canvas) {
 	c.StrokeLine2(e.style, x-w, c.Max.Y, x+w, c.Max.Y)
 }
 
+// vlineDashes is the dash pattern and offset of the j-th of k vertical
+// lines at one x: 2 pt of every 4k, from 4j on (one alone: 2 on, 2 off),
+// so that together they alternate and none hides another.
+func vlineDashes(k, j int) ([]vg.Length, vg.Length) {
+	return []vg.Length{vg.Points(2), vg.Points(4*float64(k) - 2)}, vg.Points(4 * float64(j))
+}
+
 // keyThumb is the legend thumbnail of a Key entry: the marker or the line
 // a Series of that style draws.
 func keyThumb(k Series) plot.Thumbnailer {
@@ -421,22 +442,20 @@ func (se Series) style() string {
 
 // CheckLegend returns an error naming each mark of a figure (one Spec, or
 // the panels SaveGrid draws with one legend) that the legend does not
-// explain, and each legend entry that explains nothing drawn:
+// explain (a Key entry that explains nothing drawn is left out of the
+// legend by Build, Save and SaveGrid):
 //   - a series with a point to draw needs a Name, or to retrace a named
 //     series (same colour and x: its entry shows both), or a Key entry of
 //     its style (filled or open dots, dashed, dotted or solid line) while
 //     its colour is named by a series, a VLine or that Key entry;
 //   - a VLine needs a Name, or a named VLine of its colour in its panel
-//     (two ends of one range), and no other VLine at its x (it would hide
-//     one of them);
-//   - a Key entry needs a series of its style;
+//     (two ends of one range);
 //   - a name in several panels must be drawn alike (colour and style) in
 //     each, since the one legend shows its first panel's marks.
 func CheckLegend(specs ...*Spec) error {
 	var errs []error
 	colourNamed := map[int]bool{}
 	keyStyles := map[string]bool{}
-	styles := map[string]bool{}
 	first := map[string]string{} // name → "colour, style" where first drawn
 	for _, s := range specs {
 		if s == nil {
@@ -453,8 +472,10 @@ func CheckLegend(specs ...*Spec) error {
 			}
 		}
 		for _, k := range s.Key {
-			colourNamed[k.Color] = true
-			keyStyles[k.style()] = true
+			if s.draws(k.style()) { // else Build leaves it out
+				colourNamed[k.Color] = true
+				keyStyles[k.style()] = true
+			}
 		}
 	}
 	for pi, s := range specs {
@@ -466,7 +487,6 @@ func CheckLegend(specs ...*Spec) error {
 			if len(se.finite().X) == 0 {
 				continue
 			}
-			styles[se.style()] = true
 			if se.Name != "" {
 				mark := fmt.Sprintf("colour %d, %s", se.Color, se.style())
 				if was, ok := first[se.Name]; ok && was != mark {
@@ -482,11 +502,6 @@ func CheckLegend(specs ...*Spec) error {
 			errs = append(errs, fmt.Errorf("plots: %s: series %d (colour %d, %s) has no legend entry", panel, i+1, se.Color, se.style()))
 		}
 		for i, v := range s.VLines {
-			for _, o := range s.VLines[:i] {
-				if o.X == v.X && (o.Color != v.Color || o.Name != v.Name) {
-					errs = append(errs, fmt.Errorf("plots: %s: vertical lines %q and %q coincide at x = %g: the later hides the earlier", panel, o.Name, v.Name, v.X))
-				}
-			}
 			if v.Name != "" {
 				mark := fmt.Sprintf("colour %d, vertical line", v.Color)
 				if was, ok := first[v.Name]; ok && was != mark {
@@ -502,14 +517,18 @@ func CheckLegend(specs ...*Spec) error {
 			errs = append(errs, fmt.Errorf("plots: %s: vertical line %d (colour %d, x = %g) has no legend entry", panel, i+1, v.Color, v.X))
 		}
 	}
-	for _, s := range specs {
-		for _, k := range s.Key {
-			if !styles[k.style()] {
-				errs = append(errs, fmt.Errorf("plots: figure %q: key %q explains %s, and none is drawn", s.Title, k.Name, k.style()))
-			}
+	return errors.Join(errs...)
+}
+
+// draws reports whether some series of the figure has a point to draw
+// in the given style.
+func (s *Spec) draws(style string) bool {
+	for _, se := range s.Series {
+		if se.style() == style && len(se.finite().X) > 0 {
+			return true
 		}
 	}
-	return errors.Join(errs...)
+	return false
 }
 
 // barred reports whether some series drawn with the marker of Key entry k

@@ -400,7 +400,8 @@ func TestLegendTwins(t *testing.T) {
 // grid names each entry once, in the order the panels name them.
 func TestLegendKeyAndGrid(t *testing.T) {
 	t.Parallel()
-	sp := &Spec{Title: "t", Series: []Series{{Name: "a", X: []float64{0, 1}, Y: []float64{0, 1}}},
+	sp := &Spec{Title: "t", Series: []Series{{Name: "a", X: []float64{0, 1}, Y: []float64{0, 1}},
+		{X: []float64{0.5}, Y: []float64{0.5}, Points: true, Open: true}, {X: []float64{0, 1}, Y: []float64{0.2, 0.2}, Dotted: true}},
 		Key: []Series{{Name: "open dots: b", Points: true, Open: true, Color: 6}, {Name: "dotted: c", Dotted: true, Color: 6}}}
 	p, items, err := sp.build()
 	if err != nil {
@@ -467,12 +468,11 @@ func TestCheckLegend(t *testing.T) {
 		{"a key's style in an unnamed colour", []*Spec{{Title: "b", Series: []Series{{Name: "a", X: x, Y: y}, {X: []float64{1, 2}, Y: y[:2], Color: 3, Points: true}},
 			Key: []Series{{Name: "dots: b", Points: true, Color: 6}}}},
 			`series 2 (colour 3, filled dots) has no legend entry`},
-		{"a key explaining nothing", []*Spec{{Title: "c", Series: []Series{{Name: "a", X: x, Y: y}}, Key: []Series{{Name: "open dots: b", Points: true, Open: true}}}},
-			`key "open dots: b" explains open dots, and none is drawn`},
+		{"a key in a panel without its dots", []*Spec{{Title: "c", Series: []Series{{Name: "a", X: x, Y: y}}, Key: []Series{{Name: "open dots: b", Points: true, Open: true, Color: 6}}},
+			{Title: "c2", Series: []Series{{Name: "a", X: x, Y: y}, {X: x, Y: y, Points: true, Open: true, Color: 6}}}},
+			`panel 2 ("c2"): series 2 (colour 6, open dots) has no legend entry`},
 		{"an unnamed vertical line", []*Spec{{Title: "d", Series: []Series{{Name: "a", X: x, Y: y}}, VLines: []VLine{{X: 2, Color: 4}}}},
 			`vertical line 1 (colour 4, x = 2) has no legend entry`},
-		{"coinciding vertical lines", []*Spec{{Title: "e", Series: []Series{{Name: "a", X: x, Y: y}}, VLines: []VLine{{X: 2, Name: "p", Color: 3}, {X: 2, Name: "q", Color: 4}}}},
-			`vertical lines "p" and "q" coincide at x = 2`},
 		{"one name drawn two ways in a grid", []*Spec{{Title: "f", Series: []Series{{Name: "a", X: x, Y: y}}}, {Title: "g", Series: []Series{{Name: "a", X: x, Y: y, Dashed: true}}}},
 			`panel 2 ("g"): "a" is drawn as colour 0, dashed line, in an earlier panel as colour 0, line`},
 	} {
@@ -485,6 +485,54 @@ func TestCheckLegend(t *testing.T) {
 	}
 	if err := CheckLegend(nil); err == nil {
 		t.Error("a nil Spec passed")
+	}
+}
+
+// TestVLinesInterleave: two vertical lines at one x draw alternate dots
+// (2 pt on, 6 off, offset by 4 pt: together 2 on, 2 off, neither hidden);
+// a line alone draws 2 on, 2 off; every legend entry shows 2 on, 2 off.
+func TestVLinesInterleave(t *testing.T) {
+	t.Parallel()
+	s := &Spec{Series: []Series{{Name: "a", X: []float64{0, 4}, Y: []float64{0, 1}}},
+		VLines: []VLine{{X: 2, Name: "p", Color: 3}, {X: 2, Name: "q", Color: 4}, {X: 3, Name: "r", Color: 5}}}
+	_, items, err := s.build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	type dash struct{ on, off, offs vg.Length }
+	var got []dash
+	for _, kj := range [][2]int{{2, 0}, {2, 1}, {1, 0}} {
+		d, o := vlineDashes(kj[0], kj[1])
+		got = append(got, dash{d[0], d[1], o})
+	}
+	want := []dash{{vg.Points(2), vg.Points(6), 0}, {vg.Points(2), vg.Points(6), vg.Points(4)}, {vg.Points(2), vg.Points(2), 0}}
+	if !slices.Equal(got, want) {
+		t.Errorf("vertical lines' dashes %v, want %v", got, want)
+	}
+	if len(items) != 4 {
+		t.Fatalf("%d legend entries, want 4 (a and the three lines)", len(items))
+	}
+	// Drawn: the SVG holds the two interleaved lines' patterns, the
+	// second at x = 2 offset.
+	files, err := s.Save(filepath.Join(t.TempDir(), "v"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(files[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "stroke-dasharray:2,6"); n != 2 {
+		t.Errorf("%d lines dashed 2 on, 6 off in the SVG, want the 2 at x = 2", n)
+	}
+	if n := strings.Count(string(b), "stroke-dashoffset:4"); n != 1 {
+		t.Errorf("%d lines offset by 4 pt in the SVG, want 1", n)
+	}
+	for _, it := range items[1:] {
+		l := it.thumbs[0].(*plotter.Line)
+		if d := l.LineStyle.Dashes; len(d) != 2 || d[0] != vg.Points(2) || d[1] != vg.Points(2) || l.LineStyle.DashOffs != 0 {
+			t.Errorf("legend %q: dashes %v offset %v, want 2 on, 2 off", it.name, d, l.LineStyle.DashOffs)
+		}
 	}
 }
 
@@ -532,6 +580,15 @@ func TestLegendShowsBandsAndBars(t *testing.T) {
 	want := []string{"band: band+line", "bars: bar+dot", "plain: line", "nothing (no value to draw): line", "open dots: runs: bar+dot"}
 	if !slices.Equal(got, want) {
 		t.Errorf("legend\n%q, want\n%q", got, want)
+	}
+	// A Key entry whose marks are not drawn (no open dots with a value)
+	// is left out.
+	s.Series[4].Y = []float64{math.NaN(), math.NaN(), math.Inf(1)}
+	if _, items, err = s.build(); err != nil {
+		t.Fatal(err)
+	}
+	if last := items[len(items)-1].name; len(items) != 4 || last != "nothing (no value to draw)" {
+		t.Errorf("%d entries, the last %q: want the key left out", len(items), last)
 	}
 }
 

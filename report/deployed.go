@@ -567,8 +567,10 @@ func (r *Deployed) figures() []*plots.Spec {
 	law := &plots.Spec{Title: "the exact law of the time to inform (same setting)", XLabel: "rounds (× 200 ms)", YLabel: "P(informed by round r)",
 		Probability: true, VLines: marks,
 		Series: []plots.Series{
-			{Name: "exact P(half the nodes informed by round r)", X: c.Rounds, Y: c.PHalf, Color: 2, Points: true},
+			// Every node's dots first, half's rings over them: where both
+			// are 1 each stays visible.
 			{Name: "exact P(every node informed by round r)", X: c.Rounds, Y: c.PAll, Color: 6, Points: true},
+			{Name: "exact P(half the nodes informed by round r)", X: c.Rounds, Y: c.PHalf, Color: 2, Points: true, Open: true},
 		}}
 	return []*plots.Spec{share, law}
 }

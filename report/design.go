@@ -458,8 +458,13 @@ func (r *DesignAnswers) sdFigure() *plots.Spec {
 		XLabel: "log10 N", YLabel: "sd of T_L (rounds)"}
 	ymin, top := 0.0, 0.0
 	sp.YMin = &ymin
+	var spread plots.Series
 	for i, dc := range designCases {
-		name := fmt.Sprintf("K = %d, L = %g", dc.K, dc.L)
+		copies := "copies"
+		if dc.K == 1 {
+			copies = "copy"
+		}
+		name := fmt.Sprintf("K = %d initial %s, level L = %g", dc.K, copies, dc.L)
 		var ax, ay, ex, ey, mx, my, mlo, mhi []float64
 		limit := 0.0
 		for _, row := range r.SD {
@@ -495,8 +500,12 @@ func (r *DesignAnswers) sdFigure() *plots.Spec {
 				x := 2 + float64(j)/4
 				nx, ny = append(nx, x), append(ny, ey[0]*math.Pow(10, (2-x)/2))
 			}
-			sp.Series = append(sp.Series, plots.Series{Name: "a 1/√N spread from N = 100 (K = 1, L = 0.99)", X: nx, Y: ny, Color: 6, Dashed: true})
+			spread = plots.Series{Name: fmt.Sprintf("a 1/√N spread from N = 100 (K = %d, L = %g)", dc.K, dc.L), X: nx, Y: ny, Color: 6, Dashed: true}
 		}
+	}
+	// After the cases' entries in the legend.
+	if spread.Name != "" {
+		sp.Series = append(sp.Series, spread)
 	}
 	ymax := 1.05 * top // the legend is below the axes
 	sp.YMax = &ymax
@@ -530,7 +539,7 @@ func (r *DesignAnswers) pFigure() *plots.Spec {
 		sp.Series = append(sp.Series, plots.Series{Name: fmt.Sprintf("N = %d", N), X: ax, Y: ay, Color: i},
 			plots.Series{X: mx, Y: my, Lo: mlo, Hi: mhi, Color: i, Points: true, Open: true})
 	}
-	sp.Series = append(sp.Series, plots.Series{Name: fmt.Sprintf("P = %g", r.Confidence), X: []float64{1, float64(r.Cache - 1)}, Y: []float64{r.Confidence, r.Confidence}, Color: 6, Dotted: true})
+	sp.Series = append(sp.Series, plots.Series{Name: fmt.Sprintf("the confidence asked, P = %g", r.Confidence), X: []float64{1, float64(r.Cache - 1)}, Y: []float64{r.Confidence, r.Confidence}, Color: 6, Dotted: true})
 	sp.Key = []plots.Series{
 		{Name: "line: the limit law (plan's asymptotic method)", Color: 6},
 		{Name: fmt.Sprintf("open dots: Monte Carlo of the lumped chain, bars ± %g se", float64(zSignificant)), Points: true, Open: true, Color: 6},

@@ -221,7 +221,9 @@ func (s *Study) Refined(ctx context.Context) (*Refined, error) {
 						// stands for it at N = 2500 dotted: one legend serves
 						// every panel (plots.SaveGrid).
 						{Name: cont[q].name, X: cont[q].x.T, Y: dev(cont[q].mean(q)), Color: 0, Dashed: cont[q].runs == 0, Dotted: cont[q].runs > 0},
-						{Name: runs[0].name, X: runs[0].x.T, Y: dev(runs[0].mean(q)), Color: 5, Dashed: true},
+						// The round-schedule Markov run in reddish purple, not
+						// the sky blue that read as the exact chain's blue.
+						{Name: runs[0].name, X: runs[0].x.T, Y: dev(runs[0].mean(q)), Color: 3, Dashed: true},
 						{Name: runs[1].name, X: runs[1].x.T, Y: dev(runs[1].mean(q)), Color: 2, Dashed: true},
 					}}
 				r.Panels = append(r.Panels, sp)

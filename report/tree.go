@@ -174,7 +174,11 @@ func (r *Tree) Render(d *Doc) (err error) {
 				s := get(p)
 				y, lo, hi = append(y, s.Mean), append(lo, s.Mean-s.SD), append(hi, s.Mean+s.SD)
 			}
-			out = append(out, plots.Series{Name: join.String() + " strategy", X: kx, Y: y, Lo: lo, Hi: hi, Points: true, Color: i})
+			over := fmt.Sprintf("mean ± sd of %d seeds", r.Seeds)
+			if r.Seeds == 1 {
+				over = "one seed"
+			}
+			out = append(out, plots.Series{Name: fmt.Sprintf("join strategy %q, %s", join.String(), over), X: kx, Y: y, Lo: lo, Hi: hi, Points: true, Color: i})
 			out = append(out, plots.Series{X: kx, Y: y, Color: i, Dashed: i == 1})
 		}
 		return out
