@@ -15,7 +15,7 @@ func tiny() Scale {
 		// Growth replications beyond the figures' (runSimFrom): with 3
 		// shards, shard 3 owns none of n = 200's two (3 and 4).
 		GrowthReps: []int{6, 5},
-		OptNodes: 100, OptS: []int{5, 10, 15}, OptWarmup: 5, OptRounds: 60, OptReps: 2,
+		OptNodes:   100, OptS: []int{5, 10, 15}, OptWarmup: 5, OptRounds: 60, OptReps: 2,
 		Refined:   []RefinedCase{{N: 50, Initial: 5, T: 40, Runs: 50, RoundRuns: 50, ProtoRuns: 5, ProtoT: 40, Plot: true}},
 		TreeSeeds: 1, GossipTreeNs: []int{50, 100}, GossipTreeFailNodes: 100,
 		// Replications branch from warm states (two a warm-up), as at the

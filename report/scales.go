@@ -128,7 +128,7 @@ func Quick() Scale {
 		// 0.44, upper ends up to 0.98) need theirs below 1: with 60 runs
 		// (half-width about 0.41) near 0.7–0.85.
 		GrowthReps: []int{100, 60, 60},
-		OptNodes: 1000, OptS: []int{10, 20, 30, 40, 50, 53, 60, 70, 80, 90}, OptWarmup: 100, OptRounds: 400, OptReps: 4,
+		OptNodes:   1000, OptS: []int{10, 20, 30, 40, 50, 53, 60, 70, 80, 90}, OptWarmup: 100, OptRounds: 400, OptReps: 4,
 		// At N = 100 the continuous-time reference is the exact chain (no
 		// runs); the refined error there, about 5·10⁻⁴ with 5 copies, is
 		// seen without noise. At N = 2500 the protocol runs 150 rounds (the
