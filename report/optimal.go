@@ -138,13 +138,15 @@ func (s *Study) optimalFigure(ctx context.Context) (*Optimal, error) {
 			continue
 		}
 		s.step(fmt.Sprintf("optimal s: protocol simulation, s = %d", sz))
-		// Only the time to 99 % coverage is used: the runs are observed
-		// up to twice the pairwise chain's mean time + 5 sd (the protocol
-		// lags the pairwise model by a few rounds, far less than that), at
-		// most OptRounds. A run's first rounds do not depend on how many
+		// Only the time to 99 % coverage and the growth of x are used:
+		// the runs are observed up to the pairwise chain's mean time to
+		// 99 % coverage + 8 sd (the protocol lags the pairwise model by a
+		// few rounds; the time's upper tail falls like e^(−k·t), beyond
+		// 8 sd about 10⁻⁴; twice the mean + 5 sd before), at most
+		// OptRounds. A run's first rounds do not depend on how many
 		// follow, so the times are those of an OptRounds-long run.
 		rounds := sc.OptRounds
-		if h := 2 * (r.ExactT[sz-1] + 5*r.ExactSD[sz-1]); h < float64(rounds) {
+		if h := r.ExactT[sz-1] + 8*r.ExactSD[sz-1]; h < float64(rounds) {
 			rounds = max(1, int(math.Ceil(h)))
 		}
 		sr, err := s.experiment(ctx, sim.Protocol, sc.OptNodes, n, sc.Cache, sz, sc.OptWarmup, rounds, sc.OptReps)

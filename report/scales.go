@@ -123,11 +123,13 @@ func Quick() Scale {
 		// from the ODE at every n (|δ̂| 1.11–1.28 at n = 500, 0.94–1.21 at
 		// 1000, 0.93–0.99 at 2000), so its verdict needs the interval's
 		// upper end below 2 (gradeBands): at n = 500 the 40 runs' upper
-		// end reached 1.97, and with 100 runs (half-width about 0.42) it
-		// stays near 1.6–1.7; x and per-event y at n = 2000 (|δ̂| up to
-		// 0.44, upper ends up to 0.98) need theirs below 1: with 60 runs
-		// (half-width about 0.41) near 0.7–0.85.
-		GrowthReps: []int{100, 60, 60},
+		// end reached 1.97, and with 80 runs (half-width about 0.45) it
+		// stays near 1.6–1.7 (seed 1 with 100: |δ̂| 1.04, upper end
+		// 1.42); x and per-event y at n = 2000 (|δ̂| up to 0.44, upper
+		// ends up to 0.98) need theirs below 1: with 60 runs (half-width
+		// about 0.41) near 0.7–0.85. The 60 + 20 + 20 growth replications
+		// took 44 CPU-seconds at seed 1 (load 7–9).
+		GrowthReps: []int{80, 60, 60},
 		OptNodes:   1000, OptS: []int{10, 20, 30, 40, 50, 53, 60, 70, 80, 90}, OptWarmup: 100, OptRounds: 400, OptReps: 4,
 		// At N = 100 the continuous-time reference is the exact chain (no
 		// runs); the refined error there, about 5·10⁻⁴ with 5 copies, is
@@ -151,12 +153,13 @@ func Quick() Scale {
 		// ±0.43–0.45: decided at seed 1 only), and at ε = 0.3 only 20–28
 		// of the 60 runs kept d alive (measured 2026-12-05).
 		NetNs: []int{500}, NetReps: 150, NetWarmup: 30, NetRounds: 140,
-		// 50 runs on the torus: with 150 its growth distance was 5.0–5.6
-		// sd at seeds 1–3 (intervals from 4.1 up), far beyond 2; with 50
-		// the interval's lower end stays about 3.5 ± 0.6 (half-width
-		// 3.2·√(1/50 + δ²/98) ≈ 1.8 at δ = 5.3): 100 runs saved for the
-		// growth replications of Figs. 7–8.
-		TorusReps: 50,
+		// 40 runs on the torus: with 150 its growth distance was 5.0–5.6
+		// sd at seeds 1–3 (intervals from 4.1 up), far beyond 2; with 40
+		// the interval's lower end stays about 3.2 ± 0.6 (half-width
+		// 3.2·√(1/40 + δ²/78) ≈ 2.0 at δ = 5.3; seed 1 with 50: 4.88,
+		// from 3.26): 110 runs saved for the growth replications of
+		// Figs. 7–8.
+		TorusReps: 40,
 		// 300 rounds with loss: at ε = 0.3 the ODE's x grows from 10 %
 		// to 90 % in 66 rounds (sd 19 over the runs) after a random
 		// take-off, and with 150 rounds 3 of 75 runs keeping d alive had
