@@ -216,7 +216,11 @@ func Paper() Scale {
 func Smoke() Scale {
 	return Scale{Name: "smoke", Seed: 1, Fig4NMax: 700, Fig4Step: 100, ProveS: 5,
 		Nodes: 200, Cache: 20, Exchange: 10, Ns: []int{100, 200}, Warmup: 10, Rounds: 60, Reps: 3, MarkovReps: 10,
-		OptNodes: 100, OptS: []int{5, 10, 15}, OptWarmup: 5, OptRounds: 60, OptReps: 2,
+		// Growth replications beyond the figures' (runSimFrom), so that
+		// a shard owning none of them is exercised (shard 3 of 3 at
+		// n = 200, whose two are replications 3 and 4).
+		GrowthReps: []int{6, 5},
+		OptNodes:   100, OptS: []int{5, 10, 15}, OptWarmup: 5, OptRounds: 60, OptReps: 2,
 		Refined:   []RefinedCase{{N: 50, Initial: 5, T: 40, Runs: 50, RoundRuns: 50, ProtoRuns: 5, ProtoT: 40, Plot: true}},
 		TreeSeeds: 1, GossipTreeNs: []int{50, 100}, GossipTreeFailNodes: 100,
 		// Two replications a warm-up, so that the branching runs (and
