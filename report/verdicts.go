@@ -230,8 +230,8 @@ func (r *Optimal) Verdicts() (v []Verdict) {
 // optGainPct %.
 func (r *Optimal) replicationMeasured(gains []ReplicationGain, ok bool) string {
 	res, re := r.Opt, r.ReplEffect
-	m := fmt.Sprintf("exact pairwise chain (N = %d, n = %d, c = %d, continuous clock): mean time from one copy to %d copies (%g %% of the plateau c/n) smallest at s = %d (%.2f rounds, sd %.2f), against s* = %.2f; at s = %d %.2f rounds; every s's time is ∝ 1/P(11|10) (the theorem of docs/MODEL.md §4, which the chain's times follow)",
-		r.OptNodes, r.Items, r.Cache, r.ReplHolders, 100*growthHi, re.Best, r.ReplT[re.Best-1], r.ReplSD[re.Best-1], re.SStar, re.SInt, r.ReplT[re.SInt-1])
+	m := fmt.Sprintf("exact pairwise chain (N = %d, n = %d, c = %d, continuous clock): mean time from one copy to %d copies (%g %% of the plateau c/n) smallest at s = %d (%.2f rounds, sd %.2f), against s* = %.2f (integer argmax of P(11|10): %d); every s's time is ∝ 1/P(11|10) (the theorem of docs/MODEL.md §4, which the chain's times follow)",
+		r.OptNodes, r.Items, r.Cache, r.ReplHolders, 100*growthHi, re.Best, r.ReplT[re.Best-1], r.ReplSD[re.Best-1], re.SStar, re.SInt)
 	if !ok {
 		return m + fmt.Sprintf("; the protocol at s*'s integer argmax %d was not simulated", res.SInt)
 	}
