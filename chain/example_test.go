@@ -56,3 +56,17 @@ func ExampleLifetime() {
 	fmt.Printf("P(extinction first) = %.6f, E[lifetime] = %.4f rounds\n", 1-reach, mean)
 	// Output: P(extinction first) = 0.166667, E[lifetime] = 26.6667 rounds
 }
+
+// Replication in the pairwise model is one process on a clock that s sets
+// (docs/MODEL.md §4): the time from one copy to 180 of N = 1000 (90 % of
+// the plateau c/n = 0.2) is ∝ 1/P(11|10), and P(11|10) = (s/c)(c−s)/(n−s)
+// is 53·47/447 = 5.5727 at s = 53 and 50·50/450 = 5.5556 at s = 50 (in
+// units of 1/c² = 10⁻⁴): s = 50 is 5.5727/5.5556 = 1.0031 times slower.
+func ExampleReplicationTime() {
+	at := func(s int) float64 {
+		mean, _, _ := chain.ReplicationTime(context.Background(), chain.Config{Nodes: 1000, Shuffle: gossip.Shuffle{Items: 500, Cache: 100, Exchange: s}}, 180)
+		return mean
+	}
+	fmt.Printf("s = 50 / s = 53: %.4f\n", at(50)/at(53))
+	// Output: s = 50 / s = 53: 1.0031
+}

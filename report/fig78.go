@@ -120,15 +120,27 @@ func (s *Study) Fig78(ctx context.Context) (*Fig78, error) {
 	}
 	sc := s.Scale
 	runs := map[int]*sim.Result{}
-	for _, n := range sc.Ns {
+	more := map[int]*sim.Result{}
+	for i, n := range sc.Ns {
 		s.step(fmt.Sprintf("Figs. 7–8: protocol simulation, n = %d", n))
 		res, err := s.experiment(ctx, sim.Protocol, sc.Nodes, n, sc.Cache, sc.Exchange, sc.Warmup, sc.Rounds, sc.Reps)
 		if err != nil {
 			return nil, err
 		}
 		runs[n] = res
+		if i >= len(sc.GrowthReps) || sc.GrowthReps[i] <= sc.Reps {
+			continue
+		}
+		s.step(fmt.Sprintf("Figs. 7–8: growth replications, n = %d", n))
+		cfg, err := growthConfig(sc, n, sc.GrowthReps[i])
+		if err != nil {
+			return nil, err
+		}
+		if more[n], err = s.runSimFrom(ctx, cfg, sc.Reps); err != nil {
+			return nil, err
+		}
 	}
-	f, err := newFig78(sc, runs)
+	f, err := newFig78(sc, runs, more)
 	if err != nil {
 		return nil, err
 	}
@@ -136,9 +148,51 @@ func (s *Study) Fig78(ctx context.Context) (*Fig78, error) {
 	return f, nil
 }
 
+// growthRepsPerWarm is the number of Figs. 7–8's growth replications
+// beyond the figures' (Scale.GrowthReps) that branch from one warm-up:
+// on the complete graph at N = 2500 the intraclass correlation of
+// replications sharing a warm state is between −0.02 and +0.02 (se
+// 0.01–0.02; testdata/README.md, "Warm states"), so a growth distance's
+// standard error is inflated by √(1 + 4ρ), 2 % or less at the estimates;
+// the warm-up was 200 of each such replication's 340 to 800 rounds.
+const growthRepsPerWarm = 5
+
+// growthConfig is the protocol run of Figs. 7–8 at n with reps
+// replications, of which Fig78 runs those from Scale.Reps on
+// (runSimFrom): the experiment's configuration with warm-ups shared by
+// growthRepsPerWarm replications, observed for growthHorizon rounds.
+func growthConfig(sc Scale, n, reps int) (sim.Config, error) {
+	m, err := approx.NewModel(approx.Config{Nodes: sc.Nodes, Shuffle: gossip.Shuffle{Items: protocolItems(n), Cache: sc.Cache, Exchange: sc.Exchange}, PDrop: approx.Simplified, Initial: 1})
+	if err != nil {
+		return sim.Config{}, err
+	}
+	cfg := sim.DefaultConfig()
+	cfg.Model, cfg.Nodes, cfg.Shuffle = sim.Protocol, sc.Nodes, gossip.Shuffle{Items: n, Cache: sc.Cache, Exchange: sc.Exchange}
+	cfg.Warmup, cfg.Rounds, cfg.Reps, cfg.Seed = sc.Warmup, growthHorizon(m, sc.Rounds), reps, sc.Seed
+	cfg.WarmStates = max(1, (reps-sc.Reps+growthRepsPerWarm-1)/growthRepsPerWarm)
+	return cfg, nil
+}
+
+// growthHorizon is the rounds a growth replication of the ODE m runs, at
+// most rounds: the ODE's time for x to reach netGrowthHi of its plateau,
+// plus 11/k for a run's lag behind it (k the logistic rate, ln 81 over
+// the ODE's growth time). The lag is mostly the random delay of the
+// take-off, whose upper tail falls like e^(−k·t); at seed 1 one run in 40
+// at n = 2000 lagged more than 5.8/k (the 500 rounds of an earlier quick
+// scale), so 11/k leaves about e^(−5.2)/40, 1.4·10⁻⁴ a run: 176 rounds
+// at n = 500 and 356 at n = 1000 at the quick scale, and all 600 at
+// n = 2000. A run not there by then is censored, and leaves its interval
+// open above (netGrowth).
+func growthHorizon(m approx.Model, rounds int) int {
+	K := m.Steady()
+	lo, hi := m.TimeToReplication(netGrowthLo*K), m.TimeToReplication(netGrowthHi*K)
+	k := math.Log(81) / (hi - lo)
+	return min(rounds, int(math.Ceil(hi+11/k)))
+}
+
 // newFig78 computes sections 3 and 4 from the protocol runs of the scale
 // sc, one per n of sc.Ns.
-func newFig78(sc Scale, runs map[int]*sim.Result) (*Fig78, error) {
+func newFig78(sc Scale, runs, more map[int]*sim.Result) (*Fig78, error) {
 	f := &Fig78{N: sc.Nodes, C: sc.Cache, S: sc.Exchange, T: sc.Rounds, Ns: sc.Ns, Runs: runs}
 	var cases [3][]shareCase // x, per-event y, round-snapshot y over n
 	for _, n := range sc.Ns {
@@ -170,7 +224,7 @@ func newFig78(sc Scale, runs map[int]*sim.Result) (*Fig78, error) {
 		row.CIY = bootstrapMinShare([]shareCase{cy}, sc.Seed)
 		row.CIYRound = bootstrapMinShare([]shareCase{cr}, sc.Seed)
 		row.XLateMean, row.XLateSE = res.LateMean()
-		if err := fig78Growth(&row, res, sc); err != nil {
+		if err := fig78Growth(&row, res, more[n], sc); err != nil {
 			return nil, err
 		}
 		row.T50ODE, row.T50Sim = sim.FirstReach(tt, my, 0.5), sim.FirstReach(sy.T, sy.Mean, 0.5)
@@ -339,7 +393,7 @@ func (r *Fig78) renderCoverage(d *Doc) error {
 
 // fig78Growth measures the growth times of one n's runs against the ODE of
 // the network simulated.
-func fig78Growth(row *ODEvsSimRow, res *sim.Result, sc Scale) error {
+func fig78Growth(row *ODEvsSimRow, res, more *sim.Result, sc Scale) error {
 	m, err := approx.NewModel(approx.Config{Nodes: sc.Nodes, Shuffle: gossip.Shuffle{Items: protocolItems(row.N), Cache: sc.Cache, Exchange: sc.Exchange}, PDrop: approx.Simplified, Initial: 1})
 	if err != nil {
 		return err
@@ -348,6 +402,11 @@ func fig78Growth(row *ODEvsSimRow, res *sim.Result, sc Scale) error {
 	var xs, ys, yrs [][]int32
 	for _, rep := range res.Reps {
 		xs, ys, yrs = append(xs, rep.X), append(ys, rep.Y), append(yrs, rep.YRound)
+	}
+	if more != nil {
+		for _, rep := range more.Reps {
+			xs, ys, yrs = append(xs, rep.X), append(ys, rep.Y), append(yrs, rep.YRound)
+		}
 	}
 	tx := m.TimeToReplication(netGrowthHi*K) - m.TimeToReplication(netGrowthLo*K)
 	ty := m.TimeToCoverage(netGrowthHi) - m.TimeToCoverage(netGrowthLo)

@@ -176,6 +176,9 @@ func (s *Study) Network(ctx context.Context) (*Network, error) {
 				cfg := sim.DefaultConfig()
 				cfg.Model, cfg.Nodes, cfg.Shuffle = sim.Protocol, sc.Nodes, gossip.Shuffle{Items: n, Cache: sc.Cache, Exchange: sc.Exchange}
 				cfg.Warmup, cfg.Rounds, cfg.Reps, cfg.Topology = warmup, rounds, reps, v.Topology
+				if v.Topology.Kind == sim.Torus && sc.TorusReps > 0 {
+					cfg.Reps = sc.TorusReps
+				}
 				if v.Topology.Kind == sim.Full {
 					cfg.Warmup = sc.Warmup
 				}

@@ -62,7 +62,8 @@ func TestNetGrowth(t *testing.T) {
 }
 
 // The rule on constructed growth distances δ with their intervals, at
-// both sides of each threshold (|δ| ≤ 1 holds, ≤ 2 qualified).
+// both sides of each threshold (every |δ| interval within 1 holds, within
+// 2 qualified, beyond 2 does not hold, across 2 undecided).
 func TestNetRule(t *testing.T) {
 	t.Parallel()
 	g := func(lo, hi float64) NetGrowth {
@@ -78,9 +79,10 @@ func TestNetRule(t *testing.T) {
 	}{
 		{"both within one sd", view(g(-0.5, 0.8), g(-0.9, 0.2)), holds},
 		{"one ends on 1 (inclusive)", view(g(0.5, 1.0), g(-1.0, 0.2)), holds},
-		{"one starts on 1", view(g(1.0, 1.5), g(-0.2, 0.2)), undecided},
-		{"one across 1", view(g(0.5, 1.5), g(-0.2, 0.2)), undecided},
-		{"across 0 and 1", view(g(-1.5, 0.5), g(-0.2, 0.2)), undecided},
+		// Across 1 and below 2: within two sd shown, within one not.
+		{"one starts on 1", view(g(1.0, 1.5), g(-0.2, 0.2)), qualified},
+		{"one across 1", view(g(0.5, 1.5), g(-0.2, 0.2)), qualified},
+		{"across 0 and 1", view(g(-1.5, 0.5), g(-0.2, 0.2)), qualified},
 		{"one wholly in (1, 2]", view(g(1.2, 1.8), g(-0.2, 0.2)), qualified},
 		{"negative side in (1, 2]", view(g(-1.8, -1.2), g(-0.2, 0.2)), qualified},
 		{"one wholly above 2", view(g(2.1, 3), g(-0.2, 0.2)), fails},
@@ -96,12 +98,16 @@ func TestNetRule(t *testing.T) {
 			}
 		})
 	}
-	// An undecided verdict names the runs that would decide it: |δ̂| = 0.5
-	// with half-width 1 over 10 runs clears 1 at 10·(1/0.5)² = 40 runs.
+	// An undecided verdict names the runs that would decide it: |δ̂| = 1.5
+	// with half-width 1 over 10 runs clears 2 at 10·(1/0.5)² = 40 runs.
 	r := &Network{}
-	v := r.netVerdict(view(g(-0.5, 1.5), g(-0.2, 0.2)))
+	v := r.netVerdict(view(g(0.5, 2.5), g(-0.2, 0.2)))
 	if v.Verdict != undecided || !strings.Contains(v.Measured, "about 40 runs per n would decide it") {
 		t.Errorf("%s: %s", v.Verdict, v.Measured)
+	}
+	// A qualified one says which form was shown.
+	if v := r.netVerdict(view(g(0.5, 1.5), g(-0.2, 0.2))); v.Verdict != qualified || !strings.HasPrefix(v.Short, "within 2 sd shown, within 1 sd not shown") {
+		t.Errorf("%s: %s", v.Verdict, v.Short)
 	}
 }
 

@@ -12,7 +12,11 @@ import (
 func tiny() Scale {
 	return Scale{Name: "tiny", Seed: 1, Fig4NMax: 700, Fig4Step: 100, ProveS: 5,
 		Nodes: 200, Cache: 20, Exchange: 10, Ns: []int{100, 200}, Warmup: 10, Rounds: 60, Reps: 3, MarkovReps: 10,
-		OptNodes: 100, OptS: []int{5, 10, 15}, OptWarmup: 5, OptRounds: 60, OptReps: 2,
+		// Growth replications beyond the figures' (runSimFrom), as in
+		// Smoke: with 3 shards, shard 3 owns none of n = 200's two (3 and
+		// 4).
+		GrowthReps: []int{6, 5},
+		OptNodes:   100, OptS: []int{5, 10, 15}, OptWarmup: 5, OptRounds: 60, OptReps: 2,
 		Refined:   []RefinedCase{{N: 50, Initial: 5, T: 40, Runs: 50, RoundRuns: 50, ProtoRuns: 5, ProtoT: 40, Plot: true}},
 		TreeSeeds: 1, GossipTreeNs: []int{50, 100}, GossipTreeFailNodes: 100,
 		// Replications branch from warm states (two a warm-up), as at the

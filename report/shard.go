@@ -96,11 +96,30 @@ type runner struct {
 
 // sim runs (or serves) one simulation of the report.
 func (s *Study) runSim(ctx context.Context, cfg sim.Config) (*sim.Result, error) {
+	return s.runSimFrom(ctx, cfg, 0)
+}
+
+// runSimFrom runs (or serves) the replications from..cfg.Reps−1 of one
+// simulation of the report: each is what it would be in the whole run
+// (replication r draws from stream r of the seed alone), so a simulation
+// can add replications to an earlier one's without running those again.
+// A shard runs its share of them; a merge checks that the parts hold
+// exactly them.
+func (s *Study) runSimFrom(ctx context.Context, cfg sim.Config, from int) (*sim.Result, error) {
 	r := s.run
 	opt := sim.Settings{Workers: s.opt.Workers, Warm: s.warmCache(cfg)}
+	if from > 0 {
+		for i := from; i < cfg.Reps; i++ {
+			opt.Indices = append(opt.Indices, i)
+		}
+	}
 	if r != nil && r.shard != nil {
-		if opt.Indices = r.shard.Indices(cfg.Reps); opt.Indices == nil {
-			opt.Indices = []int{} // none of the replications: count none
+		all := r.shard.Indices(cfg.Reps)
+		opt.Indices = []int{} // none of the replications: count none
+		for _, i := range all {
+			if i >= from {
+				opt.Indices = append(opt.Indices, i)
+			}
 		}
 	}
 	if s.clock != nil && (r == nil || r.merge == nil) {
@@ -121,7 +140,7 @@ func (s *Study) runSim(ctx context.Context, cfg sim.Config) (*sim.Result, error)
 	k := r.calls
 	r.calls++
 	if r.merge != nil {
-		return r.merge.sim(k, cfg)
+		return r.merge.sim(k, cfg, from)
 	}
 	if r.shard == nil {
 		return sim.Run(ctx, cfg, opt)
@@ -338,7 +357,9 @@ func (m *merger) shares(k int, kind string) ([]json.RawMessage, error) {
 	return out, nil
 }
 
-func (m *merger) sim(k int, cfg sim.Config) (*sim.Result, error) {
+// sim merges the shares of call k, a run of cfg's replications
+// from..cfg.Reps−1 (runSimFrom).
+func (m *merger) sim(k int, cfg sim.Config, from int) (*sim.Result, error) {
 	raws, err := m.shares(k, "sim")
 	if err != nil {
 		return nil, err
@@ -349,9 +370,12 @@ func (m *merger) sim(k int, cfg sim.Config) (*sim.Result, error) {
 			return nil, partErrorf("%s: simulation %d: %v", m.names[i], k+1, err)
 		}
 	}
-	res, _, err := sim.Merge(parts, m.names, false)
+	res, missing, err := sim.Merge(parts, m.names, from > 0)
 	if err != nil {
 		return nil, partErrorf("simulation %d: %v", k+1, err)
+	}
+	if len(missing) != from || (from > 0 && missing[from-1] != from-1) {
+		return nil, partErrorf("simulation %d: the parts hold replications %d..%d less %d, the report asks for %d..%d", k+1, 0, cfg.Reps-1, len(missing), from, cfg.Reps-1)
 	}
 	want := cfg
 	want.Check = false // not part of a part file; the report never sets it

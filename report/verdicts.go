@@ -116,13 +116,32 @@ func (f *Fig78) growthVerdict(claim, what string, pick func(ODEvsSimRow) NetGrow
 		}
 	}
 	v := Verdict{Claim: claim, Verdict: growthRule(gs), Rule: growthDistText("the growth of " + what + " at every n, against the ODE of the network simulated (n + 1 items)"),
-		Short: growthShort(growthRule(gs), gs, fmt.Sprintf("%d runs per n", f.reps()))}
+		Short: growthShort(growthRule(gs), gs, growthRunsText(gs))}
 	th, _ := distMeasured(dist, "take-off distance")
 	v.Measured = fmt.Sprintf("growth of %s (%g–%g %% of the plateau): %s; %s (a pointwise reading, not graded)", what, 100*netGrowthLo, 100*netGrowthHi, strings.Join(per, "; "), th)
+	if growthRunsText(gs) != fmt.Sprintf("%d runs per n", f.reps()) {
+		v.Measured += fmt.Sprintf("; the growth is measured on %s: the figures' %d and more that run only until the growth is over, from warm-ups shared by %d", growthRunsText(gs), f.reps(), growthRepsPerWarm)
+	}
 	if v.Verdict == undecided && !math.IsNaN(need) {
 		v.Measured += "; " + decideText(need, "replications per n")
 	}
 	return v
+}
+
+// growthRunsText states the runs behind growth distances: "R runs per
+// n", or "R₁–R₂ runs per n" where they differ.
+func growthRunsText(gs []NetGrowth) string {
+	lo, hi := 0, 0
+	for i, g := range gs {
+		if i == 0 || g.Runs < lo {
+			lo = g.Runs
+		}
+		hi = max(hi, g.Runs)
+	}
+	if lo == hi {
+		return fmt.Sprintf("%d runs per n", lo)
+	}
+	return fmt.Sprintf("%d–%d runs per n", lo, hi)
 }
 
 // reps is the number of protocol replications per n.
@@ -211,8 +230,8 @@ func (r *Optimal) Verdicts() (v []Verdict) {
 // optGainPct %.
 func (r *Optimal) replicationMeasured(gains []ReplicationGain, ok bool) string {
 	res, re := r.Opt, r.ReplEffect
-	m := fmt.Sprintf("exact pairwise chain (N = %d, n = %d, c = %d, continuous clock): mean time from one copy to %d copies (%g %% of the plateau c/n) smallest at s = %d (%.2f rounds, sd %.2f), against s* = %.2f; at s = %d %.2f rounds; every s's time is ∝ 1/P(11|10) (the theorem of docs/MODEL.md §4, which the chain's times follow)",
-		r.OptNodes, r.Items, r.Cache, r.ReplHolders, 100*growthHi, re.Best, r.ReplT[re.Best-1], r.ReplSD[re.Best-1], re.SStar, re.SInt, r.ReplT[re.SInt-1])
+	m := fmt.Sprintf("exact pairwise chain (N = %d, n = %d, c = %d, continuous clock): mean time from one copy to %d copies (%g %% of the plateau c/n) smallest at s = %d (%.2f rounds, sd %.2f), against s* = %.2f (integer argmax of P(11|10): %d); every s's time is ∝ 1/P(11|10) (the theorem of docs/MODEL.md §4, which the chain's times follow)",
+		r.OptNodes, r.Items, r.Cache, r.ReplHolders, 100*growthHi, re.Best, r.ReplT[re.Best-1], r.ReplSD[re.Best-1], re.SStar, re.SInt)
 	if !ok {
 		return m + fmt.Sprintf("; the protocol at s*'s integer argmax %d was not simulated", res.SInt)
 	}
