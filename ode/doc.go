@@ -37,8 +37,8 @@
 // (Settings.Validate: RTol, ATol, MaxSteps named); DormandPrince stops
 // with an error when its solution becomes NaN (a NaN y0 included) or its
 // step underflows. FixedStep is used only when > 0 (≤ 0 is the adaptive
-// default, not an error). Grid and the Solution's methods do not validate:
-// out of range they return an empty or clamped result, never a panic.
+// default, not an error). Grid and Solution.At do not validate: out of
+// range Grid returns nil (no grid) and At NaN components, never a panic.
 // TestContract checks the refusals, TestNastyValues that no value panics
 // or hangs.
 package ode
