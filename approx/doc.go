@@ -54,4 +54,19 @@
 // gossip.Shuffle; SStar and ArgmaxP11, which scan s, take n and c. Errors
 // are prefixed "approx: "; an invalid field is a *FieldError naming it
 // (Config.Shuffle.Exchange). Nothing here is long enough to take a context.
+//
+// # Contract
+//
+// This package takes no context: nothing in it runs long. PDrop, P11Given10, TransitionsFor,
+// TransitionsLossFor, ArgmaxP11 and NewModel refuse a zero, negative, NaN,
+// infinite or out-of-range argument with an error, a *FieldError naming
+// the field where the argument is a shuffle or a Config (Shuffle.Items,
+// Config.Nodes, Config.Initial, Config.Loss, …); an unknown Variant, a
+// loss outside [0, 1) and an Exact ArgmaxP11 beyond MaxArgmaxExactC are
+// refused too; Model.Reference refuses a negative or non-finite time and
+// a zero Model. The closed forms without an error result (SStar, DxDs,
+// PSelect, LossFactor, NewTransitions, Model.X and the like) do not
+// validate: out of range they return NaN, ±Inf or a meaningless number,
+// never a panic. TestContract checks the refusals, TestNastyValues that no
+// value panics or hangs.
 package approx

@@ -72,4 +72,30 @@
 //
 // The formulas of each method and their sources are in the doc comments of
 // ExactLaw, AsymptoticLaw, Simulate and rare.go, and in docs/MODEL.md.
+//
+// # Contract
+//
+// Every function that takes a context (Solve, Sweep, SmallestBudget,
+// MissChance, AsymptoticLaw, ExactLaw, Simulate, SimulateAsync,
+// SimulateRepair) refuses a nil one with the error "broadcast: nil
+// context" before any work, and returns ctx.Err() soon after the context
+// is cancelled. A Config (or Settings, SimSettings) with a zero, negative,
+// NaN or out-of-range field is refused by Config.Validate, which each of
+// them calls first, with a *FieldError naming the field (Config.Nodes,
+// Config.Loss, Config.Deadline, Settings.Reps, …). The exceptions are the
+// fields a function documents as ignored (Config.Fanout and Budget for
+// Sweep, which takes its own lists; Level and Deadline for MissChance and
+// SmallestBudget), which are not checked beyond Validate's own range
+// checks. Work no method can do is refused before it starts: a
+// simulation of more than MaxSimRounds replication-rounds with an error
+// wrapping gossip.ErrTooLarge that names Config.Loss, an asymptotic law
+// beyond its reach with ErrNotCovered. A valid simulation is not refused
+// for its memory (N up to MaxSimNodes): the caller checks
+// SimMemoryEstimate against the machine's memory before the call, as the
+// CLI does; a run past it ends the process (Go's out-of-memory is not
+// recoverable). Functions and methods without an error result (ExactCost,
+// Logistic, MeanRounds, RepsToResolve, Law.CDF, …) do not validate: out
+// of range they return NaN, 0 or an empty value, never a panic.
+// TestContract checks the refusals, TestNastyValues that no value panics
+// or hangs.
 package broadcast

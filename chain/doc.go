@@ -199,4 +199,24 @@
 // (twice the weights left out, bounded by geometric tails, plus the
 // weights' rounding, are added). Every Result carries the bound and the
 // mass actually missing, which Solve checks against it for every output.
+//
+// # Contract
+//
+// Every function that takes a context (Solve, HittingMoments,
+// ReachProbability, MeanTimeToLevel, TimeToLevel, ReplicationTime,
+// Lifetime, QuasiStationary) refuses a nil one with the error
+// "chain: nil context" before any work, and returns ctx.Err() soon after
+// the context is cancelled. A Config with a zero, negative, NaN, infinite
+// or out-of-range field is refused by Config.Validate, which each of them
+// calls first, with a *FieldError naming the field (Config.Nodes,
+// Config.Shuffle.Exchange, Config.Loss, Config.TMax, …); work estimated
+// above Settings.MaxStateSteps is refused before it starts with an error
+// wrapping gossip.ErrTooLarge. The exceptions are the fields a function
+// documents as not used (TMax and Dt for TimeToLevel, Lifetime and
+// QuasiStationary), which are not checked, and Settings' Tol and Drop,
+// where any value out of range means the default. Functions and methods
+// without an error result (Cost.CPUSeconds, LevelTime.CDF,
+// LevelTime.Quantile, also on a nil *LevelTime) do not validate: out of
+// range they return 0, 1, +Inf or NaN, never a panic. TestContract checks
+// the refusals, TestNastyValues that no value panics or hangs.
 package chain

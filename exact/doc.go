@@ -156,4 +156,23 @@
 // Log10AbsDiff's display value. Long calls take a context first and a
 // Settings (progress); errors start with "exact: " and name the field or
 // parameter at fault (a *gossip.FieldError for a Shuffle's fields).
+//
+// # Contract
+//
+// NewFormula1, PDropDoubleSum, ProveGamma, ProveGammaRange, Evaluate,
+// TransitionOptima and VerifyGamma refuse a nil context with the error
+// "exact: nil context" before any work, and return ctx.Err() soon after
+// the context is cancelled. They refuse before any work a zero, negative
+// or out-of-range argument: a shuffle through Validate, with a *FieldError
+// naming the field (Shuffle.Items, Config.Shuffles[i], …), a Grid with an
+// error naming MaxItems, MaxCache or MaxExchange, an exchange size,
+// cache or item count out of its range or whose exact numbers would pass
+// MaxBinomialBits. An empty request is not an error: ProveGammaRange with
+// maxExchange 0 and Evaluate with no shuffles return no results.
+// Functions without an error result do not validate but never panic:
+// Binomial and Gamma return nil (leaving z unchanged) where the number
+// would pass MaxBinomialBits, Log10AbsDiff returns (NaN, false) for a nil
+// operand, GridPoints skips invalid points, VerifyGammaMemory returns 0 for
+// a grid Validate refuses. TestContract checks the refusals,
+// TestNastyValues that no value panics or hangs.
 package exact

@@ -22,4 +22,16 @@
 //
 // The number of nodes is never part of Shuffle: a model that needs it has a
 // field named Nodes beside it.
+//
+// # Contract
+//
+// This package takes no context: nothing in it runs long. Shuffle.Validate
+// and Param.Check refuse a zero, negative, NaN, infinite or out-of-range
+// value with a *FieldError naming the field (Shuffle.Items,
+// Config.Nodes, …) and its valid range; ParseMethod and ParseTime refuse
+// an unknown name with an error listing the valid ones. Every package of
+// gossipkit follows the same rule for its own fields, and states its
+// exceptions in its doc's Contract section. The predicates (ValidLoss,
+// Param.In, Method.Valid, Time.Valid) answer false for NaN. No function
+// panics on any value (TestContract, TestNastyValues).
 package gossip

@@ -63,4 +63,23 @@
 // MaxSynchronousRounds. Optimize,
 // RefineGrid and RefinedDiscrete take a context and honour a cancel
 // during the work.
+//
+// # Contract
+//
+// RefinedContinuous, RefinedDiscrete, RefineGrid and Optimize refuse a
+// nil context with the error "meanfield: nil context" before any work,
+// and return ctx.Err() soon after the context is cancelled. They refuse
+// before any work a nil or zero model or population, a state x0 of the
+// wrong dimension or with a NaN or infinite component, output times that
+// are NaN, infinite or negative, a zero or negative step, and
+// a number of rounds or values beyond the stated limits
+// (MaxSynchronousRounds, MaxRefinedValues); an OptimizeConfig with a
+// field out of range is refused with a *FieldError naming it
+// (Nodes, Items, Cache, Level, Loss).
+// Nodes has no upper limit: the mean field is as cheap at N = 2^62 as at
+// N = 100. Functions and methods without an error result (Curves, Map,
+// CoverageOfZ, PlateauSteps, Population.Drift, Refined.Mean, …) do not
+// validate: out of range they return NaN or an empty result, and leave an
+// output slice of the wrong length untouched, never a panic. TestContract
+// checks the refusals, TestNastyValues that no value panics or hangs.
 package meanfield

@@ -27,4 +27,18 @@
 // MaxSteps is an error, not the default). The integrators
 // take no context: the systems of package meanfield (two to nine smooth
 // equations) integrate in milliseconds, and MaxSteps bounds the work.
+//
+// # Contract
+//
+// RK4 and DormandPrince refuse, before any step, a nil Func, an empty y0,
+// a NaN, infinite or reversed interval, a zero, negative or NaN step
+// (RK4's h), more steps than MaxRK4Steps (RK4) or MaxSteps (DormandPrince,
+// when MaxStep or FixedStep forces them), and Settings out of range
+// (Settings.Validate: RTol, ATol, MaxSteps named); DormandPrince stops
+// with an error when its solution becomes NaN (a NaN y0 included) or its
+// step underflows. FixedStep is used only when > 0 (≤ 0 is the adaptive
+// default, not an error). Grid and Solution.At do not validate: out of
+// range Grid returns nil (no grid) and At NaN components, never a panic.
+// TestContract checks the refusals, TestNastyValues that no value panics
+// or hangs.
 package ode

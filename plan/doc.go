@@ -335,4 +335,24 @@
 // whose message names the Settings field; Sweep and LossSweep call it
 // first, and a caller may call it alone. The tanh–sinh rule and the
 // bisections of the quantiles are package internal/numeric's.
+//
+// # Contract
+//
+// Solve, Sweep and LossSweep refuse a nil context with the error "plan:
+// nil context" before any work, and return ctx.Err() soon after the
+// context is cancelled. A Config (or Settings) with a zero, negative, NaN
+// or out-of-range field is refused before any work with a *FieldError
+// naming the field (Config.Nodes, Config.Shuffle.Items, Config.Level,
+// Config.Deadline, Config.Loss, …), and so is an exchange size or loss of
+// the lists Sweep and LossSweep take (Check checks them all first). The
+// fields a function replaces by its lists (Config.Shuffle.Exchange for
+// Sweep and LossSweep, Config.Loss for LossSweep) are not checked. The
+// Exact method refuses a chain estimated above its budget before it
+// starts (chain.Settings.MaxStateSteps); the Monte Carlo's time is bounded
+// by the caller's context and its memory checked by the caller (the CLI
+// checks sim.Config.CheckMemory). Functions and methods without an error
+// result (ExactCost, Accuracy.DevQuantile, Design.Choice, …) do not
+// validate: out of range they return NaN, 0 or an empty value, never a
+// panic. TestContract checks the refusals, TestNastyValues that no value
+// panics or hangs.
 package plan

@@ -72,4 +72,25 @@
 //
 // Every output folder is built in a hidden temporary folder inside it and
 // moved in only when the whole run has succeeded.
+//
+// # Contract
+//
+// TreeSweep, Plot, MergeFiles and the Study's sections (DropProbability,
+// Fig78, ModelComparison, Optimal, Refined, Tree, GossipVsTree,
+// DesignAnswers, Deployed, Network, Fig4Curves, Operator) refuse a nil
+// context with an error before any work, and every function returns
+// ctx.Err() soon after its context is cancelled. A Scale without the
+// sizes a section needs (the zero Scale), a shard outside 1 ≤ I ≤ M, a
+// number of seeds below 1 or beyond the tree's limit, a figure name the
+// report does not draw, no part files or one that cannot be read, are
+// refused with an error before any work; a part file is untrusted input
+// read within bounds (shard.go, partread.go). Options.Workers below 1
+// means one per CPU (sim.DefaultWorkers). The methods of a nil or
+// zero-value result (its Render, Table and the like) return an error, not
+// a panic. Exceptions: Study.Transitions does not use its context (it
+// computes a few closed forms); Run, RunShard, Merge and MergeDir do not
+// yet check for a nil context and panic with one once their work begins
+// (Merge and MergeDir after reading and checking their parts). TestContract
+// checks the refusals, TestNastyValues and TestNilResults that no value
+// panics or hangs.
 package report

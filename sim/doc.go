@@ -214,4 +214,24 @@
 // gossip.Progress callback) and never changes the result; Run takes the
 // context first. Errors are prefixed "sim: " and an invalid field is a
 // *FieldError naming it (Config.Shuffle.Exchange).
+//
+// # Contract
+//
+// Run, RunSummary and Uniformity refuse a nil context with the error
+// "sim: nil context" before any work, and return ctx.Err() soon after the
+// context is cancelled (they look at it between rounds). A Config (or
+// UniformityConfig, Settings) with a zero, negative, NaN or out-of-range
+// field is refused by its Validate, which they call first, with a
+// *FieldError naming the field (Config.Nodes, Config.Reps, Config.Loss,
+// Settings.Workers, …); the ranges are those of the Params (Nodes ≤ 2^26,
+// Reps ≤ 10^7, …). A valid configuration is not refused for its size:
+// its time is bounded by the caller's context, and its memory must be
+// checked by the caller before the call with Config.CheckMemory (Run) or
+// Config.CheckSummaryMemory (RunSummary) against AvailableMemory, as the
+// CLI does; a run past the machine's memory ends the process (Go's
+// out-of-memory is not recoverable). Functions and methods without an
+// error result (FirstReach, ItemsAfterInsertion, the Result accessors, …)
+// do not validate: out of range they return NaN, 0 or an empty result,
+// never a panic. TestContract checks the refusals, TestNastyValues that no
+// value panics or hangs.
 package sim

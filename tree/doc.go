@@ -99,4 +99,21 @@
 // check it every few thousand events. Errors are prefixed "tree: "; an
 // invalid field is a *FieldError naming it (Config.Degree), and a merge
 // that cannot be done is a *MergeError (the same type as sim.MergeError).
+//
+// # Contract
+//
+// Build, RunSeed and Experiment.Run refuse a nil context with the error
+// "tree: nil context" before any work, and return ctx.Err() soon after
+// the context is cancelled (Build looks at it every 4096 events). A
+// Config (or Experiment, Settings) with a zero, negative, NaN, infinite or
+// out-of-range field is refused by its Validate, which they call first,
+// with a *FieldError naming the field (Config.Nodes, Config.Degree,
+// Config.FailFraction, Config.PingPeriodMs, Experiment.Seeds, …). New
+// builds a Sim without a context (it is never cancelled); Sim.Fail and
+// Sim.ReachWithFailures act on the tree they are given. Functions and
+// methods without an error result (LookupCost, StatOf, Over,
+// Experiment.Summarize, SeedResult's percentages, …) do not validate: out
+// of range they return NaN, 0 or an empty result, never a panic.
+// TestContract checks the refusals, TestNastyValues that no value panics
+// or hangs.
 package tree

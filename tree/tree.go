@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
 	"github.com/gossipkit/gossipkit/internal/enum"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
 	"github.com/gossipkit/gossipkit/internal/rng"
@@ -647,8 +648,12 @@ func (s *Sim) run() error {
 
 // Build runs the joins of every node and returns the tree's metrics. It
 // checks ctx every few thousand events (here and in a later Fail), so that
-// a large tree stops soon after a cancel.
+// a large tree stops soon after a cancel. A nil ctx is refused (New, for
+// a tree built without a context, never looks at one).
 func Build(ctx context.Context, cfg Config) (*Sim, Metrics, error) {
+	if err := ctxguard.Check("tree", ctx); err != nil {
+		return nil, Metrics{}, err
+	}
 	s, err := New(cfg)
 	if err != nil {
 		return nil, Metrics{}, err

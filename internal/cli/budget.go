@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -19,8 +20,11 @@ import (
 // (serve's --timeout), so that a request whose cost is known to exceed it
 // is refused at once rather than after the whole time limit. The error
 // wraps gossip.ErrTooLarge (the CLI's exit 2) and names the work, what it
-// needs, the time left and what to lower.
+// needs, the time left and what to lower. A nil ctx is an error.
 func CheckTime(ctx context.Context, cpu float64, workers int, what, lower string) error {
+	if ctx == nil {
+		return errors.New("cli: nil context")
+	}
 	deadline, ok := ctx.Deadline()
 	if !ok {
 		return nil

@@ -5,6 +5,17 @@
 // CLI's error form, duplicate flags, output paths checked before work and
 // written atomically, formats, the {rows, best, cheapest} design writer,
 // shard flags and part files, and progress bars.
+//
+// # Contract
+//
+// The functions taking a context: CheckTime refuses a nil one with an
+// error, passes a context without a deadline, and refuses at once a run
+// whose CPU bound passes the deadline, whatever the workers (below 1 is
+// one). WithSignals is the exception: it needs a parent context and
+// panics on a nil one, as context.WithCancel does (main gives it
+// context.Background()). Flag values are checked by their flag (flagval): a
+// bad value is a *UsageError naming the flag and its valid range, exit 2.
+// TestContract checks CheckTime.
 package cli
 
 import (

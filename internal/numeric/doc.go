@@ -56,4 +56,12 @@
 // predicate gives NaN or false); TanhSinh refuses a rule it cannot build
 // with an error starting "numeric: ". Errors are not field errors: the
 // callers are the libraries, which state the rule they use as a constant.
+//
+// # Contract
+//
+// No function takes a context: Bisect and Bracket stop after at most
+// MaxSteps halvings or moves whatever their arguments (a NaN end or tol,
+// the largest step count), a nil predicate gives NaN or ok false, and
+// TanhSinh refuses a zero, negative, NaN or infinite step or a size out of
+// range with an error. None panics (TestContract, TestNastyValues).
 package numeric

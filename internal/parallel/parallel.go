@@ -2,11 +2,22 @@
 // fixed number of goroutines: the one worker pool of package sim and
 // package broadcast. A replication's result goes to its own slot, so the
 // outcome never depends on the number of workers or on their timing.
+//
+// # Contract
+//
+// For refuses a nil context ("parallel: nil context") and a nil
+// newWorker with an error before any goroutine starts; n ≤ 0 is no work
+// (nil), workers below 1 means one. A newWorker that returns a nil
+// function is the caller's bug (it panics in the worker). TestContract
+// checks it.
 package parallel
 
 import (
 	"context"
+	"errors"
 	"sync"
+
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
 )
 
 // For calls work(ctx, k) for every k in 0..n−1 on min(workers, n)
@@ -14,8 +25,15 @@ import (
 // scratch state). The first error cancels the context the others see and
 // is returned; a cancelled ctx stops the feed and returns ctx.Err().
 // progress, if not nil, is called after each k with the number done and n,
-// from one goroutine at a time.
+// from one goroutine at a time. A nil ctx or newWorker is an error; n ≤ 0
+// is no work (nil); workers below 1 means one.
 func For(ctx context.Context, n, workers int, newWorker func() func(ctx context.Context, k int) error, progress func(done, total int64)) error {
+	if err := ctxguard.Check("parallel", ctx); err != nil {
+		return err
+	}
+	if newWorker == nil {
+		return errors.New("parallel: nil newWorker")
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	jobs := make(chan int)

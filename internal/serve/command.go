@@ -36,9 +36,14 @@ func AddFlags(fs *flag.FlagSet) *CommandFlags {
 // *cli.UsageError naming the flag), listens on f.Addr, prints the address
 // on stderr and serves the explorer with run until ctx ends. Then request
 // contexts (derived from ctx) are cancelled, so running commands stop at
-// their next check; the server stops and Command returns ctx.Err().
+// their next check; the server stops and Command returns ctx.Err(). A nil
+// ctx, stderr, f or run is an error, before anything listens.
 func Command(ctx context.Context, stderr io.Writer, f *CommandFlags, run Runner) error {
 	switch {
+	case ctx == nil:
+		return errors.New("serve: nil context")
+	case stderr == nil || f == nil || run == nil:
+		return errors.New("serve: nil stderr, flags or runner")
 	case f.Slots < 1 || f.Slots > MaxSlots:
 		return cli.Usagef("--slots %d: valid range 1..%d", f.Slots, MaxSlots)
 	case f.Queue < 0 || f.Queue > MaxQueue:

@@ -59,4 +59,14 @@
 // its own command table. On SIGINT or SIGTERM (the context the CLI gives)
 // the requests in flight are cancelled, the server stops, and the command
 // exits 130 or 143.
+//
+// # Contract
+//
+// Command refuses a nil context, stderr, flags or runner, and --slots,
+// --queue, --timeout or --addr out of range, with an error before it
+// listens (a *cli.UsageError naming the flag for the flags); New refuses
+// Options without Run or with limits out of range. A request's parameters
+// are checked on the value the command will use (its flag's parsing) and
+// answered 400 with the command's one-line refusal. TestContract checks
+// Command and New.
 package serve

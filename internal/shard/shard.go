@@ -3,6 +3,18 @@
 // variables of the batch engines that start shards, and the gzip-compressed
 // JSON envelope of part files. Package sim and package tree re-export ID
 // (sim.ShardID, tree.ShardID) so that library users can shard a run.
+//
+// # Contract
+//
+// No function takes a context: each reads at most MaxRaw bytes of a file
+// and MaxPlain of its decompression, so none runs long. A part file is
+// untrusted input: what is not one (nil, empty, not gzip, not a JSON
+// object, two members, more than its header's limits, a path that is no
+// regular file such as /dev/zero) is refused with a one-line error before
+// what it declares is allocated; Parse and FromEnv refuse a shard outside
+// 1 ≤ I ≤ M ≤ MaxCount; WriteJSON's errors (a NaN, a failed write) are
+// returned, and a nil writer is one. TestContract checks the
+// refusals, the fuzz and hostile-part tests the bounds.
 package shard
 
 import (
