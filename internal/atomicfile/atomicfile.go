@@ -25,6 +25,17 @@
 // Write, WriteBytes, BuildDir and MkdirAll use no scope: the call removes
 // its own temporary files when it returns, which is enough for a file
 // inside a temporary folder that a scoped BuildDir owns.
+//
+// # Contract
+//
+// No function runs long or takes a context to run: NewContext and
+// FromContext only carry a Scope (a nil ctx gives a nil context and a
+// scope, FromContext(nil) no scope). Write, WriteBytes, BuildDir, MkdirAll
+// and Probe refuse a nil callback, an empty path, a target that exists
+// and is not a regular file (ErrNotRegular) and a folder that cannot be
+// made or written (*DirError) with an error before anything is put in
+// place; every write, sync and close is checked. CheckTarget passes a path
+// that does not exist (the empty path included). TestContract checks it.
 package atomicfile
 
 import (
@@ -123,6 +134,9 @@ func Write(path string, write func(io.Writer) error) error {
 // while the call runs and the rename refused once s (or an ancestor) is
 // stopped.
 func (s *Scope) Write(path string, write func(io.Writer) error) error {
+	if write == nil {
+		return errors.New("atomicfile: nil write function")
+	}
 	if err := CheckTarget(path); err != nil {
 		return err
 	}
@@ -261,6 +275,9 @@ func BuildDir(dir, prefix string, build func(tmp string) error) (names []string,
 // folders it created registered in s while the call runs and the moves
 // refused once s (or an ancestor) is stopped.
 func (s *Scope) BuildDir(dir, prefix string, build func(tmp string) error) (names []string, err error) {
+	if build == nil {
+		return nil, errors.New("atomicfile: nil build function")
+	}
 	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
 		return nil, &DirError{Dir: dir, Op: "create", Err: fmt.Errorf("%s: not a folder", dir)}
 	}

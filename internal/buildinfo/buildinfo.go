@@ -2,6 +2,11 @@
 // version` and stamped on every report, and the identity of the running
 // build, stamped on every part file so that parts of different builds are
 // never merged.
+//
+// # Contract
+//
+// Identity takes no argument and never fails or panics (it is computed
+// once, whatever the build carries).
 package buildinfo
 
 import (

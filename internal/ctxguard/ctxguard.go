@@ -1,6 +1,12 @@
 // Package ctxguard is the one check with which every long computation of
 // gossipkit refuses a nil context: an error, where using it would panic
 // deep inside the computation.
+//
+// # Contract
+//
+// Check refuses a nil context and passes every other one, a cancelled one
+// included (the computation returns its ctx.Err() at its next look).
+// TestContract checks it.
 package ctxguard
 
 import (

@@ -1,5 +1,12 @@
 // Package enum parses and names the small enumerations of the libraries
 // (time models, schedules, strategies) from one table of names.
+//
+// # Contract
+//
+// No function takes a context or runs long. Parse refuses a name not in
+// the list (case and spaces count) with an error naming what is parsed
+// and listing the valid names; List and Of never panic. TestContract
+// checks it.
 package enum
 
 import (

@@ -2,6 +2,12 @@
 // invalid configuration field (gossip.FieldError, sim.FieldError,
 // tree.FieldError, chain.FieldError and the others are aliases of it), so
 // that a program, or the CLI mapping fields to flags, handles them alike.
+//
+// # Contract
+//
+// New and Within take no context and never panic: Within(pkg, parent,
+// nil) is nil, a nil *Error prints "field error (nil)". TestContract
+// checks them.
 package fielderr
 
 import (
@@ -40,6 +46,9 @@ func New(pkg, field, format string, a ...any) error {
 // and only the package changes (a function taking a Shuffle). Other errors
 // are wrapped as "pkg: err".
 func Within(pkg, parent string, err error) error {
+	if err == nil {
+		return nil
+	}
 	var fe *Error
 	if errors.As(err, &fe) {
 		field := fe.Field

@@ -1,5 +1,16 @@
 // Package flagval parses the CLI's structured flag values: integer ranges
 // LO:HI[:STEP] and comma-separated lists.
+//
+// # Contract
+//
+// No function takes a context or runs long: a list or range has at most
+// MaxPoints values. FloatRange, ParseRange and IntList refuse what is not
+// of their form (an empty or reversed range, a step ≤ 0, an infinite
+// bound, too many values, a non-positive list entry) with an error quoting
+// the value (IntList's names its flag). The exception: a single value
+// FloatRange does not range-check, NaN included: the library's field
+// check that receives it refuses it with its range (--loss NaN: "valid
+// range 0 ≤ ε < 1"). TestContract checks the refusals.
 package flagval
 
 import (

@@ -26,6 +26,12 @@
 // does not look at its context, or one without a context that runs long).
 // A call that does not return is left running (Go cannot stop a
 // goroutine): the test reports it and the process ends with the test.
+//
+// # Contract
+//
+// Func and Refuses are test helpers: they take a testing.TB and report
+// what they find through it; a call that does not return is left running
+// and reported, never waited for past its time limit.
 package probe
 
 import (

@@ -6,6 +6,14 @@
 // bounded draws. Streams are seeded by SplitMix64 of (seed, stream), so
 // streams of neighbouring indices are unrelated and a replication's draws
 // depend on (seed, index) only.
+//
+// # Contract
+//
+// No function takes a context or validates: every seed and stream is
+// valid, Intn(0) and Bounded with n = 0 return 0, Perm and Fill of an empty
+// slice do nothing. A nil *Rand is the caller's bug (its methods panic):
+// the simulators make each with NewStream. TestContract checks the
+// zero arguments.
 package rng
 
 import (

@@ -1,5 +1,11 @@
 // Package stats holds the one mean-and-standard-deviation helper that the
 // simulators' summaries share.
+//
+// # Contract
+//
+// MeanSD takes no context and never panics: no values give a NaN mean and
+// sd 0, one value sd 0, a NaN among them a NaN mean. TestContract checks
+// it.
 package stats
 
 import "math"
