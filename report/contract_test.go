@@ -23,11 +23,11 @@ func TestContract(t *testing.T) {
 	calls := []probe.Refusal{
 		{Name: "TreeSweep(nil ctx)", Want: "nil context", Call: func() error { _, err := TreeSweep(nilCtx, dir, 2, 1, Options{}); return err }},
 		{Name: "Plot(nil ctx)", Want: "nil context", Call: func() error { return Plot(nilCtx, dir, "fig4", q, Options{}) }},
-		// Merge and MergeDir read their parts before they look at the
-		// context (the doc's exception): with none to read, the error says so.
-		{Name: "Merge(nil ctx)", Call: func() error { return Merge(nilCtx, dir, []string{part}, Options{}) }},
+		{Name: "Merge(nil ctx)", Want: "nil context", Call: func() error { return Merge(nilCtx, dir, []string{part}, Options{}) }},
 		{Name: "MergeFiles(nil ctx)", Want: "nil context", Call: func() error { _, err := MergeFiles(nilCtx, []string{part}, false); return err }},
-		{Name: "MergeDir(nil ctx)", Call: func() error { _, err := MergeDir(nilCtx, dir, dir, Options{}); return err }},
+		{Name: "MergeDir(nil ctx)", Want: "nil context", Call: func() error { _, err := MergeDir(nilCtx, dir, dir, Options{}); return err }},
+		{Name: "Run(nil ctx)", Want: "nil context", Call: func() error { return Run(nilCtx, dir, q, Options{}) }},
+		{Name: "RunShard(nil ctx)", Want: "nil context", Call: func() error { return RunShard(nilCtx, part, q, id, Options{}) }},
 
 		{Name: "Run/zero Scale", Call: func() error { return Run(bg, dir, Scale{}, Options{}) }},
 		{Name: "TreeSweep/seeds 0", Call: func() error { _, err := TreeSweep(bg, dir, 0, 1, Options{}); return err }},
@@ -64,8 +64,7 @@ func TestContract(t *testing.T) {
 			Call: func() error { return run(nilCtx) }})
 	}
 	probe.Refuses(t, 0, calls...)
-	// The doc's exceptions, not called here: Run and RunShard with a nil
-	// context panic (report/write.go's computeAll calls ctx.Err() without
-	// the package's nil check); Study.Transitions does not use its context.
-	t.Log("not probed (the Contract's stated exceptions): Run and RunShard with a nil context, Study.Transitions")
+	// The doc's exception, not called here: Study.Transitions does not
+	// use its context.
+	t.Log("not probed (the Contract's stated exception): Study.Transitions")
 }

@@ -87,10 +87,8 @@
 // read within bounds (shard.go, partread.go). Options.Workers below 1
 // means one per CPU (sim.DefaultWorkers). The methods of a nil or
 // zero-value result (its Render, Table and the like) return an error, not
-// a panic. Exceptions: Study.Transitions does not use its context (it
-// computes a few closed forms); Run, RunShard, Merge and MergeDir do not
-// yet check for a nil context and panic with one once their work begins
-// (Merge and MergeDir after reading and checking their parts). TestContract
+// a panic. Exception: Study.Transitions does not use its context (it
+// computes a few closed forms). TestContract
 // checks the refusals, TestNastyValues and TestNilResults that no value
 // panics or hangs.
 package report

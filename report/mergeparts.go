@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/gossipkit/gossipkit/broadcast"
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
 	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/sim"
 	"github.com/gossipkit/gossipkit/tree"
@@ -136,6 +137,9 @@ func (m *Merged) MissingText() string {
 // report in dir (Merge) and returns how many it merged. A partDir that is
 // no directory or holds no part file is a *PartError saying so.
 func MergeDir(ctx context.Context, dir, partDir string, opt Options) (int, error) {
+	if err := ctxguard.Check("report", ctx); err != nil {
+		return 0, err
+	}
 	if st, err := os.Stat(partDir); err != nil || !st.IsDir() {
 		return 0, partErrorf("not a directory")
 	}

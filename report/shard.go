@@ -15,6 +15,7 @@ import (
 
 	"github.com/gossipkit/gossipkit/internal/atomicfile"
 	"github.com/gossipkit/gossipkit/internal/buildinfo"
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
 	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/sim"
 	"github.com/gossipkit/gossipkit/tree"
@@ -223,6 +224,9 @@ func (r *runner) record(kind string, buf *bytes.Buffer) error {
 // of the report are left to the merge; the compute steps still run in a
 // shard, on its partial results, and their output is discarded.
 func RunShard(ctx context.Context, path string, sc Scale, id ShardID, opt Options) error {
+	if err := ctxguard.Check("report", ctx); err != nil {
+		return err
+	}
 	if !id.Valid() {
 		return fmt.Errorf("report: shard %d/%d: need 1 ≤ Index ≤ Count ≤ %d", id.Index, id.Count, shard.MaxCount)
 	}
@@ -440,6 +444,9 @@ func PartFiles(dir string) ([]string, error) {
 // seeds, or shard counts, a missing shard or one given twice are a
 // *PartError; nothing is written then.
 func Merge(ctx context.Context, dir string, files []string, opt Options) error {
+	if err := ctxguard.Check("report", ctx); err != nil {
+		return err
+	}
 	m, err := readParts(files)
 	if err != nil {
 		return err

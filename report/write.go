@@ -5,6 +5,7 @@ import (
 
 	"github.com/gossipkit/gossipkit/internal/atomicfile"
 	"github.com/gossipkit/gossipkit/internal/buildinfo"
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
 )
 
 // Run writes the whole reproduction into dir (created if missing; files of
@@ -14,6 +15,9 @@ import (
 // error or a cancelled ctx leaves dir as it was. A folder that cannot be
 // created or written to is a *DirError.
 func Run(ctx context.Context, dir string, sc Scale, opt Options) error {
+	if err := ctxguard.Check("report", ctx); err != nil {
+		return err
+	}
 	if err := sc.check(); err != nil {
 		return err
 	}
