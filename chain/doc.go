@@ -111,7 +111,9 @@
 // (HittingMoments): for K the number of shuffles to the level, E[T_L] =
 // E[K]/N and, in continuous time, where T_L is the time of the K-th event
 // of a Poisson process of rate N, Var T_L = (E[K] + Var K)/N² (Var K/N² in
-// shuffles time).
+// shuffles time). ReplicationTime does the same for the first time the
+// holders X reach a count, from the passage moments of the birth–death
+// chain of X alone.
 //
 // # Message loss
 //

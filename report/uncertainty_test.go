@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gossipkit/gossipkit/sim"
@@ -151,7 +152,18 @@ func TestBootstrapMinShare(t *testing.T) {
 // 12, the protocol on a real network)
 // at sc with each seed and checks that the verdict column is the same for
 // every seed.
-func seedStable(t *testing.T, sc Scale, seeds []uint64) {
+//
+// With coarse, a growth-distance verdict is compared by class only: holds,
+// does not hold, or neither ("holds with a qualification" and "undecided
+// at this scale" alike). At 10–20 runs a band of |δ| has a half-width of
+// about 1.3, so where |δ̂| is small its upper end falls on either side of
+// 2 by the noise of a seed, between qualified (within 2 sd shown) and
+// undecided (measured 2026-12-06: seeds 3 and 4 of TestVerdictsSeedStable
+// moved Fig. 8 per event, the complete graph and the loss clock); the
+// quick scale's runs keep it clear of 2 (seeds 1–3 identical on every
+// row, `gossipkit reproduce`), and TestVerdictsSeedStableQuick compares
+// every verdict whole.
+func seedStable(t *testing.T, sc Scale, seeds []uint64, coarse bool) {
 	t.Helper()
 	var first []string
 	for _, seed := range seeds {
@@ -180,7 +192,11 @@ func seedStable(t *testing.T, sc Scale, seeds []uint64) {
 		vs = append(vs, nw.Verdicts()...)
 		var col []string
 		for _, v := range vs {
-			col = append(col, v.Verdict)
+			c := v.Verdict
+			if coarse && strings.Contains(v.Rule, "growth distance δ") && (c == qualified || c == undecided) {
+				c = "neither holds nor fails"
+			}
+			col = append(col, c)
 			t.Logf("seed %d: %s: %s (%s)", seed, v.Claim, v.Verdict, v.Measured)
 		}
 		if first == nil {
@@ -221,7 +237,7 @@ func TestVerdictsSeedStable(t *testing.T) {
 	// replications sharing warm states is too narrow if ρ > 0 (not measured
 	// at N = 500).
 	sc.RepsPerWarm = 0
-	seedStable(t, sc, []uint64{1, 2, 3, 4, 5})
+	seedStable(t, sc, []uint64{1, 2, 3, 4, 5}, true)
 }
 
 // TestVerdictsSeedStableQuick checks the same at the default (quick) scale:
@@ -230,7 +246,7 @@ func TestVerdictsSeedStableQuick(t *testing.T) {
 	if os.Getenv("GOSSIPKIT_SEED_STABILITY") != "quick" {
 		t.Skip("set GOSSIPKIT_SEED_STABILITY=quick (about 6 CPU-minutes)")
 	}
-	seedStable(t, Quick(), []uint64{1, 2, 3, 4, 5})
+	seedStable(t, Quick(), []uint64{1, 2, 3, 4, 5}, false)
 }
 
 // TestTCrit checks the Student t critical values against closed forms of
