@@ -169,6 +169,10 @@ type Outcome struct {
 	// RepairPoints[j] scaled sync intervals after it was queued (with
 	// Setting.SyncInterval; else 0).
 	Lack [len(RepairPoints)]int
+	// Synced is the number of live nodes whose first receipt came from a
+	// push–pull (Setting.SyncInterval) by the broadcast's end, every queue
+	// empty: counted in Informed, though the broadcast did not reach them.
+	Synced int
 }
 
 // Result is a harness run.
@@ -276,6 +280,7 @@ func (d *node) MergeRemoteState(buf []byte, _ bool) {
 	}
 	if c.received[d.idx].IsZero() {
 		c.received[d.idx] = time.Now()
+		c.bySync[d.idx] = true
 	}
 }
 
@@ -306,6 +311,7 @@ type cluster struct {
 	failed     []bool
 	current    uint64        // id of the broadcast being measured, 0: none
 	received   []time.Time   // first receipt per node, zero if none
+	bySync     []bool        // the first receipt came from a push–pull
 	transmits  int64         // transmits of the current broadcast
 	syncPeriod time.Duration // the scaled sync interval (0: no anti-entropy)
 	syncs      []float64     // phases of the push–pull exchanges (Result.SyncPhases)
@@ -439,6 +445,7 @@ func runCluster(ctx context.Context, s Setting, ci uint64, res *Result) (err err
 		net:      NewNetwork(s.Seed ^ (ci+1)*0x9e3779b97f4a7c15),
 		failed:   make([]bool, s.Nodes),
 		received: make([]time.Time, s.Nodes),
+		bySync:   make([]bool, s.Nodes),
 	}
 	if s.SyncInterval > 0 {
 		c.syncPeriod = time.Duration(broadcast.PushPullScale(float64(s.SyncInterval), s.Nodes))
@@ -558,6 +565,7 @@ func runCluster(ctx context.Context, s Setting, ci uint64, res *Result) (err err
 		c.mu.Lock()
 		c.current = id
 		clear(c.received)
+		clear(c.bySync)
 		c.transmits = 0
 		t0 := time.Now()
 		c.received[src.idx] = t0
@@ -600,6 +608,9 @@ func runCluster(ctx context.Context, s Setting, ci uint64, res *Result) (err err
 		for _, i := range live {
 			if r := c.received[i]; !r.IsZero() && !r.After(tEnd) {
 				times = append(times, float64(r.Sub(t0))/float64(iv))
+				if c.bySync[i] {
+					out.Synced++
+				}
 			}
 		}
 		out.Informed = len(times)
