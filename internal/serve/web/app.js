@@ -32,15 +32,22 @@ const forms = {
     { name: "step", label: "Fig. 4 step", def: "25", help: "step in n", page: true },
   ],
   broadcast: [
+    // preset: memberlist's named configurations (plan --preset; the names
+    // are broadcast.PresetNames, checked by TestServePresetOptions). The
+    // fields marked preset are the ones it sets: left empty, the preset's
+    // value applies; given, theirs does, as on the command line.
+    { name: "preset", label: "memberlist preset", def: "", options: ["", "memberlist-lan", "memberlist-wan", "memberlist-local"], labels: { "": "none" }, help: "memberlist's Default…Config (plan --preset); a field given overrides it" },
     { name: "N", label: "N", def: "1000", help: "nodes" },
-    { name: "fanout", label: "fanout k", def: "3", help: "peers a round, or LO:HI[:STEP]" },
+    { name: "fanout", label: "fanout k", def: "", ph: "3", preset: true, help: "peers a round, or LO:HI[:STEP]" },
     { name: "loss", label: "loss ε", def: "0", help: "message loss in [0, 1)" },
     { name: "failed", label: "failed φ", def: "0", help: "share of nodes down" },
-    { name: "budget", label: "budget", def: "", help: "B, memberlist[:MULT], a range; empty: none" },
-    { name: "interval", label: "interval", def: "", help: "seconds a round (memberlist: 0.2)" },
+    { name: "budget", label: "budget", def: "", preset: true, help: "B, memberlist[:MULT], a range; empty: none" },
+    { name: "interval", label: "interval", def: "", preset: true, help: "seconds a round (memberlist: 0.2)" },
+    { name: "sync-interval", label: "sync interval", def: "", preset: true, help: "seconds between anti-entropy syncs (memberlist's PushPullInterval); empty: none" },
     { name: "message-bytes", label: "message bytes", def: "", help: "bytes per message" },
     { name: "max-miss", label: "max P(miss)", def: "", help: "target: the chance some live node is never informed; empty: none" },
     ...common,
+    { name: "time", label: "time model", def: "", options: ["", "rounds", "async"], labels: { "": "default" }, preset: true, help: "rounds, or async: each node's ticker at its own phase (times in intervals)" },
     { name: "method", label: "method", def: "auto", options: ["auto", "exact", "asymptotic", "mc"] },
     { name: "reps", label: "reps", def: "1000", help: "replications of mc" },
     { name: "seed", label: "seed", def: "1", help: "seed of mc" },
@@ -48,6 +55,9 @@ const forms = {
 };
 const protocols = ["shuffle", "push", "pull", "push-pull"];
 const formOf = (p) => (p === "shuffle" ? forms.shuffle : forms.broadcast);
+// unit is what a broadcast's T_L counts: gossip intervals under the async
+// clock (--time async, which a preset implies), rounds otherwise.
+const unit = () => (gk.protocol !== "shuffle" && (gk.values.time === "async" || (gk.values.preset && gk.values.time !== "rounds")) ? "intervals" : "rounds");
 const $ = (id) => document.getElementById(id);
 
 // gk is the page's state, read by the browser tests.
@@ -111,12 +121,11 @@ function buildForm() {
     let el;
     if (f.options) {
       el = document.createElement("select");
-      for (const o of f.options) el.add(new Option(o, o));
+      for (const o of f.options) el.add(new Option(f.labels && o in f.labels ? f.labels[o] : o, o));
     } else {
       el = document.createElement("input");
       el.type = "text";
       el.inputMode = "decimal";
-      el.placeholder = f.def === "" ? "—" : f.def;
     }
     el.id = "f-" + f.name;
     el.name = f.name;
@@ -126,16 +135,26 @@ function buildForm() {
     row.append(lab, el);
     parent.appendChild(row);
   }
+  placeholders();
   $("form-hint").textContent =
     gk.protocol === "shuffle"
       ? "The paper's shuffle: T_L, the time until ⌈L·N⌉ nodes have held the item."
-      : gk.protocol + " broadcast: T_L, the rounds until ⌈L·live⌉ live nodes are informed.";
+      : gk.protocol + " broadcast: T_L, the rounds (or gossip intervals, under the async clock) until ⌈L·live⌉ live nodes are informed.";
   for (const b of document.querySelectorAll("#tabs button")) b.classList.toggle("on", b.dataset.protocol === gk.protocol);
   $("shuffle-figs").hidden = gk.protocol !== "shuffle";
+}
+// placeholders shows what an empty field means: the CLI's default, or
+// "preset" where the chosen preset sets the field.
+function placeholders() {
+  for (const f of formOf(gk.protocol)) {
+    const el = f.name && !f.options && $("f-" + f.name);
+    if (el) el.placeholder = f.preset && gk.values.preset ? "preset" : f.ph || (f.def === "" ? "—" : f.def);
+  }
 }
 let debounce = 0;
 function edit(name, value, now) {
   gk.values[name] = value.trim();
+  if (name === "preset") placeholders();
   writeURL();
   clearTimeout(debounce);
   if (now) update();
@@ -289,7 +308,7 @@ function renderPlan() {
   };
   if (p.best) {
     add(`Fastest: ${rowName(p.best, kc)}`, true);
-    add(` — t_${conf} = ${fmt(p.best.t_confidence)} rounds, mean ${fmt(p.best.mean)}`);
+    add(` — t_${conf} = ${fmt(p.best.t_confidence)} ${unit()}, mean ${fmt(p.best.mean)}`);
     if (D > 0) {
       add(", P(T_L ≤ D) = ");
       const pd = document.createElement("b");
@@ -314,7 +333,7 @@ function renderPlan() {
     if (Number(gk.values["max-miss"] || 0) > 0) goals.push(`P(miss) ≤ ${gk.values["max-miss"]}`);
     add(`No row meets ${goals.join(" and ")}.`, true);
     const c = rows[gk.selected];
-    if (c) add(` Closest: ${rowName(c, kc)}, t_${conf} = ${fmt(c.t_confidence)} rounds, P(T_L ≤ D) = ${fmt(c.p_deadline)}.`);
+    if (c) add(` Closest: ${rowName(c, kc)}, t_${conf} = ${fmt(c.t_confidence)} ${unit()}, P(T_L ≤ D) = ${fmt(c.p_deadline)}.`);
   }
   // Table: every column of the CLI's answer, in its order.
   const t = $("plan-table");
@@ -420,7 +439,7 @@ function drawCDF(rows, kc, best) {
       id: "cdf-svg",
       x: [Math.max(0, xmin - pad), xmax + pad],
       y: [0, 1],
-      xLabel: "T_L (rounds)",
+      xLabel: `T_L (${unit()})`,
       yLabel: "P(T_L ≤ t)",
       series,
       vlines: v,

@@ -169,6 +169,10 @@ type Outcome struct {
 	// RepairPoints[j] scaled sync intervals after it was queued (with
 	// Setting.SyncInterval; else 0).
 	Lack [len(RepairPoints)]int
+	// Synced is the number of live nodes whose first receipt came from a
+	// push–pull (Setting.SyncInterval) by the broadcast's end, every queue
+	// empty: counted in Informed, though the broadcast did not reach them.
+	Synced int
 }
 
 // Result is a harness run.
@@ -178,6 +182,12 @@ type Result struct {
 	// Packets, Dropped, Overflow are the network's counts over the
 	// measured broadcasts (Network.Counts).
 	Packets, Dropped, Overflow int64
+	// SyncPhases[c] are the phases, in [0, 1) of a scaled sync interval
+	// (the virtual time modulo broadcast.PushPullScale(SyncInterval, N)),
+	// of cluster c's push–pull state exchanges during its measured
+	// broadcasts (each exchange counted once per side: LocalState is
+	// called by both ends). Empty without Setting.SyncInterval.
+	SyncPhases [][]float64
 }
 
 // Run builds Setting.Clusters clusters of real memberlist instances and
@@ -238,10 +248,13 @@ func (d *node) NodeMeta(int) []byte { return nil }
 
 // LocalState is the node's push–pull state: the message being measured
 // if it holds it (Serf's recent user events), else nothing.
-func (d *node) LocalState(bool) []byte {
+func (d *node) LocalState(join bool) []byte {
 	c := d.c
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if !join && c.current != 0 && c.syncPeriod > 0 {
+		c.syncs = append(c.syncs, float64(time.Now().UnixNano()%int64(c.syncPeriod))/float64(c.syncPeriod))
+	}
 	if c.current == 0 || c.received[d.idx].IsZero() {
 		return nil
 	}
@@ -267,6 +280,7 @@ func (d *node) MergeRemoteState(buf []byte, _ bool) {
 	}
 	if c.received[d.idx].IsZero() {
 		c.received[d.idx] = time.Now()
+		c.bySync[d.idx] = true
 	}
 }
 
@@ -293,12 +307,15 @@ type cluster struct {
 	net   *Network
 	nodes []*node
 
-	mu        sync.Mutex
-	failed    []bool
-	current   uint64      // id of the broadcast being measured, 0: none
-	received  []time.Time // first receipt per node, zero if none
-	transmits int64       // transmits of the current broadcast
-	anomalies []string    // what should not happen (first few)
+	mu         sync.Mutex
+	failed     []bool
+	current    uint64        // id of the broadcast being measured, 0: none
+	received   []time.Time   // first receipt per node, zero if none
+	bySync     []bool        // the first receipt came from a push–pull
+	transmits  int64         // transmits of the current broadcast
+	syncPeriod time.Duration // the scaled sync interval (0: no anti-entropy)
+	syncs      []float64     // phases of the push–pull exchanges (Result.SyncPhases)
+	anomalies  []string      // what should not happen (first few)
 }
 
 const msgMagic = 'G'
@@ -361,6 +378,66 @@ const (
 	maxJoinPasses     = 10
 )
 
+// start creates the node's memberlist (again, for a restart) on a
+// transport of its name and address.
+func (d *node) start(s Setting, logger *log.Logger) error {
+	tr, err := d.c.net.NewTransport(d.name, 10000+d.idx)
+	if err != nil {
+		return err
+	}
+	conf := memberlist.DefaultLANConfig()
+	conf.Name = d.name
+	conf.Transport = tr
+	conf.Delegate = d
+	conf.Logger = logger
+	conf.GossipNodes = s.Fanout
+	conf.GossipInterval = s.IntervalOrDefault()
+	// memberlist's own queue (its membership gossip, busy only during
+	// the joins) at the least multiplier: the setup then costs a
+	// quarter of what it does at 4, and the join passes repair what
+	// that gossip misses. The user messages' queue has its own
+	// RetransmitMult, the setting's, as Serf's has.
+	conf.RetransmitMult = 1
+	// No probes (their pings and acks would carry broadcasts too, and
+	// they would find the failed nodes) and no periodic push–pull
+	// (anti-entropy: it would repair, here only of memberlist's own
+	// state, and its streams would cost time).
+	conf.ProbeInterval = 0
+	conf.PushPullInterval = s.SyncInterval
+	// LZW compression of every packet changes no rule and was half the
+	// CPU of a run.
+	conf.EnableCompression = false
+	m, err := memberlist.Create(conf)
+	if err != nil {
+		return fmt.Errorf("harness: create %s: %w", d.name, err)
+	}
+	d.m = m
+	return nil
+}
+
+// settle lets memberlist's own gossip (the alive messages of joins)
+// die out: no packet for two intervals means every queue is empty, since a
+// node sends a gossip packet only when it has one queued.
+func (c *cluster) settle(iv time.Duration) error {
+	last, _, _ := c.net.Counts()
+	quiet := 0
+	for range maxSetupIntervals {
+		time.Sleep(iv)
+		synctest.Wait()
+		now, _, _ := c.net.Counts()
+		if now == last {
+			quiet++
+		} else {
+			quiet = 0
+		}
+		last = now
+		if quiet == 2 {
+			return nil
+		}
+	}
+	return fmt.Errorf("harness: memberlist's gossip did not settle in %d intervals", maxSetupIntervals)
+}
+
 func runCluster(ctx context.Context, s Setting, ci uint64, res *Result) (err error) {
 	iv := s.IntervalOrDefault()
 	rng := rand.New(rand.NewPCG(s.Seed, 0x6861726e657373+ci)) // "harness"
@@ -368,6 +445,10 @@ func runCluster(ctx context.Context, s Setting, ci uint64, res *Result) (err err
 		net:      NewNetwork(s.Seed ^ (ci+1)*0x9e3779b97f4a7c15),
 		failed:   make([]bool, s.Nodes),
 		received: make([]time.Time, s.Nodes),
+		bySync:   make([]bool, s.Nodes),
+	}
+	if s.SyncInterval > 0 {
+		c.syncPeriod = time.Duration(broadcast.PushPullScale(float64(s.SyncInterval), s.Nodes))
 	}
 	defer c.shutdown()
 	logger := log.New(io.Discard, "", 0)
@@ -375,43 +456,14 @@ func runCluster(ctx context.Context, s Setting, ci uint64, res *Result) (err err
 		if s.Phases == RandomPhases {
 			time.Sleep(time.Duration(rng.Int64N(int64(iv))))
 		}
-		name := fmt.Sprintf("n%04d", i)
-		tr, err := c.net.NewTransport(name, 10000+i)
-		if err != nil {
-			return err
-		}
-		d := &node{c: c, idx: i, name: name}
+		d := &node{c: c, idx: i, name: fmt.Sprintf("n%04d", i)}
 		d.queue = &memberlist.TransmitLimitedQueue{
 			NumNodes:       func() int { return d.m.NumMembers() },
 			RetransmitMult: s.RetransmitMult,
 		}
-		conf := memberlist.DefaultLANConfig()
-		conf.Name = name
-		conf.Transport = tr
-		conf.Delegate = d
-		conf.Logger = logger
-		conf.GossipNodes = s.Fanout
-		conf.GossipInterval = iv
-		// memberlist's own queue (its membership gossip, busy only during
-		// the joins) at the least multiplier: the setup then costs a
-		// quarter of what it does at 4, and the join passes repair what
-		// that gossip misses. The user messages' queue has its own
-		// RetransmitMult, the setting's, as Serf's has.
-		conf.RetransmitMult = 1
-		// No probes (their pings and acks would carry broadcasts too, and
-		// they would find the failed nodes) and no periodic push–pull
-		// (anti-entropy: it would repair, here only of memberlist's own
-		// state, and its streams would cost time).
-		conf.ProbeInterval = 0
-		conf.PushPullInterval = s.SyncInterval
-		// LZW compression of every packet changes no rule and was half the
-		// CPU of a run.
-		conf.EnableCompression = false
-		m, err := memberlist.Create(conf)
-		if err != nil {
-			return fmt.Errorf("harness: create %s: %w", name, err)
+		if err := d.start(s, logger); err != nil {
+			return err
 		}
-		d.m = m
 		c.nodes = append(c.nodes, d)
 	}
 	// Joins: every node to node 0 (a push–pull over a stream), then again
@@ -440,27 +492,47 @@ func runCluster(ctx context.Context, s Setting, ci uint64, res *Result) (err err
 		if pass == maxJoinPasses {
 			return fmt.Errorf("harness: %d nodes still do not know all %d after %d passes of joins", missing, s.Nodes, pass)
 		}
-		// Let memberlist's own gossip (the alive messages of the joins)
-		// die out: no packet for two intervals means every queue is empty,
-		// since a node sends a gossip packet only when it has one queued.
-		last, _, _ := c.net.Counts()
-		quiet := 0
-		for range maxSetupIntervals {
-			time.Sleep(iv)
-			synctest.Wait()
-			now, _, _ := c.net.Counts()
-			if now == last {
-				quiet++
-			} else {
-				quiet = 0
+		if err := c.settle(iv); err != nil {
+			return err
+		}
+	}
+	// Anti-entropy's phases. memberlist staggers a node's first push–pull
+	// by a draw in [0, PushPullInterval) from its start and then waits,
+	// before each sync, the interval scaled by the members it knows then
+	// (pushPullScale). The joins above take every node past 32 members at
+	// one instant, so above 32 nodes each node's syncs fall in one part of
+	// the scaled interval, the same for all: at N = 50 every exchange fell
+	// in one half of it (TestSyncPhases). A node started into a cluster
+	// whose members it learns at its join scales from its first sync, so
+	// its phase is its start plus its stagger: restarting the nodes one
+	// after another, each after a delay uniform over the scaled interval,
+	// spreads the phases uniformly and independently, as in a cluster
+	// whose nodes joined at different times, which is the repair model's
+	// rule. The extra draw within a gossip interval keeps each gossip
+	// ticker's phase uniform too.
+	if c.syncPeriod > s.SyncInterval && s.Phases == RandomPhases {
+		for i, d := range c.nodes {
+			if err := ctx.Err(); err != nil {
+				return err
 			}
-			last = now
-			if quiet == 2 {
-				break
+			time.Sleep(time.Duration(rng.Int64N(int64(c.syncPeriod)) + rng.Int64N(int64(iv))))
+			if err := d.m.Shutdown(); err != nil {
+				return fmt.Errorf("harness: restart %s: %w", d.name, err)
+			}
+			if err := d.start(s, logger); err != nil {
+				return err
+			}
+			peer := c.nodes[(i+1)%len(c.nodes)].m.LocalNode().FullAddress().Addr
+			if _, err := d.m.Join([]string{peer}); err != nil {
+				return fmt.Errorf("harness: rejoin %s: %w", d.name, err)
+			}
+			synctest.Wait()
+			if n := d.m.NumMembers(); n != s.Nodes {
+				return fmt.Errorf("harness: %s knows %d of %d members after its restart", d.name, n, s.Nodes)
 			}
 		}
-		if quiet < 2 {
-			return fmt.Errorf("harness: memberlist's gossip did not settle in %d intervals", maxSetupIntervals)
+		if err := c.settle(iv); err != nil {
+			return err
 		}
 	}
 	// The failed nodes, and the loss, from now on.
@@ -493,6 +565,7 @@ func runCluster(ctx context.Context, s Setting, ci uint64, res *Result) (err err
 		c.mu.Lock()
 		c.current = id
 		clear(c.received)
+		clear(c.bySync)
 		c.transmits = 0
 		t0 := time.Now()
 		c.received[src.idx] = t0
@@ -535,6 +608,9 @@ func runCluster(ctx context.Context, s Setting, ci uint64, res *Result) (err err
 		for _, i := range live {
 			if r := c.received[i]; !r.IsZero() && !r.After(tEnd) {
 				times = append(times, float64(r.Sub(t0))/float64(iv))
+				if c.bySync[i] {
+					out.Synced++
+				}
 			}
 		}
 		out.Informed = len(times)
@@ -554,6 +630,11 @@ func runCluster(ctx context.Context, s Setting, ci uint64, res *Result) (err err
 		res.Outcomes = append(res.Outcomes, out)
 	}
 	p1, d1, o1 := c.net.Counts()
+	if s.SyncInterval > 0 {
+		c.mu.Lock()
+		res.SyncPhases = append(res.SyncPhases, c.syncs)
+		c.mu.Unlock()
+	}
 	res.Packets += p1 - p0
 	res.Dropped += d1 - d0
 	res.Overflow += o1 - o0

@@ -23,6 +23,19 @@
 // node 0, repeated until every node knows all N) and memberlist's gossip
 // of them end before the loss and the failures are switched on.
 //
+// memberlist staggers a node's first push–pull by a draw in [0,
+// PushPullInterval) and then waits, before each sync, the interval scaled
+// by the members it knows at that moment (pushPullScale). Above 32 nodes
+// the joins take every node past 32 members at one instant, which would
+// put every node's syncs in the same part of the scaled interval (at
+// N = 50, all in one half). With Setting.SyncInterval and RandomPhases,
+// each node is therefore restarted after the joins (shut down, created
+// again on its own name and address, joined to its neighbour), one after
+// another at delays uniform over the scaled interval: a node started into
+// a cluster it learns whole at its join scales from its first sync, so its
+// sync phase is uniform and independent of the others', as in a cluster
+// whose nodes joined at different times (Result.SyncPhases records them).
+//
 // A user message is broadcast as Serf broadcasts a user event: queued on
 // the source's own TransmitLimitedQueue (NumNodes: the member list's
 // size; RetransmitMult: the setting's), handed to memberlist through

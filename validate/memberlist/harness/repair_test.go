@@ -3,7 +3,6 @@ package harness
 import (
 	"context"
 	"math"
-	"os"
 	"testing"
 	"time"
 
@@ -35,17 +34,28 @@ import (
 // the same setting gave 0.0067 and 0.0020 ± 0.0004 lacking at 2 scaled
 // intervals). Six clusters of 50 cost the same broadcasts.
 //
-// Not yet a claim that holds: runs of this setting differ by more than the
-// clusters' errors (memberlist draws its own randomness, unseeded), and
-// one of two runs on 2026-12-05 found memberlist 0.190 ± 0.009 lacking at
-// 0.5 scaled intervals against the model's 0.127, 0.027 ± 0.004 at 1.5
-// against 0.012. Until the repair model is fixed (issue 41) the check runs
-// only when GOSSIPKIT_HARNESS_REPAIR=1, so that CI does not pass or fail
-// by chance.
+// The syncs' phases: memberlist's first push–pull comes after a stagger
+// within the unscaled interval, and the scaling follows the members known
+// at each sync, so a cluster whose nodes all passed 32 members at one
+// instant (the harness's joins) synced only in one half of each scaled
+// interval (TestSyncPhases). The broadcasts then met a sync-free or a
+// sync-full half depending on where they fell, which the model (uniform
+// phases) does not describe: memberlist lacked 0.189 ± 0.004 at 0.5
+// scaled intervals against the model's 0.127, 0.031 ± 0.004 at 1.5
+// against 0.012 (2026-12-06; 0.190 ± 0.009 and 0.027 ± 0.004 in a run of
+// 2026-12-05), while at whole scaled intervals, where every node has
+// synced once whatever its phase, the two agreed. With the harness's
+// restarts spreading the phases (package doc), three runs gave 0.135,
+// 0.127 and 0.129 (± 0.003–0.006) at 0.5 and 0.016, 0.013, 0.012
+// (± 0.003–0.005) at 1.5, each within 1.4 SE of the model at every point.
+//
+// The measured residue (lacking when every queue is empty) is 0.229–0.239
+// with the restarts against the model's 0.243 (0.248 ± 0.005 with the
+// syncs bunched): it leaves out the nodes that syncs reached during the
+// broadcast's own spread (its mean end is 0.87 s into a 10 s scaled
+// interval). Counting those as missed gives 0.261–0.274; the model's
+// residue, the broadcast's alone, is checked to lie between the two.
 func TestRepairAgainstHarness(t *testing.T) {
-	if os.Getenv("GOSSIPKIT_HARNESS_REPAIR") != "1" {
-		t.Skip("the repair model does not yet match memberlist within its tolerance on every run (issue 41); set GOSSIPKIT_HARNESS_REPAIR=1 to run it")
-	}
 	s := Setting{Nodes: 50, Fanout: 2, RetransmitMult: 1, Failed: 0.1, Clusters: 6, Broadcasts: 50, Seed: 45,
 		SyncInterval: 25 * 200 * time.Millisecond}
 	ctx := context.Background()
@@ -72,6 +82,22 @@ func TestRepairAgainstHarness(t *testing.T) {
 	}
 	r0 := clusterEstimate(resid, s.ClustersOrDefault())
 	t.Logf("residue: memberlist %v, model %.4g; scaled sync interval %g s; the model's syncs count from the broadcast's end, %.3g s", r0, rc.Residue, rc.Scaled, start)
+	var bresid []float64
+	for _, o := range res.Outcomes {
+		bresid = append(bresid, float64(o.Live-o.Informed+o.Synced)/float64(o.Live))
+	}
+	rb := clusterEstimate(bresid, s.ClustersOrDefault())
+	t.Logf("residue with the nodes first reached by a sync before the broadcast's end counted as missed: memberlist %v", rb)
+	// The broadcast's own residue lies between the two: a node a sync
+	// reached during the spread is not missed by the broadcast in r0's
+	// count and is in rb's, though the broadcast might have reached it
+	// later, and it does not gossip the message on (Serf merges without
+	// rebroadcasting), so the spread is a little smaller than without
+	// syncs. The model's residue (no syncs before the mean end) must fall
+	// in that bracket.
+	if rc.Residue < r0.Value-zLimit*r0.SE || rc.Residue > rb.Value+zLimit*rb.SE {
+		t.Errorf("the model's residue %.4g is outside memberlist's bracket [%v, %v]", rc.Residue, r0, rb)
+	}
 	repaired := false
 	for j, p := range RepairPoints {
 		var x []float64

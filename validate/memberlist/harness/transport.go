@@ -103,8 +103,12 @@ func (n *Network) NewTransport(name string, port int) (*Transport, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.initLocked()
-	if n.byName[name] != nil || n.byAddr[addr] != nil {
-		return nil, fmt.Errorf("harness: node %q or address %s already on the network", name, addr)
+	// A node restarted (its old transport shut down) takes its name and
+	// address again; any other clash is an error.
+	if old := n.byName[name]; old != nil || n.byAddr[addr] != nil {
+		if old == nil || n.byAddr[addr] != old || old.addr != addr || !old.isShutdown() {
+			return nil, fmt.Errorf("harness: node %q or address %s already on the network", name, addr)
+		}
 	}
 	t := &Transport{
 		net:      n,
@@ -248,6 +252,12 @@ func (t *Transport) DialAddressTimeout(a Address, timeout time.Duration) (net.Co
 
 // StreamCh is the channel of incoming streams.
 func (t *Transport) StreamCh() <-chan net.Conn { return t.streamCh }
+
+func (t *Transport) isShutdown() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.shutdown
+}
 
 // Shutdown stops delivery to the transport.
 func (t *Transport) Shutdown() error {

@@ -132,6 +132,27 @@ func TestNetworkFailed(t *testing.T) {
 	if _, err := n.NewTransport("c", 0); err == nil {
 		t.Error("port 0 was accepted")
 	}
+	// A restart: b, shut down, takes its name and address again (only
+	// those), and packets reach the new transport.
+	if _, err := n.NewTransport("b", 2); err == nil {
+		t.Error("b was added again while its transport runs")
+	}
+	_ = b.Shutdown()
+	drain(b) // the packets of the overflow check above
+	if _, err := n.NewTransport("b", 3); err == nil {
+		t.Error("b came back on another address")
+	}
+	if _, err := n.NewTransport("d", 2); err == nil {
+		t.Error("another node took b's address")
+	}
+	b2, err := n.NewTransport("b", 2)
+	if err != nil {
+		t.Fatalf("b's restart: %v", err)
+	}
+	_, _ = a.WriteToAddress([]byte("x"), Address{Name: "b"})
+	if k, old := drain(b2), drain(b); k != 1 || old != 0 {
+		t.Errorf("after b's restart: %d packets to the new transport, %d to the old; want 1, 0", k, old)
+	}
 }
 
 // TestNetworkStream: a dialled stream reaches the other node's StreamCh
