@@ -58,13 +58,13 @@ func sameReport(t *testing.T, want, got string) {
 	}
 }
 
-// TestShardMerge: the report run as M = 1, 2, 3 shards and merged equals
+// TestShardMerge: the report run as M = 1 and 3 shards and merged equals
 // the single run byte for byte (REPORT.md above its timing lines), and
 // the single run logs every section's steps and ends with the timing
 // table.
 func TestShardMerge(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs the tiny report seven times")
+		t.Skip("runs the tiny report five times")
 	}
 	ctx := context.Background()
 	root := t.TempDir()
@@ -86,7 +86,11 @@ func TestShardMerge(t *testing.T) {
 			t.Errorf("REPORT.md's timing table lacks %q", want)
 		}
 	}
-	for _, M := range []int{1, 2, 3} {
+	// One shard (a part holding every run) and three (uneven shares, the
+	// middle one between two others); two shards, the even case that three
+	// already crosses, were dropped to keep the suite within five minutes
+	// (this test took 84 s of its 314 s on 2 idle cores, 2026-12-06).
+	for _, M := range []int{1, 3} {
 		t.Run(fmt.Sprint("M=", M), func(t *testing.T) {
 			parts := filepath.Join(root, fmt.Sprint("parts", M))
 			os.MkdirAll(parts, 0o755)
