@@ -8,6 +8,7 @@ import (
 
 	"github.com/gossipkit/gossipkit/internal/parallel"
 	"github.com/gossipkit/gossipkit/internal/rng"
+	"github.com/gossipkit/gossipkit/internal/stats"
 )
 
 // Rare misses: the chance that a given live node is missed.
@@ -341,10 +342,9 @@ func wilson(x, n int) interval {
 	if n <= 0 {
 		return interval{math.NaN(), math.NaN(), math.NaN()}
 	}
-	p, fn, z2 := float64(x)/float64(n), float64(n), float64(zValue*zValue)
-	c := (p + z2/(2*fn)) / (1 + z2/fn)
-	h := zValue * math.Sqrt(p*(1-p)/fn+z2/(4*fn*fn)) / (1 + z2/fn)
-	return interval{p, math.Max(c-h, 0), math.Min(c+h, 1)}
+	p := float64(x) / float64(n)
+	lo, hi := stats.Wilson(p, n, zValue)
+	return interval{p, lo, hi}
 }
 
 // meanIv is the mean of x with mean ± z·se, clipped to [0, 1] (x are

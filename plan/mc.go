@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/stats"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
@@ -184,11 +185,6 @@ func disconnected(cfg Config, set Settings, open int) error {
 // share p of n runs: unlike p − 3·se it stays below 1 when every run
 // succeeded (n/(n + 9)), the most that n runs can show.
 func wilsonLow(p float64, n int) float64 {
-	if n <= 0 {
-		return math.NaN()
-	}
-	fn, z2 := float64(n), 9.0
-	c := (p + z2/(2*fn)) / (1 + z2/fn)
-	h := 3 * math.Sqrt(p*(1-p)/fn+z2/(4*fn*fn)) / (1 + z2/fn)
-	return math.Max(c-h, 0)
+	lo, _ := stats.Wilson(p, n, 3)
+	return lo
 }

@@ -17,4 +17,9 @@ func TestContract(t *testing.T) {
 	if m, _ := MeanSD([]float64{1, math.NaN()}); !math.IsNaN(m) {
 		t.Errorf("MeanSD with a NaN = %g, want NaN", m)
 	}
+	for _, n := range []int{0, -1} {
+		if lo, hi := Wilson(0.5, n, 3); !math.IsNaN(lo) || !math.IsNaN(hi) {
+			t.Errorf("Wilson(0.5, %d, 3) = %g, %g; want NaN, NaN", n, lo, hi)
+		}
+	}
 }
