@@ -530,10 +530,9 @@ func (l *Law) improveThree(cfg Config, w1, w2, w3, w1D, w2D, w3D []float64) {
 		}
 		// Every run's weight 0: the products of the miss chances fell
 		// below the smallest float64 (the chance is below it, not 0).
-		if p1.v == 0 && p1.hi == 0 {
-			l.underflowD = true
-		}
-		p1, br = underflowed(p1, 1), underflowed(br, float64(M))
+		p1, under := underflowed(p1, 1)
+		l.underflowD = l.underflowD || under
+		br, _ = underflowed(br, float64(M))
 		l.ResidueDeadline, l.ResidueDeadlineRelErr = split(better(ivOf(l.ResidueDeadline, l.ResidueDeadlineRelErr), scale(p1)))
 		// Below the level 1 the watched runs say nothing of P(T_L > D):
 		// the law's or the count's stands (with its floor).
@@ -555,12 +554,14 @@ func (l *Law) improveThree(cfg Config, w1, w2, w3, w1D, w2D, w3D []float64) {
 // underflowed is iv, or where its every value is 0 (each watched run's
 // weight, a product of miss chances, fell below the smallest float64:
 // the truth is below n such weights, not 0), [0, n·SmallestNonzeroFloat64]
-// about 0, whose relative error is unbounded rather than 0 ("exact").
-func underflowed(iv interval, n float64) interval {
+// about 0, whose relative error is unbounded rather than 0 ("exact"); and
+// whether it was.
+func underflowed(iv interval, n float64) (interval, bool) {
 	if iv.v == 0 && iv.hi == 0 {
 		iv.hi = n * math.SmallestNonzeroFloat64
+		return iv, true
 	}
-	return iv
+	return iv, false
 }
 
 // unseenMiss is a second floor on a run's variance: a run in which m
@@ -664,11 +665,11 @@ func (l *Law) accurate(cfg Config, rel float64) bool {
 	if cfg.Protocol == Push && cfg.Budget > 0 && !(ok(l.ResidueRelErr) && ok(l.PMissRelErr)) {
 		return false
 	}
-	if deadlineRounds(cfg) >= 1 && l.underflowD {
-		// Below the smallest float64 (underflowed): no run resolves more.
-		ok = func(r float64) bool { return r <= rel || math.IsInf(r, 1) }
-	}
 	if deadlineRounds(cfg) >= 1 {
+		if l.underflowD {
+			// Below the smallest float64 (underflowed): no run resolves more.
+			ok = func(r float64) bool { return r <= rel || math.IsInf(r, 1) }
+		}
 		late := l.PLateRelErr
 		if math.IsNaN(l.PLate) {
 			_, late = l.late(cfg.Deadline)
@@ -706,9 +707,8 @@ func refine(ctx context.Context, cfg Config, set Settings, law *Law) (*Law, erro
 	for pass := 0; pass < 3 && !law.accurate(cfg, MaxRelErr); pass++ {
 		worst := 0.0
 		errs := []float64{law.ResidueRelErr, law.PMissRelErr, law.ResidueDeadlineRelErr, law.PLateRelErr}
-		if enough {
-			errs = errs[:1:1]
-			errs = append(errs, law.ResidueDeadlineRelErr)
+		if enough { // the count answered P(miss) and P(T_L > D)
+			errs = []float64{law.ResidueRelErr, law.ResidueDeadlineRelErr}
 		}
 		for _, r := range errs {
 			if r > MaxRelErr && !math.IsInf(r, 1) {
