@@ -51,24 +51,7 @@ func TestReportPartHostile(t *testing.T) {
 	head := fmt.Sprintf(`{"format":%q,"version":%d,"gossipkit":%q,"scale":{},"shard":{"index":1,"count":1},`, ReportPartFormat, ReportPartVersion, id)
 	// A real sim part of 4 replications of 10 rounds, then the same with
 	// its replications' trajectories padded past its limits.
-	res, err := sim.Run(context.Background(), sim.Config{Model: sim.Markov, Nodes: 20, Shuffle: sim.DefaultConfig().Shuffle, Rounds: 10, Reps: 4, Seed: 1, Initial: 1}, sim.Settings{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sp bytes.Buffer
-	if err := sim.WritePart(&sp, res, ShardID{Index: 1, Count: 1}); err != nil {
-		t.Fatal(err)
-	}
-	simPlain, err := shard.Decompress(&sp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	simPlain = bytes.TrimSpace(simPlain)
-	i := bytes.Index(simPlain, []byte(`"reps":[`))
-	if i < 0 {
-		t.Fatal("the sim part has no reps array")
-	}
-	i += len(`"reps":[`)
+	simPlain, i := smallSimPart(t)
 	fat := append(append(append([]byte{}, simPlain[:i]...), bytes.Repeat([]byte(`{"x":[0],"y":[0]},`), 200_000)...), simPlain[i:]...)
 
 	timing := []byte(strings.Repeat("{},", 3_000_000) + "{}")
@@ -108,4 +91,29 @@ func TestReportPartHostile(t *testing.T) {
 			}
 		})
 	}
+}
+
+// smallSimPart is a real sim part of 4 Markov replications of 10 rounds
+// at N = 20, uncompressed and trimmed, and the offset just inside its
+// "reps" array, where the hostile-part tests splice their padding.
+func smallSimPart(t *testing.T) (plain []byte, reps int) {
+	t.Helper()
+	res, err := sim.Run(context.Background(), sim.Config{Model: sim.Markov, Nodes: 20, Shuffle: sim.DefaultConfig().Shuffle, Rounds: 10, Reps: 4, Seed: 1, Initial: 1}, sim.Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sp bytes.Buffer
+	if err := sim.WritePart(&sp, res, ShardID{Index: 1, Count: 1}); err != nil {
+		t.Fatal(err)
+	}
+	plain, err = shard.Decompress(&sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain = bytes.TrimSpace(plain)
+	i := bytes.Index(plain, []byte(`"reps":[`))
+	if i < 0 {
+		t.Fatal("the sim part has no reps array")
+	}
+	return plain, i + len(`"reps":[`)
 }

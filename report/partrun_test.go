@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -14,8 +13,6 @@ import (
 	"time"
 
 	"github.com/gossipkit/gossipkit/internal/buildinfo"
-	"github.com/gossipkit/gossipkit/internal/shard"
-	"github.com/gossipkit/gossipkit/sim"
 )
 
 // TestReportPartRunBounded: one run entry of a reproduction part is
@@ -33,24 +30,7 @@ func TestReportPartRunBounded(t *testing.T) {
 	dir := t.TempDir()
 	id := buildinfo.Identity()
 	head := fmt.Sprintf(`{"format":%q,"version":%d,"gossipkit":%q,"scale":{},"shard":{"index":1,"count":1},"timing":[],"runs":[`, ReportPartFormat, ReportPartVersion, id)
-	res, err := sim.Run(context.Background(), sim.Config{Model: sim.Markov, Nodes: 20, Shuffle: sim.DefaultConfig().Shuffle, Rounds: 10, Reps: 4, Seed: 1, Initial: 1}, sim.Settings{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sp bytes.Buffer
-	if err := sim.WritePart(&sp, res, ShardID{Index: 1, Count: 1}); err != nil {
-		t.Fatal(err)
-	}
-	simPlain, err := shard.Decompress(&sp)
-	if err != nil {
-		t.Fatal(err)
-	}
-	simPlain = bytes.TrimSpace(simPlain)
-	i := bytes.Index(simPlain, []byte(`"reps":[`))
-	if i < 0 {
-		t.Fatal("the sim part has no reps array")
-	}
-	i += len(`"reps":[`)
+	simPlain, i := smallSimPart(t)
 	const spaces = 128 << 20
 	write := func(name string, parts ...any) string {
 		var b bytes.Buffer
