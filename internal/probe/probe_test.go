@@ -60,3 +60,30 @@ func TestFuncFindsPanicsAndHangs(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigRefusals: one nil-context refusal per entry, then one per bad
+// field the entry does not ignore, each applied to the entry's own Cfg.
+func TestConfigRefusals(t *testing.T) {
+	type conf struct{ A, B int }
+	var got []conf
+	rec := func(_ context.Context, c conf) error { got = append(got, c); return nil }
+	entries := []ConfigEntry[conf]{
+		{Name: "f", Cfg: conf{1, 1}, Call: rec},
+		{Name: "g", Cfg: conf{2, 2}, Ignores: map[string]bool{"B": true}, Call: rec},
+	}
+	bad := []BadField[conf]{{Field: "A", Set: func(c *conf) { c.A = -1 }}, {Field: "B", Set: func(c *conf) { c.B = -1 }}}
+	calls := ConfigRefusals(entries, bad)
+	var names []string
+	for _, c := range calls {
+		names = append(names, c.Name+"|"+c.Want)
+		c.Call()
+	}
+	want := []string{"f(nil ctx)|nil context", "f/A|A", "f/B|B", "g(nil ctx)|nil context", "g/A|A"}
+	if fmt.Sprint(names) != fmt.Sprint(want) {
+		t.Errorf("refusals %v, want %v", names, want)
+	}
+	wantCfg := []conf{{1, 1}, {-1, 1}, {1, -1}, {2, 2}, {-1, 2}}
+	if fmt.Sprint(got) != fmt.Sprint(wantCfg) {
+		t.Errorf("configurations %v, want %v", got, wantCfg)
+	}
+}

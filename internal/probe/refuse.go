@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -69,4 +70,42 @@ func Refuses(t testing.TB, limit time.Duration, calls ...Refusal) {
 func isFieldError(err error) bool {
 	var fe *fielderr.Error
 	return errors.As(err, &fe)
+}
+
+// ConfigEntry is an entry point that takes a context and a configuration
+// of type C: Cfg is a valid configuration for it, and Ignores holds the
+// fields it documents as ignored (no refusal is asked for them).
+type ConfigEntry[C any] struct {
+	Name    string
+	Cfg     C
+	Ignores map[string]bool
+	Call    func(context.Context, C) error
+}
+
+// BadField sets one field of a configuration to a value it must refuse.
+type BadField[C any] struct {
+	Field string
+	Set   func(*C)
+}
+
+// ConfigRefusals is, for each entry, the refusal of a nil context and,
+// for each bad value of a field the entry does not ignore, the refusal of
+// its Cfg with that value: an error naming the field (Field set).
+func ConfigRefusals[C any](entries []ConfigEntry[C], bad []BadField[C]) []Refusal {
+	var calls []Refusal
+	for _, e := range entries {
+		cfg, call := e.Cfg, e.Call
+		calls = append(calls, Refusal{Name: e.Name + "(nil ctx)", Want: "nil context",
+			Call: func() error { return call(nil, cfg) }}) //nolint:staticcheck // the nil context is the point
+		for _, b := range bad {
+			if e.Ignores[b.Field] {
+				continue
+			}
+			c := cfg
+			b.Set(&c)
+			calls = append(calls, Refusal{Name: e.Name + "/" + b.Field, Want: b.Field, Field: true,
+				Call: func() error { return call(context.Background(), c) }})
+		}
+	}
+	return calls
 }
