@@ -208,40 +208,68 @@ func (c Config) Validate() error {
 }
 
 // MemoryEstimate returns the bytes a run needs with `workers` replications
-// in flight: per worker the caches (N·c·4 bytes at most: int32 items, or
-// 2 bytes when n ≤ 65535) and two stamp arrays (8·(n+1) bytes) for the
-// protocol, plus 12N bytes of per-node flags and permutations; and for the whole run R
-// replications of repBytes each (the Replication and its three
-// trajectories) and 8 bytes of index, and the printed summary, ~700·(T+1)
-// bytes. The replications are live data, and Go's collector lets the heap
-// grow to twice the live data before it runs (GOGC = 100), so they count
-// twice (TestMemoryEstimate measures the live heap of runs against it).
-// With WarmStates = k > 0 the protocol also keeps the k warm states for the
-// whole run (warmBytes each: the caches, stamps and per-node arrays; a
-// shard keeps only those its replications need, at most k). A program
-// compares it with the memory it has (the CLI does before it starts).
+// in flight: `workers` times WorkerMemory (a replication's per-node state),
+// plus for the whole run R replications of repBytes each (the Replication
+// and its three trajectories) and 8 bytes of index, and the printed
+// summary, ~700·(T+1) bytes. The replications are live data, and Go's
+// collector lets the heap grow to twice the live data before it runs
+// (GOGC = 100), so they count twice (TestMemoryEstimate measures the live
+// heap of runs against it). With WarmStates = k > 0 the protocol also keeps
+// the k warm states for the whole run (warmBytes each: the caches, stamps
+// and per-node arrays; a shard keeps only those its replications need, at
+// most k). A program compares it with the memory it has (the CLI does
+// before it starts). Out of range (workers ≤ 0, a configuration Validate
+// refuses) it returns what the formula gives, never a panic.
 func (c Config) MemoryEstimate(workers int) uint64 {
-	N := uint64(c.Nodes)
-	// Per node: its flags (3 bytes; 4 for Markov's has, covered and the
-	// snapshot's two), the scheduler's permutation and the draw of the
-	// initial nodes (int32 each, 8 bytes): measured at N = 4·10^6, Markov,
-	// one worker, 107 MB peak resident, 27 bytes a node with the
-	// collector's headroom.
-	per := N * 12
-	if c.Model == Lumped {
-		per = 64 // the class counts: a replication needs no per-node state
-	}
-	if c.Model == Protocol {
-		per += N*uint64(c.Shuffle.Cache)*4 + 8*uint64(c.Shuffle.Items+1)
-	}
 	// Per round of the output ~700 bytes (the summary, and a table row of
 	// 16 boxed values).
 	var warm uint64
 	if c.Model == Protocol && c.WarmStates > 0 {
 		warm = uint64(c.WarmStates) * c.warmBytes()
 	}
-	return per*uint64(workers) + warm + 2*(repBytes(c.Rounds)+8)*uint64(c.Reps) + 700*uint64(c.Rounds+1) +
+	return c.WorkerMemory()*uint64(max(workers, 0)) + warm + 2*(repBytes(c.Rounds)+8)*uint64(max(c.Reps, 0)) + 700*uint64(max(c.Rounds, 0)+1) +
 		uint64(c.topologyPairs()*bytesPerEdge)
+}
+
+// WorkerMemory returns the bytes one worker of Run or RunSummary needs for
+// its replication in flight, the part of MemoryEstimate that grows with
+// the workers. Per node: three bitsets of N/8 bytes (who holds d, who held
+// it at a snapshot, who ever held it); the rounds schedule's permutation
+// (4N, the worker's, reused by its next replication); the async schedule's
+// phases, tick lists and stamps (12N, new each replication, so counted
+// twice for the collector); the draw of the initial nodes (4N, counted
+// twice, only when Initial > N/16: fewer are drawn on a sparse
+// permutation); with FailFraction > 0 the list of live nodes (4N) and the
+// draw's flags and candidates (6N, counted twice). The protocol adds its
+// caches, N·c·4 bytes at most (int32 items, or 2 bytes an item, allocated
+// each replication and counted twice, when n ≤ 65535) and two stamp arrays
+// (8·(n+1) bytes). Lumped keeps class counts only, 64 bytes. Measured:
+// Markov at N = 2^26 under the rounds schedule, 4.375·2^26 bytes = 280 MiB
+// estimated, 296 MiB peak resident (302616 KiB, the Go runtime and the
+// binary included) for 12 replications on one worker; 12 workers, 3.37 GB
+// (TestSimLargeNMemory).
+func (c Config) WorkerMemory() uint64 {
+	if c.Model == Lumped {
+		return 64 // the class counts: a replication needs no per-node state
+	}
+	N := uint64(max(c.Nodes, 0))
+	per := 3 * bitsetBytes(c.Nodes)
+	switch c.Schedule {
+	case Rounds:
+		per += 4 * N
+	case Async:
+		per += 2 * (12*N + 24*uint64(max(c.Ticks, 0)))
+	}
+	if c.Initial > c.Nodes/16 {
+		per += 2 * 4 * N
+	}
+	if c.FailFraction > 0 {
+		per += 4*N + 2*6*N
+	}
+	if c.Model == Protocol {
+		per += N*uint64(max(c.Shuffle.Cache, 0))*4 + 8*uint64(max(c.Shuffle.Items, 0)+1)
+	}
+	return per
 }
 
 // repBytes is the memory of one Replication of T rounds: the struct (its

@@ -13,9 +13,14 @@ import (
 // become 00 (the only copy dropped, the reply carrying it lost): X can
 // reach 0, after which no shuffle changes anything and the coverage stays
 // as it is.
+//
+// Its per-node state is three bitsets, 3N/8 bytes: who holds d (snap.holds,
+// which the snapshot record reads anyway), who ever held it (covered) and
+// who held it at a snapshot (snap.seen). A worker keeps one markovState
+// for all its replications (reset clears it), so a run allocates it once
+// a worker, not once a replication.
 type markovState struct {
-	has      []bool
-	covered  []bool
+	covered  bitset
 	xCount   int
 	yCount   int
 	snap     snapshotCoverage
@@ -25,7 +30,7 @@ type markovState struct {
 }
 
 func newMarkovState(N int, tr approx.Transitions) *markovState {
-	st := &markovState{has: make([]bool, N), covered: make([]bool, N), snap: newSnapshotCoverage(N)}
+	st := &markovState{covered: newBitset(N), snap: newSnapshotCoverage(N)}
 	for i := range 4 {
 		acc := 0.0
 		for j := range 4 {
@@ -41,7 +46,7 @@ func (st *markovState) shuffle(r *rng.Rand, a, b int32) {
 	if st.tracking {
 		st.cnt.Shuffles++
 	}
-	ha, hb := st.has[a], st.has[b]
+	ha, hb := st.snap.holds.get(a), st.snap.holds.get(b)
 	if !ha && !hb {
 		return
 	}
@@ -59,19 +64,28 @@ func (st *markovState) shuffle(r *rng.Rand, a, b int32) {
 }
 
 func (st *markovState) set(v int32, h bool) {
-	if h == st.has[v] {
+	if h == st.snap.holds.get(v) {
 		return
 	}
-	st.has[v] = h
 	if h {
 		st.snap.gain(v)
 		st.xCount++
-		if !st.covered[v] {
-			st.covered[v] = true
+		if !st.covered.get(v) {
+			st.covered.set(v)
 			st.yCount++
 		}
 	} else {
 		st.snap.lose(v)
 		st.xCount--
 	}
+}
+
+// reset returns the state to no node holding d, for a new replication of
+// the same configuration (the transition rows stay).
+func (st *markovState) reset() {
+	clear(st.covered)
+	st.snap.reset()
+	st.xCount, st.yCount = 0, 0
+	st.tracking = false
+	st.cnt = Counters{}
 }

@@ -67,7 +67,7 @@ type protocolState[T item] struct {
 	d            T       // the tracked item
 	tracking     bool
 	xCount       int
-	covered      []bool
+	covered      bitset
 	yCount       int
 	snap         snapshotCoverage
 	cnt          Counters
@@ -100,7 +100,7 @@ func newProtocolState[T item](cfg Config, r *rng.Rand) *protocolState[T] {
 		markA: make([]uint32, n+1), markB: make([]uint32, n+1),
 		newA: make([]T, s), newB: make([]T, s),
 		candA: make([]int32, s), candB: make([]int32, s),
-		d: T(n), covered: make([]bool, N), snap: newSnapshotCoverage(N), check: cfg.Check,
+		d: T(n), covered: newBitset(N), snap: newSnapshotCoverage(N), check: cfg.Check,
 		loss: cfg.Loss, lossReply: cfg.Loss * (2 - cfg.Loss),
 	}
 	// Initial placement: slot j of node v holds item π((v·c + j) mod n) for
@@ -401,7 +401,7 @@ func (st *protocolState[T]) shuffle(r *rng.Rand, a, b int32) {
 func (st *protocolState[T]) lostRequest(a, b int32) {
 	if st.tracking {
 		st.cnt.Shuffles++
-		aHad, bHad := st.snap.holds[a], st.snap.holds[b]
+		aHad, bHad := st.snap.holds.get(a), st.snap.holds.get(b)
 		if aHad || bHad {
 			from := b2i(aHad)<<1 | b2i(bHad)
 			st.cnt.Transitions[from][from]++
@@ -517,8 +517,8 @@ func (st *protocolState[T]) noteD(v int32, had, has bool) {
 	case has && !had:
 		st.snap.gain(v)
 		st.xCount++
-		if !st.covered[v] {
-			st.covered[v] = true
+		if !st.covered.get(v) {
+			st.covered.set(v)
 			st.yCount++
 		}
 	case had && !has:
@@ -550,7 +550,7 @@ func (st *protocolState[T]) insert(r *rng.Rand, nodes []int32) {
 		}
 		st.snap.gain(v)
 		st.xCount++
-		st.covered[v] = true
+		st.covered.set(v)
 		st.yCount++
 	}
 }

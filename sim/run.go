@@ -114,12 +114,13 @@ func Run(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 	}
 	res := &Result{Config: cfg, Connected: connected, Reps: make([]Replication, len(idx))}
 	err = parallel.For(ctx, len(idx), set.Workers, func() func(context.Context, int) error {
+		sc := new(scratch)
 		return func(ctx context.Context, k int) error {
 			var w *warmState
 			if warm != nil {
 				w = warm[warmIndex(idx[k], cfg.WarmStates)]
 			}
-			rep, err := runOne(ctx, cfg, g, tr, idx[k], w)
+			rep, err := runOne(ctx, cfg, g, tr, idx[k], w, sc)
 			if err == nil {
 				res.Reps[k] = *rep
 			}
@@ -177,29 +178,28 @@ func invariantAsError(err *error, what string, i int) {
 
 // runOne runs replication `index`; a protocol replication starts from a
 // copy of warm, if not nil, instead of warming its own caches.
-func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, index int, warm *warmState) (rep *Replication, err error) {
+//
+// sc, if not nil, is the calling worker's scratch: the Markov model's state
+// and the rounds schedule's permutation are taken from it (and left in it
+// for the worker's next replication) instead of allocated afresh.
+func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, index int, warm *warmState, sc *scratch) (rep *Replication, err error) {
 	defer invariantAsError(&err, "replication", index)
 	r := rng.NewStream(cfg.Seed, uint64(index))
 	var sched *scheduler
-	if warm != nil {
+	switch {
+	case warm != nil:
 		sched = warm.sched.clone()
-	} else {
+	case sc != nil && cfg.Schedule == Rounds:
+		if len(sc.perm) != cfg.Nodes {
+			sc.perm = make([]int32, cfg.Nodes)
+		}
+		sched = newSchedulerBuf(cfg.Schedule, g, cfg.Ticks, r, sc.perm)
+	default:
 		sched = newScheduler(cfg.Schedule, g, cfg.Ticks, r)
 	}
 	rep = &Replication{Index: index, X: make([]int32, cfg.Rounds+1), Y: make([]int32, cfg.Rounds+1), YRound: make([]int32, cfg.Rounds+1)}
 	initial := make([]int32, cfg.Initial)
-	pickNodes := func() {
-		// Initial distinct random nodes (partial Fisher–Yates on a permutation).
-		p := make([]int32, cfg.Nodes)
-		for i := range p {
-			p[i] = int32(i)
-		}
-		for i := range initial {
-			j := i + int(r.Intn(uint32(cfg.Nodes-i)))
-			p[i], p[j] = p[j], p[i]
-			initial[i] = p[i]
-		}
-	}
+	pickNodes := func() { pickDistinct(r, cfg.Nodes, initial) }
 	switch cfg.Model {
 	case Protocol:
 		var err error
@@ -217,7 +217,17 @@ func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, in
 			return nil, err
 		}
 	case Markov:
-		st := newMarkovState(cfg.Nodes, tr)
+		var st *markovState
+		switch {
+		case sc == nil:
+			st = newMarkovState(cfg.Nodes, tr)
+		case sc.markov == nil:
+			sc.markov = newMarkovState(cfg.Nodes, tr)
+			st = sc.markov
+		default:
+			st = sc.markov
+			st.reset()
+		}
 		pickNodes()
 		for _, v := range initial {
 			st.set(v, true)
@@ -240,6 +250,51 @@ func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, in
 		}
 	}
 	return rep, nil
+}
+
+// scratch is what a worker of Run or RunSummary keeps from one
+// replication to the next (all of them of one configuration): the Markov
+// model's state and the rounds schedule's permutation, each allocated at
+// the worker's first replication that needs it. A run's per-node memory is
+// then its workers' scratch, allocated once, and the collector has no
+// replication-sized garbage to let pile up.
+type scratch struct {
+	markov *markovState
+	perm   []int32
+}
+
+// pickDistinct fills initial with distinct nodes of 0..N−1: a partial
+// Fisher–Yates shuffle of the identity permutation, initial[i] the value
+// swapped into position i, one draw Intn(N − i) each. When few nodes are
+// drawn (at most N/16), the permutation is kept sparse, as the positions
+// the swaps displaced (a map of at most 2·len(initial) entries instead of
+// 4N bytes); the draws and the nodes are the same either way.
+func pickDistinct(r *rng.Rand, N int, initial []int32) {
+	if len(initial) > N/16 {
+		p := make([]int32, N)
+		for i := range p {
+			p[i] = int32(i)
+		}
+		for i := range initial {
+			j := i + int(r.Intn(uint32(N-i)))
+			p[i], p[j] = p[j], p[i]
+			initial[i] = p[i]
+		}
+		return
+	}
+	moved := make(map[int32]int32, 2*len(initial)) // p[k] where it is not k
+	at := func(k int32) int32 {
+		if v, ok := moved[k]; ok {
+			return v
+		}
+		return k
+	}
+	for i := range initial {
+		j := int32(i) + int32(r.Intn(uint32(N-i)))
+		pi, pj := at(int32(i)), at(j)
+		moved[j] = pi // position i is never read again: later draws are beyond it
+		initial[i] = pj
+	}
 }
 
 // record stores the counts at the snapshot after round t.

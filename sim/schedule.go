@@ -35,7 +35,9 @@ func (s *scheduler) fail(dead []bool) {
 			s.live = append(s.live, int32(v))
 		}
 	}
-	s.perm = s.perm[:len(s.live)]
+	if s.perm != nil { // the rounds schedule's permutation, of the live nodes now
+		s.perm = s.perm[:len(s.live)]
+	}
 }
 
 // partner draws a partner for a, the node at index ai of live; after
@@ -52,8 +54,22 @@ func (s *scheduler) partner(r *rng.Rand, a int32, ai int) int32 {
 }
 
 func newScheduler(kind Schedule, g *graph, ticks int, r *rng.Rand) *scheduler {
-	s := &scheduler{kind: kind, g: g, ticks: ticks, perm: make([]int32, g.n)}
+	return newSchedulerBuf(kind, g, ticks, r, nil)
+}
+
+// newSchedulerBuf is newScheduler with buf, if it holds g.n values, as the
+// rounds schedule's permutation (a worker's, reused from one replication to
+// the next: round overwrites it every round). Only the rounds schedule has
+// a permutation.
+func newSchedulerBuf(kind Schedule, g *graph, ticks int, r *rng.Rand, buf []int32) *scheduler {
+	s := &scheduler{kind: kind, g: g, ticks: ticks}
 	switch kind {
+	case Rounds:
+		if len(buf) == g.n {
+			s.perm = buf
+		} else {
+			s.perm = make([]int32, g.n)
+		}
 	case Async:
 		s.phase = make([]int32, g.n)
 		s.byTick = make([][]int32, ticks)

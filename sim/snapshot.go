@@ -8,36 +8,34 @@ package sim
 // ends under the others). A node that receives d and passes it on or drops
 // it within one round counts in the per-event record Y but not here, so
 // the snapshot count never exceeds Y, and never falls below X.
+//
+// Both records are bitsets (N/8 bytes each); a snapshot ORs the holders
+// into the seen set, N/64 words, against the N shuffles of a round.
 type snapshotCoverage struct {
-	holds   []bool  // current holders
-	seen    []bool  // held d at a snapshot
-	pending []int32 // became holders since the last snapshot (maybe twice)
-	count   int
+	holds bitset // current holders
+	seen  bitset // held d at a snapshot
+	count int
 }
 
 func newSnapshotCoverage(N int) snapshotCoverage {
-	return snapshotCoverage{holds: make([]bool, N), seen: make([]bool, N)}
+	return snapshotCoverage{holds: newBitset(N), seen: newBitset(N)}
 }
 
 // gain and lose record that v received or lost d.
-func (s *snapshotCoverage) gain(v int32) {
-	s.holds[v] = true
-	if !s.seen[v] {
-		s.pending = append(s.pending, v)
-	}
-}
+func (s *snapshotCoverage) gain(v int32) { s.holds.set(v) }
 
-func (s *snapshotCoverage) lose(v int32) { s.holds[v] = false }
+func (s *snapshotCoverage) lose(v int32) { s.holds.unset(v) }
 
 // snapshot takes a snapshot and returns the number of nodes that have held
 // d at one.
 func (s *snapshotCoverage) snapshot() int {
-	for _, v := range s.pending {
-		if s.holds[v] && !s.seen[v] {
-			s.seen[v] = true
-			s.count++
-		}
-	}
-	s.pending = s.pending[:0]
+	s.count += s.seen.orCount(s.holds)
 	return s.count
+}
+
+// reset empties both records for a new replication.
+func (s *snapshotCoverage) reset() {
+	clear(s.holds)
+	clear(s.seen)
+	s.count = 0
 }

@@ -197,12 +197,13 @@ func RunSummary(ctx context.Context, cfg Config, set Settings) (*Result, error) 
 	}
 	sum := newSummary(cfg, n)
 	err = parallel.For(ctx, n, set.Workers, func() func(context.Context, int) error {
+		sc := new(scratch)
 		return func(ctx context.Context, k int) error {
 			var w *warmState
 			if warm != nil {
 				w = warm[warmIndex(index(k), cfg.WarmStates)]
 			}
-			rep, err := runOne(ctx, cfg, g, tr, index(k), w)
+			rep, err := runOne(ctx, cfg, g, tr, index(k), w, sc)
 			if err == nil {
 				sum.add(k, rep)
 			}

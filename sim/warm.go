@@ -143,8 +143,7 @@ func (st *protocolState[T]) clone() *protocolState[T] {
 	c.newA, c.newB = slices.Clone(st.newA), slices.Clone(st.newB)
 	c.candA, c.candB = slices.Clone(st.candA), slices.Clone(st.candB)
 	c.covered = slices.Clone(st.covered)
-	c.snap = snapshotCoverage{holds: slices.Clone(st.snap.holds), seen: slices.Clone(st.snap.seen),
-		pending: slices.Clone(st.snap.pending), count: st.snap.count}
+	c.snap = snapshotCoverage{holds: slices.Clone(st.snap.holds), seen: slices.Clone(st.snap.seen), count: st.snap.count}
 	c.copies, c.before = slices.Clone(st.copies), slices.Clone(st.before)
 	c.existed, c.seen, c.held = slices.Clone(st.existed), slices.Clone(st.seen), slices.Clone(st.held)
 	return &c
