@@ -46,7 +46,9 @@ func cmdSim(fs *cli.FlagSet) cli.Run {
 		}
 		// Validate, then the memory: with one worker the run must fit in
 		// --max-memory (or what the machine has); the workers are lowered
-		// to what fits (the output does not depend on them).
+		// to what fits (the output does not depend on them): within
+		// --max-memory, or else within cli.WorkerMemory, so that the
+		// memory does not grow with --workers.
 		id, note, err := sh.Resolve(e, fs.FlagSet, *out)
 		if err != nil {
 			return err
@@ -70,8 +72,13 @@ func cmdSim(fs *cli.FlagSet) cli.Run {
 		} else if err := check(1, budget); err != nil {
 			return err
 		}
-		if w := fit(workers, budget); w < workers {
-			fmt.Fprintf(e.Stderr, "gossipkit sim: --workers %d lowered to %d to stay within %s of memory (the output does not depend on the workers)\n", workers, w, cli.FormatBytes(budget))
+		share, why := budget, ""
+		if maxMemory == 0 && (budget == 0 || budget > cli.WorkerMemory) {
+			share, why = cli.WorkerMemory, ", what the workers share without --max-memory"
+		}
+		if w := max(1, fit(workers, share)); w < workers {
+			fmt.Fprintf(e.Stderr, "gossipkit sim: --workers %d lowered to %d to stay within %s of memory%s (the run needs about %s; the output does not depend on the workers)\n",
+				workers, w, cli.FormatBytes(share), why, cli.FormatBytes(need(w)))
 			workers = w
 		}
 		// Under a deadline (serve), a run that cannot end in time is refused at once.

@@ -11,16 +11,24 @@ import (
 
 // MaxMemoryFlag declares --max-memory, the memory a run may use (a size:
 // 500MB, 2GiB, 1e9; 0, the default, is the memory the machine has
-// available), into *p in bytes.
+// available, of which the workers share at most WorkerMemory), into *p in
+// bytes.
 func MaxMemoryFlag(fs *FlagSet, p *uint64) {
 	Parsed(fs, p, "max-memory", "", "memory the run may use, as 500MB, 2GiB or bytes; the workers are lowered to fit it and a run that does not fit with one is refused", ParseBytes,
 		func(b uint64) string {
 			if b == 0 {
-				return "the memory available"
+				return "the memory available; the workers share at most " + FormatBytes(WorkerMemory)
 			}
 			return FormatBytes(b)
 		})
 }
+
+// WorkerMemory is what the workers of a run share when --max-memory is not
+// given: the workers change the memory and not the output, so a command
+// runs fewer replications at once rather than let its memory grow with
+// --workers (at least one, whatever its size, if the machine has room for
+// it). sim at N = 2^26 (280 MiB a replication) runs one at a time.
+const WorkerMemory uint64 = 512 << 20
 
 // ParseBytes reads a size: a number with an optional unit, B, kB/KB, MB,
 // GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024).
