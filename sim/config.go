@@ -218,8 +218,9 @@ func (c Config) Validate() error {
 // the k warm states for the whole run (warmBytes each: the caches, stamps
 // and per-node arrays; a shard keeps only those its replications need, at
 // most k). A program compares it with the memory it has (the CLI does
-// before it starts). Out of range (workers ≤ 0, a configuration Validate
-// refuses) it returns what the formula gives, never a panic.
+// before it starts). It does not validate c: negative fields and workers
+// count as 0, and an out-of-range configuration gets what the formula
+// gives, never a panic.
 func (c Config) MemoryEstimate(workers int) uint64 {
 	// Per round of the output ~700 bytes (the summary, and a table row of
 	// 16 boxed values).
@@ -241,13 +242,14 @@ func (c Config) MemoryEstimate(workers int) uint64 {
 // twice, only when Initial > N/16: fewer are drawn on a sparse
 // permutation); with FailFraction > 0 the list of live nodes (4N) and the
 // draw's flags and candidates (6N, counted twice). The protocol adds its
-// caches, N·c·4 bytes at most (int32 items, or 2 bytes an item, allocated
-// each replication and counted twice, when n ≤ 65535) and two stamp arrays
-// (8·(n+1) bytes). Lumped keeps class counts only, 64 bytes. Measured:
+// caches, N·c·4 bytes (int32 items; or, when n ≤ 65535, 2 bytes an item
+// counted twice, as a replication's caches are garbage once it ends) and
+// two stamp arrays (8·(n+1) bytes). Lumped keeps class counts only, 64 bytes. Measured:
 // Markov at N = 2^26 under the rounds schedule, 4.375·2^26 bytes = 280 MiB
 // estimated, 296 MiB peak resident (302616 KiB, the Go runtime and the
 // binary included) for 12 replications on one worker; 12 workers, 3.37 GB
-// (TestSimLargeNMemory).
+// (TestSimLargeNMemory). It does not validate c: negative fields count as
+// 0.
 func (c Config) WorkerMemory() uint64 {
 	if c.Model == Lumped {
 		return 64 // the class counts: a replication needs no per-node state

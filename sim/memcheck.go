@@ -29,7 +29,8 @@ func AvailableMemory() uint64 {
 
 // CheckMemory returns c.Validate's error, or an error when a run of c with
 // `workers` replications in flight needs (MemoryEstimate) more than avail
-// bytes (sim.AvailableMemory, say); avail 0 is unknown and passes. The
+// bytes (sim.AvailableMemory, say); avail 0 is unknown and passes, and
+// workers below 1 count as one (a run has a replication in flight). The
 // error is a *FieldError on Config.Topology when building the graph is
 // more than half of the need, else on Config.Nodes.
 func (c Config) CheckMemory(workers int, avail uint64) error {
@@ -42,6 +43,7 @@ func (c Config) checkMemory(workers int, avail uint64, est func(Config, int) uin
 	if err := c.Validate(); err != nil {
 		return err
 	}
+	workers = max(workers, 1)
 	need := est(c, workers)
 	if avail == 0 || need <= avail {
 		return nil
@@ -57,14 +59,19 @@ func (c Config) checkMemory(workers int, avail uint64, est func(Config, int) uin
 
 // FitWorkers returns the most workers, at most workers, whose run fits in
 // budget bytes (MemoryEstimate), or 0 when even one does not; a budget of
-// 0 (unknown) fits any. A run's output does not depend on its workers, so
-// a program lowers them to what its memory allows.
+// 0 (unknown) fits any; workers below 1 give 0. A run's output does not
+// depend on its workers, so a program lowers them to what its memory
+// allows. It does not validate c: the estimate of an invalid configuration
+// is what MemoryEstimate's formula gives.
 func (c Config) FitWorkers(workers int, budget uint64) int {
 	return c.fitWorkers(workers, budget, Config.MemoryEstimate)
 }
 
 // fitWorkers is FitWorkers with the estimate est.
 func (c Config) fitWorkers(workers int, budget uint64, est func(Config, int) uint64) int {
+	if workers < 1 {
+		return 0
+	}
 	if budget == 0 {
 		return workers
 	}
@@ -101,6 +108,7 @@ func FormatBytes(b uint64) string {
 // whose cost grows with the changes of state rather than the shuffles,
 // 3 ns a round of a replication. A program with a deadline compares it
 // with the time it has (serve refuses a request that cannot end in time).
+// It does not validate c: negative fields count as 0.
 func (c Config) MinCPUSeconds() float64 {
 	perShuffle := 3e-9
 	rounds := float64(max(c.Rounds, 0))

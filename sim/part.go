@@ -87,10 +87,10 @@ type Part struct {
 type ShardID = shard.ID
 
 // ShardFromEnv reads the shard of this process from a batch scheduler's
-// array-index variable (Kubernetes, Slurm, AWS Batch); count is the number
-// of shards where the scheduler does not give it (0: unknown). It returns
-// nil when no such variable is set, and otherwise the shard and a
-// description of the variable it came from.
+// array-index variable (Kubernetes, Slurm, AWS Batch); count is the
+// number of shards where the scheduler does not give it (0 or less:
+// unknown). It returns nil when no such variable is set, and otherwise the
+// shard and a description of the variable it came from.
 // A nil getenv reads no variable: nil.
 func ShardFromEnv(getenv func(string) string, count int) (*ShardID, string, error) {
 	if getenv == nil {
@@ -237,6 +237,9 @@ func WritePart(w io.Writer, res *Result, id ShardID) error {
 // gzip integrity, its shard's replication set, the trajectory lengths, and
 // the stored moments against the trajectories.
 func ReadPart(r io.Reader) (*Part, error) {
+	if r == nil {
+		return nil, errors.New("sim: ReadPart: nil reader")
+	}
 	raw, err := shard.Decompress(r)
 	if err != nil {
 		return nil, err

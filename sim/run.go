@@ -93,7 +93,10 @@ func (s Settings) Validate(cfg Config) error {
 // Run executes the experiment. Replication r draws only from stream r of
 // cfg.Seed, so the result does not depend on Workers or on which other
 // replications run. It stops with ctx.Err() when ctx is cancelled, and
-// returns an *InvariantError if Check mode finds one.
+// returns an *InvariantError if Check mode finds one. Before any work it
+// refuses a nil ctx ("sim: nil context") and a cfg or set that fails its
+// Validate (a *FieldError naming the field: zero, negative and out-of-range
+// values alike); it does not check the memory (Config.CheckMemory does).
 func Run(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 	set, g, connected, tr, err := prepare(ctx, cfg, set)
 	if err != nil {

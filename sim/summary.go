@@ -155,6 +155,8 @@ func roundStats(t, nodes int, cols *[3]column) RoundStats {
 // replication, per round and quantity 4·min(N + 1, R) bytes (a histogram
 // over 0..N or the values), and for a lossy protocol run 4 bytes of Alive
 // per replication. It does not grow with the replications beyond N + 1.
+// Like MemoryEstimate it does not validate c (negative fields and workers
+// count as 0).
 func (c Config) SummaryMemoryEstimate(workers int) uint64 {
 	kept := c
 	kept.Reps = 0
@@ -173,7 +175,8 @@ func (c Config) SummaryMemoryEstimate(workers int) uint64 {
 // Replications are those of Run's result, bit for bit (the statistics
 // depend only on the multiset of replications, and the quantiles, read
 // from a histogram of the counts where N + 1 < R, are the same order
-// statistics). Settings.Indices runs a subset, as in Run.
+// statistics). Settings.Indices runs a subset, as in Run; a nil ctx, an
+// invalid cfg or set are refused as Run refuses them.
 func RunSummary(ctx context.Context, cfg Config, set Settings) (*Result, error) {
 	set, g, connected, tr, err := prepare(ctx, cfg, set)
 	if err != nil {

@@ -76,7 +76,7 @@ func CompareTrajectory(model []float64, tr Trajectory) Gap {
 
 // FirstReach returns the first time at which curve ≥ level, interpolating
 // linearly between the sample times ts, or NaN if it never does (or ts
-// and curve differ in length).
+// and curve differ in length, are empty, or level is NaN).
 func FirstReach(ts, curve []float64, level float64) float64 {
 	if len(ts) != len(curve) {
 		return math.NaN() // no time for every value: no answer

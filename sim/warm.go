@@ -28,7 +28,9 @@ type warmState struct {
 // WarmStates = 0 (or for a model without caches, none), else the number of
 // distinct warm states r mod WarmStates among them. A run's protocol
 // shuffles are (WarmUps·Warmup + replications·Rounds)·Nodes under the
-// rounds schedule.
+// rounds schedule. It does not validate: negative Reps or WarmStates count
+// as 0, and indices are counted as given (Settings.Validate refuses those
+// out of range).
 func (c Config) WarmUps(indices []int) int {
 	if c.Model != Protocol {
 		return 0
