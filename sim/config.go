@@ -242,9 +242,10 @@ func (c Config) MemoryEstimate(workers int) uint64 {
 // twice, only when Initial > N/16: fewer are drawn on a sparse
 // permutation); with FailFraction > 0 the list of live nodes (4N) and the
 // draw's flags and candidates (6N, counted twice). The protocol adds its
-// caches, N·c·4 bytes (int32 items; or, when n ≤ 65535, 2 bytes an item
-// counted twice, as a replication's caches are garbage once it ends) and
-// two stamp arrays (8·(n+1) bytes). Lumped keeps class counts only, 64 bytes. Measured:
+// caches, N·c·4 bytes (int32 items) or N·c·2 (when n ≤ 65535), the
+// worker's, which its next replication reuses (it overwrites them with its
+// initial placement or its warm state), and two stamp arrays, 8·(n+1)
+// bytes, new each replication (counted twice). Lumped keeps class counts only, 64 bytes. Measured:
 // Markov at N = 2^26 under the rounds schedule, 4.375·2^26 bytes = 280 MiB
 // estimated, 296 MiB peak resident (302616 KiB, the Go runtime and the
 // binary included) for 12 replications on one worker; 12 workers, 3.37 GB
@@ -269,7 +270,11 @@ func (c Config) WorkerMemory() uint64 {
 		per += 4*N + 2*6*N
 	}
 	if c.Model == Protocol {
-		per += N*uint64(max(c.Shuffle.Cache, 0))*4 + 8*uint64(max(c.Shuffle.Items, 0)+1)
+		size := uint64(4)
+		if narrowItems(c.Shuffle.Items) {
+			size = 2
+		}
+		per += N*uint64(max(c.Shuffle.Cache, 0))*size + 2*8*uint64(max(c.Shuffle.Items, 0)+1)
 	}
 	return per
 }

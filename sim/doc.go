@@ -202,9 +202,9 @@
 // items; 2 bytes an item when n ≤ 65535), two stamp arrays of 4·(n+1) bytes
 // and three bitsets of N/8 bytes (who holds d, who held it at a snapshot,
 // who ever held it), and under the rounds schedule a permutation of 4N
-// bytes, which a worker reuses for its next replication (as it reuses the
-// Markov model's bitsets); no per-node membership index is kept (each
-// shuffle stamps the two caches it touches). Config.WorkerMemory states a
+// bytes; a worker reuses its caches, its permutation and the Markov
+// model's bitsets for its next replication; no per-node membership index
+// is kept (each shuffle stamps the two caches it touches). Config.WorkerMemory states a
 // worker's share: the Markov model at N = 2^26, 280 MiB. The result keeps 12·(T+1) bytes per
 // replication (x, y and y_round). N = 100000, n = 1000, c = 100 needs about
 // 20 MB per worker (40 MB bounded by the estimate). Config.MemoryEstimate

@@ -93,10 +93,20 @@ const (
 )
 
 func newProtocolState[T item](cfg Config, r *rng.Rand) *protocolState[T] {
+	return newProtocolStateIn[T](cfg, r, nil)
+}
+
+// newProtocolStateIn is newProtocolState with buf, if it holds N·c items,
+// as the caches (a worker's, reused from one replication to the next: the
+// initial placement overwrites every slot).
+func newProtocolStateIn[T item](cfg Config, r *rng.Rand, buf []T) *protocolState[T] {
 	N, n, c, s := cfg.Nodes, cfg.Shuffle.Items, cfg.Shuffle.Cache, cfg.Shuffle.Exchange
+	if len(buf) != N*c {
+		buf = make([]T, N*c)
+	}
 	st := &protocolState[T]{
 		N: N, n: n, c: c, s: s,
-		cache: make([]T, N*c),
+		cache: buf,
 		markA: make([]uint32, n+1), markB: make([]uint32, n+1),
 		newA: make([]T, s), newB: make([]T, s),
 		candA: make([]int32, s), candB: make([]int32, s),

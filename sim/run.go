@@ -208,13 +208,13 @@ func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, in
 		var err error
 		switch {
 		case warm != nil && narrowItems(cfg.Shuffle.Items):
-			err = runProtocol(ctx, cfg, r, sched, warm.st.(*protocolState[uint16]).clone(), false, pickNodes, initial, rep)
+			err = runProtocol(ctx, cfg, r, sched, warm.st.(*protocolState[uint16]).cloneIn(scratchCaches[uint16](sc, cfg)), false, pickNodes, initial, rep)
 		case warm != nil:
-			err = runProtocol(ctx, cfg, r, sched, warm.st.(*protocolState[int32]).clone(), false, pickNodes, initial, rep)
+			err = runProtocol(ctx, cfg, r, sched, warm.st.(*protocolState[int32]).cloneIn(scratchCaches[int32](sc, cfg)), false, pickNodes, initial, rep)
 		case narrowItems(cfg.Shuffle.Items):
-			err = runProtocol(ctx, cfg, r, sched, newProtocolState[uint16](cfg, r), true, pickNodes, initial, rep)
+			err = runProtocol(ctx, cfg, r, sched, newProtocolStateIn(cfg, r, scratchCaches[uint16](sc, cfg)), true, pickNodes, initial, rep)
 		default:
-			err = runProtocol(ctx, cfg, r, sched, newProtocolState[int32](cfg, r), true, pickNodes, initial, rep)
+			err = runProtocol(ctx, cfg, r, sched, newProtocolStateIn(cfg, r, scratchCaches[int32](sc, cfg)), true, pickNodes, initial, rep)
 		}
 		if err != nil {
 			return nil, err
@@ -257,13 +257,29 @@ func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, in
 
 // scratch is what a worker of Run or RunSummary keeps from one
 // replication to the next (all of them of one configuration): the Markov
-// model's state and the rounds schedule's permutation, each allocated at
-// the worker's first replication that needs it. A run's per-node memory is
-// then its workers' scratch, allocated once, and the collector has no
-// replication-sized garbage to let pile up.
+// model's state, the protocol's caches (a []uint16 or []int32) and the
+// rounds schedule's permutation, each allocated at the worker's first
+// replication that needs it. A run's per-node memory is then its workers'
+// scratch, allocated once, and the collector has no replication-sized
+// garbage to let pile up.
 type scratch struct {
 	markov *markovState
+	caches any
 	perm   []int32
+}
+
+// scratchCaches returns the worker's caches of N·c items, allocated at its
+// first replication; nil (newProtocolStateIn allocates) without a scratch.
+func scratchCaches[T item](sc *scratch, cfg Config) []T {
+	if sc == nil {
+		return nil
+	}
+	if b, ok := sc.caches.([]T); ok && len(b) == cfg.Nodes*cfg.Shuffle.Cache {
+		return b
+	}
+	b := make([]T, cfg.Nodes*cfg.Shuffle.Cache)
+	sc.caches = b
+	return b
 }
 
 // pickDistinct fills initial with distinct nodes of 0..N−1: a partial

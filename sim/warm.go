@@ -138,9 +138,18 @@ func warmRounds[T item](ctx context.Context, cfg Config, r *rng.Rand, sched *sch
 // replication's shuffles never touch the warm state it started from
 // (TestCloneSharesNothing checks every slice field by reflection, so a field
 // added to protocolState and not copied here fails it).
-func (st *protocolState[T]) clone() *protocolState[T] {
+func (st *protocolState[T]) clone() *protocolState[T] { return st.cloneIn(nil) }
+
+// cloneIn is clone with the caches copied into buf when it holds as many
+// items (a worker's, reused from one replication to the next).
+func (st *protocolState[T]) cloneIn(buf []T) *protocolState[T] {
 	c := *st
-	c.cache = slices.Clone(st.cache)
+	if len(buf) == len(st.cache) {
+		copy(buf, st.cache)
+		c.cache = buf
+	} else {
+		c.cache = slices.Clone(st.cache)
+	}
 	c.markA, c.markB = slices.Clone(st.markA), slices.Clone(st.markB)
 	c.newA, c.newB = slices.Clone(st.newA), slices.Clone(st.newB)
 	c.candA, c.candB = slices.Clone(st.candA), slices.Clone(st.candB)
