@@ -76,7 +76,14 @@ func cmdSim(fs *cli.FlagSet) cli.Run {
 		if maxMemory == 0 && (budget == 0 || budget > cli.WorkerMemory) {
 			share, why = cli.WorkerMemory, ", what the workers share without --max-memory"
 		}
-		if w := max(1, fit(workers, share)); w < workers {
+		switch w := fit(workers, share); {
+		case w == 0 && workers > 1:
+			// Only without --max-memory (one worker fits the budget,
+			// checked above): one runs, as it fits what the machine has.
+			fmt.Fprintf(e.Stderr, "gossipkit sim: --workers %d lowered to 1: one replication in flight needs about %s, more than the %s the workers share without --max-memory (the output does not depend on the workers)\n",
+				workers, cli.FormatBytes(need(1)), cli.FormatBytes(share))
+			workers = 1
+		case w > 0 && w < workers:
 			fmt.Fprintf(e.Stderr, "gossipkit sim: --workers %d lowered to %d to stay within %s of memory%s (the run needs about %s; the output does not depend on the workers)\n",
 				workers, w, cli.FormatBytes(share), why, cli.FormatBytes(need(w)))
 			workers = w
