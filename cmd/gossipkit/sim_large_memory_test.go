@@ -25,8 +25,8 @@ import (
 // resident memory from the kernel (rusage maxrss, not a time), and checks
 // it is ≤ 500 MB, within 1.5× the estimate the run prints plus 100 MB, and
 // that the workers were lowered to 1 with the line saying so. The full
-// case (12 replications, about 75 s of CPU) runs with
-// GOSSIPKIT_LONG=memory. Measured: 7115300 KiB before, 3370748 KiB with
+// case (12 replications, about 60 s of CPU) runs with
+// GOSSIPKIT_LONG=memory (measured: 316 MB, 54 s). Measured: 7115300 KiB before, 3370748 KiB with
 // the bitsets alone (12 workers of 280 MiB), 302616 KiB (310 MB, 1:48 wall
 // on the loaded 2 cores against 2:45 before) after, one worker, the
 // same output byte for byte.
