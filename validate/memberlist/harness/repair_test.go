@@ -65,6 +65,13 @@ const minGroup = 30
 // lacking node-counts) are both draws of that law. Given the end state
 // the noise is gone (check 2). Those points are logged.
 //
+// A broadcast whose end state the Monte Carlo met fewer than minGroup
+// times is left out of check 2 (at most 1 % of them may be; 0–3 of 500 in
+// the runs below). Runs of seeds 45–49 (2026-12-06, 28–47 s each on the
+// shared 2-core machine) gave conditional z between −2.64 and +1.32 at
+// every point (largest |z| 1.27, 0.62, 1.05, 2.64, 1.73 by run), the end
+// state within z +1.19.
+//
 // Power: the same conditional check against the rules without
 // memberlist's scaling of the sync interval (syncs every 5 s instead of
 // 10 s) must fail at some point.
@@ -125,8 +132,9 @@ func TestRepairAgainstHarness(t *testing.T) {
 	cond := func(ms *broadcast.RepairSample, j int) (d, se float64, skipped int) {
 		var sum, v, vmc float64
 		var x []float64
+		var cl []int
 		counts := map[int]int{}
-		for _, o := range res.Outcomes {
+		for b, o := range res.Outcomes {
 			m := o.Live - o.Informed
 			if m >= len(ms.ByEnd) || ms.ByEnd[m].Reps < minGroup {
 				skipped++
@@ -138,6 +146,7 @@ func TestRepairAgainstHarness(t *testing.T) {
 			v += g.Var[j]
 			counts[m]++
 			x = append(x, r/float64(o.Live))
+			cl = append(cl, b/s.Broadcasts)
 		}
 		for m, c := range counts {
 			g := ms.ByEnd[m]
@@ -146,11 +155,7 @@ func TestRepairAgainstHarness(t *testing.T) {
 		used := float64(len(x))
 		M := float64(cfg.Live())
 		model := math.Sqrt(v+vmc) / M / used
-		var clus float64
-		if skipped == 0 {
-			clus = clusterEstimate(x, k).SE
-		}
-		return sum / M / used, math.Max(model, clus), skipped
+		return sum / M / used, math.Max(model, clusterSE(x, cl, k)), skipped
 	}
 	for j, p := range RepairPoints {
 		d, se, skipped := cond(mc, j)
@@ -213,6 +218,31 @@ func TestRepairAgainstHarness(t *testing.T) {
 	} else {
 		t.Logf("power: with syncs every %g s instead of %g the largest |z| given the end states is %.1f", S/2, S, worst)
 	}
+}
+
+// clusterSE is the standard error of the mean of x from the means of its
+// k clusters (cl[i] the cluster of x[i], any number each): the spread of
+// the cluster means about the overall mean, weighted by the clusters'
+// sizes (the ratio estimator's): √(k/(k − 1)·Σ_c (Σ_{i∈c} xᵢ − n_c·x̄)²)/n,
+// for clusters of one size the standard error of the k cluster means.
+func clusterSE(x []float64, cl []int, k int) float64 {
+	if k < 2 || len(x) == 0 {
+		return 0
+	}
+	sum, cnt := make([]float64, k), make([]float64, k)
+	var tot float64
+	for i, v := range x {
+		sum[cl[i]] += v
+		cnt[cl[i]]++
+		tot += v
+	}
+	mean := tot / float64(len(x))
+	var ss float64
+	for c := range k {
+		d := sum[c] - cnt[c]*mean
+		ss += d * d
+	}
+	return math.Sqrt(ss*float64(k)/float64(k-1)) / float64(len(x))
 }
 
 // clusterEstimate is the mean of x (the outcomes of k clusters in order,
