@@ -1,7 +1,7 @@
 package broadcast
 
 import (
-	"container/heap"
+	"math"
 
 	"github.com/gossipkit/gossipkit/internal/rng"
 )
@@ -22,29 +22,62 @@ import (
 // that holds the message drops a gossip copy (seen). A failed node sends
 // and receives nothing.
 
-// spreadEvent is a gossip tick (sync false) or a sync of one node.
-type spreadEvent struct {
-	t    float64
-	node int32
-	sync bool
+// syncStream yields the live nodes' syncs in time order: their phases,
+// M independent uniforms on [0, S'), are drawn lazily in increasing order
+// (the next order statistic after x with r nodes left is
+// x + (S' − x)(1 − U^{1/r}), its node uniform among the r left), so a
+// replication that stops within the first scaled interval draws only the
+// syncs it meets; from the second interval on the list repeats, S' later
+// each time.
+type syncStream struct {
+	S      float64
+	list   []phaseNode
+	next   int // the next entry of list in the current period
+	period int
+	left   int     // nodes whose phase is not drawn yet
+	last   float64 // the last phase drawn
+	perm   []int32 // perm[:left]: the nodes left
 }
 
-type spreadHeap []spreadEvent
+type phaseNode struct {
+	phase float64
+	node  int32
+}
 
-func (h spreadHeap) Len() int { return len(h) }
-func (h spreadHeap) Less(i, j int) bool {
-	if h[i].t != h[j].t {
-		return h[i].t < h[j].t
+func (s *syncStream) reset(M int, S float64) {
+	s.S, s.list, s.next, s.period, s.left, s.last = S, s.list[:0], 0, 0, M, 0
+	if cap(s.perm) < M {
+		s.perm = make([]int32, M)
 	}
-	return h[i].node < h[j].node
+	s.perm = s.perm[:M]
+	for i := range s.perm {
+		s.perm[i] = int32(i)
+	}
 }
-func (h spreadHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *spreadHeap) Push(x any)   { *h = append(*h, x.(spreadEvent)) }
-func (h *spreadHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+// peek is the time of the next sync, drawing its phase if needed.
+func (s *syncStream) peek(r *rng.Rand) float64 {
+	if s.next == len(s.list) {
+		if s.period == 0 && s.left > 0 {
+			s.last += (s.S - s.last) * (1 - math.Pow(r.Float64(), 1/float64(s.left)))
+			j := int(r.Intn(uint32(s.left)))
+			nd := s.perm[j]
+			s.perm[j] = s.perm[s.left-1]
+			s.left--
+			s.list = append(s.list, phaseNode{s.last, nd})
+		} else {
+			s.period++
+			s.next = 0
+		}
+	}
+	return s.list[s.next].phase + float64(s.period)*s.S
+}
+
+// pop is the node of the next sync (after peek).
+func (s *syncStream) pop() int32 {
+	nd := s.list[s.next].node
+	s.next++
+	return nd
 }
 
 // spreadOutcome is one replication of spreadRun: the live nodes lacking
@@ -62,15 +95,15 @@ type spreadOutcome struct {
 
 // spreadBuf is one worker's buffers.
 type spreadBuf struct {
-	holds, bySync []bool
-	left          []int32
-	stamp         []int32
-	phase         []float64
-	h             spreadHeap
+	holds []bool
+	left  []int32
+	stamp []int32
+	h     tickHeap // the gossip ticks
+	syncs syncStream
 }
 
 func newSpreadBuf(n int) *spreadBuf {
-	return &spreadBuf{holds: make([]bool, n), bySync: make([]bool, n), left: make([]int32, n), stamp: make([]int32, n), phase: make([]float64, n)}
+	return &spreadBuf{holds: make([]bool, n), left: make([]int32, n), stamp: make([]int32, n)}
 }
 
 // spreadRun plays one replication (the rules above) until the last of
@@ -79,44 +112,43 @@ func newSpreadBuf(n int) *spreadBuf {
 func spreadRun(cfg Config, iv, S float64, r *rng.Rand, times []float64, b *spreadBuf) spreadOutcome {
 	N, M, k, B, eps := cfg.Nodes, cfg.Live(), cfg.Fanout, cfg.Budget, cfg.Loss
 	clear(b.holds)
-	clear(b.bySync)
 	clear(b.left)
 	clear(b.stamp)
 	b.h = b.h[:0]
+	b.syncs.reset(M, S)
 	out := spreadOutcome{lack: make([]int, len(times))}
 	arrive := func() bool { return eps == 0 || r.Float64() >= eps }
-	for i := range M {
-		b.phase[i] = r.Float64() * S
-		b.h = append(b.h, spreadEvent{t: b.phase[i], node: int32(i), sync: true})
-	}
-	heap.Init(&b.h)
 	lack := M - 1
 	b.holds[0] = true
 	b.left[0] = int32(B)
-	heap.Push(&b.h, spreadEvent{t: (1 - r.Float64()) * iv, node: 0})
-	gossiping := 1 // nodes with a gossip tick in the heap
+	b.h.push(tick{(1 - r.Float64()) * iv, 0})
 	sumT := 0.0
+	bySync := 0 // holders whose first copy came from a sync
 	stampID := int32(0)
 	k0 := 0 // the next time to record
-	t := 0.0
-	for b.h.Len() > 0 {
-		ev := b.h[0]
-		// Record the times before this event; stop when they are all
-		// recorded and the broadcast has ended.
-		for k0 < len(times) && times[k0] < ev.t {
+	for {
+		// The next event: a gossip tick, or a sync (a tie goes to the
+		// gossip; it has probability 0).
+		ts := b.syncs.peek(r)
+		isSync := b.h.Len() == 0 || ts < b.h[0].t
+		next := ts
+		if !isSync {
+			next = b.h[0].t
+		}
+		// Record the times before it; stop when they are all recorded
+		// (or nothing is left to repair) and the broadcast has ended.
+		for k0 < len(times) && times[k0] < next {
 			out.lack[k0] = lack
 			k0++
 		}
-		if gossiping == 0 && (k0 == len(times) || lack == 0) {
+		if b.h.Len() == 0 && (k0 == len(times) || lack == 0) {
 			break
 		}
-		heap.Pop(&b.h)
-		t = ev.t
-		i := ev.node
-		if ev.sync {
-			heap.Push(&b.h, spreadEvent{t: t + S, node: i, sync: true})
-			if k0 == len(times) || lack == 0 {
-				continue // nothing left to record or to repair
+		t := next
+		if isSync {
+			i := b.syncs.pop()
+			if lack == 0 {
+				continue
 			}
 			p := int32(r.Intn(uint32(N - 1)))
 			if p >= i {
@@ -127,18 +159,21 @@ func spreadRun(cfg Config, iv, S float64, r *rng.Rand, times []float64, b *sprea
 			}
 			inI, inP := b.holds[i], b.holds[p]
 			if inI && !inP {
-				b.holds[p], b.bySync[p] = true, true
+				b.holds[p] = true
+				bySync++
 				sumT += t
 				lack--
 			}
 			if inP && !inI && arrive() {
-				b.holds[i], b.bySync[i] = true, true
+				b.holds[i] = true
+				bySync++
 				sumT += t
 				lack--
 			}
 			continue
 		}
 		// A gossip tick: push to min(k, left) distinct peers.
+		i := b.h.pop().node
 		stampID++
 		b.stamp[i] = stampID
 		n := min(k, int(b.left[i]))
@@ -159,21 +194,17 @@ func spreadRun(cfg Config, iv, S float64, r *rng.Rand, times []float64, b *sprea
 			sumT += t
 			lack--
 			b.left[p] = int32(B)
-			heap.Push(&b.h, spreadEvent{t: t + (1-r.Float64())*iv, node: p})
-			gossiping++
+			b.h.push(tick{t + (1-r.Float64())*iv, p})
 		}
 		if b.left[i] > 0 {
-			heap.Push(&b.h, spreadEvent{t: t + iv, node: i})
-		} else {
-			gossiping--
+			b.h.push(tick{t + iv, i})
 		}
-		if gossiping == 0 {
-			out.end, out.endLack, out.endInformed = t, lack, sumT
-			for j := range M {
-				if b.bySync[j] {
-					out.endBySync++
-				}
-				if !b.holds[j] && b.phase[j] < t {
+		if b.h.Len() == 0 {
+			// The end: every queue empty. The lacking nodes whose
+			// phase fell before it are among the syncs drawn so far.
+			out.end, out.endLack, out.endInformed, out.endBySync = t, lack, sumT, bySync
+			for _, pn := range b.syncs.list {
+				if pn.phase < t && !b.holds[pn.node] {
 					out.endLate++
 				}
 			}
