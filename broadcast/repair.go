@@ -126,9 +126,8 @@ func MeanEnd(s *AsyncSample) float64 {
 // RepairCurve is the mean field of the repair from the law of the
 // broadcast's end (end; a single point {residue, 1} where only the
 // residue is known), the syncs counted from start seconds after the
-// broadcast (the time its end state is reached: before it, the model
-// counts no sync, a pessimistic reading of syncs that meet a broadcast
-// still spreading; 0: the broadcast taken as instantaneous). The chance at
+// queueing at uniform phases (0: the broadcast taken as instantaneous;
+// RepairCurveFrom counts the syncs of a broadcast that takes time). The chance at
 // t ≥ start is Σ P·Share·g(t − start | Share) (the residue before), where
 // g(t | u₀) is the chance that a node X that missed the broadcast still
 // lacks the update at t when a share u₀ missed it. For g: with n(s) live
@@ -420,13 +419,13 @@ type RepairSample struct {
 	// whose sync phase fell before the end (their next sync is a whole
 	// scaled interval after that one), NaN when none lacked it.
 	End, Span, Late float64
-	// EndLaw is the law of the share lacking at the end (MissLaw), and
-	// ByEnd[m] the replications that ended with m live nodes lacking the
-	// update: their number and the mean and variance of the count still
+	// EndLaw is the law of the share lacking at the end (MissLaw, in
+	// increasing share), and ByEnd[m] the replications that ended with m
+	// live nodes lacking the update (absent: none did): their number and the mean and variance of the count still
 	// lacking it at each of Times (the conditional law a run of the real
 	// library is compared with, broadcast by broadcast).
 	EndLaw []MissLaw
-	ByEnd  []RepairGroup
+	ByEnd  map[int]RepairGroup
 }
 
 // RepairGroup is the replications of a RepairSample that ended with the
@@ -556,13 +555,14 @@ func simulateRepair(ctx context.Context, cfg Config, set SimSettings, times []fl
 	s.End, _ = meanSE(func(j int) float64 { return ends[j] })
 	s.Span, _ = meanSE(func(j int) float64 { return spans[j] })
 	lacked, lateN := 0, 0
-	s.ByEnd = make([]RepairGroup, M+1)
+	groups := map[int]*RepairGroup{}
 	for j := range set.Reps {
 		lacked += endLack[j]
 		lateN += late[j]
-		g := &s.ByEnd[endLack[j]]
-		if g.Reps == 0 {
-			g.Lack, g.Var = make([]float64, len(times)), make([]float64, len(times))
+		g := groups[endLack[j]]
+		if g == nil {
+			g = &RepairGroup{Lack: make([]float64, len(times)), Var: make([]float64, len(times))}
+			groups[endLack[j]] = g
 		}
 		g.Reps++
 		for i, v := range per[j] {
@@ -575,16 +575,20 @@ func simulateRepair(ctx context.Context, cfg Config, set SimSettings, times []fl
 	if lacked > 0 && spreads(cfg) {
 		s.Late = float64(lateN) / float64(lacked)
 	}
-	for m := range s.ByEnd {
-		g := &s.ByEnd[m]
-		if g.Reps == 0 {
-			continue
-		}
+	keys := make([]int, 0, len(groups))
+	for m := range groups {
+		keys = append(keys, m)
+	}
+	slices.Sort(keys)
+	s.ByEnd = make(map[int]RepairGroup, len(groups))
+	for _, m := range keys {
+		g := groups[m]
 		s.EndLaw = append(s.EndLaw, MissLaw{Share: float64(m) / float64(M), P: float64(g.Reps) / R})
 		for i := range g.Lack {
 			g.Lack[i] /= float64(g.Reps)
 			g.Var[i] = math.Max(g.Var[i]/float64(g.Reps)-g.Lack[i]*g.Lack[i], 0)
 		}
+		s.ByEnd[m] = *g
 	}
 	return s, nil
 }

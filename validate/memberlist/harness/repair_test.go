@@ -136,7 +136,7 @@ func TestRepairAgainstHarness(t *testing.T) {
 		counts := map[int]int{}
 		for b, o := range res.Outcomes {
 			m := o.Live - o.Informed
-			if m >= len(ms.ByEnd) || ms.ByEnd[m].Reps < minGroup {
+			if ms.ByEnd[m].Reps < minGroup {
 				skipped++
 				continue
 			}
