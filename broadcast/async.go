@@ -560,7 +560,7 @@ func solveAsync(ctx context.Context, cfg Config, set Settings) (*Answer, error) 
 		a.Feasible = feasible(cfg, a)
 		a.Accuracy.Note += fmt.Sprintf("; residue and p_miss from the rounds' %v where more accurate (who is informed in the end does not depend on the clock)", ra.Method)
 	}
-	if err := a.repair(cfg, MissLawOf(s), MeanEnd(s)*cfg.Interval); err != nil {
+	if err := a.repairAsync(ctx, cfg, set, s); err != nil {
 		return nil, err
 	}
 	return &a, nil

@@ -40,6 +40,14 @@
 // next tick after it is informed (Time's doc); only the Monte Carlo
 // (SimulateAsync) computes it.
 //
+// Config.SyncInterval adds memberlist's anti-entropy (repair.go): every
+// live node's periodic full-state sync with one random peer, which repairs
+// what the broadcast missed for the messages a sync carries (Serf's user
+// events). RepairCurve and RepairCurveFrom give the chance that a live
+// node still lacks the update t seconds after the broadcast (a mean
+// field); SimulateRepair is the Monte Carlo of the same rules, with an
+// interval the broadcast and the syncs on one clock (repairspread.go).
+//
 // # Quantities
 //
 //   - T_L: the first round at the end of which at least ⌈L·M⌉ live nodes

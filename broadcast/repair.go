@@ -32,9 +32,15 @@ import (
 // plain memberlist user broadcast (Delegate.GetBroadcasts) are not in the
 // state and are never repaired: for them the broadcast's residue is final.
 //
-// Time t is measured from the broadcast, which is taken as instantaneous
-// against S' (a few gossip intervals against tens of seconds): the syncs
-// start at t = 0 from the broadcast's end state.
+// Time t is measured from the source's queueing. Where the broadcast takes
+// time (Config.Interval > 0, a push with a budget) the syncs run during
+// its spread too (repairspread.go: a sync reaches a node before the
+// gossip does, and a node informed by a sync does not forward): the
+// Monte Carlo plays both on one clock, and the mean field starts from the
+// law of the broadcast's end state with the syncs of the spread counted
+// (RepairCurveFrom, LateShare). Otherwise the broadcast is taken as
+// instantaneous against S' and the syncs start at t = 0 from its end
+// state.
 
 // repairSteps is the number of grid steps per scaled sync interval of
 // RepairCurve: a node's own sync is placed at the middle of its phase's
@@ -57,11 +63,13 @@ type Repair struct {
 	// SyncInterval is the configured interval and Scaled the interval of
 	// each node's syncs, PushPullScale(SyncInterval, Nodes), in seconds.
 	SyncInterval, Scaled float64
-	// Residue is the chance at t = 0, the broadcast's residue.
+	// Residue is the chance at Start: the broadcast's residue, or where
+	// the syncs of its spread are counted (RepairCurveFrom) the share
+	// lacking the update at its end.
 	Residue float64
-	// Start is when the syncs start to count, in seconds (RepairCurve);
-	// the chance is the residue until then, and Lack[n] is at Start +
-	// n·Step.
+	// Start is when the mean field's syncs start, in seconds from the
+	// queueing (RepairCurve, RepairCurveFrom); the chance is Residue until
+	// then, and Lack[n] is at Start + n·Step.
 	Start float64
 	// Step is the curve's grid step, Scaled/256, in seconds; Lack[n] is
 	// the chance at n·Step, until it falls below 10⁻¹⁵ (then 0) or for
@@ -118,9 +126,8 @@ func MeanEnd(s *AsyncSample) float64 {
 // RepairCurve is the mean field of the repair from the law of the
 // broadcast's end (end; a single point {residue, 1} where only the
 // residue is known), the syncs counted from start seconds after the
-// broadcast (the time its end state is reached: before it, the model
-// counts no sync, a pessimistic reading of syncs that meet a broadcast
-// still spreading; 0: the broadcast taken as instantaneous). The chance at
+// queueing at uniform phases (0: the broadcast taken as instantaneous;
+// RepairCurveFrom counts the syncs of a broadcast that takes time). The chance at
 // t ≥ start is Σ P·Share·g(t − start | Share) (the residue before), where
 // g(t | u₀) is the chance that a node X that missed the broadcast still
 // lacks the update at t when a share u₀ missed it. For g: with n(s) live
@@ -146,6 +153,91 @@ func MeanEnd(s *AsyncSample) float64 {
 // (TestRepairAgainstMC, against the Monte Carlo of the same rules,
 // SimulateRepair).
 func RepairCurve(cfg Config, end []MissLaw, start float64) (*Repair, error) {
+	return repairCurveLate(cfg, end, start, -1)
+}
+
+// RepairStart is the state the mean field of the repair starts from when
+// the syncs of the broadcast's own spread are counted (RepairCurveFrom).
+type RepairStart struct {
+	// Law is the law of the share of live nodes lacking the update at the
+	// broadcast's end, syncs of the spread included.
+	Law []MissLaw
+	// Start is the broadcast's end, in seconds from the queueing.
+	Start float64
+	// Late is the share of the nodes lacking the update at Start whose
+	// next sync comes in the last Start seconds of the scaled interval
+	// after Start: those whose sync fell during the spread and found no
+	// holder (LateShare). A node at a uniform phase unconditioned on the
+	// spread has Start/S'; a negative Late means that.
+	Late float64
+}
+
+// RepairCurveFrom is RepairCurve from st: the mean field from the law of
+// the share lacking the update at the broadcast's end st.Start, each
+// lacking node's next own sync uniform in [Start, S') with probability
+// 1 − st.Late and in [S', S' + Start) with probability st.Late (its phase
+// fell during the spread, and that sync found no holder), the others'
+// syncs at uniform phases. RepairCurve(cfg, end, start) is
+// RepairCurveFrom(cfg, RepairStart{end, start, −1}).
+func RepairCurveFrom(cfg Config, st RepairStart) (*Repair, error) {
+	if !(st.Late <= 1) || math.IsNaN(st.Late) {
+		return nil, fieldErr("RepairStart.Late", "= %g: valid range ≤ 1 (negative: unconditioned)", st.Late)
+	}
+	return repairCurveLate(cfg, st.Law, st.Start, st.Late)
+}
+
+// LateShare is RepairStart.Late for a broadcast that ends at end seconds
+// after the queueing, span its mean Σ (end − tᵢ) over the live nodes
+// holding the update at the end (RepairSample.Span; tᵢ the first
+// receipt): a node lacking the update at the end had its phase in the
+// spread, [0, end), with probability f = end/S'; a sync there repaired it
+// with probability P = (1 − ε)²·span/((N − 1)·S') (its peer a holder at a
+// uniform time in the spread, both directions arriving), so
+// Late = (f − P)/(1 − P), the others' syncs taken as independent of its
+// phase. 0 when end = 0, −1 (unconditioned) when the spread is a whole
+// scaled interval or longer.
+func LateShare(cfg Config, end, span float64) float64 {
+	S := PushPullScale(cfg.SyncInterval, cfg.Nodes)
+	if !(end > 0) || !(S > 0) {
+		return 0
+	}
+	f := end / S
+	if f >= 1 {
+		return -1
+	}
+	eps := cfg.Loss
+	P := (1 - eps) * (1 - eps) * span / (float64(cfg.Nodes-1) * S)
+	P = math.Min(math.Max(P, 0), f)
+	return (f - P) / (1 - P)
+}
+
+// lateWeights are the weights of the phase bins of a node's own syncs
+// (repairMeanField) when a share late of the nodes lacking the update at
+// start have their next sync in the last start seconds of the scaled
+// interval S after it (their sync fell during the broadcast's spread and
+// failed) and the others theirs uniformly in the rest; nil (uniform) when
+// late < 0 or when the spread covers no bin or every bin. The weights sum
+// to repairSteps.
+func lateWeights(S, start, late float64) []float64 {
+	if late < 0 {
+		return nil
+	}
+	nl := int(math.Round(start / S * repairSteps))
+	if nl <= 0 || nl >= repairSteps {
+		return nil
+	}
+	wt := make([]float64, repairSteps)
+	for b := range wt {
+		if b >= repairSteps-nl {
+			wt[b] = late * repairSteps / float64(nl)
+		} else {
+			wt[b] = (1 - late) * repairSteps / float64(repairSteps-nl)
+		}
+	}
+	return wt
+}
+
+func repairCurveLate(cfg Config, end []MissLaw, start, late float64) (*Repair, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -172,11 +264,12 @@ func RepairCurve(cfg Config, end []MissLaw, start float64) (*Repair, error) {
 	S := PushPullScale(cfg.SyncInterval, cfg.Nodes)
 	rp := &Repair{SyncInterval: cfg.SyncInterval, Scaled: S, Residue: residue, Step: S / repairSteps, Start: start}
 	var lack []float64
+	wt := lateWeights(S, start, late)
 	for _, e := range end {
 		if e.Share == 0 || e.P == 0 {
 			continue
 		}
-		g, it, change := repairMeanField(cfg, S, e.Share)
+		g, it, change := repairMeanField(cfg, S, e.Share, wt)
 		rp.Iterations, rp.Change = max(rp.Iterations, it), math.Max(rp.Change, change)
 		for n, v := range g {
 			if n == len(lack) {
@@ -204,7 +297,13 @@ func RepairCurve(cfg Config, end []MissLaw, start float64) (*Repair, error) {
 // at a uniform phase the chance that none of its syncs up to t repaired X
 // is F(t) = E_ψ[(1 − c)^{its syncs by t}], c = (1 − ε)/(N − 1), and n(s)
 // others contribute d log F(s) each; this is exact for a constant n.
-func repairMeanField(cfg Config, S, u0 float64) (u []float64, iterations int, change float64) {
+func repairMeanField(cfg Config, S, u0 float64, wt []float64) (u []float64, iterations int, change float64) {
+	w := func(b int) float64 {
+		if wt == nil {
+			return 1
+		}
+		return wt[b]
+	}
 	N, M, eps := float64(cfg.Nodes), float64(cfg.Live()), cfg.Loss
 	own, c := (1-eps)*(1-eps), (1-eps)/(N-1)
 	k1 := math.Max(M*u0-1, 0)
@@ -225,9 +324,9 @@ func repairMeanField(cfg Config, S, u0 float64) (u []float64, iterations int, ch
 			others := M - 1 - k1*uMid/u0
 			q := others / (N - 1)
 			b := n % repairSteps
-			sum -= bins[b]
+			sum -= w(b) * bins[b]
 			bins[b] *= 1 - q*own
-			sum += bins[b]
+			sum += w(b) * bins[b]
 			before := math.Log(fsum / repairSteps)
 			fsum -= fbin[b]
 			fbin[b] *= 1 - c
@@ -299,7 +398,9 @@ func (r *Repair) Below(p float64) float64 {
 
 // RepairSample is the outcome of SimulateRepair: Lack[i] is the mean over
 // the replications of the share of live nodes lacking the update at
-// Times[i], SE its standard error, Residue the mean share at t = 0.
+// Times[i], SE its standard error, Residue the mean share lacking at the
+// broadcast's end (every queue empty; with the syncs of its spread where
+// Config.Interval > 0).
 type RepairSample struct {
 	Config    Config
 	Seed      uint64
@@ -309,15 +410,64 @@ type RepairSample struct {
 	Residue   float64
 	ResidueSE float64
 	Scaled    float64
+	// End is the broadcast's mean end, its last gossip tick (every queue
+	// empty), in seconds from the queueing (0: instantaneous,
+	// Config.Interval = 0); Span the mean of Σ (end − tᵢ)
+	// over the live nodes holding the update at the end, tᵢ its first
+	// receipt (the area between the holders' count and its final value,
+	// in node-seconds); Late the share of the nodes lacking it at the end
+	// whose sync phase fell before the end (their next sync is a whole
+	// scaled interval after that one), NaN when none lacked it.
+	End, Span, Late float64
+	// EndLaw is the law of the share lacking at the end (MissLaw, in
+	// increasing share), and ByEnd[m] the replications that ended with m
+	// live nodes lacking the update (absent: none did): their number and the mean and variance of the count still
+	// lacking it at each of Times (the conditional law a run of the real
+	// library is compared with, broadcast by broadcast).
+	EndLaw []MissLaw
+	ByEnd  map[int]RepairGroup
 }
 
-// SimulateRepair is the Monte Carlo of the repair's rules (the comment at
-// the top of repair.go): replication r draws from stream r of set.Seed the
-// broadcast (asynchronous clock; who is informed in the end does not
-// depend on the clock) and then every live node's phase and syncs,
-// node by node in time order, and records the share of live nodes lacking
-// the update at each of times (seconds from the broadcast, increasing).
+// RepairGroup is the replications of a RepairSample that ended with the
+// same number of live nodes lacking the update (RepairSample.ByEnd).
+type RepairGroup struct {
+	Reps      int
+	Lack, Var []float64
+}
+
+// Start is where RepairCurveFrom starts from the sample: the law of the
+// share lacking at the broadcast's end, the mean end, and the share of the
+// lacking nodes whose next sync comes late (RepairStart.Late), from the
+// sample's mean end and span (LateShare).
+func (s *RepairSample) Start() RepairStart {
+	if s == nil {
+		return RepairStart{}
+	}
+	return RepairStart{Law: s.EndLaw, Start: s.End, Late: LateShare(s.Config, s.End, s.Span)}
+}
+
+// SimulateRepair is the Monte Carlo of the repair's rules (the comments at
+// the top of repair.go and repairspread.go): replication r draws from
+// stream r of set.Seed and records the share of live nodes lacking the
+// update at each of times (seconds from the source's queueing,
+// increasing). Where Config.Interval > 0 and the protocol is a push with
+// a budget, the broadcast (asynchronous clock, Config.Interval seconds a
+// gossip interval) and the syncs run on one clock from the queueing
+// (spreadRun); otherwise the broadcast is taken as instantaneous and the
+// syncs start from its end state at t = 0.
 func SimulateRepair(ctx context.Context, cfg Config, set SimSettings, times []float64) (*RepairSample, error) {
+	return simulateRepair(ctx, cfg, set, times, true)
+}
+
+// spreads reports whether the repair's Monte Carlo plays the broadcast's
+// spread and the syncs on one clock.
+func spreads(cfg Config) bool {
+	return cfg.Interval > 0 && cfg.Protocol == Push && cfg.Budget > 0
+}
+
+// simulateRepair is SimulateRepair; without needTimes, times may be empty
+// (the end state only).
+func simulateRepair(ctx context.Context, cfg Config, set SimSettings, times []float64, needTimes bool) (*RepairSample, error) {
 	if ctx == nil {
 		return nil, errors.New("broadcast: nil context")
 	}
@@ -333,7 +483,7 @@ func SimulateRepair(ctx context.Context, cfg Config, set SimSettings, times []fl
 	if err := set.validate(cfg); err != nil {
 		return nil, err
 	}
-	if len(times) == 0 || !slices.IsSorted(times) || !(times[0] >= 0) || math.IsInf(times[len(times)-1], 0) || math.IsNaN(times[len(times)-1]) {
+	if (needTimes || len(times) > 0) && (len(times) == 0 || !slices.IsSorted(times) || !(times[0] >= 0) || math.IsInf(times[len(times)-1], 0) || math.IsNaN(times[len(times)-1])) {
 		return nil, fieldErr("times", "must be finite, ≥ 0 and increasing (%d given)", len(times))
 	}
 	if set.Reps == 0 {
@@ -345,16 +495,33 @@ func SimulateRepair(ctx context.Context, cfg Config, set SimSettings, times []fl
 	acfg := cfg
 	acfg.Time, acfg.Deadline, acfg.Level = Async, 0, 1
 	S := PushPullScale(cfg.SyncInterval, cfg.Nodes)
+	M := cfg.Live()
 	per := make([][]float64, set.Reps)
-	res := make([]float64, set.Reps)
+	endLack := make([]int, set.Reps)
+	late := make([]int, set.Reps)
+	ends := make([]float64, set.Reps)
+	spans := make([]float64, set.Reps)
 	err := parallel.For(ctx, set.Reps, set.Workers, func() func(context.Context, int) error {
+		if spreads(cfg) {
+			b := newSpreadBuf(cfg.Nodes)
+			return func(ctx context.Context, j int) error {
+				o := spreadRun(cfg, cfg.Interval, S, rng.NewStream(set.Seed, uint64(j)), times, b)
+				per[j] = make([]float64, len(times))
+				for i, l := range o.lack {
+					per[j][i] = float64(l) / float64(M)
+				}
+				endLack[j], late[j], ends[j] = o.endLack, o.endLate, o.end
+				spans[j] = float64(M-o.endLack)*o.end - o.endInformed
+				return nil
+			}
+		}
 		a := newAsyncEngine(acfg, set.Seed)
 		return func(ctx context.Context, j int) error {
 			rep, err := a.run(ctx, j)
 			if err != nil {
 				return err
 			}
-			res[j] = float64(rep.Missed) / float64(cfg.Live())
+			endLack[j] = rep.Missed
 			// The sync's draws from a stream of their own for replication j.
 			per[j] = repairRun(cfg, S, rep.Missed, rng.NewStream(set.Seed^0x5eed5eed5eed5eed, uint64(j)), times, a.informed)
 			return nil
@@ -380,10 +547,48 @@ func SimulateRepair(ctx context.Context, cfg Config, set SimSettings, times []fl
 		}
 		return m, math.Sqrt(ss / (R - 1) / R)
 	}
-	s.Residue, s.ResidueSE = meanSE(func(j int) float64 { return res[j] })
+	s.Residue, s.ResidueSE = meanSE(func(j int) float64 { return float64(endLack[j]) / float64(M) })
 	for i := range times {
 		m, se := meanSE(func(j int) float64 { return per[j][i] })
 		s.Lack, s.SE = append(s.Lack, m), append(s.SE, se)
+	}
+	s.End, _ = meanSE(func(j int) float64 { return ends[j] })
+	s.Span, _ = meanSE(func(j int) float64 { return spans[j] })
+	lacked, lateN := 0, 0
+	groups := map[int]*RepairGroup{}
+	for j := range set.Reps {
+		lacked += endLack[j]
+		lateN += late[j]
+		g := groups[endLack[j]]
+		if g == nil {
+			g = &RepairGroup{Lack: make([]float64, len(times)), Var: make([]float64, len(times))}
+			groups[endLack[j]] = g
+		}
+		g.Reps++
+		for i, v := range per[j] {
+			x := v * float64(M)
+			g.Lack[i] += x
+			g.Var[i] += x * x
+		}
+	}
+	s.Late = math.NaN()
+	if lacked > 0 && spreads(cfg) {
+		s.Late = float64(lateN) / float64(lacked)
+	}
+	keys := make([]int, 0, len(groups))
+	for m := range groups {
+		keys = append(keys, m)
+	}
+	slices.Sort(keys)
+	s.ByEnd = make(map[int]RepairGroup, len(groups))
+	for _, m := range keys {
+		g := groups[m]
+		s.EndLaw = append(s.EndLaw, MissLaw{Share: float64(m) / float64(M), P: float64(g.Reps) / R})
+		for i := range g.Lack {
+			g.Lack[i] /= float64(g.Reps)
+			g.Var[i] = math.Max(g.Var[i]/float64(g.Reps)-g.Lack[i]*g.Lack[i], 0)
+		}
+		s.ByEnd[m] = *g
 	}
 	return s, nil
 }
@@ -490,6 +695,53 @@ func (a *Answer) repair(cfg Config, end []MissLaw, start float64) error {
 	return nil
 }
 
+// spreadSeed separates the streams of the repair's Monte Carlo in an
+// answer from those of the broadcast's (SimulateAsync, same Settings.Seed).
+const spreadSeed = 0x5072656164537e1d
+
+// repairAsync fills a.Repair for an asynchronous answer from its Monte
+// Carlo s: where the broadcast takes time (Config.Interval > 0, a push with
+// a budget) the mean field starts from the broadcast's end with the syncs
+// of its spread counted (RepairCurveFrom, from SimulateRepair's end state,
+// its own replications from Settings.Seed ^ spreadSeed); where a's residue
+// is not s's (the rounds' more accurate one, a.repair), that residue is
+// taken as the share lacking at the end, one point (the syncs of the
+// spread then neither repair nor suppress: a first-order error of the
+// share of the scaled interval the spread lasts). Otherwise as a.repair
+// with the syncs from t = 0.
+func (a *Answer) repairAsync(ctx context.Context, cfg Config, set Settings, s *AsyncSample) error {
+	if !(cfg.SyncInterval > 0) {
+		return nil
+	}
+	if !spreads(cfg) {
+		return a.repair(cfg, MissLawOf(s), MeanEnd(s)*cfg.Interval)
+	}
+	rs, err := simulateRepair(ctx, cfg, SimSettings{Reps: set.Reps, Seed: set.Seed ^ spreadSeed, Workers: set.Workers}, nil, false)
+	if err != nil {
+		return err
+	}
+	st := rs.Start()
+	mean := math.NaN()
+	if law := MissLawOf(s); len(law) > 0 {
+		mean = 0
+		for _, e := range law {
+			mean += e.Share * e.P
+		}
+	}
+	if !(math.Abs(mean-a.Residue) <= 1e-12) {
+		if math.IsNaN(a.Residue) {
+			return nil
+		}
+		st.Law = []MissLaw{{Share: a.Residue, P: 1}}
+	}
+	rp, err := RepairCurveFrom(cfg, st)
+	if err != nil {
+		return err
+	}
+	a.Repair = rp
+	return nil
+}
+
 // repairKeys are the columns the repair adds to Design.Table: the scaled
 // sync interval, the chance a given live node still lacks the update 1, 2
 // and 4 scaled intervals after the broadcast, and the times after which
@@ -522,13 +774,22 @@ func repairCells(c Config, a Answer) []any {
 	return row
 }
 
+// spreadNote is what repairHeader adds where the syncs of the broadcast's
+// own spread are counted (spreads).
+func spreadNote(c Config) string {
+	if !(c.Interval > 0) || c.Protocol != Push || c.Time != Async {
+		return ""
+	}
+	return " at its end, with a budget the syncs during its spread counted; times from the source's queueing"
+}
+
 // repairHeader is the header's statement of the repair.
 func repairHeader(c Config) string {
 	if !(c.SyncInterval > 0) {
 		return ""
 	}
 	S := PushPullScale(c.SyncInterval, c.Nodes)
-	s := fmt.Sprintf("; anti-entropy: every live node syncs its full state with one random peer every sync_interval_s = %g s (%g s scaled ×%g above 32 nodes, as memberlist does), at its own phase, both directions, each lost with probability ε; lack_at_Kx = the chance a given live node still lacks the update K·%g s after the broadcast (mean field from the broadcast's misses), t_lack_P_s = the time after which that chance is below P", S, c.SyncInterval, S/c.SyncInterval, S)
+	s := fmt.Sprintf("; anti-entropy: every live node syncs its full state with one random peer every sync_interval_s = %g s (%g s scaled ×%g above 32 nodes, as memberlist does), at its own phase, both directions, each lost with probability ε; lack_at_Kx = the chance a given live node still lacks the update K·%g s after the broadcast (mean field from the broadcast's misses%s), t_lack_P_s = the time after which that chance is below P", S, c.SyncInterval, S/c.SyncInterval, S, spreadNote(c))
 	if c.MaxMiss > 0 {
 		s += fmt.Sprintf(" (max_miss: %g)", c.MaxMiss)
 	}

@@ -169,6 +169,9 @@ type Outcome struct {
 	// RepairPoints[j] scaled sync intervals after it was queued (with
 	// Setting.SyncInterval; else 0).
 	Lack [len(RepairPoints)]int
+	// End is the broadcast's end, its last transmit, in gossip intervals
+	// after the source queued it.
+	End float64
 	// Synced is the number of live nodes whose first receipt came from a
 	// push–pull (Setting.SyncInterval) by the broadcast's end, every queue
 	// empty: counted in Informed, though the broadcast did not reach them.
@@ -297,6 +300,7 @@ func (d *node) GetBroadcasts(overhead, limit int) [][]byte {
 	if len(msgs) > 0 {
 		d.c.mu.Lock()
 		d.c.transmits += int64(len(msgs))
+		d.c.lastSend = time.Now()
 		d.c.mu.Unlock()
 	}
 	return msgs
@@ -313,6 +317,7 @@ type cluster struct {
 	received   []time.Time   // first receipt per node, zero if none
 	bySync     []bool        // the first receipt came from a push–pull
 	transmits  int64         // transmits of the current broadcast
+	lastSend   time.Time     // its last transmit: the queues are empty from then on
 	syncPeriod time.Duration // the scaled sync interval (0: no anti-entropy)
 	syncs      []float64     // phases of the push–pull exchanges (Result.SyncPhases)
 	anomalies  []string      // what should not happen (first few)
@@ -568,6 +573,7 @@ func runCluster(ctx context.Context, s Setting, ci uint64, res *Result) (err err
 		clear(c.bySync)
 		c.transmits = 0
 		t0 := time.Now()
+		c.lastSend = t0
 		c.received[src.idx] = t0
 		src.queue.QueueBroadcast(userBroadcast(encodeMsg(id)))
 		c.mu.Unlock()
@@ -583,7 +589,15 @@ func runCluster(ctx context.Context, s Setting, ci uint64, res *Result) (err err
 		if !done {
 			return fmt.Errorf("harness: broadcast %d still queued after %d intervals", id, maxIntervals)
 		}
-		tEnd := time.Now() // the broadcast's end: every queue empty
+		// The broadcast's end: its last transmit, which emptied the last
+		// queue holding it (TransmitLimitedQueue drops a message at its
+		// limit-th transmit; a packet arrives within the same instant, so
+		// a receipt that queued it again would have sent again). The loop
+		// above notices the empty queues up to an interval later; the
+		// syncs of that wait are not the broadcast's.
+		c.mu.Lock()
+		tEnd := c.lastSend
+		c.mu.Unlock()
 		var lackAt []time.Time
 		if s.SyncInterval > 0 {
 			scaled := time.Duration(broadcast.PushPullScale(float64(s.SyncInterval), s.Nodes))
@@ -596,7 +610,7 @@ func runCluster(ctx context.Context, s Setting, ci uint64, res *Result) (err err
 			synctest.Wait()
 		}
 		c.mu.Lock()
-		out := Outcome{Live: len(live), Transmits: c.transmits}
+		out := Outcome{Live: len(live), Transmits: c.transmits, End: float64(tEnd.Sub(t0)) / float64(iv)}
 		for j, at := range lackAt {
 			for _, i := range live {
 				if r := c.received[i]; r.IsZero() || r.After(at) {

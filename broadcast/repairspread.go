@@ -1,0 +1,217 @@
+package broadcast
+
+import (
+	"math"
+
+	"github.com/gossipkit/gossipkit/internal/rng"
+)
+
+// The repair's Monte Carlo with the broadcast and the syncs on one clock
+// (SimulateRepair where Config.Interval > 0). Time is in seconds from the
+// source's queueing. The broadcast is the asynchronous push (async.go): a
+// node that gets the message by gossip queues it with its budget B and
+// pushes at its gossip ticks, the first a uniform (0, 1] interval after
+// its receipt, to k distinct peers among the N − 1 others. Every live node
+// also syncs from t = 0 at its own phase, uniform in [0, S'), once per
+// scaled interval S', with a peer drawn uniformly among the N − 1 others
+// (a failed one: nothing), both directions, each lost with probability ε,
+// the reply only if the request arrived. A node whose first receipt is a
+// sync holds the message but does not queue it (Serf's MergeRemoteState
+// hands the events of a push–pull to handleUserEvent and ignores its
+// answer, where NotifyMsg re-queues an event it has not seen), and a node
+// that holds the message drops a gossip copy (seen). A failed node sends
+// and receives nothing.
+
+// syncStream yields the live nodes' syncs in time order: their phases,
+// M independent uniforms on [0, S'), are drawn lazily in increasing order
+// (the next order statistic after x with r nodes left is
+// x + (S' − x)(1 − U^{1/r}), its node uniform among the r left), so a
+// replication that stops within the first scaled interval draws only the
+// syncs it meets; from the second interval on the list repeats, S' later
+// each time.
+type syncStream struct {
+	S      float64
+	list   []phaseNode
+	next   int // the next entry of list in the current period
+	period int
+	left   int     // nodes whose phase is not drawn yet
+	last   float64 // the last phase drawn
+	perm   []int32 // perm[:left]: the nodes left
+}
+
+type phaseNode struct {
+	phase float64
+	node  int32
+}
+
+func (s *syncStream) reset(M int, S float64) {
+	s.S, s.list, s.next, s.period, s.left, s.last = S, s.list[:0], 0, 0, M, 0
+	if cap(s.perm) < M {
+		s.perm = make([]int32, M)
+	}
+	s.perm = s.perm[:M]
+	for i := range s.perm {
+		s.perm[i] = int32(i)
+	}
+}
+
+// peek is the time of the next sync, drawing its phase if needed.
+func (s *syncStream) peek(r *rng.Rand) float64 {
+	if s.next == len(s.list) {
+		if s.period == 0 && s.left > 0 {
+			s.last += (s.S - s.last) * (1 - math.Pow(r.Float64(), 1/float64(s.left)))
+			j := int(r.Intn(uint32(s.left)))
+			nd := s.perm[j]
+			s.perm[j] = s.perm[s.left-1]
+			s.left--
+			s.list = append(s.list, phaseNode{s.last, nd})
+		} else {
+			s.period++
+			s.next = 0
+		}
+	}
+	return s.list[s.next].phase + float64(s.period)*s.S
+}
+
+// pop is the node of the next sync (after peek).
+func (s *syncStream) pop() int32 {
+	nd := s.list[s.next].node
+	s.next++
+	return nd
+}
+
+// spreadOutcome is one replication of spreadRun: the live nodes lacking
+// the message at each time, and at the broadcast's end (its last gossip
+// tick: every queue empty) the time and the live nodes lacking it, and
+// how many of the holders then got it first from a sync.
+type spreadOutcome struct {
+	lack        []int
+	end         float64
+	endLack     int
+	endBySync   int
+	endLate     int     // of the endLack, those whose phase fell before the end: their next sync is ψ + S'
+	endInformed float64 // Σ over the live holders at the end of their first receipt's time (the source's 0 included)
+}
+
+// spreadBuf is one worker's buffers.
+type spreadBuf struct {
+	holds []bool
+	left  []int32
+	stamp []int32
+	h     tickHeap // the gossip ticks
+	syncs syncStream
+}
+
+func newSpreadBuf(n int) *spreadBuf {
+	return &spreadBuf{holds: make([]bool, n), left: make([]int32, n), stamp: make([]int32, n)}
+}
+
+// spreadRun plays one replication (the rules above) until the last of
+// times (seconds from the queueing, increasing) and the broadcast's end,
+// iv the gossip interval and S the scaled sync interval in seconds.
+func spreadRun(cfg Config, iv, S float64, r *rng.Rand, times []float64, b *spreadBuf) spreadOutcome {
+	N, M, k, B, eps := cfg.Nodes, cfg.Live(), cfg.Fanout, cfg.Budget, cfg.Loss
+	clear(b.holds)
+	clear(b.left)
+	clear(b.stamp)
+	b.h = b.h[:0]
+	b.syncs.reset(M, S)
+	out := spreadOutcome{lack: make([]int, len(times))}
+	arrive := func() bool { return eps == 0 || r.Float64() >= eps }
+	lack := M - 1
+	b.holds[0] = true
+	b.left[0] = int32(B)
+	b.h.push(tick{(1 - r.Float64()) * iv, 0})
+	sumT := 0.0
+	bySync := 0 // holders whose first copy came from a sync
+	stampID := int32(0)
+	k0 := 0 // the next time to record
+	for {
+		// The next event: a gossip tick, or a sync (a tie goes to the
+		// gossip; it has probability 0).
+		ts := b.syncs.peek(r)
+		isSync := b.h.Len() == 0 || ts < b.h[0].t
+		next := ts
+		if !isSync {
+			next = b.h[0].t
+		}
+		// Record the times before it; stop when they are all recorded
+		// (or nothing is left to repair) and the broadcast has ended.
+		for k0 < len(times) && times[k0] < next {
+			out.lack[k0] = lack
+			k0++
+		}
+		if b.h.Len() == 0 && (k0 == len(times) || lack == 0) {
+			break
+		}
+		t := next
+		if isSync {
+			i := b.syncs.pop()
+			if lack == 0 {
+				continue
+			}
+			p := int32(r.Intn(uint32(N - 1)))
+			if p >= i {
+				p++
+			}
+			if int(p) >= M || !arrive() {
+				continue
+			}
+			inI, inP := b.holds[i], b.holds[p]
+			if inI && !inP {
+				b.holds[p] = true
+				bySync++
+				sumT += t
+				lack--
+			}
+			if inP && !inI && arrive() {
+				b.holds[i] = true
+				bySync++
+				sumT += t
+				lack--
+			}
+			continue
+		}
+		// A gossip tick: push to min(k, left) distinct peers.
+		i := b.h.pop().node
+		stampID++
+		b.stamp[i] = stampID
+		n := min(k, int(b.left[i]))
+		b.left[i] -= int32(n)
+		for range n {
+			var p int32
+			for {
+				p = int32(r.Intn(uint32(N)))
+				if b.stamp[p] != stampID {
+					b.stamp[p] = stampID
+					break
+				}
+			}
+			if int(p) >= M || b.holds[p] || !arrive() {
+				continue
+			}
+			b.holds[p] = true
+			sumT += t
+			lack--
+			b.left[p] = int32(B)
+			b.h.push(tick{t + (1-r.Float64())*iv, p})
+		}
+		if b.left[i] > 0 {
+			b.h.push(tick{t + iv, i})
+		}
+		if b.h.Len() == 0 {
+			// The end: every queue empty. The lacking nodes whose
+			// phase fell before it are among the syncs drawn so far.
+			out.end, out.endLack, out.endInformed, out.endBySync = t, lack, sumT, bySync
+			for _, pn := range b.syncs.list {
+				if pn.phase < t && !b.holds[pn.node] {
+					out.endLate++
+				}
+			}
+		}
+	}
+	for ; k0 < len(times); k0++ {
+		out.lack[k0] = lack
+	}
+	return out
+}
