@@ -14,7 +14,10 @@
 // verdicts.go and rules.go the claims' rules, uncertainty.go,
 // growthdist.go and takeoff.go their statistics; claims.go, document.go
 // and write.go the rendering of REPORT.md and its files; shard.go and
-// mergeparts.go the sharding and merging of the runs; timing.go the time.
+// mergeparts.go the sharding and merging of the runs, on package
+// report/part (the part file, its bounded reading, the runner every
+// simulation goes through, the merge; it imports nothing of report);
+// timing.go the time.
 //
 // A Scale fixes the sizes (Quick, Paper, or any other built field by
 // field); Options control only how the work runs (worker goroutines,
@@ -84,7 +87,7 @@
 // number of seeds below 1 or beyond the tree's limit, a figure name the
 // report does not draw, no part files or one that cannot be read, are
 // refused with an error before any work; a part file is untrusted input
-// read within bounds (shard.go, partread.go). Options.Workers below 1
+// read within bounds (report/part). Options.Workers below 1
 // means one per CPU (sim.DefaultWorkers). The methods of a nil or
 // zero-value result (its Render, Table and the like) return an error, not
 // a panic. Exception: Study.Transitions does not use its context (it

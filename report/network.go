@@ -201,7 +201,7 @@ func (s *Study) Network(ctx context.Context) (*Network, error) {
 	if err := s.loss(ctx, r); err != nil {
 		return nil, err
 	}
-	if s.run != nil && s.run.shard != nil {
+	if s.run.Sharding() {
 		// A shard's output is thrown away and the work below goes through
 		// no runner: only the merge does it.
 		return r, nil

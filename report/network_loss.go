@@ -112,7 +112,7 @@ func (s *Study) loss(ctx context.Context, r *Network) error {
 	s.step("real network: the exact chain with loss")
 	chainPExt := map[[2]float64]float64{}
 	chainNs := ns
-	if s.run != nil && s.run.shard != nil {
+	if s.run.Sharding() {
 		chainNs = nil // a shard's output is thrown away: the merge solves the chains
 	}
 	for _, N := range chainNs {

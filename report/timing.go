@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gossipkit/gossipkit/plots"
+	"github.com/gossipkit/gossipkit/report/part"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
@@ -44,35 +45,9 @@ func (t StepTime) String() string {
 	return fmt.Sprintf("%s, %s: %.1f s%s (%.0f%% of %.0f s so far)", where, t.Step, t.Wall.Seconds(), cpu, 100*t.Share(), t.Elapsed.Seconds())
 }
 
-// sectionTime is where one section's time went: wall and CPU time (−1:
-// unknown), the CPU time inside its simulations, and the protocol and
-// pairwise-Markov shuffles they made (replications × rounds, warm-up
-// included, × nodes; under the continuous-time schedule the expected
-// number; none for the lumped chain, which simulates only the shuffles
-// that change the state).
-type sectionTime struct {
-	Wall     time.Duration `json:"wall_ns"`
-	CPU      time.Duration `json:"cpu_ns"`
-	SimCPU   time.Duration `json:"sim_cpu_ns"`
-	Protocol float64       `json:"protocol_shuffles"`
-	Markov   float64       `json:"markov_shuffles"`
-}
-
-func (a *sectionTime) add(b sectionTime) {
-	a.Wall += b.Wall
-	a.CPU = addCPU(a.CPU, b.CPU)
-	a.SimCPU = addCPU(a.SimCPU, b.SimCPU)
-	a.Protocol += b.Protocol
-	a.Markov += b.Markov
-}
-
-// addCPU adds CPU times, −1 (unknown) absorbing.
-func addCPU(a, b time.Duration) time.Duration {
-	if a < 0 || b < 0 {
-		return -1
-	}
-	return a + b
-}
+// sectionTime is where one section's time went (part.Time: the part
+// files of a sharded run carry it).
+type sectionTime = part.Time
 
 // clock times the steps of a run. A step runs from its start to the start
 // of the next step or the end of its section; the time a section spends
@@ -126,7 +101,7 @@ func (c *clock) end() {
 	if cpu >= 0 && c.cpu >= 0 {
 		t.CPU = cpu - c.cpu
 	}
-	c.of(c.section).add(sectionTime{Wall: t.Wall, CPU: t.CPU})
+	c.of(c.section).Add(sectionTime{Wall: t.Wall, CPU: t.CPU})
 	if c.done != nil {
 		c.done(t)
 	}
@@ -166,7 +141,7 @@ func (c *clock) treeSimulated(cpu0 time.Duration) *sectionTime {
 	if cpu := cpuTime(); cpu < 0 || cpu0 < 0 {
 		st.SimCPU = -1
 	} else {
-		st.SimCPU = addCPU(st.SimCPU, cpu-cpu0)
+		st.SimCPU = part.AddCPU(st.SimCPU, cpu-cpu0)
 	}
 	return st
 }
@@ -191,21 +166,21 @@ func count(v float64) any {
 // their shares of the whole. With tasks (a merge), the simulations' CPU
 // time and shuffles are the tasks', and two columns give the largest wall
 // time of one task and the CPU time of all tasks.
-func (c *clock) timingTable(titles []string, tasks *merger) *plots.Table {
+func (c *clock) timingTable(titles []string, tasks *part.Merger) *plots.Table {
 	t := &plots.Table{Keys: []string{"section", "wall_s", "cpu_s", "share_of_wall", "sim_cpu_s", "protocol_shuffles", "markov_shuffles"}}
 	sims := c.by
 	var taskWall map[int]time.Duration
 	if tasks != nil {
 		t.Keys = append(t.Keys, "tasks_wall_max_s", "tasks_cpu_s")
-		sims, taskWall = tasks.taskTimes()
+		sims, taskWall = tasks.TaskTimes()
 	}
 	var total, simTotal sectionTime
 	for i := 0; i <= len(titles); i++ {
 		if st := c.by[i]; st != nil {
-			total.add(*st)
+			total.Add(*st)
 		}
 		if st := sims[i]; st != nil {
-			simTotal.add(*st)
+			simTotal.Add(*st)
 		}
 	}
 	row := func(name string, own, sim sectionTime, taskWall time.Duration) {
@@ -231,7 +206,7 @@ func (c *clock) timingTable(titles []string, tasks *merger) *plots.Table {
 	row("rendering (tables, figures)", get(c.by, 0), sectionTime{}, 0)
 	var worst time.Duration
 	if tasks != nil {
-		worst = tasks.maxTaskWall()
+		worst = tasks.MaxTaskWall()
 	}
 	row("total", total, simTotal, worst)
 	return t
@@ -239,11 +214,10 @@ func (c *clock) timingTable(titles []string, tasks *merger) *plots.Table {
 
 // timing ends the report with its timing table.
 func (s *Study) timing(d *Doc, titles []string) error {
-	var tasks *merger
+	var tasks *part.Merger
 	how := fmt.Sprintf("Wall-clock and CPU time (user + system, all %d worker(s)) of each section's compute step and of the rendering, the CPU time inside the simulations (protocol, Markov and tree) and the shuffles they made (replications × rounds, warm-up included, × nodes)", s.opt.Workers)
-	if s.run != nil && s.run.merge != nil {
-		tasks = s.run.merge
-		how = fmt.Sprintf("This report was merged from %d array tasks. Wall-clock and CPU time (user + system) of each section in the merge (which computes everything exact and renders); the CPU time inside the simulations (protocol, Markov and tree) and the shuffles they made (replications × rounds, warm-up included, × nodes), summed over the tasks; the largest wall time of one task and the CPU time of all tasks (each runs its share of every simulation, and the compute steps on that share)", len(tasks.parts))
+	if tasks = s.run.Merger(); tasks != nil {
+		how = fmt.Sprintf("This report was merged from %d array tasks. Wall-clock and CPU time (user + system) of each section in the merge (which computes everything exact and renders); the CPU time inside the simulations (protocol, Markov and tree) and the shuffles they made (replications × rounds, warm-up included, × nodes), summed over the tasks; the largest wall time of one task and the CPU time of all tasks (each runs its share of every simulation, and the compute steps on that share)", tasks.Parts())
 	}
 	d.printf("\n---\n\n## Where the time goes\n\n%s; sections 3–5 share the protocol runs of Figs. 7–8, which are timed in section 3. These lines differ from run to run; everything above them does not.\n", how)
 	return d.inlineTable(s.clock.timingTable(titles, tasks))

@@ -32,14 +32,14 @@ func (s *Study) computeAll(ctx context.Context) ([]Renderer, []string, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		if sec.Exact && s.run != nil && s.run.shard != nil {
+		if sec.Exact && s.run.Sharding() {
 			results = append(results, nil)
 			titles = append(titles, sec.Title)
 			continue // the merge computes it
 		}
 		s.clock.begin(i+1, sec.Title)
 		if s.run != nil {
-			s.run.section = i + 1
+			s.run.Section = i + 1
 		}
 		r, err := sec.Compute(ctx, s)
 		if err != nil {
