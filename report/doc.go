@@ -10,7 +10,7 @@
 // The files, by what they hold: scales.go the sizes (Quick, Paper,
 // Smoke); report.go the Study and the list of sections; one file per
 // section's compute step and rendering (dropprob.go, fig78.go, models.go,
-// optimal.go, refined.go, tree.go, design.go, deployed.go, network*.go);
+// optimal.go, refined.go, tree.go, design.go, deployed*.go, network*.go);
 // verdicts.go and rules.go the claims' rules, uncertainty.go,
 // growthdist.go and takeoff.go their statistics; claims.go, document.go
 // and write.go the rendering of REPORT.md and its files; shard.go and
@@ -70,8 +70,8 @@
 // the same compute steps, so its tables and figures are a single run's
 // byte for byte (shard.go states the design).
 //
-// RoundsTable, WriteSim and TreeTable print simulation and tree results as
-// the CLI prints them.
+// The CLI's result tables (a simulation's rounds, a chain, a tree
+// experiment, P_drop, γ) are package report/tables'.
 //
 // Every output folder is built in a hidden temporary folder inside it and
 // moved in only when the whole run has succeeded.

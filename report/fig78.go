@@ -11,6 +11,7 @@ import (
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/meanfield"
 	"github.com/gossipkit/gossipkit/plots"
+	"github.com/gossipkit/gossipkit/report/tables"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
@@ -272,21 +273,11 @@ func protocolItems(n int) int { return n + 1 }
 // (at) and at the run's n, as the paper evaluates it (paper). P_select =
 // s/c does not depend on the items; P_drop = (n+1−c)/(n+1−s) does.
 func protocolTransitions(res *sim.Result) (at, paper sim.TransitionTest, err error) {
-	model, _, err := networkTransitions(res.Config)
+	model, _, err := tables.NetworkTransitions(res.Config)
 	if err != nil {
 		return at, paper, err
 	}
 	return transitionsByRep(res, model), transitionsByRep(res, res.Measure().TransModel), nil
-}
-
-// networkTransitions is Fig. 1's matrix (simplified P_drop, cfg's loss) at
-// the items of a protocol run's network once d is inserted
-// (sim.ItemsAfterInsertion), and that count.
-func networkTransitions(cfg sim.Config) (approx.Transitions, int, error) {
-	sh := cfg.Shuffle
-	sh.Items, _ = sim.ItemsAfterInsertion(cfg.Nodes, cfg.Shuffle)
-	tm, err := approx.TransitionsLossFor(approx.Simplified, sh, cfg.Loss)
-	return tm, sh.Items, err
 }
 
 func (f *Fig78) names() []string {

@@ -10,6 +10,7 @@ import (
 	"github.com/gossipkit/gossipkit/internal/ctxguard"
 	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/report/part"
+	"github.com/gossipkit/gossipkit/report/tables"
 )
 
 // Merged is the answer merged from the part files of one sharded run
@@ -55,10 +56,10 @@ func MergeFiles(ctx context.Context, files []string, allowMissing bool) (*Merged
 	case m.Design != nil:
 		out.Format, out.write = "text", m.Design.Write
 	case m.Tree != nil:
-		out.Format, out.write = "text", TreeTable(m.Tree.Summarize(m.Seeds)).Write
+		out.Format, out.write = "text", tables.TreeTable(m.Tree.Summarize(m.Seeds)).Write
 	default:
 		out.Format = "csv"
-		out.write = func(w io.Writer, format string) error { return WriteSim(w, m.Sim, format) }
+		out.write = func(w io.Writer, format string) error { return tables.WriteSim(w, m.Sim, format) }
 	}
 	return out, nil
 }
