@@ -6,17 +6,18 @@ import (
 	"strings"
 
 	"github.com/gossipkit/gossipkit/broadcast"
+	"github.com/gossipkit/gossipkit/report/internal/claim"
 )
 
 // The claims of section 11 (Deployed, deployed.go): each verdict's rule
 // on the section's measurements.
 
 func (r *Deployed) pushK1Verdict() Verdict {
-	v := holds
+	v := claim.Holds
 	var m []string
 	for _, row := range r.PushK1 {
 		if row.Diff < dkLo || row.Diff > dkHi {
-			v = fails
+			v = claim.Fails
 		}
 		m = append(m, fmt.Sprintf("N = %d: E[T] = %.3f, − (log₂N + ln N) = %+.3f", row.N, row.Mean, row.Diff))
 	}
@@ -29,14 +30,14 @@ func (r *Deployed) pushK1Verdict() Verdict {
 }
 
 func (r *Deployed) pushPullVerdict() Verdict {
-	v := holds
+	v := claim.Holds
 	var m []string
 	prev := math.Inf(1)
 	for _, row := range r.PushPull {
 		ll := math.Log(math.Log(float64(row.N)))
 		ratio, slack := row.Diff/ll, row.Dev/ll
 		if ratio-slack > prev {
-			v = fails
+			v = claim.Fails
 		}
 		prev = ratio + slack
 		m = append(m, fmt.Sprintf("N = %d (%s): E[T] − log₃N = %.3f, /ln ln N = %.3f", row.N, row.Method, row.Diff, ratio))
@@ -50,31 +51,31 @@ func (r *Deployed) pushPullVerdict() Verdict {
 }
 
 func (r *Deployed) residueVerdict() Verdict {
-	v := holds
+	v := claim.Holds
 	var m []string
 	for _, row := range r.Residue {
-		tol := zSignificant*row.SE + 1/math.Sqrt(float64(row.N))
+		tol := claim.ZSignificant*row.SE + 1/math.Sqrt(float64(row.N))
 		if math.IsNaN(row.MC) {
-			v = unchecked
+			v = claim.Unchecked
 		} else if math.Abs(row.MC-row.Demers) > tol {
-			v = fails
+			v = claim.Fails
 		}
 		m = append(m, fmt.Sprintf("N = %d, k = %d, B = %d: λ = %.3f, s = %.4f, Monte Carlo %.4f ± %.4f", row.N, row.Fanout, row.Budget, row.Lambda, row.Demers, row.MC, row.SE))
 	}
 	return Verdict{
 		Claim:    "the share of nodes a budgeted push never reaches solves s = e^{−λ(1−s)} (Demers et al. 1987), λ the transmits a node's budget delivers",
 		Verdict:  v,
-		Rule:     fmt.Sprintf("the Monte Carlo residue given an outbreak within %g standard errors + 1/√N of the root: holds; else does not hold", float64(zSignificant)),
+		Rule:     fmt.Sprintf("the Monte Carlo residue given an outbreak within %g standard errors + 1/√N of the root: holds; else does not hold", float64(claim.ZSignificant)),
 		Measured: strings.Join(m, "; "),
 	}
 }
 
 func (r *Deployed) serfVerdict() Verdict {
-	v := holds
+	v := claim.Holds
 	var m []string
 	for _, row := range r.Logistic {
 		if row.LogisticT < row.Q05 || row.LogisticT > row.Q95 {
-			v = fails
+			v = claim.Fails
 		}
 		m = append(m, fmt.Sprintf("N = %d, loss %g: logistic %.1f rounds, exact mean %.2f (5–95 %%: %g–%g)", row.N, row.Loss, row.LogisticT, row.Mean, row.Q05, row.Q95))
 	}
@@ -94,12 +95,12 @@ func (r *Deployed) missVerdict() Verdict {
 		}
 		lo, hi = math.Min(lo, row.PMiss), math.Max(hi, row.PMiss)
 	}
-	v := holds
+	v := claim.Holds
 	if above < len(r.Miss) {
-		v = qualified
+		v = claim.Qualified
 	}
 	if above == 0 {
-		v = fails
+		v = claim.Fails
 	}
 	return Verdict{
 		Claim:    fmt.Sprintf("finding of this toolkit (not a claim of the source documents): memberlist's default retransmit limit (%d·⌈log10(N+1)⌉ transmits at fanout %d) leaves some live node uninformed with probability above %g, at N = 10…10⁵, loss 0–30 %%, failures 0–20 %%", broadcast.DefaultRetransmitMult, deployedFanout, deployedMiss),

@@ -11,8 +11,9 @@
 // Smoke); report.go the Study and the list of sections; one file per
 // section's compute step and rendering (dropprob.go, fig78.go, models.go,
 // optimal.go, refined.go, tree.go, design.go, deployed*.go, network*.go);
-// verdicts.go and rules.go the claims' rules, uncertainty.go,
-// growthdist.go and takeoff.go their statistics; claims.go, document.go
+// verdicts.go and *_verdicts.go the sections' claims, judged by the rules
+// and statistics of report/internal/claim (the Verdict, every rule, its
+// interval); claims.go, document.go
 // and write.go the rendering of REPORT.md and its files; shard.go and
 // mergeparts.go the sharding and merging of the runs, on package
 // report/part (the part file, its bounded reading, the runner every
@@ -34,10 +35,10 @@
 //
 // Sections that judge a claim of the source documents return Verdicts:
 // the verdict, the rule that decided it (written from the named constants
-// of rules.go) and the figure measured. The rules: Figs. 7 and 8 by the
+// of report/internal/claim) and the figure measured. The rules: Figs. 7 and 8 by the
 // growth distances of x and y at every n (the ODE's growth time within one
-// sd of the runs', growthdist.go), with the take-off distance stated
-// beside (takeoff.go); the coverage optimum by its effect size and its
+// sd of the runs', claim/growthdist.go), with the take-off distance stated
+// beside (claim/takeoff.go); the coverage optimum by its effect size and its
 // significance with the scale's runs, and the N-trend of the ODE's
 // optimum; the replication optimum on the protocol's growth time of x
 // (in the pairwise model it holds by a time change, docs/MODEL.md); each
@@ -52,7 +53,7 @@
 // with N, DesignAnswers) is judged the same way and marked as such.
 //
 // A verdict that rests on Monte Carlo grades an interval, not a point
-// (uncertainty.go): growth distances and means over seeds or runs by
+// (claim/uncertainty.go): growth distances and means over seeds or runs by
 // Student's t, each at the level
 // of zDecide = 3 normal standard errors (a table of about 15 claims must
 // not change with the seed). Where the interval straddles a threshold the

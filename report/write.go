@@ -6,6 +6,7 @@ import (
 	"github.com/gossipkit/gossipkit/internal/atomicfile"
 	"github.com/gossipkit/gossipkit/internal/buildinfo"
 	"github.com/gossipkit/gossipkit/internal/ctxguard"
+	"github.com/gossipkit/gossipkit/report/internal/claim"
 )
 
 // Run writes the whole reproduction into dir (created if missing; files of
@@ -94,7 +95,7 @@ func (s *Study) write(ctx context.Context, dir string) error {
 			}
 			secs[i] = sd
 		}
-		d.printf("\n## The claims\n\nEach claim of the two source documents, and each finding of this toolkit (marked so), judged by this run; the measured column is the headline of the measurement, whose whole is in the section's file. A verdict that rests on Monte Carlo is decided only where the interval of the quantity it grades lies on one side of its threshold; otherwise it reads \"%s\" and names the replications or seeds that would decide it.\n", undecided)
+		d.printf("\n## The claims\n\nEach claim of the two source documents, and each finding of this toolkit (marked so), judged by this run; the measured column is the headline of the measurement, whose whole is in the section's file. A verdict that rests on Monte Carlo is decided only where the interval of the quantity it grades lies on one side of its threshold; otherwise it reads \"%s\" and names the replications or seeds that would decide it.\n", claim.Undecided)
 		vt := verdictTable(results)
 		if err := d.verdicts(vt); err != nil {
 			return err
