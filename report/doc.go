@@ -18,7 +18,7 @@
 // mergeparts.go the sharding and merging of the runs, on package
 // report/part (the part file, its bounded reading, the runner every
 // simulation goes through, the merge; it imports nothing of report);
-// timing.go the time.
+// timing.go the time (measured by report/internal/clock).
 //
 // A Scale fixes the sizes (Quick, Paper, or any other built field by
 // field); Options control only how the work runs (worker goroutines,

@@ -7,6 +7,7 @@ import (
 	"github.com/gossipkit/gossipkit/internal/buildinfo"
 	"github.com/gossipkit/gossipkit/internal/ctxguard"
 	"github.com/gossipkit/gossipkit/internal/shard"
+	"github.com/gossipkit/gossipkit/report/internal/clock"
 	"github.com/gossipkit/gossipkit/report/part"
 	"github.com/gossipkit/gossipkit/sim"
 	"github.com/gossipkit/gossipkit/tree"
@@ -62,7 +63,7 @@ func (s *Study) runSim(ctx context.Context, cfg sim.Config) (*sim.Result, error)
 func (s *Study) runSimFrom(ctx context.Context, cfg sim.Config, from int) (*sim.Result, error) {
 	opt := sim.Settings{Workers: s.opt.Workers, Warm: s.warmCache(cfg), Indices: s.run.Indices(cfg.Reps, from)}
 	if s.clock != nil && s.run.Merger() == nil {
-		cpu0, w0 := cpuTime(), opt.Warm.Computed()
+		cpu0, w0 := clock.CPUTime(), opt.Warm.Computed()
 		defer func() {
 			// The warm-ups computed: those the run needs less those it
 			// found in the cache.
@@ -70,7 +71,7 @@ func (s *Study) runSimFrom(ctx context.Context, cfg sim.Config, from int) (*sim.
 			if opt.Warm != nil {
 				w = opt.Warm.Computed() - w0
 			}
-			s.clock.simulatedWarm(cfg, opt.Indices, cpu0, w)
+			s.clock.SimulatedWarm(cfg, opt.Indices, cpu0, w)
 		}()
 	}
 	return s.run.Sim(ctx, cfg, opt, from)
@@ -79,8 +80,8 @@ func (s *Study) runSimFrom(ctx context.Context, cfg sim.Config, from int) (*sim.
 // runTree runs (or serves) one tree experiment of the report.
 func (s *Study) runTree(ctx context.Context, x tree.Experiment) ([]tree.SeedResult, error) {
 	if s.clock != nil && s.run.Merger() == nil {
-		cpu0 := cpuTime()
-		defer s.clock.treeSimulated(cpu0)
+		cpu0 := clock.CPUTime()
+		defer s.clock.TreeSimulated(cpu0)
 	}
 	return s.run.Tree(ctx, x)
 }
@@ -99,13 +100,13 @@ func RunShard(ctx context.Context, path string, sc Scale, id ShardID, opt Option
 	}
 	s := NewStudy(sc, opt)
 	s.run = part.ShardRunner(id)
-	s.clock = newClock(opt.StepDone)
+	s.clock = clock.New(opt.StepDone)
 	if _, _, err := s.computeAll(ctx); err != nil {
 		return err
 	}
 	p := part.File[Scale]{Format: ReportPartFormat, Version: ReportPartVersion, Gossipkit: buildinfo.Identity(), Scale: sc, Shard: id, Runs: s.run.Runs()}
 	for sec := 1; sec <= len(Sections()); sec++ {
-		p.Timing = append(p.Timing, part.SectionTime{Section: sec, Time: *s.clock.of(sec)})
+		p.Timing = append(p.Timing, part.SectionTime{Section: sec, Time: *s.clock.Of(sec)})
 	}
 	return part.WriteFile(ctx, path, &p)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/gossipkit/gossipkit/internal/buildinfo"
 	"github.com/gossipkit/gossipkit/internal/ctxguard"
 	"github.com/gossipkit/gossipkit/report/internal/claim"
+	"github.com/gossipkit/gossipkit/report/internal/clock"
 )
 
 // Run writes the whole reproduction into dir (created if missing; files of
@@ -38,7 +39,7 @@ func (s *Study) computeAll(ctx context.Context) ([]Renderer, []string, error) {
 			titles = append(titles, sec.Title)
 			continue // the merge computes it
 		}
-		s.clock.begin(i+1, sec.Title)
+		s.clock.Begin(i+1, sec.Title)
 		if s.run != nil {
 			s.run.Section = i + 1
 		}
@@ -46,7 +47,7 @@ func (s *Study) computeAll(ctx context.Context) ([]Renderer, []string, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		s.clock.end()
+		s.clock.End()
 		results = append(results, r)
 		titles = append(titles, sec.Title)
 	}
@@ -61,7 +62,7 @@ func (s *Study) computeAll(ctx context.Context) ([]Renderer, []string, error) {
 func (s *Study) write(ctx context.Context, dir string) error {
 	sc := s.Scale
 	_, err := atomicfile.FromContext(ctx).BuildDir(dir, ".reproduce-", func(tmp string) error {
-		s.clock = newClock(s.opt.StepDone)
+		s.clock = clock.New(s.opt.StepDone)
 		d := NewDoc(tmp)
 		d.printf("# gossipkit reproduction report\n\n")
 		d.printf("Scale `%s`, seed %d, gossipkit %s. Every number below was computed by this run. It judges the claims of the paper (Bakhshi, Gavidia, Fokkink, van Steen, *An analytical model of information dissemination for a gossip-based protocol*) and of the spanning-tree document; each section's file sets its figures beside the claims they check.\n", sc.Name, sc.Seed, buildinfo.Version)
@@ -75,12 +76,12 @@ func (s *Study) write(ctx context.Context, dir string) error {
 		if err != nil {
 			return err
 		}
-		s.clock.begin(0, "operator table: memberlist's defaults")
+		s.clock.Begin(0, "operator table: memberlist's defaults")
 		ops, err := s.Operator(ctx)
 		if err != nil {
 			return err
 		}
-		s.clock.step("rendering tables and figures")
+		s.clock.Step("rendering tables and figures")
 		// Each section into its own file, so that REPORT.md can list
 		// the figures each drew.
 		secs := make([]*Doc, len(results))
@@ -115,7 +116,7 @@ func (s *Study) write(ctx context.Context, dir string) error {
 				d.printf("\n![%s](%s.png)\n", f, f)
 			}
 		}
-		s.clock.end()
+		s.clock.End()
 		if err := s.timing(d, titles); err != nil {
 			return err
 		}
