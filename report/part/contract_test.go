@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gossipkit/gossipkit/internal/buildinfo"
+	"github.com/gossipkit/gossipkit/internal/probe"
 )
 
 // testScale stands for the report's Scale: any value JSON encodes.
@@ -99,4 +100,16 @@ func TestContract(t *testing.T) {
 	if idx := ShardRunner(ID{Index: 2, Count: 2}).Indices(1, 0); idx == nil || len(idx) != 0 {
 		t.Errorf("shard 2/2 of one replication runs %v, want none", idx)
 	}
+}
+
+// TestNastyValues calls the package's entry points with the nastiest
+// values of their arguments' types, one at a time (internal/probe): none
+// may panic or hang.
+func TestNastyValues(t *testing.T) {
+	var set probe.Settings
+	dir := t.TempDir()
+	probe.Func(t, "FileName", FileName, set, ID{Index: 1, Count: 2})
+	probe.Func(t, "Files", Files, set, dir)
+	probe.Func(t, "MergeFiles", MergeFiles, set, context.Background(), []string{filepath.Join(dir, "none.gkpart")}, false)
+	probe.Func(t, "Read", Read[testScale], set, []string{filepath.Join(dir, "none.gkpart")}, 12, describe)
 }

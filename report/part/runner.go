@@ -57,7 +57,9 @@ func (r *Runner) Runs() []Run {
 // Indices are the replications of a simulation of reps replications that
 // r runs when it runs those from `from` on (each is what it would be in
 // the whole run: replication i draws from stream i of the seed alone):
-// nil for all of them; a shard's share of them, not nil.
+// nil for all of them; a shard's share of them, not nil. It lists them
+// and bounds nothing: reps is a simulation's configured replications
+// (TestNastyValues does not call it with 2⁶³ − 1 of them).
 func (r *Runner) Indices(reps, from int) []int {
 	var idx []int
 	if from > 0 {
