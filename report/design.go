@@ -282,7 +282,7 @@ func limitSD(sh gossip.Shuffle, dc designCase) (float64, error) {
 // all (1), so that the Monte Carlo's standard error at the largest N does
 // not leave the verdict at the mercy of the seed (at 0.8 the measured 0.97
 // ± 0.16 was undecided in some seeds); it "tends to √ψ'(K)/u" if that
-// largest-N sd lies within zDecide standard errors plus limitSlack of
+// largest-N sd lies within claim.ZDecide standard errors plus limitSlack of
 // the limit. Both: holds; the first only: holds with a qualification; else
 // does not hold.
 const (

@@ -55,7 +55,7 @@
 // A verdict that rests on Monte Carlo grades an interval, not a point
 // (claim/uncertainty.go): growth distances and means over seeds or runs by
 // Student's t, each at the level
-// of zDecide = 3 normal standard errors (a table of about 15 claims must
+// of claim.ZDecide = 3 normal standard errors (a table of about 15 claims must
 // not change with the seed). Where the interval straddles a threshold the
 // verdict is "undecided at this scale" and its measured column names the
 // replications or seeds that would decide it. REPORT.md shows the

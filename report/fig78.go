@@ -80,7 +80,7 @@ type ODEvsSimRow struct {
 	// at this n alone.
 	CIX, CIY, CIYRound Interval
 	// GrowthX, GrowthY, GrowthYRound: the growth times of x, per-event
-	// and round-snapshot coverage (from netGrowthLo to netGrowthHi of the
+	// and round-snapshot coverage (from claim.GrowthLo to claim.GrowthHi of the
 	// plateau) against the ODE's, with their growth distances
 	// (growthdist.go): the quantities the verdicts of Figs. 7 and 8 grade.
 	// The ODE is the model of the network simulated (n + 1 items,
@@ -176,7 +176,7 @@ func growthConfig(sc Scale, n, reps int) (sim.Config, error) {
 }
 
 // growthHorizon is the rounds a growth replication of the ODE m runs, at
-// most rounds: the ODE's time for x to reach netGrowthHi of its plateau,
+// most rounds: the ODE's time for x to reach claim.GrowthHi of its plateau,
 // plus 11/k for a run's lag behind it (k the logistic rate, ln 81 over
 // the ODE's growth time). The lag is mostly the random delay of the
 // take-off, whose upper tail falls like e^(−k·t); at seed 1 one run in 40
@@ -184,7 +184,7 @@ func growthConfig(sc Scale, n, reps int) (sim.Config, error) {
 // scale), so 11/k leaves about e^(−5.2)/40, 1.4·10⁻⁴ a run: 176 rounds
 // at n = 500 and 356 at n = 1000 at the quick scale, and all 600 at
 // n = 2000. A run not there by then is censored, and leaves its interval
-// open above (netGrowth).
+// open above (claim.MeasureGrowth).
 func growthHorizon(m approx.Model, rounds int) int {
 	K := m.Steady()
 	lo, hi := m.TimeToReplication(claim.GrowthLo*K), m.TimeToReplication(claim.GrowthHi*K)

@@ -228,7 +228,7 @@ func netRow(name string, m approx.Model, res *sim.Result, mx, my []float64) Netw
 }
 
 // netRule judges "the ODE describes the protocol on the view" by the
-// growth distances of replication and coverage at every n (gradeBands).
+// growth distances of replication and coverage at every n (claim.GradeBands).
 func netRule(v NetworkView) string {
 	var gs []NetGrowth
 	for _, row := range v.Rows {

@@ -29,7 +29,7 @@ func TestTorusRadius(t *testing.T) {
 	}
 }
 
-// netGrowth on runs written out by hand: levels lo = 2, hi = 8.
+// claim.MeasureGrowth on runs written out by hand: levels lo = 2, hi = 8.
 func TestNetGrowth(t *testing.T) {
 	t.Parallel()
 	runs := [][]int32{
@@ -42,12 +42,12 @@ func TestNetGrowth(t *testing.T) {
 	if math.Abs(g.Mean-8.0/3) > 1e-12 || math.Abs(g.SE-2.0/3) > 1e-12 || g.Censored != 0 {
 		t.Fatalf("%+v, want mean 8/3, se 2/3", g)
 	}
-	// Ratio 2/3 over the ODE's 4, ± tCrit(3, 3)·(2/3)/4.
+	// Ratio 2/3 over the ODE's 4, ± claim.TCrit(3, 3)·(2/3)/4.
 	h := claim.TCrit(claim.ZDecide, 3) * (2.0 / 3) / 4
 	if math.Abs(g.Ratio-2.0/3) > 1e-12 || math.Abs(g.Lo-(2.0/3-h)) > 1e-12 || math.Abs(g.Hi-(2.0/3+h)) > 1e-12 {
 		t.Errorf("ratio %v [%v, %v], want 2/3 ± %v", g.Ratio, g.Lo, g.Hi, h)
 	}
-	// δ = (8/3 − 4)/sd, sd = √(4/3), with half-width tCrit(3, 3)·√(1/3 +
+	// δ = (8/3 − 4)/sd, sd = √(4/3), with half-width claim.TCrit(3, 3)·√(1/3 +
 	// δ²/4) (growthdist.go).
 	d := (8.0/3 - 4) / math.Sqrt(4.0/3)
 	hd := claim.TCrit(claim.ZDecide, 3) * math.Sqrt(1.0/3+d*d/4)

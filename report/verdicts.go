@@ -146,7 +146,7 @@ func (f *Fig78) coverageVerdicts() []Verdict {
 }
 
 // finalCoverage is the interval of the final mean coverage (over the runs,
-// Student's t at the level of zDecide) at the n where the mean is
+// Student's t at the level of claim.ZDecide) at the n where the mean is
 // smallest.
 func (f *Fig78) finalCoverage() Interval {
 	iv := Interval{Lo: math.NaN(), Hi: math.NaN()}
