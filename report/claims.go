@@ -11,45 +11,6 @@ import (
 	"github.com/gossipkit/gossipkit/plots"
 )
 
-// Verdict judges one claim of the source documents: Verdict is one of
-// "holds", "holds with a qualification", "does not hold", "cannot be
-// checked"; Rule states how it was decided (the constants are in
-// rules.go); Measured is the figure behind it, and Short, if set, the one
-// phrase of it the claims table shows (else shortMeasured cuts one from
-// Measured).
-type Verdict struct {
-	Claim, Verdict, Rule, Measured string
-	Short                          string
-}
-
-// A Judge is a section result that judges claims.
-type Judge interface {
-	Verdicts() []Verdict
-}
-
-// maxShort is the longest measured phrase of the claims table, in
-// characters: a cell a reader takes in at a glance.
-const maxShort = 160
-
-// shortMeasured is v's phrase for the claims table: Short if set, else
-// Measured up to its first "; " (the measurement's headline; the rest is
-// in verdicts.md), cut at a word before maxShort characters with "…".
-func shortMeasured(v Verdict) string {
-	s := v.Short
-	if s == "" {
-		s, _, _ = strings.Cut(v.Measured, "; ")
-	}
-	if utf8.RuneCountInString(s) <= maxShort {
-		return s
-	}
-	r := []rune(s)[:maxShort-1]
-	cut := string(r)
-	if i := strings.LastIndex(cut, " "); i > maxShort/2 {
-		cut = cut[:i]
-	}
-	return strings.TrimRight(cut, " ,;:(") + "…"
-}
-
 // sectionFile is the file of section number i beside REPORT.md.
 func sectionFile(i int) string { return fmt.Sprintf("section-%02d.md", i) }
 
@@ -59,7 +20,7 @@ func verdictTable(results []Renderer) *plots.Table {
 	for i, r := range results {
 		if j, ok := r.(Judge); ok {
 			for _, v := range j.Verdicts() {
-				t.Rows = append(t.Rows, []any{v.Claim, v.Verdict, v.Rule, v.Measured, i + 1, shortMeasured(v)})
+				t.Rows = append(t.Rows, []any{v.Claim, v.Verdict, v.Rule, v.Measured, i + 1, v.Phrase()})
 			}
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/gossipkit/gossipkit/chain"
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/meanfield"
+	"github.com/gossipkit/gossipkit/report/tables"
 )
 
 // textColumns are the CSV columns that hold words and boolColumns those
@@ -101,7 +102,7 @@ func TestWriteChainCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := WriteChain(&b, res, nil, "csv"); err != nil {
+	if err := tables.WriteChain(&b, res, nil, "csv"); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(bytes.NewReader(b.Bytes())).ReadAll()
@@ -124,7 +125,7 @@ func TestWriteChainCSV(t *testing.T) {
 	}
 	checkCSV(t, "chain.csv", bytes.NewReader(b.Bytes()))
 	b.Reset()
-	if err := WriteChain(&b, res, nil, "markdown"); err != nil {
+	if err := tables.WriteChain(&b, res, nil, "markdown"); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Contains(b.Bytes(), []byte("Error bound")) || !bytes.Contains(b.Bytes(), []byte("| q50 ")) {
@@ -139,14 +140,14 @@ func TestOptimalTable(t *testing.T) {
 	cfg := meanfield.OptimizeConfig{Items: 10, Cache: 4, Nodes: 20, Level: 0.9}
 	res := &meanfield.Optimum{SStar: 2.5, SInt: 3, SIntExact: 2, HasSIntExact: true}
 	var b bytes.Buffer
-	if err := OptimalTable(cfg, res).Write(&b, "csv"); err != nil {
+	if err := tables.OptimalTable(cfg, res).Write(&b, "csv"); err != nil {
 		t.Fatal(err)
 	}
 	want := "n,c,N,level,s_star,s_int,s_int_gamma,s_int_exact,p11_at_s_int,s_best_time,best_time,time_at_s_int\n10,4,20,0.9,2.5,3,,2,0,0,0,0\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
-	if tb := OptimalTable(cfg, nil); len(tb.Keys) != 4 || len(tb.Rows[0]) != 4 {
+	if tb := tables.OptimalTable(cfg, nil); len(tb.Keys) != 4 || len(tb.Rows[0]) != 4 {
 		t.Errorf("nil result: %v %v", tb.Keys, tb.Rows)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gossipkit/gossipkit/broadcast"
+	"github.com/gossipkit/gossipkit/report/internal/claim"
 )
 
 // The section at the tiny scale (BroadcastN 0: N ≤ 100 for the exact
@@ -88,48 +89,48 @@ func TestDeployedRows(t *testing.T) {
 func TestDeployedRules(t *testing.T) {
 	r := &Deployed{ExactN: 100}
 	r.PushK1 = []DeployedLawRow{{N: 128, Diff: 1.1}, {N: 512, Diff: 2.7}}
-	if v := r.pushK1Verdict().Verdict; v != holds {
+	if v := r.pushK1Verdict().Verdict; v != claim.Holds {
 		t.Errorf("inside the bracket: %s", v)
 	}
 	r.PushK1 = append(r.PushK1, DeployedLawRow{N: 2048, Diff: 2.8})
-	if v := r.pushK1Verdict().Verdict; v != fails {
+	if v := r.pushK1Verdict().Verdict; v != claim.Fails {
 		t.Errorf("2.8 > 2.765: %s", v)
 	}
 	ll := func(N int) float64 { return math.Log(math.Log(float64(N))) }
 	r.PushPull = []DeployedLawRow{{N: 100, Diff: 1.5 * ll(100)}, {N: 10_000, Diff: 1.4 * ll(10_000)}}
-	if v := r.pushPullVerdict().Verdict; v != holds {
+	if v := r.pushPullVerdict().Verdict; v != claim.Holds {
 		t.Errorf("a falling ratio: %s", v)
 	}
 	r.PushPull = append(r.PushPull, DeployedLawRow{N: 1_000_000, Diff: 1.6 * ll(1_000_000), Dev: 0.01})
-	if v := r.pushPullVerdict().Verdict; v != fails {
+	if v := r.pushPullVerdict().Verdict; v != claim.Fails {
 		t.Errorf("a rising ratio beyond the accuracy: %s", v)
 	}
 	r.Residue = []DeployedResidueRow{{N: 10_000, Demers: 0.2, MC: 0.2 + 0.009, SE: 0.001}}
-	if v := r.residueVerdict().Verdict; v != holds {
+	if v := r.residueVerdict().Verdict; v != claim.Holds {
 		t.Errorf("within 2 se + 1/√N = 0.012: %s", v)
 	}
 	r.Residue[0].MC = 0.2 + 0.013
-	if v := r.residueVerdict().Verdict; v != fails {
+	if v := r.residueVerdict().Verdict; v != claim.Fails {
 		t.Errorf("beyond 0.012: %s", v)
 	}
 	r.Logistic = []DeployedLogisticRow{{N: 100, LogisticT: 6, Q05: 5, Q95: 6}}
-	if v := r.serfVerdict().Verdict; v != holds {
+	if v := r.serfVerdict().Verdict; v != claim.Holds {
 		t.Errorf("inside 5–95 %%: %s", v)
 	}
 	r.Logistic[0].LogisticT = 6.5
-	if v := r.serfVerdict().Verdict; v != fails {
+	if v := r.serfVerdict().Verdict; v != claim.Fails {
 		t.Errorf("outside 5–95 %%: %s", v)
 	}
 	r.Miss = []DeployedMissRow{{PMiss: 1e-3}, {PMiss: 2e-6}}
-	if v := r.missVerdict().Verdict; v != holds {
+	if v := r.missVerdict().Verdict; v != claim.Holds {
 		t.Errorf("all above: %s", v)
 	}
 	r.Miss = append(r.Miss, DeployedMissRow{PMiss: 1e-7})
-	if v := r.missVerdict().Verdict; v != qualified {
+	if v := r.missVerdict().Verdict; v != claim.Qualified {
 		t.Errorf("some above: %s", v)
 	}
 	r.Miss = r.Miss[2:]
-	if v := r.missVerdict().Verdict; v != fails {
+	if v := r.missVerdict().Verdict; v != claim.Fails {
 		t.Errorf("none above: %s", v)
 	}
 	if broadcast.MemberlistBudget(99, 4) != 8 || broadcast.MemberlistBudget(100, 4) != 12 {

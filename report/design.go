@@ -14,6 +14,7 @@ import (
 	"github.com/gossipkit/gossipkit/internal/atomicfile"
 	"github.com/gossipkit/gossipkit/plan"
 	"github.com/gossipkit/gossipkit/plots"
+	"github.com/gossipkit/gossipkit/report/internal/claim"
 )
 
 // DesignAnswers is the section "Design answers": the law of
@@ -281,7 +282,7 @@ func limitSD(sh gossip.Shuffle, dc designCase) (float64, error) {
 // all (1), so that the Monte Carlo's standard error at the largest N does
 // not leave the verdict at the mercy of the seed (at 0.8 the measured 0.97
 // ± 0.16 was undecided in some seeds); it "tends to √ψ'(K)/u" if that
-// largest-N sd lies within zDecide standard errors plus limitSlack of
+// largest-N sd lies within claim.ZDecide standard errors plus limitSlack of
 // the limit. Both: holds; the first only: holds with a qualification; else
 // does not hold.
 const (
@@ -303,16 +304,16 @@ type designFinding struct {
 }
 
 func findingRule(fs []designFinding) string {
-	v := holds
+	v := claim.Holds
 	for _, f := range fs {
-		iv := Interval{f.Ratio - zDecide*f.SEHi/f.SDLo, f.Ratio + zDecide*f.SEHi/f.SDLo}
+		iv := Interval{Lo: f.Ratio - claim.ZDecide*f.SEHi/f.SDLo, Hi: f.Ratio + claim.ZDecide*f.SEHi/f.SDLo}
 		switch {
-		case iv.straddles(sdKeep):
-			return undecided
+		case iv.Straddles(sdKeep):
+			return claim.Undecided
 		case !f.Kept:
-			return fails
+			return claim.Fails
 		case !f.AtLimit:
-			v = qualified
+			v = claim.Qualified
 		}
 	}
 	return v
@@ -320,7 +321,7 @@ func findingRule(fs []designFinding) string {
 
 func findingRuleText() string {
 	return fmt.Sprintf("finding of this toolkit, judged on this run: for every K at L = 0.99, the sd measured (exact chain or Monte Carlo) at the largest N at least %g of the exact sd at N = %d (a 1/√N spread would leave √(%d/N)), and within %g standard errors + %g %% of √ψ'(K)/u: holds; the first only: holds with a qualification; else does not hold; a ratio whose interval (± %g standard errors) straddles the first threshold: undecided at this scale",
-		sdKeep, findingNLo, findingNLo, float64(zDecide), 100*limitSlack, float64(zDecide))
+		sdKeep, findingNLo, findingNLo, float64(claim.ZDecide), 100*limitSlack, float64(claim.ZDecide))
 }
 
 // findings measures the finding from the SD rows.
@@ -348,7 +349,7 @@ func (r *DesignAnswers) findings() []designFinding {
 		f.Ratio = f.SDHi / f.SDLo
 		f.Normal1vN = math.Sqrt(float64(f.NLo) / float64(f.NHi))
 		f.Kept = f.Ratio >= sdKeep
-		f.AtLimit = math.Abs(f.SDHi-f.Limit) <= zDecide*f.SEHi+limitSlack*f.Limit
+		f.AtLimit = math.Abs(f.SDHi-f.Limit) <= claim.ZDecide*f.SEHi+limitSlack*f.Limit
 		f.LimitDeviationPct = 100 * (f.SDHi - f.Limit) / f.Limit
 		out = append(out, f)
 	}
@@ -480,7 +481,7 @@ func (r *DesignAnswers) sdFigure() *plots.Spec {
 				ex, ey = append(ex, x), append(ey, row.SD)
 			case "mc":
 				mx, my = append(mx, x), append(my, row.SD)
-				mlo, mhi = append(mlo, row.SD-zSignificant*row.SESD), append(mhi, row.SD+zSignificant*row.SESD)
+				mlo, mhi = append(mlo, row.SD-claim.ZSignificant*row.SESD), append(mhi, row.SD+claim.ZSignificant*row.SESD)
 			}
 		}
 		// One legend entry a case (its colour, on the limit law's line);
@@ -512,7 +513,7 @@ func (r *DesignAnswers) sdFigure() *plots.Spec {
 	sp.Key = []plots.Series{
 		{Name: "line: the limit law (plan's asymptotic method)", Color: 6},
 		{Name: "filled dots: the exact chain (first-step analysis)", Points: true, Color: 6},
-		{Name: fmt.Sprintf("open dots: Monte Carlo of the lumped chain, bars ± %g se", float64(zSignificant)), Points: true, Open: true, Color: 6},
+		{Name: fmt.Sprintf("open dots: Monte Carlo of the lumped chain, bars ± %g se", float64(claim.ZSignificant)), Points: true, Open: true, Color: 6},
 		{Name: "dotted: the limit as N → ∞", Dotted: true, Color: 6},
 	}
 	return sp
@@ -531,7 +532,7 @@ func (r *DesignAnswers) pFigure() *plots.Spec {
 			}
 			if row.Method == "mc" {
 				mx, my = append(mx, float64(row.S)), append(my, row.PDeadline)
-				mlo, mhi = append(mlo, row.PDeadline-zSignificant*row.SE), append(mhi, row.PDeadline+zSignificant*row.SE)
+				mlo, mhi = append(mlo, row.PDeadline-claim.ZSignificant*row.SE), append(mhi, row.PDeadline+claim.ZSignificant*row.SE)
 			} else {
 				ax, ay = append(ax, float64(row.S)), append(ay, row.PDeadline)
 			}
@@ -542,7 +543,7 @@ func (r *DesignAnswers) pFigure() *plots.Spec {
 	sp.Series = append(sp.Series, plots.Series{Name: fmt.Sprintf("the confidence asked, P = %g", r.Confidence), X: []float64{1, float64(r.Cache - 1)}, Y: []float64{r.Confidence, r.Confidence}, Color: 6, Dotted: true})
 	sp.Key = []plots.Series{
 		{Name: "line: the limit law (plan's asymptotic method)", Color: 6},
-		{Name: fmt.Sprintf("open dots: Monte Carlo of the lumped chain, bars ± %g se", float64(zSignificant)), Points: true, Open: true, Color: 6},
+		{Name: fmt.Sprintf("open dots: Monte Carlo of the lumped chain, bars ± %g se", float64(claim.ZSignificant)), Points: true, Open: true, Color: 6},
 	}
 	return sp
 }
@@ -555,14 +556,14 @@ func (r *DesignAnswers) Render(d *Doc) (err error) {
 	}
 	d.printf("**Question:** which exchange size s gets an update to %g %% of N nodes within D = %g rounds with probability %g, and what does it cost? Package `plan` answers it at any N (`gossipkit plan`): the exact chain where it runs, and beyond it the limit law: the curve of the mean field shifted in time by G = ln(W/K)/u, W ~ Gamma(K, 1) (the Yule phase while few nodes hold the item: the random-time-shift limit of Barbour, Chigansky and Klebaner, arXiv:1510.04819, taken at the level where few copies exist then; this project's derivation and checks in `go doc ./plan`), with the last nodes' order statistic for the level (`go doc ./plan`). n = %d, c = %d; the sd figure at s = %d.\n",
 		100*r.Level, r.Deadline, r.Confidence, r.Items, r.Cache, r.Exchange)
-	d.printf("\n**(a) The spread does not shrink with N.** The sd of T_L by the limit law (lines), the exact chain (filled dots: first-step analysis) and the Monte Carlo of the pairwise model (open dots: the lumped chain, exact in law; bars ± %g standard errors), with its limit as N → ∞ (dotted: √ψ'(K)/u, for L = 1 with the Gumbel term of the last node) and what a normal law around the ODE with a 1/√N spread would give (dashed):\n", float64(zSignificant))
+	d.printf("\n**(a) The spread does not shrink with N.** The sd of T_L by the limit law (lines), the exact chain (filled dots: first-step analysis) and the Monte Carlo of the pairwise model (open dots: the lumped chain, exact in law; bars ± %g standard errors), with its limit as N → ∞ (dotted: √ψ'(K)/u, for L = 1 with the Gumbel term of the last node) and what a normal law around the ODE with a 1/√N spread would give (dashed):\n", float64(claim.ZSignificant))
 	if err := d.figure("design_sd", r.sdFigure()); err != nil {
 		return err
 	}
 	if err := d.table("design_sd", r.sdTable()); err != nil {
 		return err
 	}
-	d.printf("\n**(b) P(T_L ≤ D) against s**, by the limit law (lines), with Monte Carlo checks at N = 10³ and 10⁴ (open dots, ± %g standard errors; the table: the checked s; `design_p_all.csv`: every s):\n", float64(zSignificant))
+	d.printf("\n**(b) P(T_L ≤ D) against s**, by the limit law (lines), with Monte Carlo checks at N = 10³ and 10⁴ (open dots, ± %g standard errors; the table: the checked s; `design_p_all.csv`: every s):\n", float64(claim.ZSignificant))
 	if err := d.figure("design_p", r.pFigure()); err != nil {
 		return err
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gossipkit/gossipkit/report/internal/claim"
 )
 
 func tinyDesign(t *testing.T) *DesignAnswers {
@@ -147,12 +149,12 @@ func TestFindingRule(t *testing.T) {
 		sdHi, se float64
 		want     string
 	}{
-		{10.2, 0.1, holds},     // within 3·0.1 + 5 % of 10
-		{10.75, 0.1, holds},    // 0.75 ≤ 0.3 + 0.5
-		{10.9, 0.1, qualified}, // 0.9 > 0.8, kept (ratio 1.09)
-		{8.5, 0.1, qualified},  // ratio 0.85 ± 0.03 above 0.5, off the limit
-		{4.5, 0.1, fails},      // ratio 0.45 ± 0.03, wholly below 0.5
-		{5.5, 1, undecided},    // ratio 0.55 ± 0.3, across 0.5
+		{10.2, 0.1, claim.Holds},     // within 3·0.1 + 5 % of 10
+		{10.75, 0.1, claim.Holds},    // 0.75 ≤ 0.3 + 0.5
+		{10.9, 0.1, claim.Qualified}, // 0.9 > 0.8, kept (ratio 1.09)
+		{8.5, 0.1, claim.Qualified},  // ratio 0.85 ± 0.03 above 0.5, off the limit
+		{4.5, 0.1, claim.Fails},      // ratio 0.45 ± 0.03, wholly below 0.5
+		{5.5, 1, claim.Undecided},    // ratio 0.55 ± 0.3, across 0.5
 	} {
 		r := rows(tc.sdHi, tc.se)
 		fs := r.findings()

@@ -10,11 +10,15 @@
 // The files, by what they hold: scales.go the sizes (Quick, Paper,
 // Smoke); report.go the Study and the list of sections; one file per
 // section's compute step and rendering (dropprob.go, fig78.go, models.go,
-// optimal.go, refined.go, tree.go, design.go, deployed.go, network*.go);
-// verdicts.go and rules.go the claims' rules, uncertainty.go,
-// growthdist.go and takeoff.go their statistics; claims.go, document.go
+// optimal.go, refined.go, tree.go, design.go, deployed*.go, network*.go);
+// verdicts.go and *_verdicts.go the sections' claims, judged by the rules
+// and statistics of report/internal/claim (the Verdict, every rule, its
+// interval); claims.go, document.go
 // and write.go the rendering of REPORT.md and its files; shard.go and
-// mergeparts.go the sharding and merging of the runs; timing.go the time.
+// mergeparts.go the sharding and merging of the runs, on package
+// report/part (the part file, its bounded reading, the runner every
+// simulation goes through, the merge; it imports nothing of report);
+// timing.go the time (measured by report/internal/clock).
 //
 // A Scale fixes the sizes (Quick, Paper, or any other built field by
 // field); Options control only how the work runs (worker goroutines,
@@ -31,10 +35,10 @@
 //
 // Sections that judge a claim of the source documents return Verdicts:
 // the verdict, the rule that decided it (written from the named constants
-// of rules.go) and the figure measured. The rules: Figs. 7 and 8 by the
+// of report/internal/claim) and the figure measured. The rules: Figs. 7 and 8 by the
 // growth distances of x and y at every n (the ODE's growth time within one
-// sd of the runs', growthdist.go), with the take-off distance stated
-// beside (takeoff.go); the coverage optimum by its effect size and its
+// sd of the runs', claim/growthdist.go), with the take-off distance stated
+// beside (claim/takeoff.go); the coverage optimum by its effect size and its
 // significance with the scale's runs, and the N-trend of the ODE's
 // optimum; the replication optimum on the protocol's growth time of x
 // (in the pairwise model it holds by a time change, docs/MODEL.md); each
@@ -49,9 +53,9 @@
 // with N, DesignAnswers) is judged the same way and marked as such.
 //
 // A verdict that rests on Monte Carlo grades an interval, not a point
-// (uncertainty.go): growth distances and means over seeds or runs by
+// (claim/uncertainty.go): growth distances and means over seeds or runs by
 // Student's t, each at the level
-// of zDecide = 3 normal standard errors (a table of about 15 claims must
+// of claim.ZDecide = 3 normal standard errors (a table of about 15 claims must
 // not change with the seed). Where the interval straddles a threshold the
 // verdict is "undecided at this scale" and its measured column names the
 // replications or seeds that would decide it. REPORT.md shows the
@@ -67,8 +71,8 @@
 // the same compute steps, so its tables and figures are a single run's
 // byte for byte (shard.go states the design).
 //
-// RoundsTable, WriteSim and TreeTable print simulation and tree results as
-// the CLI prints them.
+// The CLI's result tables (a simulation's rounds, a chain, a tree
+// experiment, P_drop, γ) are package report/tables'.
 //
 // Every output folder is built in a hidden temporary folder inside it and
 // moved in only when the whole run has succeeded.
@@ -84,7 +88,7 @@
 // number of seeds below 1 or beyond the tree's limit, a figure name the
 // report does not draw, no part files or one that cannot be read, are
 // refused with an error before any work; a part file is untrusted input
-// read within bounds (shard.go, partread.go). Options.Workers below 1
+// read within bounds (report/part). Options.Workers below 1
 // means one per CPU (sim.DefaultWorkers). The methods of a nil or
 // zero-value result (its Render, Table and the like) return an error, not
 // a panic. Exception: Study.Transitions does not use its context (it

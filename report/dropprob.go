@@ -10,6 +10,7 @@ import (
 	"github.com/gossipkit/gossipkit/exact"
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/plots"
+	"github.com/gossipkit/gossipkit/report/tables"
 )
 
 // DropProbability is section 1: Fig. 4, the γ identity on a grid, and
@@ -212,14 +213,5 @@ func (r *Transitions) Render(d *Doc) (err error) {
 	}
 	d.printf("P(to | from) for one item d in one shuffle, n = %d, c = %d, s = %d, P_drop simplified (the per-item drop probability, Sec. 1). Rows sum to 1, P(a₂b₂|a₁b₁) = P(b₂a₂|b₁a₁), and no state holding d goes to 00 (checked). The protocol's network holds n + 1 = %d items once d is inserted (section 3), so its shuffles are judged against this matrix at n + 1 items (P_drop = %d/%d instead of %d/%d).\n",
 		r.N, r.C, r.S, protocolItems(r.N), protocolItems(r.N)-r.C, protocolItems(r.N)-r.S, r.N-r.C, r.N-r.S)
-	return d.table("transitions", TransitionsTable(r.Matrix))
-}
-
-// TransitionsTable is the 4×4 matrix as a table, a row per state from.
-func TransitionsTable(tr approx.Transitions) *plots.Table {
-	t := &plots.Table{Keys: []string{"from", "to_00", "to_01", "to_10", "to_11"}}
-	for i := approx.S00; i <= approx.S11; i++ {
-		t.Rows = append(t.Rows, []any{i.String(), tr[i][0], tr[i][1], tr[i][2], tr[i][3]})
-	}
-	return t
+	return d.table("transitions", tables.TransitionsTable(r.Matrix))
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/meanfield"
 	"github.com/gossipkit/gossipkit/plots"
+	"github.com/gossipkit/gossipkit/report/internal/claim"
+	"github.com/gossipkit/gossipkit/report/tables"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
@@ -78,7 +80,7 @@ type ODEvsSimRow struct {
 	// at this n alone.
 	CIX, CIY, CIYRound Interval
 	// GrowthX, GrowthY, GrowthYRound: the growth times of x, per-event
-	// and round-snapshot coverage (from netGrowthLo to netGrowthHi of the
+	// and round-snapshot coverage (from claim.GrowthLo to claim.GrowthHi of the
 	// plateau) against the ODE's, with their growth distances
 	// (growthdist.go): the quantities the verdicts of Figs. 7 and 8 grade.
 	// The ODE is the model of the network simulated (n + 1 items,
@@ -174,7 +176,7 @@ func growthConfig(sc Scale, n, reps int) (sim.Config, error) {
 }
 
 // growthHorizon is the rounds a growth replication of the ODE m runs, at
-// most rounds: the ODE's time for x to reach netGrowthHi of its plateau,
+// most rounds: the ODE's time for x to reach claim.GrowthHi of its plateau,
 // plus 11/k for a run's lag behind it (k the logistic rate, ln 81 over
 // the ODE's growth time). The lag is mostly the random delay of the
 // take-off, whose upper tail falls like e^(−k·t); at seed 1 one run in 40
@@ -182,10 +184,10 @@ func growthConfig(sc Scale, n, reps int) (sim.Config, error) {
 // scale), so 11/k leaves about e^(−5.2)/40, 1.4·10⁻⁴ a run: 176 rounds
 // at n = 500 and 356 at n = 1000 at the quick scale, and all 600 at
 // n = 2000. A run not there by then is censored, and leaves its interval
-// open above (netGrowth).
+// open above (claim.MeasureGrowth).
 func growthHorizon(m approx.Model, rounds int) int {
 	K := m.Steady()
-	lo, hi := m.TimeToReplication(netGrowthLo*K), m.TimeToReplication(netGrowthHi*K)
+	lo, hi := m.TimeToReplication(claim.GrowthLo*K), m.TimeToReplication(claim.GrowthHi*K)
 	k := math.Log(81) / (hi - lo)
 	return min(rounds, int(math.Ceil(hi+11/k)))
 }
@@ -194,7 +196,7 @@ func growthHorizon(m approx.Model, rounds int) int {
 // sc, one per n of sc.Ns.
 func newFig78(sc Scale, runs, more map[int]*sim.Result) (*Fig78, error) {
 	f := &Fig78{N: sc.Nodes, C: sc.Cache, S: sc.Exchange, T: sc.Rounds, Ns: sc.Ns, Runs: runs}
-	var cases [3][]shareCase // x, per-event y, round-snapshot y over n
+	var cases [3][]claim.ShareCase // x, per-event y, round-snapshot y over n
 	for _, n := range sc.Ns {
 		res := runs[n]
 		m, err := approx.NewModel(approx.Config{Nodes: sc.Nodes, Shuffle: gossip.Shuffle{Items: n, Cache: sc.Cache, Exchange: sc.Exchange}, PDrop: approx.Simplified, Initial: 1})
@@ -216,13 +218,13 @@ func newFig78(sc Scale, runs, more map[int]*sim.Result) (*Fig78, error) {
 			Records: sim.CompareTrajectory(sy.Mean, syr),
 			YFinal:  sy.Mean[len(sy.Mean)-1]}
 		f.LastCopy = math.Max(f.LastCopy, pFewer)
-		tol := resolutionNodes / float64(sc.Nodes)
-		row.WindowX, row.WindowY, row.WindowYRound = takeOff(mx, sx, tol), takeOff(my, sy, tol), takeOff(my, syr, tol)
-		cx, cy, cr := shareCases(res, mx, my, row, tol)
+		tol := claim.ResolutionNodes / float64(sc.Nodes)
+		row.WindowX, row.WindowY, row.WindowYRound = claim.TakeOff(mx, sx, tol), claim.TakeOff(my, sy, tol), claim.TakeOff(my, syr, tol)
+		cx, cy, cr := claim.ShareCases(res, mx, my, row.WindowX, row.WindowY, row.WindowYRound, tol)
 		cases[0], cases[1], cases[2] = append(cases[0], cx), append(cases[1], cy), append(cases[2], cr)
-		row.CIX = bootstrapMinShare([]shareCase{cx}, sc.Seed)
-		row.CIY = bootstrapMinShare([]shareCase{cy}, sc.Seed)
-		row.CIYRound = bootstrapMinShare([]shareCase{cr}, sc.Seed)
+		row.CIX = claim.BootstrapMinShare([]claim.ShareCase{cx}, sc.Seed)
+		row.CIY = claim.BootstrapMinShare([]claim.ShareCase{cy}, sc.Seed)
+		row.CIYRound = claim.BootstrapMinShare([]claim.ShareCase{cr}, sc.Seed)
 		row.XLateMean, row.XLateSE = res.LateMean()
 		if err := fig78Growth(&row, res, more[n], sc); err != nil {
 			return nil, err
@@ -236,12 +238,12 @@ func newFig78(sc Scale, runs, more map[int]*sim.Result) (*Fig78, error) {
 	if f.Trans, f.TransPaper, err = protocolTransitions(runs[sc.Ns[0]]); err != nil {
 		return nil, err
 	}
-	f.ShareX = bootstrapMinShare(cases[0], sc.Seed)
-	f.ShareY = bootstrapMinShare(cases[1], sc.Seed)
-	f.ShareYRound = bootstrapMinShare(cases[2], sc.Seed)
-	f.DistX = takeOffDistance(cases[0], sc.Ns, sc.Seed)
-	f.DistY = takeOffDistance(cases[1], sc.Ns, sc.Seed)
-	f.DistYRound = takeOffDistance(cases[2], sc.Ns, sc.Seed)
+	f.ShareX = claim.BootstrapMinShare(cases[0], sc.Seed)
+	f.ShareY = claim.BootstrapMinShare(cases[1], sc.Seed)
+	f.ShareYRound = claim.BootstrapMinShare(cases[2], sc.Seed)
+	f.DistX = claim.MeasureTakeOff(cases[0], sc.Ns, sc.Seed)
+	f.DistY = claim.MeasureTakeOff(cases[1], sc.Ns, sc.Seed)
+	f.DistYRound = claim.MeasureTakeOff(cases[2], sc.Ns, sc.Seed)
 	return f, nil
 }
 
@@ -272,21 +274,11 @@ func protocolItems(n int) int { return n + 1 }
 // (at) and at the run's n, as the paper evaluates it (paper). P_select =
 // s/c does not depend on the items; P_drop = (n+1−c)/(n+1−s) does.
 func protocolTransitions(res *sim.Result) (at, paper sim.TransitionTest, err error) {
-	model, _, err := networkTransitions(res.Config)
+	model, _, err := tables.NetworkTransitions(res.Config)
 	if err != nil {
 		return at, paper, err
 	}
-	return transitionsByRep(res, model), transitionsByRep(res, res.Measure().TransModel), nil
-}
-
-// networkTransitions is Fig. 1's matrix (simplified P_drop, cfg's loss) at
-// the items of a protocol run's network once d is inserted
-// (sim.ItemsAfterInsertion), and that count.
-func networkTransitions(cfg sim.Config) (approx.Transitions, int, error) {
-	sh := cfg.Shuffle
-	sh.Items, _ = sim.ItemsAfterInsertion(cfg.Nodes, cfg.Shuffle)
-	tm, err := approx.TransitionsLossFor(approx.Simplified, sh, cfg.Loss)
-	return tm, sh.Items, err
+	return claim.TransitionsByRep(res, model), claim.TransitionsByRep(res, res.Measure().TransModel), nil
 }
 
 func (f *Fig78) names() []string {
@@ -359,7 +351,7 @@ func (r *Fig78) renderReplication(d *Doc) error {
 		w := row.WindowX
 		d.printf("- n = %d: steady state: c/(n+1) = %.4g (the protocol's), c/n = %.4g (the paper's), %.4g ± %.2g measured (mean over the last fifth of the rounds and the replications ± its standard error: %.1f and %.1f standard errors from the two). Take-off (ODE between %g %% and %g %% of c/n): t = %s, where the ODE lies within one sd + half a node of the protocol mean at %s of the rounds (bootstrap interval %s; largest gap %.4f at t = %.0f; over all rounds: %.0f%%).\n",
 			n, row.SteadyProtocol, row.SteadyCOverN, row.XLateMean, row.XLateSE, math.Abs(row.XLateMean-row.SteadyProtocol)/row.XLateSE, math.Abs(row.XLateMean-row.SteadyCOverN)/row.XLateSE,
-			100*windowLo, 100*windowHi, w.span(), pct(w.Within), intervalText(row.CIX), w.Max, w.At, 100*row.GapX.WithinSD)
+			100*claim.WindowLo, 100*claim.WindowHi, w.Span(), claim.Pct(w.Within), claim.IntervalText(row.CIX), w.Max, w.At, 100*row.GapX.WithinSD)
 	}
 	return nil
 }
@@ -379,13 +371,13 @@ func (r *Fig78) renderCoverage(d *Doc) error {
 		d.printf("- n = %d: the ODE lies within one sd of the simulated mean at %.0f%% of the rounds; the largest gap, %.3f, is at t = %d, where %s. Final coverage %.4g.\n",
 			n, 100*row.GapY.WithinSD, row.GapY.Max, at, how, row.YFinal)
 	}
-	d.printf("\n**Two coverage records.** The ODE's y(t) counts a node the moment it receives d: dy/dt = 2p·x(1−y) counts every reception, so it models the *per-event* record. The paper measured coverage from *round snapshots* (Sec. 5.2: at every round the holders are identified and a record kept), which misses a node that receives d and passes it on or drops it within the round; the snapshot record lags while d spreads (dotted curves). Verdict on \"falls nicely within the standard deviation\", per measure, by the rule: %s. The share of the take-off rounds within one sd is shown beside, as a description: it is not graded (its interval spanned 0–100 %% at 10 replications and shrinks in jumps). Over the plateau the runs are all covered, sd = 0 and the ODE is 1 − 10⁻¹³: rounding, not disagreement, which the take-off window and the half-node tolerance leave out.\n\n", growthDistText("the growth of coverage at every n"))
+	d.printf("\n**Two coverage records.** The ODE's y(t) counts a node the moment it receives d: dy/dt = 2p·x(1−y) counts every reception, so it models the *per-event* record. The paper measured coverage from *round snapshots* (Sec. 5.2: at every round the holders are identified and a record kept), which misses a node that receives d and passes it on or drops it within the round; the snapshot record lags while d spreads (dotted curves). Verdict on \"falls nicely within the standard deviation\", per measure, by the rule: %s. The share of the take-off rounds within one sd is shown beside, as a description: it is not graded (its interval spanned 0–100 %% at 10 replications and shrinks in jumps). Over the plateau the runs are all covered, sd = 0 and the ODE is 1 − 10⁻¹³: rounding, not disagreement, which the take-off window and the half-node tolerance leave out.\n\n", claim.GrowthDistText("the growth of coverage at every n"))
 	for i, n := range r.Ns {
 		row := r.Rows[i]
 		we, wr, rec := row.WindowY, row.WindowYRound, row.Records
-		ve, vr := growthRule([]NetGrowth{row.GrowthY}), growthRule([]NetGrowth{row.GrowthYRound})
+		ve, vr := claim.GrowthRule([]NetGrowth{row.GrowthY}), claim.GrowthRule([]NetGrowth{row.GrowthYRound})
 		d.printf("- n = %d: take-off t = %s; per event **%s** (growth %s; within one sd at %s of the take-off rounds, bootstrap interval %s, largest gap %.3f at t = %.0f; over all rounds within one sd at %.0f%%); round snapshots **%s** (growth %s; %s, interval %s, largest gap %.3f at t = %.0f; all rounds %.0f%%). The two records differ by up to %.3f (t = %.0f).\n",
-			n, we.span(), ve, row.GrowthY.describe(), pct(we.Within), intervalText(row.CIY), we.Max, we.At, 100*row.GapY.WithinSD, vr, row.GrowthYRound.describe(), pct(wr.Within), intervalText(row.CIYRound), wr.Max, wr.At, 100*row.GapYRound.WithinSD, rec.Max, rec.At)
+			n, we.Span(), ve, row.GrowthY.Describe(), claim.Pct(we.Within), claim.IntervalText(row.CIY), we.Max, we.At, 100*row.GapY.WithinSD, vr, row.GrowthYRound.Describe(), claim.Pct(wr.Within), claim.IntervalText(row.CIYRound), wr.Max, wr.At, 100*row.GapYRound.WithinSD, rec.Max, rec.At)
 	}
 	d.printf("\nODE against protocol simulation (times in rounds; a time is where the mean curve first reaches the level):\n")
 	return d.table("ode_vs_sim", odeVsSimTable(r.Rows))
@@ -408,10 +400,10 @@ func fig78Growth(row *ODEvsSimRow, res, more *sim.Result, sc Scale) error {
 			xs, ys, yrs = append(xs, rep.X), append(ys, rep.Y), append(yrs, rep.YRound)
 		}
 	}
-	tx := m.TimeToReplication(netGrowthHi*K) - m.TimeToReplication(netGrowthLo*K)
-	ty := m.TimeToCoverage(netGrowthHi) - m.TimeToCoverage(netGrowthLo)
-	row.GrowthX = netGrowth(xs, netGrowthLo*K*N, netGrowthHi*K*N, tx)
-	row.GrowthY = netGrowth(ys, netGrowthLo*N, netGrowthHi*N, ty)
-	row.GrowthYRound = netGrowth(yrs, netGrowthLo*N, netGrowthHi*N, ty)
+	tx := m.TimeToReplication(claim.GrowthHi*K) - m.TimeToReplication(claim.GrowthLo*K)
+	ty := m.TimeToCoverage(claim.GrowthHi) - m.TimeToCoverage(claim.GrowthLo)
+	row.GrowthX = claim.MeasureGrowth(xs, claim.GrowthLo*K*N, claim.GrowthHi*K*N, tx)
+	row.GrowthY = claim.MeasureGrowth(ys, claim.GrowthLo*N, claim.GrowthHi*N, ty)
+	row.GrowthYRound = claim.MeasureGrowth(yrs, claim.GrowthLo*N, claim.GrowthHi*N, ty)
 	return nil
 }

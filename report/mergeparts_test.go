@@ -10,6 +10,7 @@ import (
 
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/probe"
+	"github.com/gossipkit/gossipkit/report/tables"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
@@ -26,7 +27,7 @@ func TestMergeFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	var want bytes.Buffer
-	if err := WriteSim(&want, whole, "csv"); err != nil {
+	if err := tables.WriteSim(&want, whole, "csv"); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()

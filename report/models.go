@@ -10,6 +10,7 @@ import (
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/meanfield"
 	"github.com/gossipkit/gossipkit/plots"
+	"github.com/gossipkit/gossipkit/report/internal/claim"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
@@ -95,7 +96,7 @@ func (r *ModelComparison) compare() {
 	r.MarkovGapX, r.MarkovGapY = sim.CompareTrajectory(r.ModelX, r.MarkovX), sim.CompareTrajectory(r.ModelY, r.MarkovY)
 	r.ProtoGapX, r.ProtoGapY = sim.CompareTrajectory(r.ModelX, r.ProtoX), sim.CompareTrajectory(r.ModelY, r.ProtoY)
 	r.GapRatio = r.ProtoGapY.Max / r.MarkovGapY.Max
-	r.SimilarGaps = similarGaps(r.ProtoGapY.Max, r.MarkovGapY.Max)
+	r.SimilarGaps = claim.SimilarGaps(r.ProtoGapY.Max, r.MarkovGapY.Max)
 	t := int(r.ProtoGapX.At)
 	se := func(tr sim.Trajectory, reps int) float64 { return tr.SD[t] / math.Sqrt(float64(reps)) }
 	r.SplitT = t

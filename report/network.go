@@ -9,8 +9,8 @@ import (
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/gossip"
-	"github.com/gossipkit/gossipkit/internal/stats"
 	"github.com/gossipkit/gossipkit/plots"
+	"github.com/gossipkit/gossipkit/report/internal/claim"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
@@ -74,31 +74,11 @@ type NetworkRow struct {
 	GrowthX, GrowthY   NetGrowth
 }
 
-// NetGrowth is a growth time: the rounds from netGrowthLo to netGrowthHi
-// of the plateau (c/n for x, 1 for y), the ODE's against the mean over
-// the runs ± its standard error; Censored runs did not reach the upper
-// level within the horizon (their times are counted as the horizon, a
-// lower bound, and the interval's upper end is then +Inf). Ratio = Mean /
-// ODE with its interval [Lo, Hi] (Student's t over the runs at the level
-// of zDecide normal standard errors).
-type NetGrowth struct {
-	ODE, Mean, SE  float64
-	Runs, Censored int
-	Ratio, Lo, Hi  float64
-	// SD is the runs' sd, Delta = (Mean − ODE)/SD the growth distance
-	// (growthdist.go) and DLo, DHi its interval.
-	SD, Delta, DLo, DHi float64
-}
-
 // The section's settings and rules.
 const (
 	// netDegree: the partial views' degree when Scale.NetDegree is 0
 	// (Cyclon's default view holds 20 descriptors).
 	netDegree = 20
-	// netGrowthLo, netGrowthHi: the growth window, as a share of the
-	// plateau.
-	netGrowthLo = 0.1
-	netGrowthHi = 0.9
 )
 
 // netScale returns the sizes of the network section, the defaults for
@@ -201,7 +181,7 @@ func (s *Study) Network(ctx context.Context) (*Network, error) {
 	if err := s.loss(ctx, r); err != nil {
 		return nil, err
 	}
-	if s.run != nil && s.run.shard != nil {
+	if s.run.Sharding() {
 		// A shard's output is thrown away and the work below goes through
 		// no runner: only the merge does it.
 		return r, nil
@@ -234,7 +214,7 @@ func netRow(name string, m approx.Model, res *sim.Result, mx, my []float64) Netw
 	row := NetworkRow{Topology: name, N: m.Shuffle.Items, Runs: len(res.Reps),
 		GapX: sim.CompareTrajectory(mx[:T], sx), GapY: sim.CompareTrajectory(my[:T], sy),
 		T90ODE: m.TimeToCoverage(0.9)}
-	row.T90Mean, row.T90SE = meanSE(res.TimesToCoverage(0.9 * float64(res.Config.Nodes)))
+	row.T90Mean, row.T90SE = claim.MeanSE(res.TimesToCoverage(0.9 * float64(res.Config.Nodes)))
 	row.XLateMean, row.XLateSE = res.LateMean()
 	N := float64(res.Config.Nodes)
 	K := m.Steady()
@@ -242,95 +222,23 @@ func netRow(name string, m approx.Model, res *sim.Result, mx, my []float64) Netw
 	for _, rep := range res.Reps {
 		xs, ys = append(xs, rep.X), append(ys, rep.Y)
 	}
-	row.GrowthX = netGrowth(xs, netGrowthLo*K*N, netGrowthHi*K*N, m.TimeToReplication(netGrowthHi*K)-m.TimeToReplication(netGrowthLo*K))
-	row.GrowthY = netGrowth(ys, netGrowthLo*N, netGrowthHi*N, m.TimeToCoverage(netGrowthHi)-m.TimeToCoverage(netGrowthLo))
+	row.GrowthX = claim.MeasureGrowth(xs, claim.GrowthLo*K*N, claim.GrowthHi*K*N, m.TimeToReplication(claim.GrowthHi*K)-m.TimeToReplication(claim.GrowthLo*K))
+	row.GrowthY = claim.MeasureGrowth(ys, claim.GrowthLo*N, claim.GrowthHi*N, m.TimeToCoverage(claim.GrowthHi)-m.TimeToCoverage(claim.GrowthLo))
 	return row
 }
 
-// meanSE is the mean of v and its standard error (NaN for fewer than 2).
-func meanSE(v []float64) (mean, se float64) {
-	m, sd := stats.MeanSD(v)
-	if len(v) < 2 {
-		return m, math.NaN()
-	}
-	return m, sd / math.Sqrt(float64(len(v)))
-}
-
-// netGrowth measures the rounds from the first count ≥ lo to the first ≥
-// hi in each run against the ODE's ode rounds. A run that reaches lo but
-// not hi within its horizon is censored: its time is counted as the rounds
-// from lo to the horizon (a lower bound), and the ratio's interval has no
-// upper end. A run that never reaches lo is censored alike from the last
-// round (time 0).
-func netGrowth(runs [][]int32, lo, hi, ode float64) NetGrowth {
-	g := NetGrowth{ODE: ode, Runs: len(runs)}
-	first := func(c []int32, level float64) int {
-		for t, v := range c {
-			if float64(v) >= level {
-				return t
-			}
-		}
-		return -1
-	}
-	var ts []float64
-	for _, c := range runs {
-		a, b := first(c, lo), first(c, hi)
-		switch {
-		case a < 0:
-			g.Censored++
-			ts = append(ts, 0)
-		case b < 0:
-			g.Censored++
-			ts = append(ts, float64(len(c)-1-a))
-		default:
-			ts = append(ts, float64(b-a))
-		}
-	}
-	g.Mean, g.SE = meanSE(ts)
-	g.Ratio = g.Mean / ode
-	h := tCrit(zDecide, len(ts)) * g.SE / ode
-	g.Lo, g.Hi = g.Ratio-h, g.Ratio+h
-	g.SD = g.SE * math.Sqrt(float64(len(ts)))
-	g.Delta, g.DLo, g.DHi = deltaInterval(g.Mean, g.SD, ode, len(ts))
-	if g.Censored > 0 {
-		g.Hi, g.DHi = math.Inf(1), math.Inf(1)
-	}
-	return g
-}
-
-// band is the interval of |δ| (absBand).
-func (g NetGrowth) band() [2]float64 {
-	a, b := absBand(g.DLo, g.DHi)
-	if math.IsNaN(g.DLo) || math.IsNaN(g.DHi) {
-		a, b = math.NaN(), math.NaN()
-	}
-	return [2]float64{a, b}
-}
-
-// repsToDecide is the runs at which the growth distance's undecided
-// interval would clear the threshold it straddles (NaN when decided).
-func (g NetGrowth) repsToDecide() float64 {
-	b := g.band()
-	if math.IsNaN(b[0]) || math.IsInf(b[1], 1) {
-		return math.NaN()
-	}
-	// The symmetric interval of |δ̂|, half-width that of δ's.
-	v, h := math.Abs(g.Delta), (g.DHi-g.DLo)/2
-	return bandRepsToDecide(g.Runs, v, v-h, v+h)
-}
-
 // netRule judges "the ODE describes the protocol on the view" by the
-// growth distances of replication and coverage at every n (gradeBands).
+// growth distances of replication and coverage at every n (claim.GradeBands).
 func netRule(v NetworkView) string {
 	var gs []NetGrowth
 	for _, row := range v.Rows {
 		gs = append(gs, row.GrowthX, row.GrowthY)
 	}
-	return growthRule(gs)
+	return claim.GrowthRule(gs)
 }
 
 func netRuleText() string {
-	return growthDistText("at every n, replication and coverage")
+	return claim.GrowthDistText("at every n, replication and coverage")
 }
 
 // netVerdict is the verdict row of one view.
@@ -338,49 +246,24 @@ func (r *Network) netVerdict(v NetworkView) Verdict {
 	var m []string
 	need := math.NaN()
 	for _, row := range v.Rows {
-		m = append(m, fmt.Sprintf("n = %d: replication %s, coverage %s", row.N, row.GrowthX.describe(), row.GrowthY.describe()))
+		m = append(m, fmt.Sprintf("n = %d: replication %s, coverage %s", row.N, row.GrowthX.Describe(), row.GrowthY.Describe()))
 		for _, g := range []NetGrowth{row.GrowthX, row.GrowthY} {
-			if n := g.repsToDecide(); !math.IsNaN(n) {
-				need = math.Max(nanToZero(need), n)
+			if n := g.RepsToDecide(); !math.IsNaN(n) {
+				need = math.Max(claim.NanToZero(need), n)
 			}
 		}
 	}
 	verdict := netRule(v)
 	measured := fmt.Sprintf("%s (mean degree %.1f%s), %d runs per n: %s", v.Name, v.MeanDegree, map[bool]string{true: "", false: ", not connected"}[v.Connected], v.Rows[0].Runs, strings.Join(m, "; "))
-	if verdict == undecided && !math.IsNaN(need) {
-		measured += "; " + decideText(need, "runs per n")
+	if verdict == claim.Undecided && !math.IsNaN(need) {
+		measured += "; " + claim.DecideText(need, "runs per n")
 	}
 	var gs []NetGrowth
 	for _, row := range v.Rows {
 		gs = append(gs, row.GrowthX, row.GrowthY)
 	}
 	return Verdict{Claim: fmt.Sprintf("the model's ODE describes the protocol on the %s", v.Name), Verdict: verdict, Rule: netRuleText(), Measured: measured,
-		Short: growthShort(verdict, gs, fmt.Sprintf("%d runs per n", v.Rows[0].Runs))}
-}
-
-// worstDelta is the claims table's phrase of growth distances: the
-// largest |δ| with its interval.
-func worstDelta(gs []NetGrowth, runs string) string {
-	if len(gs) == 0 {
-		return "no growth measured"
-	}
-	w := gs[0]
-	for _, g := range gs[1:] {
-		if math.IsNaN(w.Delta) || math.Abs(g.Delta) > math.Abs(w.Delta) {
-			w = g
-		}
-	}
-	b := w.band()
-	return fmt.Sprintf("largest growth distance |δ| = %.2f sd (interval %.2f–%s; T %.1f against the ODE's %.1f), %s", math.Abs(w.Delta), b[0], hiText(b[1]), w.Mean, w.ODE, runs)
-}
-
-// describe writes a growth ratio with its interval.
-func (g NetGrowth) describe() string {
-	s := fmt.Sprintf("%.1f ± %.1f (sd) rounds against the ODE's %.1f (δ = %+.2f sd, interval %+.2f to %s; ratio %.2f)", g.Mean, g.SD, g.ODE, g.Delta, g.DLo, hiText(g.DHi), g.Ratio)
-	if g.Censored > 0 {
-		s += fmt.Sprintf(", %d of %d runs not there by the horizon", g.Censored, g.Runs)
-	}
-	return s
+		Short: claim.GrowthShort(verdict, gs, fmt.Sprintf("%d runs per n", v.Rows[0].Runs))}
 }
 
 // Verdicts are the section's claims.
@@ -477,7 +360,7 @@ func (r *Network) Render(d *Doc) (err error) {
 	reg, tor := r.Views[1], r.Views[2]
 	d.printf("**Question:** the paper's model, and everything this toolkit builds on it, lets every node shuffle with every other. The paper's own Sec. 5 says its Figs. 7–8 experiments \"assume full connectivity; that is, for each node, all other nodes are within reach\", \"unlike the experiments in Sec. 4\", whose network our text of the paper does not describe (it passes from Sec. 3.5 to Sec. 5; docs/MODEL.md): it was not complete, and that is all we know of it. Where the protocol runs, a node shuffles with the few peers it knows: a partial view (Cyclon keeps about %d), or the nodes within radio range. How far is the ODE from the protocol there?\n", netDegree)
 	d.printf("\n**(a) Partial views.** The experiment of Figs. 7–8 (N = %d, c = %d, s = %d; one copy of d at t = 0) on three networks: the complete graph (%s%d warm-up rounds); a %s (each node's partner drawn uniformly among its %d neighbours); and a random geometric graph on the unit torus, the nodes within radius %g of each other (mean degree %.1f, a wireless-like network: the nodes within radio range)%s. The partial views run %d warm-up rounds (`sim --topology regular:%d` and `--topology torus:%g`). The mean of the runs lags the ODE on every network, the complete graph included (the take-off from one copy is delayed by a random time, section 4); the verdict grades what the ODE claims once d has taken off, the growth times of replication and coverage (rounds from %g %% to %g %% of the plateau), which leave that delay out.\n",
-		r.Nodes, r.Cache, r.Exchange, map[bool]string{true: "the runs of sections 3–4, ", false: ""}[r.Views[0].Reused], r.Views[0].Warmup, reg.Name, r.Degree, r.Radius, tor.MeanDegree, map[bool]string{true: "", false: " (not connected: coverage cannot reach 1)"}[tor.Connected], reg.Warmup, r.Degree, r.Radius, 100*netGrowthLo, 100*netGrowthHi)
+		r.Nodes, r.Cache, r.Exchange, map[bool]string{true: "the runs of sections 3–4, ", false: ""}[r.Views[0].Reused], r.Views[0].Warmup, reg.Name, r.Degree, r.Radius, tor.MeanDegree, map[bool]string{true: "", false: " (not connected: coverage cannot reach 1)"}[tor.Connected], reg.Warmup, r.Degree, r.Radius, 100*claim.GrowthLo, 100*claim.GrowthHi)
 	if err := d.figure("network", r.specs()...); err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/gossipkit/gossipkit/chain"
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/plots"
+	"github.com/gossipkit/gossipkit/report/internal/claim"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
@@ -112,7 +113,7 @@ func (s *Study) loss(ctx context.Context, r *Network) error {
 	s.step("real network: the exact chain with loss")
 	chainPExt := map[[2]float64]float64{}
 	chainNs := ns
-	if s.run != nil && s.run.shard != nil {
+	if s.run.Sharding() {
 		chainNs = nil // a shard's output is thrown away: the merge solves the chains
 	}
 	for _, N := range chainNs {
@@ -178,8 +179,8 @@ func (s *Study) loss(ctx context.Context, r *Network) error {
 		row.PExtinct = float64(died) / R
 		row.SE = math.Sqrt(row.PExtinct * (1 - row.PExtinct) / R)
 		K, fN := m.Steady(), float64(N)
-		row.GrowthX = netGrowth(xs, netGrowthLo*K*fN, netGrowthHi*K*fN, m.TimeToReplication(netGrowthHi*K)-m.TimeToReplication(netGrowthLo*K))
-		row.GrowthY = netGrowth(ys, netGrowthLo*fN, netGrowthHi*fN, m.TimeToCoverage(netGrowthHi)-m.TimeToCoverage(netGrowthLo))
+		row.GrowthX = claim.MeasureGrowth(xs, claim.GrowthLo*K*fN, claim.GrowthHi*K*fN, m.TimeToReplication(claim.GrowthHi*K)-m.TimeToReplication(claim.GrowthLo*K))
+		row.GrowthY = claim.MeasureGrowth(ys, claim.GrowthLo*fN, claim.GrowthHi*fN, m.TimeToCoverage(claim.GrowthHi)-m.TimeToCoverage(claim.GrowthLo))
 		r.LossMC = append(r.LossMC, row)
 	}
 	return nil
@@ -226,7 +227,7 @@ func (s *Study) uniformity(ctx context.Context, r *Network) error {
 		if err != nil {
 			return err
 		}
-		h := tCrit(zDecide, len(res.Reps)) * res.VarRatioSE
+		h := claim.TCrit(claim.ZDecide, len(res.Reps)) * res.VarRatioSE
 		r.Uniformity = append(r.Uniformity, UniformityRow{What: what, N: N, Items: res.Items, Cache: cfg.Shuffle.Cache, S: cfg.Shuffle.Exchange, Loss: cfg.Loss, Topology: cfg.Topology.String(),
 			Reps: len(res.Reps), Alive: res.Alive, VarRatio: res.VarRatio, VarRatioSE: res.VarRatioSE, Lo: res.VarRatio - h, Hi: res.VarRatio + h,
 			FirstPValue: res.FirstPValue, PValue: res.PValue, Lag1Corr: res.Lag1Corr, Descriptors: cfg.Descriptors})
@@ -260,15 +261,15 @@ const (
 // p-value is at least uniformityAlpha; otherwise undecided at this scale.
 func uniformityRule(rows []UniformityRow) string {
 	if len(rows) == 0 {
-		return unchecked
+		return claim.Unchecked
 	}
-	v := holds
+	v := claim.Holds
 	for _, row := range rows {
 		switch {
-		case within(Interval{row.Lo, row.Hi}, 1-uniformityTol, 1+uniformityTol) == contradicted || row.FirstPValue < uniformityReject:
-			return fails
-		case within(Interval{row.Lo, row.Hi}, 1-uniformityTol, 1+uniformityTol) == unresolved || !(row.FirstPValue >= uniformityAlpha):
-			v = undecided
+		case claim.Within(Interval{Lo: row.Lo, Hi: row.Hi}, 1-uniformityTol, 1+uniformityTol) == claim.Contradicted || row.FirstPValue < uniformityReject:
+			return claim.Fails
+		case claim.Within(Interval{Lo: row.Lo, Hi: row.Hi}, 1-uniformityTol, 1+uniformityTol) == claim.Unresolved || !(row.FirstPValue >= uniformityAlpha):
+			v = claim.Undecided
 		}
 	}
 	return v
@@ -276,7 +277,7 @@ func uniformityRule(rows []UniformityRow) string {
 
 func uniformityRuleText() string {
 	return fmt.Sprintf("the variance of an item's replica count at steady state over that of the zero-truncated Bin(N, c/n_alive), with its interval over the runs (Student's t at the level of %g normal standard errors), and the χ² goodness of fit at the first snapshot of each run (independent draws): every ratio's interval within ±%g %% of 1 and every p-value ≥ %g holds; a ratio wholly outside or a p-value below %g does not hold; otherwise undecided at this scale",
-		float64(zDecide), 100*uniformityTol, uniformityAlpha, uniformityReject)
+		float64(claim.ZDecide), 100*uniformityTol, uniformityAlpha, uniformityReject)
 }
 
 // uniformityVerdicts judge Sec. 3.2's assumption on the lossless item
@@ -306,15 +307,6 @@ func (r *Network) uniformityVerdicts() []Verdict {
 	}
 }
 
-// growthRule grades growth distances (gradeBands).
-func growthRule(gs []NetGrowth) string {
-	var bands [][2]float64
-	for _, g := range gs {
-		bands = append(bands, g.band())
-	}
-	return gradeBands(bands)
-}
-
 // lossVerdict judges the time change on the protocol runs with loss.
 func (r *Network) lossVerdict() Verdict {
 	var gs []NetGrowth
@@ -322,21 +314,21 @@ func (r *Network) lossVerdict() Verdict {
 	need := math.NaN()
 	for _, row := range r.LossMC {
 		gs = append(gs, row.GrowthX, row.GrowthY)
-		m = append(m, fmt.Sprintf("ε = %g (f = %.4f, %d of %d runs with d alive): replication %s, coverage %s", row.Loss, row.Factor, row.GrowthX.Runs, row.Runs, row.GrowthX.describe(), row.GrowthY.describe()))
+		m = append(m, fmt.Sprintf("ε = %g (f = %.4f, %d of %d runs with d alive): replication %s, coverage %s", row.Loss, row.Factor, row.GrowthX.Runs, row.Runs, row.GrowthX.Describe(), row.GrowthY.Describe()))
 		for _, g := range []NetGrowth{row.GrowthX, row.GrowthY} {
-			if n := g.repsToDecide(); !math.IsNaN(n) {
-				need = math.Max(nanToZero(need), n)
+			if n := g.RepsToDecide(); !math.IsNaN(n) {
+				need = math.Max(claim.NanToZero(need), n)
 			}
 		}
 	}
-	v := growthRule(gs)
+	v := claim.GrowthRule(gs)
 	measured := fmt.Sprintf("protocol, N = %d: %s", r.lossN(), strings.Join(m, "; "))
-	if v == undecided && !math.IsNaN(need) {
-		measured += "; " + decideText(need, "runs with d alive")
+	if v == claim.Undecided && !math.IsNaN(need) {
+		measured += "; " + claim.DecideText(need, "runs with d alive")
 	}
 	return Verdict{Claim: "finding of this toolkit: with each message lost with probability ε, the ODEs are the lossless ones on a clock slowed by f = (1 − ε)(1 − ε/2) (docs/MODEL.md)", Verdict: v,
 		Rule: "as the network rows, on the protocol runs with loss in which d survives, against the ODE at ε: " + netRuleText(), Measured: measured,
-		Short: growthShort(v, gs, "runs with d alive: "+aliveText(r.LossMC))}
+		Short: claim.GrowthShort(v, gs, "runs with d alive: "+aliveText(r.LossMC))}
 }
 
 // aliveText lists the runs with d alive at each loss.
@@ -434,7 +426,7 @@ func (r *Network) lossSpec() *plots.Spec {
 	mc := plots.Series{Name: fmt.Sprintf("protocol, N = %d, ± 2 standard errors", r.lossN()), Points: true, Color: 6}
 	for _, row := range r.LossMC {
 		mc.X, mc.Y = append(mc.X, row.Loss), append(mc.Y, row.PExtinct)
-		mc.Lo, mc.Hi = append(mc.Lo, math.Max(0, row.PExtinct-zSignificant*row.SE)), append(mc.Hi, math.Min(1, row.PExtinct+zSignificant*row.SE))
+		mc.Lo, mc.Hi = append(mc.Lo, math.Max(0, row.PExtinct-claim.ZSignificant*row.SE)), append(mc.Hi, math.Min(1, row.PExtinct+claim.ZSignificant*row.SE))
 	}
 	if len(mc.X) > 0 {
 		sp.Series = append(sp.Series, mc)
@@ -510,7 +502,7 @@ func (r *Network) renderUniformity(d *Doc) error {
 	}
 	for _, row := range r.Uniformity {
 		if row.Descriptors {
-			how := map[check]string{passed: "the in-degrees are as spread as the binomial's (within ±10 %)", contradicted: "the in-degrees are spread unlike the binomial's (beyond ±10 %)", unresolved: "this scale cannot tell the spread of the in-degrees from the binomial's within ±10 %"}[within(Interval{row.Lo, row.Hi}, 1-uniformityTol, 1+uniformityTol)]
+			how := map[claim.Check]string{claim.Passed: "the in-degrees are as spread as the binomial's (within ±10 %)", claim.Contradicted: "the in-degrees are spread unlike the binomial's (beyond ±10 %)", claim.Unresolved: "this scale cannot tell the spread of the in-degrees from the binomial's within ±10 %"}[claim.Within(Interval{Lo: row.Lo, Hi: row.Hi}, 1-uniformityTol, 1+uniformityTol)]
 			d.printf("\nIn-degree (node descriptors, N = %d, view c = %d, shuffles of s = %d): variance ratio %.3f ± %.3f against the binomial (interval %.3f–%.3f), p = %.2g at the first snapshots: %s.\n", row.N, row.Cache, row.S, row.VarRatio, row.VarRatioSE, row.Lo, row.Hi, row.FirstPValue, how)
 		}
 	}

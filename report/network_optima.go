@@ -9,6 +9,7 @@ import (
 	"github.com/gossipkit/gossipkit/exact"
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/plots"
+	"github.com/gossipkit/gossipkit/report/internal/claim"
 )
 
 // The claim of the paper's Sec. 3.5: at the s that maximises P(11|10)
@@ -107,16 +108,16 @@ func optima(ctx context.Context) ([]OptimaRow, error) {
 // qualification; under S somewhere not does not hold.
 func optimaRule(rows []OptimaRow) string {
 	if len(rows) == 0 {
-		return unchecked
+		return claim.Unchecked
 	}
-	v := holds
+	v := claim.Holds
 	for _, r := range rows {
 		switch {
 		case r.Loss != "0" || r.Same:
 		case r.PDrop == "S":
-			return fails
+			return claim.Fails
 		default:
-			v = qualified
+			v = claim.Qualified
 		}
 	}
 	return v

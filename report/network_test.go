@@ -10,6 +10,7 @@ import (
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/exact"
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/report/internal/claim"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
@@ -28,7 +29,7 @@ func TestTorusRadius(t *testing.T) {
 	}
 }
 
-// netGrowth on runs written out by hand: levels lo = 2, hi = 8.
+// claim.MeasureGrowth on runs written out by hand: levels lo = 2, hi = 8.
 func TestNetGrowth(t *testing.T) {
 	t.Parallel()
 	runs := [][]int32{
@@ -36,26 +37,26 @@ func TestNetGrowth(t *testing.T) {
 		{1, 1, 3, 5, 8},  // t = 2 to 4: 2
 		{2, 3, 4, 6, 10}, // t = 0 to 4: 4
 	}
-	g := netGrowth(runs, 2, 8, 4)
+	g := claim.MeasureGrowth(runs, 2, 8, 4)
 	// Mean 8/3; sd² = ((2/3)² + (2/3)² + (4/3)²)/2 = 4/3; se = √(4/9) = 2/3.
 	if math.Abs(g.Mean-8.0/3) > 1e-12 || math.Abs(g.SE-2.0/3) > 1e-12 || g.Censored != 0 {
 		t.Fatalf("%+v, want mean 8/3, se 2/3", g)
 	}
-	// Ratio 2/3 over the ODE's 4, ± tCrit(3, 3)·(2/3)/4.
-	h := tCrit(zDecide, 3) * (2.0 / 3) / 4
+	// Ratio 2/3 over the ODE's 4, ± claim.TCrit(3, 3)·(2/3)/4.
+	h := claim.TCrit(claim.ZDecide, 3) * (2.0 / 3) / 4
 	if math.Abs(g.Ratio-2.0/3) > 1e-12 || math.Abs(g.Lo-(2.0/3-h)) > 1e-12 || math.Abs(g.Hi-(2.0/3+h)) > 1e-12 {
 		t.Errorf("ratio %v [%v, %v], want 2/3 ± %v", g.Ratio, g.Lo, g.Hi, h)
 	}
-	// δ = (8/3 − 4)/sd, sd = √(4/3), with half-width tCrit(3, 3)·√(1/3 +
+	// δ = (8/3 − 4)/sd, sd = √(4/3), with half-width claim.TCrit(3, 3)·√(1/3 +
 	// δ²/4) (growthdist.go).
 	d := (8.0/3 - 4) / math.Sqrt(4.0/3)
-	hd := tCrit(zDecide, 3) * math.Sqrt(1.0/3+d*d/4)
+	hd := claim.TCrit(claim.ZDecide, 3) * math.Sqrt(1.0/3+d*d/4)
 	if math.Abs(g.Delta-d) > 1e-12 || math.Abs(g.DLo-(d-hd)) > 1e-12 || math.Abs(g.DHi-(d+hd)) > 1e-12 {
 		t.Errorf("δ %v [%v, %v], want %v ± %v", g.Delta, g.DLo, g.DHi, d, hd)
 	}
 	// A run that reaches 2 at t = 1 and never 8 counts 5 − 1 − 1 = 3
 	// rounds, a lower bound: the interval is open above.
-	g = netGrowth(append(runs, []int32{0, 2, 3, 4, 5}), 2, 8, 4)
+	g = claim.MeasureGrowth(append(runs, []int32{0, 2, 3, 4, 5}), 2, 8, 4)
 	if g.Censored != 1 || math.Abs(g.Mean-11.0/4) > 1e-12 || !math.IsInf(g.Hi, 1) {
 		t.Errorf("censored: %+v, want 1 censored, mean 11/4, Hi = +Inf", g)
 	}
@@ -77,20 +78,20 @@ func TestNetRule(t *testing.T) {
 		v    NetworkView
 		want string
 	}{
-		{"both within one sd", view(g(-0.5, 0.8), g(-0.9, 0.2)), holds},
-		{"one ends on 1 (inclusive)", view(g(0.5, 1.0), g(-1.0, 0.2)), holds},
+		{"both within one sd", view(g(-0.5, 0.8), g(-0.9, 0.2)), claim.Holds},
+		{"one ends on 1 (inclusive)", view(g(0.5, 1.0), g(-1.0, 0.2)), claim.Holds},
 		// Across 1 and below 2: within two sd shown, within one not.
-		{"one starts on 1", view(g(1.0, 1.5), g(-0.2, 0.2)), qualified},
-		{"one across 1", view(g(0.5, 1.5), g(-0.2, 0.2)), qualified},
-		{"across 0 and 1", view(g(-1.5, 0.5), g(-0.2, 0.2)), qualified},
-		{"one wholly in (1, 2]", view(g(1.2, 1.8), g(-0.2, 0.2)), qualified},
-		{"negative side in (1, 2]", view(g(-1.8, -1.2), g(-0.2, 0.2)), qualified},
-		{"one wholly above 2", view(g(2.1, 3), g(-0.2, 0.2)), fails},
-		{"above 2 decides beside an undecided one", view(g(2.1, 3), g(0.5, 1.5)), fails},
-		{"across 2", view(g(1.5, 2.5), g(-0.2, 0.2)), undecided},
-		{"open above, from inside", view(g(0.5, math.Inf(1)), g(-0.2, 0.2)), undecided},
-		{"open above, from above 2", view(g(2.5, math.Inf(1)), g(-0.2, 0.2)), fails},
-		{"no spread", view(g(math.NaN(), math.NaN()), g(-0.2, 0.2)), unchecked},
+		{"one starts on 1", view(g(1.0, 1.5), g(-0.2, 0.2)), claim.Qualified},
+		{"one across 1", view(g(0.5, 1.5), g(-0.2, 0.2)), claim.Qualified},
+		{"across 0 and 1", view(g(-1.5, 0.5), g(-0.2, 0.2)), claim.Qualified},
+		{"one wholly in (1, 2]", view(g(1.2, 1.8), g(-0.2, 0.2)), claim.Qualified},
+		{"negative side in (1, 2]", view(g(-1.8, -1.2), g(-0.2, 0.2)), claim.Qualified},
+		{"one wholly above 2", view(g(2.1, 3), g(-0.2, 0.2)), claim.Fails},
+		{"above 2 decides beside an undecided one", view(g(2.1, 3), g(0.5, 1.5)), claim.Fails},
+		{"across 2", view(g(1.5, 2.5), g(-0.2, 0.2)), claim.Undecided},
+		{"open above, from inside", view(g(0.5, math.Inf(1)), g(-0.2, 0.2)), claim.Undecided},
+		{"open above, from above 2", view(g(2.5, math.Inf(1)), g(-0.2, 0.2)), claim.Fails},
+		{"no spread", view(g(math.NaN(), math.NaN()), g(-0.2, 0.2)), claim.Unchecked},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := netRule(c.v); got != c.want {
@@ -102,11 +103,11 @@ func TestNetRule(t *testing.T) {
 	// with half-width 1 over 10 runs clears 2 at 10·(1/0.5)² = 40 runs.
 	r := &Network{}
 	v := r.netVerdict(view(g(0.5, 2.5), g(-0.2, 0.2)))
-	if v.Verdict != undecided || !strings.Contains(v.Measured, "about 40 runs per n would decide it") {
+	if v.Verdict != claim.Undecided || !strings.Contains(v.Measured, "about 40 runs per n would decide it") {
 		t.Errorf("%s: %s", v.Verdict, v.Measured)
 	}
 	// A qualified one says which form was shown.
-	if v := r.netVerdict(view(g(0.5, 1.5), g(-0.2, 0.2))); v.Verdict != qualified || !strings.HasPrefix(v.Short, "within 2 sd shown, within 1 sd not shown") {
+	if v := r.netVerdict(view(g(0.5, 1.5), g(-0.2, 0.2))); v.Verdict != claim.Qualified || !strings.HasPrefix(v.Short, "within 2 sd shown, within 1 sd not shown") {
 		t.Errorf("%s: %s", v.Verdict, v.Short)
 	}
 }
@@ -123,7 +124,7 @@ func TestNetGrowthODE(t *testing.T) {
 			t.Fatal(err)
 		}
 		K := m.Steady()
-		levels := []float64{netGrowthLo * K, netGrowthHi * K, netGrowthLo, netGrowthHi}
+		levels := []float64{claim.GrowthLo * K, claim.GrowthHi * K, claim.GrowthLo, claim.GrowthHi}
 		at := make([]float64, 4)
 		for i := range at {
 			at[i] = math.NaN()
@@ -246,13 +247,13 @@ func TestTransitionOptima(t *testing.T) {
 		}
 	}
 	// (12, 6) under formula (1) differs, S never does: qualified.
-	if v := optimaRule(rows); v != qualified {
-		t.Errorf("rule %s, want %s", v, qualified)
+	if v := optimaRule(rows); v != claim.Qualified {
+		t.Errorf("rule %s, want %s", v, claim.Qualified)
 	}
-	if v := optimaRule([]OptimaRow{{PDrop: "S", Loss: "0", Same: false}}); v != fails {
+	if v := optimaRule([]OptimaRow{{PDrop: "S", Loss: "0", Same: false}}); v != claim.Fails {
 		t.Errorf("S differing: %s", v)
 	}
-	if v := optimaRule([]OptimaRow{{PDrop: "S", Loss: "0", Same: true}, {PDrop: "formula (1)", Loss: "0", Same: true}, {PDrop: "S", Loss: "1/10"}}); v != holds {
+	if v := optimaRule([]OptimaRow{{PDrop: "S", Loss: "0", Same: true}, {PDrop: "formula (1)", Loss: "0", Same: true}, {PDrop: "S", Loss: "1/10"}}); v != claim.Holds {
 		t.Errorf("all agreeing: %s", v)
 	}
 }
@@ -269,14 +270,14 @@ func TestUniformityRule(t *testing.T) {
 		rows []UniformityRow
 		want string
 	}{
-		{"inside, p fine", []UniformityRow{row(0.95, 1.05, 0.4), row(0.91, 1.09, 0.002)}, holds},
-		{"across 1.1", []UniformityRow{row(0.95, 1.05, 0.4), row(1.05, 1.15, 0.4)}, undecided},
-		{"p below 1e-3", []UniformityRow{row(0.95, 1.05, 5e-4)}, undecided},
-		{"wholly above", []UniformityRow{row(0.95, 1.05, 0.4), row(1.36, 1.51, 0.4)}, fails},
-		{"wholly below", []UniformityRow{row(0.7, 0.85, 0.4)}, fails},
-		{"p below 1e-6", []UniformityRow{row(0.95, 1.05, 1e-7)}, fails},
-		{"NaN p", []UniformityRow{row(0.95, 1.05, math.NaN())}, undecided},
-		{"none", nil, unchecked},
+		{"inside, p fine", []UniformityRow{row(0.95, 1.05, 0.4), row(0.91, 1.09, 0.002)}, claim.Holds},
+		{"across 1.1", []UniformityRow{row(0.95, 1.05, 0.4), row(1.05, 1.15, 0.4)}, claim.Undecided},
+		{"p below 1e-3", []UniformityRow{row(0.95, 1.05, 5e-4)}, claim.Undecided},
+		{"wholly above", []UniformityRow{row(0.95, 1.05, 0.4), row(1.36, 1.51, 0.4)}, claim.Fails},
+		{"wholly below", []UniformityRow{row(0.7, 0.85, 0.4)}, claim.Fails},
+		{"p below 1e-6", []UniformityRow{row(0.95, 1.05, 1e-7)}, claim.Fails},
+		{"NaN p", []UniformityRow{row(0.95, 1.05, math.NaN())}, claim.Undecided},
+		{"none", nil, claim.Unchecked},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := uniformityRule(c.rows); got != c.want {
@@ -286,7 +287,7 @@ func TestUniformityRule(t *testing.T) {
 	}
 	// The descriptors are shown, not judged; loss has its own row.
 	r := &Network{Uniformity: []UniformityRow{row(0.95, 1.05, 0.4), {Descriptors: true, Lo: 2, Hi: 3, FirstPValue: 0}, {Loss: 0.1, Lo: 1.4, Hi: 1.5, FirstPValue: 1e-20}}}
-	if vs := r.uniformityVerdicts(); vs[0].Verdict != holds || vs[1].Verdict != fails {
+	if vs := r.uniformityVerdicts(); vs[0].Verdict != claim.Holds || vs[1].Verdict != claim.Fails {
 		t.Errorf("verdicts %q, %q; want holds (lossless items), does not hold (loss)", vs[0].Verdict, vs[1].Verdict)
 	}
 }
@@ -316,7 +317,7 @@ func TestNetworkLossRows(t *testing.T) {
 			t.Fatal(err)
 		}
 		f := (1 - row.Loss) * (1 - row.Loss/2)
-		want := (m.TimeToCoverage(netGrowthHi) - m.TimeToCoverage(netGrowthLo)) / f
+		want := (m.TimeToCoverage(claim.GrowthHi) - m.TimeToCoverage(claim.GrowthLo)) / f
 		// 1e-9 relative: two closed forms of one quantity.
 		if math.Abs(row.GrowthY.ODE-want) > 1e-9*want {
 			t.Errorf("ε = %g: the ODE's coverage growth %v, lossless/f %v", row.Loss, row.GrowthY.ODE, want)

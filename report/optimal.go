@@ -12,6 +12,7 @@ import (
 	"github.com/gossipkit/gossipkit/internal/stats"
 	"github.com/gossipkit/gossipkit/meanfield"
 	"github.com/gossipkit/gossipkit/plots"
+	"github.com/gossipkit/gossipkit/report/internal/claim"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
@@ -121,7 +122,7 @@ func (s *Study) optimalFigure(ctx context.Context) (*Optimal, error) {
 		}
 	}
 	s.step("optimal s: exact pairwise chain of replication")
-	r.ReplHolders = int(math.Ceil(growthHi*float64(sc.Cache)/float64(n)*float64(sc.OptNodes) - 1e-9))
+	r.ReplHolders = int(math.Ceil(claim.ReplGrowthHi*float64(sc.Cache)/float64(n)*float64(sc.OptNodes) - 1e-9))
 	replBest, replBestT := 0, math.Inf(1)
 	for sz := 1; sz < sc.Cache; sz++ {
 		mean, sd, err := chain.ReplicationTime(ctx, chain.Config{Nodes: sc.OptNodes, Shuffle: gossip.Shuffle{Items: n, Cache: sc.Cache, Exchange: sz}}, max(r.ReplHolders, 1))
@@ -153,7 +154,7 @@ func (s *Study) optimalFigure(ctx context.Context) (*Optimal, error) {
 		if err != nil {
 			return nil, err
 		}
-		if g := growthTimes(sr, float64(sc.Cache)/float64(n)); len(g) >= 2 {
+		if g := claim.GrowthTimes(sr, float64(sc.Cache)/float64(n)); len(g) >= 2 {
 			gm, gsd := stats.MeanSD(g)
 			r.Growth = append(r.Growth, GrowthRow{S: sz, Mean: gm, SD: gsd, Runs: len(g)})
 		}
@@ -168,9 +169,9 @@ func (s *Study) optimalFigure(ctx context.Context) (*Optimal, error) {
 		}
 	}
 	i, b := res.SInt-1, r.ExactBest-1
-	r.Effect = optimumEffect(r.ExactBest, res.SStar, res.SInt, r.ExactT[b], r.ExactSD[b], r.ExactT[i], r.ExactSD[i], sc.OptReps)
+	r.Effect = claim.EffectOf(r.ExactBest, res.SStar, res.SInt, r.ExactT[b], r.ExactSD[b], r.ExactT[i], r.ExactSD[i], sc.OptReps)
 	rb := replBest - 1
-	r.ReplEffect = optimumEffect(replBest, res.SStar, res.SInt, r.ReplT[rb], r.ReplSD[rb], r.ReplT[i], r.ReplSD[i], sc.OptReps)
+	r.ReplEffect = claim.EffectOf(replBest, res.SStar, res.SInt, r.ReplT[rb], r.ReplSD[rb], r.ReplT[i], r.ReplSD[i], sc.OptReps)
 	return r, nil
 }
 
@@ -251,7 +252,7 @@ func (r *Optimal) Render(d *Doc) (err error) {
 	}
 	e := r.Effect
 	side := "at"
-	if math.Abs(float64(e.Best)-e.SStar) > optSlack {
+	if math.Abs(float64(e.Best)-e.SStar) > claim.OptSlack {
 		side = "above"
 		if float64(e.Best) < e.SStar {
 			side = "below"
@@ -259,19 +260,19 @@ func (r *Optimal) Render(d *Doc) (err error) {
 	}
 	var trend []string
 	for _, t := range r.Trend {
-		trend = append(trend, fmt.Sprintf("%d (N = %s, %.1f %%)", t.SBest, powerOfTen(t.N), t.GainPct))
+		trend = append(trend, fmt.Sprintf("%d (N = %s, %.1f %%)", t.SBest, claim.PowerOfTen(t.N), t.GainPct))
 	}
 	d.printf("**Measured:** s* = %.3f; integer argmax of P(11|10): %d (simplified), %d (γ form). s* maximises the *rate* k of the logistic x(t) and so the replication speed, but coverage also grows with p = s/c itself (dy/dt = 2p·x(1−y)): the ODE's time to 99%% coverage (N = %d) is smallest at s = %d (%.1f rounds, against %.1f at s = %d). The exact pairwise chain (the finite-N model with one initial copy, solved by first-step analysis for every s, no sampling) gives the mean time to 99%% coverage smallest at **s = %d** (%.2f rounds, sd %.2f; %.2f at s = %d): in the pairwise model the coverage optimum lies %s s*. The protocol simulation's fastest s among those simulated is %d (%.1f rounds, mean of %d runs; with so few runs its error bars cannot separate neighbouring s).\n",
 		res.SStar, res.SInt, res.SIntGamma, r.OptNodes, res.SBestTime, res.BestTime, res.TimeAtSInt, res.SInt, r.ExactBest, r.ExactBestT, r.ExactSDAtBest, r.ExactT[res.SInt-1], res.SInt, side, r.BestSim, r.BestSimT, r.OptReps)
 	d.printf("\n**Effect size.** The best s gains %.2f rounds over s = %d (%.1f %% of %.1f rounds). Two means of %d protocol runs each differ by %.2f standard errors at that gain (the sds of the exact chain's time), so it is %s at this scale; %.0f runs of each would show it at %d standard errors. As N grows the ODE's best s moves toward s*: %s; the gain shrinks with it. Claim for coverage: **%s** (%s).\n",
-		e.Gain, e.SInt, e.GainPct, r.ExactT[e.SInt-1], e.Runs, e.Z, map[bool]string{true: "significant", false: "not significant"}[e.Z >= zSignificant], math.Ceil(e.RunsForZ), zSignificant, strings.Join(trend, ", "), optimumRule(e), optimumRuleText())
+		e.Gain, e.SInt, e.GainPct, r.ExactT[e.SInt-1], e.Runs, e.Z, map[bool]string{true: "significant", false: "not significant"}[e.Z >= claim.ZSignificant], math.Ceil(e.RunsForZ), claim.ZSignificant, strings.Join(trend, ", "), claim.OptimumRule(e), claim.OptimumRuleText())
 	re := r.ReplEffect
 	vs := "s*'s integer argmax itself"
 	if re.Best != re.SInt {
 		vs = fmt.Sprintf("against %.2f at s = %d, s*'s integer argmax", r.ReplT[re.SInt-1], re.SInt)
 	}
 	d.printf("\n**Replication.** In the paper's model the exact pairwise chain (N = %d) takes %.2f rounds on average (sd %.2f) from one copy to %d copies, %g %% of the plateau c/n, at s = %d, the fastest s, %s; every s's time is ∝ 1/P(11|10) (docs/MODEL.md §4), so the model's answer is s*'s by a theorem the chain's times follow. Claim for replication: **%s** (%s). The protocol's growth times at the simulated s (verdicts.md) are a description: %d runs per s cannot resolve a gain of %g %%.\n",
-		r.OptNodes, r.ReplT[re.Best-1], r.ReplSD[re.Best-1], r.ReplHolders, 100*growthHi, re.Best, vs, optimumRule(re), replicationRuleText(), r.OptReps, optGainPct)
+		r.OptNodes, r.ReplT[re.Best-1], r.ReplSD[re.Best-1], r.ReplHolders, 100*claim.ReplGrowthHi, re.Best, vs, claim.OptimumRule(re), claim.ReplicationRuleText(), r.OptReps, claim.OptGainPct)
 	if err := d.table("optimal_trend", optimalTrendTable(r.Trend)); err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gossipkit/gossipkit/internal/buildinfo"
 	"github.com/gossipkit/gossipkit/internal/shard"
+	"github.com/gossipkit/gossipkit/report/part"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
@@ -55,7 +56,7 @@ func TestReportPartHostile(t *testing.T) {
 	fat := append(append(append([]byte{}, simPlain[:i]...), bytes.Repeat([]byte(`{"x":[0],"y":[0]},`), 200_000)...), simPlain[i:]...)
 
 	timing := []byte(strings.Repeat("{},", 3_000_000) + "{}")
-	runs := []byte(strings.Repeat(`{"section":1,"kind":"sim","part":{}},`, maxReportRuns) + `{"section":1,"kind":"sim","part":{}}`)
+	runs := []byte(strings.Repeat(`{"section":1,"kind":"sim","part":{}},`, part.MaxRuns) + `{"section":1,"kind":"sim","part":{}}`)
 	for _, tc := range []struct {
 		name  string
 		plain [][]byte
@@ -63,7 +64,7 @@ func TestReportPartHostile(t *testing.T) {
 		alloc uint64 // bytes allocated at most (0: not checked)
 	}{
 		{"timing", [][]byte{[]byte(head + `"timing":[`), timing, []byte(`],"runs":[]}`)}, "more entries than the report has sections", 32 << 20},
-		{"runs", [][]byte{[]byte(head + `"timing":[],"runs":[`), runs, []byte(`]}`)}, fmt.Sprintf("more than %d simulations", maxReportRuns), 0},
+		{"runs", [][]byte{[]byte(head + `"timing":[],"runs":[`), runs, []byte(`]}`)}, fmt.Sprintf("more than %d simulations", part.MaxRuns), 0},
 		{"a run beyond its sim limits", [][]byte{[]byte(head + `"timing":[],"runs":[{"section":1,"kind":"sim","part":`), fat, []byte(`}]}`)}, "simulation 1: corrupted part file", 0},
 		{"the same run within them", [][]byte{[]byte(head + `"timing":[],"runs":[{"section":1,"kind":"sim","part":`), simPlain, []byte(`}]}`)}, "", 0},
 		{"a scale too large", [][]byte{[]byte(strings.Replace(head, `"scale":{}`, `"scale":{"Name":"`+strings.Repeat(" ", 2<<20)+`"}`, 1) + `"timing":[],"runs":[]}`)}, "larger than a reproduction part holds", 0},
@@ -73,7 +74,7 @@ func TestReportPartHostile(t *testing.T) {
 			f := writeGz(t, dir, strings.ReplaceAll(tc.name, " ", "_")+".gkpart", tc.plain...)
 			var m0, m1 runtime.MemStats
 			runtime.ReadMemStats(&m0)
-			_, err := readParts([]string{f})
+			_, _, err := readParts([]string{f})
 			runtime.ReadMemStats(&m1)
 			if tc.want == "" {
 				// A valid part of a scale of one shard: readParts accepts it.

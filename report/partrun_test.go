@@ -76,7 +76,7 @@ func TestReportPartRunBounded(t *testing.T) {
 			var m0, m1 runtime.MemStats
 			runtime.ReadMemStats(&m0)
 			t0 := time.Now()
-			_, err = readParts([]string{tc.file})
+			_, _, err = readParts([]string{tc.file})
 			wall := time.Since(t0)
 			runtime.ReadMemStats(&m1)
 			alloc := m1.TotalAlloc - m0.TotalAlloc

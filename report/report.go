@@ -11,6 +11,8 @@ import (
 	"github.com/gossipkit/gossipkit/internal/atomicfile"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
 	"github.com/gossipkit/gossipkit/plots"
+	"github.com/gossipkit/gossipkit/report/internal/clock"
+	"github.com/gossipkit/gossipkit/report/part"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
@@ -35,8 +37,8 @@ type Study struct {
 	opt   Options
 	// protocol runs of Figs. 7/8 by n
 	fig78 *Fig78
-	clock *clock  // the step timer of Run, RunShard and Merge (nil otherwise)
-	run   *runner // shard or merge (nil: every simulation in full)
+	clock *clock.Clock // the step timer of Run, RunShard and Merge (nil otherwise)
+	run   *part.Runner // shard or merge (nil: every simulation in full)
 	// warm keeps the warm states that later runs use again (warmCache).
 	warm *sim.WarmCache
 }
@@ -106,7 +108,7 @@ func (s *Study) step(name string) {
 		s.opt.StepStart(name)
 	}
 	if s.clock != nil {
-		s.clock.step(name)
+		s.clock.Step(name)
 	}
 }
 

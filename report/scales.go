@@ -122,7 +122,7 @@ func Quick() Scale {
 		// runs on 2026-12-05): round-snapshot coverage sits about one sd
 		// from the ODE at every n (|δ̂| 1.11–1.28 at n = 500, 0.94–1.21 at
 		// 1000, 0.93–0.99 at 2000), so its verdict needs the interval's
-		// upper end below 2 (gradeBands): at n = 500 the 40 runs' upper
+		// upper end below 2 (claim.GradeBands): at n = 500 the 40 runs' upper
 		// end reached 1.97, and with 80 runs (half-width about 0.45) it
 		// stays near 1.6–1.7 (seed 1 with 100: |δ̂| 1.04, upper end
 		// 1.42); x and per-event y at n = 2000 (|δ̂| up to 0.44, upper
@@ -208,7 +208,7 @@ func Paper() Scale {
 	// inflation √(1 + 4ρ) is 2 % or less at the estimates, at most 16 % at
 	// the bounds. Ten a warm-up would save about 200 CPU-seconds more and
 	// inflate them by 4 % (35 %). The take-off bootstrap resamples warm
-	// states (bootstrapMinShare).
+	// states (claim.BootstrapMinShare).
 	sc.RepsPerWarm = 5
 	return sc
 }

@@ -7,11 +7,13 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/gossipkit/gossipkit/report/internal/claim"
 )
 
 // The shape of REPORT.md, which a person reads in five minutes (issue
 // 39): at most maxReportBytes, opening (after its title and the scale) with
-// the claims table, whose measured cells are at most maxShort characters
+// the claims table, whose measured cells are at most claim.MaxShort characters
 // and whose section cells link to the section's file beside it; then the
 // operator table; no line longer than maxLine characters outside code
 // blocks.
@@ -63,7 +65,7 @@ func checkShape(t *testing.T, dir string, report []byte) {
 			t.Errorf("claims row with %d cells: %q", len(cells), line)
 			continue
 		}
-		if n := utf8.RuneCountInString(cells[2]); n > maxShort+10 { // escaped "|"s
+		if n := utf8.RuneCountInString(cells[2]); n > claim.MaxShort+10 { // escaped "|"s
 			t.Errorf("measured cell of %d characters: %q", n, cells[2])
 		}
 		link := cells[3]
@@ -137,23 +139,6 @@ func TestShapeOfSmokeRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkShape(t, dir, b)
-}
-
-// TestShortMeasured: the claims table's phrase is Short where set, else
-// Measured's headline (up to "; "), cut at a word within maxShort
-// characters.
-func TestShortMeasured(t *testing.T) {
-	if got := shortMeasured(Verdict{Measured: "a; b", Short: "s"}); got != "s" {
-		t.Errorf("Short ignored: %q", got)
-	}
-	if got := shortMeasured(Verdict{Measured: "head; tail"}); got != "head" {
-		t.Errorf("headline: %q", got)
-	}
-	long := strings.Repeat("word ", 100)
-	got := shortMeasured(Verdict{Measured: long})
-	if n := utf8.RuneCountInString(got); n > maxShort || !strings.HasSuffix(got, "word…") {
-		t.Errorf("cut: %d characters, %q", n, got)
-	}
 }
 
 // TestWrapProse: prose is wrapped at wrapWidth, tables, headings, code

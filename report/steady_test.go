@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/report/internal/claim"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
@@ -40,16 +41,16 @@ func TestProtocolHoldsItemsPlusOne(t *testing.T) {
 	c, n := float64(cfg.Shuffle.Cache), cfg.Shuffle.Items
 	atItems := math.Abs(late-c/float64(protocolItems(n))) / se
 	atN := math.Abs(late-c/float64(n)) / se
-	if steadyRule(atItems, cfg.Reps) != holds || steadyRule(atN, cfg.Reps) != fails {
+	if claim.SteadyRule(atItems, cfg.Reps) != claim.Holds || claim.SteadyRule(atN, cfg.Reps) != claim.Fails {
 		t.Errorf("late mean %.5f ± %.5f: %.1f se from c/protocolItems(n) = %.5f, %.1f from c/n; want within and beyond %.2f",
-			late, se, atItems, c/float64(protocolItems(n)), atN, tCrit(steadyZ, cfg.Reps))
+			late, se, atItems, c/float64(protocolItems(n)), atN, claim.TCrit(claim.SteadyZ, cfg.Reps))
 	}
 	at, paper, err := protocolTransitions(res)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if transRule(at, cfg.Reps) != holds || transRule(paper, cfg.Reps) != fails {
-		t.Errorf("transitions: %+v at the items of the network, %+v at n; want within and beyond %.2f se", at, paper, tCrit(transZ, cfg.Reps))
+	if claim.TransRule(at, cfg.Reps) != claim.Holds || claim.TransRule(paper, cfg.Reps) != claim.Fails {
+		t.Errorf("transitions: %+v at the items of the network, %+v at n; want within and beyond %.2f se", at, paper, claim.TCrit(claim.TransZ, cfg.Reps))
 	}
 	if items, p := sim.ItemsAfterInsertion(cfg.Nodes, cfg.Shuffle); items != protocolItems(n) || math.Abs(p-math.Pow(0.6, 29)) > 1e-15*p {
 		t.Errorf("sim.ItemsAfterInsertion = %d, %g, want %d, 0.6^29", items, p, protocolItems(n))

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/gossipkit/gossipkit/report/internal/clock"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
@@ -94,10 +95,10 @@ func TestClockCountsWarmUps(t *testing.T) {
 		{4, []int{0, 1, 5}, (2*100 + 3*7) * 10},
 		{4, []int{}, 0},
 	} {
-		c := newClock(nil)
+		c := clock.New(nil)
 		cfg.WarmStates = tc.k
-		c.simulated(cfg, tc.idx, -1)
-		if got := c.of(0).Protocol; got != tc.want {
+		c.Simulated(cfg, tc.idx, -1)
+		if got := c.Of(0).Protocol; got != tc.want {
 			t.Errorf("k = %d, replications %v: %g shuffles, want %g", tc.k, tc.idx, got, tc.want)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"github.com/gossipkit/gossipkit/internal/atomicfile"
 	"github.com/gossipkit/gossipkit/internal/buildinfo"
 	"github.com/gossipkit/gossipkit/internal/ctxguard"
+	"github.com/gossipkit/gossipkit/report/internal/claim"
+	"github.com/gossipkit/gossipkit/report/internal/clock"
 )
 
 // Run writes the whole reproduction into dir (created if missing; files of
@@ -32,20 +34,20 @@ func (s *Study) computeAll(ctx context.Context) ([]Renderer, []string, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, err
 		}
-		if sec.Exact && s.run != nil && s.run.shard != nil {
+		if sec.Exact && s.run.Sharding() {
 			results = append(results, nil)
 			titles = append(titles, sec.Title)
 			continue // the merge computes it
 		}
-		s.clock.begin(i+1, sec.Title)
+		s.clock.Begin(i+1, sec.Title)
 		if s.run != nil {
-			s.run.section = i + 1
+			s.run.Section = i + 1
 		}
 		r, err := sec.Compute(ctx, s)
 		if err != nil {
 			return nil, nil, err
 		}
-		s.clock.end()
+		s.clock.End()
 		results = append(results, r)
 		titles = append(titles, sec.Title)
 	}
@@ -60,7 +62,7 @@ func (s *Study) computeAll(ctx context.Context) ([]Renderer, []string, error) {
 func (s *Study) write(ctx context.Context, dir string) error {
 	sc := s.Scale
 	_, err := atomicfile.FromContext(ctx).BuildDir(dir, ".reproduce-", func(tmp string) error {
-		s.clock = newClock(s.opt.StepDone)
+		s.clock = clock.New(s.opt.StepDone)
 		d := NewDoc(tmp)
 		d.printf("# gossipkit reproduction report\n\n")
 		d.printf("Scale `%s`, seed %d, gossipkit %s. Every number below was computed by this run. It judges the claims of the paper (Bakhshi, Gavidia, Fokkink, van Steen, *An analytical model of information dissemination for a gossip-based protocol*) and of the spanning-tree document; each section's file sets its figures beside the claims they check.\n", sc.Name, sc.Seed, buildinfo.Version)
@@ -74,12 +76,12 @@ func (s *Study) write(ctx context.Context, dir string) error {
 		if err != nil {
 			return err
 		}
-		s.clock.begin(0, "operator table: memberlist's defaults")
+		s.clock.Begin(0, "operator table: memberlist's defaults")
 		ops, err := s.Operator(ctx)
 		if err != nil {
 			return err
 		}
-		s.clock.step("rendering tables and figures")
+		s.clock.Step("rendering tables and figures")
 		// Each section into its own file, so that REPORT.md can list
 		// the figures each drew.
 		secs := make([]*Doc, len(results))
@@ -94,7 +96,7 @@ func (s *Study) write(ctx context.Context, dir string) error {
 			}
 			secs[i] = sd
 		}
-		d.printf("\n## The claims\n\nEach claim of the two source documents, and each finding of this toolkit (marked so), judged by this run; the measured column is the headline of the measurement, whose whole is in the section's file. A verdict that rests on Monte Carlo is decided only where the interval of the quantity it grades lies on one side of its threshold; otherwise it reads \"%s\" and names the replications or seeds that would decide it.\n", undecided)
+		d.printf("\n## The claims\n\nEach claim of the two source documents, and each finding of this toolkit (marked so), judged by this run; the measured column is the headline of the measurement, whose whole is in the section's file. A verdict that rests on Monte Carlo is decided only where the interval of the quantity it grades lies on one side of its threshold; otherwise it reads \"%s\" and names the replications or seeds that would decide it.\n", claim.Undecided)
 		vt := verdictTable(results)
 		if err := d.verdicts(vt); err != nil {
 			return err
@@ -114,7 +116,7 @@ func (s *Study) write(ctx context.Context, dir string) error {
 				d.printf("\n![%s](%s.png)\n", f, f)
 			}
 		}
-		s.clock.end()
+		s.clock.End()
 		if err := s.timing(d, titles); err != nil {
 			return err
 		}

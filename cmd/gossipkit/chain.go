@@ -7,7 +7,7 @@ import (
 	"github.com/gossipkit/gossipkit/chain"
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/cli"
-	"github.com/gossipkit/gossipkit/report"
+	"github.com/gossipkit/gossipkit/report/tables"
 )
 
 func cmdChain(fs *cli.FlagSet) cli.Run {
@@ -32,15 +32,15 @@ func cmdChain(fs *cli.FlagSet) cli.Run {
 		if err != nil {
 			return err
 		}
-		var life *report.Lifetime
+		var life *tables.Lifetime
 		if cfg.Loss > 0 { // d dies: the law of its lifetime T_0
 			mean, sd, err := chain.Lifetime(ctx, cfg)
 			if err != nil {
 				return err
 			}
-			life = &report.Lifetime{Mean: mean, SD: sd}
+			life = &tables.Lifetime{Mean: mean, SD: sd}
 		}
-		return output(e, *out, func(w io.Writer) error { return report.WriteChain(w, res, life, *format) })
+		return output(e, *out, func(w io.Writer) error { return tables.WriteChain(w, res, life, *format) })
 	}
 }
 
@@ -59,5 +59,5 @@ func quasiStationary(ctx context.Context, e *env, fs *cli.FlagSet, cfg chain.Con
 	if err != nil {
 		return err
 	}
-	return buffered(e, out, func(w io.Writer) error { return report.WriteQuasiStationary(w, cfg, nu, format) })
+	return buffered(e, out, func(w io.Writer) error { return tables.WriteQuasiStationary(w, cfg, nu, format) })
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/meanfield"
 	"github.com/gossipkit/gossipkit/ode"
-	"github.com/gossipkit/gossipkit/report"
+	"github.com/gossipkit/gossipkit/report/tables"
 )
 
 // defaultShuffle is the paper's setting, the default of the model commands.
@@ -29,7 +29,7 @@ func cmdTransitions(fs *cli.FlagSet) cli.Run {
 		if err := tr.Check(1e-12); err != nil {
 			return fmt.Errorf("transition matrix fails its check: %w", err)
 		}
-		return buffered(e, *out, func(w io.Writer) error { return report.WriteTransitions(w, v, sh, tr, *format) })
+		return buffered(e, *out, func(w io.Writer) error { return tables.WriteTransitions(w, v, sh, tr, *format) })
 	}
 }
 
@@ -68,7 +68,7 @@ func cmdODE(fs *cli.FlagSet) cli.Run {
 				return err
 			}
 		}
-		if err := outputTable(e, *out, *format, report.ODETable(sol, ref)); err != nil {
+		if err := outputTable(e, *out, *format, tables.ODETable(sol, ref)); err != nil {
 			return err
 		}
 		if *format == "text" {
@@ -95,6 +95,6 @@ func cmdOptimal(fs *cli.FlagSet) cli.Run {
 		if err != nil {
 			return err
 		}
-		return outputTable(e, *out, *format, report.OptimalTable(cfg, res))
+		return outputTable(e, *out, *format, tables.OptimalTable(cfg, res))
 	}
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/internal/flagval"
-	"github.com/gossipkit/gossipkit/report"
+	"github.com/gossipkit/gossipkit/report/tables"
 )
 
 func cmdPDrop(fs *cli.FlagSet) cli.Run {
@@ -65,7 +65,7 @@ func pdrop(ctx context.Context, e *env, fs *cli.FlagSet, nS, cS, sS string, enum
 	if err != nil {
 		return err
 	}
-	return outputTable(e, out, format, report.PDropTable(evs, enum))
+	return outputTable(e, out, format, tables.PDropTable(evs, enum))
 }
 
 func cmdGammaCheck(fs *cli.FlagSet) cli.Run {
@@ -100,7 +100,7 @@ func gammaCheck(ctx context.Context, e *env, sMax, cMax, nMax int, format, out s
 		return err
 	}
 	return buffered(e, out, func(w io.Writer) error {
-		if err := report.WriteGammaCheck(w, g, checked, mm, format); err != nil || mm == nil {
+		if err := tables.WriteGammaCheck(w, g, checked, mm, format); err != nil || mm == nil {
 			return err
 		}
 		return errFailed
@@ -122,7 +122,7 @@ func proveGamma(ctx context.Context, e *env, fs *flag.FlagSet, sMax int, format,
 		return err
 	}
 	return buffered(e, out, func(w io.Writer) error {
-		if err := report.WriteProveGamma(w, sMax, proofs, format); err != nil {
+		if err := tables.WriteProveGamma(w, sMax, proofs, format); err != nil {
 			return err
 		}
 		for _, p := range proofs {

@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/gossipkit/gossipkit/internal/cli"
-	"github.com/gossipkit/gossipkit/report"
+	"github.com/gossipkit/gossipkit/report/tables"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
@@ -106,5 +106,5 @@ func cmdSim(fs *cli.FlagSet) cli.Run {
 
 // writeSimResult prints a result in the chosen format to -o FILE or stdout.
 func writeSimResult(e *env, res *sim.Result, format, path string) error {
-	return output(e, path, func(w io.Writer) error { return report.WriteSim(w, res, format) })
+	return output(e, path, func(w io.Writer) error { return tables.WriteSim(w, res, format) })
 }

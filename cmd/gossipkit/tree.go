@@ -9,6 +9,7 @@ import (
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/report"
+	"github.com/gossipkit/gossipkit/report/tables"
 	"github.com/gossipkit/gossipkit/tree"
 )
 
@@ -88,7 +89,7 @@ func cmdTreeRun(fs *cli.FlagSet, fail bool) cli.Run {
 			return err
 		}
 		if id == nil {
-			return outputTable(e, *out, *format, report.TreeTable(exp.Summarize(res)))
+			return outputTable(e, *out, *format, tables.TreeTable(exp.Summarize(res)))
 		}
 		return cli.WritePart(e, "tree", path, func(w io.Writer) error { return tree.WritePart(w, exp, *id, res) },
 			fmt.Sprintf("seeds %s of %d", shard.Ranges(exp.Indices(id)), exp.Seeds), note)

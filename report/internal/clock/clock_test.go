@@ -1,4 +1,4 @@
-package report
+package clock
 
 import (
 	"testing"
@@ -10,15 +10,15 @@ import (
 // table's total is the sum of its rows.
 func TestClockSteps(t *testing.T) {
 	var got []StepTime
-	c := newClock(func(s StepTime) { got = append(got, s) })
-	c.begin(1, "first section")
-	c.step("a")
-	c.step("b")
-	c.end()
-	c.begin(2, "second section") // no named step: the section's title
-	c.end()
-	c.begin(0, "rendering")
-	c.end()
+	c := New(func(s StepTime) { got = append(got, s) })
+	c.Begin(1, "first section")
+	c.Step("a")
+	c.Step("b")
+	c.End()
+	c.Begin(2, "second section") // no named step: the section's title
+	c.End()
+	c.Begin(0, "rendering")
+	c.End()
 	want := []struct {
 		section int
 		step    string
@@ -40,7 +40,7 @@ func TestClockSteps(t *testing.T) {
 		}
 		sum += g.Wall
 	}
-	tab := c.timingTable([]string{"first section", "second section"}, nil)
+	tab := c.Table([]string{"first section", "second section"}, nil)
 	// rows: two sections, the rendering, the total
 	if len(tab.Rows) != 4 || tab.Rows[0][0] != "1. first section" || tab.Rows[3][0] != "total" {
 		t.Fatalf("table rows %v", tab.Rows)

@@ -1,4 +1,4 @@
-package report
+package claim
 
 import (
 	"math"
@@ -6,13 +6,13 @@ import (
 )
 
 // deltaInterval against its closed form, and its half-width shrinking
-// like 1/√R: with R four times larger the half-width tCrit(R)·√(1/R +
+// like 1/√R: with R four times larger the half-width TCrit(R)·√(1/R +
 // δ²/(2(R − 1))) is about half (exactly half in the limit; the Student
 // quantile and the R − 1 move the ratio by under 3 % at R ≥ 100).
 func TestDeltaInterval(t *testing.T) {
 	t.Parallel()
 	d, lo, hi := deltaInterval(11, 2, 10, 10)
-	h := tCrit(zDecide, 10) * math.Sqrt(1.0/10+0.25/18)
+	h := TCrit(ZDecide, 10) * math.Sqrt(1.0/10+0.25/18)
 	if d != 0.5 || math.Abs(lo-(0.5-h)) > 1e-12 || math.Abs(hi-(0.5+h)) > 1e-12 {
 		t.Errorf("δ %v [%v, %v], want 0.5 ± %v", d, lo, hi, h)
 	}
@@ -41,8 +41,8 @@ func TestGrowthDistanceDecisions(t *testing.T) {
 	t.Parallel()
 	verdict := func(mean float64, R int) string {
 		d, lo, hi := deltaInterval(mean, 2, 10, R)
-		g := NetGrowth{Delta: d, DLo: lo, DHi: hi, Runs: R}
-		return growthRule([]NetGrowth{g})
+		g := Growth{Delta: d, DLo: lo, DHi: hi, Runs: R}
+		return GrowthRule([]Growth{g})
 	}
 	for _, c := range []struct {
 		name string
@@ -51,16 +51,16 @@ func TestGrowthDistanceDecisions(t *testing.T) {
 		want string
 	}{
 		// ±1.3 (t(9) at 3 normal se is 4.09, ×√(1/10)): within two shown.
-		{"equal, 10 runs: interval ±1.3", 10, 10, qualified},
-		{"equal, 40 runs", 10, 40, holds},
-		{"3 sd slower, 10 runs", 16, 10, undecided},
-		{"3 sd slower, 40 runs: across 2 (se √(1/40 + 9/78))", 16, 40, undecided},
-		{"3 sd slower, 100 runs", 16, 100, fails},
-		{"1.5 sd faster, 400 runs", 7, 400, qualified},
-		{"on 1 sd, 40 runs", 12, 40, qualified},
-		{"on 1 sd, 10⁵ runs", 12, 100000, qualified},
+		{"equal, 10 runs: interval ±1.3", 10, 10, Qualified},
+		{"equal, 40 runs", 10, 40, Holds},
+		{"3 sd slower, 10 runs", 16, 10, Undecided},
+		{"3 sd slower, 40 runs: across 2 (se √(1/40 + 9/78))", 16, 40, Undecided},
+		{"3 sd slower, 100 runs", 16, 100, Fails},
+		{"1.5 sd faster, 400 runs", 7, 400, Qualified},
+		{"on 1 sd, 40 runs", 12, 40, Qualified},
+		{"on 1 sd, 10⁵ runs", 12, 100000, Qualified},
 		// On 2 sd: across 2 at every R, undecided.
-		{"on 2 sd, 10⁵ runs", 14, 100000, undecided},
+		{"on 2 sd, 10⁵ runs", 14, 100000, Undecided},
 	} {
 		if got := verdict(c.mean, c.R); got != c.want {
 			t.Errorf("%s: %s, want %s", c.name, got, c.want)
@@ -68,7 +68,7 @@ func TestGrowthDistanceDecisions(t *testing.T) {
 	}
 }
 
-// gradeBands and absBand at their edges.
+// GradeBands and absBand at their edges.
 func TestGradeBands(t *testing.T) {
 	t.Parallel()
 	if a, b := absBand(-0.5, 1.5); a != 0 || b != 1.5 {
@@ -81,29 +81,29 @@ func TestGradeBands(t *testing.T) {
 		bands [][2]float64
 		want  string
 	}{
-		{nil, unchecked},
+		{nil, Unchecked},
 		// Clearly true: every interval within one sd.
-		{[][2]float64{{0, 1}}, holds},
-		{[][2]float64{{0, 0.4}, {0.2, 0.9}}, holds},
+		{[][2]float64{{0, 1}}, Holds},
+		{[][2]float64{{0, 0.4}, {0.2, 0.9}}, Holds},
 		// On the threshold of one sd (the truth at 1: any interval around
 		// it lies across 1): the weaker form, within two sd, is shown.
-		{[][2]float64{{1, 2}}, qualified},
-		{[][2]float64{{0.46, 1.76}, {0.1, 0.6}}, qualified},
-		{[][2]float64{{1.01, 2}}, qualified},
-		{[][2]float64{{1.2, 1.5}, {0, 0.5}}, qualified},
+		{[][2]float64{{1, 2}}, Qualified},
+		{[][2]float64{{0.46, 1.76}, {0.1, 0.6}}, Qualified},
+		{[][2]float64{{1.01, 2}}, Qualified},
+		{[][2]float64{{1.2, 1.5}, {0, 0.5}}, Qualified},
 		// Clearly false: some interval wholly beyond two sd, whatever the
 		// others are.
-		{[][2]float64{{2.01, 3}, {0, 5}}, fails},
-		{[][2]float64{{0, 5}, {2.5, math.Inf(1)}}, fails},
+		{[][2]float64{{2.01, 3}, {0, 5}}, Fails},
+		{[][2]float64{{0, 5}, {2.5, math.Inf(1)}}, Fails},
 		// On the threshold of two sd: undecided, even beside a part that
 		// holds.
-		{[][2]float64{{1.5, 2.5}}, undecided},
-		{[][2]float64{{0, 0.5}, {0.8, 2.01}}, undecided},
-		{[][2]float64{{0.2, math.Inf(1)}}, undecided},
+		{[][2]float64{{1.5, 2.5}}, Undecided},
+		{[][2]float64{{0, 0.5}, {0.8, 2.01}}, Undecided},
+		{[][2]float64{{0.2, math.Inf(1)}}, Undecided},
 		// Not a number: cannot be checked, whatever else was measured.
-		{[][2]float64{{0, 0.5}, {math.NaN(), 1}}, unchecked},
+		{[][2]float64{{0, 0.5}, {math.NaN(), 1}}, Unchecked},
 	} {
-		if got := gradeBands(c.bands); got != c.want {
+		if got := GradeBands(c.bands); got != c.want {
 			t.Errorf("gradeBands(%v) = %s, want %s", c.bands, got, c.want)
 		}
 	}

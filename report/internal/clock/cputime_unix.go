@@ -1,15 +1,15 @@
 //go:build unix
 
-package report
+package clock
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the CPU time (user + system) this process has used so far, or
+// CPUTime is the CPU time (user + system) this process has used so far, or
 // −1 where the system does not say.
-func cpuTime() time.Duration {
+func CPUTime() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return -1

@@ -1,4 +1,4 @@
-package report
+package tables
 
 import (
 	"errors"
@@ -71,15 +71,15 @@ func RoundsTable(res *sim.Result) *plots.Table {
 // probabilities and transitions beside the model's, and the rounds; in
 // text and markdown a summary, then the rounds (every 20th in text). The
 // model's transitions are Fig. 1's matrix with simplified P_drop at the
-// n + 1 items of a lossless protocol run's network (networkTransitions), at n
+// n + 1 items of a lossless protocol run's network (NetworkTransitions), at n
 // otherwise (sim.Measured.TransModel); p_drop_simplified and formula (1)
 // stay the paper's, at n.
 func WriteSim(w io.Writer, res *sim.Result, format string) error {
 	if res == nil || w == nil {
-		return errors.New("report: WriteSim: nil result or writer")
+		return errors.New("tables: WriteSim: nil result or writer")
 	}
 	if res.Replications() == 0 || res.Config.Rounds < 1 {
-		return fmt.Errorf("report: WriteSim: a result with %d replications of %d rounds; need at least one of each", res.Replications(), res.Config.Rounds)
+		return fmt.Errorf("tables: WriteSim: a result with %d replications of %d rounds; need at least one of each", res.Replications(), res.Config.Rounds)
 	}
 	t := RoundsTable(res)
 	if format == "csv" {
@@ -97,7 +97,7 @@ func WriteSim(w io.Writer, res *sim.Result, format string) error {
 	if c.Model == sim.Protocol && c.Loss == 0 {
 		// The protocol's network holds n + 1 items once d is inserted
 		// (N·c if N·c ≤ n).
-		if tm, items, err := networkTransitions(c); err == nil {
+		if tm, items, err := NetworkTransitions(c); err == nil {
 			model, at = tm, itemsText(c, items, 0)
 		}
 	}
@@ -277,7 +277,7 @@ func ChainTable(res *chain.Result) *plots.Table {
 // record, text a line.
 func WriteChain(w io.Writer, res *chain.Result, life *Lifetime, format string) error {
 	if w == nil || res == nil {
-		return errors.New("report: WriteChain: no writer or no result")
+		return errors.New("tables: WriteChain: no writer or no result")
 	}
 	t := ChainTable(res)
 	var lt *plots.Table
@@ -430,4 +430,14 @@ func OptimalTable(cfg meanfield.OptimizeConfig, res *meanfield.Optimum) *plots.T
 	}
 	t.Rows = [][]any{{cfg.Items, cfg.Cache, cfg.Nodes, cfg.Level, res.SStar, res.SInt, sIntGamma, sIntExact, res.P11, res.SBestTime, res.BestTime, res.TimeAtSInt}}
 	return t
+}
+
+// NetworkTransitions is Fig. 1's matrix (simplified P_drop, cfg's loss) at
+// the items of a protocol run's network once d is inserted
+// (sim.ItemsAfterInsertion), and that count.
+func NetworkTransitions(cfg sim.Config) (approx.Transitions, int, error) {
+	sh := cfg.Shuffle
+	sh.Items, _ = sim.ItemsAfterInsertion(cfg.Nodes, cfg.Shuffle)
+	tm, err := approx.TransitionsLossFor(approx.Simplified, sh, cfg.Loss)
+	return tm, sh.Items, err
 }

@@ -1,4 +1,4 @@
-package report
+package tables
 
 import (
 	"errors"
@@ -28,7 +28,7 @@ func GammaCheckTable(g exact.Grid, checked int64, mm *exact.GammaMismatch) *plot
 // points, or the mismatch with both values), else GammaCheckTable.
 func WriteGammaCheck(w io.Writer, g exact.Grid, checked int64, mm *exact.GammaMismatch, format string) error {
 	if w == nil {
-		return errors.New("report: WriteGammaCheck: no writer")
+		return errors.New("tables: WriteGammaCheck: no writer")
 	}
 	if format != "text" {
 		return GammaCheckTable(g, checked, mm).Write(w, format)
@@ -46,7 +46,7 @@ func WriteGammaCheck(w io.Writer, g exact.Grid, checked int64, mm *exact.GammaMi
 // s proved, or the s refuted), else a table s, proved, points.
 func WriteProveGamma(w io.Writer, sMax int, proofs []exact.GammaProof, format string) error {
 	if w == nil {
-		return errors.New("report: WriteProveGamma: no writer")
+		return errors.New("tables: WriteProveGamma: no writer")
 	}
 	t := &plots.Table{Keys: []string{"s", "proved", "points"}}
 	var refuted []int

@@ -1,4 +1,4 @@
-package report
+package tables
 
 import (
 	"errors"
@@ -37,7 +37,7 @@ func QuasiStationaryTable(nu []float64) *plots.Table {
 // QuasiStationaryTable, after a summary line and a blank line in text.
 func WriteQuasiStationary(w io.Writer, cfg chain.Config, nu []float64, format string) error {
 	if w == nil {
-		return errors.New("report: WriteQuasiStationary: no writer")
+		return errors.New("tables: WriteQuasiStationary: no writer")
 	}
 	if format == "text" {
 		sh := cfg.Shuffle

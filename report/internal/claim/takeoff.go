@@ -1,4 +1,4 @@
-package report
+package claim
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 // The take-off distance: the statistic behind the verdicts of Figs. 7 and
 // 8. The source says the ODE falls "within the standard deviation" of the
 // simulations; read over the take-off (the rounds at which the ODE lies
-// between windowLo and windowHi of its plateau), that is
+// between WindowLo and WindowHi of its plateau), that is
 //
 //	θ = max_t |ODE(t) − μ(t)| / (σ(t) + tol) ≤ 1,
 //
@@ -48,7 +48,7 @@ const (
 // distStat is the statistic of the cases over the replications idx[i] of
 // case i: the signed distance at every window round of every case, in
 // order, appended to v.
-func distStat(cases []shareCase, idx [][]int, v []float64) []float64 {
+func distStat(cases []ShareCase, idx [][]int, v []float64) []float64 {
 	for ci, c := range cases {
 		N := float64(c.nodes)
 		id := idx[ci]
@@ -83,11 +83,11 @@ type TakeOffDistance struct {
 	Reps   int
 }
 
-// takeOffDistance computes θ̂ and its band over the cases (one per n; ns
-// their n) with seed's resamples. With fewer than minBootReps
+// MeasureTakeOff computes θ̂ and its band over the cases (one per n; ns
+// their n) with seed's resamples. With fewer than MinBootReps
 // replications (or warm states) in a case the interval is [0, +Inf): no
 // bound. An empty window leaves θ̂ NaN.
-func takeOffDistance(cases []shareCase, ns []int, seed uint64) TakeOffDistance {
+func MeasureTakeOff(cases []ShareCase, ns []int, seed uint64) TakeOffDistance {
 	out := TakeOffDistance{Theta: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
 	if len(cases) == 0 {
 		return out
@@ -115,7 +115,7 @@ func takeOffDistance(cases []shareCase, ns []int, seed uint64) TakeOffDistance {
 		}
 	}
 	for _, c := range cases {
-		if len(c.reps) < minBootReps || c.groups != nil && len(c.groups) < minBootReps {
+		if len(c.reps) < MinBootReps || c.groups != nil && len(c.groups) < MinBootReps {
 			out.Lo, out.Hi = 0, math.Inf(1)
 			return out
 		}
@@ -181,38 +181,38 @@ func takeOffDistance(cases []shareCase, ns []int, seed uint64) TakeOffDistance {
 // distRule grades θ with its interval: wholly ≤ distHolds holds, wholly in
 // (distHolds, distQualified] holds with a qualification, wholly above
 // distQualified does not hold; across a threshold, undecided at this
-// scale (with the threshold it straddles, the nearer to θ̂ if both).
+// scale (with the threshold it Straddles, the nearer to θ̂ if both).
 func distRule(d TakeOffDistance) (verdict string, straddled float64) {
 	iv := Interval{d.Lo, d.Hi}
 	switch {
 	case math.IsNaN(d.Theta) || math.IsNaN(iv.Lo):
-		return unchecked, math.NaN()
+		return Unchecked, math.NaN()
 	case iv.Hi <= distHolds:
-		return holds, math.NaN()
+		return Holds, math.NaN()
 	case iv.Lo > distHolds && iv.Hi <= distQualified:
-		return qualified, math.NaN()
+		return Qualified, math.NaN()
 	case iv.Lo > distQualified:
-		return fails, math.NaN()
+		return Fails, math.NaN()
 	case iv.Lo <= distHolds && iv.Hi > distQualified && math.Abs(d.Theta-distQualified) < math.Abs(d.Theta-distHolds):
-		return undecided, distQualified
+		return Undecided, distQualified
 	case iv.Lo <= distHolds:
-		return undecided, distHolds
+		return Undecided, distHolds
 	}
-	return undecided, distQualified
+	return Undecided, distQualified
 }
 
-// distMeasured states θ̂, where it is reached, its interval and, if
+// DistMeasured states θ̂, where it is reached, its interval and, if
 // undecided, the replications per n that would decide it (the interval
 // shrinks like 1/√R).
-func distMeasured(d TakeOffDistance, what string) (short, full string) {
+func DistMeasured(d TakeOffDistance, what string) (short, full string) {
 	verdict, t := distRule(d)
 	if math.IsNaN(d.Theta) {
 		return "no take-off window", "no take-off window"
 	}
 	short = fmt.Sprintf("%s: largest |ODE − mean| %.2f sd (n = %d, t = %d); %.2f %% band %.2f–%s sd, %d runs per n", what, d.Theta, d.N, d.At, 100*bootLevel, d.Lo, hiText(d.Hi), d.Reps)
 	full = short
-	if verdict == undecided {
-		full += "; " + decideText(repsToDecide(d.Reps, d.Theta, Interval{d.Lo, d.Hi}, t), "replications per n")
+	if verdict == Undecided {
+		full += "; " + DecideText(repsToDecide(d.Reps, d.Theta, Interval{d.Lo, d.Hi}, t), "replications per n")
 	}
 	return short, full
 }

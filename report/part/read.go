@@ -1,4 +1,4 @@
-package report
+package part
 
 import (
 	"bytes"
@@ -19,37 +19,37 @@ import (
 //     the first HeaderBytes of it are counted, before the rest is read: a
 //     part of another build is refused there (RegisterLimits below);
 //   - the scale is at most maxScaleBytes of JSON;
-//   - timing holds at most one entry a section (len(Sections())), each at
-//     most maxEntryBytes;
-//   - runs holds at most maxReportRuns simulations, each checked against
+//   - timing holds at most one entry a section (the report's sections,
+//     decode's argument), each at most maxEntryBytes;
+//   - runs holds at most MaxRuns simulations, each checked against
 //     the limits its own format (sim, tree) states for its configuration
 //     and shard (shard.CheckLimits) before it is kept.
 //
 // A part of 87 KiB on disk whose timing held 3·10⁷ empty entries (90 MB
 // of JSON) cost 6.4 GB and 83 s before (decoded whole); it is refused at
-// its (len(Sections())+1)-th entry.
+// its (sections+1)-th entry.
 const (
 	maxScaleBytes = 1 << 20
 	maxEntryBytes = 64 << 10
-	// maxReportRuns bounds the simulations of one reproduction (the paper
+	// MaxRuns bounds the simulations of one reproduction (the paper
 	// scale runs a few hundred).
-	maxReportRuns = 1 << 16
+	MaxRuns = 1 << 16
 )
 
 func init() {
-	shard.RegisterLimits(ReportPartFormat, func(header []byte) (shard.Limits, error) {
+	shard.RegisterLimits(Format, func(header []byte) (shard.Limits, error) {
 		var h struct {
-			Format    string   `json:"format"`
-			Version   *int     `json:"version"`
-			Gossipkit *string  `json:"gossipkit"`
-			Shard     *ShardID `json:"shard"`
+			Format    string  `json:"format"`
+			Version   *int    `json:"version"`
+			Gossipkit *string `json:"gossipkit"`
+			Shard     *ID     `json:"shard"`
 		}
 		if json.Unmarshal(header, &h) != nil || h.Version == nil || h.Gossipkit == nil || h.Shard == nil {
 			return shard.Limits{}, nil // fields in another order: checked whole below
 		}
 		switch {
-		case *h.Version != ReportPartVersion:
-			return shard.Limits{}, fmt.Errorf("part format version %d, this gossipkit reads version %d", *h.Version, ReportPartVersion)
+		case *h.Version != Version:
+			return shard.Limits{}, fmt.Errorf("part format version %d, this gossipkit reads version %d", *h.Version, Version)
 		case !h.Shard.Valid():
 			return shard.Limits{}, fmt.Errorf("bad shard %d/%d", h.Shard.Index, h.Shard.Count)
 		case *h.Gossipkit != buildinfo.Identity():
@@ -59,11 +59,11 @@ func init() {
 	})
 }
 
-// decodeReportPart decodes a reproduction part's plain JSON from r with
-// the bounds above; unknown fields are refused. A part whose format is
+// decode decodes a reproduction part's plain JSON from r with the bounds
+// above, its timing at most sections entries; unknown fields are refused. A part whose format is
 // another is returned as soon as its format is read, without an error (the
 // caller names its kind).
-func decodeReportPart(r io.Reader) (*reportPart, error) {
+func decode[S any](r io.Reader, sections int) (*File[S], error) {
 	cr := &shard.CapReader{R: r, Left: maxScaleBytes, Err: errors.New("a value larger than a reproduction part holds")}
 	rr := &runReader{r: cr}
 	dec := json.NewDecoder(rr)
@@ -85,7 +85,7 @@ func decodeReportPart(r io.Reader) (*reportPart, error) {
 		}
 		return nil
 	}
-	var p reportPart
+	var p File[S]
 	if err := delim('{'); err != nil {
 		return nil, err
 	}
@@ -98,7 +98,7 @@ func decodeReportPart(r io.Reader) (*reportPart, error) {
 		key, _ := tok.(string)
 		switch key {
 		case "format":
-			if err = value(&p.Format, maxEntryBytes); err == nil && p.Format != ReportPartFormat {
+			if err = value(&p.Format, maxEntryBytes); err == nil && p.Format != Format {
 				return &p, nil // another kind of part: the caller names it
 			}
 		case "version":
@@ -111,20 +111,20 @@ func decodeReportPart(r io.Reader) (*reportPart, error) {
 			err = value(&p.Scale, maxScaleBytes)
 		case "timing":
 			err = array(dec, delim, func() error {
-				if len(p.Timing) >= len(Sections()) {
-					return fmt.Errorf("timing holds more entries than the report has sections (%d)", len(Sections()))
+				if len(p.Timing) >= sections {
+					return fmt.Errorf("timing holds more entries than the report has sections (%d)", sections)
 				}
-				var t sectionTiming
+				var t SectionTime
 				err := value(&t, maxEntryBytes)
 				p.Timing = append(p.Timing, t)
 				return err
 			})
 		case "runs":
 			err = array(dec, delim, func() error {
-				if len(p.Runs) >= maxReportRuns {
-					return fmt.Errorf("more than %d simulations", maxReportRuns)
+				if len(p.Runs) >= MaxRuns {
+					return fmt.Errorf("more than %d simulations", MaxRuns)
 				}
-				var run runPart
+				var run Run
 				rr.begin(dec.Buffered(), len(p.Runs)+1)
 				err := value(&run, shard.MaxPlain)
 				rr.on = false

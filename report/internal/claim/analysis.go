@@ -1,4 +1,4 @@
-package report
+package claim
 
 import (
 	"fmt"
@@ -8,7 +8,7 @@ import (
 )
 
 // Window compares a model curve with a simulated mean over the take-off:
-// the rounds at which the model lies between windowLo and windowHi of its
+// the rounds at which the model lies between WindowLo and WindowHi of its
 // plateau (its value at the last round). From and To are the first and
 // last such round (−1 when there is none), Rounds their number, Within the
 // share of them at which |model − mean| ≤ sd + tol (NaN for an empty
@@ -18,14 +18,14 @@ type Window struct {
 	Within, Max, At  float64
 }
 
-// takeOff compares model with tr over its take-off window with tolerance
+// TakeOff compares model with tr over its take-off window with tolerance
 // tol (half a node: 0.5/N).
-func takeOff(model []float64, tr sim.Trajectory, tol float64) Window {
+func TakeOff(model []float64, tr sim.Trajectory, tol float64) Window {
 	w := Window{From: -1, To: -1, Within: math.NaN()}
 	plateau := model[len(tr.T)-1]
 	in := 0
 	for i := range tr.T {
-		if v := model[i] / plateau; v < windowLo || v > windowHi {
+		if v := model[i] / plateau; v < WindowLo || v > WindowHi {
 			continue
 		}
 		if w.From < 0 {
@@ -48,7 +48,7 @@ func takeOff(model []float64, tr sim.Trajectory, tol float64) Window {
 }
 
 // span writes the window's rounds, "from–to", or "none".
-func (w Window) span() string {
+func (w Window) Span() string {
 	if w.Rounds == 0 {
 		return "none"
 	}
@@ -56,15 +56,15 @@ func (w Window) span() string {
 }
 
 // pct writes a share as a whole percentage, "–" when it is NaN.
-func pct(v float64) string {
+func Pct(v float64) string {
 	if math.IsNaN(v) {
 		return "–"
 	}
 	return fmt.Sprintf("%.0f%%", 100*v)
 }
 
-// powerOfTen writes n as 10^k when it is a power of ten, else in digits.
-func powerOfTen(n int) string {
+// PowerOfTen writes n as 10^k when it is a power of ten, else in digits.
+func PowerOfTen(n int) string {
 	k := 0
 	for m := n; m >= 10 && m%10 == 0; m /= 10 {
 		k++

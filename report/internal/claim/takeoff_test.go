@@ -1,4 +1,4 @@
-package report
+package claim
 
 import (
 	"math"
@@ -11,10 +11,10 @@ import (
 // each count is N·p(t) plus a uniform error of ±a·p(t)·N (sd a·p(t)·N/√3),
 // against the model p(t) + shift·sd(t) (the model off the true mean by
 // shift standard deviations at every round).
-func syntheticCase(R int, shift float64, seed uint64) shareCase {
+func syntheticCase(R int, shift float64, seed uint64) ShareCase {
 	const N, T, a = 10000, 30, 0.3
 	r := rng.NewStream(seed, 1)
-	c := shareCase{nodes: N, from: 0, to: T - 1, tol: 0.5 / N}
+	c := ShareCase{nodes: N, from: 0, to: T - 1, tol: 0.5 / N}
 	for range R {
 		rep := make([]int32, T)
 		for t := range T {
@@ -41,7 +41,7 @@ func TestTakeOffDistance(t *testing.T) {
 	t.Parallel()
 	width := map[int]float64{}
 	for _, R := range []int{80, 320} {
-		d := takeOffDistance([]shareCase{syntheticCase(R, 0.5, 7)}, []int{1}, 1)
+		d := MeasureTakeOff([]ShareCase{syntheticCase(R, 0.5, 7)}, []int{1}, 1)
 		if d.Lo > 0.5 || d.Hi < 0.5 {
 			t.Errorf("R = %d: θ = 0.5 outside the band [%v, %v] (θ̂ = %v)", R, d.Lo, d.Hi, d.Theta)
 		}
@@ -51,7 +51,7 @@ func TestTakeOffDistance(t *testing.T) {
 		t.Errorf("band width %v at 80 replications, %v at 320: ratio %v, want about 2", width[80], width[320], r)
 	}
 	// Too few replications to resample: no bound.
-	if d := takeOffDistance([]shareCase{syntheticCase(5, 0, 7)}, []int{1}, 1); d.Lo != 0 || !math.IsInf(d.Hi, 1) {
+	if d := MeasureTakeOff([]ShareCase{syntheticCase(5, 0, 7)}, []int{1}, 1); d.Lo != 0 || !math.IsInf(d.Hi, 1) {
 		t.Errorf("5 replications: [%v, %v], want [0, ∞)", d.Lo, d.Hi)
 	}
 }
@@ -63,8 +63,8 @@ func TestDistRule(t *testing.T) {
 		lo, hi float64
 		want   string
 	}{
-		{0.2, 1, holds}, {1.01, 2, qualified}, {2.01, 3, fails},
-		{0.5, 1.5, undecided}, {1.5, 2.5, undecided}, {0.5, math.Inf(1), undecided},
+		{0.2, 1, Holds}, {1.01, 2, Qualified}, {2.01, 3, Fails},
+		{0.5, 1.5, Undecided}, {1.5, 2.5, Undecided}, {0.5, math.Inf(1), Undecided},
 	} {
 		if got, _ := distRule(TakeOffDistance{Theta: (c.lo + c.hi) / 2, Lo: c.lo, Hi: c.hi}); got != c.want {
 			t.Errorf("[%v, %v]: %s, want %s", c.lo, c.hi, got, c.want)

@@ -1,4 +1,4 @@
-package report
+package claim
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ import (
 // the standard error √(1/R + δ²/(2(R − 1))) (the delta method on a mean
 // and an sd of near-normal values: Var(mean/σ) = 1/R, Var(sd/σ) ≈
 // 1/(2(R − 1))), so its interval shrinks like 1/√R; its critical value is
-// Student's t over the runs at the level of zDecide normal standard
+// Student's t over the runs at the level of ZDecide normal standard
 // errors. The ±5 % band of the ratio T/T₀ graded before was no criterion
 // of the source, and at the quick scale's runs it left the complete graph
 // (whose own gap is 0–4 %) undecided at any affordable R.
@@ -30,7 +30,7 @@ func deltaInterval(mean, sd, t0 float64, R int) (d, lo, hi float64) {
 	}
 	d = (mean - t0) / sd
 	se := math.Sqrt(1/float64(R) + d*d/(2*float64(R-1)))
-	h := tCrit(zDecide, R) * se
+	h := TCrit(ZDecide, R) * se
 	return d, d - h, d + h
 }
 
@@ -46,7 +46,7 @@ func absBand(lo, hi float64) (a, b float64) {
 	return a, math.Max(math.Abs(lo), math.Abs(hi))
 }
 
-// gradeBands grades a claim made of several |δ| intervals [a, b]: the
+// GradeBands grades a claim made of several |δ| intervals [a, b]: the
 // claim takes its worst part's grade. "Holds" must be shown: every b ≤
 // distHolds. "Does not hold" must be shown: some a > distQualified (which
 // decides the claim whatever the other parts turn out to be). "Holds with
@@ -61,24 +61,24 @@ func absBand(lo, hi float64) (a, b float64) {
 // form was shown. A part whose interval reaches past distQualified with
 // its lower end at or below it is undecided at this scale, and an interval
 // with a NaN end cannot be checked.
-func gradeBands(bands [][2]float64) string {
+func GradeBands(bands [][2]float64) string {
 	if len(bands) == 0 {
-		return unchecked
+		return Unchecked
 	}
-	v := holds
+	v := Holds
 	for _, b := range bands {
 		if math.IsNaN(b[0]) || math.IsNaN(b[1]) {
-			return unchecked
+			return Unchecked
 		}
 	}
 	for _, b := range bands {
 		switch {
 		case b[0] > distQualified:
-			return fails
+			return Fails
 		case b[1] > distQualified:
-			v = undecided
-		case b[1] > distHolds && v == holds:
-			v = qualified
+			v = Undecided
+		case b[1] > distHolds && v == Holds:
+			v = Qualified
 		}
 	}
 	return v
@@ -86,7 +86,7 @@ func gradeBands(bands [][2]float64) string {
 
 // bandRepsToDecide is the runs at which an undecided |δ| interval [a, b]
 // of R runs around v would clear distQualified, the threshold whose
-// straddling leaves a claim undecided (gradeBands; NaN if it straddles
+// straddling leaves a claim undecided (GradeBands; NaN if it Straddles
 // none).
 func bandRepsToDecide(R int, v, a, b float64) float64 {
 	if a <= distQualified && b > distQualified {
@@ -95,18 +95,18 @@ func bandRepsToDecide(R int, v, a, b float64) float64 {
 	return math.NaN()
 }
 
-// growthDistText states the rule of the growth distance.
-func growthDistText(what string) string {
+// GrowthDistText states the rule of the growth distance.
+func GrowthDistText(what string) string {
 	return fmt.Sprintf("%s: the growth distance δ = (μ − T₀)/σ of each growth time (rounds from %g %% to %g %% of the plateau; μ, σ the runs' mean and sd, T₀ the ODE's; a run that does not get there counts as the horizon and leaves the interval open above) with its interval (Student's t over the runs at the level of %g normal standard errors, se √(1/R + δ²/(2(R−1)))): every interval of |δ| within %g (the ODE within one sd of the runs, the source's criterion of Figs. 7–8) holds; every one within %g, some not within %g, holds with a qualification (the ODE within %g sd shown, within one not shown: the truth may sit on the source's threshold, where no number of runs decides it); some interval wholly beyond %g does not hold; an interval across %g is undecided at this scale",
-		what, 100*netGrowthLo, 100*netGrowthHi, float64(zDecide), distHolds, distQualified, distHolds, distQualified, distQualified, distQualified)
+		what, 100*GrowthLo, 100*GrowthHi, float64(ZDecide), distHolds, distQualified, distHolds, distQualified, distQualified, distQualified)
 }
 
-// growthShort is the claims table's phrase of a growth-distance verdict:
+// GrowthShort is the claims table's phrase of a growth-distance verdict:
 // worstDelta, led, where the verdict is qualified, by the form of the
 // claim that was shown.
-func growthShort(verdict string, gs []NetGrowth, runs string) string {
+func GrowthShort(verdict string, gs []Growth, runs string) string {
 	s := worstDelta(gs, runs)
-	if verdict == qualified {
+	if verdict == Qualified {
 		s = fmt.Sprintf("within %g sd shown, within %g sd not shown: %s", distQualified, distHolds, s)
 	}
 	return s
