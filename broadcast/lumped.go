@@ -27,25 +27,40 @@ import (
 // informed live count; two given ones both stay uninformed with
 // probability π₂ = h²·g_k^S·g_l^{S_l}, g_j = 1 − 2a_j + j(j−1)(1−ε)²/((N−1)(N−2)).
 // The round's new informed count D then has mean U(1 − π₁) and variance
-// Uπ₁(1 − π₁) + U(U−1)(π₂ − π₁²) exactly; the law draws it from the
-// binomial with that mean and variance (the closure of AsymptoticLaw's
-// start: it misses the third cumulant of a count of order M, an error of
-// order 1/√M in every probability).
+// Uπ₁(1 − π₁) + U(U−1)(π₂ − π₁²) exactly. For push–pull the pulled count
+// is drawn first, exactly: given i the uninformed nodes' requests fail
+// independently, so it is Binomial(U, 1 − h), and the pushes reach a
+// uniformly random subset of the rest. The pushed count is drawn from the
+// binomial with its step's exact mean and variance (the closure of
+// AsymptoticLaw's start: it misses the third cumulant of a count of order
+// M, an error of order 1/√M in every probability). Drawing the sum of the
+// two from one such binomial instead, as the law did until December 2026,
+// gets the early rounds' shape wrong (a pulled count near Poisson(1)
+// beside the source's one push, drawn as Binomial(4, ½)), and with it the
+// time shift of the whole run: at N = 10⁴, k 1, B 15 the chance a node was
+// still uninformed at round 10 came out 27 % high.
 //
 // The counts are drawn this way, round by round, in lumpedRuns runs from a
 // fixed seed (so the law is a function of the configuration), until at
 // most lumpedWatch live nodes are uninformed (or no node can act). From
-// there the pushes to come are those the cohorts have left, plus the pulls
-// at the informed count reached: the few nodes still uninformed add at
-// most lumpedWatch·B transmits, which moves each node's chance of escaping
-// by a factor within lumpedWatch·B·(1−ε)/(N−1) of 1 (stated in the
-// accuracy). Each of the U* nodes left escapes through round t with
-// probability q(t), the product of the rounds' π₁, independently given the
-// senders; so, for the run, P(T_L ≤ t) = P(Binomial(U*, q(t)) ≤ M − ⌈L·M⌉),
+// there the pushes to come are those the cohorts have left, plus, for
+// push–pull, the pulls, whose miss falls with the count left, so that
+// count is carried as a distribution (pullTail). The few nodes still
+// uninformed add at most lumpedWatch·B transmits, which moves each node's
+// chance of escaping by a factor within lumpedWatch·B·(1−ε)/(N−1) of 1
+// (stated in the accuracy). For push, each of the U* nodes left escapes
+// through round t with probability q(t), the product of the rounds' π₁,
+// independently given the senders; so, for the run, P(T_L ≤ t) =
+// P(Binomial(U*, q(t)) ≤ M − ⌈L·M⌉),
 // the chance that a given live node is missed is U*·q(∞)/M and that some
 // live node is missed is 1 − (1 − q(∞))^{U*}, each computed, not sampled.
 // The law is the mean of these over the runs: a conditional Monte Carlo
 // whose tail values keep their digits down to the smallest probability.
+//
+// Where a deadline's chance of a miss (ResidueDeadline, PLate) is carried
+// by too few runs (their standard errors above lumpedRunsRelErr of it), the
+// law adds runs, ×4 at a time, up to lumpedMoreRuns times lumpedRuns: deep
+// in push–pull's tail the value comes from the runs whose start was slow.
 //
 // Accuracy. DevP = 1/√M (the closure; AsymptoticLaw's constant, measured
 // at most 0.35, is taken as 1) + lumpedWatch·B·(1−ε)/(N−1) + zValue
@@ -60,6 +75,14 @@ const (
 	// lumpedRuns is the number of runs of the law (fixed: the law is a
 	// function of the configuration).
 	lumpedRuns = 20_000
+	// lumpedMoreRuns is the most runs a law adds, as a multiple of
+	// lumpedRuns (in steps of 4), where a deadline's chance of a miss is
+	// less accurate than lumpedRunsRelErr (wantsRuns).
+	lumpedMoreRuns = 4
+	// lumpedRunsRelErr is the runs' share (zValue standard errors,
+	// relative) of a deadline's chance of a miss below which no runs are
+	// added: half of the 5 % an answer aims at.
+	lumpedRunsRelErr = 0.025
 	// lumpedSeed is their seed.
 	lumpedSeed = 0x6c756d706564
 	// lumpedWatch is the count of uninformed live nodes below which a run
@@ -128,7 +151,8 @@ type lumpedRun struct {
 	F                     []float64 // P(T_L ≤ t | run), t = 0, 1, …; constant after
 	late                  float64   // P(T_L > D | run)
 	resD, res, miss, msgs float64
-	early                 bool // the run ended with more than lumpedWatch uninformed
+	early                 bool      // the run ended with more than lumpedWatch uninformed
+	v, w                  []float64 // pullTail's scratch
 }
 
 // run draws one run from the stream r into out.
@@ -170,32 +194,45 @@ func (m *lumpedModel) run(r *rng.Rand, coh []float64, hbuf []float64, out *lumpe
 		return U * float64(m.k) * (1 + i/float64(m.n1)*(1-m.eps))
 	}
 	bin := distuv.Binomial{Src: r}
+	// draw is the count of the U uninformed live nodes that a round with
+	// S + SL senders and pull miss hh informs. The pulls first, drawn
+	// exactly: given i, each uninformed node's requests fail independently
+	// of the others' (probability hh), so the pulled count is
+	// Binomial(U, 1 − hh); the pushes then reach the U − Dp left, a
+	// uniformly random subset of that size, drawn with the binomial of the
+	// step's exact mean and variance.
+	draw := func(U, S, SL, hh float64) float64 {
+		Dp := 0.0
+		if hh < 1 && U > 0 {
+			bin.N, bin.P = U, 1-hh
+			Dp = bin.Rand()
+		}
+		Uq := U - Dp
+		pi1 := math.Exp(S*m.lgk + SL*m.lgl)
+		mu := Uq * (1 - pi1)
+		v := Uq*pi1*(1-pi1) + Uq*(Uq-1)*pi1*pi1*math.Expm1(S*m.dk+SL*m.dl)
+		v = math.Min(math.Max(v, 0), mu)
+		switch {
+		case mu <= 0:
+			return Dp
+		case v <= 0:
+			return Dp + math.Round(mu)
+		}
+		q := 1 - v/mu
+		if n := math.Min(math.Round(mu/q), Uq); n >= 1 {
+			bin.N, bin.P = n, math.Min(mu/n, 1)
+			return Dp + bin.Rand()
+		}
+		return Dp
+	}
 	t := 0
 	for ; U > m.watch && t < lumpedMaxT; t++ {
 		S, SL := senders()
 		if S+SL == 0 && !m.pulls {
 			break
 		}
-		hh := h()
-		lp := S*m.lgk + SL*m.lgl
-		pi1 := hh * math.Exp(lp)
-		mu := U * (1 - pi1)
-		v := U*pi1*(1-pi1) + U*(U-1)*pi1*pi1*math.Expm1(S*m.dk+SL*m.dl)
-		v = math.Min(math.Max(v, 0), mu)
 		msgs += pullMsgs(U)
-		D := 0.0
-		switch {
-		case mu <= 0:
-		case v <= 0:
-			D = math.Round(mu)
-		default:
-			q := 1 - v/mu
-			n := math.Min(math.Round(mu/q), U)
-			if n >= 1 {
-				bin.N, bin.P = n, math.Min(mu/n, 1)
-				D = bin.Rand()
-			}
-		}
+		D := draw(U, S, SL, h())
 		age(D)
 		i += D
 		U -= D
@@ -217,22 +254,25 @@ func (m *lumpedModel) run(r *rng.Rand, coh []float64, hbuf []float64, out *lumpe
 		out.msgs = (msgs + float64(m.cfg.Budget)*i) / fM
 		return
 	}
+	if m.pulls {
+		m.pullTail(U, t, msgs, senders, age, hbuf, out)
+		return
+	}
 	// The last U* ≤ lumpedWatch: their escape chance q(t), given the
-	// senders the cohorts have left (and the pulls at the count i).
+	// senders the cohorts have left.
 	Us := U
 	q := 1.0
 	lateAt := func(q float64) float64 { return binTail(int(Us), q, m.allow) }
 	for ; t < lumpedMaxT; t++ {
 		S, SL := senders()
-		if S+SL == 0 && !m.pulls {
+		if S+SL == 0 {
 			break
 		}
 		if Us == 0 || q*Us < 1e-17 {
 			q = 0
 			break
 		}
-		msgs += pullMsgs(Us * q)
-		q *= h() * math.Exp(S*m.lgk+SL*m.lgl)
+		q *= math.Exp(S*m.lgk + SL*m.lgl)
 		age(0)
 		out.F = append(out.F, 1-lateAt(q))
 		if t+1 == m.D {
@@ -245,6 +285,101 @@ func (m *lumpedModel) run(r *rng.Rand, coh []float64, hbuf []float64, out *lumpe
 	out.res = Us * q / fM
 	out.miss = -math.Expm1(Us * math.Log1p(-q))
 	out.msgs = (msgs + float64(m.cfg.Budget)*(fM-Us*q)) / fM
+}
+
+// pullTail ends a push–pull run from round t with the last U ≤
+// lumpedWatch live nodes uninformed, the cohorts' pushes as they are and
+// msgs the messages so far. Its pulls cannot be taken at the informed
+// count reached: each node's pull miss h falls with the count left (for
+// lossless k = 1 it is about u/(N−1) with u left), so the last nodes'
+// escapes compound and a count frozen at the watch overstates the tail
+// (at N 2,000, k 1, D 11–12 by 5 and 7,000 times against the exact chain).
+// So the count left, u, is followed exactly as a chain on 0…U: given u,
+// each of the u escapes the round independently with probability
+// h(M − u)·(1 − a_k)^S·(1 − a_l)^{S_l} (pulls independent given the
+// count; pushes to distinct peers nearly so, the closure of the counts),
+// and the distribution of u is carried round by round (the pushes of the
+// nodes informed meanwhile are left out, lumpedWatch·B·(1−ε)/(N−1) in
+// DevP). P(T_L ≤ t), the mean count left and the chance some node is left
+// are then sums over that distribution: no sampling, and every tail value
+// keeps its digits.
+func (m *lumpedModel) pullTail(U float64, t int, msgs float64, senders func() (float64, float64), age func(float64), hbuf []float64, out *lumpedRun) {
+	fM := float64(m.M)
+	top := int(U)
+	v := grow(out.v[:0], top+1)
+	w := grow(out.w[:0], top+1)
+	out.v, out.w = v, w
+	clear(v)
+	v[top] = 1
+	kf, n1 := float64(m.k), float64(m.n1)
+	stats := func() (late, mean float64) {
+		for u := top; u >= 1; u-- {
+			if u > m.allow {
+				late += v[u]
+			}
+			mean += float64(u) * v[u]
+		}
+		return late, mean
+	}
+	for ; t < lumpedMaxT; t++ {
+		if _, mean := stats(); mean < 1e-17 {
+			break
+		}
+		S, SL := senders()
+		push := math.Exp(S*m.lgk + SL*m.lgl)
+		clear(w[:top+1])
+		w[0] = v[0]
+		for u := 1; u <= top; u++ {
+			if v[u] == 0 {
+				continue
+			}
+			fu := float64(u)
+			i := m.M - u
+			msgs += v[u] * fu * kf * (1 + float64(i)/n1*(1-m.eps))
+			p := pullMiss(hbuf, i, m.k, m.n1, m.eps) * push // a node's escape
+			if p >= 1 {
+				w[u] += v[u]
+				continue
+			}
+			// Binomial(u, p) by the ratio of its terms: positive
+			// products, so each keeps its relative digits.
+			pmf := v[u] * math.Exp(fu*math.Log1p(-p))
+			r := p / (1 - p)
+			for j := 0; j <= u; j++ {
+				w[j] += pmf
+				pmf *= (fu - float64(j)) / float64(j+1) * r
+			}
+		}
+		v, w = w, v
+		// Counts whose chance is below 1e-20 of the mean count's and of
+		// the chance of any miss change neither beyond that share: drop
+		// them, or the chain's cost stays top² a round long after the
+		// mass has moved down.
+		total := 0.0
+		for u := 1; u <= top; u++ {
+			total += v[u]
+		}
+		for top > 0 && float64(top)*v[top] <= 1e-20*total {
+			total -= v[top]
+			v[top] = 0
+			top--
+		}
+		age(0)
+		late, mean := stats()
+		out.F = append(out.F, 1-late)
+		if t+1 == m.D {
+			out.late, out.resD = late, mean/fM
+		}
+	}
+	late, mean := stats()
+	if m.D > t {
+		out.late, out.resD = late, mean/fM
+	}
+	out.res, out.miss = mean/fM, 0
+	for u := 1; u <= top; u++ {
+		out.miss += v[u]
+	}
+	out.msgs = (msgs + float64(m.cfg.Budget)*(fM-mean)) / fM
 }
 
 // binTail is P(Binomial(n, q) > a), summed over its terms (n small).
@@ -355,8 +490,41 @@ func lumpedLaw(ctx context.Context, cfg Config) (*Law, error) {
 
 // law runs the model's runs and returns the law with its accuracy.
 func (m *lumpedModel) law(ctx context.Context) (*Law, error) {
+	var s lumpedSums
+	done := 0
+	for n := m.runs; ; n *= 4 {
+		d, err := m.addRuns(ctx, done, n-done, &s)
+		if err != nil {
+			return nil, err
+		}
+		done += d
+		if n >= m.runs*lumpedMoreRuns || !m.wantsRuns(&s) {
+			return m.sumsLaw(&s), nil
+		}
+	}
+}
+
+// wantsRuns reports whether the runs' standard error alone puts a
+// deadline's chance of a miss (ResidueDeadline, PLate) beyond
+// lumpedRunsRelErr of its size: its tail is carried by the runs whose
+// start was slow, and only more runs shrink it.
+func (m *lumpedModel) wantsRuns(s *lumpedSums) bool {
+	if m.D < 1 {
+		return false
+	}
+	for _, sum := range [][2]float64{s.resD, s.late} {
+		if v, se := sumMeanSE(sum, s.n); v > 0 && float64(zValue)*se > lumpedRunsRelErr*v {
+			return true
+		}
+	}
+	return false
+}
+
+// addRuns adds about count runs, of stream indices from first on, to s,
+// and returns how many it added.
+func (m *lumpedModel) addRuns(ctx context.Context, first, count int, s *lumpedSums) (int, error) {
 	const blocks = 64
-	per := max(m.runs/blocks, 1)
+	per := max(count/blocks, 1)
 	sums := make([]lumpedSums, blocks)
 	err := parallel.For(ctx, blocks, runtime.GOMAXPROCS(0), func() func(context.Context, int) error {
 		coh := make([]float64, m.R)
@@ -369,20 +537,19 @@ func (m *lumpedModel) law(ctx context.Context) (*Law, error) {
 						return err
 					}
 				}
-				m.run(rng.NewStream(lumpedSeed, uint64(b*per+j)), coh, hbuf, &out)
+				m.run(rng.NewStream(lumpedSeed, uint64(first+b*per+j)), coh, hbuf, &out)
 				sums[b].add(&out)
 			}
 			return nil
 		}
 	}, nil)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
-	var s lumpedSums
 	for b := range sums {
 		s.merge(&sums[b])
 	}
-	return m.sumsLaw(&s), nil
+	return blocks * per, nil
 }
 
 // sumsLaw turns the sums into the Law with its stated accuracy.
@@ -417,8 +584,10 @@ func (m *lumpedModel) sumsLaw(s *lumpedSums) *Law {
 	law.noDeadline()
 	// The chances of a miss: zValue standard errors plus the closure's
 	// ln(1/q)/√M, plus the early ends the runs did not see.
+	// (Push–pull has no early end: the pulls go on, and the runs whose
+	// pushes died at the start are drawn as often as they happen.)
 	xEarly := 0.0
-	if s.early == 0 {
+	if s.early == 0 && !m.pulls {
 		xEarly = extinction((1-m.eps)*(fM-1)/float64(m.n1), float64(m.cfg.Budget))
 	}
 	ivOfRuns := func(sum [2]float64) interval {
@@ -452,7 +621,7 @@ func (m *lumpedModel) sumsLaw(s *lumpedSums) *Law {
 	dev := math.Min(closure+watch+float64(zValue)*seMax+1e-12, 1)
 	dm, ds := devMoments(law, m.cfg, dev)
 	law.Accuracy.DevP, law.Accuracy.DevMean, law.Accuracy.DevSD = dev, dm, ds
-	law.Accuracy.Note = fmt.Sprintf("large-N law of a budgeted push (the cohorts' counts drawn with the step's exact mean and variance in %d runs of a fixed seed, the last %g nodes' escape computed): every P(T_L ≤ t) within %.2g, the mean within %.2g rounds", int(s.n), m.watch, dev, dm)
+	law.Accuracy.Note = fmt.Sprintf("large-N law of a budgeted push (the cohorts' counts drawn with the step's exact mean and variance, pulls exactly, in %d runs of a fixed seed, the last %g nodes' escape computed): every P(T_L ≤ t) within %.2g, the mean within %.2g rounds", int(s.n), m.watch, dev, dm)
 	return law
 }
 
