@@ -104,7 +104,13 @@ func (d *Design) Choice() string {
 				s += fmt.Sprintf(", at most %g rounds (feasible)", math.Floor(c.Deadline))
 			}
 		}
-		return s + fmt.Sprintf(", mean %.4g, P(reach) %s, %.4g messages per node (expected).\n", a.Mean, prob(a.PReach), a.Messages)
+		reach := prob(a.PReach)
+		if !(c.Protocol == Push && a.Budget > 0) {
+			// Every live node is informed eventually: 1 exactly, as the
+			// table's "1 (exact)", not a computed sum's rounding shortfall.
+			reach = "1"
+		}
+		return s + fmt.Sprintf(", mean %.4g, P(reach) %s, %.4g messages per node (expected).\n", a.Mean, reach, a.Messages)
 	}
 	var goals []string
 	if c.Deadline > 0 {

@@ -173,7 +173,14 @@ func (c Config) Validate() error {
 	case !FailFraction.In(c.FailFraction):
 		return FailFraction.Check("tree", "Config", c.FailFraction)
 	case c.FailFraction > 0 && c.Nodes-int(math.Round(c.FailFraction*float64(c.Nodes))) < 2:
-		return &FieldError{Pkg: "tree", Field: "Config.FailFraction", Msg: fmt.Sprintf("%g: leaves fewer than 2 of N = %d nodes to repair a tree from; valid range [0, %g]", c.FailFraction, c.Nodes, (float64(c.Nodes)-2.5)/float64(c.Nodes))}
+		// N − round(f·N) ≥ 2 exactly when f·N < N − 1.5 (Round takes
+		// halves away from zero): the valid range is [0, (N − 1.5)/N),
+		// only 0 where N < 2.
+		valid := fmt.Sprintf("valid range [0, %g)", (float64(c.Nodes)-1.5)/float64(c.Nodes))
+		if c.Nodes < 2 {
+			valid = "only 0 is valid"
+		}
+		return &FieldError{Pkg: "tree", Field: "Config.FailFraction", Msg: fmt.Sprintf("%g: leaves fewer than 2 of N = %d nodes to repair a tree from; %s", c.FailFraction, c.Nodes, valid)}
 	case c.Degree == 1 && c.Nodes > 20000:
 		return &FieldError{Pkg: "tree", Field: "Config.Degree", Msg: fmt.Sprintf("1 with N = %d: a degree-1 tree is a chain, each join walks it (O(N²) events); with k = 1, N ≤ 20000", c.Nodes)}
 	case !joinNames.Valid(c.Join):

@@ -100,6 +100,9 @@ func (m memberlistFlags) apply(fs *flag.FlagSet, bc *broadcast.Config, fanout, b
 			*fanout = strconv.Itoa(p.GossipNodes)
 		}
 		if !given["budget"] {
+			if protocol == broadcast.Pull.String() {
+				return usagef("--preset %s: sets memberlist's transmit budget (--budget memberlist:%d), and --protocol pull does not push; use --protocol push or push-pull", *m.preset, p.RetransmitMult)
+			}
 			*budget = fmt.Sprintf("memberlist:%d", p.RetransmitMult)
 		}
 		if !given["interval"] {
