@@ -540,6 +540,12 @@ func solveAsync(ctx context.Context, cfg Config, set Settings) (*Answer, error) 
 		return nil, err
 	}
 	a, _ := s.Answer()
+	if set.Method == Auto {
+		if s, err = countLateAsync(ctx, cfg, set, s, a); err != nil {
+			return nil, err
+		}
+		a, _ = s.Answer()
+	}
 	if set.Method == Auto && cfg.Protocol == Push && cfg.Budget > 0 {
 		rc := cfg
 		rc.Time, rc.Deadline, rc.MaxMiss = Rounds, 0, 0
@@ -553,13 +559,29 @@ func solveAsync(ctx context.Context, cfg Config, set Settings) (*Answer, error) 
 		pm := better(ivOf(a.PMiss, a.PMissRelErr), ivOf(ra.PMiss, ra.PMissRelErr))
 		a.Residue, a.ResidueRelErr = split(res)
 		a.PMiss, a.PMissRelErr = split(pm)
+		a.Accuracy.Note += fmt.Sprintf("; residue and p_miss from the rounds' %v where more accurate (who is informed in the end does not depend on the clock)", ra.Method)
+	}
+	if set.Method == Auto {
+		if err := a.improveAsync(ctx, cfg, set.withDefaults(), s); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Protocol == Push && cfg.Budget > 0 && set.Method == Auto {
 		// Every informed node makes its B transmits: the messages follow.
 		B := float64(cfg.Budget)
 		a.Messages = B * (1 - a.Residue)
 		a.Accuracy.SEMessages = B * a.Residue * a.ResidueRelErr / zValue
-		a.Feasible = feasible(cfg, a)
-		a.Accuracy.Note += fmt.Sprintf("; residue and p_miss from the rounds' %v where more accurate (who is informed in the end does not depend on the clock)", ra.Method)
+		// At level 1, T_L = ∞ exactly when some live node is missed (as
+		// Law.Answer reads it).
+		if cfg.Target() == cfg.Live() && !math.IsNaN(a.PMiss) {
+			a.PReach = 1 - a.PMiss
+			a.Accuracy.SEPReach = a.PMiss * a.PMissRelErr / zValue
+			if cfg.ConfidenceOrDefault() > a.PReach {
+				a.TConfidence, a.TConfidenceSeconds = math.NaN(), math.NaN()
+			}
+		}
 	}
+	a.Feasible = feasible(cfg, a)
 	if err := a.repairAsync(ctx, cfg, set, s); err != nil {
 		return nil, err
 	}
@@ -605,4 +627,38 @@ func (t Time) unit() string {
 		return "intervals"
 	}
 	return "rounds"
+}
+
+// countLateAsync runs more plain replications where P(T_L > D) is common
+// but not yet within MaxRelErr: the watched runs' bracket is vacuous
+// there (S₁ ≥ 1), and the count states it within MaxRelErr at about
+// z²·(1 − p)/(p·MaxRelErr²) runs. It grows the sample up to maxRefine
+// times and maxAsyncWatchWork events (the plain runs' mean), and returns
+// s itself where it adds none.
+func countLateAsync(ctx context.Context, cfg Config, set Settings, s *AsyncSample, a Answer) (*AsyncSample, error) {
+	R := len(s.Reps)
+	if !(cfg.Deadline > 0) || R == 0 || !(a.PLateRelErr > MaxRelErr) || a.PLate == 0 {
+		return s, nil
+	}
+	p := a.PLate
+	need := int(math.Ceil(zValue * zValue * (1 - p) / (p * (0.9 * MaxRelErr) * (0.9 * MaxRelErr))))
+	events := float64(cfg.Live())
+	for _, r := range s.Reps {
+		events += float64(r.Messages) / float64(R)
+	}
+	need = min(need, maxRefine*R, int(maxAsyncWatchWork/events))
+	if need <= R {
+		return s, nil
+	}
+	idx := make([]int, need-R)
+	for i := range idx {
+		idx[i] = R + i
+	}
+	more, err := SimulateAsync(ctx, cfg, SimSettings{Reps: need, Seed: set.Seed, Workers: set.Workers, Indices: idx})
+	if err != nil {
+		return nil, err
+	}
+	out := *s
+	out.Reps = append(slices.Clip(s.Reps), more.Reps...)
+	return &out, nil
 }

@@ -195,6 +195,14 @@ func (e *engine) sourceFirst(p0 []float64, succ float64) int {
 // is at least 1: the watched peers j from their law given success, then
 // the count by inversion.
 func (e *engine) sourceDraw(r, u int) {
+	f := e.r.Float64()
+	e.place(e.sourceCount(r, u, f, e.r.Float64()), u)
+}
+
+// sourceCount is the source's delivered count in round r given that it is
+// at least 1, from two uniform numbers f and g in [0, 1): f picks the
+// watched peers j from their law given success, g the count by inversion.
+func (e *engine) sourceCount(r, u int, f, g float64) int {
 	t := e.transmits(r)
 	mix := e.qmix[t]
 	tot := 0.0
@@ -204,7 +212,7 @@ func (e *engine) sourceDraw(r, u int) {
 			tot += pj * e.tail[1]
 		}
 	}
-	f := e.r.Float64() * tot
+	f *= tot
 	j := 0
 	for ; j < len(mix); j++ {
 		if mix[j] == 0 {
@@ -218,7 +226,7 @@ func (e *engine) sourceDraw(r, u int) {
 		}
 	}
 	e.pushTable(t-j, u, e.pool)
-	e.place(largest(e.tail, e.r.Float64()*e.tail[1]), u)
+	return largest(e.tail, g*e.tail[1])
 }
 
 // runWatched is replication index of the watched runs (e.watch ≥ 1): the
