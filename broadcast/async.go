@@ -442,7 +442,7 @@ func (s *AsyncSample) Answer() (Answer, *AsyncTimes) {
 	}
 	slices.Sort(reached)
 	a.PReach = float64(len(reached)) / fR
-	a.Accuracy.SEPReach = math.Sqrt(a.PReach * (1 - a.PReach) / fR)
+	a.Accuracy.SEPReach = seShare(a.PReach, R)
 	if n := len(reached); n > 0 {
 		a.Mean, a.SD = stats.MeanSD(reached)
 		if n < 2 {
@@ -482,7 +482,7 @@ func (s *AsyncSample) Answer() (Answer, *AsyncTimes) {
 	if cfg.Deadline > 0 {
 		a.PLate, a.PLateRelErr = split(wilson(late, R))
 		a.PDeadline = 1 - a.PLate
-		a.Accuracy.SEPDeadline = math.Sqrt(a.PDeadline * (1 - a.PDeadline) / fR)
+		a.Accuracy.SEPDeadline = seShare(a.PDeadline, R)
 		iv, _ := meanIv(residD)
 		a.ResidueDeadline, a.ResidueDeadlineRelErr = split(iv)
 	}

@@ -138,3 +138,28 @@ func TestAsyncRareMissAgainstExact(t *testing.T) {
 		})
 	}
 }
+
+// TestSeShare checks the standard error of a share at its ends against
+// Wilson's closed form there: with x = n successes the interval's lower
+// end is n/(n + z²) (and with x = 0 the upper end z²/(n + z²)), so the
+// stated error is z²/(n + z²)/z = 9/1009/3 at n = 1000, z = 3; inside,
+// the binomial √(p(1−p)/n).
+func TestSeShare(t *testing.T) {
+	for _, c := range []struct {
+		p    float64
+		n    int
+		want float64
+	}{
+		{1, 1000, 9.0 / 1009 / 3},
+		{0, 1000, 9.0 / 1009 / 3},
+		{0.5, 100, 0.05},
+		{0.2, 400, 0.02},
+	} {
+		if got := seShare(c.p, c.n); math.Abs(got-c.want) > 1e-12*c.want {
+			t.Errorf("seShare(%g, %d) = %.15g, want %.15g", c.p, c.n, got, c.want)
+		}
+	}
+	if !math.IsNaN(seShare(0.5, 0)) {
+		t.Error("seShare(0.5, 0) is not NaN")
+	}
+}

@@ -59,7 +59,10 @@ type Accuracy struct {
 	// exact one (truncation and rounding, in total variation).
 	Bound float64
 	// SEMean, SESD, SEPDeadline, SEPReach, SEMessages (mc): standard errors
-	// of the Monte Carlo estimates.
+	// of the Monte Carlo estimates. A share of runs that is 0 or 1 has no
+	// spread in the sample but is not exact: SEPDeadline and SEPReach are
+	// then the distance to the far end of Wilson's interval over zValue
+	// (seShare), so that 3 of them reach where the truth may be.
 	SEMean, SESD, SEPDeadline, SEPReach, SEMessages float64
 	// DevMean, DevSD, DevP (asymptotic): the stated bounds on the error of
 	// the mean, of the sd (rounds) and of every probability P(T_L ≤ t).
@@ -235,6 +238,16 @@ func (l *Law) Answer(cfg Config) Answer {
 	if l.Reps > 0 {
 		l.sampleErrors(&a, cfg)
 	}
+	// With a budget on push alone every informed live node sends all B:
+	// the messages per live node are B·(1 − residue) in every run, so
+	// their mean and its error follow from the residue, which the watched
+	// runs state where no plain run missed a node (the sample's spread is
+	// then 0, not the error).
+	if l.Reps > 0 && cfg.Protocol == Push && cfg.Budget > 0 && l.Residue > 0 && l.ResidueRelErr < math.Inf(1) {
+		B := float64(cfg.Budget)
+		a.Messages = B * (1 - l.Residue)
+		a.Accuracy.SEMessages = B * l.Residue * l.ResidueRelErr / zValue
+	}
 	a.MomentErr = [2]float64{a.Accuracy.SEMean, a.Accuracy.SESD}
 	if l.Reps == 0 {
 		a.MomentErr = [2]float64{a.Accuracy.DevMean, a.Accuracy.DevSD}
@@ -393,9 +406,24 @@ func (l *Law) sampleErrors(a *Answer, cfg Config) {
 			a.Accuracy.SESD = 0
 		}
 	}
-	a.Accuracy.SEPReach = math.Sqrt(a.PReach * (1 - a.PReach) / R)
+	a.Accuracy.SEPReach = seShare(a.PReach, l.Reps)
 	if cfg.Deadline > 0 {
-		a.Accuracy.SEPDeadline = math.Sqrt(a.PDeadline * (1 - a.PDeadline) / R)
+		a.Accuracy.SEPDeadline = seShare(a.PDeadline, l.Reps)
 	}
 	a.Accuracy.SEMessages = l.MessagesSD / math.Sqrt(R)
+}
+
+// seShare is the standard error of a share p of n runs, √(p(1 − p)/n);
+// at p = 0 or 1, where that is 0 but the share is not exact, the distance
+// from p to the far end of Wilson's interval (z = zValue) over zValue.
+func seShare(p float64, n int) float64 {
+	if n <= 0 || math.IsNaN(p) {
+		return math.NaN()
+	}
+	if p > 0 && p < 1 {
+		return math.Sqrt(p * (1 - p) / float64(n))
+	}
+	x := int(math.Round(p * float64(n)))
+	iv := wilson(x, n)
+	return math.Max(iv.hi-p, p-iv.lo) / zValue
 }
