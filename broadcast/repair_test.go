@@ -107,14 +107,16 @@ func TestRepairSingleMiss(t *testing.T) {
 // TestRepairAgainstMC checks the mean field from the broadcast's law of
 // misses (MissLawOf of the asynchronous Monte Carlo) against the Monte
 // Carlo of the same rules (SimulateRepair, the same seed, so the same
-// broadcasts): at every time where the Monte Carlo's chance is at least
-// 1 % of the residue, within 4 standard errors plus 5 % of the value (the
-// closure's error, measured at 0.1–3 % over these settings; below 1 % of
-// the residue the broadcasts that died early, whose repair is a random
-// epidemic, dominate and the mean field is optimistic: a factor 2 at
-// 10⁻² of the residue at N = 200, ε = 0.2, measured). The power check:
-// the closed form with the broadcast's residue as a single point is far
-// off at ε = 0.2 (the mixture matters).
+// broadcasts): up to 1.5 scaled intervals, where the Monte Carlo's chance
+// is at least 1 % of the residue, within 4 standard errors plus 5 % of the
+// value (the closure's error, measured at 0.1–3.2 % over these settings);
+// later, never above it by more than 4 standard errors (the broadcasts
+// that ended with few holders, whose repair is a random epidemic, make
+// the mean field low there: 8 % at two scaled intervals and 41 % at three
+// at N = 200, ε = 0.2, measured; RepairCurve states the bounds and
+// TestRepairSpreadAgainstMC holds them). The power check: the closed form
+// with the broadcast's residue as a single point is far off at ε = 0.2
+// (the mixture matters).
 func TestRepairAgainstMC(t *testing.T) {
 	ctx := context.Background()
 	for _, cfg := range []Config{
@@ -152,13 +154,19 @@ func TestRepairAgainstMC(t *testing.T) {
 				continue
 			}
 			mf := rc.At(tm)
+			if math.Abs(single.At(tm)-s.Lack[i]) > asyncZ*s.SE[i]+0.05*s.Lack[i] {
+				far = true
+			}
+			if tm > 1.5*S {
+				if !(mf <= s.Lack[i]+asyncZ*s.SE[i]) {
+					t.Errorf("N %d ε %g t = %g s: mean field %.5g above the Monte Carlo %.5g ± %.2g", cfg.Nodes, cfg.Loss, tm, mf, s.Lack[i], s.SE[i])
+				}
+				continue
+			}
 			if !(math.Abs(mf-s.Lack[i]) <= asyncZ*s.SE[i]+0.05*s.Lack[i]) {
 				t.Errorf("N %d ε %g t = %g s: mean field %.5g, Monte Carlo %.5g ± %.2g", cfg.Nodes, cfg.Loss, tm, mf, s.Lack[i], s.SE[i])
 			} else {
 				t.Logf("N %d ε %g t = %g s: mean field %.5g, Monte Carlo %.5g ± %.2g", cfg.Nodes, cfg.Loss, tm, mf, s.Lack[i], s.SE[i])
-			}
-			if math.Abs(single.At(tm)-s.Lack[i]) > asyncZ*s.SE[i]+0.05*s.Lack[i] {
-				far = true
 			}
 		}
 		if cfg.Loss == 0.2 && !far {
