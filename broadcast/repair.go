@@ -467,6 +467,14 @@ func SimulateRepair(ctx context.Context, cfg Config, set SimSettings, times []fl
 	return simulateRepair(ctx, cfg, set, times, true)
 }
 
+// maxIntervalPerSync bounds the gossip interval in scaled sync intervals
+// where the repair's Monte Carlo plays the spread: every live node syncs
+// once per scaled interval until the broadcast ends, so a gossip interval
+// of many of them (memberlist's is about 1 % of one) would make a
+// replication's syncs unbounded (Config.Interval 1e308, SyncInterval
+// 1e-300).
+const maxIntervalPerSync = 100
+
 // spreads reports whether the repair's Monte Carlo plays the broadcast's
 // spread and the syncs on one clock.
 func spreads(cfg Config) bool {
@@ -487,6 +495,9 @@ func simulateRepair(ctx context.Context, cfg Config, set SimSettings, times []fl
 	}
 	if cfg.Nodes > MaxAsyncNodes {
 		return nil, fieldErr("Config.Nodes", "= %d: the repair's Monte Carlo runs N ≤ 2^26", cfg.Nodes)
+	}
+	if S := PushPullScale(cfg.SyncInterval, cfg.Nodes); spreads(cfg) && !(cfg.Interval <= maxIntervalPerSync*S) {
+		return nil, fieldErr("Config.Interval", "= %g: with the repair's syncs every %g s (Config.SyncInterval = %g, scaled) the gossip interval must be at most %g of them", cfg.Interval, S, cfg.SyncInterval, float64(maxIntervalPerSync))
 	}
 	if err := set.validate(cfg); err != nil {
 		return nil, err

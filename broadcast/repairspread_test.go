@@ -2,7 +2,9 @@ package broadcast
 
 import (
 	"context"
+	"errors"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -168,5 +170,28 @@ func TestLateShareEdges(t *testing.T) {
 	}
 	if _, err := RepairCurveFrom(cfg, RepairStart{Law: []MissLaw{{0.1, 1}}, Start: 1, Late: math.NaN()}); err == nil {
 		t.Error("RepairCurveFrom accepted a NaN late share")
+	}
+}
+
+// TestSpreadRefusesLongInterval: a gossip interval of more than 100
+// scaled sync intervals is a field error naming Config.Interval (the
+// spread's syncs would be unbounded: at 1e308 s, or syncs every 1e-300 s,
+// the Monte Carlo ran without end), and 100 of them is accepted.
+func TestSpreadRefusesLongInterval(t *testing.T) {
+	ctx := context.Background()
+	base := Config{Nodes: 20, Protocol: Push, Fanout: 2, Budget: 2, Level: 1, SyncInterval: 1, Interval: 0.2}
+	for _, c := range []struct{ iv, sync float64 }{{1e308, 1}, {0.2, 1e-300}, {100.5, 1}} {
+		cfg := base
+		cfg.Interval, cfg.SyncInterval = c.iv, c.sync
+		_, err := SimulateRepair(ctx, cfg, SimSettings{Reps: 2}, []float64{1})
+		var fe *FieldError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), "Config.Interval") {
+			t.Errorf("Interval %g, SyncInterval %g: error %v, want a field error naming Config.Interval", c.iv, c.sync, err)
+		}
+	}
+	cfg := base
+	cfg.Interval = 100 // S' = 1 s at N = 20
+	if _, err := SimulateRepair(ctx, cfg, SimSettings{Reps: 2}, []float64{1}); err != nil {
+		t.Errorf("Interval = 100 scaled sync intervals refused: %v", err)
 	}
 }
