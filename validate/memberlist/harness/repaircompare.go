@@ -15,6 +15,10 @@ import (
 // the conditional comparison (RepairRow.Skipped).
 const MinGroup = 30
 
+// MaxRepairReps bounds CompareRepair's replications (memory: each keeps
+// its count lacking at every point).
+const MaxRepairReps = 1_000_000
+
 // RepairModel is the repair model's configuration for a setting with
 // anti-entropy on: Setting.Model at level 1 with its sync interval and its
 // gossip interval in seconds (so that the Monte Carlo plays the spread and
@@ -66,8 +70,8 @@ type RepairComparison struct {
 
 // CompareRepair sets a harness run with anti-entropy on against the
 // repair model cfg (RepairModel(res.Setting), or a variant of it for a
-// power check): the Monte Carlo of its rules with reps replications from
-// seed, at RepairPoints.
+// power check; of the run's N): the Monte Carlo of its rules with reps
+// replications (2..MaxRepairReps) from seed, at RepairPoints.
 func CompareRepair(ctx context.Context, res *Result, cfg broadcast.Config, reps int, seed uint64) (*RepairComparison, error) {
 	if ctx == nil {
 		return nil, errors.New("harness: nil context")
@@ -76,8 +80,18 @@ func CompareRepair(ctx context.Context, res *Result, cfg broadcast.Config, reps 
 		return nil, errors.New("harness: CompareRepair: no outcomes")
 	}
 	s := res.Setting
-	if s.SyncInterval == 0 {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	switch {
+	case s.SyncInterval == 0:
 		return nil, errors.New("harness: CompareRepair: Setting.SyncInterval = 0: the run has no anti-entropy")
+	case len(res.Outcomes) != s.ClustersOrDefault()*s.Broadcasts:
+		return nil, fmt.Errorf("harness: CompareRepair: %d outcomes, not Setting.Clusters·Setting.Broadcasts = %d", len(res.Outcomes), s.ClustersOrDefault()*s.Broadcasts)
+	case cfg.Nodes != s.Nodes:
+		return nil, fmt.Errorf("harness: CompareRepair: cfg.Nodes = %d, not the run's Setting.Nodes = %d", cfg.Nodes, s.Nodes)
+	case reps < 2 || reps > MaxRepairReps:
+		return nil, fmt.Errorf("harness: CompareRepair: reps = %d: valid range 2..%d", reps, MaxRepairReps)
 	}
 	S := broadcast.PushPullScale(cfg.SyncInterval, cfg.Nodes)
 	// The harness measures at RepairPoints of its own scaled interval.

@@ -93,6 +93,9 @@ func (n *Network) SetFailed(name string, failed bool) {
 // alone or piggybacked on a probe's message in a compound). Its growth
 // stops when every queue is empty, also while the probes go on.
 func (n *Network) GossipPackets() int64 {
+	if n == nil {
+		return 0
+	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return n.gossip
