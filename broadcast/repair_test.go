@@ -32,26 +32,30 @@ func TestPushPullScale(t *testing.T) {
 // singleMiss is the chance that the one live node that missed the
 // broadcast still lacks the update at t, in closed form: every other live
 // node holds it, so X's own syncs each repair it with probability a =
-// (M−1)/(N−1)·(1−ε)², and each of the M − 1 others reaches X at each of
-// its syncs with probability 1/(N−1) and then repairs it with
-// probability 1 − ε. With t = (m + f)S', a ticker at a uniform phase has
-// made m + 1 syncs by t with probability f and m otherwise, so each
-// factor is (1 − f)(1 − p)^m + f(1 − p)^{m+1}.
+// (M−1)/(N−1), and each of the M − 1 others reaches X at each of its syncs
+// with probability 1/(N−1). The packet loss ε does not enter: a sync is a
+// stream, which TCP does not lose (repair.go). With t = (m + f)S', a
+// ticker at a uniform phase has made m + 1 syncs by t with probability f
+// and m otherwise, so each factor is (1 − f)(1 − p)^m + f(1 − p)^{m+1}.
 func singleMiss(cfg Config, t float64) float64 {
 	S := PushPullScale(cfg.SyncInterval, cfg.Nodes)
-	N, M, eps := float64(cfg.Nodes), float64(cfg.Live()), cfg.Loss
+	N, M := float64(cfg.Nodes), float64(cfg.Live())
 	m := math.Floor(t / S)
 	f := t/S - m
 	fac := func(p float64) float64 { return (1-f)*math.Pow(1-p, m) + f*math.Pow(1-p, m+1) }
-	return fac((M-1)/(N-1)*(1-eps)*(1-eps)) * math.Pow(fac((1-eps)/(N-1)), M-1)
+	return fac((M-1)/(N-1)) * math.Pow(fac(1/(N-1)), M-1)
 }
 
 // TestRepairSingleMiss checks the Monte Carlo of the sync rules
 // (repairRun) and the mean field (RepairCurve) against the closed form
-// of one missed node. With one node missing, the mean field's count of
-// the others holding the update is exact (M − 1), so it is the closed
-// form up to its grid (a time between grid points is interpolated
-// linearly: within 10⁻³ relative here); the Monte Carlo is within 4 SE.
+// of one missed node (singleMiss), at a packet loss of 0.3 that must not
+// reach the syncs. With one node missing, the mean field's count of the
+// others holding the update is exact (M − 1), so it is the closed form up
+// to its grid (a time between grid points is interpolated linearly:
+// within 10⁻³ relative here); the Monte Carlo is within 4 SE. Power: the
+// closed form of the rule before, each direction of a sync lost with
+// probability ε (a = (M−1)/(N−1)·(1−ε)², c = (1−ε)/(N−1)), is beyond
+// 4 SE of the Monte Carlo at some time.
 func TestRepairSingleMiss(t *testing.T) {
 	cfg := Config{Nodes: 40, Protocol: Push, Fanout: 2, Budget: 2, Loss: 0.3, Failed: 0.1, Level: 1, SyncInterval: 10}
 	M := cfg.Live()
@@ -70,6 +74,14 @@ func TestRepairSingleMiss(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	lossy := func(tm float64) float64 {
+		N, eps := float64(cfg.Nodes), cfg.Loss
+		m := math.Floor(tm / S)
+		f := tm/S - m
+		fac := func(p float64) float64 { return (1-f)*math.Pow(1-p, m) + f*math.Pow(1-p, m+1) }
+		return fac((float64(M)-1)/(N-1)*(1-eps)*(1-eps)) * math.Pow(fac((1-eps)/(N-1)), float64(M)-1)
+	}
+	tells := false
 	for i, tm := range times {
 		want := singleMiss(cfg, tm)
 		p := sum[i] / R
@@ -77,26 +89,34 @@ func TestRepairSingleMiss(t *testing.T) {
 		if !(math.Abs(p-want) <= asyncZ*se) {
 			t.Errorf("t = %g s: Monte Carlo %.5g, closed form %.5g (SE %.2g)", tm, p, want, se)
 		}
+		if math.Abs(p-lossy(tm)) > asyncZ*se {
+			tells = true
+		}
 		mf := one.At(tm) * float64(M)
 		if !(math.Abs(mf-want) <= 1e-3*want) {
 			t.Errorf("t = %g s: mean field %.6g, closed form %.6g (beyond 10⁻³)", tm, mf, want)
 		} else {
-			t.Logf("t = %g s: closed form %.5g, Monte Carlo %.5g ± %.2g, mean field %.5g", tm, want, p, se, mf)
+			t.Logf("t = %g s: closed form %.5g, Monte Carlo %.5g ± %.2g, mean field %.5g; with lossy syncs %.5g", tm, want, p, se, mf, lossy(tm))
 		}
+	}
+	if !tells {
+		t.Error("power: the closed form with each direction of a sync lost at ε is within 4 SE of the Monte Carlo at every time")
 	}
 }
 
 // TestRepairAgainstMC checks the mean field from the broadcast's law of
 // misses (MissLawOf of the asynchronous Monte Carlo) against the Monte
 // Carlo of the same rules (SimulateRepair, the same seed, so the same
-// broadcasts): at every time where the Monte Carlo's chance is at least
-// 1 % of the residue, within 4 standard errors plus 5 % of the value (the
-// closure's error, measured at 0.1–3 % over these settings; below 1 % of
-// the residue the broadcasts that died early, whose repair is a random
-// epidemic, dominate and the mean field is optimistic: a factor 2 at
-// 10⁻² of the residue at N = 200, ε = 0.2, measured). The power check:
-// the closed form with the broadcast's residue as a single point is far
-// off at ε = 0.2 (the mixture matters).
+// broadcasts): up to 1.5 scaled intervals, where the Monte Carlo's chance
+// is at least 1 % of the residue, within 4 standard errors plus 5 % of the
+// value (the closure's error, measured at 0.1–3.2 % over these settings);
+// later, never above it by more than 4 standard errors (the broadcasts
+// that ended with few holders, whose repair is a random epidemic, make
+// the mean field low there: 8 % at two scaled intervals and 41 % at three
+// at N = 200, ε = 0.2, measured; RepairCurve states the bounds and
+// TestRepairSpreadAgainstMC holds them). The power check: the closed form
+// with the broadcast's residue as a single point is far off at ε = 0.2
+// (the mixture matters).
 func TestRepairAgainstMC(t *testing.T) {
 	ctx := context.Background()
 	for _, cfg := range []Config{
@@ -134,13 +154,19 @@ func TestRepairAgainstMC(t *testing.T) {
 				continue
 			}
 			mf := rc.At(tm)
+			if math.Abs(single.At(tm)-s.Lack[i]) > asyncZ*s.SE[i]+0.05*s.Lack[i] {
+				far = true
+			}
+			if tm > 1.5*S {
+				if !(mf <= s.Lack[i]+asyncZ*s.SE[i]) {
+					t.Errorf("N %d ε %g t = %g s: mean field %.5g above the Monte Carlo %.5g ± %.2g", cfg.Nodes, cfg.Loss, tm, mf, s.Lack[i], s.SE[i])
+				}
+				continue
+			}
 			if !(math.Abs(mf-s.Lack[i]) <= asyncZ*s.SE[i]+0.05*s.Lack[i]) {
 				t.Errorf("N %d ε %g t = %g s: mean field %.5g, Monte Carlo %.5g ± %.2g", cfg.Nodes, cfg.Loss, tm, mf, s.Lack[i], s.SE[i])
 			} else {
 				t.Logf("N %d ε %g t = %g s: mean field %.5g, Monte Carlo %.5g ± %.2g", cfg.Nodes, cfg.Loss, tm, mf, s.Lack[i], s.SE[i])
-			}
-			if math.Abs(single.At(tm)-s.Lack[i]) > asyncZ*s.SE[i]+0.05*s.Lack[i] {
-				far = true
 			}
 		}
 		if cfg.Loss == 0.2 && !far {

@@ -14,9 +14,9 @@ import (
 // its receipt, to k distinct peers among the N − 1 others. Every live node
 // also syncs from t = 0 at its own phase, uniform in [0, S'), once per
 // scaled interval S', with a peer drawn uniformly among the N − 1 others
-// (a failed one: nothing), both directions, each lost with probability ε,
-// the reply only if the request arrived. A node whose first receipt is a
-// sync holds the message but does not queue it (Serf's MergeRemoteState
+// (a failed one: nothing), both directions, never lost (a stream: the
+// packet loss ε touches only the gossip; repair.go). A node whose first
+// receipt is a sync holds the message but does not queue it (Serf's MergeRemoteState
 // hands the events of a push–pull to handleUserEvent and ignores its
 // answer, where NotifyMsg re-queues an event it has not seen), and a node
 // that holds the message drops a gossip copy (seen). A failed node sends
@@ -154,7 +154,7 @@ func spreadRun(cfg Config, iv, S float64, r *rng.Rand, times []float64, b *sprea
 			if p >= i {
 				p++
 			}
-			if int(p) >= M || !arrive() {
+			if int(p) >= M {
 				continue
 			}
 			inI, inP := b.holds[i], b.holds[p]
@@ -164,7 +164,7 @@ func spreadRun(cfg Config, iv, S float64, r *rng.Rand, times []float64, b *sprea
 				sumT += t
 				lack--
 			}
-			if inP && !inI && arrive() {
+			if inP && !inI {
 				b.holds[i] = true
 				bySync++
 				sumT += t

@@ -98,6 +98,15 @@ type Setting struct {
 	// intervals (RepairPoints). Streams are not lost and a failed node
 	// refuses them.
 	SyncInterval time.Duration
+	// ProbeInterval is memberlist's ProbeInterval (0: probing off, the
+	// default of the harness). When on, each node probes one member per
+	// interval (a ping, its ack; indirect pings and a fallback ping over
+	// a stream if the ack is lost), and memberlist piggybacks queued
+	// broadcasts on every such packet it sends (sendMsg): those
+	// transmits count in Outcome.Transmits and draw on the same limit.
+	// It needs Failed = 0 (probing would find the failed nodes, which the
+	// model keeps Alive) and SyncInterval = 0.
+	ProbeInterval time.Duration
 }
 
 // MaxNodes bounds Setting.Nodes (memory and time of one process).
@@ -140,6 +149,10 @@ func (s Setting) Validate() error {
 		return fmt.Errorf("harness: Setting.Interval = %v: valid range 1ms..1h (0: 200ms)", s.Interval)
 	case s.SyncInterval != 0 && (s.SyncInterval < s.IntervalOrDefault() || s.SyncInterval > time.Hour):
 		return fmt.Errorf("harness: Setting.SyncInterval = %v: valid range one gossip interval..1h (0: off)", s.SyncInterval)
+	case s.ProbeInterval != 0 && (s.ProbeInterval < time.Millisecond || s.ProbeInterval > time.Hour):
+		return fmt.Errorf("harness: Setting.ProbeInterval = %v: valid range 1ms..1h (0: off)", s.ProbeInterval)
+	case s.ProbeInterval != 0 && (s.Failed != 0 || s.SyncInterval != 0):
+		return fmt.Errorf("harness: Setting.ProbeInterval = %v with Setting.Failed = %g, Setting.SyncInterval = %v: probing needs both 0 (it would find the failed nodes, which the model keeps Alive)", s.ProbeInterval, s.Failed, s.SyncInterval)
 	case s.Phases != RandomPhases && s.Phases != AlignedPhases:
 		return fmt.Errorf("harness: Setting.Phases = %d: not random (0) or aligned (1)", int(s.Phases))
 	case s.Clusters < 0 || s.Broadcasts < 1 || s.Clusters > MaxBroadcasts || s.Broadcasts > MaxBroadcasts ||
@@ -215,9 +228,21 @@ func Run(ctx context.Context, t *testing.T, s Setting) (*Result, error) {
 		res *Result
 		err error
 	)
-	synctest.Test(t, func(*testing.T) { res, err = run(ctx, s) })
+	synctest.Test(t, func(*testing.T) {
+		res, err = run(ctx, s)
+		// The bubble ends only when every goroutine has: a shut-down
+		// member's probe may still wait on its ack timer (ProbeInterval,
+		// scaled by its awareness up to 8×) or a nack timer, and virtual
+		// time advances only while this goroutine runs.
+		time.Sleep(drainTime)
+		synctest.Wait()
+	})
 	return res, err
 }
+
+// drainTime is the virtual time Run waits after the last cluster's
+// shutdown for memberlist's pending probe timers.
+const drainTime = 10 * time.Minute
 
 func run(ctx context.Context, s Setting) (*Result, error) {
 	res := &Result{Setting: s}
@@ -403,11 +428,10 @@ func (d *node) start(s Setting, logger *log.Logger) error {
 	// that gossip misses. The user messages' queue has its own
 	// RetransmitMult, the setting's, as Serf's has.
 	conf.RetransmitMult = 1
-	// No probes (their pings and acks would carry broadcasts too, and
-	// they would find the failed nodes) and no periodic push–pull
-	// (anti-entropy: it would repair, here only of memberlist's own
-	// state, and its streams would cost time).
-	conf.ProbeInterval = 0
+	// Probes only with Setting.ProbeInterval (their pings and acks carry
+	// broadcasts too, and they would find the failed nodes); periodic
+	// push–pull only with Setting.SyncInterval.
+	conf.ProbeInterval = s.ProbeInterval
 	conf.PushPullInterval = s.SyncInterval
 	// LZW compression of every packet changes no rule and was half the
 	// CPU of a run.
@@ -421,15 +445,16 @@ func (d *node) start(s Setting, logger *log.Logger) error {
 }
 
 // settle lets memberlist's own gossip (the alive messages of joins)
-// die out: no packet for two intervals means every queue is empty, since a
-// node sends a gossip packet only when it has one queued.
+// die out: no packet but a probe's bare ping, ack or nack for two
+// intervals means every queue is empty, since a node sends a gossip packet
+// only when it has one queued and piggybacks only what is queued.
 func (c *cluster) settle(iv time.Duration) error {
-	last, _, _ := c.net.Counts()
+	last := c.net.GossipPackets()
 	quiet := 0
 	for range maxSetupIntervals {
 		time.Sleep(iv)
 		synctest.Wait()
-		now, _, _ := c.net.Counts()
+		now := c.net.GossipPackets()
 		if now == last {
 			quiet++
 		} else {

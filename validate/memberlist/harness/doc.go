@@ -11,10 +11,16 @@
 // channel sends, streams are net.Pipe pairs, no socket is opened. Each
 // packet is lost with probability Setting.Loss (one seeded generator);
 // ⌊φ·(N−1)⌋ failed nodes drop every packet both ways and stay Alive in
-// the others' member lists. Probing and periodic push–pull are off
-// (ProbeInterval = PushPullInterval = 0), so no ping or ack carries a
-// broadcast, nothing finds the failed nodes and nothing repairs a miss;
-// LZW compression is off (it changes no rule). With
+// the others' member lists. Streams (the push–pull's TCP) are never
+// lost: TCP retransmits a lost segment, so on a real network the loss
+// delays a stream and fails it only past memberlist's TCPTimeout, which
+// the harness does not play. By default probing and periodic push–pull
+// are off (ProbeInterval = PushPullInterval = 0), so no ping or ack
+// carries a broadcast, nothing finds the failed nodes and nothing repairs
+// a miss; LZW compression is off (it changes no rule). With
+// Setting.ProbeInterval each node probes as memberlist does, and its
+// pings and acks carry queued broadcasts (sendMsg), which count as
+// transmits (no node may be down then: probing would find it). With
 // Setting.SyncInterval the periodic push–pull is on instead, and each
 // node's state carries the message it holds, as Serf's carries its recent
 // user events: a node that gets it from a sync records it and does not

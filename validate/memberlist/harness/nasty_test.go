@@ -34,4 +34,18 @@ func TestNastyValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	probe.Func(t, "WriteMarkdown", WriteMarkdown, set, io.Discard, Meta{Date: "d"}, []*Comparison{c})
+	probe.Func(t, "ProbeMarkdown", ProbeMarkdown, set, Meta{Date: "d"}, []ProbePair{{c, c}})
+	probe.Func(t, "Splice", Splice, set, "# a\n\n## b\n", "## b\n\nc\n")
+	probe.Func(t, "Network.GossipPackets", (*Network).GossipPackets, set, NewNetwork(1))
+	rs := s
+	rs.SyncInterval = 2 * rs.IntervalOrDefault()
+	probe.Func(t, "RepairModel", RepairModel, set, rs)
+	rres := *res
+	rres.Setting = rs
+	probe.Func(t, "CompareRepair", CompareRepair, set, ctx, &rres, RepairModel(rs), 100, uint64(1))
+	rc, err := CompareRepair(ctx, &rres, RepairModel(rs), 100, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe.Func(t, "RepairMarkdown", RepairMarkdown, set, Meta{Date: "d"}, []*RepairComparison{rc})
 }

@@ -18,7 +18,13 @@ import (
 // probability Loss, drawn from one seeded generator; a failed node's
 // packets are dropped both ways (it sends and receives nothing), but the
 // others keep it in their member lists as Alive, because nothing probes it.
-// Streams (memberlist's TCP: the joins' push–pull) are never lost.
+// Streams (memberlist's TCP: the joins' and anti-entropy's push–pull, the
+// fallback ping of a probe) are never lost, whatever Loss: TCP retransmits
+// a lost segment, so on a real network a packet loss delays a stream (by
+// a retransmission timeout, 200 ms to a few seconds) rather than losing
+// it; only a connection whose retransmissions outlast memberlist's
+// TCPTimeout (10 s on a LAN) fails, which the harness does not play
+// (docs/MODEL.md §6, Anti-entropy repair).
 //
 // Every method is safe for concurrent use.
 type Network struct {
@@ -29,6 +35,7 @@ type Network struct {
 	byAddr   map[string]*Transport
 	failed   map[string]bool
 	packets  int64 // packets offered to WriteToAddress, lost or not
+	gossip   int64 // of which not a probe's own message (gossipPacket)
 	dropped  int64 // of which dropped (loss or a failed end)
 	overflow int64 // packets dropped because a receiver's channel was full
 }
@@ -78,6 +85,40 @@ func (n *Network) SetFailed(name string, failed bool) {
 	defer n.mu.Unlock()
 	n.initLocked()
 	n.failed[name] = failed
+}
+
+// GossipPackets returns the packets offered to the network, lost or not,
+// that are not a probe's bare ping, indirect ping, ack or nack: the
+// packets that carry a queued broadcast (memberlist's own or a user's,
+// alone or piggybacked on a probe's message in a compound). Its growth
+// stops when every queue is empty, also while the probes go on.
+func (n *Network) GossipPackets() int64 {
+	if n == nil {
+		return 0
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.gossip
+}
+
+// gossipPacket reports whether a packet (compression, encryption and
+// labels off, as the harness configures memberlist: the first byte is
+// memberlist's message type, net.go, after a CRC header — hasCrcMsg 12 and
+// four bytes — where the receiver speaks protocol 5) is other than a
+// probe's bare message: pingMsg 0, indirectPingMsg 1, ackRespMsg 2,
+// nackRespMsg 11.
+func gossipPacket(b []byte) bool {
+	if len(b) > 5 && b[0] == 12 {
+		b = b[5:]
+	}
+	if len(b) == 0 {
+		return true
+	}
+	switch b[0] {
+	case 0, 1, 2, 11:
+		return false
+	}
+	return true
 }
 
 // Counts returns, since the network was made, the packets offered to it,
@@ -131,11 +172,14 @@ const packetBuffer = 4096
 
 // deliver decides the fate of a packet from one node to another and
 // returns the receiving transport, or nil if the packet is dropped.
-func (n *Network) deliver(from string, to Address) *Transport {
+func (n *Network) deliver(from string, to Address, gossip bool) *Transport {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.initLocked()
 	n.packets++
+	if gossip {
+		n.gossip++
+	}
 	dest := n.lookupLocked(to)
 	if dest == nil || n.failed[from] || n.failed[dest.name] {
 		n.dropped++
@@ -196,7 +240,7 @@ func (t *Transport) WriteTo(b []byte, addr string) (time.Time, error) {
 // (dropped if that is full). Like UDP, a lost packet is no error.
 func (t *Transport) WriteToAddress(b []byte, a Address) (time.Time, error) {
 	now := time.Now()
-	dest := t.net.deliver(t.name, a)
+	dest := t.net.deliver(t.name, a, gossipPacket(b))
 	if dest == nil {
 		return now, nil
 	}

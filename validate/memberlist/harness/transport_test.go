@@ -207,6 +207,10 @@ func TestSettingValidate(t *testing.T) {
 		{"Config.Fanout", func(s *Setting) { s.Fanout = 10 }},
 		{"Config.Loss", func(s *Setting) { s.Loss = 1 }},
 		{"Config.Failed", func(s *Setting) { s.Failed = math.NaN() }},
+		{"Setting.ProbeInterval", func(s *Setting) { s.ProbeInterval = -1 }},
+		{"Setting.ProbeInterval", func(s *Setting) { s.ProbeInterval = time.Hour + 1 }},
+		{"Setting.ProbeInterval", func(s *Setting) { s.ProbeInterval, s.Failed = time.Second, 0.1 }},
+		{"Setting.ProbeInterval", func(s *Setting) { s.ProbeInterval, s.SyncInterval = time.Second, time.Second }},
 	} {
 		s := good
 		tc.mod(&s)
@@ -226,5 +230,26 @@ func TestSettingValidate(t *testing.T) {
 	cancel()
 	if _, err := Run(ctx, t, good); !errors.Is(err, context.Canceled) {
 		t.Errorf("Run with a cancelled context: %v", err)
+	}
+}
+
+// TestGossipPacket: a probe's bare ping (0), indirect ping (1), ack (2)
+// and nack (11), with or without the CRC header (12 and four bytes), are
+// not gossip; a compound (7, a probe's message with piggybacked
+// broadcasts), a user message (8), an alive (4) and an empty packet are
+// (message types from memberlist's net.go).
+func TestGossipPacket(t *testing.T) {
+	crc := func(b ...byte) []byte { return append([]byte{12, 1, 2, 3, 4}, b...) }
+	for _, tc := range []struct {
+		b    []byte
+		want bool
+	}{
+		{[]byte{0, 9}, false}, {[]byte{1}, false}, {[]byte{2, 0}, false}, {[]byte{11}, false},
+		{crc(0, 9), false}, {crc(2), false},
+		{[]byte{7, 2}, true}, {[]byte{8, 1}, true}, {[]byte{4}, true}, {crc(7), true}, {nil, true},
+	} {
+		if got := gossipPacket(tc.b); got != tc.want {
+			t.Errorf("gossipPacket(%v) = %v, want %v", tc.b, got, tc.want)
+		}
 	}
 }

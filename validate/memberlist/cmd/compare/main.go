@@ -6,7 +6,10 @@
 //
 // Flags: -o FILE (required; "-" for standard output), -seed S (default 1),
 // -scale F in (0, 1] (default 1: the broadcasts of each setting times F,
-// at least one per cluster). Progress goes to standard error. Exit status:
+// at least one per cluster), -part all|probe|repair (default all: the whole
+// document; probe or repair: that section alone, run and written into FILE
+// in place of its old text, or appended, the rest of FILE kept as it
+// was). Progress goes to standard error. Exit status:
 // 0 done, 1 a run or write failed (FILE untouched), 2 bad flags, 130 or 143
 // on SIGINT or SIGTERM (FILE untouched).
 //
@@ -49,8 +52,30 @@ var settings = []harness.Setting{
 	{Nodes: 200, Fanout: 4, RetransmitMult: 4, Loss: 0.1, Failed: 0.05, Interval: 500 * time.Millisecond, Clusters: 4, Broadcasts: 250},
 }
 
-// modelReps is the replications of each model Monte Carlo.
-const modelReps = 20000
+// probeSettings are run with probing off and on (harness.ProbePair): the
+// first setting's who-gets-it at a loss, memberlist's LAN fanout and
+// multiplier without loss, and a setting whose p_miss is near one half.
+var probeSettings = []harness.Setting{
+	{Nodes: 200, Fanout: 3, RetransmitMult: 1, Loss: 0.2, Clusters: 2, Broadcasts: 500},
+	{Nodes: 200, Fanout: 3, RetransmitMult: 4, Clusters: 2, Broadcasts: 500},
+	{Nodes: 50, Fanout: 3, RetransmitMult: 2, Clusters: 4, Broadcasts: 500},
+}
+
+// probeInterval is memberlist's LAN ProbeInterval, the probe settings'.
+const probeInterval = time.Second
+
+// repairSettings run anti-entropy under packet loss.
+var repairSettings = []harness.Setting{
+	{Nodes: 50, Fanout: 2, RetransmitMult: 1, Loss: 0.2, Clusters: 10, Broadcasts: 100, SyncInterval: 5 * time.Second},
+	{Nodes: 50, Fanout: 2, RetransmitMult: 1, Loss: 0.3, Clusters: 10, Broadcasts: 100, SyncInterval: 5 * time.Second},
+}
+
+// modelReps is the replications of each model Monte Carlo; repairReps of
+// the repair's.
+const (
+	modelReps  = 20000
+	repairReps = 100_000
+)
 
 func main() {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
@@ -58,6 +83,7 @@ func main() {
 	out := fs.String("o", "", "output file (- for standard output)")
 	seed := fs.Uint64("seed", 1, "seed of the harness's draws and of the model's Monte Carlo")
 	scale := fs.Float64("scale", 1, "share of each setting's broadcasts to run, in (0, 1]")
+	part := fs.String("part", "all", "all, probe or repair")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		usage(err.Error())
 	}
@@ -68,21 +94,25 @@ func main() {
 		usage("-o FILE is required")
 	case !(*scale > 0 && *scale <= 1):
 		usage(fmt.Sprintf("-scale %g: valid range (0, 1]", *scale))
+	case *part != "all" && *part != "probe" && *part != "repair":
+		usage(fmt.Sprintf("-part %q: not all, probe or repair", *part))
+	case *part != "all" && *out == "-":
+		usage(fmt.Sprintf("-part %s needs -o FILE, the document to write the section into", *part))
 	}
 	cmd := "go run ./cmd/compare " + strings.Join(os.Args[1:], " ")
 	os.Args = os.Args[:1] // testing.Main parses the flags again
 	testing.Main(func(string, string) (bool, error) { return true, nil },
 		[]testing.InternalTest{{Name: "compare", F: func(t *testing.T) {
-			os.Exit(run(t, *out, *seed, *scale, cmd))
+			os.Exit(run(t, *out, *seed, *scale, *part, cmd))
 		}}}, nil, nil)
 }
 
 func usage(msg string) {
-	fmt.Fprintf(os.Stderr, "compare: %s (usage: compare -o FILE [-seed S] [-scale F])\n", msg)
+	fmt.Fprintf(os.Stderr, "compare: %s (usage: compare -o FILE [-seed S] [-scale F] [-part all|probe|repair])\n", msg)
 	os.Exit(2)
 }
 
-func run(t *testing.T, out string, seed uint64, scale float64, cmd string) int {
+func run(t *testing.T, out string, seed uint64, scale float64, part, cmd string) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sigs := make(chan os.Signal, 1)
@@ -98,45 +128,122 @@ func run(t *testing.T, out string, seed uint64, scale float64, cmd string) int {
 			cancel()
 		}
 	}()
-	start := time.Now()
-	var comps []*harness.Comparison
-	for i, s := range settings {
-		s.Seed = seed + uint64(i)
-		s.Broadcasts = max(1, int(math.Round(float64(s.Broadcasts)*scale)))
-		t0 := time.Now()
-		res, err := harness.Run(ctx, t, s)
-		if err == nil {
-			var c *harness.Comparison
-			ms := seed + 1000 + uint64(i)
-			c, err = harness.Compare(ctx, res, modelReps, ms, harness.RoundsModel(modelReps, ms+1000))
-			if err == nil {
-				err = c.AddAsync(ctx, res, harness.AsyncModel(modelReps, ms+2000))
-			}
-			comps = append(comps, c)
+	fail := func(what string, err error) int {
+		if errors.Is(err, context.Canceled) && status.Load() != 0 {
+			fmt.Fprintln(os.Stderr, "compare: interrupted; nothing written")
+			return int(status.Load())
 		}
-		if err != nil {
-			if errors.Is(err, context.Canceled) && status.Load() != 0 {
-				fmt.Fprintln(os.Stderr, "compare: interrupted; nothing written")
-				return int(status.Load())
-			}
-			fmt.Fprintf(os.Stderr, "compare: setting %d: %v\n", i+1, err)
-			return 1
-		}
-		fmt.Fprintf(os.Stderr, "setting %d of %d (N = %d, k = %d, mult %d, %d × %d broadcasts): %.1f s\n",
-			i+1, len(settings), s.Nodes, s.Fanout, s.RetransmitMult, s.ClustersOrDefault(), s.Broadcasts, time.Since(t0).Seconds())
-	}
-	var b bytes.Buffer
-	meta := harness.Meta{
-		Date:    time.Now().UTC().Format("2006-01-02 15:04 UTC"),
-		Machine: machine(),
-		Command: cmd,
-		Seconds: time.Since(start).Seconds(),
-	}
-	if err := harness.WriteMarkdown(&b, meta, comps); err != nil {
-		fmt.Fprintf(os.Stderr, "compare: %v\n", err)
+		fmt.Fprintf(os.Stderr, "compare: %s: %v\n", what, err)
 		return 1
 	}
-	if err := write(out, b.Bytes()); err != nil {
+	scaled := func(s harness.Setting) harness.Setting {
+		s.Broadcasts = max(1, int(math.Round(float64(s.Broadcasts)*scale)))
+		return s
+	}
+	meta := func(start time.Time) harness.Meta {
+		return harness.Meta{Date: time.Now().UTC().Format("2006-01-02 15:04 UTC"), Machine: machine(), Command: cmd, Seconds: time.Since(start).Seconds()}
+	}
+	var sections []string
+	if part == "all" {
+		start := time.Now()
+		var comps []*harness.Comparison
+		for i, s := range settings {
+			s.Seed = seed + uint64(i)
+			s = scaled(s)
+			t0 := time.Now()
+			res, err := harness.Run(ctx, t, s)
+			if err == nil {
+				var c *harness.Comparison
+				ms := seed + 1000 + uint64(i)
+				c, err = harness.Compare(ctx, res, modelReps, ms, harness.RoundsModel(modelReps, ms+1000))
+				if err == nil {
+					err = c.AddAsync(ctx, res, harness.AsyncModel(modelReps, ms+2000))
+				}
+				comps = append(comps, c)
+			}
+			if err != nil {
+				return fail(fmt.Sprintf("setting %d", i+1), err)
+			}
+			fmt.Fprintf(os.Stderr, "setting %d of %d (N = %d, k = %d, mult %d, %d × %d broadcasts): %.1f s\n",
+				i+1, len(settings), s.Nodes, s.Fanout, s.RetransmitMult, s.ClustersOrDefault(), s.Broadcasts, time.Since(t0).Seconds())
+		}
+		var b bytes.Buffer
+		if err := harness.WriteMarkdown(&b, meta(start), comps); err != nil {
+			return fail("write", err)
+		}
+		sections = append(sections, b.String())
+	}
+	if part == "all" || part == "probe" {
+		start := time.Now()
+		var pairs []harness.ProbePair
+		for i, s := range probeSettings {
+			s.Seed = seed + 100 + uint64(i)
+			s = scaled(s)
+			t0 := time.Now()
+			var p harness.ProbePair
+			for _, probe := range []time.Duration{0, probeInterval} {
+				s.ProbeInterval = probe
+				res, err := harness.Run(ctx, t, s)
+				if err != nil {
+					return fail(fmt.Sprintf("probe setting %d", i+1), err)
+				}
+				ms := seed + 1100 + uint64(i)
+				c, err := harness.Compare(ctx, res, modelReps, ms, harness.AsyncModel(modelReps, ms+1000))
+				if err != nil {
+					return fail(fmt.Sprintf("probe setting %d", i+1), err)
+				}
+				if probe == 0 {
+					p.Off = c
+				} else {
+					p.On = c
+				}
+			}
+			pairs = append(pairs, p)
+			fmt.Fprintf(os.Stderr, "probe setting %d of %d (N = %d, k = %d, mult %d, off and on): %.1f s\n",
+				i+1, len(probeSettings), s.Nodes, s.Fanout, s.RetransmitMult, time.Since(t0).Seconds())
+		}
+		sec, err := harness.ProbeMarkdown(meta(start), pairs)
+		if err != nil {
+			return fail("write", err)
+		}
+		sections = append(sections, sec)
+	}
+	if part == "all" || part == "repair" {
+		start := time.Now()
+		var comps []*harness.RepairComparison
+		for i, s := range repairSettings {
+			s.Seed = seed + 200 + uint64(i)
+			s = scaled(s)
+			t0 := time.Now()
+			res, err := harness.Run(ctx, t, s)
+			if err != nil {
+				return fail(fmt.Sprintf("repair setting %d", i+1), err)
+			}
+			c, err := harness.CompareRepair(ctx, res, harness.RepairModel(s), repairReps, seed+1200+uint64(i))
+			if err != nil {
+				return fail(fmt.Sprintf("repair setting %d", i+1), err)
+			}
+			comps = append(comps, c)
+			fmt.Fprintf(os.Stderr, "repair setting %d of %d (N = %d, loss %g, %d × %d broadcasts): %.1f s\n",
+				i+1, len(repairSettings), s.Nodes, s.Loss, s.ClustersOrDefault(), s.Broadcasts, time.Since(t0).Seconds())
+		}
+		sec, err := harness.RepairMarkdown(meta(start), comps)
+		if err != nil {
+			return fail("write", err)
+		}
+		sections = append(sections, sec)
+	}
+	var doc string
+	if part == "all" {
+		doc = strings.Join(sections, "\n")
+	} else {
+		old, err := os.ReadFile(out)
+		if err != nil {
+			return fail("read", err)
+		}
+		doc = harness.Splice(string(old), sections[0])
+	}
+	if err := write(out, []byte(doc)); err != nil {
 		fmt.Fprintf(os.Stderr, "compare: %v\n", err)
 		return 1
 	}
