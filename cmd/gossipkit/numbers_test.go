@@ -39,6 +39,7 @@ func TestNewUserBadInput(t *testing.T) {
 		{"seed negative", with(sim, "--seed", "-1"), []string{`--seed "-1": not a whole number ≥ 0`}},
 		{"budget range hex", with(push[:7], "--budget", "0x10:0x20"), []string{`--budget "0x10:0x20"`, "(write 16)", "valid range 0..1048576"}},
 		{"list hex", []string{"plot", "fig4", "--cs", "0x10,250"}, []string{`--cs "0x10,250"`}},
+		{"workers hex", with(sim, "--workers", "0x4"), []string{`--workers "0x4"`, "(write 4)", "valid range 1..4096"}},
 		{"serve slots hex", []string{"serve", "--slots", "0x10"}, []string{`--slots "0x10"`, "(write 16)"}},
 		// 2. A real that underflows (to 0 or to a subnormal) or overflows
 		// is refused as typed, never echoed as 0.

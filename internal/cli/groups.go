@@ -83,9 +83,9 @@ func MCFlags(fs *FlagSet, reps *int, at string, param gossip.Param, seed *uint64
 // says so rather than this machine's count. CheckWorkers checks it.
 func WorkersFlag(fs *FlagSet, p *int, def int) {
 	Parsed(fs, p, "workers", gossip.Workers.Field, gossip.Workers.Usage()+"; the output does not depend on it", func(s string) (int, error) {
-		n, err := strconv.Atoi(s)
+		n, err := flagval.Int(s) // the CLI's one rule for integers
 		if err != nil {
-			return 0, fmt.Errorf("%q: not an integer", s)
+			return 0, fmt.Errorf("%w; valid range %s", err, gossip.Workers.Range)
 		}
 		return n, nil
 	}, func(n int) string { return map[bool]string{true: "one per CPU", false: strconv.Itoa(n)}[n == 0] })
