@@ -31,8 +31,10 @@ func MaxMemoryFlag(fs *FlagSet, p *uint64) {
 }
 
 // MinMemory is the least --max-memory takes (other than 0, the default):
-// the smallest run's estimate is 804 KiB (sim -N 100 --reps 10), and a
-// limit below it could only refuse the run.
+// a limit below it is less than the process itself holds before any run,
+// so it means nothing a user wants (1KB was taken and shown as "0 KiB");
+// a small run's estimate is 804 KiB (sim -N 100 -n 40 -c 10 -s 5 --reps
+// 10), so such runs still fit in it.
 const MinMemory uint64 = 1 << 20
 
 // zeroSize reports whether the size s is written as zero ("0", "0MB"):
