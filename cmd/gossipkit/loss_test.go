@@ -21,7 +21,7 @@ func TestLossBadInput(t *testing.T) {
 		{[]string{"sim", "--loss", "1"}, "--loss 1: valid range 0 ≤ ε < 1"},
 		{[]string{"sim", "--loss", "NaN"}, "--loss NaN: valid range 0 ≤ ε < 1"},
 		{[]string{"sim", "--loss", "-0.1"}, "--loss -0.1: valid range 0 ≤ ε < 1"},
-		{[]string{"sim", "--loss", "x"}, `--loss "x": "x" is not a number`},
+		{[]string{"sim", "--loss", "x"}, `--loss "x": not a number`},
 		{[]string{"sim", "--loss", "0:0.2:0.1"}, `--loss "0:0.2:0.1": one value ε (0 ≤ ε < 1)`},
 		{[]string{"plan", "--loss", "1"}, "--loss 1: valid range 0 ≤ ε < 1"},
 		{[]string{"plan", "--loss", "NaN"}, "--loss NaN: valid range 0 ≤ ε < 1"},

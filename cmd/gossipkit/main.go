@@ -12,7 +12,9 @@
 //
 // Bad input: exit 2, nothing on stdout, one line on stderr naming the flag
 // and the valid range; every flag, a flag given twice and -o are checked
-// before any work. SIGINT and SIGTERM: the command stops at its next check,
+// before any work. Integers are decimal (-N 010 is ten, 0x10 is refused);
+// a real that underflows (1e-400) is refused, not read as 0; an empty
+// -o "" or --out "" is refused, not read as not given. SIGINT and SIGTERM: the command stops at its next check,
 // prints one line and exits 130 or 143, leaving no partial or temporary
 // file and no output folder it created. Exit 1: a verified check failed
 // (gamma-check) or an internal error. Every command that prints a table

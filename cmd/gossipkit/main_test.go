@@ -140,7 +140,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"pdrop", "-n", "7", "-c", "4", "-s", "5"}, "s ≤ c"},
 		{[]string{"pdrop", "-n", "3", "-c", "4", "-s", "1"}, "c ≤ n"},
 		{[]string{"pdrop", "-n", "9:7", "-c", "4", "-s", "1"}, "empty range"},
-		{[]string{"pdrop", "-n", "7:9:0", "-c", "4", "-s", "1"}, "step"},
+		{[]string{"pdrop", "-n", "7:9:0", "-c", "4", "-s", "1"}, "STEP 0 < 1"},
 		{[]string{"pdrop", "-n", "7", "-c", "4", "-s", "6000"}, "-s"},
 		{[]string{"pdrop", "-n", "2000000", "-c", "1000000", "-s", "500000"}, "MaxBits = 2097152"},
 		{[]string{"pdrop", "-n", "7", "-c", "7", "-s", "7"}, "s < n"},

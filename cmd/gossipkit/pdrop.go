@@ -25,11 +25,12 @@ func pdrop(ctx context.Context, e *env, fs *cli.FlagSet, nS, cS, sS string, enum
 	ranges := map[string]flagval.Range{}
 	for _, f := range []struct {
 		name, val string
-	}{{"n", nS}, {"c", cS}, {"s", sS}} {
+		p         gossip.Param
+	}{{"n", nS, gossip.Items}, {"c", cS, gossip.Cache}, {"s", sS, gossip.Exchange}} {
 		if f.val == "" {
 			return usagef("-%s is required (an integer ≥ 1, or a range LO:HI[:STEP])", f.name)
 		}
-		r, err := cli.IntRange("-"+f.name, f.val, 1)
+		r, err := cli.IntRange("-"+f.name, f.val, 1, f.p)
 		if err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gossipkit/gossipkit/broadcast"
+	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/cli"
 	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/plan"
@@ -151,9 +152,10 @@ func planFamily(fs *flag.FlagSet, protocol string) error {
 	return nil
 }
 
-// planRange parses a flag's V or LO:HI[:STEP] (values ≥ lo).
-func planRange(flag, val string, lo int) ([]int, error) {
-	r, err := cli.IntRange(flag, val, lo)
+// planRange parses a flag's V or LO:HI[:STEP] (values ≥ lo, a range's
+// ends within p's range).
+func planRange(flag, val string, lo int, p gossip.Param) ([]int, error) {
+	r, err := cli.IntRange(flag, val, lo, p)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +171,7 @@ func planShuffle(ctx context.Context, e *env, cfg plan.Config, sS string, losses
 	if cfg.Initial == 0 {
 		return nil, usagef("--initial 0: valid range 1..%d", max(cfg.Nodes, 1))
 	}
-	ss, err := planRange("-s", sS, 1)
+	ss, err := planRange("-s", sS, 1, gossip.Exchange)
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +298,7 @@ func planShard(ctx context.Context, e *env, cfg broadcast.Config, fanout, budget
 // planSettings expands --fanout and --budget and checks every setting
 // before any work.
 func planSettings(cfg broadcast.Config, fanout, budget string) (ks, bs []int, err error) {
-	ks, err = planRange("--fanout", fanout, 0)
+	ks, err = planRange("--fanout", fanout, 0, broadcast.Fanout)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -310,7 +312,7 @@ func planSettings(cfg broadcast.Config, fanout, budget string) (ks, bs []int, er
 			mult = m
 		}
 		bs = []int{broadcast.MemberlistBudget(cfg.Nodes, mult)}
-	} else if bs, err = planRange("--budget", budget, 0); err != nil {
+	} else if bs, err = planRange("--budget", budget, 0, broadcast.Budget); err != nil {
 		return nil, nil, err
 	}
 	if len(ks)*len(bs) > maxSettings {

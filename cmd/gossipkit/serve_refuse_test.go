@@ -15,16 +15,21 @@ import (
 // commands use (cli.CheckTime spreads them over GOMAXPROCS CPUs at most):
 // the issue's plan is 10^7 replications × 10^9 nodes × 5 ns = 5·10^7 s of
 // CPU; the shuffle's Monte Carlo 10^5 replications × one round of 10^7
-// shuffles × 3 ns = 3000 s, beyond 120 s on up to 25 CPUs. The spelled
-// limits (hex, octal) are refused by the server's own bound.
+// shuffles × 3 ns = 3000 s, beyond 120 s on up to 25 CPUs. A number in
+// another base (0x3b9aca00 = 10^9, 0x1000000 = 2^24, 0o47041 = 20001) is
+// refused as the flag refuses it, before any bound or estimate; a leading
+// zero is decimal (020001 is over sim's N ≤ 20000).
 func TestServeRefusesBeforeWork(t *testing.T) {
 	ts := newServeTest(t, serve.Options{})
 	for _, tc := range []struct{ path, want string }{
 		{"/api/plan?protocol=push&N=1000000000&fanout=3&budget=memberlist&method=mc&reps=10000000", "gossipkit plan: the Monte Carlo (1 settings × 10000000 replications at N = 1000000000) needs at least"},
-		{"/api/plan?protocol=push&N=0x3b9aca00&fanout=3&method=mc&reps=10000000", "lower --reps or -N, or use --method asymptotic"},
+		{"/api/plan?protocol=push&N=1000000000&fanout=3&method=mc&reps=10000000", "lower --reps or -N, or use --method asymptotic"},
+		{"/api/plan?protocol=push&N=0x3b9aca00&fanout=3&method=mc&reps=10000000", `gossipkit plan: -N "0x3b9aca00": integers are written in decimal digits (write 1000000000); valid range 2..2^40`},
 		{"/api/plan?N=10000000&method=mc&reps=100000&model=markov", "gossipkit plan: the Monte Carlo (1 settings × 100000 replications at N = 10000000) needs at least"},
-		{"/api/sim?N=0x1000000&reps=1&rounds=1&warmup=0", "gossipkit sim: -N 16777216: the server runs sim up to 20000"},
-		{"/api/sim?N=0o47041", "gossipkit sim: -N 20001:"},
+		{"/api/sim?N=16777216&reps=1&rounds=1&warmup=0", "gossipkit sim: -N 16777216: the server runs sim up to 20000"},
+		{"/api/sim?N=0x1000000&reps=1&rounds=1&warmup=0", `gossipkit sim: -N "0x1000000": integers are written in decimal digits (write 16777216)`},
+		{"/api/sim?N=0o47041", `gossipkit sim: -N "0o47041": integers are written in decimal digits (write 20001)`},
+		{"/api/sim?N=020001", "gossipkit sim: -N 20001: the server runs sim up to 20000"}, // a leading 0 is decimal
 	} {
 		code, body := httpGet(t, ts.URL+tc.path)
 		if code != 400 || !strings.Contains(body, tc.want) {

@@ -15,6 +15,9 @@
 // panics on a nil one, as context.WithCancel does (main gives it
 // context.Background()). Flag values are checked by their flag (flagval): a
 // bad value is a *UsageError naming the flag and its valid range, exit 2.
+// Every int, uint64 and float64 flag is read by flagval's one rule for
+// numbers (decimal integers; no real that underflows), put in place when
+// the command line is parsed (strictNumbers), as ranges and lists are.
 // TestContract checks CheckTime.
 package cli
 

@@ -266,6 +266,9 @@ type FlagSet struct {
 	format *string
 	// checks run after parsing (refuseZero).
 	checks []func() error
+	// ranges are the valid ranges of the numeric flags declared from a
+	// parameter (IntParam, FloatParam), said when a value is refused.
+	ranges map[string]string
 }
 
 type fieldFlag struct{ field, flag string }
@@ -300,12 +303,14 @@ func (fs *FlagSet) FloatField(p *float64, name, field, usage string) {
 // set".
 func (fs *FlagSet) IntParam(p *int, name, at string, param gossip.Param, note ...string) {
 	fs.IntField(p, name, param.Path(strings.TrimSuffix(at, ".")), usageOf(param, note))
+	fs.setRange(name, param)
 	fs.refuseZero(name, param, func() bool { return *p == 0 })
 }
 
 // FloatParam is IntParam for a float64 field.
 func (fs *FlagSet) FloatParam(p *float64, name, at string, param gossip.Param, note ...string) {
 	fs.FloatField(p, name, param.Path(strings.TrimSuffix(at, ".")), usageOf(param, note))
+	fs.setRange(name, param)
 	fs.refuseZero(name, param, func() bool { return *p == 0 })
 }
 
@@ -317,6 +322,16 @@ func (fs *FlagSet) RangeParam(name, at string, param gossip.Param, def, forms st
 	v := fs.String(name, def, usageOf(param, []string{forms}))
 	fs.Bind(param.Path(strings.TrimSuffix(at, ".")), name)
 	return v
+}
+
+func (fs *FlagSet) setRange(name string, p gossip.Param) {
+	if p.Range == "" {
+		return
+	}
+	if fs.ranges == nil {
+		fs.ranges = map[string]string{}
+	}
+	fs.ranges[name] = p.Range
 }
 
 func usageOf(p gossip.Param, note []string) string {
@@ -469,6 +484,7 @@ func (fs *FlagSet) parse(stdout io.Writer, args []string, c *Command) error {
 	if err := duplicateFlag(fs.FlagSet, args); err != nil {
 		return err
 	}
+	fs.strictNumbers()
 	err := fs.FlagSet.Parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		printFlags(stdout, fs.FlagSet, c.usage(fs.Name()))
@@ -485,6 +501,11 @@ func (fs *FlagSet) parse(stdout io.Writer, args []string, c *Command) error {
 			return err
 		}
 	}
+	for _, f := range emptyRefused {
+		if v := fs.Lookup(f.name); v != nil && v.Value.String() == "" && Given(fs.FlagSet, f.name) {
+			return Usagef(`%s "": empty; %s`, flagName(f.name), f.want)
+		}
+	}
 	if fs.format != nil {
 		if err := CheckFormat(*fs.format); err != nil {
 			return err
@@ -499,6 +520,16 @@ func (fs *FlagSet) parse(stdout io.Writer, args []string, c *Command) error {
 		}
 	}
 	return nil
+}
+
+// emptyRefused are the flags whose empty value, given on the command
+// line, would read as "not given" (-o "" wrote to standard output,
+// --merge "" ran the whole report): refused with what to give instead.
+var emptyRefused = []struct{ name, want string }{
+	{"o", "give a file name (or leave -o out)"},
+	{"out", "give a folder name (. for the current folder)"},
+	{"merge", "give the folder of the part files"},
+	{"shard", "give I/M (or leave --shard out)"},
 }
 
 // orList writes "a, b or c".

@@ -83,9 +83,9 @@ func MCFlags(fs *FlagSet, reps *int, at string, param gossip.Param, seed *uint64
 // says so rather than this machine's count. CheckWorkers checks it.
 func WorkersFlag(fs *FlagSet, p *int, def int) {
 	Parsed(fs, p, "workers", gossip.Workers.Field, gossip.Workers.Usage()+"; the output does not depend on it", func(s string) (int, error) {
-		n, err := strconv.Atoi(s)
+		n, err := flagval.Int(s) // the CLI's one rule for integers
 		if err != nil {
-			return 0, fmt.Errorf("%q: not an integer", s)
+			return 0, fmt.Errorf("%w; valid range %s", err, gossip.Workers.Range)
 		}
 		return n, nil
 	}, func(n int) string { return map[bool]string{true: "one per CPU", false: strconv.Itoa(n)}[n == 0] })
@@ -100,17 +100,34 @@ func CheckWorkers(w int) error {
 	return nil
 }
 
-// IntRange parses the value val of flag, V, LO:HI or LO:HI:STEP, with
-// every value ≥ lo; a problem is a usage error naming the flag.
-func IntRange(flag, val string, lo int) (flagval.Range, error) {
-	r, err := flagval.ParseRange(val)
+// IntRange parses the value val of flag, V, LO:HI or LO:HI:STEP (decimal
+// integers), with every value ≥ lo and, for a range, HI within p's
+// constant upper bound, checked before the values are counted (the rest
+// is left to the library's check of each value, which knows the bounds
+// that depend on other fields: --fanout 0:3 is "--fanout 0: valid range
+// 1..999" at N = 1000). A problem is a usage
+// error on one line naming the flag, what is wrong, the syntax and p's
+// valid range.
+func IntRange(flag, val string, lo int, p gossip.Param) (flagval.Range, error) {
+	isRange := strings.Contains(val, ":")
+	r, err := flagval.ParseRangeIn(val, func(v int) error {
+		if v < lo || isRange && p.Hi.Set && !p.In(float64(v)) && float64(v) > p.Hi.V {
+			return fmt.Errorf("%d is out of range", v)
+		}
+		return nil
+	})
 	if err != nil {
-		return r, Usagef("%s %v", flag, err)
-	}
-	if r.Lo < lo {
-		return r, Usagef("%s %q: values must be ≥ %d", flag, val, lo)
+		return r, Usagef("%s %v; want V or LO:HI[:STEP] with LO ≤ HI, STEP ≥ 1, valid range %s", flag, err, rangeOf(p, lo))
 	}
 	return r, nil
+}
+
+// rangeOf is p's valid range, or "≥ lo" where p states none.
+func rangeOf(p gossip.Param, lo int) string {
+	if p.Range == "" {
+		return fmt.Sprintf("≥ %d", lo)
+	}
+	return p.Range
 }
 
 // PDropFlag declares --pdrop, the P_drop variant, bound to v and field.

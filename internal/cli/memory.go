@@ -14,13 +14,41 @@ import (
 // available, of which the workers share at most WorkerMemory), into *p in
 // bytes.
 func MaxMemoryFlag(fs *FlagSet, p *uint64) {
-	Parsed(fs, p, "max-memory", "", "memory the run may use, as 500MB, 2GiB or bytes; the workers are lowered to fit it and a run that does not fit with one is refused", ParseBytes,
+	Parsed(fs, p, "max-memory", "", "memory the run may use, as 500MB, 2GiB or bytes (at least 1MiB; 0: the default); the workers are lowered to fit it and a run that does not fit with one is refused", func(s string) (uint64, error) {
+		b, err := ParseBytes(s)
+		if err == nil && b < MinMemory && !zeroSize(s) {
+			// 1KB was taken and shown as "0 KiB"; 0.5 read as 0, the default.
+			return 0, fmt.Errorf("%q: below 1 MiB, the least a run may be given; valid range 1MiB or more, or 0 for the memory available", s)
+		}
+		return b, err
+	},
 		func(b uint64) string {
 			if b == 0 {
 				return "the memory available; the workers share at most " + FormatBytes(WorkerMemory)
 			}
 			return FormatBytes(b)
 		})
+}
+
+// MinMemory is the least --max-memory takes (other than 0, the default):
+// a limit below it is less than the process itself holds before any run,
+// so it means nothing a user wants (1KB was taken and shown as "0 KiB");
+// a small run's estimate is 804 KiB (sim -N 100 -n 40 -c 10 -s 5 --reps
+// 10), so such runs still fit in it.
+const MinMemory uint64 = 1 << 20
+
+// zeroSize reports whether the size s is written as zero ("0", "0MB"):
+// no non-zero digit before its exponent or unit.
+func zeroSize(s string) bool {
+	for _, c := range s {
+		switch {
+		case c >= '1' && c <= '9':
+			return false
+		case c == 'e' || c == 'E' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z':
+			return true
+		}
+	}
+	return true
 }
 
 // WorkerMemory is what the workers of a run share when --max-memory is not

@@ -20,5 +20,14 @@ func TestContract(t *testing.T) {
 	for _, s := range []string{"", "0", "-1", "1,,2", "x", "99999999999999999999"} {
 		calls = append(calls, probe.Refusal{Name: "IntList " + s, Want: "--n", Call: func() error { _, err := IntList("--n", s); return err }})
 	}
+	for _, s := range []string{"", "0x10", "010x", "1_0", "1e3", "9223372036854775808"} {
+		calls = append(calls, probe.Refusal{Name: "Int " + s, Call: func() error { _, err := Int(s); return err }})
+	}
+	for _, s := range []string{"", "-1", "0x10", "18446744073709551616"} {
+		calls = append(calls, probe.Refusal{Name: "Uint " + s, Call: func() error { _, err := Uint(s); return err }})
+	}
+	for _, s := range []string{"", "x", "1e-400", "4e-320", "1e400"} {
+		calls = append(calls, probe.Refusal{Name: "Float " + s, Call: func() error { _, err := Float(s); return err }})
+	}
 	probe.Refuses(t, 0, calls...)
 }

@@ -19,9 +19,14 @@ func FloatRange(s string) ([]float64, error) {
 	}
 	vals := make([]float64, len(parts))
 	for i, p := range parts {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%q: %q is not a number", s, p)
+		v, err := Float(strings.TrimSpace(p))
+		switch {
+		case err != nil && len(parts) == 1:
+			return nil, err
+		case err != nil:
+			return nil, fmt.Errorf("%q: %w", s, err)
+		case math.IsInf(v, 0):
+			return nil, fmt.Errorf("%q: %q is not a finite number", s, p)
 		}
 		vals[i] = v
 	}

@@ -35,8 +35,9 @@
 // read-only, GET and HEAD only. The CLI checks every flag's range as it
 // does on a terminal; Options.Check adds the server's own bounds (the
 // default bounds `sim` and `ode` to what a page needs), on the value the
-// command will use whatever its spelling (0x1000000, 0o47041 and 20_001
-// are the numbers the flag package reads: FlagNumber). A command whose
+// command will use whatever its spelling: FlagNumber reads it with the
+// function the flag reads it with (flagval: decimal integers, so 0x1000000
+// and 20_001 are refused as the flag refuses them, and 020001 is 20001). A command whose
 // estimated CPU time cannot fit before the request's deadline refuses
 // before any work (cli.CheckTime: sim, plan's Monte Carlo), so such a
 // request is answered 400 at once with the CLI's line, its estimate and

@@ -14,37 +14,39 @@ import (
 )
 
 // TestServeCheckSpelling: the server's bounds hold whatever the spelling
-// of the number, as the flag package reads it (strconv.ParseInt base 0
-// for an int flag, ParseFloat for a float flag). Each value is worked out
-// by hand: 0x1000000 = 2^24 = 16777216; 0o47041 = 4·8^4 + 7·8^3 + 0·64 +
-// 4·8 + 1 = 16384 + 3584 + 33 = 20001; 047041 is the same octal number;
-// 0b100111000100001 = 16384 + 2048 + 1024 + 512 + 32 + 1 = 20001.
+// of the number: a value is read as the CLI's flag reads it (flagval.Int:
+// decimal digits only; flagval.Float for a float flag), so a base prefix
+// or separator that once slipped past the bound (N=0x1000000 ran 47 s
+// and kept 3.4 GB) is refused with the flag's own message, and a leading
+// zero is decimal. Values by hand: 020001 is twenty thousand and one, over
+// the bound; 020000 is 20000, at it; 0x1p20 = 2^20 = 1048576 > 10^5 rows.
 func TestServeCheckSpelling(t *testing.T) {
 	for _, tc := range []struct {
 		cmd, query string
 		want       string // "" when the request passes
 	}{
-		{"sim", "N=0x1000000&reps=1&rounds=1&warmup=0", "-N 16777216: the server runs sim up to 20000"},
-		{"sim", "N=0X1000000", "-N 16777216:"},
-		{"sim", "N=0o47041", "-N 20001:"},
-		{"sim", "N=047041", "-N 20001:"},
-		{"sim", "N=0b100111000100001", "-N 20001:"},
-		{"sim", "N=20_001", "-N 20001:"},
+		{"sim", "N=0x1000000&reps=1&rounds=1&warmup=0", `-N "0x1000000": integers are written in decimal digits (write 16777216)`},
+		{"sim", "N=0X1000000", `-N "0X1000000": integers are written in decimal digits`},
+		{"sim", "N=0o47041", `-N "0o47041": integers are written in decimal digits (write 20001)`},
+		{"sim", "N=0b100111000100001", `(write 20001)`},
+		{"sim", "N=20_001", `-N "20_001": integers are written in decimal digits (write 20001)`},
+		{"sim", "N=020001", "-N 20001: the server runs sim up to 20000"},
 		{"sim", "N=%2B20001", "-N 20001:"},
-		{"sim", "reps=0x3e9", "--reps 1001:"},
-		{"sim", "rounds=0x2711", "--rounds 10001:"},
-		{"sim", "warmup=0o23421", "--warmup 10001:"},
-		{"sim", "N=0x8000000000000000", "-N +Inf:"},  // beyond int64: the flag refuses it too
-		{"sim", "N=1e5", `-N "1e5": not an integer`}, // an int flag takes no exponent
-		{"sim", "N", `-N "": not an integer`},        // a bounded flag without a value
-		{"sim", "N=0x4e20&reps=0o1750&rounds=10_000&warmup=0b0", ""},
-		{"sim", "N=047040", ""}, // octal 20000
+		{"sim", "reps=1001", "--reps 1001:"},
+		{"sim", "rounds=0x2711", `--rounds "0x2711": integers`},
+		{"sim", "warmup=10001", "--warmup 10001:"},
+		{"sim", "N=9223372036854775808", `-N "9223372036854775808": beyond the integer range`}, // the flag refuses it too
+		{"sim", "N=1e5", `-N "1e5": not an integer`},                                           // an int flag takes no exponent
+		{"sim", "N", `-N "": not an integer`},                                                  // a bounded flag without a value
+		{"sim", "N=20000&reps=1000&rounds=10000&warmup=0", ""},
+		{"sim", "N=020000", ""}, // decimal 20000, at the bound
 		{"ode", "t-max=0x1p20&dt=1", "--dt 1: the server returns at most 10^5 rows"},
 		{"ode", "t-max=Inf&dt=Inf", "--dt +Inf"},
 		{"ode", "t-max=100&dt=0x1p-20", "--dt 9.5367431640625e-07"},
+		{"ode", "t-max=100&dt=1e-400", `--dt "1e-400": below the smallest number`}, // would read as 0
 		{"ode", "t-max=100&dt=1e-3", ""},
-		{"ode", "t-max=010&dt=1", ""}, // a float flag reads 010 as ten
-		{"plan", "N=0x7fffffffffffffff", ""},
+		{"ode", "t-max=010&dt=1", ""},        // a float flag reads 010 as ten
+		{"plan", "N=0x7fffffffffffffff", ""}, // plan is not bounded here; its flag refuses the spelling
 	} {
 		t.Run(tc.cmd+"?"+tc.query, func(t *testing.T) {
 			flags, err := ParseQuery(tc.query)
@@ -62,6 +64,9 @@ func TestServeCheckSpelling(t *testing.T) {
 	}
 }
 
+// TestFlagNumber: the server reads a number as the flag does (the cases
+// of flagval's own tests, through this function): decimal integers only,
+// reals as strconv.ParseFloat less overflow and underflow.
 func TestFlagNumber(t *testing.T) {
 	for _, tc := range []struct {
 		v     string
@@ -69,15 +74,19 @@ func TestFlagNumber(t *testing.T) {
 		want  float64
 		ok    bool
 	}{
-		{"0x10", true, 16, true},
-		{"010", true, 8, true},
+		{"0x10", true, 0, false},
+		{"010", true, 10, true},
 		{"010", false, 10, true},
-		{"1_000", true, 1000, true},
-		{"1_000", false, 1000, true}, // as strconv.ParseFloat, which the float flag calls
+		{"+7", true, 7, true},
+		{"1_000", true, 0, false},
+		{"1_000", false, 1000, true}, // strconv.ParseFloat reads Go float literals, separators included
 		{"0x1p4", false, 16, true},
 		{"0x1p4", true, 0, false},
-		{"-0x8000000000000001", true, math.Inf(-1), true},
-		{"1e400", false, math.Inf(1), true},
+		{"-9223372036854775808", true, math.MinInt64, true},
+		{"-9223372036854775809", true, 0, false},
+		{"1e400", false, 0, false},
+		{"1e-400", false, 0, false},
+		{"0e-400", false, 0, true},
 		{"", true, 0, false},
 		{" 5", true, 0, false},
 	} {

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"net/http"
 	"regexp"
 	"runtime"
@@ -21,6 +20,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/gossipkit/gossipkit/internal/flagval"
 )
 
 // Runner runs one CLI command line (args[0] is the command) with its
@@ -205,18 +206,20 @@ func Args(cmd string, flags []Flag) []string {
 // the CLI itself takes any size that fits in memory), ode to 10^5 output
 // rows. Other commands run within the CLI's own limits and the time limit.
 //
-// Each bound is checked on the value the command will use: an int flag's
-// value is read as the flag package reads it (strconv.ParseInt with base
-// 0: 0x1000000, 0o777, 0b101, 0777 and 1_000 are numbers), a float flag's
-// as strconv.ParseFloat does (0x1p24, 1e4, Inf); a bounded flag whose
-// value neither reads as a number is refused here rather than let through.
+// Each bound is checked on the value the command will use: the value is
+// read by the functions the CLI's flags read it with (flagval.Int for an
+// int flag: decimal digits only, so 0x1000000, 0o777, 0b101 and 1_000 are
+// refused as the flag refuses them, and 010 is ten; flagval.Float for a
+// float flag: 0x1p24, 1e4 and Inf as strconv.ParseFloat reads them, a
+// value that underflows refused); a bounded flag whose value does not read
+// as a number is refused here rather than let through.
 func DefaultCheck(cmd string, flags []Flag) error {
 	num := func(name string, isInt bool) (float64, bool, error) {
 		for _, f := range flags {
 			if f.Name == name {
 				v, err := FlagNumber(f.Value, isInt)
 				if err != nil {
-					return 0, true, fmt.Errorf("%s %q: %v", Flag{Name: name, Bool: true}.Arg()[0], f.Value, err)
+					return 0, true, fmt.Errorf("%s %v", Flag{Name: name, Bool: true}.Arg()[0], err)
 				}
 				return v, true, nil
 			}
@@ -257,30 +260,15 @@ func DefaultCheck(cmd string, flags []Flag) error {
 	return nil
 }
 
-// FlagNumber reads a flag's value as the CLI's flag package will: an int
-// flag (isInt) as strconv.ParseInt(v, 0, 64) reads it, with its base
-// prefixes and underscores (a value beyond the int64 range is +Inf or
-// −Inf), a float flag as strconv.ParseFloat(v, 64) does. A value the flag
-// package would refuse is an error.
+// FlagNumber reads a flag's value as the CLI's flag will (flagval.Int for
+// an int flag, isInt, and flagval.Float for a float flag): a value the
+// flag would refuse is an error, the flag's own message.
 func FlagNumber(v string, isInt bool) (float64, error) {
 	if isInt {
-		i, err := strconv.ParseInt(v, 0, 64)
-		switch {
-		case err == nil:
-			return float64(i), nil
-		case errors.Is(err, strconv.ErrRange):
-			if strings.HasPrefix(v, "-") {
-				return math.Inf(-1), nil
-			}
-			return math.Inf(1), nil
-		}
-		return 0, errors.New("not an integer")
+		i, err := flagval.Int(v)
+		return float64(i), err
 	}
-	f, err := strconv.ParseFloat(v, 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		return 0, errors.New("not a number")
-	}
-	return f, nil
+	return flagval.Float(v)
 }
 
 // Server serves the page and the API.
