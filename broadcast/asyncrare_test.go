@@ -61,17 +61,10 @@ func TestAsyncWatchedAgainstPlain(t *testing.T) {
 	}
 }
 
+// sliceMeanSE is the mean of x and its standard error (meanIv's).
 func sliceMeanSE(x []float64) (m, se float64) {
-	n := float64(len(x))
-	for _, v := range x {
-		m += v
-	}
-	m /= n
-	ss := 0.0
-	for _, v := range x {
-		ss += (v - m) * (v - m)
-	}
-	return m, math.Sqrt(ss / (n - 1) / n)
+	iv, se := meanIv(x)
+	return iv.v, se
 }
 
 // TestAsyncRareMissAgainstExact checks Solve's asynchronous answers on
