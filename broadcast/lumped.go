@@ -670,6 +670,7 @@ func (m *lumpedModel) sumsLaw(s *lumpedSums, ts *tiltSums) *Law {
 		}
 		law.setResidueDeadline(resD)
 		law.setPLate(late)
+		law.tiltedD = ts != nil && ts.n > 0
 	}
 	law.Messages = s.msgs / n
 	closure := 1 / math.Sqrt(fM)

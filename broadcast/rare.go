@@ -527,7 +527,7 @@ func (l *Law) improveThree(cfg Config, w1, w2, w3, w1D, w2D, w3D []float64) {
 		br = interval{math.Min(br.v+pe, 1), math.Min(br.lo+pe, 1), math.Min(br.hi+pe, 1)}
 		l.setPMiss(better(ivOf(l.PMiss, l.PMissRelErr), br))
 	}
-	if D := deadlineRounds(cfg); D >= 1 {
+	if D := deadlineRounds(cfg); D >= 1 && !l.tiltedD {
 		p1, se1 := meanIvFloor(w1D, floor)
 		p2, se2 := meanIvFloor(w2D, floor)
 		br := bracket(M, p1.v, se1, p2.v, se2)
@@ -673,7 +673,7 @@ func (l *Law) accurate(cfg Config, rel float64) bool {
 	if cfg.Protocol == Push && cfg.Budget > 0 && !(ok(l.ResidueRelErr) && ok(l.PMissRelErr)) {
 		return false
 	}
-	if deadlineRounds(cfg) >= 1 {
+	if deadlineRounds(cfg) >= 1 && !l.tiltedD {
 		if l.underflowD {
 			// Below the smallest float64 (underflowed): no run resolves more.
 			ok = func(r float64) bool { return r <= rel || math.IsInf(r, 1) }
