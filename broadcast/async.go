@@ -481,9 +481,17 @@ func (s *AsyncSample) Answer() (Answer, *AsyncTimes) {
 	}
 	if cfg.Deadline > 0 {
 		a.PLate, a.PLateRelErr = split(wilson(late, R))
+		if late == 0 {
+			a.PLateFloor = wilson(0, R).hi // no late run: the interval's upper end
+		}
 		a.PDeadline = 1 - a.PLate
 		a.Accuracy.SEPDeadline = seShare(a.PDeadline, R)
 		iv, _ := meanIv(residD)
+		if iv.v == 0 && iv.hi == 0 {
+			// No run left a node uninformed by D: not exactly 0, and at
+			// most the chance that some node is (Wilson's upper end).
+			iv.hi = wilson(late, R).hi
+		}
 		a.ResidueDeadline, a.ResidueDeadlineRelErr = split(iv)
 	}
 	var msd float64

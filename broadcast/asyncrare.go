@@ -442,7 +442,14 @@ func (a *Answer) asyncWatched(cfg Config, w1, w2, w1D, w2D []float64) {
 	}
 	p1, se1 := meanIvFloor(w1D, floor+un1)
 	q2, se2 := p2(w2D, floor+un2)
-	p1, _ = underflowed(p1, 1)
+	// Every run's weight 0 (each informs the watched node surely by D, as
+	// a pull from all-informed peers does without loss, or its product
+	// fell below the smallest float64): the chance is not 0 but at most
+	// that of a run with a positive weight, which no run showed (Wilson's
+	// upper end; a weight is at most 1).
+	if p1.v == 0 && p1.hi == 0 {
+		p1.hi = wilson(0, len(w1D)).hi
+	}
 	res := better(ivOf(a.ResidueDeadline, a.ResidueDeadlineRelErr), scale(p1))
 	if r := ivOf(a.Residue, a.ResidueRelErr); r.v > res.v || r.lo > res.lo {
 		res = interval{math.Max(res.v, r.v), math.Max(res.lo, r.lo), math.Max(res.hi, r.v)}
@@ -451,8 +458,15 @@ func (a *Answer) asyncWatched(cfg Config, w1, w2, w1D, w2D []float64) {
 	if cfg.Target() < M {
 		return // the watched runs say nothing of P(T_L > D) below the level 1
 	}
-	br, _ := underflowed(bracket(M, p1.v, se1, q2.v, se2), float64(M))
-	late := better(ivOf(a.PLate, a.PLateRelErr), br)
+	br := bracket(M, p1.v, se1, q2.v, se2)
+	if p1.v == 0 {
+		br.hi = math.Max(br.hi, math.Min(float64(M-1)*p1.hi, 1))
+	}
+	cur := ivOf(a.PLate, a.PLateRelErr)
+	if a.PLate == 0 && a.PLateFloor > 0 {
+		cur = interval{0, 0, a.PLateFloor} // no late plain run
+	}
+	late := better(cur, br)
 	if m := ivOf(a.PMiss, a.PMissRelErr); m.v > late.v || m.lo > late.lo {
 		late = interval{math.Max(late.v, m.v), math.Max(late.lo, m.lo), math.Max(late.hi, m.v)}
 	}
