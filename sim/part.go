@@ -376,6 +376,11 @@ func partLimits(header []byte) (shard.Limits, error) {
 		return shard.Limits{}, fmt.Errorf("sim: part written by another build of gossipkit (%q; this is %q): rerun the shard with this build", h.Build, id)
 	}
 	cfg, err := h.Config.config()
+	if err == nil {
+		// Before its limits: a run Validate refuses (a result past
+		// MaxResultBytes) is no run a part can come from.
+		err = cfg.Validate()
+	}
 	if err != nil {
 		return shard.Limits{}, fmt.Errorf("sim: bad configuration in part file: %v", err)
 	}

