@@ -237,8 +237,9 @@ func (c Config) MemoryEstimate(workers int) uint64 {
 // the workers. Per node: three bitsets of N/8 bytes (who holds d, who held
 // it at a snapshot, who ever held it); the rounds schedule's permutation
 // (4N, the worker's, reused by its next replication); the async schedule's
-// phases, tick lists and stamps (12N, new each replication, so counted
-// twice for the collector); the draw of the initial nodes (4N, counted
+// phases and stamps (8N) and tick lists (4N, and as much again of spare
+// capacity at most: append doubles), the worker's, reused, and a slice
+// header a tick; the draw of the initial nodes (4N, counted
 // twice, only when Initial > N/16: fewer are drawn on a sparse
 // permutation); with FailFraction > 0 the list of live nodes (4N) and the
 // draw's flags and candidates (6N, counted twice). The protocol adds its
@@ -256,13 +257,7 @@ func (c Config) WorkerMemory() uint64 {
 		return 64 // the class counts: a replication needs no per-node state
 	}
 	N := uint64(max(c.Nodes, 0))
-	per := 3 * bitsetBytes(c.Nodes)
-	switch c.Schedule {
-	case Rounds:
-		per += 4 * N
-	case Async:
-		per += 2 * (12*N + 24*uint64(max(c.Ticks, 0)))
-	}
+	per := 3*bitsetBytes(c.Nodes) + c.scheduleBytes()
 	if c.Initial > c.Nodes/16 {
 		per += 2 * 4 * N
 	}
@@ -277,6 +272,22 @@ func (c Config) WorkerMemory() uint64 {
 		per += N*uint64(max(c.Shuffle.Cache, 0))*size + 2*8*uint64(max(c.Shuffle.Items, 0)+1)
 	}
 	return per
+}
+
+// scheduleBytes is what a worker's schedule keeps (WorkerMemory): the
+// rounds schedule's permutation, 4N; the async schedule's phases and
+// stamps, 8N, its tick lists, 4N and as much again of spare capacity at
+// most (append doubles), and a slice header a tick; nothing for the
+// continuous schedule.
+func (c Config) scheduleBytes() uint64 {
+	N := uint64(max(c.Nodes, 0))
+	switch c.Schedule {
+	case Rounds:
+		return 4 * N
+	case Async:
+		return 16*N + 24*uint64(max(c.Ticks, 0))
+	}
+	return 0
 }
 
 // repBytes is the memory of one Replication of T rounds: the struct (its
