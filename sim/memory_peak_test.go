@@ -44,8 +44,27 @@ func peakCases() []peakCase {
 	u := func(N, n, c, s, reps, snaps int) UniformityConfig {
 		return UniformityConfig{Nodes: N, Shuffle: gossip.Shuffle{Items: n, Cache: c, Exchange: s}, Warmup: 1, Snapshots: snaps, Spacing: 1, Reps: reps, Seed: 1}
 	}
+	full := func(cfg Config, workers int) peakCase {
+		return peakCase{
+			name: fmt.Sprintf("run %v N=%d R=%d T=%d", cfg.Model, cfg.Nodes, cfg.Reps, cfg.Rounds),
+			est:  func() uint64 { return cfg.MemoryEstimate(workers) },
+			run: func() error {
+				_, err := Run(context.Background(), cfg, Settings{Workers: workers})
+				return err
+			},
+		}
+	}
+	markov := func(N, R, T int) Config {
+		return Config{Model: Markov, Nodes: N, Shuffle: gossip.Shuffle{Items: 40, Cache: 10, Exchange: 5}, Rounds: T, Reps: R, Seed: 1, Initial: 1}
+	}
 	return []peakCase{
 		{name: "nothing", est: func() uint64 { return 0 }, run: func() error { return nil }},
+		// Run (a shard's): before, 242 MB estimated (the replications
+		// counted twice) for about 125 MB.
+		full(markov(10, 20_000, 400), 1),
+		// Short trajectories: the Replication each run returns is garbage
+		// as large as what the result keeps of it.
+		full(markov(100, 150_000, 1), 2),
 		// Before: 172 MB estimated (16(N+1) bytes of histogram per worker
 		// and for the study) for 29 MB.
 		unif(u(4_000_000, 10, 1, 1, 3, 2), 1),
@@ -75,7 +94,7 @@ func TestMemoryPeakChild(t *testing.T) {
 	}
 }
 
-// TestMemoryPeak: UniformityConfig.MemoryEstimate and
+// TestMemoryPeak: UniformityConfig.MemoryEstimate, MemoryEstimate and
 // SummaryMemoryEstimate against the peak resident memory of a process that
 // runs the case alone, read by the kernel (the child's rusage maxrss, not
 // a time), less that of a child that runs nothing (the test binary and
@@ -87,7 +106,7 @@ func TestMemoryPeakChild(t *testing.T) {
 // estimated at half its peak.
 func TestMemoryPeak(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs six child processes of up to 250 MB")
+		t.Skip("runs eight child processes of up to 150 MB")
 	}
 	peak := func(i int) float64 {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestMemoryPeakChild$", "-test.count=1")
