@@ -225,12 +225,14 @@ func WritePart(w io.Writer, res *Result, id ShardID) error {
 	if w == nil {
 		return errors.New("sim: WritePart: no writer (nil)")
 	}
-	p := Part{Format: PartFormat, Version: PartVersion, Build: buildinfo.Identity(), Config: toPartConfig(res.Config), Connected: res.Connected, Shard: id, Reps: res.Reps}
+	p := Part{Format: PartFormat, Version: PartVersion, Build: buildinfo.Identity(), Config: toPartConfig(res.Config), Connected: res.Connected, Shard: id}
 	for _, r := range res.Reps {
 		p.Replications = append(p.Replications, r.Index)
 	}
 	p.Moments = partMoments{X: momentsOf(res.Reps, T, pickX), Y: momentsOf(res.Reps, T, pickY), YR: momentsOf(res.Reps, T, pickYR)}
-	return shard.WriteJSON(w, &p)
+	// The replications, the last field, one at a time: their JSON is as
+	// large as they are (MemoryEstimate counts them once).
+	return shard.WriteJSONArray(w, &p, "reps", len(res.Reps), func(i int) any { return &res.Reps[i] })
 }
 
 // ReadPart reads and checks one part file: its format and version, its

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"runtime"
 	"strings"
@@ -88,7 +89,8 @@ func TestRatioBomb(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	z, err := compress(append(plain[:len(plain)-2:len(plain)-2], append(bytes.Repeat([]byte(" "), 6<<20), "]}"...)...))
+	spaced := append(plain[:len(plain)-2:len(plain)-2], append(bytes.Repeat([]byte(" "), 6<<20), "]}"...)...)
+	z, err := compress(func(w io.Writer) error { _, err := w.Write(spaced); return err })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,3 +153,45 @@ func TestWriteJSONWithinRatio(t *testing.T) {
 }
 
 func bufioReader(r *bytes.Reader) *bufio.Reader { return bufio.NewReaderSize(r, 32<<10) }
+
+// TestWriteJSONArray: the part written an element at a time is byte for
+// byte the one WriteJSON writes with the array in place (gzip's output is
+// a function of the bytes written, whatever their chunks), for several
+// elements and for none; a value whose last field is not the array is
+// refused.
+func TestWriteJSONArray(t *testing.T) {
+	type elem struct {
+		I int    `json:"i"`
+		S string `json:"s"`
+	}
+	type part struct {
+		Format string `json:"format"`
+		Items  []elem `json:"items"`
+	}
+	for _, n := range []int{0, 1, 3, 1000} {
+		items := make([]elem, n)
+		for i := range items {
+			items[i] = elem{i, strings.Repeat("<&>", i%5)}
+		}
+		var whole, streamed bytes.Buffer
+		if err := WriteJSON(&whole, part{"x", items}); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteJSONArray(&streamed, part{Format: "x"}, "items", n, func(i int) any { return items[i] }); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			// WriteJSON of an empty, non-nil slice: [].
+			whole.Reset()
+			WriteJSON(&whole, part{"x", []elem{}})
+		}
+		if !bytes.Equal(whole.Bytes(), streamed.Bytes()) {
+			a, _ := Decompress(bytes.NewReader(whole.Bytes()))
+			b, _ := Decompress(bytes.NewReader(streamed.Bytes()))
+			t.Errorf("n = %d: streamed part differs:\n%.200s\n%.200s", n, a, b)
+		}
+	}
+	if err := WriteJSONArray(io.Discard, map[string]int{"a": 1}, "items", 0, nil); err == nil {
+		t.Error("a value without the array last: accepted, want an error")
+	}
+}
