@@ -211,16 +211,21 @@ func (c Config) Validate() error {
 // in flight: `workers` times WorkerMemory (a replication's per-node state),
 // plus for the whole run R replications of repBytes each (the Replication
 // and its three trajectories) and 8 bytes of index, and the printed
-// summary, ~700·(T+1) bytes. The replications are live data, and Go's
-// collector lets the heap grow to twice the live data before it runs
-// (GOGC = 100), so they count twice (TestMemoryEstimate measures the live
-// heap of runs against it). With WarmStates = k > 0 the protocol also keeps
-// the k warm states for the whole run (warmBytes each: the caches, stamps
-// and per-node arrays; a shard keeps only those its replications need, at
-// most k). A program compares it with the memory it has (the CLI does
-// before it starts). It does not validate c: negative fields and workers
-// count as 0, and an out-of-range configuration gets what the formula
-// gives, never a panic.
+// summary, ~700·(T+1) bytes: L bytes live. Each replication also leaves
+// garbage (its Replication as runOne returned it, copied into the result,
+// and the draw of its initial nodes: G in all), and Go's collector lets
+// garbage grow to the live heap before it runs (GOGC = 100), so the
+// estimate is L + min(L, G). Measured (peak resident memory, the runtime
+// included): Markov at N = 100, 2·10^6 replications of 1 round, 1.20 GB
+// estimated for 1.11 GB (as before); N = 10, 3·10^5 of 400 rounds,
+// 3.42 GB before (the replications counted twice) for 1.82 GB, now
+// 1.81 GB (TestMemoryPeak; TestMemoryEstimate measures the live heap).
+// With WarmStates = k > 0 the protocol also keeps the k warm states for
+// the whole run (warmBytes each: the caches, stamps and per-node arrays; a
+// shard keeps only those its replications need, at most k). A program
+// compares it with the memory it has (the CLI does before it starts). It
+// does not validate c: negative fields and workers count as 0, and an
+// out-of-range configuration gets what the formula gives, never a panic.
 func (c Config) MemoryEstimate(workers int) uint64 {
 	// Per round of the output ~700 bytes (the summary, and a table row of
 	// 16 boxed values).
@@ -228,8 +233,13 @@ func (c Config) MemoryEstimate(workers int) uint64 {
 	if c.Model == Protocol && c.WarmStates > 0 {
 		warm = uint64(c.WarmStates) * c.warmBytes()
 	}
-	return c.WorkerMemory()*uint64(max(workers, 0)) + warm + 2*(repBytes(c.Rounds)+8)*uint64(max(c.Reps, 0)) + 700*uint64(max(c.Rounds, 0)+1) +
+	R := uint64(max(c.Reps, 0))
+	live := c.WorkerMemory()*uint64(max(workers, 0)) + warm + (repBytes(c.Rounds)+8)*R + 700*uint64(max(c.Rounds, 0)+1) +
 		uint64(c.topologyPairs()*bytesPerEdge)
+	// A replication's garbage: its Replication struct and the initial
+	// nodes' slice (rounded up to 8 bytes), and 64 bytes of closures.
+	garbage := R * (uint64(unsafe.Sizeof(Replication{})) + 4*uint64(max(c.Initial, 0)) + 8 + 64)
+	return live + min(live, garbage)
 }
 
 // WorkerMemory returns the bytes one worker of Run or RunSummary needs for
@@ -237,8 +247,9 @@ func (c Config) MemoryEstimate(workers int) uint64 {
 // the workers. Per node: three bitsets of N/8 bytes (who holds d, who held
 // it at a snapshot, who ever held it); the rounds schedule's permutation
 // (4N, the worker's, reused by its next replication); the async schedule's
-// phases, tick lists and stamps (12N, new each replication, so counted
-// twice for the collector); the draw of the initial nodes (4N, counted
+// phases and stamps (8N) and tick lists (4N, and as much again of spare
+// capacity at most: append doubles), the worker's, reused, and a slice
+// header a tick; the draw of the initial nodes (4N, counted
 // twice, only when Initial > N/16: fewer are drawn on a sparse
 // permutation); with FailFraction > 0 the list of live nodes (4N) and the
 // draw's flags and candidates (6N, counted twice). The protocol adds its
@@ -256,13 +267,7 @@ func (c Config) WorkerMemory() uint64 {
 		return 64 // the class counts: a replication needs no per-node state
 	}
 	N := uint64(max(c.Nodes, 0))
-	per := 3 * bitsetBytes(c.Nodes)
-	switch c.Schedule {
-	case Rounds:
-		per += 4 * N
-	case Async:
-		per += 2 * (12*N + 24*uint64(max(c.Ticks, 0)))
-	}
+	per := 3*bitsetBytes(c.Nodes) + c.scheduleBytes()
 	if c.Initial > c.Nodes/16 {
 		per += 2 * 4 * N
 	}
@@ -277,6 +282,22 @@ func (c Config) WorkerMemory() uint64 {
 		per += N*uint64(max(c.Shuffle.Cache, 0))*size + 2*8*uint64(max(c.Shuffle.Items, 0)+1)
 	}
 	return per
+}
+
+// scheduleBytes is what a worker's schedule keeps (WorkerMemory): the
+// rounds schedule's permutation, 4N; the async schedule's phases and
+// stamps, 8N, its tick lists, 4N and as much again of spare capacity at
+// most (append doubles), and a slice header a tick; nothing for the
+// continuous schedule.
+func (c Config) scheduleBytes() uint64 {
+	N := uint64(max(c.Nodes, 0))
+	switch c.Schedule {
+	case Rounds:
+		return 4 * N
+	case Async:
+		return 16*N + 24*uint64(max(c.Ticks, 0))
+	}
+	return 0
 }
 
 // repBytes is the memory of one Replication of T rounds: the struct (its

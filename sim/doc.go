@@ -202,7 +202,8 @@
 // items; 2 bytes an item when n ≤ 65535), two stamp arrays of 4·(n+1) bytes
 // and three bitsets of N/8 bytes (who holds d, who held it at a snapshot,
 // who ever held it), and under the rounds schedule a permutation of 4N
-// bytes; a worker reuses its caches, its permutation and the Markov
+// bytes (the async schedule, phases, stamps and tick lists of 16N at
+// most); a worker reuses its caches, its schedule's arrays and the Markov
 // model's bitsets for its next replication; no per-node membership index
 // is kept (each shuffle stamps the two caches it touches). Config.WorkerMemory states a
 // worker's share: the Markov model at N = 2^26, 280 MiB. The result keeps 12·(T+1) bytes per

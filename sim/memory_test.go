@@ -10,11 +10,12 @@ import (
 )
 
 // MemoryEstimate against the live heap of real runs, where the
-// replications dominate: half the estimate (it counts the replications
-// twice, for the collector's headroom) must hold the live data, and not by
-// more than 25 % (Go's size classes and the slice headers are counted
-// exactly; the rest is the per-round summary). Before, 10^7 replications
-// of one round were estimated at 240 MB and took 6 GB.
+// replications dominate: the estimate must hold the live data, and not by
+// more than 2.5 times (it adds the garbage the replications leave, up to
+// the live heap, for the collector's headroom; Go's size classes and the
+// slice headers are counted exactly; the rest is the per-round summary).
+// Before, 10^7 replications of one round were estimated at 240 MB and took
+// 6 GB. The estimate against peak resident memory: TestMemoryPeak.
 func TestMemoryEstimate(t *testing.T) {
 	for _, tc := range []struct {
 		name         string
@@ -45,10 +46,10 @@ func TestMemoryEstimate(t *testing.T) {
 			runtime.ReadMemStats(&m1)
 			live := float64(m1.HeapAlloc) - float64(m0.HeapAlloc)
 			runtime.KeepAlive(res)
-			half := float64(cfg.MemoryEstimate(2)) / 2
-			t.Logf("live %.3g bytes, half the estimate %.3g (ratio %.2f)", live, half, half/live)
-			if half < live || half > 1.25*live {
-				t.Errorf("half the estimate %.3g bytes against %.3g live: want within [1, 1.25]×", half, live)
+			est := float64(cfg.MemoryEstimate(2))
+			t.Logf("live %.3g bytes, estimate %.3g (ratio %.2f)", live, est, est/live)
+			if est < live || est > 2.5*live {
+				t.Errorf("estimate %.3g bytes against %.3g live: want within [1, 2.5]×", est, live)
 			}
 		})
 	}

@@ -225,12 +225,14 @@ func WritePart(w io.Writer, res *Result, id ShardID) error {
 	if w == nil {
 		return errors.New("sim: WritePart: no writer (nil)")
 	}
-	p := Part{Format: PartFormat, Version: PartVersion, Build: buildinfo.Identity(), Config: toPartConfig(res.Config), Connected: res.Connected, Shard: id, Reps: res.Reps}
+	p := Part{Format: PartFormat, Version: PartVersion, Build: buildinfo.Identity(), Config: toPartConfig(res.Config), Connected: res.Connected, Shard: id}
 	for _, r := range res.Reps {
 		p.Replications = append(p.Replications, r.Index)
 	}
 	p.Moments = partMoments{X: momentsOf(res.Reps, T, pickX), Y: momentsOf(res.Reps, T, pickY), YR: momentsOf(res.Reps, T, pickYR)}
-	return shard.WriteJSON(w, &p)
+	// The replications, the last field, one at a time: their JSON is as
+	// large as they are (MemoryEstimate counts them once).
+	return shard.WriteJSONArray(w, &p, "reps", len(res.Reps), func(i int) any { return &res.Reps[i] })
 }
 
 // ReadPart reads and checks one part file: its format and version, its
@@ -376,6 +378,11 @@ func partLimits(header []byte) (shard.Limits, error) {
 		return shard.Limits{}, fmt.Errorf("sim: part written by another build of gossipkit (%q; this is %q): rerun the shard with this build", h.Build, id)
 	}
 	cfg, err := h.Config.config()
+	if err == nil {
+		// Before its limits: a run Validate refuses (a result past
+		// MaxResultBytes) is no run a part can come from.
+		err = cfg.Validate()
+	}
 	if err != nil {
 		return shard.Limits{}, fmt.Errorf("sim: bad configuration in part file: %v", err)
 	}

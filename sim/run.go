@@ -192,11 +192,8 @@ func runOne(ctx context.Context, cfg Config, g *graph, tr approx.Transitions, in
 	switch {
 	case warm != nil:
 		sched = warm.sched.clone()
-	case sc != nil && cfg.Schedule == Rounds:
-		if len(sc.perm) != cfg.Nodes {
-			sc.perm = make([]int32, cfg.Nodes)
-		}
-		sched = newSchedulerBuf(cfg.Schedule, g, cfg.Ticks, r, sc.perm)
+	case sc != nil:
+		sched = sc.scheduler(cfg, g, r)
 	default:
 		sched = newScheduler(cfg.Schedule, g, cfg.Ticks, r)
 	}
@@ -266,6 +263,17 @@ type scratch struct {
 	markov *markovState
 	caches any
 	perm   []int32
+	async  asyncArrays
+}
+
+// scheduler is a new replication's schedule on the worker's arrays: the
+// rounds schedule's permutation, the async schedule's phases, stamps and
+// tick lists.
+func (sc *scratch) scheduler(cfg Config, g *graph, r *rng.Rand) *scheduler {
+	if cfg.Schedule == Rounds && len(sc.perm) != cfg.Nodes {
+		sc.perm = make([]int32, cfg.Nodes)
+	}
+	return newSchedulerIn(cfg.Schedule, g, cfg.Ticks, r, sc.perm, &sc.async)
 }
 
 // scratchCaches returns the worker's caches of N·c items, allocated at its

@@ -186,25 +186,48 @@ func (c UniformityConfig) Validate() error {
 }
 
 // MemoryEstimate returns the bytes a study needs with `workers`
-// replications in flight: per worker the protocol's state (caches of
-// N·c·4 bytes at most, two stamp arrays of 4(n+1), the initial placement's
-// permutation of 4n, 4N of schedule and 3N of flags), two count arrays of
-// 4n bytes, the 16·min(n, N·c) of the lag correlation and a snapshot's law
-// and histogram window (at most 16(N+1) bytes); for the whole study a
-// UniformityRep and
-// 16 bytes a snapshot per replication, the pooled histogram (16(N+1)),
-// and the topology's graph. Validate does not look at the machine; a
-// program compares this with what it has.
+// replications in flight, counted as Uniformity allocates them. Per
+// worker, kept from one replication to the next: the caches (N·c items of
+// 2 bytes when n ≤ 65535, else 4) and the schedule's arrays (as
+// Config.WorkerMemory counts them: 4N for rounds, 16N and a slice header a
+// tick for async); new each replication: the coverage bitsets (3·N/8), two
+// stamp arrays and the initial placement's permutation (12(n+1)), the
+// count arrays (8n), and each snapshot's lag correlation (16 bytes an
+// alive item, at most min(n, N·c)) and
+// law window (16 bytes a count, 20√N + 21 counts at most). For the study:
+// a UniformityRep and the 16-byte fit of each snapshot per replication,
+// the pooled histogram's window, and the topology's graph. Go's collector
+// lets garbage grow to the live heap before it runs (GOGC = 100), so with
+// L bytes live and G of garbage left by the replications the peak lies
+// between L and L + min(L, G); the estimate is the middle,
+// L + min(L, G)/2, within 1.5× of either end. Measured (peak resident
+// memory, the runtime included): N = 10^6, n = 10^5, c = 50, 4
+// replications, 221 MB estimated, 223 MB peak; descriptors at N = 10^7,
+// c = 20, 3 replications, 1.81 GB estimated, 1.57 GB peak (2.41 GB
+// estimated with the whole min(L, G)); before the caches were reused and
+// the pooled histogram windowed, N = 4·10^6, n = 10, c = 1 was estimated
+// at 172 MB for 29 MB (TestMemoryPeak). Validate does not look at the
+// machine; a program compares this with what it has. It does not validate c:
+// negative fields and workers count as 0 (workers below 1 as one).
 func (c UniformityConfig) MemoryEstimate(workers int) uint64 {
 	if c.Descriptors && c.Shuffle.Items == 0 {
 		c.Shuffle.Items = c.Nodes
 	}
+	sc := c.config()
 	N, n := uint64(max(c.Nodes, 0)), uint64(max(c.Shuffle.Items, 0))
-	hist := 16 * (N + 1)
-	slots := N * uint64(max(c.Shuffle.Cache, 0))
-	per := 7*N + slots*4 + 8*(n+1) + 12*n + 16*min(n, slots) + hist
-	rep := uint64(unsafe.Sizeof(UniformityRep{})) + 16*uint64(max(c.Snapshots, 0))
-	return per*uint64(max(workers, 1)) + rep*uint64(max(c.Reps, 0)) + hist + uint64(c.config().topologyPairs()*bytesPerEdge)
+	size := uint64(4)
+	if narrowItems(c.Shuffle.Items) {
+		size = 2
+	}
+	window := 16 * (20*uint64(math.Sqrt(float64(N))) + 21)
+	kept := N*uint64(max(c.Shuffle.Cache, 0))*size + sc.scheduleBytes()
+	perRep := 3*bitsetBytes(c.Nodes) + 12*(n+1) + 8*n
+	perSnap := 16*min(n, N*uint64(max(c.Shuffle.Cache, 0))) + window // the alive items: at most N·c
+	W, R, S := uint64(max(workers, 1)), uint64(max(c.Reps, 0)), uint64(max(c.Snapshots, 0))
+	reps := R * (uint64(unsafe.Sizeof(UniformityRep{})) + 24 + 16*S)
+	live := W*(kept+perRep+perSnap) + reps + 2*window + uint64(sc.topologyPairs()*bytesPerEdge)
+	garbage := R * (perRep + S*perSnap)
+	return live + min(live, garbage)/2
 }
 
 // Uniformity runs the study. Replication r draws only from stream r of
@@ -235,19 +258,24 @@ func Uniformity(ctx context.Context, cfg UniformityConfig, set UniformitySetting
 	// The pooled histogram: observed counts are integers, added in any
 	// order under a lock; the expected ones are recomputed at the end, in
 	// replication order, from each snapshot's fit (alive, π).
-	hist := &histogram{obs: make([]int64, cfg.Nodes+1)}
+	hist := &histogram{}
 	fits := make([][]snapFit, cfg.Reps)
 	err = parallel.For(ctx, cfg.Reps, set.Workers, func() func(context.Context, int) error {
+		// The worker's caches and schedule arrays, reused by its next
+		// replication (the initial placement and the schedule overwrite
+		// them), as Run reuses them: not N·c items of garbage a
+		// replication.
+		scr := new(scratch)
 		return func(ctx context.Context, k int) error {
 			r := rng.NewStream(sc.Seed, uint64(k))
-			sched := newScheduler(sc.Schedule, g, sc.Ticks, r)
+			sched := scr.scheduler(sc, g, r)
 			var rep UniformityRep
 			var fit []snapFit
 			var err error
 			if narrowItems(sc.Shuffle.Items) {
-				rep, fit, err = uniformityOne(ctx, cfg, r, sched, newProtocolState[uint16](sc, r), hist)
+				rep, fit, err = uniformityOne(ctx, cfg, r, sched, newProtocolStateIn(sc, r, scratchCaches[uint16](scr, sc)), hist)
 			} else {
-				rep, fit, err = uniformityOne(ctx, cfg, r, sched, newProtocolState[int32](sc, r), hist)
+				rep, fit, err = uniformityOne(ctx, cfg, r, sched, newProtocolStateIn(sc, r, scratchCaches[int32](scr, sc)), hist)
 			}
 			if err == nil {
 				res.Reps[k], fits[k] = rep, fit
@@ -258,23 +286,52 @@ func Uniformity(ctx context.Context, cfg UniformityConfig, set UniformitySetting
 	if err != nil {
 		return nil, err
 	}
-	res.summarise(hist.obs, fits)
+	res.summarise(hist, fits)
 	return res, nil
 }
 
-// histogram adds the items observed with each count k = 0..N over every
-// snapshot; integer sums, so the order of the additions does not matter.
+// histogram adds the items observed with each count k over every
+// snapshot, for k in the window lo..lo+len(obs)−1 of the counts met so
+// far (each snapshot's law window and observed counts: tens of standard
+// deviations wide, not the N + 1 counts 0..N that would cost 8N bytes
+// where a few kilobytes do); integer sums, so the order of the additions
+// does not matter.
 type histogram struct {
 	mu  sync.Mutex
+	lo  int
 	obs []int64
 }
 
 func (h *histogram) add(lo int, obs []int64) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.grow(lo, lo+len(obs))
 	for i, o := range obs {
-		h.obs[lo+i] += o
+		h.obs[lo-h.lo+i] += o
 	}
+}
+
+// grow widens the window to hold lo..hi−1.
+func (h *histogram) grow(lo, hi int) {
+	if len(h.obs) == 0 {
+		h.lo, h.obs = lo, make([]int64, hi-lo)
+		return
+	}
+	nlo, nhi := min(h.lo, lo), max(h.lo+len(h.obs), hi)
+	if nlo == h.lo && nhi == h.lo+len(h.obs) {
+		return
+	}
+	obs := make([]int64, nhi-nlo)
+	copy(obs[h.lo-nlo:], h.obs)
+	h.lo, h.obs = nlo, obs
+}
+
+// at is the count observed at k (0 outside the window).
+func (h *histogram) at(k int) int64 {
+	if k < h.lo || k >= h.lo+len(h.obs) {
+		return 0
+	}
+	return h.obs[k-h.lo]
 }
 
 // snapFit is a snapshot's fitted law: alive items and π (NaN: no law).
@@ -517,7 +574,7 @@ func truncatedPMF(N int, pi float64, lo, hi int) ([]float64, float64) {
 }
 
 // summarise combines the replications, in index order.
-func (res *UniformityResult) summarise(obs []int64, fits [][]snapFit) {
+func (res *UniformityResult) summarise(obs *histogram, fits [][]snapFit) {
 	R := len(res.Reps)
 	ratios := make([]float64, 0, R)
 	corrs := make([]float64, 0, R)
@@ -554,8 +611,24 @@ func (res *UniformityResult) summarise(obs []int64, fits [][]snapFit) {
 	res.FisherP = chiSurvival(fisher, fisherDF)
 	// Pooled histogram over every snapshot: the expected counts from each
 	// snapshot's fit, added in replication and snapshot order.
+	// Both are 0 outside the union of the law windows and the observed
+	// counts, so the bins are those of the scan of 1..N: below the union
+	// nothing is added, above it nothing changes but Hi, set to N at the
+	// end.
 	N := res.Config.Nodes
-	exp := make([]float64, N+1)
+	exp := &histogram{}
+	if len(obs.obs) > 0 {
+		exp.grow(obs.lo, obs.lo+len(obs.obs))
+	}
+	for _, fs := range fits {
+		for _, f := range fs {
+			if !math.IsNaN(f.pi) {
+				lo, hi := lawWindow(N, f.pi)
+				exp.grow(lo, hi+1)
+			}
+		}
+	}
+	sum := make([]float64, len(exp.obs))
 	for _, fs := range fits {
 		for _, f := range fs {
 			if math.IsNaN(f.pi) {
@@ -564,20 +637,21 @@ func (res *UniformityResult) summarise(obs []int64, fits [][]snapFit) {
 			lo, hi := lawWindow(N, f.pi)
 			pmf, _ := truncatedPMF(N, f.pi, lo, hi)
 			for i, p := range pmf {
-				exp[lo+i] += float64(f.alive) * p
+				sum[lo-exp.lo+i] += float64(f.alive) * p
 			}
 		}
 	}
 	cur := HistBin{Lo: 1}
-	for k := 1; k <= N; k++ {
-		cur.Observed += obs[k]
-		cur.Expected += exp[k]
+	for k := max(1, exp.lo); k < exp.lo+len(exp.obs) && k <= N; k++ {
+		cur.Observed += obs.at(k)
+		cur.Expected += sum[k-exp.lo]
 		cur.Hi = k
 		if cur.Expected >= 5 {
 			res.Histogram = append(res.Histogram, cur)
 			cur = HistBin{Lo: k + 1}
 		}
 	}
+	cur.Hi = N
 	if n := len(res.Histogram); n > 0 {
 		res.Histogram[n-1].Observed += cur.Observed
 		res.Histogram[n-1].Expected += cur.Expected

@@ -11,10 +11,11 @@ import (
 // TestUniformityMemoryEstimate: everything a one-replication study
 // allocates (TotalAlloc, which bounds the live heap at any moment) stays
 // within its MemoryEstimate, and the estimate is not more than 4 times
-// that (it counts 4 bytes an item where the caches take 2 when n < 65536,
-// and a snapshot's law window as N + 1 counts). One worker and one
-// replication: each further one adds the same per-worker state again, or
-// a UniformityRep and 16 bytes a snapshot that it keeps.
+// that (it bounds the law windows by 20√N + 21 counts, and adds half the
+// garbage again for the collector: MemoryEstimate's doc). One worker and
+// one replication: each further one adds the same per-worker state again,
+// or a UniformityRep and 16 bytes a snapshot that it keeps. The estimate
+// against the peak resident memory of whole studies: TestMemoryPeak.
 func TestUniformityMemoryEstimate(t *testing.T) {
 	for _, tc := range []struct {
 		name string

@@ -11,7 +11,9 @@ import (
 // WorkerMemory's doc derives it: under the rounds schedule three bitsets of
 // ⌈N/64⌉ words and a 4N-byte permutation, 4.375 bytes a node when 64
 // divides N (280 MiB at N = 2^26); under the continuous schedule the
-// bitsets alone; the async schedule 24N more (12N, counted twice); and
+// bitsets alone; the async schedule 16N and 24 bytes a tick more (its
+// phases, stamps and tick lists with their spare capacity, the worker's,
+// reused: 24N and 48 a tick while they were new each replication); and
 // MemoryEstimate grows by exactly WorkerMemory a worker.
 func TestWorkerMemory(t *testing.T) {
 	cfg := Config{Model: Markov, Nodes: 1 << 26, Shuffle: gossip.Shuffle{Items: 40, Cache: 10, Exchange: 5}, Rounds: 1, Reps: 12, Initial: 1}
@@ -29,7 +31,7 @@ func TestWorkerMemory(t *testing.T) {
 	}
 	async := cfg
 	async.Schedule, async.Ticks = Async, 10
-	if got, want := async.WorkerMemory(), uint64(3*2*8+2*(12*100+24*10)); got != want {
+	if got, want := async.WorkerMemory(), uint64(3*2*8+16*100+24*10); got != want {
 		t.Errorf("async, N = 100, 10 ticks: %d bytes, want %d", got, want)
 	}
 	if d := cfg.MemoryEstimate(5) - cfg.MemoryEstimate(4); d != cfg.WorkerMemory() {

@@ -127,11 +127,15 @@ func isArray(rest []byte) bool {
 //     header is read (HeaderBytes, HeaderOf) the limits registered for its
 //     format (RegisterLimits) bound the count of bytes and of objects,
 //     which stops at the first byte beyond them; every part stops at
-//     MaxPlain;
+//     MaxPlain, and at every point the plain bytes counted are at most
+//     PlainPerRaw times the compressed bytes read so far, plus RatioSlack
+//     (MaxRatio): a bomb (a valid header, then a GiB of spaces in a MiB
+//     of gzip) stops there, whatever its header claims;
 //   - only then is a buffer of exactly the plain size filled.
 //
-// So a part costs at most its size on disk, plus what its header allows
-// (MaxPlain for a format without limits), plus HeaderBytes.
+// So a part costs at most its size on disk, plus the least of what its
+// header allows (MaxPlain for a format without limits) and PlainPerRaw
+// times its size on disk plus RatioSlack, plus HeaderBytes.
 func Decompress(r io.Reader) ([]byte, error) {
 	if r == nil {
 		return nil, errors.New("nil reader")
@@ -140,7 +144,7 @@ func Decompress(r io.Reader) ([]byte, error) {
 	kept := &keepRaw{buf: &raw}
 	// A ByteReader, so that gzip (flate) reads no more than its stream.
 	br := bufio.NewReaderSize(io.TeeReader(io.LimitReader(r, MaxRaw+1), kept), 32<<10)
-	cnt := &counter{}
+	cnt := &counter{raw: func() int64 { return int64(raw.Len()) }}
 	if err := member(br, cnt, true); err != nil {
 		if kept.over {
 			return nil, fmt.Errorf("larger than any part file (at most %d MiB)", MaxRaw>>20)
@@ -210,6 +214,9 @@ type counter struct {
 	prefix     []byte
 	lim        *Limits // nil until the header is read
 	err        error
+	// raw, if set, is the compressed bytes read so far: the plain count
+	// stays within MaxRatio of it.
+	raw func() int64
 }
 
 func (c *counter) Write(p []byte) (int, error) {
@@ -244,8 +251,15 @@ func (c *counter) finish() error {
 	return c.check()
 }
 
-// check fails once the counts pass the limits.
+// check fails once the counts pass the limits, or the plain bytes pass
+// MaxRatio of the compressed ones read.
 func (c *counter) check() error {
+	if c.err == nil && c.raw != nil {
+		if raw := c.raw(); c.n > MaxRatio(raw) {
+			c.err = ratioError(raw)
+			return c.err
+		}
+	}
 	if c.err == nil && c.lim != nil {
 		switch {
 		case c.lim.Bytes > 0 && c.n > c.lim.Bytes:

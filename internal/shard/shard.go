@@ -7,7 +7,9 @@
 // # Contract
 //
 // No function takes a context: each reads at most MaxRaw bytes of a file
-// and MaxPlain of its decompression, so none runs long. A part file is
+// and MaxPlain of its decompression, and of that at most PlainPerRaw
+// times the compressed bytes read plus RatioSlack (a decompression bomb
+// stops there), so none runs long. A part file is
 // untrusted input: what is not one (nil, empty, not gzip, not a JSON
 // object, two members, more than its header's limits, a path that is no
 // regular file such as /dev/zero) is refused with a one-line error before
@@ -19,7 +21,6 @@ package shard
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -165,9 +166,22 @@ func Ranges(v []int) string {
 	return b.String()
 }
 
-// Missing returns the indices in 0..n−1 that have is false, in order.
+// Missing returns the indices in 0..n−1 that have is false, in order. It
+// counts them first and allocates exactly that many (8 bytes an index):
+// n comes from a part's header, and appending would have allocated
+// about three times as much (a part of 5 KB claiming 10^7 replications
+// cost 345 MB to merge, now 95 MB).
 func Missing(n int, has func(int) bool) []int {
-	var out []int
+	k := 0
+	for i := range n {
+		if !has(i) {
+			k++
+		}
+	}
+	if k == 0 {
+		return nil
+	}
+	out := make([]int, 0, k)
 	for i := range n {
 		if !has(i) {
 			out = append(out, i)
@@ -188,26 +202,14 @@ var maxPlain int64 = MaxPlain
 // JSON of a part at least 2:1, so no valid part is larger).
 const MaxRaw = MaxPlain / 2
 
-// WriteJSON writes v as one gzip member of JSON (best compression).
-func WriteJSON(w io.Writer, v any) error {
-	if w == nil {
-		return errors.New("nil writer")
-	}
-	zw, err := gzip.NewWriterLevel(w, gzip.BestCompression)
-	if err != nil {
-		return err
-	}
-	if err := json.NewEncoder(zw).Encode(v); err != nil {
-		return err
-	}
-	return zw.Close()
-}
-
 // ReadFile reads a part file from path: a regular file (a device or FIFO
 // such as /dev/zero is refused instead of read forever) of at most MaxRaw
-// bytes. It opens the path without blocking (O_NONBLOCK), so that a FIFO
-// with no writer is refused at once instead of hanging the open; the flag
-// changes nothing for the regular file that is then read.
+// bytes, that starts as gzip does (a file that does not is refused after
+// its first two bytes, not read whole: 400 MB of zeros cost 911 MB before),
+// read into one buffer of its size. It opens the path without blocking
+// (O_NONBLOCK), so that a FIFO with no writer is refused at once instead
+// of hanging the open; the flag changes nothing for the regular file that
+// is then read.
 func ReadFile(path string) ([]byte, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -224,11 +226,21 @@ func ReadFile(path string) ([]byte, error) {
 	if st.Size() > MaxRaw {
 		return nil, fmt.Errorf("%d bytes: larger than any part file (at most %d MiB)", st.Size(), MaxRaw>>20)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxRaw+1))
-	if err == nil && len(b) > MaxRaw {
-		err = fmt.Errorf("larger than any part file (at most %d MiB)", MaxRaw>>20)
+	var magic [2]byte
+	if _, err := io.ReadFull(f, magic[:]); err != nil || magic != [2]byte{0x1f, 0x8b} {
+		return nil, errors.New("not a gossipkit part file (not gzip)")
 	}
-	return b, err
+	// Its size, and room for bytes.Buffer's read of 512 more (a file that
+	// grew since Stat is read on, up to MaxRaw).
+	b := bytes.NewBuffer(make([]byte, 0, st.Size()+1024))
+	b.Write(magic[:])
+	if _, err := b.ReadFrom(io.LimitReader(f, MaxRaw+1-2)); err != nil {
+		return nil, err
+	}
+	if b.Len() > MaxRaw {
+		return nil, fmt.Errorf("larger than any part file (at most %d MiB)", MaxRaw>>20)
+	}
+	return b.Bytes(), nil
 }
 
 // ReadFormat decompresses a part file and reads its "format" field; it

@@ -20,8 +20,9 @@ func Stream(raw []byte) (io.Reader, error) {
 	if len(raw) > MaxRaw {
 		return nil, fmt.Errorf("larger than any part file (at most %d MiB)", MaxRaw>>20)
 	}
-	br := bufio.NewReaderSize(bytes.NewReader(raw), 32<<10)
-	cnt := &counter{}
+	rd := bytes.NewReader(raw)
+	br := bufio.NewReaderSize(rd, 32<<10)
+	cnt := &counter{raw: func() int64 { return rd.Size() - int64(rd.Len()) }}
 	if err := member(br, cnt, true); err != nil {
 		return nil, err
 	}
