@@ -42,7 +42,7 @@ func TestByDistanceOrder(t *testing.T) {
 				t.Fatalf("n = %d: position %d is node %d, sort.Slice has %d", n, i, got[i], want[i])
 			}
 		}
-		nilCtx, err := byDistance(nil, id, group) // New: no context
+		nilCtx, err := byDistance(context.Background(), id, group) // New: a context that never ends
 		if err != nil || len(nilCtx) != n {
 			t.Fatalf("n = %d without a context: %v", n, err)
 		}

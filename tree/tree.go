@@ -339,7 +339,7 @@ type Sim struct {
 }
 
 // New prepares a group of cfg.Nodes nodes; Build then runs the joins.
-func New(cfg Config) (*Sim, error) { return newSim(nil, cfg) }
+func New(cfg Config) (*Sim, error) { return newSim(context.Background(), cfg) }
 
 // newSim is New, checking ctx (if not nil) between the steps that take
 // time at a large N: at N = 4·10^6 ordering the nodes by distance to the
