@@ -248,8 +248,43 @@ type asyncEngine struct {
 	seed     uint64
 	informed []bool
 	left     []int32 // transmits left (budget), per node
-	stamp    []int32 // distinct peers of one tick
+	stamp    []int32 // distinct peers of one tick: those marked id
+	id       int32
 	h        tickHeap
+}
+
+// startTick begins node i's tick: a fresh mark for the distinct peers it
+// draws (stamp[p] == id), i itself marked, as no node is its own peer.
+func (a *asyncEngine) startTick(i int32) {
+	a.id++
+	if a.id == math.MaxInt32 {
+		clear(a.stamp)
+		a.id = 1
+	}
+	a.stamp[i] = a.id
+}
+
+// peer draws a peer of the tick, uniform among the N nodes not yet
+// marked (by rejection), and marks it.
+func (a *asyncEngine) peer(r *rng.Rand, N int) int32 {
+	for {
+		p := int32(r.Intn(uint32(N)))
+		if a.stamp[p] != a.id {
+			a.stamp[p] = a.id
+			return p
+		}
+	}
+}
+
+// transmits is what informed node i pushes at this tick, taken from its
+// budget: k, or with a budget B what it has left of it, at most k.
+func (a *asyncEngine) transmits(i int32, k, B int) int {
+	if B == 0 {
+		return k
+	}
+	n := min(k, int(a.left[i]))
+	a.left[i] -= int32(n)
+	return n
 }
 
 func newAsyncEngine(cfg Config, seed uint64) *asyncEngine {
@@ -272,6 +307,7 @@ func (a *asyncEngine) run(ctx context.Context, index int) (AsyncReplication, err
 	target := cfg.Target()
 	clear(a.informed)
 	clear(a.stamp)
+	a.id = 0
 	a.h = a.h[:0]
 	count := 1
 	a.informed[0] = true
@@ -300,21 +336,12 @@ func (a *asyncEngine) run(ctx context.Context, index int) (AsyncReplication, err
 		a.h = append(a.h, tick{1 - r.Float64(), 0}) // U in (0, 1]
 	}
 	var msgs, pushMsgs int64
-	stampID := int32(0)
 	events := 0
 	var (
 		i int32
 		t float64
 	)
-	draw := func() int32 {
-		for {
-			p := int32(r.Intn(uint32(N)))
-			if a.stamp[p] != stampID {
-				a.stamp[p] = stampID
-				return p
-			}
-		}
-	}
+	draw := func() int32 { return a.peer(r, N) }
 	inform := func(p int32) {
 		a.informed[p] = true
 		count++
@@ -343,21 +370,12 @@ func (a *asyncEngine) run(ctx context.Context, index int) (AsyncReplication, err
 		i, t = ev.node, ev.t
 		// The peers of this tick: k distinct among the N − 1 others, drawn
 		// as needed by rejection (draw).
-		stampID++
-		if stampID == math.MaxInt32 {
-			clear(a.stamp)
-			stampID = 1
-		}
-		a.stamp[i] = stampID
+		a.startTick(i)
 		if a.informed[i] {
 			if !push {
 				continue
 			}
-			n := k
-			if B > 0 {
-				n = min(k, int(a.left[i]))
-				a.left[i] -= int32(n)
-			}
+			n := a.transmits(i, k, B)
 			if rep.T < 0 || B > 0 {
 				pushMsgs += int64(n)
 			}
@@ -549,10 +567,14 @@ func solveAsync(ctx context.Context, cfg Config, set Settings) (*Answer, error) 
 	}
 	a, _ := s.Answer()
 	if set.Method == Auto {
-		if s, err = countLateAsync(ctx, cfg, set, s, a); err != nil {
+		grown, err := countLateAsync(ctx, cfg, set, s, a)
+		if err != nil {
 			return nil, err
 		}
-		a, _ = s.Answer()
+		if grown != s {
+			s = grown
+			a, _ = s.Answer()
+		}
 	}
 	if set.Method == Auto && cfg.Protocol == Push && cfg.Budget > 0 {
 		rc := cfg
@@ -637,6 +659,16 @@ func (t Time) unit() string {
 	return "rounds"
 }
 
+// meanEvents is the work of one of s's replications, in events: its
+// messages and a tick for each live node.
+func (s *AsyncSample) meanEvents() float64 {
+	e := float64(s.Config.Live())
+	for _, r := range s.Reps {
+		e += float64(r.Messages) / float64(len(s.Reps))
+	}
+	return e
+}
+
 // countLateAsync runs more plain replications where P(T_L > D) is common
 // but not yet within MaxRelErr: the watched runs' bracket is vacuous
 // there (S₁ ≥ 1), and the count states it within MaxRelErr at about
@@ -650,11 +682,7 @@ func countLateAsync(ctx context.Context, cfg Config, set Settings, s *AsyncSampl
 	}
 	p := a.PLate
 	need := int(math.Ceil(zValue * zValue * (1 - p) / (p * (0.9 * MaxRelErr) * (0.9 * MaxRelErr))))
-	events := float64(cfg.Live())
-	for _, r := range s.Reps {
-		events += float64(r.Messages) / float64(R)
-	}
-	need = min(need, maxRefine*R, int(maxAsyncWatchWork/events))
+	need = min(need, maxRefine*R, int(maxAsyncWatchWork/s.meanEvents()))
 	if need <= R {
 		return s, nil
 	}

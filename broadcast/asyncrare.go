@@ -82,6 +82,7 @@ func (aw *asyncWatch) run(ctx context.Context, index int, D float64) (end, byD f
 	watched := func(p int32) bool { return p >= firstWatched && int(p) < M }
 	clear(a.informed)
 	clear(a.stamp)
+	a.id = 0
 	a.h = a.h[:0]
 	a.informed[0] = true
 	count, goal := 1, M-w // informed; all the live nodes that can be
@@ -104,20 +105,10 @@ func (aw *asyncWatch) run(ctx context.Context, index int, D float64) (end, byD f
 	}
 	first := 0 // the source's tick of first success (stratified)
 	if aw.strat {
-		f := r.Float64() * aw.succ
-		pre := 1.0
-		for first = 1; first < len(aw.p0); first++ {
-			m := pre * (1 - aw.p0[first-1])
-			if f < m {
-				break
-			}
-			f -= m
-			pre *= aw.p0[first-1]
-		}
+		first = firstSuccess(aw.p0, r.Float64()*aw.succ)
 	}
 	lw, lwD := 0.0, 0.0
 	srcTicks := 0
-	stampID := int32(0)
 	inform := func(p int32, t float64) {
 		a.informed[p] = true
 		count++
@@ -128,12 +119,12 @@ func (aw *asyncWatch) run(ctx context.Context, index int, D float64) (end, byD f
 			}
 		}
 	}
-	// free draws a distinct peer that is not watched (stampID marks).
+	// free draws a distinct peer that is not watched (a.id marks).
 	free := func() int32 {
 		for {
 			p := int32(r.Intn(uint32(N)))
-			if a.stamp[p] != stampID && !watched(p) {
-				a.stamp[p] = stampID
+			if a.stamp[p] != a.id && !watched(p) {
+				a.stamp[p] = a.id
 				return p
 			}
 		}
@@ -154,21 +145,12 @@ func (aw *asyncWatch) run(ctx context.Context, index int, D float64) (end, byD f
 		}
 		ev := a.h.pop()
 		i, t := ev.node, ev.t
-		stampID++
-		if stampID == math.MaxInt32 {
-			clear(a.stamp)
-			stampID = 1
-		}
-		a.stamp[i] = stampID
+		a.startTick(i)
 		if a.informed[i] {
 			if !push {
 				continue
 			}
-			n := k
-			if B > 0 {
-				n = min(k, int(a.left[i]))
-				a.left[i] -= int32(n)
-			}
+			n := a.transmits(i, k, B)
 			lw += e.qlog[n]
 			if t <= D {
 				lwD += e.qlog[n]
@@ -221,11 +203,7 @@ func (aw *asyncWatch) run(ctx context.Context, index int, D float64) (end, byD f
 		}
 		got := false
 		for range k {
-			p := int32(r.Intn(uint32(N)))
-			for a.stamp[p] == stampID {
-				p = int32(r.Intn(uint32(N)))
-			}
-			a.stamp[p] = stampID
+			p := a.peer(r, N)
 			if int(p) >= M || !a.informed[p] || eps > 0 && r.Float64() < eps || eps > 0 && r.Float64() < eps {
 				continue
 			}
@@ -364,10 +342,7 @@ func (a *Answer) improveAsync(ctx context.Context, cfg Config, set Settings, s *
 	if M < 2 || len(s.Reps) == 0 || !(cfg.Deadline > 0) {
 		return nil
 	}
-	events := float64(M)
-	for _, r := range s.Reps {
-		events += float64(r.Messages) / float64(len(s.Reps))
-	}
+	events := s.meanEvents()
 	if cfg.Deadline > 0 && !budgeted {
 		events += float64(M) * math.Min(cfg.Deadline, 1e6) // ticks by D
 	}

@@ -560,11 +560,14 @@ func (m *lumpedModel) law(ctx context.Context) (*Law, error) {
 // lumpedRunsRelErr of its size: its tail is carried by the runs whose
 // start was slow, and only more runs shrink it.
 func (m *lumpedModel) wantsRuns(s *lumpedSums) bool {
-	if m.D < 1 {
-		return false
-	}
-	for _, sum := range [][2]float64{s.resD, s.late} {
-		if v, se := sumMeanSE(sum, s.n); v > 0 && float64(zValue)*se > lumpedRunsRelErr*v {
+	return m.D >= 1 && beyondRunsRelErr(s.n, s.resD, s.late)
+}
+
+// beyondRunsRelErr reports whether the mean of any of the sums of n runs'
+// values has zValue standard errors beyond lumpedRunsRelErr of itself.
+func beyondRunsRelErr(n float64, sums ...[2]float64) bool {
+	for _, sum := range sums {
+		if v, se := sumMeanSE(sum, n); v > 0 && float64(zValue)*se > lumpedRunsRelErr*v {
 			return true
 		}
 	}

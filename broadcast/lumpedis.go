@@ -320,14 +320,7 @@ type tiltSums struct {
 }
 
 // wants reports whether a chance is still beyond lumpedRunsRelErr.
-func (ts *tiltSums) wants() bool {
-	for _, sum := range [][2]float64{ts.resD, ts.late} {
-		if v, se := sumMeanSE(sum, ts.n); v > 0 && float64(zValue)*se > lumpedRunsRelErr*v {
-			return true
-		}
-	}
-	return false
-}
+func (ts *tiltSums) wants() bool { return beyondRunsRelErr(ts.n, ts.resD, ts.late) }
 
 // relVar is the relative variance of one run's value, n·(se/mean)², from
 // the sums of n values (+Inf where the mean is 0).

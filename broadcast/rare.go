@@ -178,7 +178,13 @@ func (e *engine) sourceAlone(u, D int) (pExt, succ, lwEnd, lwD float64, p0 []flo
 // informs someone in its life (its rounds have the chances p0 of
 // informing nobody; succ is the chance of some success).
 func (e *engine) sourceFirst(p0 []float64, succ float64) int {
-	f := e.r.Float64() * succ
+	return firstSuccess(p0, e.r.Float64()*succ)
+}
+
+// firstSuccess is the round r of the first success by inversion of f, a
+// uniform number on [0, P(some success)): r has the chance Π_{l<r} p0[l−1]
+// · (1 − p0[r−1]) (the last round takes what rounding leaves).
+func firstSuccess(p0 []float64, f float64) int {
 	pre := 1.0
 	for r := 1; r <= len(p0); r++ {
 		m := pre * (1 - p0[r-1])
