@@ -49,6 +49,13 @@ func TestNewUserBadInput(t *testing.T) {
 		{"loss underflow", []string{"plan", "--loss", "1e-400"}, []string{`--loss "1e-400": below the smallest number`}},
 		{"loss grid underflow", []string{"plan", "--loss", "0:1e-400:0.1", "--deadline", "9"}, []string{`--loss "0:1e-400:0.1"`, "below the smallest number"}},
 		{"ode dt underflow", []string{"ode", "--dt", "1e-400"}, []string{`--dt "1e-400"`}},
+		// Reals are decimal too: a hex float or a separator, which Go's
+		// strconv.ParseFloat reads, is refused with its decimal value
+		// (0x1p-4 = 1/16 = 0.0625).
+		{"loss hex float", []string{"plan", "--protocol", "push", "--loss", "0x1p-4"}, []string{`--loss "0x1p-4": numbers are written in decimal notation (write 0.0625)`}},
+		{"max-miss separator", with(push, "--max-miss", "0.000_001"), []string{`--max-miss "0.000_001": numbers are written in decimal notation (write 1e-06)`, "valid range (0, 1)"}},
+		{"loss grid hex", []string{"plan", "--loss", "0:0x1p-1:0.1", "--deadline", "9"}, []string{`--loss "0:0x1p-1:0.1"`, "(write 0.5)"}},
+		{"max-memory hex", with(sim, "--max-memory", "0x1p30B"), []string{`--max-memory "0x1p30B"`}},
 		// 3. A bad range names the flag, what is wrong, the syntax and the
 		// flag's valid range; a bound past the range is named as such, not
 		// as too many values.

@@ -3,9 +3,9 @@ package cli
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
+	"github.com/gossipkit/gossipkit/internal/flagval"
 	"github.com/gossipkit/gossipkit/sim"
 )
 
@@ -72,7 +72,7 @@ func ParseBytes(s string) (uint64, error) {
 			break
 		}
 	}
-	v, err := strconv.ParseFloat(num, 64)
+	v, err := flagval.Float(num) // decimal notation, as every real flag
 	b := v * mult
 	if err != nil || !(b >= 0) || b >= math.MaxUint64/2 {
 		return 0, fmt.Errorf("%q: not a size (500MB, 2GiB or bytes)", s)

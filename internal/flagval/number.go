@@ -18,11 +18,16 @@ import (
 //     0–9. A leading zero is a decimal zero (-N 010 is ten, never octal
 //     eight); base prefixes (0x, 0o, 0b) and digit separators (1_000) are
 //     refused, with the decimal value a prefixed number stands for.
-//   - A real number is what strconv.ParseFloat reads, except a non-zero
-//     literal whose value underflows to 0 or to a subnormal number (below
-//     2.2e-308, where float64 keeps fewer than 53 bits): 1e-400 is refused
-//     rather than read as 0, so that a message never echoes a value the
-//     user did not type. A value beyond ±1.8e308 is refused too.
+//   - A real number is written in decimal too: an optional sign, digits
+//     with an optional point, an optional exponent (1e-6, 2.5E+3, .5), or
+//     the words NaN and Inf (which the fields' ranges refuse). Go's hex
+//     floats (0x1p-20) and digit separators (1_000.5), which
+//     strconv.ParseFloat would read, are refused with their decimal value,
+//     as integers are. A non-zero literal whose value underflows to 0 or
+//     to a subnormal number (below 2.2e-308, where float64 keeps fewer
+//     than 53 bits) is refused rather than read as 0, so that a message
+//     never echoes a value the user did not type; a value beyond ±1.8e308
+//     is refused too.
 
 // SmallestNormal is the smallest positive normal float64, 2^−1022 ≈ 2.2e-308.
 const SmallestNormal = 0x1p-1022
@@ -30,6 +35,10 @@ const SmallestNormal = 0x1p-1022
 // ErrNotDecimal is the cause of a refused integer written with a base
 // prefix or digit separators.
 var ErrNotDecimal = errors.New("integers are written in decimal digits")
+
+// ErrNotDecimalReal is the cause of a refused real number written as a hex
+// float or with digit separators.
+var ErrNotDecimalReal = errors.New("numbers are written in decimal notation")
 
 // Int reads s as a decimal integer of type int (see the rule above).
 func Int(s string) (int, error) {
@@ -84,13 +93,22 @@ func notDecimal(s string) bool {
 	return strings.Contains(s, "_") || strings.HasPrefix(t, "0x") || strings.HasPrefix(t, "0o") || strings.HasPrefix(t, "0b")
 }
 
-// Float reads s as a real number (see the rule above): strconv.ParseFloat,
-// refusing an overflow and a non-zero literal that underflows to 0 or to a
+// Float reads s as a real number (see the rule above): decimal notation
+// read by strconv.ParseFloat, refusing a hex float or a digit separator,
+// an overflow and a non-zero literal that underflows to 0 or to a
 // subnormal value. NaN and ±Inf written as such pass (the field's check
 // refuses them with its range).
 func Float(s string) (float64, error) {
 	v, err := strconv.ParseFloat(s, 64)
 	switch {
+	case notDecimal(s) && err == nil:
+		return 0, fmt.Errorf("%q: %w (write %s)", s, ErrNotDecimalReal, strconv.FormatFloat(v, 'g', -1, 64))
+	case notDecimal(s):
+		// A hex integer without the float's p exponent (0x10).
+		if i, err := strconv.ParseInt(s, 0, 64); err == nil {
+			return 0, fmt.Errorf("%q: %w (write %d)", s, ErrNotDecimalReal, i)
+		}
+		return 0, fmt.Errorf("%q: %w", s, ErrNotDecimalReal)
 	case errors.Is(err, strconv.ErrRange) && math.IsInf(v, 0):
 		return 0, fmt.Errorf("%q: beyond the largest number, %g", s, math.MaxFloat64)
 	case err != nil:
@@ -102,18 +120,13 @@ func Float(s string) (float64, error) {
 }
 
 // nonZero reports whether the literal s, which ParseFloat accepted, has a
-// non-zero digit in its significand (before any exponent).
+// non-zero digit in its significand (before any exponent); s is decimal.
 func nonZero(s string) bool {
-	s = strings.TrimLeft(s, "+-")
-	hex := len(s) > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')
-	if hex {
-		s = s[2:]
-	}
-	for _, c := range s {
+	for _, c := range strings.TrimLeft(s, "+-") {
 		switch {
-		case !hex && (c == 'e' || c == 'E'), hex && (c == 'p' || c == 'P'):
+		case c == 'e' || c == 'E':
 			return false
-		case c >= '1' && c <= '9', hex && (c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'):
+		case c >= '1' && c <= '9':
 			return true
 		}
 	}

@@ -19,7 +19,8 @@ import (
 // or separator that once slipped past the bound (N=0x1000000 ran 47 s
 // and kept 3.4 GB) is refused with the flag's own message, and a leading
 // zero is decimal. Values by hand: 020001 is twenty thousand and one, over
-// the bound; 020000 is 20000, at it; 0x1p20 = 2^20 = 1048576 > 10^5 rows.
+// the bound; 020000 is 20000, at it; 1048576 = 2^20 > 10^5 rows; a hex
+// float (0x1p20) is refused as the flag refuses it, with its decimal value.
 func TestServeCheckSpelling(t *testing.T) {
 	for _, tc := range []struct {
 		cmd, query string
@@ -40,9 +41,11 @@ func TestServeCheckSpelling(t *testing.T) {
 		{"sim", "N", `-N "": not an integer`},                                                  // a bounded flag without a value
 		{"sim", "N=20000&reps=1000&rounds=10000&warmup=0", ""},
 		{"sim", "N=020000", ""}, // decimal 20000, at the bound
-		{"ode", "t-max=0x1p20&dt=1", "--dt 1: the server returns at most 10^5 rows"},
+		{"ode", "t-max=1048576&dt=1", "--dt 1: the server returns at most 10^5 rows"},
+		{"ode", "t-max=0x1p20&dt=1", `--t-max "0x1p20": numbers are written in decimal notation (write 1.048576e+06)`},
+		{"ode", "t-max=1_000&dt=1", `--t-max "1_000": numbers are written in decimal notation (write 1000)`},
 		{"ode", "t-max=Inf&dt=Inf", "--dt +Inf"},
-		{"ode", "t-max=100&dt=0x1p-20", "--dt 9.5367431640625e-07"},
+		{"ode", "t-max=100&dt=9.5367431640625e-07", "--dt 9.5367431640625e-07"},
 		{"ode", "t-max=100&dt=1e-400", `--dt "1e-400": below the smallest number`}, // would read as 0
 		{"ode", "t-max=100&dt=1e-3", ""},
 		{"ode", "t-max=010&dt=1", ""},        // a float flag reads 010 as ten
@@ -66,7 +69,8 @@ func TestServeCheckSpelling(t *testing.T) {
 
 // TestFlagNumber: the server reads a number as the flag does (the cases
 // of flagval's own tests, through this function): decimal integers only,
-// reals as strconv.ParseFloat less overflow and underflow.
+// reals in decimal notation as strconv.ParseFloat reads them, less
+// overflow and underflow (hex floats and separators refused).
 func TestFlagNumber(t *testing.T) {
 	for _, tc := range []struct {
 		v     string
@@ -79,8 +83,9 @@ func TestFlagNumber(t *testing.T) {
 		{"010", false, 10, true},
 		{"+7", true, 7, true},
 		{"1_000", true, 0, false},
-		{"1_000", false, 1000, true}, // strconv.ParseFloat reads Go float literals, separators included
-		{"0x1p4", false, 16, true},
+		{"1_000", false, 0, false}, // strconv.ParseFloat would read it; the flag does not
+		{"0x1p4", false, 0, false},
+		{"1.5e3", false, 1500, true},
 		{"0x1p4", true, 0, false},
 		{"-9223372036854775808", true, math.MinInt64, true},
 		{"-9223372036854775809", true, 0, false},

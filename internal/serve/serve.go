@@ -210,8 +210,8 @@ func Args(cmd string, flags []Flag) []string {
 // read by the functions the CLI's flags read it with (flagval.Int for an
 // int flag: decimal digits only, so 0x1000000, 0o777, 0b101 and 1_000 are
 // refused as the flag refuses them, and 010 is ten; flagval.Float for a
-// float flag: 0x1p24, 1e4 and Inf as strconv.ParseFloat reads them, a
-// value that underflows refused); a bounded flag whose value does not read
+// float flag: decimal notation, 1e4 and Inf read, 0x1p24 and 1_000
+// refused, a value that underflows refused); a bounded flag whose value does not read
 // as a number is refused here rather than let through.
 func DefaultCheck(cmd string, flags []Flag) error {
 	num := func(name string, isInt bool) (float64, bool, error) {
