@@ -8,9 +8,11 @@ import (
 // round t from the first whose P(T_L ≤ t) exceeds 0.001 to the first
 // whose exceeds 0.999, or the last round the law reaches (Answer.CDF).
 // Each value is the one Answer gives as PDeadline at Deadline t from this
-// law (before any watched runs): for a Monte Carlo 1 − (late runs)/R,
-// for a computed law 1 − P(T_L > t) summed from its tail (Law.late), or
-// the CDF where the law states no accuracy. nil for a law with no round.
+// law: at level 1 for a Monte Carlo 1 − P(T_L > t) from the watched
+// runs' curves and the count (Law.curveLate, the more accurate at each
+// t); elsewhere for a Monte Carlo 1 − (late runs)/R, for a computed law
+// 1 − P(T_L > t) summed from its tail (Law.late), or the CDF where the
+// law states no accuracy. nil for a law with no round.
 func (l *Law) Distribution() [][2]float64 {
 	if l == nil || len(l.PMF) == 0 {
 		return nil
@@ -29,7 +31,8 @@ func (l *Law) Distribution() [][2]float64 {
 }
 
 // deadlineCurve is, at every round t of the law, P(T_L ≤ t) as Answer
-// computes PDeadline at Deadline t from the law alone, in one pass (the
+// computes PDeadline at Deadline t: from the curves where the law has
+// them (Law.curveLate), else from the law alone, in one pass (the
 // same sums in the same order as Law.late and a count of late runs, so
 // the same bits): for a Monte Carlo 1 − (late runs)/R, the runs counted
 // from the PMF's shares c/R (exact multiples of 1/R up to the rounding of
@@ -37,6 +40,12 @@ func (l *Law) Distribution() [][2]float64 {
 func (l *Law) deadlineCurve() []float64 {
 	n := len(l.PMF)
 	out := make([]float64, n)
+	if l.curveLate != nil {
+		for t := range out {
+			out[t] = 1 - l.curveLate[t].v
+		}
+		return out
+	}
 	if l.Reps > 0 {
 		R, on := float64(l.Reps), 0
 		for t, q := range l.PMF {
@@ -69,14 +78,20 @@ func (l *Law) deadlineCurve() []float64 {
 	return out
 }
 
-// bands is P(T_L ≤ t)'s interval at every round of the law: Wilson's
-// (z = 3) for a Monte Carlo law, the CDF ± the absolute accuracy for a
+// bands is P(T_L ≤ t)'s interval at every round of the law: the curves'
+// where the law has them (Law.curveLate), Wilson's (z = 3) for a Monte
+// Carlo law, the CDF ± the absolute accuracy for a
 // computed one (± 0 where it states none).
 func (l *Law) bands() (lo, hi []float64) {
 	lo, hi = make([]float64, len(l.PMF)), make([]float64, len(l.PMF))
 	abs, R := l.floor(), float64(l.Reps)
 	on, c := 0, 0.0
 	for t, p := range l.PMF {
+		if l.curveLate != nil {
+			iv := l.curveLate[t]
+			lo[t], hi[t] = 1-iv.hi, 1-iv.lo
+			continue
+		}
 		if l.Reps > 0 {
 			on += int(math.Round(p * R))
 			iv := wilson(on, l.Reps)
@@ -117,6 +132,50 @@ func (l *Law) spread(a Answer, conf float64) [6][2]float64 {
 		if !math.IsNaN(out[i][1]) {
 			out[i][1] = math.Max(out[i][1], v)
 		}
+	}
+	return out
+}
+
+// curveAt is P(T_L > D)'s interval from the watched runs' curves, where
+// the law has them at round ⌊D⌋.
+func (l *Law) curveAt(D float64) (interval, bool) {
+	if !(D >= 0) || D >= float64(len(l.curveLate)) {
+		return interval{}, false
+	}
+	iv := l.curveLate[int(D)]
+	return iv, !math.IsNaN(iv.v)
+}
+
+// curveLateFrom is P(T_L > t) at rounds t = 0..T−1, each the more
+// accurate (better) of the count of late runs, late[t] of R, and the
+// Bonferroni bracket of the watched runs' curves at t (as improveThree
+// states P(T_L > D) from the runs' values by D, with the early end's
+// floor for a budgeted push); the count alone where the curves do not
+// reach t.
+func curveLateFrom(cfg Config, c *Curves, late []int, R int) []interval {
+	M := cfg.Live()
+	floor := 0.0
+	if cfg.Protocol == Push && cfg.Budget > 0 {
+		floor = earlyEnd(cfg)
+	}
+	out := make([]interval, len(late))
+	for t, x := range late {
+		out[t] = wilson(x, R)
+		p1, se1, ok1 := c.moments(1, t)
+		p2, se2, ok2 := c.moments(2, t)
+		if !ok1 || M >= 3 && !ok2 {
+			continue
+		}
+		if M < 3 {
+			p2, se2 = 0, 0
+		}
+		n := float64(c.Runs)
+		if floor > 0 {
+			se1 = math.Sqrt(se1*se1 + floor/n)
+			se2 = math.Sqrt(se2*se2 + floor/n)
+		}
+		br, _ := underflowed(bracket(M, p1, se1, p2, se2), float64(M))
+		out[t] = better(out[t], br)
 	}
 	return out
 }

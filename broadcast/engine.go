@@ -41,6 +41,10 @@ type engine struct {
 	cohort            []int // with a budget: cohort[c mod (R+1)], the nodes informed in round c
 	win               int   // with a budget: the nodes that push k in the coming round
 	work              int   // draws left before the next check of ctx
+	// curveOn: runWatched records its curve (curvesum.go) in curve;
+	// curveCapped reports that it reached maxCurveRounds without ending.
+	curveOn, curveCapped bool
+	curve                []float64
 }
 
 func newEngine(cfg Config, seed uint64) *engine {

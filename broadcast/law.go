@@ -58,6 +58,11 @@ type Law struct {
 	// N 10⁴, k 1, B 15, D 12, 2.049e-6 stated within 8.4 % against the
 	// exact chain's 2.258e-6).
 	tiltedD bool
+	// curveLate[t] is P(T_L > t) at every round t of the PMF, from the
+	// watched runs' curves and the count (curveLateFrom; nil without the
+	// curves): Answer's CDF and its PLate at a deadline among these
+	// rounds are read off it, so that they agree.
+	curveLate []interval
 }
 
 // Accuracy states how far an answer may be from the model's exact law.
@@ -220,12 +225,33 @@ func (l *Law) Answer(cfg Config) Answer {
 	if a.TConfidence = l.quantile(conf); !(1-conf >= a.TConfidenceFloor) {
 		a.TConfidence = nan // not resolved: a quantile of noise
 	}
+	if l.curveLate != nil {
+		// The first round the curves' P(T_L ≤ t) (the CDF's) reaches the
+		// confidence; they resolve chances below the count's floor, and
+		// past the law's last round they say nothing.
+		a.TConfidence, a.TConfidenceFloor = nan, 0
+		for t, iv := range l.curveLate {
+			if 1-iv.v >= conf*(1-1e-12) {
+				a.TConfidence = float64(t)
+				break
+			}
+		}
+	}
 	if cfg.Deadline > 0 {
 		a.PDeadline = l.CDF(cfg.Deadline)
 		a.PLate, a.PLateRelErr, a.PLateFloor = l.PLate, l.PLateRelErr, l.PLateFloor
 		if math.IsNaN(a.PLate) {
 			a.PLate, a.PLateRelErr = l.late(cfg.Deadline)
 			a.PLateFloor = a.TConfidenceFloor
+		}
+		if iv, ok := l.curveAt(cfg.Deadline); ok {
+			// The curves' value, which the CDF lists: one computation for
+			// the list and for a deadline among its rounds.
+			a.PLate, a.PLateRelErr = split(iv)
+			a.PLateFloor = 0
+			if a.PLate == 0 && a.PLateRelErr != 0 {
+				a.PLateFloor = iv.hi
+			}
 		}
 		if !math.IsNaN(a.PLate) {
 			a.PDeadline = 1 - a.PLate

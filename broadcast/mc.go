@@ -7,6 +7,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/gossipkit/gossipkit/internal/parallel"
 	"github.com/gossipkit/gossipkit/internal/stats"
@@ -93,7 +94,7 @@ type Replication struct {
 // not informed by then). Elsewhere every live node is informed eventually
 // and by round 0 only the source is.
 func NeedWatched(cfg Config) bool {
-	return cfg.Protocol == Push && cfg.Budget > 0 || deadlineRounds(cfg) >= 1
+	return cfg.Protocol == Push && cfg.Budget > 0 || deadlineRounds(cfg) >= 1 || curvesWanted(cfg) && cfg.Live() >= 2
 }
 
 // deadlineRounds is ⌊D⌋: T_L ≤ D holds for whole rounds up to ⌊D⌋.
@@ -116,6 +117,10 @@ type Sample struct {
 	// (SimSettings.SkipWatched), so their W fields are not values.
 	SkippedWatched bool
 	Reps           []Replication
+	// Curves holds the sums of the watched runs' curves at level 1 (nil
+	// elsewhere, or without the watched runs): Answer.CDF and a deadline
+	// among its rounds are read off them (curvesum.go).
+	Curves *Curves
 }
 
 // MaxLawRounds bounds the T_L of a replication that Sample.Law accepts:
@@ -200,6 +205,16 @@ func (s *Sample) Law() *Law {
 		}
 		l.improve(s.Config, col(func(r Replication) float64 { return r.W1 }), col(func(r Replication) float64 { return r.W2 }),
 			col(func(r Replication) float64 { return r.W1Deadline }), col(func(r Replication) float64 { return r.W2Deadline }))
+	}
+	if s.Curves != nil && !s.SkippedWatched {
+		// P(T_L > t) at every round of the PMF: the runs with T_L > t.
+		late := make([]int, len(hist))
+		above := never
+		for t := len(hist) - 1; t >= 0; t-- {
+			late[t] = above
+			above += hist[t]
+		}
+		l.curveLate = curveLateFrom(s.Config, s.Curves, late, R)
 	}
 	l.Messages, l.MessagesSD = stats.MeanSD(msgs)
 	engine := "draws only the messages that can change a node's state"
@@ -362,6 +377,9 @@ func Simulate(ctx context.Context, cfg Config, set SimSettings) (*Sample, error)
 	}
 	s := &Sample{Config: cfg, Seed: set.Seed, Total: set.Reps, Literal: set.Literal, SkippedWatched: set.SkipWatched, Reps: make([]Replication, len(idx))}
 	watched, D := NeedWatched(cfg) && !set.SkipWatched, deadlineRounds(cfg)
+	curves := watched && curvesWanted(cfg)
+	var mu sync.Mutex
+	var sums []*Curves // one a worker; their exact sums merge in any order
 	err := parallel.For(ctx, len(idx), set.Workers, func() func(context.Context, int) error {
 		var run func(context.Context, int) (Replication, error)
 		if set.Literal {
@@ -370,16 +388,34 @@ func Simulate(ctx context.Context, cfg Config, set SimSettings) (*Sample, error)
 			run = newEngine(cfg, set.Seed).run
 		}
 		var w1, w2 *engine
+		var sum *Curves
 		if watched {
 			w1 = newWatchEngine(cfg, set.Seed, 1)
 			if cfg.Live() >= 3 {
 				w2 = newWatchEngine(cfg, set.Seed, 2)
 			}
 		}
+		if curves {
+			sum = &Curves{}
+			w1.curveOn = true
+			if w2 != nil {
+				w2.curveOn = true
+			}
+			mu.Lock()
+			sums = append(sums, sum)
+			mu.Unlock()
+		}
 		return func(ctx context.Context, j int) error {
 			rep, err := run(ctx, idx[j])
 			if err == nil && watched {
 				err = rep.watched(ctx, w1, w2, idx[j], D)
+			}
+			if err == nil && sum != nil {
+				var c2 []float64
+				if w2 != nil {
+					c2 = w2.curve
+				}
+				sum.addRun(w1.curve, c2, w1.curveCapped || w2 != nil && w2.curveCapped)
 			}
 			s.Reps[j] = rep
 			return err
@@ -388,8 +424,18 @@ func Simulate(ctx context.Context, cfg Config, set SimSettings) (*Sample, error)
 	if err != nil {
 		return nil, err
 	}
+	if curves {
+		s.Curves = &Curves{}
+		for _, c := range sums {
+			s.Curves.merge(c)
+		}
+	}
 	return s, nil
 }
+
+// curvesWanted reports whether the watched runs keep their curves: at
+// level 1, where they state P(T_L > t) at every round (curvesum.go).
+func curvesWanted(cfg Config) bool { return cfg.Target() == cfg.Live() }
 
 // watched fills the values of the watched runs of index (w2 nil: fewer
 // than two live nodes besides the source).
@@ -456,6 +502,17 @@ func MergeSamples(samples []*Sample, allowMissing bool) (*Sample, []int, error) 
 			}
 			seen[r.Index] = true
 			out.Reps = append(out.Reps, r)
+		}
+	}
+	for i, s := range samples {
+		if (s.Curves == nil) != (ref.Curves == nil) {
+			return nil, nil, mergeErr("samples 0 and %d are from different runs (one holds the watched runs' curves)", i)
+		}
+		if s.Curves != nil {
+			if out.Curves == nil {
+				out.Curves = &Curves{}
+			}
+			out.Curves.merge(s.Curves)
 		}
 	}
 	slices.SortFunc(out.Reps, func(a, b Replication) int { return a.Index - b.Index })

@@ -40,7 +40,12 @@ const (
 //	shard        {"index": I, "count": M}: the part holds replications
 //	             r with r mod M = I − 1
 //	replications per replication: index, t (T_L, −1 for ∞), messages,
-//	             missed; increasing index, each owned by the shard
+//	             missed, and the watched runs' values (w1, w2,
+//	             w1_deadline, w2_deadline, where run); increasing index,
+//	             each owned by the shard
+//	curves       at level 1, the sums of the shard's watched runs' curves
+//	             (Curves: runs, capped, and per round the exact sums in
+//	             fixed point, three hexadecimal words each)
 //
 // A reader treats a part as untrusted input: before it decodes the
 // replications it reads the header alone and refuses a part whose plain
@@ -60,6 +65,9 @@ type Part struct {
 	Engine       string        `json:"engine"`
 	Shard        ShardID       `json:"shard"`
 	Replications []Replication `json:"replications"`
+	// Curves: the sums of the shard's watched runs' curves at level 1
+	// (Sample.Curves; absent elsewhere).
+	Curves *Curves `json:"curves,omitempty"`
 }
 
 type partConfig struct {
@@ -110,7 +118,7 @@ func WritePart(w io.Writer, s *Sample, id ShardID) error {
 		}
 	}
 	p := Part{Format: PartFormat, Version: PartVersion, Build: buildinfo.Identity(), Config: toPartConfig(s.Config),
-		Seed: strconv.FormatUint(s.Seed, 10), Reps: s.Total, Engine: engineName(s.Literal), Shard: id, Replications: s.Reps}
+		Seed: strconv.FormatUint(s.Seed, 10), Reps: s.Total, Engine: engineName(s.Literal), Shard: id, Replications: s.Reps, Curves: s.Curves}
 	if p.Replications == nil {
 		p.Replications = []Replication{}
 	}
@@ -208,13 +216,19 @@ func checkPartHeader(plain []byte) error {
 // keys: 115), the rest under 4 KiB (a string field is at most a few
 // hundred bytes: the build, the protocol's name, floats of up to 24
 // characters); the objects are one per replication and the part's,
-// config's and shard's own.
+// config's, shard's and curves' own.
 func partBounds(R int, id ShardID) (maxBytes, maxObjects int) {
 	reps := (R - id.Index + id.Count) / id.Count // r < R with r ≡ I−1 (mod M)
 	// A replication is at most about 230 bytes of JSON (its four watched
-	// values at 17 digits each included).
-	return 4096 + 384*reps, reps + 3
+	// values at 17 digits each included). The curves (level 1) are one
+	// object of at most 8 arrays of maxCurveRounds + 1 sums, each three
+	// hexadecimal words of 16 digits, two dots, quotes and a comma (55
+	// bytes), and their keys and counts (under 128 bytes).
+	return 4096 + 384*reps + curvesBytes, reps + 4
 }
+
+// curvesBytes bounds the plain JSON of a part's curves.
+const curvesBytes = 128 + 8*(maxCurveRounds+1)*55
 
 // sample checks the part's fields and returns its replications as a
 // Sample.
@@ -260,7 +274,16 @@ func (p *Part) sample() (*Sample, error) {
 			return nil, bad("replication %d: T = ∞ with %d of %d live nodes informed (the level is %d)", r.Index, M-r.Missed, M, target)
 		}
 	}
-	return &Sample{Config: cfg, Seed: seed, Total: p.Reps, Literal: p.Engine == "literal", Reps: slices.Clone(p.Replications)}, nil
+	want := NeedWatched(cfg) && curvesWanted(cfg)
+	switch {
+	case want && p.Curves == nil:
+		return nil, bad("no curves of the watched runs (level 1)")
+	case !want && p.Curves != nil:
+		return nil, bad("curves of watched runs below level 1")
+	case p.Curves != nil && p.Curves.Runs != len(p.Replications):
+		return nil, bad("curves of %d watched runs for %d replications", p.Curves.Runs, len(p.Replications))
+	}
+	return &Sample{Config: cfg, Seed: seed, Total: p.Reps, Literal: p.Engine == "literal", Reps: slices.Clone(p.Replications), Curves: p.Curves}, nil
 }
 
 // MergeParts combines the parts of one run into the Sample the single run

@@ -158,7 +158,7 @@ func TestHostileParts(t *testing.T) {
 		{"another format", rewrite(t, good, func(m map[string]any) { m["format"] = "gossipkit-sim-part" }), "format"},
 		{"another version", rewrite(t, good, func(m map[string]any) { m["version"] = 2 }), "version 2"},
 		{"no build", rewrite(t, good, func(m map[string]any) { delete(m, "build") }), "another build"},
-		{"padded", rewrite(t, good, func(m map[string]any) { m["engine"] = strings.Repeat(" ", 8000) }), "more bytes of JSON than its header allows"}, // refused while counted (partlimits.go)
+		{"padded", rewrite(t, good, func(m map[string]any) { m["engine"] = strings.Repeat(" ", 300_000) }), "bytes of JSON"}, // beyond the bound with the curves (226 KiB), refused while counted (partlimits.go)
 		{"many objects", rewrite(t, good, func(m map[string]any) {
 			r := m["replications"].([]any)
 			for range 20 {
@@ -187,6 +187,14 @@ func TestHostileParts(t *testing.T) {
 		{"missed too many", rewrite(t, good, func(m map[string]any) {
 			m["replications"].([]any)[0].(map[string]any)["missed"] = 60
 		}), "missed"},
+		{"curves of other runs", rewrite(t, good, func(m map[string]any) { m["curves"].(map[string]any)["runs"] = 99 }), "curves of 99 watched runs"},
+		{"curves' sum beyond the runs", rewrite(t, good, func(m map[string]any) {
+			m["curves"].(map[string]any)["sums"].([]any)[0].([]any)[0] = "ffffffffffffffff.0.0"
+		}), "a sum beyond"},
+		{"curves' sum not hexadecimal", rewrite(t, good, func(m map[string]any) {
+			m["curves"].(map[string]any)["sums"].([]any)[0].([]any)[0] = "1e3"
+		}), "three hexadecimal words"},
+		{"no curves at level 1", rewrite(t, good, func(m map[string]any) { delete(m, "curves") }), "no curves"},
 		{"never with level reached", rewrite(t, good, func(m map[string]any) {
 			r := m["replications"].([]any)[0].(map[string]any)
 			r["t"], r["missed"] = -1, 0

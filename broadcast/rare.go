@@ -238,7 +238,13 @@ func (e *engine) sourceCount(r, u int, f, g float64) int {
 // runWatched is replication index of the watched runs (e.watch ≥ 1): the
 // value of the chance that no watched node is ever informed (end; NaN
 // where the protocol informs every live node eventually) and that none is
-// informed by the end of round D (byD; D = 0: none asked).
+// informed by the end of round D (byD; D = 0: none asked). With
+// e.curveOn it also records in e.curve that chance by the end of every
+// round t = 1, 2, … (curvesum.go): until the run ends (its last value
+// then holds at every later round), or until the chance falls below
+// curveFloor/M (a last 0 then holds), or for maxCurveRounds rounds
+// (e.curveCapped). The draws of a round do not depend on D or on the
+// curve, so every value is the one a run with that deadline gives.
 func (e *engine) runWatched(ctx context.Context, index, D int) (end, byD float64, err error) {
 	e.r = rng.NewStream(e.seed, uint64(index))
 	e.ctx, e.err, e.work = ctx, nil, checkEvery
@@ -259,9 +265,13 @@ func (e *engine) runWatched(ctx context.Context, index, D int) (end, byD float64
 		}
 	}
 	lw, lwD := 0.0, math.NaN()
+	e.curve, e.curveCapped = e.curve[:0], false
+	recording := e.curveOn
+	cut := math.Log(curveFloor / float64(e.M))
+	lwExt := 0.0 // the stratum's log weight by the end of round r
 	for r := 1; ; r++ {
 		full, lastG := e.senders(r, u)
-		if stops && full+lastG == 0 || !stops && r > D || math.IsInf(lw, -1) {
+		if stops && full+lastG == 0 || !stops && r > D && !recording || math.IsInf(lw, -1) {
 			break
 		}
 		if (r%64 == 0 || e.N > 1<<12) && ctx.Err() != nil {
@@ -303,6 +313,25 @@ func (e *engine) runWatched(ctx context.Context, index, D int) (end, byD float64
 		e.endRound(r)
 		if r == D {
 			lwD = lw
+		}
+		if recording {
+			v := math.Exp(lw)
+			if strat {
+				if r <= e.R {
+					lwExt += e.qlog[e.transmits(r)]
+				}
+				v = pExt*math.Exp(lwExt) + succ*v
+			}
+			switch {
+			case !(math.Log(v) >= cut):
+				e.curve = append(e.curve, 0)
+				recording = false
+			case r == maxCurveRounds:
+				e.curve = append(e.curve, v)
+				e.curveCapped, recording = !stops || full+lastG > 0, false
+			default:
+				e.curve = append(e.curve, v)
+			}
 		}
 	}
 	if math.IsNaN(lwD) {
@@ -684,11 +713,7 @@ func (l *Law) accurate(cfg Config, rel float64) bool {
 			// Below the smallest float64 (underflowed): no run resolves more.
 			ok = func(r float64) bool { return r <= rel || math.IsInf(r, 1) }
 		}
-		late := l.PLateRelErr
-		if math.IsNaN(l.PLate) {
-			_, late = l.late(cfg.Deadline)
-		}
-		return ok(l.ResidueDeadlineRelErr) && (ok(late) || cfg.Target() < cfg.Live())
+		return ok(l.ResidueDeadlineRelErr) && (ok(l.lateRelErr(cfg)) || cfg.Target() < cfg.Live())
 	}
 	return true
 }
@@ -720,7 +745,7 @@ func refine(ctx context.Context, cfg Config, set Settings, law *Law) (*Law, erro
 	reps, ran := set.Reps, 0
 	for pass := 0; pass < 3 && !law.accurate(cfg, MaxRelErr); pass++ {
 		worst := 0.0
-		errs := []float64{law.ResidueRelErr, law.PMissRelErr, law.ResidueDeadlineRelErr, law.PLateRelErr}
+		errs := []float64{law.ResidueRelErr, law.PMissRelErr, law.ResidueDeadlineRelErr, law.lateRelErr(cfg)}
 		if enough { // the count answered P(miss) and P(T_L > D)
 			errs = []float64{law.ResidueRelErr, law.ResidueDeadlineRelErr}
 		}
@@ -796,11 +821,22 @@ func (l *Law) someMissWide(cfg Config) bool {
 	if deadlineRounds(cfg) < 1 || cfg.Target() != cfg.Live() {
 		return false
 	}
+	return l.lateRelErr(cfg) > MaxRelErr
+}
+
+// lateRelErr is the relative error of P(T_L > D) that more runs could
+// narrow: the law's (or its count's), or 0 where the curves state it
+// (Law.curveAt): Answer reads it off them, whatever the watched runs of
+// the deadline give, so that it is the CDF's value.
+func (l *Law) lateRelErr(cfg Config) float64 {
+	if _, ok := l.curveAt(cfg.Deadline); ok {
+		return 0
+	}
 	late := l.PLateRelErr
 	if math.IsNaN(l.PLate) {
 		_, late = l.late(cfg.Deadline)
 	}
-	return late > MaxRelErr
+	return late
 }
 
 // sourceNobody is, for push alone with a budget, the chance that the

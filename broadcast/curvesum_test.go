@@ -1,0 +1,193 @@
+package broadcast
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestFixSumExact: the fixed-point sum is the exact sum of the terms
+// truncated to multiples of 2⁻¹²⁸, checked against math/big's exact
+// rational sum of the same truncations, and the same to the bit in any
+// order and any split into partial sums (the property the merge of
+// shards rests on).
+func TestFixSumExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var xs []float64
+	for range 2000 {
+		// Values across the range: near 1, tiny, subnormal-free powers.
+		xs = append(xs, r.Float64(), math.Ldexp(r.Float64(), -r.IntN(140)), 1)
+	}
+	xs = append(xs, 0, math.SmallestNonzeroFloat64, 0x1p-128, 0x1p-129)
+	var z fixSum
+	want := new(big.Int)
+	for _, x := range xs {
+		z.add(x)
+		// The term times 2¹²⁸, truncated: an exact big.Float product floored.
+		f := new(big.Float).SetPrec(2000).SetFloat64(x)
+		f.SetMantExp(f, 128)
+		i, _ := f.Int(nil)
+		want.Add(want, i)
+	}
+	if z.int().Cmp(want) != 0 {
+		t.Fatalf("sum %v, want %v", z.int(), want)
+	}
+	for trial := range 5 {
+		perm := r.Perm(len(xs))
+		var a, b fixSum
+		for i, j := range perm {
+			if i%(trial+2) == 0 {
+				a.add(xs[j])
+			} else {
+				b.add(xs[j])
+			}
+		}
+		a.plus(&b)
+		if a != z {
+			t.Fatalf("trial %d: a permuted, split sum differs: %x, want %x", trial, a, z)
+		}
+	}
+	// Text round trip.
+	txt, _ := z.MarshalText()
+	var back fixSum
+	if err := back.UnmarshalText(txt); err != nil || back != z {
+		t.Fatalf("round trip of %s: %x, %v", txt, back, err)
+	}
+	for _, bad := range []string{"", "1.2", "1.2.3.4", "x.0.0", "10000000000000000.0.0"} {
+		if err := back.UnmarshalText([]byte(bad)); err == nil {
+			t.Errorf("UnmarshalText(%q) accepted", bad)
+		}
+	}
+}
+
+// TestCurvesMoments: the mean and standard error from the exact sums
+// against a two-pass computation over the runs' values (at every round,
+// the curve's value or, past its end, its last one), within 1e-12
+// relative: both round a few dozen operations on sums of at most 50
+// terms.
+func TestCurvesMoments(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var c Curves
+	var runs [][2][]float64
+	for range 50 {
+		var cv [2][]float64
+		for k := range cv {
+			v := 1.0
+			for range r.IntN(8) {
+				v *= r.Float64()
+				cv[k] = append(cv[k], v)
+			}
+		}
+		runs = append(runs, cv)
+		c.addRun(cv[0], cv[1], false)
+	}
+	at := func(cv []float64, t int) float64 {
+		switch {
+		case len(cv) == 0:
+			return 1
+		case t <= len(cv):
+			return cv[t-1]
+		}
+		return cv[len(cv)-1]
+	}
+	for k := 1; k <= 2; k++ {
+		for tt := 1; tt <= 10; tt++ {
+			x := make([]float64, len(runs))
+			for i, cv := range runs {
+				x[i] = at(cv[k-1], tt)
+			}
+			iv, se := meanIv(x)
+			m, s, ok := c.moments(k, tt)
+			if !ok || math.Abs(m-iv.v) > 1e-12*iv.v || math.Abs(s-se) > 1e-12*se {
+				t.Errorf("k=%d t=%d: %v ± %v (%v), want %v ± %v", k, tt, m, s, ok, iv.v, se)
+			}
+		}
+	}
+	// A capped run: past maxCurveRounds nothing is known.
+	c.addRun([]float64{0.5}, nil, true)
+	if _, _, ok := c.moments(1, maxCurveRounds+1); ok {
+		t.Error("moments past maxCurveRounds with a capped run")
+	}
+}
+
+// TestCDFIsTheDeadlineAnswer: at level 1 a Monte Carlo row's CDF lists,
+// at every round, the PDeadline that the same run with that deadline
+// gives, to the bit (issue 40); with and without a budget, for the three
+// protocols. Before the curves, push at N 300, k 2 listed 0.983 (the
+// count) at t = 10 where --deadline 10 said 0.97434 (the watched runs).
+func TestCDFIsTheDeadlineAnswer(t *testing.T) {
+	for _, cfg := range []Config{
+		{Nodes: 300, Protocol: Push, Fanout: 2, Level: 1},
+		{Nodes: 300, Protocol: Pull, Fanout: 2, Loss: 0.1, Level: 1},
+		{Nodes: 300, Protocol: PushPull, Fanout: 1, Failed: 0.1, Level: 1},
+		{Nodes: 300, Protocol: Push, Fanout: 3, Loss: 0.05, Failed: 0.02, Budget: 12, Level: 1},
+	} {
+		t.Run(fmt.Sprintf("%v/B=%d", cfg.Protocol, cfg.Budget), func(t *testing.T) {
+			set := Settings{Method: MonteCarlo, Reps: 300, Seed: testSeed, Workers: 2}
+			a, err := Solve(context.Background(), cfg, set)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(a.CDF) < 2 {
+				t.Fatalf("CDF %v: fewer than two rounds", a.CDF)
+			}
+			for _, pt := range a.CDF {
+				c := cfg
+				c.Deadline = pt[0]
+				d, err := Solve(context.Background(), c, set)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d.PDeadline != pt[1] {
+					t.Errorf("t = %g: CDF %v, PDeadline %v", pt[0], pt[1], d.PDeadline)
+				}
+				if len(d.CDF) != len(a.CDF) {
+					t.Errorf("t = %g: the CDF has %d rounds with the deadline, %d without", pt[0], len(d.CDF), len(a.CDF))
+				}
+			}
+		})
+	}
+}
+
+// TestCurvesAgainstPlain: P(T_L > t) from the curves (watched runs of 600)
+// against the count of 20,000 plain replications of other streams, within
+// 3 of their combined standard errors at every round of the CDF (the
+// curves' interval is 3 standard errors, so its half-width over 3 is
+// theirs).
+func TestCurvesAgainstPlain(t *testing.T) {
+	for _, cfg := range []Config{
+		{Nodes: 200, Protocol: Push, Fanout: 2, Loss: 0.1, Level: 1},
+		{Nodes: 200, Protocol: Push, Fanout: 2, Loss: 0.1, Budget: 10, Level: 1},
+		{Nodes: 250, Protocol: Pull, Fanout: 1, Loss: 0.2, Failed: 0.1, Level: 1},
+	} {
+		t.Run(fmt.Sprintf("%v/B=%d", cfg.Protocol, cfg.Budget), func(t *testing.T) {
+			s, err := Simulate(context.Background(), cfg, SimSettings{Reps: 600, Seed: testSeed, Workers: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := s.Law().Answer(cfg)
+			plain, err := Simulate(context.Background(), cfg, SimSettings{Reps: 20000, Seed: testSeed + 7, Workers: 2, SkipWatched: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := float64(len(plain.Reps))
+			for _, pt := range a.CDF {
+				late := 0.0
+				for _, r := range plain.Reps {
+					if r.T < 0 || float64(r.T) > pt[0] {
+						late++
+					}
+				}
+				late /= n
+				iv := s.Law().curveLate[int(pt[0])]
+				se := math.Hypot(math.Sqrt(late*(1-late)/n), (iv.hi-iv.lo)/2/zValue)
+				if d := math.Abs(late - iv.v); d > 3*se {
+					t.Errorf("t = %g: plain %.5g, curves %.5g [%.5g, %.5g]: %.1f se apart", pt[0], late, iv.v, iv.lo, iv.hi, d/se)
+				}
+			}
+		})
+	}
+}
