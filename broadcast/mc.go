@@ -233,9 +233,11 @@ func (s *Sample) Law() *Law {
 // its ring of the last ⌈B/k⌉ + 1 cohorts (8 bytes each) and, for a fanout
 // above 16, its stamps (4N bytes), or the literal
 // engine's per-node state, sender lists and, with a budget, transmits
-// left, and for a fanout above 16 its stamps (N + 8N + 4N + 4N bytes); and
-// 32 bytes per replication kept, and 64 KiB a worker for the rest
-// (measured: 10–30 KiB). It is an upper bound; Simulate refuses no
+// left, and for a fanout above 16 its stamps (N + 8N + 4N + 4N bytes);
+// where the watched runs run (NeedWatched), two default engines more a
+// worker and its curves' sums (at most 8·513 sums of 24 bytes, under 100
+// KiB); and 64 bytes per replication kept (a Replication), and 64 KiB a
+// worker for the rest (measured: 10–30 KiB). It is an upper bound; Simulate refuses no
 // value of it (a program compares it with the memory it has), only
 // N > MaxSimNodes.
 func SimMemoryEstimate(cfg Config, set SimSettings) uint64 {
@@ -258,11 +260,14 @@ func SimMemoryEstimate(cfg Config, set SimSettings) uint64 {
 	if set.Indices != nil {
 		reps = uint64(len(set.Indices))
 	}
+	if NeedWatched(cfg) && !set.SkipWatched {
+		per += 2*(N/8+stamps+8*uint64(rounds(cfg.Budget, max(cfg.Fanout, 1))+1)) + 100<<10
+	}
 	w := uint64(max(set.Workers, 0))
 	if w == 0 {
 		w = uint64(runtime.NumCPU())
 	}
-	return per*min(w, max(reps, 1)) + 32*reps
+	return per*min(w, max(reps, 1)) + 64*reps
 }
 
 // validate checks the settings against cfg; a problem is a *FieldError.
