@@ -41,6 +41,10 @@ type Study struct {
 	run   *part.Runner // shard or merge (nil: every simulation in full)
 	// warm keeps the warm states that later runs use again (warmCache).
 	warm *sim.WarmCache
+	// computed, where set (by the tests), receives every section's result
+	// once write has computed them, so that one run of the tiny scale
+	// serves the tests of the files and of the typed results.
+	computed func([]Renderer)
 }
 
 // NewStudy returns a study of sc.

@@ -28,10 +28,7 @@ func tiny() Scale {
 // TestRunTiny runs the whole pipeline at the tiny scale and checks the
 // files and the report's structure.
 func TestRunTiny(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "out")
-	if err := Run(context.Background(), dir, tiny(), Options{Workers: 2}); err != nil {
-		t.Fatal(err)
-	}
+	dir, _ := tinyRun(t) // Run's work (sections_test.go)
 	report, err := os.ReadFile(filepath.Join(dir, "REPORT.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -90,8 +87,20 @@ func TestRunTiny(t *testing.T) {
 			t.Errorf("temporary entry %s left behind", e.Name())
 		}
 	}
-	// Rerunning replaces the files.
-	if err := Run(context.Background(), dir, tiny(), Options{Workers: 1}); err != nil {
+	// Rerunning replaces the files: a copy of the folder (the shared run
+	// is read by other tests) rerun at the probes' scale of seconds
+	// (tinyScale) on N = 40 nodes (the uniformity section's c = 20 needs
+	// N ≥ 20 items), whose REPORT.md then states its N.
+	again := filepath.Join(t.TempDir(), "out")
+	if err := os.CopyFS(again, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	small := tinyScale()
+	small.Nodes, small.LossNs = 40, []int{40}
+	if err := Run(context.Background(), again, small, Options{Workers: 1}); err != nil {
 		t.Fatalf("rerun: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(again, "REPORT.md")); err != nil || !strings.Contains(string(b), "N = 40 nodes") {
+		t.Errorf("the rerun did not replace REPORT.md (%v)", err)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"math/big"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -12,36 +14,61 @@ import (
 	"github.com/gossipkit/gossipkit/tree"
 )
 
-// The compute step of every section, once, on the tiny scale; the tests
-// below check the typed results.
+// One run of the whole report on the tiny scale (Run's work: every
+// section computed, rendered and written) serves TestRunTiny's checks of
+// the files, TestShardMerge's single run and the tests below of the typed
+// results: the tiny scale was computed three times, about 90 of the
+// package's 211 s (2026-12-06).
 var (
-	computeOnce sync.Once
-	computed    []Renderer
-	computeErr  error
-	tinyStudy   *Study
+	tinyOnce   sync.Once
+	computed   []Renderer
+	computeErr error
+	tinyStudy  *Study
+	tinyDir    string       // the run's output folder
+	tinySeen   map[int]bool // the sections whose steps StepDone logged
 )
 
-func tinyResults(t *testing.T) []Renderer {
+// tinyRun is the shared run: its folder and the sections' results.
+func tinyRun(t *testing.T) (string, []Renderer) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("computes every section")
 	}
-	computeOnce.Do(func() {
-		s := NewStudy(tiny(), Options{Workers: 2})
-		tinyStudy = s
-		for _, sec := range Sections() {
-			r, err := sec.Compute(context.Background(), s)
-			if err != nil {
-				computeErr = err
-				return
-			}
-			computed = append(computed, r)
+	tinyOnce.Do(func() {
+		root, err := os.MkdirTemp("", "gossipkit-report-tiny-")
+		if err != nil {
+			computeErr = err
+			return
 		}
+		tinyRoot = root
+		tinyDir, tinySeen = filepath.Join(root, "out"), map[int]bool{}
+		log := func(st StepTime) { tinySeen[st.Section] = true }
+		s := NewStudy(tiny(), Options{Workers: 2, StepDone: log})
+		s.computed = func(r []Renderer) { computed = r }
+		tinyStudy = s
+		computeErr = s.write(context.Background(), tinyDir)
 	})
 	if computeErr != nil {
 		t.Fatal(computeErr)
 	}
-	return computed
+	return tinyDir, computed
+}
+
+func tinyResults(t *testing.T) []Renderer {
+	t.Helper()
+	_, r := tinyRun(t)
+	return r
+}
+
+// tinyRoot is removed after the tests (TestMain).
+var tinyRoot string
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if tinyRoot != "" {
+		os.RemoveAll(tinyRoot)
+	}
+	os.Exit(code)
 }
 
 func TestDropProbabilityRows(t *testing.T) {

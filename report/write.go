@@ -76,6 +76,9 @@ func (s *Study) write(ctx context.Context, dir string) error {
 		if err != nil {
 			return err
 		}
+		if s.computed != nil {
+			s.computed(results)
+		}
 		s.clock.Begin(0, "operator table: memberlist's defaults")
 		ops, err := s.Operator(ctx)
 		if err != nil {
