@@ -26,11 +26,14 @@ import (
 // runs of that deadline alone).
 const maxCurveRounds = 512
 
-// curveFloor ends a curve: once a run's chance falls below curveFloor/M
-// its curve holds 0 from that round on. It changes P(T_L > t) by less
-// than 10⁻¹² (the M − 1 other live nodes' S₁ term), against the curve's
-// smallest chance of interest, 10⁻³ (Distribution's end).
-const curveFloor = 1e-12
+// curveFloor ends a curve: once a run's chance falls below it, its curve
+// holds 0 from that round on. It changes P(T_L > t) by less than
+// M·10⁻³⁰ ≤ 1.1·10⁻²¹ (the S₁ term of the M − 1 other live nodes, M ≤
+// 2³⁰), 10⁻⁹ of the smallest chance the answers state within their
+// accuracy (10⁻¹²; a budget's P(miss) of 10⁻¹² is a p₁ of 10⁻¹⁹ at M =
+// 10⁷, kept), and ends the curves of the protocols that inform every
+// live node eventually, whose chances fall geometrically or faster.
+const curveFloor = 1e-30
 
 // fixSum is a sum of numbers in [0, 1] in fixed point: the value times
 // 2¹²⁸ as a 192-bit integer (w[0] the lowest word), exact up to the

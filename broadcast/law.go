@@ -61,8 +61,12 @@ type Law struct {
 	// curveLate[t] is P(T_L > t) at every round t of the PMF, from the
 	// watched runs' curves and the count (curveLateFrom; nil without the
 	// curves): Answer's CDF and its PLate at a deadline among these
-	// rounds are read off it, so that they agree.
+	// rounds are read off it, so that they agree. curveAll: no run's
+	// curve was capped, so past its last round every run holds its last
+	// value and P(T_L > t) is curveLate's last entry.
 	curveLate []interval
+	curveAll  bool
+	curves    Curves // the sums curveLate was read from (a value: %#v compares laws)
 }
 
 // Accuracy states how far an answer may be from the model's exact law.

@@ -207,14 +207,7 @@ func (s *Sample) Law() *Law {
 			col(func(r Replication) float64 { return r.W1Deadline }), col(func(r Replication) float64 { return r.W2Deadline }))
 	}
 	if s.Curves != nil && !s.SkippedWatched {
-		// P(T_L > t) at every round of the PMF: the runs with T_L > t.
-		late := make([]int, len(hist))
-		above := never
-		for t := len(hist) - 1; t >= 0; t-- {
-			late[t] = above
-			above += hist[t]
-		}
-		l.curveLate = curveLateFrom(s.Config, s.Curves, late, R)
+		l.setCurves(s.Config, s.Curves, hist, never, R)
 	}
 	l.Messages, l.MessagesSD = stats.MeanSD(msgs)
 	engine := "draws only the messages that can change a node's state"

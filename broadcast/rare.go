@@ -242,7 +242,7 @@ func (e *engine) sourceCount(r, u int, f, g float64) int {
 // e.curveOn it also records in e.curve that chance by the end of every
 // round t = 1, 2, … (curvesum.go): until the run ends (its last value
 // then holds at every later round), or until the chance falls below
-// curveFloor/M (a last 0 then holds), or for maxCurveRounds rounds
+// curveFloor (a last 0 then holds), or for maxCurveRounds rounds
 // (e.curveCapped). The draws of a round do not depend on D or on the
 // curve, so every value is the one a run with that deadline gives.
 func (e *engine) runWatched(ctx context.Context, index, D int) (end, byD float64, err error) {
@@ -267,7 +267,7 @@ func (e *engine) runWatched(ctx context.Context, index, D int) (end, byD float64
 	lw, lwD := 0.0, math.NaN()
 	e.curve, e.curveCapped = e.curve[:0], false
 	recording := e.curveOn
-	cut := math.Log(curveFloor / float64(e.M))
+	cut := math.Log(curveFloor)
 	lwExt := 0.0 // the stratum's log weight by the end of round r
 	for r := 1; ; r++ {
 		full, lastG := e.senders(r, u)
@@ -922,6 +922,25 @@ func (law *Law) countCommon(ctx context.Context, cfg Config, set Settings) (coun
 		return false, false, err
 	}
 	count := s.Law()
+	if law.curveLate != nil {
+		// The curves' count of late runs at every round, from these runs:
+		// their number depends on P(miss), not on the deadline, so the
+		// CDF stays the one every deadline reads.
+		hist := make([]int, 0)
+		never := 0
+		for _, r := range s.Reps {
+			if r.T < 0 {
+				never++
+				continue
+			}
+			for len(hist) <= r.T {
+				hist = append(hist, 0)
+			}
+			hist[r.T]++
+		}
+		law.setCurves(cfg, &law.curves, hist, never, len(s.Reps))
+		law.Accuracy.Note += fmt.Sprintf("; P(T_L ≤ t) from the watched runs' curves against the count of %d plain replications", R)
+	}
 	if cfg.Protocol == Push && cfg.Budget > 0 {
 		law.setPMiss(better(ivOf(law.PMiss, law.PMissRelErr), ivOf(count.PMiss, count.PMissRelErr)))
 	}
