@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/mathext"
+	"github.com/gossipkit/gossipkit/broadcast/internal/pmf"
 )
 
 // The asymptotic law.
@@ -142,7 +142,7 @@ func newAsym(cfg Config, cut int) *asym {
 func (a *asym) miss(i float64) float64 {
 	p := 1.0
 	if a.cfg.Protocol.pushes() {
-		p *= pushMiss(i, a.k, a.n1, a.eps)
+		p *= pmf.PushMiss(i, a.k, a.n1, a.eps)
 	}
 	if a.cfg.Protocol.pulls() {
 		p *= a.mf.pullMissAt(i)
@@ -170,7 +170,7 @@ func (a *asym) step(i int) (mu, v float64) {
 		if a.hbuf == nil {
 			a.hbuf = make([]float64, 0, a.k+1)
 		}
-		h = pullMiss(a.hbuf, i, a.k, a.n1, a.eps)
+		h = pmf.PullMiss(a.hbuf, i, a.k, a.n1, a.eps)
 	}
 	pi1 := a.miss(fi)
 	mu = U * (1 - pi1)
@@ -193,50 +193,6 @@ func (a *asym) step(i int) (mu, v float64) {
 	}
 	v = math.Min(math.Max(v, 0), mu)
 	return mu, v
-}
-
-// binWindow is the law of Binomial(n, p) (real n ≥ 0 rounded to the
-// nearest whole number) on the window where its terms exceed 10⁻²⁵ of the
-// mode: lo and the normalised terms.
-func binWindow(dst []float64, n float64, p float64) (int, []float64) {
-	nn := int(math.Round(n))
-	if nn <= 0 || p <= 0 {
-		return 0, append(dst[:0], 1)
-	}
-	if p >= 1 {
-		return nn, append(dst[:0], 1)
-	}
-	mode := min(int(float64(nn+1)*p), nn)
-	odds := p / (1 - p)
-	var up, down []float64
-	for j, t := mode, 1.0; j < nn; j++ {
-		t *= float64(nn-j) / float64(j+1) * odds
-		if t < 1e-25 {
-			break
-		}
-		up = append(up, t)
-	}
-	for j, t := mode, 1.0; j > 0; j-- {
-		t *= float64(j) / float64(nn-j+1) / odds
-		if t < 1e-25 {
-			break
-		}
-		down = append(down, t)
-	}
-	dst = dst[:0]
-	for j := len(down) - 1; j >= 0; j-- {
-		dst = append(dst, down[j])
-	}
-	dst = append(dst, 1)
-	dst = append(dst, up...)
-	s := 0.0
-	for _, t := range dst {
-		s += t
-	}
-	for j := range dst {
-		dst[j] /= s
-	}
-	return mode - len(down), dst
 }
 
 type asymRow struct {
@@ -268,7 +224,7 @@ func (a *asym) row(i int) asymRow {
 	}
 	nn := math.Max(math.Round(n), 1)
 	p = math.Min(mu/nn, 1)
-	lo, w := binWindow(nil, nn, p)
+	lo, w := pmf.BinWindow(nil, nn, p)
 	return asymRow{lo, w}
 }
 
@@ -280,8 +236,8 @@ func (a *asym) exactRow(i int) asymRow {
 	var v []float64
 	lo := 0
 	if a.cfg.Protocol.pulls() {
-		h := pullMiss(a.hbuf, i, a.k, a.n1, a.eps)
-		lo, v = binWindow(nil, float64(U), 1-h)
+		h := pmf.PullMiss(a.hbuf, i, a.k, a.n1, a.eps)
+		lo, v = pmf.BinWindow(nil, float64(U), 1-h)
 	} else {
 		v = []float64{1}
 	}
@@ -291,7 +247,7 @@ func (a *asym) exactRow(i int) asymRow {
 	if a.bins == nil {
 		a.bins = make([][]float64, a.k+1)
 		for j := range a.bins {
-			a.bins[j] = binPMF(nil, j, 1-a.eps)
+			a.bins[j] = pmf.Bin(nil, j, 1-a.eps)
 		}
 	}
 	// kern[M − m] is K_m, made on first use.
@@ -303,7 +259,7 @@ func (a *asym) exactRow(i int) asymRow {
 		if K := a.kern[idx]; K != nil {
 			return K
 		}
-		hy := hypPMF(nil, a.k, m, a.n1)
+		hy := pmf.Hyp(nil, a.k, m, a.n1)
 		K := make([]float64, len(hy))
 		for j, hj := range hy {
 			for d, b := range a.bins[j] {
@@ -316,7 +272,7 @@ func (a *asym) exactRow(i int) asymRow {
 	// v[d] is P(H = lo + d).
 	var w []float64
 	for s := 0; s < i; s++ {
-		w = resize(w, len(v)+a.k)
+		w = pmf.Resize(w, len(v)+a.k)
 		for d, p := range v {
 			if p == 0 {
 				continue
@@ -580,7 +536,7 @@ func (a *asym) middle(ctx context.Context, exits []exitMass, cut int, addPMF fun
 		n := M / (1 + math.Exp(z)) // M − y without cancellation
 		i, mu, V := M-n, n, 0.0
 		for s := 0; ; s++ {
-			F = append(F, uninformedCDF(mu, V, m0))
+			F = append(F, pmf.UninformedCDF(mu, V, m0))
 			if F[s] >= 1-1e-16 || s > 100_000 {
 				break
 			}
@@ -659,46 +615,6 @@ func (a *asym) spread(x float64) float64 {
 	}
 	a.spreads[key] = s
 	return s
-}
-
-// uninformedCDF is P(U ≤ m) for U binomial with mean mu and variance V
-// (Binomial(n, q), q = 1 − V/mu, n = mu/q; real n).
-func uninformedCDF(mu, V, m float64) float64 {
-	if mu <= m {
-		if V <= 0 {
-			return 1
-		}
-	}
-	if V <= 0 {
-		return 0
-	}
-	if V >= mu*(1-1e-12) { // the Poisson limit: q → 0, n → ∞
-		if m < 0.5 {
-			return math.Exp(-mu)
-		}
-		return mathext.GammaIncRegComp(m+1, mu)
-	}
-	q := 1 - V/mu
-	n := mu / q
-	if n <= m {
-		return 1
-	}
-	if m < 0.5 {
-		return math.Exp(n * math.Log(V/mu)) // (1−q)^n
-	}
-	return binCDF(n, q, m)
-}
-
-// binCDF is P(Binomial(n, ρ) ≤ m) for real n > m ≥ 0, whole m:
-// I_{1−ρ}(n − m, m + 1).
-func binCDF(n, rho, m float64) float64 {
-	if rho <= 0 {
-		return 1
-	}
-	if rho >= 1 {
-		return 0
-	}
-	return mathext.RegIncBeta(n-m, m+1, 1-rho)
 }
 
 // accuracy states the law's accuracy (see the comment at the top).

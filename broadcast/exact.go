@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/gossipkit/gossipkit/broadcast/internal/pmf"
 	"github.com/gossipkit/gossipkit/gossip"
 )
 
@@ -110,21 +111,13 @@ func ExactCost(cfg Config) float64 {
 	cost += M*M + M*rounds*4
 	if cfg.Budget > 0 {
 		R := float64(rounds2(cfg))
-		states := math.Exp(lchoose(M+R+1, R+1))
+		states := math.Exp(pmf.LChoose(M+R+1, R+1))
 		cost = cost*R + states*M*math.Min(rounds, M*R)*20
 	}
 	return cost
 }
 
 func rounds2(cfg Config) int { return rounds(cfg.Budget, cfg.Fanout) }
-
-// lchoose is log C(n, k) for real n ≥ k ≥ 0.
-func lchoose(n, k float64) float64 {
-	a, _ := math.Lgamma(n + 1)
-	b, _ := math.Lgamma(k + 1)
-	c, _ := math.Lgamma(n - k + 1)
-	return a - b - c
-}
 
 // expectedRounds is a rough count of the rounds the chain runs: the
 // mean-field growth to M plus the tail to exactTail.
@@ -245,7 +238,7 @@ func newExactChain(cfg Config) *exactChain {
 		ch.miss = make([]float64, ch.M+1)
 		var buf []float64
 		for i := range ch.miss {
-			ch.miss[i] = pullMiss(buf, i, ch.k, ch.n1, ch.eps)
+			ch.miss[i] = pmf.PullMiss(buf, i, ch.k, ch.n1, ch.eps)
 		}
 	}
 	return ch
@@ -256,12 +249,12 @@ func newExactChain(cfg Config) *exactChain {
 func senderKernels(M, k, n1 int, eps float64) [][]float64 {
 	bins := make([][]float64, k+1) // bins[j][d] = Binomial(d; j, 1−ε)
 	for j := range bins {
-		bins[j] = binPMF(nil, j, 1-eps)
+		bins[j] = pmf.Bin(nil, j, 1-eps)
 	}
 	kern := make([][]float64, M)
 	var h []float64
 	for m := range kern {
-		h = hypPMF(h, k, m, n1)
+		h = pmf.Hyp(h, k, m, n1)
 		K := make([]float64, len(h))
 		for j, hj := range h {
 			if hj == 0 {
@@ -284,10 +277,10 @@ func (ch *exactChain) row(ctx context.Context, i, full, last int) (exactRow, err
 		return r, nil
 	}
 	U := ch.M - i
-	v := resize(ch.buf, U+1)
+	v := pmf.Resize(ch.buf, U+1)
 	lo, hi := 0, 0
 	if ch.pull && U > 0 {
-		b := binPMF(ch.buf2, U, 1-ch.miss[i])
+		b := pmf.Bin(ch.buf2, U, 1-ch.miss[i])
 		copy(v, b)
 		ch.buf2 = b
 		hi = U
@@ -295,7 +288,7 @@ func (ch *exactChain) row(ctx context.Context, i, full, last int) (exactRow, err
 		v[0] = 1
 	}
 	lost := 0.0
-	w := resize(nil, U+1)
+	w := pmf.Resize(nil, U+1)
 	trim := func() {
 		for lo < hi && v[lo] < exactTrim {
 			lost += v[lo]

@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/gossipkit/gossipkit/broadcast/internal/pmf"
 	"github.com/gossipkit/gossipkit/internal/parallel"
 	"github.com/gossipkit/gossipkit/internal/rng"
 )
@@ -215,7 +216,7 @@ func (m *lumpedModel) run(r *rng.Rand, coh []float64, hbuf []float64, out *lumpe
 		if !m.pulls {
 			return 1
 		}
-		return pullMiss(hbuf, int(i), m.k, m.n1, m.eps)
+		return pmf.PullMiss(hbuf, int(i), m.k, m.n1, m.eps)
 	}
 	pullMsgs := func(U float64) float64 {
 		if !m.pulls {
@@ -293,7 +294,7 @@ func (m *lumpedModel) run(r *rng.Rand, coh []float64, hbuf []float64, out *lumpe
 	// senders the cohorts have left.
 	Us := U
 	q := 1.0
-	lateAt := func(q float64) float64 { return binTail(int(Us), q, m.allow) }
+	lateAt := func(q float64) float64 { return pmf.BinTail(int(Us), q, m.allow) }
 	for ; t < lumpedMaxT; t++ {
 		S, SL := senders()
 		if S+SL == 0 {
@@ -367,7 +368,7 @@ func (m *lumpedModel) pullTail(U float64, t int, msgs float64, senders func() (f
 			fu := float64(u)
 			i := m.M - u
 			msgs += v[u] * fu * kf * (1 + float64(i)/n1*(1-m.eps))
-			p := pullMiss(hbuf, i, m.k, m.n1, m.eps) * push // a node's escape
+			p := pmf.PullMiss(hbuf, i, m.k, m.n1, m.eps) * push // a node's escape
 			if p >= 1 {
 				w[u] += v[u]
 				continue
@@ -411,28 +412,6 @@ func (m *lumpedModel) pullTail(U float64, t int, msgs float64, senders func() (f
 		out.miss += v[u]
 	}
 	out.msgs = (msgs + float64(m.cfg.Budget)*(fM-mean)) / fM
-}
-
-// binTail is P(Binomial(n, q) > a), summed over its terms (n small).
-func binTail(n int, q float64, a int) float64 {
-	if a >= n || q <= 0 {
-		return 0
-	}
-	if a < 0 {
-		return 1
-	}
-	if a == 0 {
-		return -math.Expm1(float64(n) * math.Log1p(-q))
-	}
-	if q >= 1 {
-		return 1
-	}
-	s := 0.0
-	lq, lp := math.Log(q), math.Log1p(-q)
-	for j := a + 1; j <= n; j++ {
-		s += math.Exp(lchoose(float64(n), float64(j)) + float64(j)*lq + float64(n-j)*lp)
-	}
-	return math.Min(s, 1)
 }
 
 // lumpedSums accumulates runs: Σ F(t) and Σ F(t)² by t (with each run's

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/gossipkit/gossipkit/broadcast/internal/pmf"
 	"github.com/gossipkit/gossipkit/internal/parallel"
 	"github.com/gossipkit/gossipkit/internal/rng"
 )
@@ -32,7 +33,7 @@ import (
 // value's variance would be that within a count, the part the start does
 // not explain. The rest of a run is drawn as in run, from the path's
 // cohorts. P(d | i) keeps the binomials' terms above 10⁻²⁵ of their modes
-// (binWindow; the mass it drops is a bias far below the stated errors).
+// (pmf.BinWindow; the mass it drops is a bias far below the stated errors).
 
 const (
 	// isMaxCount bounds the informed count up to which the start is
@@ -72,11 +73,11 @@ func (m *lumpedModel) transition(i int) transPMF {
 	U := float64(m.M - i)
 	hh := 1.0
 	if m.pulls {
-		hh = pullMiss(nil, i, m.k, m.n1, m.eps)
+		hh = pmf.PullMiss(nil, i, m.k, m.n1, m.eps)
 	}
 	lo, dp := 0, []float64{1}
 	if hh < 1 && U > 0 {
-		lo, dp = binWindow(nil, U, 1-hh)
+		lo, dp = pmf.BinWindow(nil, U, 1-hh)
 	}
 	// The count d = Dp + pushes, Dp ≥ lo: the terms by d − lo.
 	var acc []float64
@@ -95,7 +96,7 @@ func (m *lumpedModel) transition(i int) transPMF {
 			continue
 		}
 		var l2 int
-		l2, dq = binWindow(dq, n, p)
+		l2, dq = pmf.BinWindow(dq, n, p)
 		for y, py := range dq {
 			add(Dp+int(c)+l2+y, px*py)
 		}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/gossipkit/gossipkit/broadcast/internal/pmf"
 )
 
 // The mean field.
@@ -149,11 +151,11 @@ func (mf *meanField) pullMissAt(i float64) float64 {
 	if mf.hbuf == nil {
 		mf.hbuf = make([]float64, 0, mf.k+1)
 	}
-	a := pullMiss(mf.hbuf, int(lo), mf.k, mf.n1, mf.eps)
+	a := pmf.PullMiss(mf.hbuf, int(lo), mf.k, mf.n1, mf.eps)
 	if i == lo {
 		return a
 	}
-	b := pullMiss(mf.hbuf, int(lo)+1, mf.k, mf.n1, mf.eps)
+	b := pmf.PullMiss(mf.hbuf, int(lo)+1, mf.k, mf.n1, mf.eps)
 	return a + (b-a)*(i-lo)
 }
 
@@ -176,9 +178,9 @@ func (mf *meanField) miss() float64 {
 	p := 1.0
 	if mf.push {
 		full, last := mf.senders()
-		p *= pushMiss(full, mf.k, mf.n1, mf.eps)
+		p *= pmf.PushMiss(full, mf.k, mf.n1, mf.eps)
 		if last > 0 {
-			p *= pushMiss(last, mf.kl, mf.n1, mf.eps)
+			p *= pmf.PushMiss(last, mf.kl, mf.n1, mf.eps)
 		}
 	}
 	if mf.pull {
