@@ -146,17 +146,10 @@ func newMeanField(cfg Config) *meanField {
 // pull miss at real i, interpolated between whole counts. An uninformed
 // asker sees at most M − 1 informed nodes, so i is capped there.
 func (mf *meanField) pullMissAt(i float64) float64 {
-	i = math.Min(math.Max(i, 0), float64(mf.M-1))
-	lo := math.Floor(i)
 	if mf.hbuf == nil {
 		mf.hbuf = make([]float64, 0, mf.k+1)
 	}
-	a := pmf.PullMiss(mf.hbuf, int(lo), mf.k, mf.n1, mf.eps)
-	if i == lo {
-		return a
-	}
-	b := pmf.PullMiss(mf.hbuf, int(lo)+1, mf.k, mf.n1, mf.eps)
-	return a + (b-a)*(i-lo)
+	return pmf.PullMissAt(mf.hbuf, i, mf.M, mf.k, mf.n1, mf.eps)
 }
 
 // senders returns the full and last-round senders.

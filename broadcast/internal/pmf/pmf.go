@@ -105,6 +105,20 @@ func PullMiss(buf []float64, i, k, n1 int, eps float64) float64 {
 	return s
 }
 
+// PullMissAt is PullMiss at real i, interpolated between whole counts,
+// for M live nodes: an uninformed asker sees at most M − 1 informed
+// nodes, so i is capped there.
+func PullMissAt(buf []float64, i float64, M, k, n1 int, eps float64) float64 {
+	i = math.Min(math.Max(i, 0), float64(M-1))
+	lo := math.Floor(i)
+	a := PullMiss(buf, int(lo), k, n1, eps)
+	if i == lo {
+		return a
+	}
+	b := PullMiss(buf, int(lo)+1, k, n1, eps)
+	return a + (b-a)*(i-lo)
+}
+
 // PushMiss is the probability that a given uninformed live node receives
 // none of the pushes of s senders of k transmits each: a sender picks it
 // with probability k/(N−1) and the push arrives with probability 1 − ε,
