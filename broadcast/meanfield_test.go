@@ -33,13 +33,13 @@ func TestMissAgainstExactRow(t *testing.T) {
 					if !cfg.Protocol.pushes() {
 						full = 0
 					}
-					row, err := ch.row(context.Background(), i, full, last)
+					row, err := ch.Row(context.Background(), i, full, last)
 					if err != nil {
 						t.Fatal(err)
 					}
 					mean := 0.0
-					for d, p := range row.p {
-						mean += float64(row.lo+d) * p
+					for d, p := range row.P {
+						mean += float64(row.Lo+d) * p
 					}
 					// The mean field's π at this state.
 					mf.U = float64(M - i)
