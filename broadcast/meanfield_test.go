@@ -43,12 +43,12 @@ func TestMissAgainstExactRow(t *testing.T) {
 					}
 					// The mean field's π at this state.
 					mf.U = float64(M - i)
-					if mf.budget {
-						clear(mf.ages)
-						mf.ages[0] = float64(full)
-						mf.ages[mf.R-1] = float64(last)
+					if mf.Budget {
+						clear(mf.Ages)
+						mf.Ages[0] = float64(full)
+						mf.Ages[mf.R-1] = float64(last)
 					}
-					want := mf.U * (1 - mf.miss())
+					want := mf.U * (1 - mf.Miss())
 					if math.Abs(mean-want) > 1e-12*math.Max(want, 1) {
 						t.Errorf("%v k=%d B=%d i=%d last=%d: exact E[D] = %.15g, mean field %.15g", cfg.Protocol, cfg.Fanout, cfg.Budget, i, last, mean, want)
 					}
