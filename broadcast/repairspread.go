@@ -1,8 +1,7 @@
 package broadcast
 
 import (
-	"math"
-
+	"github.com/gossipkit/gossipkit/broadcast/internal/antientropy"
 	"github.com/gossipkit/gossipkit/internal/rng"
 )
 
@@ -21,64 +20,6 @@ import (
 // answer, where NotifyMsg re-queues an event it has not seen), and a node
 // that holds the message drops a gossip copy (seen). A failed node sends
 // and receives nothing.
-
-// syncStream yields the live nodes' syncs in time order: their phases,
-// M independent uniforms on [0, S'), are drawn lazily in increasing order
-// (the next order statistic after x with r nodes left is
-// x + (S' − x)(1 − U^{1/r}), its node uniform among the r left), so a
-// replication that stops within the first scaled interval draws only the
-// syncs it meets; from the second interval on the list repeats, S' later
-// each time.
-type syncStream struct {
-	S      float64
-	list   []phaseNode
-	next   int // the next entry of list in the current period
-	period int
-	left   int     // nodes whose phase is not drawn yet
-	last   float64 // the last phase drawn
-	perm   []int32 // perm[:left]: the nodes left
-}
-
-type phaseNode struct {
-	phase float64
-	node  int32
-}
-
-func (s *syncStream) reset(M int, S float64) {
-	s.S, s.list, s.next, s.period, s.left, s.last = S, s.list[:0], 0, 0, M, 0
-	if cap(s.perm) < M {
-		s.perm = make([]int32, M)
-	}
-	s.perm = s.perm[:M]
-	for i := range s.perm {
-		s.perm[i] = int32(i)
-	}
-}
-
-// peek is the time of the next sync, drawing its phase if needed.
-func (s *syncStream) peek(r *rng.Rand) float64 {
-	if s.next == len(s.list) {
-		if s.period == 0 && s.left > 0 {
-			s.last += (s.S - s.last) * (1 - math.Pow(r.Float64(), 1/float64(s.left)))
-			j := int(r.Intn(uint32(s.left)))
-			nd := s.perm[j]
-			s.perm[j] = s.perm[s.left-1]
-			s.left--
-			s.list = append(s.list, phaseNode{s.last, nd})
-		} else {
-			s.period++
-			s.next = 0
-		}
-	}
-	return s.list[s.next].phase + float64(s.period)*s.S
-}
-
-// pop is the node of the next sync (after peek).
-func (s *syncStream) pop() int32 {
-	nd := s.list[s.next].node
-	s.next++
-	return nd
-}
 
 // spreadOutcome is one replication of spreadRun: the live nodes lacking
 // the message at each time, and at the broadcast's end (its last gossip
@@ -99,7 +40,7 @@ type spreadBuf struct {
 	left  []int32
 	stamp []int32
 	h     tickHeap // the gossip ticks
-	syncs syncStream
+	syncs antientropy.Syncs
 }
 
 func newSpreadBuf(n int) *spreadBuf {
@@ -115,7 +56,7 @@ func spreadRun(cfg Config, iv, S float64, r *rng.Rand, times []float64, b *sprea
 	clear(b.left)
 	clear(b.stamp)
 	b.h = b.h[:0]
-	b.syncs.reset(M, S)
+	b.syncs.Reset(M, S)
 	out := spreadOutcome{lack: make([]int, len(times))}
 	arrive := func() bool { return eps == 0 || r.Float64() >= eps }
 	lack := M - 1
@@ -129,7 +70,7 @@ func spreadRun(cfg Config, iv, S float64, r *rng.Rand, times []float64, b *sprea
 	for {
 		// The next event: a gossip tick, or a sync (a tie goes to the
 		// gossip; it has probability 0).
-		ts := b.syncs.peek(r)
+		ts := b.syncs.Peek(r)
 		isSync := b.h.Len() == 0 || ts < b.h[0].t
 		next := ts
 		if !isSync {
@@ -146,7 +87,7 @@ func spreadRun(cfg Config, iv, S float64, r *rng.Rand, times []float64, b *sprea
 		}
 		t := next
 		if isSync {
-			i := b.syncs.pop()
+			i := b.syncs.Pop()
 			if lack == 0 {
 				continue
 			}
@@ -203,8 +144,8 @@ func spreadRun(cfg Config, iv, S float64, r *rng.Rand, times []float64, b *sprea
 			// The end: every queue empty. The lacking nodes whose
 			// phase fell before it are among the syncs drawn so far.
 			out.end, out.endLack, out.endInformed, out.endBySync = t, lack, sumT, bySync
-			for _, pn := range b.syncs.list {
-				if pn.phase < t && !b.holds[pn.node] {
+			for _, pn := range b.syncs.List {
+				if pn.Phase < t && !b.holds[pn.Node] {
 					out.endLate++
 				}
 			}
