@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/gossipkit/gossipkit/broadcast/internal/ticks"
 	"github.com/gossipkit/gossipkit/internal/enum"
 	"github.com/gossipkit/gossipkit/internal/parallel"
 	"github.com/gossipkit/gossipkit/internal/rng"
@@ -182,65 +183,12 @@ func SimulateAsync(ctx context.Context, cfg Config, set SimSettings) (*AsyncSamp
 	return s, nil
 }
 
-// tick is one node's next tick.
-type tick struct {
-	t    float64
-	node int32
-}
-
-type tickHeap []tick
-
-func (h tickHeap) Len() int           { return len(h) }
-func (h tickHeap) Less(i, j int) bool { return h[i].t < h[j].t }
-func (h tickHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *tickHeap) Push(x any)        { *h = append(*h, x.(tick)) }
-func (h *tickHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
-// push and pop are container/heap's Push and Pop for tickHeap without the
-// interface's boxing: the same algorithm, so the same order.
-func (h *tickHeap) push(x tick) {
-	*h = append(*h, x)
-	q := *h
-	j := len(q) - 1
-	for {
-		i := (j - 1) / 2 // parent
-		if i == j || !(q[j].t < q[i].t) {
-			break
-		}
-		q[i], q[j] = q[j], q[i]
-		j = i
-	}
-}
-
-func (h *tickHeap) pop() tick {
-	q := *h
-	n := len(q) - 1
-	q[0], q[n] = q[n], q[0]
-	i := 0
-	for {
-		j1 := 2*i + 1
-		if j1 >= n || j1 < 0 {
-			break
-		}
-		j := j1
-		if j2 := j1 + 1; j2 < n && q[j2].t < q[j1].t {
-			j = j2
-		}
-		if !(q[j].t < q[i].t) {
-			break
-		}
-		q[i], q[j] = q[j], q[i]
-		i = j
-	}
-	x := q[n]
-	*h = q[:n]
-	return x
-}
+// tick is one node's next tick, and tickHeap the ticks in time order
+// (package internal/ticks).
+type (
+	tick     = ticks.Tick
+	tickHeap = ticks.Heap
+)
 
 // asyncEngine holds one worker's buffers.
 type asyncEngine struct {
@@ -329,11 +277,11 @@ func (a *asyncEngine) run(ctx context.Context, index int) (AsyncReplication, err
 	}
 	if pull {
 		for i := 0; i < M; i++ {
-			a.h = append(a.h, tick{r.Float64(), int32(i)})
+			a.h = append(a.h, tick{T: r.Float64(), Node: int32(i)})
 		}
 		heap.Init(&a.h) // container/heap's order, as push and pop keep it
 	} else {
-		a.h = append(a.h, tick{1 - r.Float64(), 0}) // U in (0, 1]
+		a.h = append(a.h, tick{T: 1 - r.Float64(), Node: 0}) // U in (0, 1]
 	}
 	var msgs, pushMsgs int64
 	events := 0
@@ -353,7 +301,7 @@ func (a *asyncEngine) run(ctx context.Context, index int) (AsyncReplication, err
 		if push {
 			a.left[p] = int32(B)
 			if !pull { // its phase is drawn now: next tick t + U
-				a.h.push(tick{t + 1 - r.Float64(), p})
+				a.h.Add(tick{T: t + 1 - r.Float64(), Node: p})
 			}
 		}
 	}
@@ -366,8 +314,8 @@ func (a *asyncEngine) run(ctx context.Context, index int) (AsyncReplication, err
 		if count == M && (B == 0 || !push) {
 			break // every live node informed; nothing left to count
 		}
-		ev := a.h.pop()
-		i, t = ev.node, ev.t
+		ev := a.h.Next()
+		i, t = ev.Node, ev.T
 		// The peers of this tick: k distinct among the N − 1 others, drawn
 		// as needed by rejection (draw).
 		a.startTick(i)
@@ -387,7 +335,7 @@ func (a *asyncEngine) run(ctx context.Context, index int) (AsyncReplication, err
 				inform(p)
 			}
 			if B == 0 || a.left[i] > 0 {
-				a.h.push(tick{t + 1, i})
+				a.h.Add(tick{T: t + 1, Node: i})
 			}
 			continue
 		}
@@ -408,7 +356,7 @@ func (a *asyncEngine) run(ctx context.Context, index int) (AsyncReplication, err
 		if got {
 			inform(i)
 		}
-		a.h.push(tick{t + 1, i})
+		a.h.Add(tick{T: t + 1, Node: i})
 	}
 	rep.Messages = msgs + pushMsgs
 	rep.Missed = M - count

@@ -91,16 +91,16 @@ func (aw *asyncWatch) run(ctx context.Context, index int, D float64) (end, byD f
 	}
 	if pull {
 		for i := 0; i < M; i++ {
-			a.h = append(a.h, tick{r.Float64(), int32(i)})
+			a.h = append(a.h, tick{T: r.Float64(), Node: int32(i)})
 		}
 		heap.Init(&a.h)
 	} else {
-		a.h = append(a.h, tick{1 - r.Float64(), 0})
+		a.h = append(a.h, tick{T: 1 - r.Float64(), Node: 0})
 	}
 	u0 := math.NaN() // the source's first tick
 	for _, x := range a.h {
-		if x.node == 0 {
-			u0 = x.t
+		if x.Node == 0 {
+			u0 = x.T
 		}
 	}
 	first := 0 // the source's tick of first success (stratified)
@@ -115,7 +115,7 @@ func (aw *asyncWatch) run(ctx context.Context, index int, D float64) (end, byD f
 		if push {
 			a.left[p] = int32(B)
 			if !pull {
-				a.h.push(tick{t + 1 - r.Float64(), p})
+				a.h.Add(tick{T: t + 1 - r.Float64(), Node: p})
 			}
 		}
 	}
@@ -136,15 +136,15 @@ func (aw *asyncWatch) run(ctx context.Context, index int, D float64) (end, byD f
 				return 0, 0, err
 			}
 		}
-		if !stops && a.h[0].t > D {
+		if !stops && a.h[0].T > D {
 			break // nothing after D is asked
 		}
 		if count == goal {
 			aw.rest(&lw, &lwD, D)
 			break
 		}
-		ev := a.h.pop()
-		i, t := ev.node, ev.t
+		ev := a.h.Next()
+		i, t := ev.Node, ev.T
 		a.startTick(i)
 		if a.informed[i] {
 			if !push {
@@ -188,7 +188,7 @@ func (aw *asyncWatch) run(ctx context.Context, index int, D float64) (end, byD f
 				}
 			}
 			if B == 0 || a.left[i] > 0 {
-				a.h.push(tick{t + 1, i})
+				a.h.Add(tick{T: t + 1, Node: i})
 			}
 			continue
 		}
@@ -198,7 +198,7 @@ func (aw *asyncWatch) run(ctx context.Context, index int, D float64) (end, byD f
 			if t <= D {
 				lwD += x
 			}
-			a.h.push(tick{t + 1, i})
+			a.h.Add(tick{T: t + 1, Node: i})
 			continue
 		}
 		got := false
@@ -212,7 +212,7 @@ func (aw *asyncWatch) run(ctx context.Context, index int, D float64) (end, byD f
 		if got {
 			inform(i, t)
 		}
-		a.h.push(tick{t + 1, i})
+		a.h.Add(tick{T: t + 1, Node: i})
 	}
 	end, byD = math.NaN(), math.NaN()
 	if stops {
@@ -258,7 +258,7 @@ func (aw *asyncWatch) rest(lw, lwD *float64, D float64) {
 		return math.Floor(D-t) + 1
 	}
 	for _, x := range a.h {
-		i, t := x.node, x.t
+		i, t := x.Node, x.T
 		switch {
 		case a.informed[i] && push && B > 0:
 			left := int(a.left[i])

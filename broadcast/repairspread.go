@@ -62,7 +62,7 @@ func spreadRun(cfg Config, iv, S float64, r *rng.Rand, times []float64, b *sprea
 	lack := M - 1
 	b.holds[0] = true
 	b.left[0] = int32(B)
-	b.h.push(tick{(1 - r.Float64()) * iv, 0})
+	b.h.Add(tick{T: (1 - r.Float64()) * iv, Node: 0})
 	sumT := 0.0
 	bySync := 0 // holders whose first copy came from a sync
 	stampID := int32(0)
@@ -71,10 +71,10 @@ func spreadRun(cfg Config, iv, S float64, r *rng.Rand, times []float64, b *sprea
 		// The next event: a gossip tick, or a sync (a tie goes to the
 		// gossip; it has probability 0).
 		ts := b.syncs.Peek(r)
-		isSync := b.h.Len() == 0 || ts < b.h[0].t
+		isSync := b.h.Len() == 0 || ts < b.h[0].T
 		next := ts
 		if !isSync {
-			next = b.h[0].t
+			next = b.h[0].T
 		}
 		// Record the times before it; stop when they are all recorded
 		// (or nothing is left to repair) and the broadcast has ended.
@@ -114,7 +114,7 @@ func spreadRun(cfg Config, iv, S float64, r *rng.Rand, times []float64, b *sprea
 			continue
 		}
 		// A gossip tick: push to min(k, left) distinct peers.
-		i := b.h.pop().node
+		i := b.h.Next().Node
 		stampID++
 		b.stamp[i] = stampID
 		n := min(k, int(b.left[i]))
@@ -135,10 +135,10 @@ func spreadRun(cfg Config, iv, S float64, r *rng.Rand, times []float64, b *sprea
 			sumT += t
 			lack--
 			b.left[p] = int32(B)
-			b.h.push(tick{t + (1-r.Float64())*iv, p})
+			b.h.Add(tick{T: t + (1-r.Float64())*iv, Node: p})
 		}
 		if b.left[i] > 0 {
-			b.h.push(tick{t + iv, i})
+			b.h.Add(tick{T: t + iv, Node: i})
 		}
 		if b.h.Len() == 0 {
 			// The end: every queue empty. The lacking nodes whose
