@@ -37,8 +37,9 @@ import (
 //
 // Time t is measured from the source's queueing. Where the broadcast takes
 // time (Config.Interval > 0, a push with a budget) the syncs run during
-// its spread too (repairspread.go: a sync reaches a node before the
-// gossip does, and a node informed by a sync does not forward): the
+// its spread too (internal/antientropy/spread.go: a sync reaches a node
+// before the gossip does, and a node informed by a sync does not
+// forward): the
 // Monte Carlo plays both on one clock, and the mean field starts from the
 // law of the broadcast's end state with the syncs of the spread counted
 // (RepairCurveFrom, LateShare). Otherwise the broadcast is taken as
@@ -348,14 +349,14 @@ func (s *RepairSample) Start() RepairStart {
 }
 
 // SimulateRepair is the Monte Carlo of the repair's rules (the comments at
-// the top of repair.go and repairspread.go): replication r draws from
-// stream r of set.Seed and records the share of live nodes lacking the
-// update at each of times (seconds from the source's queueing,
-// increasing). Where Config.Interval > 0 and the protocol is a push with
-// a budget, the broadcast (asynchronous clock, Config.Interval seconds a
-// gossip interval) and the syncs run on one clock from the queueing
-// (spreadRun); otherwise the broadcast is taken as instantaneous and the
-// syncs start from its end state at t = 0.
+// the top of repair.go and internal/antientropy/spread.go): replication r
+// draws from stream r of set.Seed and records the share of live nodes
+// lacking the update at each of times (seconds from the source's
+// queueing, increasing). Where Config.Interval > 0 and the protocol is a
+// push with a budget, the broadcast (asynchronous clock, Config.Interval
+// seconds a gossip interval) and the syncs run on one clock from the
+// queueing (antientropy.Spread); otherwise the broadcast is taken as
+// instantaneous and the syncs start from its end state at t = 0.
 func SimulateRepair(ctx context.Context, cfg Config, set SimSettings, times []float64) (*RepairSample, error) {
 	return simulateRepair(ctx, cfg, set, times, true)
 }
@@ -415,15 +416,15 @@ func simulateRepair(ctx context.Context, cfg Config, set SimSettings, times []fl
 	spans := make([]float64, set.Reps)
 	err := parallel.For(ctx, set.Reps, set.Workers, func() func(context.Context, int) error {
 		if spreads(cfg) {
-			b := newSpreadBuf(cfg.Nodes)
+			b := antientropy.NewSpreadBuf(cfg.Nodes)
 			return func(ctx context.Context, j int) error {
-				o := spreadRun(cfg, cfg.Interval, S, rng.NewStream(set.Seed, uint64(j)), times, b)
+				o := antientropy.Spread(cfg.Nodes, cfg.Live(), cfg.Fanout, cfg.Budget, cfg.Loss, cfg.Interval, S, rng.NewStream(set.Seed, uint64(j)), times, b)
 				per[j] = make([]float64, len(times))
-				for i, l := range o.lack {
+				for i, l := range o.Lack {
 					per[j][i] = float64(l) / float64(M)
 				}
-				endLack[j], late[j], ends[j] = o.endLack, o.endLate, o.end
-				spans[j] = float64(M-o.endLack)*o.end - o.endInformed
+				endLack[j], late[j], ends[j] = o.EndLack, o.EndLate, o.End
+				spans[j] = float64(M-o.EndLack)*o.End - o.EndInformed
 				return nil
 			}
 		}

@@ -11,13 +11,14 @@
 // LateWeights for the phases of the nodes whose sync fell during the
 // broadcast's spread); broadcast.RepairCurve and RepairCurveFrom mix it
 // over the law of the broadcast's end. Run is one Monte Carlo replication
-// of the syncs from a broadcast taken as instantaneous, and Syncs the
-// stream of the live nodes' syncs in time order that broadcast's spreadRun
-// plays against the gossip. The closed form of one missed node, which
-// both are checked against, is in broadcast's repair_test.go
-// (TestRepairSingleMiss).
+// of the syncs from a broadcast taken as instantaneous; Spread is one
+// replication with the broadcast (an asynchronous push) and the syncs on
+// one clock (spread.go), Syncs the stream of the live nodes' syncs in
+// time order that it plays against the gossip. The closed form of one
+// missed node, which both are checked against, is in broadcast's
+// repair_test.go (TestRepairSingleMiss).
 //
-// The package needs nothing of broadcast, which imports it and holds the
-// configuration, the checks of the inputs and the results' types
-// (Repair, RepairSample).
+// The package needs nothing of broadcast (its gossip ticks are package
+// internal/ticks), which imports it and holds the configuration, the
+// checks of the inputs and the results' types (Repair, RepairSample).
 package antientropy
