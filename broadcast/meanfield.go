@@ -146,7 +146,7 @@ func PushBudgetResidue(cfg Config) (*BudgetResidue, error) {
 	}
 	M, N1, B := float64(cfg.Live()), float64(cfg.Nodes-1), float64(cfg.Budget)
 	lam := B * (1 - cfg.Loss) * M / N1
-	s := demers(lam)
+	s := roundmf.Demers(lam)
 	// Extinction: x = f(x), f(x) = (1 − p + p·x)^B, iterated from 0
 	// (monotone to the smallest root).
 	p := (1 - cfg.Loss) * (M - 1) / N1
@@ -166,29 +166,6 @@ func PushBudgetResidue(cfg Config) (*BudgetResidue, error) {
 		res.Residue, res.PMiss = 1, 1
 	}
 	return res, nil
-}
-
-// demers solves s = exp(−λ(1−s)) for its root in (0, 1) (1 when λ ≤ 1)
-// by bisection on g(s) = s − exp(−λ(1−s)): g(0) = −e^{−λ} < 0 and, for
-// λ > 1, g(1−δ) ≈ (λ−1)δ > 0, and g is convex, so the root below 1 is
-// the one sign change in (0, 1−δ).
-func demers(lam float64) float64 {
-	if lam <= 1 {
-		return 1
-	}
-	lo, hi := 0.0, 1.0-1e-12
-	for range 200 { // 64 halvings reach adjacent floats
-		mid := (lo + hi) / 2
-		if mid <= lo || mid >= hi {
-			break // adjacent floats: a tolerance such as 10⁻¹⁷ is never met near s = 0.2
-		}
-		if mid-math.Exp(-lam*(1-mid)) < 0 {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return (lo + hi) / 2
 }
 
 // SmallestBudget is the smallest budget B in 1..MaxBudget for which the

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/gossipkit/gossipkit/broadcast/internal/roundmf"
 )
 
 // TestMissAgainstExactRow: one round of the mean field is exact in
@@ -87,7 +89,7 @@ func TestDemersResidue(t *testing.T) {
 				s = (1 - 1/M) * math.Exp(-lp*(1-s))
 			}
 			lam := float64(cfg.Budget) * (1 - cfg.Loss) * M / N1
-			d := demers(lam)
+			d := roundmf.Demers(lam)
 			// Demers' root by its own fixed-point iteration, a check of the
 			// bisection.
 			d2 := 0.0

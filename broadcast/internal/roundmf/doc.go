@@ -2,7 +2,8 @@
 // the recursion on the expected uninformed live count, round by round,
 // behind broadcast.MeanField (and the test that holds the exact chain's
 // one-round mean to it). New takes the configuration's figures (Params);
-// Step runs a round, Miss is π and Messages the round's expected messages.
+// Step runs a round, Miss is π and Messages the round's expected messages;
+// Demers is the residue's root below (behind broadcast.PushBudgetResidue).
 // It needs nothing of broadcast, which imports it.
 //
 // Given i informed live nodes at the start of a round, an uninformed live

@@ -127,3 +127,27 @@ func (mf *State) Stopped() bool {
 	full, last := mf.Senders()
 	return full+last < 1e-12 || mf.U < 1e-12
 }
+
+// Demers solves s = exp(−λ(1−s)) for its root in (0, 1) (1 when λ ≤ 1),
+// the residue of a push with a budget at large N (Demers et al. 1987),
+// by bisection on g(s) = s − exp(−λ(1−s)): g(0) = −e^{−λ} < 0 and, for
+// λ > 1, g(1−δ) ≈ (λ−1)δ > 0, and g is convex, so the root below 1 is
+// the one sign change in (0, 1−δ).
+func Demers(lam float64) float64 {
+	if lam <= 1 {
+		return 1
+	}
+	lo, hi := 0.0, 1.0-1e-12
+	for range 200 { // 64 halvings reach adjacent floats
+		mid := (lo + hi) / 2
+		if mid <= lo || mid >= hi {
+			break // adjacent floats: a tolerance such as 10⁻¹⁷ is never met near s = 0.2
+		}
+		if mid-math.Exp(-lam*(1-mid)) < 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return (lo + hi) / 2
+}
