@@ -436,7 +436,7 @@ func simulateRepair(ctx context.Context, cfg Config, set SimSettings, times []fl
 			}
 			endLack[j] = rep.Missed
 			// The sync's draws from a stream of their own for replication j.
-			per[j] = antientropy.Run(cfg.Nodes, cfg.Live(), S, rep.Missed, rng.NewStream(set.Seed^0x5eed5eed5eed5eed, uint64(j)), times, a.informed)
+			per[j] = antientropy.Run(cfg.Nodes, cfg.Live(), S, rep.Missed, rng.NewStream(set.Seed^0x5eed5eed5eed5eed, uint64(j)), times, a.Informed)
 			return nil
 		}
 	}, set.Progress)
