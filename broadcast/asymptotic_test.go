@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/gossipkit/gossipkit/broadcast/internal/asym"
 )
 
 // lawDiff is the largest |ΔP(T_L ≤ t)| between two laws, and the
@@ -92,7 +94,7 @@ func TestAsymptoticAgainstExact(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, cut := range []int{asymCut, 3, max(cfg.Live()/20, 10)} {
+				for _, cut := range []int{asym.Cut, 3, max(cfg.Live()/20, 10)} {
 					l, err := asymptoticLaw(ctx, cfg, cut)
 					if err != nil {
 						t.Fatal(err)

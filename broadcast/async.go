@@ -1,7 +1,6 @@
 package broadcast
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -9,9 +8,10 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/gossipkit/gossipkit/broadcast/internal/asyncsim"
+	"github.com/gossipkit/gossipkit/broadcast/internal/ticks"
 	"github.com/gossipkit/gossipkit/internal/enum"
 	"github.com/gossipkit/gossipkit/internal/parallel"
-	"github.com/gossipkit/gossipkit/internal/rng"
 	"github.com/gossipkit/gossipkit/internal/stats"
 )
 
@@ -182,240 +182,34 @@ func SimulateAsync(ctx context.Context, cfg Config, set SimSettings) (*AsyncSamp
 	return s, nil
 }
 
-// tick is one node's next tick.
-type tick struct {
-	t    float64
-	node int32
-}
+// tick is one node's next tick (package internal/ticks).
+type tick = ticks.Tick
 
-type tickHeap []tick
-
-func (h tickHeap) Len() int           { return len(h) }
-func (h tickHeap) Less(i, j int) bool { return h[i].t < h[j].t }
-func (h tickHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *tickHeap) Push(x any)        { *h = append(*h, x.(tick)) }
-func (h *tickHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
-
-// push and pop are container/heap's Push and Pop for tickHeap without the
-// interface's boxing: the same algorithm, so the same order.
-func (h *tickHeap) push(x tick) {
-	*h = append(*h, x)
-	q := *h
-	j := len(q) - 1
-	for {
-		i := (j - 1) / 2 // parent
-		if i == j || !(q[j].t < q[i].t) {
-			break
-		}
-		q[i], q[j] = q[j], q[i]
-		j = i
-	}
-}
-
-func (h *tickHeap) pop() tick {
-	q := *h
-	n := len(q) - 1
-	q[0], q[n] = q[n], q[0]
-	i := 0
-	for {
-		j1 := 2*i + 1
-		if j1 >= n || j1 < 0 {
-			break
-		}
-		j := j1
-		if j2 := j1 + 1; j2 < n && q[j2].t < q[j1].t {
-			j = j2
-		}
-		if !(q[j].t < q[i].t) {
-			break
-		}
-		q[i], q[j] = q[j], q[i]
-		i = j
-	}
-	x := q[n]
-	*h = q[:n]
-	return x
-}
-
-// asyncEngine holds one worker's buffers.
+// asyncEngine is one worker's engine of the asynchronous Monte Carlo for
+// cfg (package internal/asyncsim), with its seed.
 type asyncEngine struct {
-	cfg      Config
-	seed     uint64
-	informed []bool
-	left     []int32 // transmits left (budget), per node
-	stamp    []int32 // distinct peers of one tick: those marked id
-	id       int32
-	h        tickHeap
-}
-
-// startTick begins node i's tick: a fresh mark for the distinct peers it
-// draws (stamp[p] == id), i itself marked, as no node is its own peer.
-func (a *asyncEngine) startTick(i int32) {
-	a.id++
-	if a.id == math.MaxInt32 {
-		clear(a.stamp)
-		a.id = 1
-	}
-	a.stamp[i] = a.id
-}
-
-// peer draws a peer of the tick, uniform among the N nodes not yet
-// marked (by rejection), and marks it.
-func (a *asyncEngine) peer(r *rng.Rand, N int) int32 {
-	for {
-		p := int32(r.Intn(uint32(N)))
-		if a.stamp[p] != a.id {
-			a.stamp[p] = a.id
-			return p
-		}
-	}
-}
-
-// transmits is what informed node i pushes at this tick, taken from its
-// budget: k, or with a budget B what it has left of it, at most k.
-func (a *asyncEngine) transmits(i int32, k, B int) int {
-	if B == 0 {
-		return k
-	}
-	n := min(k, int(a.left[i]))
-	a.left[i] -= int32(n)
-	return n
+	*asyncsim.Engine
+	cfg  Config
+	seed uint64
+	p    asyncsim.Params
 }
 
 func newAsyncEngine(cfg Config, seed uint64) *asyncEngine {
-	N := cfg.Nodes
-	return &asyncEngine{cfg: cfg, seed: seed, informed: make([]bool, N), left: make([]int32, N), stamp: make([]int32, N)}
-}
-
-func (a *asyncEngine) run(ctx context.Context, index int) (AsyncReplication, error) {
-	cfg := a.cfg
-	r := rng.NewStream(a.seed, uint64(index))
-	N, M, k, B, eps := cfg.Nodes, cfg.Live(), cfg.Fanout, cfg.Budget, cfg.Loss
-	push, pull := cfg.Protocol.pushes(), cfg.Protocol.pulls()
-	rep := AsyncReplication{Index: index, T: -1, Levels: [3]float64{-1, -1, -1}}
-	var targets [3]int
+	p := asyncsim.Params{N: cfg.Nodes, M: cfg.Live(), K: cfg.Fanout, B: cfg.Budget, Eps: cfg.Loss,
+		Push: cfg.Protocol.pushes(), Pull: cfg.Protocol.pulls(), Target: cfg.Target(), Deadline: cfg.Deadline}
 	for i, l := range AsyncLevels {
 		c := cfg
 		c.Level = l
-		targets[i] = c.Target()
+		p.Targets[i] = c.Target()
 	}
-	target := cfg.Target()
-	clear(a.informed)
-	clear(a.stamp)
-	a.id = 0
-	a.h = a.h[:0]
-	count := 1
-	a.informed[0] = true
-	byD := 1 // informed by the deadline
-	D := cfg.Deadline
-	mark := func(t float64) {
-		if target <= count && rep.T < 0 {
-			rep.T = t
-		}
-		for i, tg := range targets {
-			if tg <= count && rep.Levels[i] < 0 {
-				rep.Levels[i] = t
-			}
-		}
-	}
-	mark(0)
-	if push {
-		a.left[0] = int32(B)
-	}
-	if pull {
-		for i := 0; i < M; i++ {
-			a.h = append(a.h, tick{r.Float64(), int32(i)})
-		}
-		heap.Init(&a.h) // container/heap's order, as push and pop keep it
-	} else {
-		a.h = append(a.h, tick{1 - r.Float64(), 0}) // U in (0, 1]
-	}
-	var msgs, pushMsgs int64
-	events := 0
-	var (
-		i int32
-		t float64
-	)
-	draw := func() int32 { return a.peer(r, N) }
-	inform := func(p int32) {
-		a.informed[p] = true
-		count++
-		rep.End = t
-		if D > 0 && t <= D {
-			byD++
-		}
-		mark(t)
-		if push {
-			a.left[p] = int32(B)
-			if !pull { // its phase is drawn now: next tick t + U
-				a.h.push(tick{t + 1 - r.Float64(), p})
-			}
-		}
-	}
-	for a.h.Len() > 0 {
-		if events++; events%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return rep, err
-			}
-		}
-		if count == M && (B == 0 || !push) {
-			break // every live node informed; nothing left to count
-		}
-		ev := a.h.pop()
-		i, t = ev.node, ev.t
-		// The peers of this tick: k distinct among the N − 1 others, drawn
-		// as needed by rejection (draw).
-		a.startTick(i)
-		if a.informed[i] {
-			if !push {
-				continue
-			}
-			n := a.transmits(i, k, B)
-			if rep.T < 0 || B > 0 {
-				pushMsgs += int64(n)
-			}
-			for range n {
-				p := draw()
-				if int(p) >= M || a.informed[p] || eps > 0 && r.Float64() < eps {
-					continue
-				}
-				inform(p)
-			}
-			if B == 0 || a.left[i] > 0 {
-				a.h.push(tick{t + 1, i})
-			}
-			continue
-		}
-		// An uninformed live node's tick: pull from k peers.
-		msgs += int64(k)
-		got := false
-		for range k {
-			p := draw()
-			if int(p) >= M || !a.informed[p] || eps > 0 && r.Float64() < eps {
-				continue
-			}
-			msgs++ // the reply
-			if eps > 0 && r.Float64() < eps {
-				continue
-			}
-			got = true
-		}
-		if got {
-			inform(i)
-		}
-		a.h.push(tick{t + 1, i})
-	}
-	rep.Messages = msgs + pushMsgs
-	rep.Missed = M - count
-	if D > 0 {
-		rep.MissedByDeadline = M - byD
-	}
-	return rep, nil
+	return &asyncEngine{Engine: asyncsim.New(cfg.Nodes), cfg: cfg, seed: seed, p: p}
+}
+
+// run is replication index (its stream of a.seed) as an AsyncReplication.
+func (a *asyncEngine) run(ctx context.Context, index int) (AsyncReplication, error) {
+	r, err := a.Run(ctx, a.p, a.seed, index)
+	return AsyncReplication{Index: index, T: r.T, Levels: r.Levels, Missed: r.Missed, MissedByDeadline: r.MissedByDeadline,
+		End: r.End, Messages: r.Messages}, err
 }
 
 // Answer reads the answers off the sample, as Law.Answer does for the

@@ -80,27 +80,27 @@ func (aw *asyncWatch) run(ctx context.Context, index int, D float64) (end, byD f
 	stops := push && !pull && B > 0 // push alone with a budget ends by itself
 	firstWatched := int32(M - w)    // the watched nodes are M−w .. M−1
 	watched := func(p int32) bool { return p >= firstWatched && int(p) < M }
-	clear(a.informed)
-	clear(a.stamp)
-	a.id = 0
-	a.h = a.h[:0]
-	a.informed[0] = true
+	clear(a.Informed)
+	clear(a.Stamp)
+	a.ID = 0
+	a.H = a.H[:0]
+	a.Informed[0] = true
 	count, goal := 1, M-w // informed; all the live nodes that can be
 	if push {
-		a.left[0] = int32(B)
+		a.Left[0] = int32(B)
 	}
 	if pull {
 		for i := 0; i < M; i++ {
-			a.h = append(a.h, tick{r.Float64(), int32(i)})
+			a.H = append(a.H, tick{T: r.Float64(), Node: int32(i)})
 		}
-		heap.Init(&a.h)
+		heap.Init(&a.H)
 	} else {
-		a.h = append(a.h, tick{1 - r.Float64(), 0})
+		a.H = append(a.H, tick{T: 1 - r.Float64(), Node: 0})
 	}
 	u0 := math.NaN() // the source's first tick
-	for _, x := range a.h {
-		if x.node == 0 {
-			u0 = x.t
+	for _, x := range a.H {
+		if x.Node == 0 {
+			u0 = x.T
 		}
 	}
 	first := 0 // the source's tick of first success (stratified)
@@ -110,47 +110,47 @@ func (aw *asyncWatch) run(ctx context.Context, index int, D float64) (end, byD f
 	lw, lwD := 0.0, 0.0
 	srcTicks := 0
 	inform := func(p int32, t float64) {
-		a.informed[p] = true
+		a.Informed[p] = true
 		count++
 		if push {
-			a.left[p] = int32(B)
+			a.Left[p] = int32(B)
 			if !pull {
-				a.h.push(tick{t + 1 - r.Float64(), p})
+				a.H.Add(tick{T: t + 1 - r.Float64(), Node: p})
 			}
 		}
 	}
-	// free draws a distinct peer that is not watched (a.id marks).
+	// free draws a distinct peer that is not watched (a.ID marks).
 	free := func() int32 {
 		for {
 			p := int32(r.Intn(uint32(N)))
-			if a.stamp[p] != a.id && !watched(p) {
-				a.stamp[p] = a.id
+			if a.Stamp[p] != a.ID && !watched(p) {
+				a.Stamp[p] = a.ID
 				return p
 			}
 		}
 	}
 	events := 0
-	for a.h.Len() > 0 {
+	for a.H.Len() > 0 {
 		if events++; events%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return 0, 0, err
 			}
 		}
-		if !stops && a.h[0].t > D {
+		if !stops && a.H[0].T > D {
 			break // nothing after D is asked
 		}
 		if count == goal {
 			aw.rest(&lw, &lwD, D)
 			break
 		}
-		ev := a.h.pop()
-		i, t := ev.node, ev.t
-		a.startTick(i)
-		if a.informed[i] {
+		ev := a.H.Next()
+		i, t := ev.Node, ev.T
+		a.StartTick(i)
+		if a.Informed[i] {
 			if !push {
 				continue
 			}
-			n := a.transmits(i, k, B)
+			n := a.Transmits(i, k, B)
 			lw += e.qlog[n]
 			if t <= D {
 				lwD += e.qlog[n]
@@ -181,14 +181,14 @@ func (aw *asyncWatch) run(ctx context.Context, index int, D float64) (end, byD f
 				}
 				for range n - j {
 					p := free()
-					if int(p) >= M || a.informed[p] || eps > 0 && r.Float64() < eps {
+					if int(p) >= M || a.Informed[p] || eps > 0 && r.Float64() < eps {
 						continue
 					}
 					inform(p, t)
 				}
 			}
-			if B == 0 || a.left[i] > 0 {
-				a.h.push(tick{t + 1, i})
+			if B == 0 || a.Left[i] > 0 {
+				a.H.Add(tick{T: t + 1, Node: i})
 			}
 			continue
 		}
@@ -198,13 +198,13 @@ func (aw *asyncWatch) run(ctx context.Context, index int, D float64) (end, byD f
 			if t <= D {
 				lwD += x
 			}
-			a.h.push(tick{t + 1, i})
+			a.H.Add(tick{T: t + 1, Node: i})
 			continue
 		}
 		got := false
 		for range k {
-			p := a.peer(r, N)
-			if int(p) >= M || !a.informed[p] || eps > 0 && r.Float64() < eps || eps > 0 && r.Float64() < eps {
+			p := a.Peer(r, N)
+			if int(p) >= M || !a.Informed[p] || eps > 0 && r.Float64() < eps || eps > 0 && r.Float64() < eps {
 				continue
 			}
 			got = true
@@ -212,7 +212,7 @@ func (aw *asyncWatch) run(ctx context.Context, index int, D float64) (end, byD f
 		if got {
 			inform(i, t)
 		}
-		a.h.push(tick{t + 1, i})
+		a.H.Add(tick{T: t + 1, Node: i})
 	}
 	end, byD = math.NaN(), math.NaN()
 	if stops {
@@ -257,11 +257,11 @@ func (aw *asyncWatch) rest(lw, lwD *float64, D float64) {
 		}
 		return math.Floor(D-t) + 1
 	}
-	for _, x := range a.h {
-		i, t := x.node, x.t
+	for _, x := range a.H {
+		i, t := x.Node, x.T
 		switch {
-		case a.informed[i] && push && B > 0:
-			left := int(a.left[i])
+		case a.Informed[i] && push && B > 0:
+			left := int(a.Left[i])
 			for m := 0; left > 0; m++ {
 				n := min(k, left)
 				left -= n
@@ -273,11 +273,11 @@ func (aw *asyncWatch) rest(lw, lwD *float64, D float64) {
 					*lwD += e.qlog[n]
 				}
 			}
-		case a.informed[i] && push:
+		case a.Informed[i] && push:
 			c := by(t) * e.qlog[k]
 			*lw += c
 			*lwD += c
-		case !a.informed[i] && aw.pullLogMiss != nil: // a watched asker
+		case !a.Informed[i] && aw.pullLogMiss != nil: // a watched asker
 			c := by(t) * aw.pullLogMiss[cfg.Live()-aw.w]
 			*lw += c
 			*lwD += c

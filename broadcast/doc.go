@@ -46,7 +46,8 @@
 // events). RepairCurve and RepairCurveFrom give the chance that a live
 // node still lacks the update t seconds after the broadcast (a mean
 // field); SimulateRepair is the Monte Carlo of the same rules, with an
-// interval the broadcast and the syncs on one clock (repairspread.go).
+// interval the broadcast and the syncs on one clock
+// (internal/antientropy/spread.go).
 //
 // # Quantities
 //

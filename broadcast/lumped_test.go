@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/gossipkit/gossipkit/broadcast/internal/lumped"
 )
 
 // TestLumpedAgainstMonteCarlo checks the large-N law of a budgeted push
@@ -93,8 +95,8 @@ func TestLumpedClosure(t *testing.T) {
 				t.Fatal(err)
 			}
 			m := newLumped(cfg)
-			m.runs, m.watch = 20_000, 0
-			law, err := m.law(ctx)
+			m.Runs, m.Watch = 20_000, 0
+			law, err := lumpedModelLaw(ctx, cfg, m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -107,7 +109,7 @@ func TestLumpedClosure(t *testing.T) {
 				if r < len(ex.PMF) {
 					F2 += ex.PMF[r]
 				}
-				se := math.Sqrt(math.Max(F2*(1-F2), 1e-4) / float64(m.runs))
+				se := math.Sqrt(math.Max(F2*(1-F2), 1e-4) / float64(m.Runs))
 				worst = math.Max(worst, math.Abs(F1-F2)/(closure+3*se))
 			}
 			t.Logf("largest |ΔF| / (1/√M + 3 se) = %.3f", worst)
@@ -129,7 +131,7 @@ func TestLumpedCovers(t *testing.T) {
 	ctx := context.Background()
 	for _, cfg := range []Config{
 		{Nodes: LumpedMinLive - 1, Fanout: 3, Budget: 6, Level: 1},
-		{Nodes: 1e6, Fanout: 1, Budget: lumpedMaxRounds + 1, Level: 1},
+		{Nodes: 1e6, Fanout: 1, Budget: lumped.MaxRounds + 1, Level: 1},
 	} {
 		if _, err := AsymptoticLaw(ctx, cfg); !errors.Is(err, ErrNotCovered) {
 			t.Errorf("%s: %v, want ErrNotCovered", cfgName(cfg), err)
@@ -194,7 +196,7 @@ func TestLumpedPushPullTail(t *testing.T) {
 	for _, D := range []float64{8, 10, 11, 12} {
 		cfg := Config{Nodes: 2000, Protocol: PushPull, Fanout: 1, Budget: 15, Level: 1, Deadline: D}
 		t.Run(cfgName(cfg), func(t *testing.T) {
-			law, err := newLumped(cfg).law(ctx)
+			law, err := lumpedModelLaw(ctx, cfg, newLumped(cfg))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -220,66 +222,6 @@ func TestLumpedPushPullTail(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestLumpedTiltedStart checks the tilted start (lumpedis.go) against
-// the model's own plain runs, an independent estimator of the same means:
-// at N = 2,000, push–pull, k 1, B 15, D 11 (the chance a node is still
-// uninformed is about 4·10⁻⁸ and that some node is 9·10⁻⁵ by the exact
-// chain, TestLumpedPushPullTail; 200,000 plain runs state them within a
-// few per cent) the weighted values of 20,000 tilted runs
-// must agree with the plain mean within 4 standard errors of the
-// difference, for both chances; and the tilt must pay: its relative
-// variance below the plain runs'. P(d | i) must sum to 1 (its windows drop
-// terms below 10⁻²⁵ of their modes).
-func TestLumpedTiltedStart(t *testing.T) {
-	ctx := context.Background()
-	cfg := Config{Nodes: 2000, Protocol: PushPull, Fanout: 1, Budget: 15, Level: 1, Deadline: 11}
-	m := newLumped(cfg)
-	for _, i := range []int{1, 7, 300} {
-		tp := m.transition(i)
-		s := 0.0
-		for _, p := range tp.p {
-			s += p
-		}
-		if math.Abs(s-1) > 1e-12 {
-			t.Errorf("P(d | %d) sums to 1 %+.2g", i, s-1)
-		}
-	}
-	_, pl, pr, err := m.isRuns(ctx, 77, 0, 200_000, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	paths, l, r, err := m.isRuns(ctx, isSeed, 0, isPilot, 8)
-	if err != nil {
-		t.Fatal(err)
-	}
-	is := fitIS(paths, l, r, 8)
-	if is == nil {
-		t.Fatal("no tilt fitted")
-	}
-	mm := *m
-	mm.is = is
-	_, tl, tr, err := mm.isRuns(ctx, isSeed, isPilot, 20_000, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		name         string
-		plain, tilts []float64
-	}{{"residue_deadline", pr, tr}, {"p_late", pl, tl}} {
-		p, sp := sliceMeanSE(c.plain)
-		q, sq := sliceMeanSE(c.tilts)
-		z := (q - p) / math.Hypot(sp, sq)
-		rp, rq := float64(len(c.plain))*(sp/p)*(sp/p), float64(len(c.tilts))*(sq/q)*(sq/q)
-		t.Logf("%s: plain %.5g ± %.2g, tilted %.5g ± %.2g (z %+.2f); relative variance %.3g plain, %.3g tilted (rounds %d, slopes %.3g)", c.name, p, sp, q, sq, z, rp, rq, is.rounds, is.b)
-		if math.Abs(z) > 4 {
-			t.Errorf("%s: tilted %.5g and plain %.5g are %.1f standard errors apart", c.name, q, p, z)
-		}
-		if !(rq < rp) {
-			t.Errorf("%s: the tilt does not pay (relative variance %.3g against %.3g)", c.name, rq, rp)
-		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gossipkit/gossipkit/broadcast/internal/literal"
 	"github.com/gossipkit/gossipkit/internal/rng"
 )
 
@@ -221,12 +222,12 @@ func TestBudgetCounts(t *testing.T) {
 		for i := range 200 {
 			sends := map[int]map[int]int{} // node → round → pushes
 			lastRound := 0
-			l.trace = func(ev event) {
-				lastRound = ev.round
-				if sends[ev.from] == nil {
-					sends[ev.from] = map[int]int{}
+			l.Trace = func(ev literal.Event) {
+				lastRound = ev.Round
+				if sends[ev.From] == nil {
+					sends[ev.From] = map[int]int{}
 				}
-				sends[ev.from][ev.round]++
+				sends[ev.From][ev.Round]++
 			}
 			_, err := l.run(context.Background(), i)
 			if err != nil {
@@ -269,221 +270,6 @@ func TestBudgetCounts(t *testing.T) {
 			}
 		}
 	}
-}
-
-// TestRules runs the literal engine instrumented and checks every rule of
-// the package doc on every message: distinct peers other than the sender;
-// every informed live node pushes each round from the one after it was
-// informed (k, or what its budget leaves), and no other node does; every
-// node uninformed at the start of a round asks k peers, and a peer replies
-// exactly when it was informed at the start of the round and the request
-// arrived; failed nodes never act and are never informed; push–pull does
-// both in one round; and the replication's T, messages and missed nodes
-// are those of the trace.
-func TestRules(t *testing.T) {
-	cfgs := []Config{
-		{Nodes: 12, Protocol: Push, Fanout: 3, Loss: 0.2, Failed: 0.2, Level: 1},
-		{Nodes: 12, Protocol: Push, Fanout: 2, Loss: 0.2, Failed: 0.2, Budget: 3, Level: 0.8},
-		{Nodes: 12, Protocol: Pull, Fanout: 2, Loss: 0.2, Failed: 0.2, Level: 1},
-		{Nodes: 12, Protocol: PushPull, Fanout: 2, Loss: 0.2, Failed: 0.2, Budget: 2, Level: 0.9},
-		{Nodes: 40, Protocol: PushPull, Fanout: 20, Loss: 0.5, Level: 1},
-	}
-	for _, cfg := range cfgs {
-		t.Run(fmt.Sprintf("%v/k=%d/B=%d", cfg.Protocol, cfg.Fanout, cfg.Budget), func(t *testing.T) {
-			l := newLiteral(cfg, testSeed)
-			both := false
-			for i := range 300 {
-				var evs []event
-				l.trace = func(ev event) { evs = append(evs, ev) }
-				rep, err := l.run(context.Background(), i)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if msg := checkTrace(cfg, l.state, evs, rep); msg != "" {
-					t.Fatalf("replication %d: %s", i, msg)
-				}
-				pushR, reqR := map[int]bool{}, map[int]bool{}
-				for _, ev := range evs {
-					if ev.kind == evPush {
-						pushR[ev.round] = true
-					} else {
-						reqR[ev.round] = true
-					}
-				}
-				for r := range pushR {
-					both = both || reqR[r]
-				}
-			}
-			if cfg.Protocol == PushPull && !both {
-				t.Error("push–pull never pushed and pulled in one round")
-			}
-		})
-	}
-}
-
-// checkTrace checks one replication's messages against the rules (TestRules)
-// and returns what is wrong, or "".
-func checkTrace(cfg Config, state []uint8, evs []event, rep Replication) string {
-	N, k, B := cfg.Nodes, cfg.Fanout, cfg.Budget
-	failed := 0
-	for _, s := range state {
-		if s == stFailed {
-			failed++
-		}
-	}
-	if failed != cfg.FailedNodes() || state[0] == stFailed {
-		return fmt.Sprintf("%d failed nodes (source failed: %v), want %d", failed, state[0] == stFailed, cfg.FailedNodes())
-	}
-	informed := make([]int, N) // round informed, −1: never
-	for v := range informed {
-		informed[v] = -1
-	}
-	informed[0] = 0
-	left := make([]int, N)
-	for v := range left {
-		left[v] = B
-	}
-	last := 0
-	if len(evs) > 0 {
-		last = evs[len(evs)-1].round
-	}
-	var counted int64
-	T := -1
-	if 1 >= cfg.Target() {
-		T = 0
-	}
-	for r := 1; r <= last; r++ {
-		var round []event
-		for _, ev := range evs {
-			if ev.round == r {
-				round = append(round, ev)
-			}
-		}
-		startInformed := func(v int) bool { return informed[v] >= 0 && informed[v] < r }
-		peers := map[[2]int]map[int]bool{} // (from, kind) → peers
-		pushes, requests := map[int]int{}, map[int]int{}
-		replyDue := map[[2]int]int{}
-		for _, ev := range round {
-			if ev.from == ev.to || ev.to < 0 || ev.to >= N {
-				return fmt.Sprintf("round %d: message %d → %d", r, ev.from, ev.to)
-			}
-			if state[ev.from] == stFailed {
-				return fmt.Sprintf("round %d: failed node %d sent", r, ev.from)
-			}
-			if ev.kind != evReply {
-				key := [2]int{ev.from, ev.kind}
-				if peers[key] == nil {
-					peers[key] = map[int]bool{}
-				}
-				if peers[key][ev.to] {
-					return fmt.Sprintf("round %d: node %d sent two messages of kind %d to %d", r, ev.from, ev.kind, ev.to)
-				}
-				peers[key][ev.to] = true
-			}
-			switch ev.kind {
-			case evPush:
-				if !startInformed(ev.from) {
-					return fmt.Sprintf("round %d: node %d pushed, informed in round %d", r, ev.from, informed[ev.from])
-				}
-				pushes[ev.from]++
-			case evRequest:
-				if informed[ev.from] >= 0 && informed[ev.from] < r {
-					return fmt.Sprintf("round %d: node %d asked, informed in round %d", r, ev.from, informed[ev.from])
-				}
-				requests[ev.from]++
-				if !ev.lost && startInformed(ev.to) {
-					replyDue[[2]int{ev.to, ev.from}]++
-				}
-			case evReply:
-				if !startInformed(ev.from) {
-					return fmt.Sprintf("round %d: node %d replied, informed in round %d", r, ev.from, informed[ev.from])
-				}
-				replyDue[[2]int{ev.from, ev.to}]--
-			}
-		}
-		for pair, n := range replyDue {
-			if n != 0 {
-				return fmt.Sprintf("round %d: %d replies missing (negative: extra) from %d to %d", r, n, pair[0], pair[1])
-			}
-		}
-		for v := range N {
-			if state[v] == stFailed {
-				continue
-			}
-			want := 0
-			if cfg.Protocol.pushes() && startInformed(v) {
-				want = k
-				if B > 0 {
-					want = min(k, left[v])
-				}
-			}
-			if pushes[v] != want {
-				return fmt.Sprintf("round %d: node %d pushed %d times, want %d", r, v, pushes[v], want)
-			}
-			left[v] -= want
-			want = 0
-			if cfg.Protocol.pulls() && !startInformed(v) {
-				want = k
-			}
-			if requests[v] != want {
-				return fmt.Sprintf("round %d: node %d asked %d peers, want %d", r, v, requests[v], want)
-			}
-		}
-		for _, ev := range round {
-			switch {
-			case ev.kind == evPush && !ev.lost && state[ev.to] != stFailed && informed[ev.to] < 0:
-				informed[ev.to] = r
-			case ev.kind == evReply && !ev.lost && informed[ev.to] < 0:
-				informed[ev.to] = r
-			}
-		}
-		// The stopping rules (package doc): every request and reply, every
-		// push of a budget, and without a budget the pushes of rounds
-		// 1..T_L.
-		for _, ev := range round {
-			if ev.kind != evPush || B > 0 || T < 0 {
-				counted++
-			}
-		}
-		if T < 0 {
-			n := 0
-			for _, x := range informed {
-				if x >= 0 {
-					n++
-				}
-			}
-			if n >= cfg.Target() {
-				T = r
-			}
-		}
-	}
-	missed := 0
-	for v := range N {
-		if state[v] == stFailed && informed[v] >= 0 {
-			return fmt.Sprintf("failed node %d informed", v)
-		}
-		if state[v] != stFailed && informed[v] < 0 {
-			missed++
-		}
-	}
-	if cfg.Protocol != Push || B == 0 {
-		if T < 0 {
-			return "the level was never reached without a budget"
-		}
-		missed = 0
-	}
-	for v := range N {
-		if B > 0 && cfg.Protocol.pushes() && informed[v] >= 0 && left[v] != 0 {
-			return fmt.Sprintf("node %d stopped with %d of its budget %d left", v, left[v], B)
-		}
-		if cfg.Protocol.pulls() && state[v] != stFailed && informed[v] < 0 {
-			return fmt.Sprintf("live node %d stopped asking uninformed", v)
-		}
-	}
-	if rep.T != T || rep.Messages != counted || rep.Missed != missed {
-		return fmt.Sprintf("replication says T=%d, %d messages, %d missed; the trace T=%d, %d, %d", rep.T, rep.Messages, rep.Missed, T, counted, missed)
-	}
-	return ""
 }
 
 // TestEnginesAgree checks the default engine's shortcuts (skipped senders,

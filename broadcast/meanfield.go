@@ -5,36 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/gossipkit/gossipkit/broadcast/internal/roundmf"
 )
 
-// The mean field.
-//
-// Given i informed live nodes at the start of a round, an uninformed live
-// node stays uninformed with probability π(i) = π_push(i)·π_pull(i), the
-// two independent: π_push(i) = (1 − k(1−ε)/(N−1))^i (each sender picks it
-// with probability k/(N−1), the push arrives with 1 − ε, senders choose
-// independently) and π_pull(i) = h(i) = Σ_j Hyp(j; k, i, N−1)(1 − (1−ε)²)^j
-// (ExactLaw). Replacing the count by its mean gives the recursion on the
-// uninformed live count
-//
-//	U_{r+1} = U_r·π(M − U_r),   U_0 = M − 1,
-//
-// exact in expectation for one round and, by the law of large numbers, the
-// limit of U_r/M as N → ∞ once the count is large (the early rounds are a
-// branching process, AsymptoticLaw). With a budget the senders are split
-// by age as in the exact chain: a_0, …, a_{R−1} expected nodes that have
-// pushed 0, …, R−1 rounds, the first R−1 ages pushing k, the last
-// B − k(R−1): π_push = (1 − k(1−ε)/(N−1))^{a_0+…+a_{R−2}}·(1 −
-// k_last(1−ε)/(N−1))^{a_{R−1}}.
-//
-// Push alone with a budget stops: every informed node makes B transmits in
-// all, each reaching a given node with probability (1−ε)/(N−1), so at the
-// end s = U_∞/M solves s = exp(−λ(1−s)), λ = B(1−ε)M/(N−1), up to O(k/N)
-// for the distinct peers of one round (Demers et al. 1987, whose
-// rumour-mongering residue has the same form).
-//
-// Pull h(i) is defined at whole i; between them the recursion interpolates
-// linearly (h is smooth in i: the error is O(k²/N²) of h).
+// The mean field: the recursion on the expected uninformed live count,
+// round by round (package internal/roundmf, whose doc.go sets it out with
+// its sources).
 
 // Trajectory is the mean-field path of one broadcast.
 type Trajectory struct {
@@ -80,20 +57,20 @@ func MeanField(cfg Config, rounds int) (*Trajectory, error) {
 	}
 	goal := M - target + 0.5 // the uninformed count to reach
 	msgs := 0.0
-	for r := 1; r <= rounds || (mf.budget && !mf.stopped() && r <= 1_000_000); r++ {
+	for r := 1; r <= rounds || (mf.Budget && !mf.Stopped() && r <= 1_000_000); r++ {
 		if tr.Cross < 0 {
-			msgs += mf.messages()
+			msgs += mf.Messages()
 		}
 		u0 := mf.U
-		mf.step()
+		mf.Step()
 		if r <= rounds {
 			tr.Informed = append(tr.Informed, (M-mf.U)/M)
 		}
 		if tr.Cross < 0 && mf.U <= goal {
 			tr.Cross = r
-			tr.CrossReal = float64(r-1) + crossFrac(u0, mf.U, goal)
+			tr.CrossReal = float64(r-1) + roundmf.CrossFrac(u0, mf.U, goal)
 		}
-		if !mf.budget && r >= rounds {
+		if !mf.Budget && r >= rounds {
 			break
 		}
 	}
@@ -102,122 +79,10 @@ func MeanField(cfg Config, rounds int) (*Trajectory, error) {
 	return tr, nil
 }
 
-// crossFrac is the θ in [0, 1] where log u, linear between u0 and u1,
-// equals log goal.
-func crossFrac(u0, u1, goal float64) float64 {
-	if u0 <= goal {
-		return 0
-	}
-	if u1 <= 0 {
-		u1 = math.SmallestNonzeroFloat64
-	}
-	th := math.Log(u0/goal) / math.Log(u0/u1)
-	return math.Min(math.Max(th, 0), 1)
-}
-
-// meanField is the state of the recursion.
-type meanField struct {
-	cfg        Config
-	M, n1, k   int
-	kl, R      int
-	eps        float64
-	push, pull bool
-	budget     bool
-	U          float64   // uninformed live (expected)
-	ages       []float64 // budget: senders by rounds pushed
-	hbuf       []float64
-}
-
-func newMeanField(cfg Config) *meanField {
-	mf := &meanField{cfg: cfg, M: cfg.Live(), n1: cfg.Nodes - 1, k: cfg.Fanout, eps: cfg.Loss,
-		push: cfg.Protocol.pushes(), pull: cfg.Protocol.pulls(), budget: cfg.Budget > 0}
-	mf.U = float64(mf.M - 1)
-	if mf.budget {
-		mf.R = rounds(cfg.Budget, cfg.Fanout)
-		mf.kl = cfg.Budget - cfg.Fanout*(mf.R-1)
-		mf.ages = make([]float64, mf.R)
-		mf.ages[0] = 1
-	}
-	return mf
-}
-
-// pull miss at real i, interpolated between whole counts. An uninformed
-// asker sees at most M − 1 informed nodes, so i is capped there.
-func (mf *meanField) pullMissAt(i float64) float64 {
-	i = math.Min(math.Max(i, 0), float64(mf.M-1))
-	lo := math.Floor(i)
-	if mf.hbuf == nil {
-		mf.hbuf = make([]float64, 0, mf.k+1)
-	}
-	a := pullMiss(mf.hbuf, int(lo), mf.k, mf.n1, mf.eps)
-	if i == lo {
-		return a
-	}
-	b := pullMiss(mf.hbuf, int(lo)+1, mf.k, mf.n1, mf.eps)
-	return a + (b-a)*(i-lo)
-}
-
-// senders returns the full and last-round senders.
-func (mf *meanField) senders() (full, last float64) {
-	i := float64(mf.M) - mf.U
-	if !mf.budget {
-		return i, 0
-	}
-	for a := 0; a < mf.R-1; a++ {
-		full += mf.ages[a]
-	}
-	return full, mf.ages[mf.R-1]
-}
-
-// miss is π: the probability that an uninformed live node stays so this
-// round.
-func (mf *meanField) miss() float64 {
-	i := float64(mf.M) - mf.U
-	p := 1.0
-	if mf.push {
-		full, last := mf.senders()
-		p *= pushMiss(full, mf.k, mf.n1, mf.eps)
-		if last > 0 {
-			p *= pushMiss(last, mf.kl, mf.n1, mf.eps)
-		}
-	}
-	if mf.pull {
-		p *= mf.pullMissAt(i)
-	}
-	return p
-}
-
-func (mf *meanField) messages() float64 {
-	m := 0.0
-	i := float64(mf.M) - mf.U
-	if mf.push {
-		full, last := mf.senders()
-		m += full*float64(mf.k) + last*float64(mf.kl)
-	}
-	if mf.pull {
-		k := float64(mf.k)
-		m += mf.U*k + mf.U*k*i/float64(mf.n1)*(1-mf.eps)
-	}
-	return m
-}
-
-func (mf *meanField) step() {
-	newU := mf.U * mf.miss()
-	if mf.budget {
-		copy(mf.ages[1:], mf.ages[:mf.R-1])
-		mf.ages[0] = mf.U - newU
-	}
-	mf.U = newU
-}
-
-// stopped: with a budget on push alone, no node can act (fewer than
-// 10⁻¹² senders); with pull, never before everyone is informed.
-func (mf *meanField) stopped() bool {
-	if mf.pull {
-		return mf.U < 1e-12
-	}
-	full, last := mf.senders()
-	return full+last < 1e-12 || mf.U < 1e-12
+// newMeanField is the mean-field recursion of cfg at its start.
+func newMeanField(cfg Config) *roundmf.State {
+	return roundmf.New(roundmf.Params{M: cfg.Live(), N1: cfg.Nodes - 1, K: cfg.Fanout, Budget: cfg.Budget, R: rounds(cfg.Budget, cfg.Fanout),
+		Eps: cfg.Loss, Push: cfg.Protocol.pushes(), Pull: cfg.Protocol.pulls()})
 }
 
 // SerfLogistic is the curve of Serf's convergence simulator: the informed
@@ -281,7 +146,7 @@ func PushBudgetResidue(cfg Config) (*BudgetResidue, error) {
 	}
 	M, N1, B := float64(cfg.Live()), float64(cfg.Nodes-1), float64(cfg.Budget)
 	lam := B * (1 - cfg.Loss) * M / N1
-	s := demers(lam)
+	s := roundmf.Demers(lam)
 	// Extinction: x = f(x), f(x) = (1 − p + p·x)^B, iterated from 0
 	// (monotone to the smallest root).
 	p := (1 - cfg.Loss) * (M - 1) / N1
@@ -301,29 +166,6 @@ func PushBudgetResidue(cfg Config) (*BudgetResidue, error) {
 		res.Residue, res.PMiss = 1, 1
 	}
 	return res, nil
-}
-
-// demers solves s = exp(−λ(1−s)) for its root in (0, 1) (1 when λ ≤ 1)
-// by bisection on g(s) = s − exp(−λ(1−s)): g(0) = −e^{−λ} < 0 and, for
-// λ > 1, g(1−δ) ≈ (λ−1)δ > 0, and g is convex, so the root below 1 is
-// the one sign change in (0, 1−δ).
-func demers(lam float64) float64 {
-	if lam <= 1 {
-		return 1
-	}
-	lo, hi := 0.0, 1.0-1e-12
-	for range 200 { // 64 halvings reach adjacent floats
-		mid := (lo + hi) / 2
-		if mid <= lo || mid >= hi {
-			break // adjacent floats: a tolerance such as 10⁻¹⁷ is never met near s = 0.2
-		}
-		if mid-math.Exp(-lam*(1-mid)) < 0 {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return (lo + hi) / 2
 }
 
 // SmallestBudget is the smallest budget B in 1..MaxBudget for which the

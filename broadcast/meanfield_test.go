@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/gossipkit/gossipkit/broadcast/internal/roundmf"
 )
 
 // TestMissAgainstExactRow: one round of the mean field is exact in
@@ -33,22 +35,22 @@ func TestMissAgainstExactRow(t *testing.T) {
 					if !cfg.Protocol.pushes() {
 						full = 0
 					}
-					row, err := ch.row(context.Background(), i, full, last)
+					row, err := ch.Row(context.Background(), i, full, last)
 					if err != nil {
 						t.Fatal(err)
 					}
 					mean := 0.0
-					for d, p := range row.p {
-						mean += float64(row.lo+d) * p
+					for d, p := range row.P {
+						mean += float64(row.Lo+d) * p
 					}
 					// The mean field's π at this state.
 					mf.U = float64(M - i)
-					if mf.budget {
-						clear(mf.ages)
-						mf.ages[0] = float64(full)
-						mf.ages[mf.R-1] = float64(last)
+					if mf.Budget {
+						clear(mf.Ages)
+						mf.Ages[0] = float64(full)
+						mf.Ages[mf.R-1] = float64(last)
 					}
-					want := mf.U * (1 - mf.miss())
+					want := mf.U * (1 - mf.Miss())
 					if math.Abs(mean-want) > 1e-12*math.Max(want, 1) {
 						t.Errorf("%v k=%d B=%d i=%d last=%d: exact E[D] = %.15g, mean field %.15g", cfg.Protocol, cfg.Fanout, cfg.Budget, i, last, mean, want)
 					}
@@ -87,7 +89,7 @@ func TestDemersResidue(t *testing.T) {
 				s = (1 - 1/M) * math.Exp(-lp*(1-s))
 			}
 			lam := float64(cfg.Budget) * (1 - cfg.Loss) * M / N1
-			d := demers(lam)
+			d := roundmf.Demers(lam)
 			// Demers' root by its own fixed-point iteration, a check of the
 			// bisection.
 			d2 := 0.0

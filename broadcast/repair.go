@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/gossipkit/gossipkit/broadcast/internal/antientropy"
 	"github.com/gossipkit/gossipkit/internal/parallel"
 	"github.com/gossipkit/gossipkit/internal/rng"
 )
@@ -36,26 +37,14 @@ import (
 //
 // Time t is measured from the source's queueing. Where the broadcast takes
 // time (Config.Interval > 0, a push with a budget) the syncs run during
-// its spread too (repairspread.go: a sync reaches a node before the
-// gossip does, and a node informed by a sync does not forward): the
+// its spread too (internal/antientropy/spread.go: a sync reaches a node
+// before the gossip does, and a node informed by a sync does not
+// forward): the
 // Monte Carlo plays both on one clock, and the mean field starts from the
 // law of the broadcast's end state with the syncs of the spread counted
 // (RepairCurveFrom, LateShare). Otherwise the broadcast is taken as
 // instantaneous against S' and the syncs start at t = 0 from its end
 // state.
-
-// repairSteps is the number of grid steps per scaled sync interval of
-// RepairCurve: a node's own sync is placed at the middle of its phase's
-// step, which is exact for the share of the nodes that have synced by a
-// grid time; the chance that the peer holds the update is taken at the
-// step's middle (an error O(step²) on a smooth curve).
-const repairSteps = 256
-
-// repairFloor ends the curve: the chance falls below it.
-const repairFloor = 1e-15
-
-// maxRepairSteps bounds the curve's steps (4,096 scaled intervals).
-const maxRepairSteps = 1 << 20
 
 // Repair is the chance that a given live node still lacks the update t
 // seconds after the broadcast, for the messages a sync carries (a Serf
@@ -219,32 +208,6 @@ func LateShare(cfg Config, end, span float64) float64 {
 	return (f - P) / (1 - P)
 }
 
-// lateWeights are the weights of the phase bins of a node's own syncs
-// (repairMeanField) when a share late of the nodes lacking the update at
-// start have their next sync in the last start seconds of the scaled
-// interval S after it (their sync fell during the broadcast's spread and
-// failed) and the others theirs uniformly in the rest; nil (uniform) when
-// late < 0 or when the spread covers no bin or every bin. The weights sum
-// to repairSteps.
-func lateWeights(S, start, late float64) []float64 {
-	if late < 0 {
-		return nil
-	}
-	nl := int(math.Round(start / S * repairSteps))
-	if nl <= 0 || nl >= repairSteps {
-		return nil
-	}
-	wt := make([]float64, repairSteps)
-	for b := range wt {
-		if b >= repairSteps-nl {
-			wt[b] = late * repairSteps / float64(nl)
-		} else {
-			wt[b] = (1 - late) * repairSteps / float64(repairSteps-nl)
-		}
-	}
-	return wt
-}
-
 func repairCurveLate(cfg Config, end []MissLaw, start, late float64) (*Repair, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -270,14 +233,14 @@ func repairCurveLate(cfg Config, end []MissLaw, start, late float64) (*Repair, e
 		return nil, fieldErr("end", "probabilities sum to %g, not 1", tot)
 	}
 	S := PushPullScale(cfg.SyncInterval, cfg.Nodes)
-	rp := &Repair{SyncInterval: cfg.SyncInterval, Scaled: S, Residue: residue, Step: S / repairSteps, Start: start}
+	rp := &Repair{SyncInterval: cfg.SyncInterval, Scaled: S, Residue: residue, Step: S / antientropy.Steps, Start: start}
 	var lack []float64
-	wt := lateWeights(S, start, late)
+	wt := antientropy.LateWeights(S, start, late)
 	for _, e := range end {
 		if e.Share == 0 || e.P == 0 {
 			continue
 		}
-		g, it, change := repairMeanField(cfg, S, e.Share, wt)
+		g, it, change := antientropy.MeanField(cfg.Nodes, cfg.Live(), S, e.Share, wt)
 		rp.Iterations, rp.Change = max(rp.Iterations, it), math.Max(rp.Change, change)
 		for n, v := range g {
 			if n == len(lack) {
@@ -289,80 +252,11 @@ func repairCurveLate(cfg Config, end []MissLaw, start, late float64) (*Repair, e
 	if len(lack) == 0 {
 		lack = []float64{0}
 	}
-	if last := lack[len(lack)-1]; last < repairFloor {
+	if last := lack[len(lack)-1]; last < antientropy.Floor {
 		lack[len(lack)-1] = 0
 	}
 	rp.Lack = lack
 	return rp, nil
-}
-
-// repairMeanField is u(t) = u₀·g(t | u₀) on the grid (RepairCurve), the
-// iterations and the last change. Given that X lacks the update, the
-// others lacking it are k − 1 = M·u₀ − 1 at the start (none below one),
-// each still lacking it at s with probability g(s): the live others that
-// hold it are n(s) = M − 1 − (k − 1)·g(s), and q(s) = n(s)/(N − 1). The
-// others' syncs reach X as their phases bring them: for one other node
-// at a uniform phase the chance that none of its syncs up to t repaired X
-// is F(t) = E_ψ[(1 − c)^{its syncs by t}], c = 1/(N − 1), and n(s)
-// others contribute d log F(s) each; this is exact for a constant n.
-func repairMeanField(cfg Config, S, u0 float64, wt []float64) (u []float64, iterations int, change float64) {
-	w := func(b int) float64 {
-		if wt == nil {
-			return 1
-		}
-		return wt[b]
-	}
-	N, M := float64(cfg.Nodes), float64(cfg.Live())
-	c := 1 / (N - 1)
-	k1 := math.Max(M*u0-1, 0)
-	u = []float64{u0}
-	bins := make([]float64, repairSteps) // X's own syncs, per phase
-	fbin := make([]float64, repairSteps) // one other node's syncs, per phase
-	for it := 1; it <= 200; it++ {
-		for b := range bins {
-			bins[b], fbin[b] = 1, 1
-		}
-		sum, fsum, logIn := float64(repairSteps), float64(repairSteps), 0.0
-		next := []float64{u0}
-		for n := 0; n < maxRepairSteps; n++ {
-			uMid := u[min(n, len(u)-1)]
-			if n+1 < len(u) {
-				uMid = (uMid + u[n+1]) / 2
-			}
-			others := M - 1 - k1*uMid/u0
-			q := others / (N - 1)
-			b := n % repairSteps
-			sum -= w(b) * bins[b]
-			bins[b] *= 1 - q
-			sum += w(b) * bins[b]
-			before := math.Log(fsum / repairSteps)
-			fsum -= fbin[b]
-			fbin[b] *= 1 - c
-			fsum += fbin[b]
-			logIn += others * (math.Log(fsum/repairSteps) - before)
-			g := math.Max(sum, 0) / repairSteps * math.Exp(logIn)
-			next = append(next, u0*g)
-			if u0*g < repairFloor {
-				break
-			}
-		}
-		change = 0
-		for n := range max(len(next), len(u)) {
-			a, b := 0.0, 0.0
-			if n < len(next) {
-				a = next[n]
-			}
-			if n < len(u) {
-				b = u[n]
-			}
-			change = math.Max(change, math.Abs(a-b))
-		}
-		u, iterations = next, it
-		if change <= 1e-12*u0 {
-			break
-		}
-	}
-	return u, iterations, change
 }
 
 // At is the chance that a given live node still lacks the update t
@@ -455,14 +349,14 @@ func (s *RepairSample) Start() RepairStart {
 }
 
 // SimulateRepair is the Monte Carlo of the repair's rules (the comments at
-// the top of repair.go and repairspread.go): replication r draws from
-// stream r of set.Seed and records the share of live nodes lacking the
-// update at each of times (seconds from the source's queueing,
-// increasing). Where Config.Interval > 0 and the protocol is a push with
-// a budget, the broadcast (asynchronous clock, Config.Interval seconds a
-// gossip interval) and the syncs run on one clock from the queueing
-// (spreadRun); otherwise the broadcast is taken as instantaneous and the
-// syncs start from its end state at t = 0.
+// the top of repair.go and internal/antientropy/spread.go): replication r
+// draws from stream r of set.Seed and records the share of live nodes
+// lacking the update at each of times (seconds from the source's
+// queueing, increasing). Where Config.Interval > 0 and the protocol is a
+// push with a budget, the broadcast (asynchronous clock, Config.Interval
+// seconds a gossip interval) and the syncs run on one clock from the
+// queueing (antientropy.Spread); otherwise the broadcast is taken as
+// instantaneous and the syncs start from its end state at t = 0.
 func SimulateRepair(ctx context.Context, cfg Config, set SimSettings, times []float64) (*RepairSample, error) {
 	return simulateRepair(ctx, cfg, set, times, true)
 }
@@ -522,15 +416,15 @@ func simulateRepair(ctx context.Context, cfg Config, set SimSettings, times []fl
 	spans := make([]float64, set.Reps)
 	err := parallel.For(ctx, set.Reps, set.Workers, func() func(context.Context, int) error {
 		if spreads(cfg) {
-			b := newSpreadBuf(cfg.Nodes)
+			b := antientropy.NewSpreadBuf(cfg.Nodes)
 			return func(ctx context.Context, j int) error {
-				o := spreadRun(cfg, cfg.Interval, S, rng.NewStream(set.Seed, uint64(j)), times, b)
+				o := antientropy.Spread(cfg.Nodes, cfg.Live(), cfg.Fanout, cfg.Budget, cfg.Loss, cfg.Interval, S, rng.NewStream(set.Seed, uint64(j)), times, b)
 				per[j] = make([]float64, len(times))
-				for i, l := range o.lack {
+				for i, l := range o.Lack {
 					per[j][i] = float64(l) / float64(M)
 				}
-				endLack[j], late[j], ends[j] = o.endLack, o.endLate, o.end
-				spans[j] = float64(M-o.endLack)*o.end - o.endInformed
+				endLack[j], late[j], ends[j] = o.EndLack, o.EndLate, o.End
+				spans[j] = float64(M-o.EndLack)*o.End - o.EndInformed
 				return nil
 			}
 		}
@@ -542,7 +436,7 @@ func simulateRepair(ctx context.Context, cfg Config, set SimSettings, times []fl
 			}
 			endLack[j] = rep.Missed
 			// The sync's draws from a stream of their own for replication j.
-			per[j] = repairRun(cfg, S, rep.Missed, rng.NewStream(set.Seed^0x5eed5eed5eed5eed, uint64(j)), times, a.informed)
+			per[j] = antientropy.Run(cfg.Nodes, cfg.Live(), S, rep.Missed, rng.NewStream(set.Seed^0x5eed5eed5eed5eed, uint64(j)), times, a.Informed)
 			return nil
 		}
 	}, set.Progress)
@@ -610,72 +504,6 @@ func simulateRepair(ctx context.Context, cfg Config, set SimSettings, times []fl
 		s.ByEnd[m] = *g
 	}
 	return s, nil
-}
-
-// repairRun plays the syncs of one replication from missed uninformed
-// live nodes (nodes 1..missed; the nodes are exchangeable) and returns the
-// share lacking at each time. informed is a buffer of N.
-func repairRun(cfg Config, S float64, missed int, r *rng.Rand, times []float64, informed []bool) []float64 {
-	N, M := cfg.Nodes, cfg.Live()
-	out := make([]float64, len(times))
-	for i := range informed {
-		informed[i] = i == 0 || i > missed
-	}
-	lack := missed
-	type node struct {
-		phase float64
-		id    int32
-	}
-	order := make([]node, M)
-	for i := range order {
-		order[i] = node{r.Float64() * S, int32(i)}
-	}
-	slices.SortFunc(order, func(a, b node) int {
-		switch {
-		case a.phase < b.phase:
-			return -1
-		case a.phase > b.phase:
-			return 1
-		}
-		return int(a.id - b.id)
-	})
-	k := 0 // the next time to record
-	for period := 0; k < len(times); period++ {
-		for _, nd := range order {
-			s := nd.phase + float64(period)*S
-			for k < len(times) && times[k] < s {
-				out[k] = float64(lack) / float64(M)
-				k++
-			}
-			if k == len(times) || lack == 0 {
-				break
-			}
-			i := int(nd.id)
-			p := int(r.Intn(uint32(N - 1)))
-			if p >= i {
-				p++
-			}
-			if p >= M {
-				continue
-			}
-			inI, inP := informed[i], informed[p]
-			if inI && !inP {
-				informed[p] = true
-				lack--
-			}
-			if inP && !inI {
-				informed[i] = true
-				lack--
-			}
-		}
-		if lack == 0 {
-			break
-		}
-	}
-	for ; k < len(times); k++ {
-		out[k] = float64(lack) / float64(M)
-	}
-	return out
 }
 
 // String is the sample in one line (for logs).

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gossipkit/gossipkit/broadcast/internal/antientropy"
 	"github.com/gossipkit/gossipkit/internal/rng"
 )
 
@@ -47,7 +48,7 @@ func singleMiss(cfg Config, t float64) float64 {
 }
 
 // TestRepairSingleMiss checks the Monte Carlo of the sync rules
-// (repairRun) and the mean field (RepairCurve) against the closed form
+// (antientropy.Run) and the mean field (RepairCurve) against the closed form
 // of one missed node (singleMiss), at a packet loss of 0.3 that must not
 // reach the syncs. With one node missing, the mean field's count of the
 // others holding the update is exact (M − 1), so it is the closed form up
@@ -65,7 +66,7 @@ func TestRepairSingleMiss(t *testing.T) {
 	sum := make([]float64, len(times))
 	informed := make([]bool, cfg.Nodes)
 	for j := range R {
-		out := repairRun(cfg, S, 1, rng.NewStream(testSeed, uint64(j)), times, informed)
+		out := antientropy.Run(cfg.Nodes, cfg.Live(), S, 1, rng.NewStream(testSeed, uint64(j)), times, informed)
 		for i, v := range out {
 			sum[i] += v * float64(M) // 1 while X lacks it
 		}

@@ -1,4 +1,4 @@
-package broadcast
+package lumped
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/gossipkit/gossipkit/broadcast/internal/pmf"
 	"github.com/gossipkit/gossipkit/internal/parallel"
 	"github.com/gossipkit/gossipkit/internal/rng"
 )
@@ -32,7 +33,7 @@ import (
 // value's variance would be that within a count, the part the start does
 // not explain. The rest of a run is drawn as in run, from the path's
 // cohorts. P(d | i) keeps the binomials' terms above 10⁻²⁵ of their modes
-// (binWindow; the mass it drops is a bias far below the stated errors).
+// (pmf.BinWindow; the mass it drops is a bias far below the stated errors).
 
 const (
 	// isMaxCount bounds the informed count up to which the start is
@@ -47,8 +48,8 @@ const (
 	isSeed = lumpedSeed ^ 0x697320
 )
 
-// lumpedIS is the tilted start: rounds r₀ and the fit ln V_t(x) = b[t−1]·ln x.
-type lumpedIS struct {
+// IS is the tilted start: rounds r₀ and the fit ln V_t(x) = b[t−1]·ln x.
+type IS struct {
 	rounds int
 	b      []float64
 }
@@ -68,15 +69,15 @@ type isScratch struct {
 // transition is P(d | i): U = M − i uninformed, every informed node a
 // sender of k (before round R), the pulls Binomial(U, 1 − h(i)) and then
 // pushLaw's count, as run's draw.
-func (m *lumpedModel) transition(i int) transPMF {
+func (m *Model) Transition(i int) transPMF {
 	U := float64(m.M - i)
 	hh := 1.0
 	if m.pulls {
-		hh = pullMiss(nil, i, m.k, m.n1, m.eps)
+		hh = pmf.PullMiss(nil, i, m.k, m.n1, m.eps)
 	}
 	lo, dp := 0, []float64{1}
 	if hh < 1 && U > 0 {
-		lo, dp = binWindow(nil, U, 1-hh)
+		lo, dp = pmf.BinWindow(nil, U, 1-hh)
 	}
 	// The count d = Dp + pushes, Dp ≥ lo: the terms by d − lo.
 	var acc []float64
@@ -95,7 +96,7 @@ func (m *lumpedModel) transition(i int) transPMF {
 			continue
 		}
 		var l2 int
-		l2, dq = binWindow(dq, n, p)
+		l2, dq = pmf.BinWindow(dq, n, p)
 		for y, py := range dq {
 			add(Dp+int(c)+l2+y, px*py)
 		}
@@ -110,7 +111,7 @@ func (m *lumpedModel) transition(i int) transPMF {
 // isDraw draws round t + 1's new count from q(· | i) (t from 0) and
 // returns it with the log of P/q. q depends on t and i alone, so its
 // cumulative sums and log ratios are cached by both.
-func (m *lumpedModel) isDraw(r *rng.Rand, t int, i float64, sc *isScratch) (d, llr float64) {
+func (m *Model) isDraw(r *rng.Rand, t int, i float64, sc *isScratch) (d, llr float64) {
 	ii := int(i)
 	key := [2]int{t, ii}
 	pr, ok := sc.prop[key]
@@ -127,13 +128,13 @@ func (m *lumpedModel) isDraw(r *rng.Rand, t int, i float64, sc *isScratch) (d, l
 }
 
 // proposal is q(· | i) for round t + 1: its cumulative sums and ln(P/q).
-func (m *lumpedModel) proposal(t, i int, sc *isScratch) propCache {
+func (m *Model) proposal(t, i int, sc *isScratch) propCache {
 	tp, ok := sc.trans[i]
 	if !ok {
-		tp = m.transition(i)
+		tp = m.Transition(i)
 		sc.trans[i] = tp
 	}
-	b := m.is.b[t]
+	b := m.IS.b[t]
 	n := len(tp.p)
 	q := make([]float64, n)
 	top := math.Inf(-1)
@@ -169,16 +170,16 @@ type propCache struct {
 	cum, llr []float64
 }
 
-// isRuns runs count runs of the model m (plain, or tilted where m.is is
+// IsRuns runs count runs of the model m (plain, or tilted where m.IS is
 // set) from stream indices first on of seed, and returns each run's path
 // (its informed count after rounds 1…len) and its weighted values lr·late
 // and lr·resD.
-func (m *lumpedModel) isRuns(ctx context.Context, seed uint64, first, count, pathLen int) (paths [][]float64, late, resD []float64, err error) {
+func (m *Model) IsRuns(ctx context.Context, seed uint64, first, count, pathLen int) (paths [][]float64, late, resD []float64, err error) {
 	paths, late, resD = make([][]float64, count), make([]float64, count), make([]float64, count)
 	err = parallel.For(ctx, count, runtime.GOMAXPROCS(0), func() func(context.Context, int) error {
 		coh := make([]float64, m.R)
 		hbuf := make([]float64, 0, m.k+1)
-		out := lumpedRun{sc: &isScratch{trans: map[int]transPMF{}, prop: map[[2]int]propCache{}}}
+		out := runOut{sc: &isScratch{trans: map[int]transPMF{}, prop: map[[2]int]propCache{}}}
 		return func(ctx context.Context, j int) error {
 			out.path = make([]float64, pathLen)
 			m.run(rng.NewStream(seed, uint64(first+j)), coh, hbuf, &out)
@@ -189,13 +190,13 @@ func (m *lumpedModel) isRuns(ctx context.Context, seed uint64, first, count, pat
 	return paths, late, resD, err
 }
 
-// fitIS fits the tilted start from plain runs' paths and values: r₀, the
+// FitIS fits the tilted start from plain runs' paths and values: r₀, the
 // largest round ≤ maxRounds by which 99 % of the runs have at most
 // isMaxCount informed, and for each t ≤ r₀ the slope b_t of ln(mean
 // value) against ln(count), least squares over the counts seen, weighted
 // by their runs. The value is resD/mean + late/mean (each that is
 // positive), so that both chances count. Nil where no round qualifies.
-func fitIS(paths [][]float64, late, resD []float64, maxRounds int) *lumpedIS {
+func FitIS(paths [][]float64, late, resD []float64, maxRounds int) *IS {
 	n := len(paths)
 	if n == 0 || maxRounds < 1 {
 		return nil
@@ -232,7 +233,7 @@ func fitIS(paths [][]float64, late, resD []float64, maxRounds int) *lumpedIS {
 	if r0 == 0 {
 		return nil
 	}
-	is := &lumpedIS{rounds: r0, b: make([]float64, r0)}
+	is := &IS{rounds: r0, b: make([]float64, r0)}
 	for t := 1; t <= r0; t++ {
 		sum, cnt := map[float64]float64{}, map[float64]float64{}
 		for j := range paths {
@@ -264,68 +265,68 @@ func fitIS(paths [][]float64, late, resD []float64, maxRounds int) *lumpedIS {
 // otherwise): a pilot of isPilot plain runs fits the start, isPilot tilted
 // runs measure the gain, and then the tilted runs grow ×4 from
 // lumpedRuns, up to lumpedMoreRuns times, until within lumpedRunsRelErr.
-func (m *lumpedModel) tilted(ctx context.Context, plain float64) (*tiltSums, error) {
+func (m *Model) tilted(ctx context.Context, plain float64) (*TiltSums, error) {
 	maxRounds := min(m.R-1, m.D-1, 64)
 	if maxRounds < 1 {
 		return nil, nil
 	}
-	paths, late, resD, err := m.isRuns(ctx, isSeed, 0, isPilot, maxRounds)
+	paths, late, resD, err := m.IsRuns(ctx, isSeed, 0, isPilot, maxRounds)
 	if err != nil {
 		return nil, err
 	}
-	is := fitIS(paths, late, resD, maxRounds)
+	is := FitIS(paths, late, resD, maxRounds)
 	if is == nil {
 		return nil, nil
 	}
 	mm := *m
-	mm.is = is
+	mm.IS = is
 	first := isPilot
-	var ts tiltSums
+	var ts TiltSums
 	add := func(count int) error {
-		_, l, r, err := mm.isRuns(ctx, isSeed, first, count, 0)
+		_, l, r, err := mm.IsRuns(ctx, isSeed, first, count, 0)
 		first += count
 		for j := range l {
-			ts.late[0] += l[j]
-			ts.late[1] += l[j] * l[j]
-			ts.resD[0] += r[j]
-			ts.resD[1] += r[j] * r[j]
+			ts.Late[0] += l[j]
+			ts.Late[1] += l[j] * l[j]
+			ts.ResD[0] += r[j]
+			ts.ResD[1] += r[j] * r[j]
 		}
-		ts.n += float64(count)
+		ts.N += float64(count)
 		return err
 	}
 	if err := add(isPilot); err != nil {
 		return nil, err
 	}
-	if v := math.Max(relVar(ts.resD, ts.n), relVar(ts.late, ts.n)); !(2*v < plain) {
+	if v := math.Max(relVar(ts.ResD, ts.N), relVar(ts.Late, ts.N)); !(2*v < plain) {
 		return nil, nil
 	}
-	for n := m.runs; ; n *= 4 {
-		if err := add(n - int(ts.n)); err != nil {
+	for n := m.Runs; ; n *= 4 {
+		if err := add(n - int(ts.N)); err != nil {
 			return nil, err
 		}
-		if n >= m.runs*lumpedMoreRuns || !ts.wants() {
+		if n >= m.Runs*lumpedMoreRuns || !ts.wants(m.z) {
 			break
 		}
 	}
-	ts.rounds = is.rounds
+	ts.Rounds = is.rounds
 	return &ts, nil
 }
 
-// tiltSums are the sums of tilted runs' weighted values w·v and (w·v)²
+// TiltSums are the sums of tilted runs' weighted values w·v and (w·v)²
 // of the deadline's chances (late, resD).
-type tiltSums struct {
-	late, resD [2]float64
-	n          float64
-	rounds     int
+type TiltSums struct {
+	Late, ResD [2]float64
+	N          float64
+	Rounds     int
 }
 
 // wants reports whether a chance is still beyond lumpedRunsRelErr.
-func (ts *tiltSums) wants() bool { return beyondRunsRelErr(ts.n, ts.resD, ts.late) }
+func (ts *TiltSums) wants(z float64) bool { return beyondRunsRelErr(z, ts.N, ts.ResD, ts.Late) }
 
 // relVar is the relative variance of one run's value, n·(se/mean)², from
 // the sums of n values (+Inf where the mean is 0).
 func relVar(sum [2]float64, n float64) float64 {
-	v, se := sumMeanSE(sum, n)
+	v, se := MeanSE(sum, n)
 	if !(v > 0) {
 		return math.Inf(1)
 	}

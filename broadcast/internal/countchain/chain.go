@@ -1,0 +1,427 @@
+package countchain
+
+import (
+	"context"
+	"encoding/binary"
+	"maps"
+	"math"
+	"slices"
+
+	"github.com/gossipkit/gossipkit/broadcast/internal/pmf"
+	"github.com/gossipkit/gossipkit/gossip"
+)
+
+const (
+	exactTail      = 1e-14
+	exactDrop      = 1e-22
+	exactTrim      = 1e-30
+	maxExactRounds = 200_000
+)
+
+// Params are the configuration's figures the chain uses: M live nodes of
+// N (N1 = N − 1), fanout K, budget B in R = ⌈B/K⌉ rounds of pushes (0:
+// none), loss Eps, the live count Target to reach, D deadline rounds (0:
+// none), and the protocol's pushes and pulls.
+type Params struct {
+	M, N1, K, Budget, R, Target, D int
+	Eps                            float64
+	Push, Pull                     bool
+}
+
+// Result is what a run of the chain computes: P(T_L = t), the chance the
+// chain stopped below the level (Never), the uninformed share at its end
+// (Residue) and the chance some live node stays uninformed (PMiss) where
+// it stops (a budget), the messages per live node, the mass dropped (Lost)
+// and still running at the end (Remaining), Bound (those two plus the
+// rounding: every probability is within it), and the expected uninformed
+// share after round D (ResidueD; NaN where not followed, 0 without D).
+type Result struct {
+	PMF                              []float64
+	Never, Residue, PMiss, Messages  float64
+	Lost, Remaining, Bound, ResidueD float64
+}
+
+// advance counts units of ExactCost's work as done and reports the share
+// to ch.Progress in thousandths, at most 999 before the end (ExactCost is
+// an estimate).
+func (ch *Chain) advance(units float64) {
+	if ch.Progress == nil {
+		return
+	}
+	ch.done += units
+	ch.Progress(int64(min(1000*ch.done/ch.Cost, 999)), 1000)
+}
+
+// Chain is the exact count chain of one configuration.
+type Chain struct {
+	n1, M, k, kl, R, target int
+	B, D                    int // the budget and ⌊deadline⌋ (0: none)
+	eps                     float64
+	push, pull              bool
+	kern, kernL             [][]float64 // kern[m][d]: new hits of one sender, m unreached
+	miss                    []float64   // miss[i]: h(i), pull
+	rows                    map[[3]int]Row
+	buf, buf2               []float64
+	// Progress, if not nil, is told the work done in thousandths of Cost
+	// (broadcast.ExactCost's estimate).
+	Progress gossip.Progress
+	Cost     float64
+	done     float64 // work done, for Progress
+}
+
+// Row is the law of a round's new count D.
+type Row struct {
+	Lo   int       // P[d] is P(D = Lo + d)
+	P    []float64 // the law of the new count D
+	Lost float64   // the mass cut off
+}
+
+// New is the chain of p.
+func New(p Params) *Chain {
+	ch := &Chain{n1: p.N1, M: p.M, k: p.K, target: p.Target, eps: p.Eps, B: p.Budget, D: p.D,
+		push: p.Push, pull: p.Pull, rows: map[[3]int]Row{}}
+	if p.Budget > 0 {
+		ch.R = p.R
+		ch.kl = p.Budget - p.K*(ch.R-1)
+	}
+	if ch.push {
+		ch.kern = senderKernels(ch.M, ch.k, ch.n1, ch.eps)
+		if ch.kl > 0 && ch.kl != ch.k {
+			ch.kernL = senderKernels(ch.M, ch.kl, ch.n1, ch.eps)
+		} else {
+			ch.kernL = ch.kern
+		}
+	}
+	if ch.pull {
+		ch.miss = make([]float64, ch.M+1)
+		var buf []float64
+		for i := range ch.miss {
+			ch.miss[i] = pmf.PullMiss(buf, i, ch.k, ch.n1, ch.eps)
+		}
+	}
+	return ch
+}
+
+// senderKernels is K_m(d) for m = 0, …, M−1: the new hits of one sender of
+// k pushes when m uninformed live nodes are not yet reached.
+func senderKernels(M, k, n1 int, eps float64) [][]float64 {
+	bins := make([][]float64, k+1) // bins[j][d] = Binomial(d; j, 1−ε)
+	for j := range bins {
+		bins[j] = pmf.Bin(nil, j, 1-eps)
+	}
+	kern := make([][]float64, M)
+	var h []float64
+	for m := range kern {
+		h = pmf.Hyp(h, k, m, n1)
+		K := make([]float64, len(h))
+		for j, hj := range h {
+			if hj == 0 {
+				continue
+			}
+			for d, b := range bins[j] {
+				K[d] += hj * b
+			}
+		}
+		kern[m] = K
+	}
+	return kern
+}
+
+// row is the law of the new count from i informed, full senders pushing k
+// and last senders pushing kl (both 0 for pull).
+func (ch *Chain) Row(ctx context.Context, i, full, last int) (Row, error) {
+	key := [3]int{i, full, last}
+	if r, ok := ch.rows[key]; ok {
+		return r, nil
+	}
+	U := ch.M - i
+	v := pmf.Resize(ch.buf, U+1)
+	lo, hi := 0, 0
+	if ch.pull && U > 0 {
+		b := pmf.Bin(ch.buf2, U, 1-ch.miss[i])
+		copy(v, b)
+		ch.buf2 = b
+		hi = U
+	} else {
+		v[0] = 1
+	}
+	lost := 0.0
+	w := pmf.Resize(nil, U+1)
+	trim := func() {
+		for lo < hi && v[lo] < exactTrim {
+			lost += v[lo]
+			v[lo] = 0
+			lo++
+		}
+		for hi > lo && v[hi] < exactTrim {
+			lost += v[hi]
+			v[hi] = 0
+			hi--
+		}
+	}
+	trim()
+	step := func(kern [][]float64) {
+		nhi := hi
+		for h := lo; h <= hi; h++ {
+			p := v[h]
+			if p == 0 {
+				continue
+			}
+			K := kern[U-h]
+			for d, q := range K {
+				w[h+d] += p * q
+			}
+			nhi = max(nhi, h+len(K)-1)
+		}
+		for h := lo; h <= hi; h++ {
+			v[h] = 0
+		}
+		hi = nhi
+		v, w = w, v
+		trim()
+	}
+	if ch.push && U > 0 {
+		for s := 0; s < full+last; s++ {
+			if s&63 == 63 {
+				if err := ctx.Err(); err != nil {
+					return Row{}, err
+				}
+			}
+			if s < full {
+				step(ch.kern)
+			} else {
+				step(ch.kernL)
+			}
+		}
+	}
+	r := Row{Lo: lo, P: append([]float64(nil), v[lo:hi+1]...), Lost: lost}
+	ch.buf = v
+	ch.rows[key] = r
+	ch.advance(float64((full+last)*(ch.k+1)*U + U)) // ExactCost's terms of this row
+	return r, nil
+}
+
+// pushMessages and pullMessages are the expected one-way messages of a
+// round from i informed with the given senders.
+func (ch *Chain) pushMessages(full, last int) float64 {
+	if !ch.push {
+		return 0
+	}
+	return float64(full*ch.k + last*ch.kl)
+}
+
+func (ch *Chain) pullMessages(i int) float64 {
+	if !ch.pull {
+		return 0
+	}
+	U, k := float64(ch.M-i), float64(ch.k)
+	return U*k + U*k*float64(i)/float64(ch.n1)*(1-ch.eps)
+}
+
+func (ch *Chain) rounding(rounds int) float64 {
+	return float64(rounds) * (float64(ch.M)*float64(ch.k+3) + 10) * 1.2e-16
+}
+
+// Law runs the chain without a budget: on the counts below the target for
+// T_L and its pushes, and with pulls on to M, for the requests and
+// replies that go on until every live node is informed.
+func (ch *Chain) Law(ctx context.Context) (*Result, error) {
+	M, target := ch.M, ch.target
+	top := target // the counts the chain follows: below top
+	if ch.pull || ch.D >= 1 {
+		top = M
+	}
+	dist := make([]float64, M+1)
+	next := make([]float64, M+1)
+	dist[1] = 1
+	pmf := []float64{0}
+	if target <= 1 {
+		pmf[0] = 1 // the source alone meets the level
+	}
+	lost, msgs, remaining, residueD := 0.0, 0.0, 1.0, 0.0
+	r := 0
+	for ; (remaining >= exactTail || r <= ch.D) && r < maxExactRounds; r++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		clear(next)
+		ch.advance(4 * float64(M)) // ExactCost's share of a round
+		reached := 0.0
+		if r+1 == ch.D+1 && ch.D >= 1 {
+			// dist is the law after round D.
+			for i, p := range dist {
+				residueD += p * float64(M-i) / float64(M)
+			}
+		}
+		for i := 1; i < top; i++ {
+			p := dist[i]
+			if p == 0 {
+				continue
+			}
+			if p < exactDrop {
+				lost += p
+				continue
+			}
+			senders := 0
+			if ch.push {
+				senders = i
+			}
+			row, err := ch.Row(ctx, i, senders, 0)
+			if err != nil {
+				return nil, err
+			}
+			msgs += p * ch.pullMessages(i)
+			if i < target {
+				msgs += p * ch.pushMessages(senders, 0)
+			}
+			lost += p * row.Lost
+			dst := next[i+row.Lo:]
+			for d, q := range row.P {
+				dst[d] += p * q
+				if i < target && i+row.Lo+d >= target {
+					reached += p * q
+				}
+			}
+		}
+		pmf = append(pmf, reached)
+		next[M] = 0 // every live node informed: the chain stops
+		remaining = 0
+		for i, p := range next {
+			if i >= top {
+				next[i] = 0
+				continue
+			}
+			remaining += p
+		}
+		dist, next = next, dist
+	}
+	res := &Result{PMF: pmf, Messages: msgs / float64(M), Lost: lost, Remaining: remaining}
+	res.Bound = lost + remaining + ch.rounding(r)
+	if top < M && ch.D >= 1 {
+		residueD = math.NaN() // the counts above the target were not followed
+	}
+	res.ResidueD = residueD
+	return res, nil
+}
+
+// BudgetLaw runs the chain on the informed counts by age (push with a
+// budget), until no node can act.
+func (ch *Chain) BudgetLaw(ctx context.Context) (*Result, error) {
+	M, R, target := ch.M, ch.R, ch.target
+	type state struct {
+		ages []int // ages[a] informed live nodes that have pushed a rounds, a < R; ages[R] done
+		p    float64
+	}
+	key := func(ages []int) string {
+		var b []byte
+		for _, a := range ages {
+			b = binary.AppendUvarint(b, uint64(a))
+		}
+		return string(b)
+	}
+	start := make([]int, R+1)
+	start[0] = 1
+	cur := map[string]*state{key(start): {ages: start, p: 1}}
+	pmf := []float64{0}
+	if target <= 1 {
+		pmf[0] = 1
+	}
+	lost, msgs, never, residue, pmiss, informedEnd, residueD := 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
+	D := ch.D
+	remaining := 1.0
+	r := 0
+	for ; len(cur) > 0 && remaining >= exactTail && r < maxExactRounds; r++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		next := map[string]*state{}
+		reached := 0.0
+		// In key order, so that the sums, and the answer's last bits, do
+		// not depend on the map's order.
+		for n, kk := range slices.Sorted(maps.Keys(cur)) {
+			if n&1023 == 1023 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
+			s := cur[kk]
+			ch.advance(20 * float64(M)) // ExactCost's share of a state and round
+			if s.p < exactDrop {
+				lost += s.p
+				continue
+			}
+			i, full := 0, 0
+			for a, n := range s.ages {
+				i += n
+				if a < R-1 {
+					full += n
+				}
+			}
+			last := s.ages[R-1]
+			row, err := ch.Row(ctx, i, full, last)
+			if err != nil {
+				return nil, err
+			}
+			msgs += s.p * ch.pullMessages(i)
+			lost += s.p * row.Lost
+			for d, q := range row.P {
+				if q == 0 {
+					continue
+				}
+				D := row.Lo + d
+				ages := make([]int, R+1)
+				ages[0] = D
+				copy(ages[1:R], s.ages[:R-1])
+				ages[R] = s.ages[R] + s.ages[R-1]
+				p := s.p * q
+				ni := i + D
+				if i < target && ni >= target {
+					reached += p
+				}
+				if ni == M || (!ch.pull && ages[R] == ni) {
+					// No node can act: stopped.
+					if ni < target {
+						never += p
+					}
+					residue += p * float64(M-ni) / float64(M)
+					informedEnd += p * float64(ni)
+					if ni < M {
+						pmiss += p
+					}
+					continue
+				}
+				kk := key(ages)
+				if t, ok := next[kk]; ok {
+					t.p += p
+				} else {
+					next[kk] = &state{ages: ages, p: p}
+				}
+			}
+		}
+		pmf = append(pmf, reached)
+		remaining = 0
+		uncovered := 0.0 // Σ p·(M − i) over the states going on
+		for _, kk := range slices.Sorted(maps.Keys(next)) {
+			s := next[kk]
+			remaining += s.p
+			i := 0
+			for _, n := range s.ages {
+				i += n
+			}
+			uncovered += s.p * float64(M-i) / float64(M)
+		}
+		if r+1 == D {
+			residueD = residue + uncovered
+		}
+		cur = next
+	}
+	if D > r {
+		residueD = residue // stopped before the deadline
+	}
+	// Every informed live node spends its whole budget B.
+	msgs += float64(ch.B) * informedEnd
+	res := &Result{PMF: pmf, Never: never, Residue: residue, PMiss: pmiss, Messages: msgs / float64(M), Lost: lost, Remaining: remaining}
+	res.Bound = lost + remaining + ch.rounding(r)
+	res.ResidueD = residueD
+	return res, nil
+}

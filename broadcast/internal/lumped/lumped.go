@@ -1,0 +1,542 @@
+package lumped
+
+import (
+	"context"
+	"math"
+	"runtime"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/gossipkit/gossipkit/broadcast/internal/pmf"
+	"github.com/gossipkit/gossipkit/internal/parallel"
+	"github.com/gossipkit/gossipkit/internal/rng"
+)
+
+const (
+	// lumpedRuns is the number of runs of the law (fixed: the law is a
+	// function of the configuration).
+	lumpedRuns = 20_000
+	// lumpedMoreRuns is the most runs a law adds, as a multiple of
+	// lumpedRuns (in steps of 4), where a deadline's chance of a miss is
+	// less accurate than lumpedRunsRelErr (wantsRuns).
+	lumpedMoreRuns = 4
+	// lumpedRunsRelErr is the runs' share (zValue standard errors,
+	// relative) of a deadline's chance of a miss below which no runs are
+	// added: half of the 5 % an answer aims at.
+	lumpedRunsRelErr = 0.025
+	// lumpedSeed is their seed.
+	lumpedSeed = 0x6c756d706564
+	// lumpedWatch is the count of uninformed live nodes below which a run
+	// stops drawing counts and computes the rest.
+	lumpedWatch = 64
+	// MaxRounds bounds R = ⌈B/k⌉ (the cohorts a run tracks).
+	MaxRounds = 512
+	// lumpedMaxT bounds the rounds of a run; mass beyond is in DevP.
+	lumpedMaxT = 100_000
+)
+
+// Params are the configuration's figures the model uses: M live nodes
+// of N (N1 = N − 1), fanout K, budget B in R = ⌈B/K⌉ rounds of pushes,
+// loss Eps, pulls as well (push–pull), the live count Target to reach, D
+// deadline rounds (0: none) and Z, the standard errors a stated interval
+// spans.
+type Params struct {
+	M, N1, K, R, Budget, Target, D int
+	Eps, Z                         float64
+	Pulls                          bool
+}
+
+// Model is the large-N law's model of one configuration.
+type Model struct {
+	M, n1, k, R      int
+	budget           int
+	z                float64
+	target, allow    int
+	eps              float64
+	pulls            bool
+	lgk, lgl, dk, dl float64 // log(1 − a_j), log(g_j/(1 − a_j)²)
+	D                int     // deadline rounds (0: none)
+	// Runs and Watch are lumpedRuns and lumpedWatch (tests change them).
+	Runs  int
+	Watch float64
+	// IS, if set, tilts the start (is.go).
+	IS *IS
+}
+
+// New is the model of p.
+func New(p Params) *Model {
+	m := &Model{M: p.M, n1: p.N1, k: p.K, R: p.R, budget: p.Budget, z: p.Z,
+		eps: p.Eps, pulls: p.Pulls, target: p.Target, D: p.D,
+		Runs: lumpedRuns, Watch: lumpedWatch}
+	last := p.Budget - m.k*(m.R-1) // the pushes of a sender's last round
+	m.allow = m.M - m.target
+	N1 := float64(m.n1)
+	f := func(j int) (lg, d float64) {
+		fj := float64(j)
+		a := fj * (1 - m.eps) / N1
+		c := 0.0
+		if m.n1 > 1 {
+			c = fj * (fj - 1) * (1 - m.eps) * (1 - m.eps) / (N1 * (N1 - 1))
+		}
+		g1 := 1 - a
+		return math.Log1p(-a), math.Log1p((c - a*a) / (g1 * g1))
+	}
+	m.lgk, m.dk = f(m.k)
+	m.lgl, m.dl = f(last)
+	return m
+}
+
+// runOut is what one run contributes.
+type runOut struct {
+	F                     []float64 // P(T_L ≤ t | run), t = 0, 1, …; constant after
+	late                  float64   // P(T_L > D | run)
+	resD, res, miss, msgs float64
+	early                 bool // the run ended with more than lumpedWatch uninformed
+	// path, if not nil, receives the informed count after each of its
+	// rounds; lr is the run's likelihood ratio (1 untilted); sc is the
+	// tilted start's scratch.
+	path []float64
+	lr   float64
+	sc   *isScratch
+	v, w []float64 // pullTail's scratch
+}
+
+// pushLaw is the law of the pushed count of a round with Uq uninformed
+// live nodes left after the pulls and S + SL senders: c + Binomial(n, p)
+// (n = 0: the constant c), the binomial of the step's exact mean and
+// variance (the comment at the top).
+func (m *Model) pushLaw(Uq, S, SL float64) (n, p, c float64) {
+	pi1 := math.Exp(S*m.lgk + SL*m.lgl)
+	mu := Uq * (1 - pi1)
+	v := Uq*pi1*(1-pi1) + Uq*(Uq-1)*pi1*pi1*math.Expm1(S*m.dk+SL*m.dl)
+	v = math.Min(math.Max(v, 0), mu)
+	switch {
+	case mu <= 0:
+		return 0, 0, 0
+	case v <= 0:
+		return 0, 0, math.Round(mu)
+	}
+	q := 1 - v/mu
+	if n := math.Min(math.Round(mu/q), Uq); n >= 1 {
+		return n, math.Min(mu/n, 1), 0
+	}
+	return 0, 0, 0
+}
+
+// run draws one run from the stream r into out.
+func (m *Model) run(r *rng.Rand, coh []float64, hbuf []float64, out *runOut) {
+	fM := float64(m.M)
+	clear(coh)
+	coh[0] = 1 // the source, to push in round 1
+	i, U := 1.0, fM-1
+	out.F = out.F[:0]
+	reached := func() float64 {
+		if i >= float64(m.target) {
+			return 1
+		}
+		return 0
+	}
+	out.F = append(out.F, reached())
+	out.late, out.resD, out.early = math.NaN(), math.NaN(), false
+	msgs := 0.0
+	senders := func() (S, SL float64) {
+		for a := 0; a < m.R-1; a++ {
+			S += coh[a]
+		}
+		return S, coh[m.R-1]
+	}
+	age := func(D float64) {
+		copy(coh[1:], coh[:m.R-1])
+		coh[0] = D
+	}
+	h := func() float64 {
+		if !m.pulls {
+			return 1
+		}
+		return pmf.PullMiss(hbuf, int(i), m.k, m.n1, m.eps)
+	}
+	pullMsgs := func(U float64) float64 {
+		if !m.pulls {
+			return 0
+		}
+		return U * float64(m.k) * (1 + i/float64(m.n1)*(1-m.eps))
+	}
+	bin := distuv.Binomial{Src: r}
+	// draw is the count of the U uninformed live nodes that a round with
+	// S + SL senders and pull miss hh informs. The pulls first, drawn
+	// exactly: given i, each uninformed node's requests fail independently
+	// of the others' (probability hh), so the pulled count is
+	// Binomial(U, 1 − hh); the pushes then reach the U − Dp left, a
+	// uniformly random subset of that size, drawn with the binomial of the
+	// step's exact mean and variance.
+	draw := func(U, S, SL, hh float64) float64 {
+		Dp := 0.0
+		if hh < 1 && U > 0 {
+			bin.N, bin.P = U, 1-hh
+			Dp = bin.Rand()
+		}
+		n, p, c := m.pushLaw(U-Dp, S, SL)
+		if n >= 1 {
+			bin.N, bin.P = n, p
+			return Dp + c + bin.Rand()
+		}
+		return Dp + c
+	}
+	t := 0
+	llr := 0.0
+	for ; U > m.Watch && t < lumpedMaxT; t++ {
+		S, SL := senders()
+		if S+SL == 0 && !m.pulls {
+			break
+		}
+		msgs += pullMsgs(U)
+		var D float64
+		if m.IS != nil && t < m.IS.rounds {
+			var l float64
+			D, l = m.isDraw(r, t, i, out.sc)
+			llr += l
+		} else {
+			D = draw(U, S, SL, h())
+		}
+		age(D)
+		i += D
+		U -= D
+		if t < len(out.path) {
+			out.path[t] = i
+		}
+		out.F = append(out.F, reached())
+		if t+1 == m.D {
+			out.late, out.resD = 1-out.F[t+1], U/fM
+		}
+	}
+	out.lr = math.Exp(llr)
+	if U > m.Watch || t >= lumpedMaxT {
+		// No node can act (or the rounds ran out): the U left are missed.
+		out.early = U > m.Watch
+		out.res, out.miss = U/fM, 1
+		if U == 0 {
+			out.miss = 0
+		}
+		if m.D > t {
+			out.late, out.resD = 1-out.F[t], U/fM
+		}
+		out.msgs = (msgs + float64(m.budget)*i) / fM
+		return
+	}
+	if m.pulls {
+		m.pullTail(U, t, msgs, senders, age, hbuf, out)
+		return
+	}
+	// The last U* ≤ lumpedWatch: their escape chance q(t), given the
+	// senders the cohorts have left.
+	Us := U
+	q := 1.0
+	lateAt := func(q float64) float64 { return pmf.BinTail(int(Us), q, m.allow) }
+	for ; t < lumpedMaxT; t++ {
+		S, SL := senders()
+		if S+SL == 0 {
+			break
+		}
+		if Us == 0 || q*Us < 1e-17 {
+			q = 0
+			break
+		}
+		q *= math.Exp(S*m.lgk + SL*m.lgl)
+		age(0)
+		out.F = append(out.F, 1-lateAt(q))
+		if t+1 == m.D {
+			out.late, out.resD = lateAt(q), Us*q/fM
+		}
+	}
+	if m.D > t {
+		out.late, out.resD = lateAt(q), Us*q/fM
+	}
+	out.res = Us * q / fM
+	out.miss = -math.Expm1(Us * math.Log1p(-q))
+	out.msgs = (msgs + float64(m.budget)*(fM-Us*q)) / fM
+}
+
+// pullTail ends a push–pull run from round t with the last U ≤
+// lumpedWatch live nodes uninformed, the cohorts' pushes as they are and
+// msgs the messages so far. Its pulls cannot be taken at the informed
+// count reached: each node's pull miss h falls with the count left (for
+// lossless k = 1 it is about u/(N−1) with u left), so the last nodes'
+// escapes compound and a count frozen at the watch overstates the tail
+// (at N 2,000, k 1, D 11–12 by 5 and 7,000 times against the exact chain).
+// So the count left, u, is followed exactly as a chain on 0…U: given u,
+// each of the u escapes the round independently with probability
+// h(M − u)·(1 − a_k)^S·(1 − a_l)^{S_l} (pulls independent given the
+// count; pushes to distinct peers nearly so, the closure of the counts),
+// and the distribution of u is carried round by round (the pushes of the
+// nodes informed meanwhile are left out, lumpedWatch·B·(1−ε)/(N−1) in
+// DevP). P(T_L ≤ t), the mean count left and the chance some node is left
+// are then sums over that distribution: no sampling, and every tail value
+// keeps its digits.
+func (m *Model) pullTail(U float64, t int, msgs float64, senders func() (float64, float64), age func(float64), hbuf []float64, out *runOut) {
+	fM := float64(m.M)
+	top := int(U)
+	v := grow(out.v[:0], top+1)
+	w := grow(out.w[:0], top+1)
+	out.v, out.w = v, w
+	clear(v)
+	v[top] = 1
+	kf, n1 := float64(m.k), float64(m.n1)
+	stats := func() (late, mean float64) {
+		for u := top; u >= 1; u-- {
+			if u > m.allow {
+				late += v[u]
+			}
+			mean += float64(u) * v[u]
+		}
+		return late, mean
+	}
+	for ; t < lumpedMaxT; t++ {
+		if _, mean := stats(); mean < 1e-17 {
+			break
+		}
+		S, SL := senders()
+		push := math.Exp(S*m.lgk + SL*m.lgl)
+		clear(w[:top+1])
+		w[0] = v[0]
+		for u := 1; u <= top; u++ {
+			if v[u] == 0 {
+				continue
+			}
+			fu := float64(u)
+			i := m.M - u
+			msgs += v[u] * fu * kf * (1 + float64(i)/n1*(1-m.eps))
+			p := pmf.PullMiss(hbuf, i, m.k, m.n1, m.eps) * push // a node's escape
+			if p >= 1 {
+				w[u] += v[u]
+				continue
+			}
+			// Binomial(u, p) by the ratio of its terms: positive
+			// products, so each keeps its relative digits.
+			pmf := v[u] * math.Exp(fu*math.Log1p(-p))
+			r := p / (1 - p)
+			for j := 0; j <= u; j++ {
+				w[j] += pmf
+				pmf *= (fu - float64(j)) / float64(j+1) * r
+			}
+		}
+		v, w = w, v
+		// Counts whose chance is below 1e-20 of the mean count's and of
+		// the chance of any miss change neither beyond that share: drop
+		// them, or the chain's cost stays top² a round long after the
+		// mass has moved down.
+		total := 0.0
+		for u := 1; u <= top; u++ {
+			total += v[u]
+		}
+		for top > 0 && float64(top)*v[top] <= 1e-20*total {
+			total -= v[top]
+			v[top] = 0
+			top--
+		}
+		age(0)
+		late, mean := stats()
+		out.F = append(out.F, 1-late)
+		if t+1 == m.D {
+			out.late, out.resD = late, mean/fM
+		}
+	}
+	late, mean := stats()
+	if m.D > t {
+		out.late, out.resD = late, mean/fM
+	}
+	out.res, out.miss = mean/fM, 0
+	for u := 1; u <= top; u++ {
+		out.miss += v[u]
+	}
+	out.msgs = (msgs + float64(m.budget)*(fM-mean)) / fM
+}
+
+// Sums accumulates runs: Σ F(t) and Σ F(t)² by t (with each run's
+// last value carried on), and the sums and squares of the run values.
+type Sums struct {
+	F, F2, Tail, Tail2    []float64
+	N                     float64
+	Late, ResD, Res, Miss [2]float64
+	Msgs, Msgs2           float64
+	Early                 float64
+}
+
+func grow(s []float64, n int) []float64 {
+	for len(s) < n {
+		s = append(s, 0)
+	}
+	return s
+}
+
+func (s *Sums) add(r *runOut) {
+	n := len(r.F)
+	s.F, s.F2 = grow(s.F, n), grow(s.F2, n)
+	s.Tail, s.Tail2 = grow(s.Tail, n+1), grow(s.Tail2, n+1)
+	for t, v := range r.F {
+		s.F[t] += v
+		s.F2[t] += v * v
+	}
+	last := r.F[n-1]
+	s.Tail[n] += last
+	s.Tail2[n] += last * last
+	s.N++
+	acc := func(a *[2]float64, v float64) { a[0] += v; a[1] += v * v }
+	acc(&s.Late, r.late)
+	acc(&s.ResD, r.resD)
+	acc(&s.Res, r.res)
+	acc(&s.Miss, r.miss)
+	s.Msgs += r.msgs
+	s.Msgs2 += r.msgs * r.msgs
+	if r.early {
+		s.Early++
+	}
+}
+
+func (s *Sums) merge(o *Sums) {
+	add := func(a, b []float64) []float64 {
+		a = grow(a, len(b))
+		for i, v := range b {
+			a[i] += v
+		}
+		return a
+	}
+	s.F, s.F2, s.Tail, s.Tail2 = add(s.F, o.F), add(s.F2, o.F2), add(s.Tail, o.Tail), add(s.Tail2, o.Tail2)
+	s.N += o.N
+	for i := range 2 {
+		s.Late[i] += o.Late[i]
+		s.ResD[i] += o.ResD[i]
+		s.Res[i] += o.Res[i]
+		s.Miss[i] += o.Miss[i]
+	}
+	s.Msgs += o.Msgs
+	s.Msgs2 += o.Msgs2
+	s.Early += o.Early
+}
+
+// MeanSE is the mean of n values from their sum and sum of squares, and
+// its standard error.
+func MeanSE(sum [2]float64, n float64) (mean, se float64) {
+	mean = sum[0] / n
+	v := math.Max(sum[1]/n-mean*mean, 0) * n / (n - 1)
+	return mean, math.Sqrt(v / n)
+}
+
+// PMF is the law of T_L from the sums (each run's F carried on past its
+// end, negative increments of the mean clipped), the mean of P(T_L < ∞)
+// and the largest standard error of a P(T_L ≤ t).
+func (s *Sums) PMF() (pmf []float64, fEnd, seMax float64) {
+	n := s.N
+	T := len(s.F)
+	F := make([]float64, T)
+	carry, carry2 := 0.0, 0.0
+	for t := range T {
+		carry += s.Tail[t]
+		carry2 += s.Tail2[t]
+		mean, se := MeanSE([2]float64{s.F[t] + carry, s.F2[t] + carry2}, n)
+		F[t] = mean
+		seMax = math.Max(seMax, se)
+	}
+	carry += s.Tail[T]
+	carry2 += s.Tail2[T]
+	var seEnd float64
+	fEnd, seEnd = MeanSE([2]float64{carry, carry2}, n)
+	seMax = math.Max(seMax, seEnd)
+	pmf = make([]float64, T)
+	prev := 0.0
+	for t, v := range F {
+		pmf[t] = math.Max(v-prev, 0)
+		prev = math.Max(prev, v)
+	}
+	for len(pmf) > 1 && pmf[len(pmf)-1] == 0 {
+		pmf = pmf[:len(pmf)-1]
+	}
+	return pmf, fEnd, seMax
+}
+
+// Law runs the model's runs and returns their sums, and those of the
+// tilted runs where they are used (nil otherwise).
+//
+// Where a deadline's chance of a miss is carried by too few runs
+// (wantsRuns), the runs whose start was slow carry it: tilted runs
+// (is.go) draw those often and weight them by their likelihood
+// ratio, where a pilot shows their relative variance at least 2 times
+// smaller; else more plain runs are added, ×4 at a time. Either estimate
+// is unbiased; the answer takes the one of smaller stated error.
+func (m *Model) Law(ctx context.Context) (*Sums, *TiltSums, error) {
+	var s Sums
+	done, err := m.addRuns(ctx, 0, m.Runs, &s)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !m.wantsRuns(&s) {
+		return &s, nil, nil
+	}
+	ts, err := m.tilted(ctx, math.Max(relVar(s.ResD, s.N), relVar(s.Late, s.N)))
+	if err != nil {
+		return nil, nil, err
+	}
+	if ts != nil {
+		return &s, ts, nil
+	}
+	for n := 4 * m.Runs; ; n *= 4 {
+		d, err := m.addRuns(ctx, done, n-done, &s)
+		if err != nil {
+			return nil, nil, err
+		}
+		done += d
+		if n >= m.Runs*lumpedMoreRuns || !m.wantsRuns(&s) {
+			return &s, nil, nil
+		}
+	}
+}
+
+// wantsRuns reports whether the runs' standard error alone puts a
+// deadline's chance of a miss (ResidueDeadline, PLate) beyond
+// lumpedRunsRelErr of its size: its tail is carried by the runs whose
+// start was slow, and only more runs shrink it.
+func (m *Model) wantsRuns(s *Sums) bool {
+	return m.D >= 1 && beyondRunsRelErr(m.z, s.N, s.ResD, s.Late)
+}
+
+// beyondRunsRelErr reports whether the mean of any of the sums of n runs'
+// values has zValue standard errors beyond lumpedRunsRelErr of itself.
+func beyondRunsRelErr(z, n float64, sums ...[2]float64) bool {
+	for _, sum := range sums {
+		if v, se := MeanSE(sum, n); v > 0 && z*se > lumpedRunsRelErr*v {
+			return true
+		}
+	}
+	return false
+}
+
+// addRuns adds about count runs, of stream indices from first on, to s,
+// and returns how many it added.
+func (m *Model) addRuns(ctx context.Context, first, count int, s *Sums) (int, error) {
+	const blocks = 64
+	per := max(count/blocks, 1)
+	sums := make([]Sums, blocks)
+	err := parallel.For(ctx, blocks, runtime.GOMAXPROCS(0), func() func(context.Context, int) error {
+		coh := make([]float64, m.R)
+		hbuf := make([]float64, 0, m.k+1)
+		var out runOut
+		return func(ctx context.Context, b int) error {
+			for j := range per {
+				if j%64 == 0 {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+				}
+				m.run(rng.NewStream(lumpedSeed, uint64(first+b*per+j)), coh, hbuf, &out)
+				sums[b].add(&out)
+			}
+			return nil
+		}
+	}, nil)
+	if err != nil {
+		return 0, err
+	}
+	for b := range sums {
+		s.merge(&sums[b])
+	}
+	return blocks * per, nil
+}
