@@ -427,8 +427,9 @@ func mergeErr(format string, a ...any) error {
 // single run would have produced (its Law is then the run's, bit for
 // bit). It refuses samples of different runs and replications present
 // twice; missing replications are returned, and refused unless
-// allowMissing.
-func MergeSamples(samples []*Sample, allowMissing bool) (*Sample, []int, error) {
+// allowMissing, as spans (their memory is bounded by the replications the
+// samples hold, not by the run's count).
+func MergeSamples(samples []*Sample, allowMissing bool) (*Sample, shard.Spans, error) {
 	if len(samples) == 0 {
 		return nil, nil, mergeErr("no samples to merge")
 	}
@@ -459,9 +460,15 @@ func MergeSamples(samples []*Sample, allowMissing bool) (*Sample, []int, error) 
 		}
 	}
 	slices.SortFunc(out.Reps, func(a, b Replication) int { return a.Index - b.Index })
-	missing := shard.Missing(ref.Total, func(r int) bool { return seen[r] })
+	missing := shard.Gaps(ref.Total, func(yield func(int) bool) {
+		for _, r := range out.Reps {
+			if !yield(r.Index) {
+				return
+			}
+		}
+	})
 	if len(missing) > 0 && !allowMissing {
-		return nil, missing, &MergeError{Pkg: "broadcast", Msg: fmt.Sprintf("%d of %d replications missing: %s", len(missing), ref.Total, shard.Ranges(missing)), Missing: missing}
+		return nil, missing, &MergeError{Pkg: "broadcast", Msg: fmt.Sprintf("%d of %d replications missing: %s", missing.Len(), ref.Total, missing), Missing: missing}
 	}
 	if len(out.Reps) == 0 {
 		return nil, missing, mergeErr("the samples hold no replications")

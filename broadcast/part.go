@@ -266,8 +266,9 @@ func (p *Part) sample() (*Sample, error) {
 // MergeParts combines the parts of one run into the Sample the single run
 // would have produced. names label the parts in errors. It refuses parts
 // of different runs or builds and replications present twice; missing
-// replications are returned, and refused unless allowMissing.
-func MergeParts(parts []*Part, names []string, allowMissing bool) (*Sample, []int, error) {
+// replications are returned (as spans: what a part claims costs no memory
+// beyond what it holds), and refused unless allowMissing.
+func MergeParts(parts []*Part, names []string, allowMissing bool) (*Sample, shard.Spans, error) {
 	if len(parts) == 0 {
 		return nil, nil, mergeErr("no parts to merge")
 	}

@@ -19,7 +19,7 @@ import (
 type Merged struct {
 	// Missing are the replications (or seeds) no part held, of Total;
 	// Unit names them ("replications" or "seeds").
-	Missing []int
+	Missing shard.Spans
 	Total   int
 	Unit    string
 	// Format is the format the unsharded command prints by default:
@@ -70,7 +70,7 @@ func (m *Merged) MissingText() string {
 	if m == nil {
 		return "nothing merged"
 	}
-	return fmt.Sprintf("%d of %d %s missing: %s", len(m.Missing), m.Total, m.Unit, shard.Ranges(m.Missing))
+	return fmt.Sprintf("%d of %d %s missing: %s", m.Missing.Len(), m.Total, m.Unit, m.Missing)
 }
 
 // MergeDir merges the part files (*.gkpart, PartFiles) in partDir into the

@@ -17,7 +17,7 @@ import (
 type Merged struct {
 	// Missing are the replications (or seeds) no part held, of Total;
 	// Unit names them ("replications" or "seeds").
-	Missing []int
+	Missing shard.Spans
 	Total   int
 	Unit    string
 
