@@ -64,6 +64,12 @@ func MergeFiles(ctx context.Context, files []string, allowMissing bool) (*Merged
 	return out, nil
 }
 
+// MergeMemoryEstimate returns the bytes MergeFiles needs to merge files
+// (part.MergeMemoryEstimate: 6 times the parts' plain JSON plus 16 MiB,
+// read from their gzip trailers before any work); a file it cannot read
+// is a *PartError.
+func MergeMemoryEstimate(files []string) (uint64, error) { return part.MergeMemoryEstimate(files) }
+
 // MissingText says what is missing, e.g. "3 of 10 replications missing:
 // 2, 5-6" (the ranges as internal/shard writes them).
 func (m *Merged) MissingText() string {

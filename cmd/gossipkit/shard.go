@@ -32,16 +32,38 @@ func runShard(ctx context.Context, e *env, cfg sim.Config, opt sim.Settings, id 
 func cmdMerge(fs *cli.FlagSet) cli.Run {
 	format, out := fs.Output("csv")
 	allowMissing := fs.Bool("allow-missing", false, "merge even if some replications are missing (they are listed on stderr)")
-	return func(ctx context.Context, e *env) error { return merge(ctx, e, fs, *format, *out, *allowMissing) }
+	var maxMemory uint64
+	cli.Parsed(fs, &maxMemory, "max-memory", "", "memory the merge may use, as 500MB, 2GiB or bytes (0: the memory available); a merge whose estimate, 6 times the parts' JSON plus 16 MiB, exceeds it is refused before any part is read", cli.ParseBytes,
+		func(b uint64) string {
+			if b == 0 {
+				return "the memory available"
+			}
+			return cli.FormatBytes(b)
+		})
+	return func(ctx context.Context, e *env) error {
+		return merge(ctx, e, fs, *format, *out, *allowMissing, maxMemory)
+	}
 }
 
-func merge(ctx context.Context, e *env, fs *cli.FlagSet, format, out string, allowMissing bool) error {
+func merge(ctx context.Context, e *env, fs *cli.FlagSet, format, out string, allowMissing bool, maxMemory uint64) error {
 	files, err := cli.PartFiles(fs.Args, out)
 	if err != nil {
 		return err
 	}
-	m, err := report.MergeFiles(ctx, files, allowMissing)
+	// The memory, before any part is read: 6 times the parts' JSON as
+	// their gzip trailers state it (report.MergeMemoryEstimate).
+	need, err := report.MergeMemoryEstimate(files)
 	var pe *report.PartError
+	if errors.As(err, &pe) {
+		return usagef("%s", pe.Msg)
+	}
+	if maxMemory > 0 && need > maxMemory {
+		return usagef("--max-memory %s: merging these %d parts needs about %s (6 times their JSON); raise --max-memory or merge on a machine with more memory", cli.FormatBytes(maxMemory), len(files), cli.FormatBytes(need))
+	}
+	if avail := sim.AvailableMemory(); maxMemory == 0 && avail > 0 && need > avail {
+		return usagef("merging these %d parts needs about %s (6 times their JSON), more than the %s available; merge on a machine with more memory", len(files), cli.FormatBytes(need), cli.FormatBytes(avail))
+	}
+	m, err := report.MergeFiles(ctx, files, allowMissing)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return ctx.Err()
