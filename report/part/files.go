@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"os"
+	"syscall"
 
 	"github.com/gossipkit/gossipkit/broadcast"
 	"github.com/gossipkit/gossipkit/internal/shard"
@@ -127,6 +128,9 @@ func MergeMemoryEstimate(files []string) (uint64, error) {
 	for _, f := range files {
 		n, err := plainSize(f)
 		if err != nil {
+			if u := errors.Unwrap(err); u != nil {
+				err = u // as MergeFiles says it
+			}
 			return 0, errorf("%q: cannot read: %v", f, err)
 		}
 		plain += n
@@ -140,17 +144,21 @@ func MergeMemoryEstimate(files []string) (uint64, error) {
 // shard.RatioSlack (what its decompression may reach before it is
 // refused).
 func plainSize(path string) (uint64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
+	// Stat before opening: opening a FIFO without a writer would block.
+	st, err := os.Stat(path)
 	if err != nil {
 		return 0, err
 	}
 	if !st.Mode().IsRegular() || st.Size() < 4 {
 		return 0, nil // refused by MergeFiles before any work
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	if st, err = f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() < 4 {
+		return 0, err // replaced since: MergeFiles reads it again
 	}
 	var b [4]byte
 	if _, err := f.ReadAt(b[:], st.Size()-4); err != nil {
