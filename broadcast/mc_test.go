@@ -402,10 +402,10 @@ func TestShardsMerge(t *testing.T) {
 	if _, _, err := MergeSamples([]*Sample{parts[0], parts[0]}, true); !errors.As(err, &me) {
 		t.Errorf("duplicate: %v", err)
 	}
-	if _, missing, err := MergeSamples(parts[:2], false); !errors.As(err, &me) || len(missing) != len(parts[2].Reps) {
-		t.Errorf("missing: %v (%d missing)", err, len(missing))
+	if _, missing, err := MergeSamples(parts[:2], false); !errors.As(err, &me) || missing.Len() != len(parts[2].Reps) {
+		t.Errorf("missing: %v (%d missing)", err, missing.Len())
 	}
-	if m, missing, err := MergeSamples(parts[:2], true); err != nil || len(m.Reps)+len(missing) != R {
+	if m, missing, err := MergeSamples(parts[:2], true); err != nil || len(m.Reps)+missing.Len() != R {
 		t.Errorf("allowMissing: %v", err)
 	}
 	other := *parts[1]

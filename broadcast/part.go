@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 
@@ -167,7 +168,7 @@ func DecodePart(plain []byte) (*Part, error) {
 	if dec.More() {
 		return nil, errors.New("broadcast: corrupted part file: data after its object")
 	}
-	if _, err := p.sample(); err != nil {
+	if _, err := p.view(); err != nil {
 		return nil, err
 	}
 	return &p, nil
@@ -230,9 +231,10 @@ func partBounds(R int, id ShardID) (maxBytes, maxObjects int) {
 // curvesBytes bounds the plain JSON of a part's curves.
 const curvesBytes = 128 + 8*(maxCurveRounds+1)*55
 
-// sample checks the part's fields and returns its replications as a
-// Sample.
-func (p *Part) sample() (*Sample, error) {
+// view checks the part's fields and returns its replications as a Sample
+// that shares them (no copy: DecodePart only checks, MergeSamples copies
+// what it keeps).
+func (p *Part) view() (*Sample, error) {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("broadcast: corrupted part file: "+format, a...)
 	}
@@ -258,6 +260,7 @@ func (p *Part) sample() (*Sample, error) {
 	}
 	M, target := cfg.Live(), cfg.Target()
 	budgeted := cfg.Protocol == Push && cfg.Budget > 0
+	maxT := PartMaxT(cfg)
 	for i, r := range p.Replications {
 		switch {
 		case r.Index < 0 || r.Index >= p.Reps || !p.Shard.Owns(r.Index):
@@ -266,6 +269,10 @@ func (p *Part) sample() (*Sample, error) {
 			return nil, bad("replications not listed once each in increasing order (%d after %d)", r.Index, p.Replications[i-1].Index)
 		case r.T < -1 || r.T < 0 && !budgeted:
 			return nil, bad("replication %d: T = %d", r.Index, r.T)
+		case r.T > maxT:
+			return nil, bad("replication %d: T = %d rounds, beyond the %d a run of this configuration can reach (about %.3g expected; PartMaxT)", r.Index, r.T, maxT, MeanRounds(cfg))
+		case int64(r.T) > r.Messages:
+			return nil, bad("replication %d: T = %d rounds with %d messages (every round before T_L sends one at least)", r.Index, r.T, r.Messages)
 		case r.Messages < 0:
 			return nil, bad("replication %d: %d messages", r.Index, r.Messages)
 		case r.Missed < 0 || r.Missed > M-1 || r.Missed > 0 && !budgeted:
@@ -283,14 +290,33 @@ func (p *Part) sample() (*Sample, error) {
 	case p.Curves != nil && p.Curves.Runs != len(p.Replications):
 		return nil, bad("curves of %d watched runs for %d replications", p.Curves.Runs, len(p.Replications))
 	}
-	return &Sample{Config: cfg, Seed: seed, Total: p.Reps, Literal: p.Engine == "literal", Reps: slices.Clone(p.Replications), Curves: p.Curves}, nil
+	return &Sample{Config: cfg, Seed: seed, Total: p.Reps, Literal: p.Engine == "literal", Reps: p.Replications, Curves: p.Curves}, nil
+}
+
+// PartMaxT bounds the T_L (in rounds) a part's replication of cfg may
+// state: 1024 times MeanRounds(cfg), at least 4096, at most MaxLawRounds.
+// The law of a sample holds one entry a round up to its largest T_L, so
+// without it a part of 300 bytes on disk stating T = 2^26 for a
+// configuration that reaches its level in about 10 rounds cost 5.9 GB and
+// 24 s to merge. No run reaches it but with a vanishing chance: T_L
+// exceeds a multiple m of its mean with a chance of the order e^−m (every
+// round informs the next node with a chance of at least the rate g of
+// MeanRounds's estimate, which is the order of the truth; with a budget on
+// push, T_L < ∞ is at most M·⌈B/k⌉ rounds).
+func PartMaxT(cfg Config) int {
+	r := MeanRounds(cfg)
+	if !(r < MaxLawRounds/1024) {
+		return MaxLawRounds
+	}
+	return max(4096, int(1024*math.Ceil(r)))
 }
 
 // MergeParts combines the parts of one run into the Sample the single run
 // would have produced. names label the parts in errors. It refuses parts
 // of different runs or builds and replications present twice; missing
-// replications are returned, and refused unless allowMissing.
-func MergeParts(parts []*Part, names []string, allowMissing bool) (*Sample, []int, error) {
+// replications are returned (as spans: what a part claims costs no memory
+// beyond what it holds), and refused unless allowMissing.
+func MergeParts(parts []*Part, names []string, allowMissing bool) (*Sample, shard.Spans, error) {
 	if len(parts) == 0 {
 		return nil, nil, mergeErr("no parts to merge")
 	}
@@ -308,20 +334,26 @@ func MergeParts(parts []*Part, names []string, allowMissing bool) (*Sample, []in
 		if p.Config != parts[0].Config || p.Seed != parts[0].Seed || p.Reps != parts[0].Reps || p.Engine != parts[0].Engine {
 			return nil, nil, mergeErr("%s and %s are from different runs (configuration, seed, replications or engine)", names[0], names[i])
 		}
-		s, err := p.sample()
+		s, err := p.view()
 		if err != nil {
 			return nil, nil, fmt.Errorf("%w (%s)", err, names[i])
 		}
 		samples[i] = s
 	}
-	owner := map[int]string{}
-	for i, p := range parts {
-		for _, r := range p.Replications {
-			if prev, dup := owner[r.Index]; dup {
-				return nil, nil, mergeErr("replication %d is in both %s and %s", r.Index, prev, names[i])
+	// No map of the owners (about 50 bytes a replication): a replication
+	// held twice is found in the merged order, then its parts by search
+	// (each part's replications increase).
+	out, missing, dup, err := mergeSamples(samples, allowMissing)
+	if dup >= 0 {
+		var in []string
+		for i, p := range parts {
+			if _, ok := slices.BinarySearchFunc(p.Replications, dup, func(r Replication, t int) int { return r.Index - t }); ok {
+				in = append(in, names[i])
 			}
-			owner[r.Index] = names[i]
+		}
+		if len(in) >= 2 {
+			return nil, nil, mergeErr("replication %d is in both %s and %s", dup, in[0], in[1])
 		}
 	}
-	return MergeSamples(samples, allowMissing)
+	return out, missing, err
 }

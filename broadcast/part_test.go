@@ -195,6 +195,16 @@ func TestHostileParts(t *testing.T) {
 			m["curves"].(map[string]any)["sums"].([]any)[0].([]any)[0] = "1e3"
 		}), "three hexadecimal words"},
 		{"no curves at level 1", rewrite(t, good, func(m map[string]any) { delete(m, "curves") }), "no curves"},
+		// A law holds one entry a round up to its largest T_L: 2^26 here
+		// cost 5.9 GB to merge (PartMaxT).
+		{"T beyond the run's reach", rewrite(t, good, func(m map[string]any) {
+			r := m["replications"].([]any)[0].(map[string]any)
+			r["t"], r["messages"] = MaxLawRounds, 1<<40
+		}), "beyond the 7168 a run of this configuration can reach (about 6.01 expected"},
+		{"T beyond its messages", rewrite(t, good, func(m map[string]any) {
+			r := m["replications"].([]any)[0].(map[string]any)
+			r["t"], r["messages"] = 30, 29
+		}), "T = 30 rounds with 29 messages"},
 		{"never with level reached", rewrite(t, good, func(m map[string]any) {
 			r := m["replications"].([]any)[0].(map[string]any)
 			r["t"], r["missed"] = -1, 0
@@ -207,5 +217,38 @@ func TestHostileParts(t *testing.T) {
 				t.Errorf("%v, want an error with %q", err, row.want)
 			}
 		})
+	}
+}
+
+// TestPartMaxT: the replications of genuine runs, near total loss among
+// them, keep within what a part may state (T_L ≤ PartMaxT, at least one
+// message a round before T_L), for every protocol, with and without a
+// budget, with both engines.
+func TestPartMaxT(t *testing.T) {
+	for _, cfg := range []Config{
+		{Nodes: 60, Protocol: Push, Fanout: 2, Loss: 0.2, Failed: 0.1, Budget: 2, Level: 1},
+		{Nodes: 50, Protocol: Push, Fanout: 1, Loss: 0.99, Level: 1},
+		{Nodes: 50, Protocol: Pull, Fanout: 1, Loss: 0.9, Level: 1},
+		{Nodes: 200, Protocol: PushPull, Fanout: 2, Loss: 0.5, Failed: 0.3, Level: 0.9},
+		{Nodes: 30, Protocol: Push, Fanout: 3, Loss: 0.7, Budget: 3, Level: 1},
+		{Nodes: 300, Protocol: Push, Fanout: 2, Loss: 0.3, Budget: 4, Level: 0.5},
+		{Nodes: 2, Protocol: Pull, Fanout: 1, Loss: 0.99, Level: 1},
+	} {
+		cfg.Confidence = 0.95
+		maxT := PartMaxT(cfg)
+		for _, literal := range []bool{false, true} {
+			s, err := Simulate(context.Background(), cfg, SimSettings{Reps: 200, Seed: 3, Literal: literal, SkipWatched: true})
+			if err != nil {
+				t.Fatalf("%+v: %v", cfg, err)
+			}
+			top := 0
+			for _, r := range s.Reps {
+				top = max(top, r.T)
+				if r.T > maxT || int64(r.T) > r.Messages {
+					t.Errorf("%+v literal %v: replication %d has T %d, %d messages (PartMaxT %d)", cfg, literal, r.Index, r.T, r.Messages, maxT)
+				}
+			}
+			t.Logf("%v N %d k %d loss %g budget %d literal %v: largest T %d, MeanRounds %.3g, PartMaxT %d", cfg.Protocol, cfg.Nodes, cfg.Fanout, cfg.Loss, cfg.Budget, literal, top, MeanRounds(cfg), maxT)
+		}
 	}
 }

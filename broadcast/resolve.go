@@ -24,6 +24,9 @@ type UnresolvedError struct {
 }
 
 func (e *UnresolvedError) Error() string {
+	if e == nil {
+		return "broadcast: unresolved (nil error)"
+	}
 	return fmt.Sprintf("broadcast: Config.Confidence = %g: 1 − P = %.3g is below what the %v method resolves for P(T_L ≤ D) at fanout %d, budget %d (its smallest stated chance of being late is %.3g)",
 		e.Confidence, 1-e.Confidence, e.Method, e.Fanout, e.Budget, e.Floor)
 }

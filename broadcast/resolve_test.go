@@ -3,6 +3,7 @@ package broadcast
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -105,5 +106,14 @@ func TestTextCells(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
 		}
+	}
+}
+
+// TestUnresolvedErrorNil: a nil *UnresolvedError says so rather than
+// panicking (issue 42's probe of nil receivers).
+func TestUnresolvedErrorNil(t *testing.T) {
+	var e *UnresolvedError
+	if got := e.Error(); !strings.Contains(got, "nil") {
+		t.Errorf("nil UnresolvedError: %q", got)
 	}
 }

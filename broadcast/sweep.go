@@ -99,6 +99,12 @@ type Design struct {
 	Smallest [][2]int
 }
 
+// MaxSettings bounds the fanouts times budgets one Sweep computes: each is
+// a law of its own (up to a second of CPU for the exact chain, more for
+// the Monte Carlo), so a million settings would run for days whatever the
+// context; they are refused before any work. The CLI takes as many.
+const MaxSettings = 10_000
+
 // Solve computes the answer for cfg.Fanout and cfg.Budget.
 func Solve(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
 	d, err := Sweep(ctx, cfg, []int{cfg.Fanout}, []int{cfg.Budget}, set)
@@ -120,6 +126,9 @@ func Sweep(ctx context.Context, cfg Config, fanouts, budgets []int, set Settings
 	}
 	if len(budgets) == 0 {
 		budgets = []int{0}
+	}
+	if n := len(fanouts) * len(budgets); len(fanouts) > MaxSettings || len(budgets) > MaxSettings || n > MaxSettings {
+		return nil, fieldErr("Config.Fanout", "%d fanouts × %d budgets: %d settings, at most %d (MaxSettings)", len(fanouts), len(budgets), n, MaxSettings)
 	}
 	set = set.withDefaults()
 	if !set.Method.Valid() {

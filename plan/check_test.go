@@ -81,3 +81,24 @@ func TestCheckRefusals(t *testing.T) {
 		t.Errorf("a loss grid with the asymptotic law: %v, want a field error on Config.Loss wrapping ErrNotCovered", err)
 	}
 }
+
+// TestMaxSettings: more than MaxSettings exchange sizes (Sweep) or
+// settings (LossSweep) are refused at once, whatever the context, as a
+// field error (issue 42: a million settings ran on without a deadline).
+func TestMaxSettings(t *testing.T) {
+	cfg := Config{Nodes: 50, Shuffle: gossip.Shuffle{Items: 100, Cache: 20, Exchange: 5}, Level: 0.9, Deadline: 30}
+	many := make([]int, MaxSettings+1)
+	for i := range many {
+		many[i] = 1 + i%5
+	}
+	if _, err := Sweep(context.Background(), cfg, many, Settings{}); err == nil || !strings.Contains(err.Error(), "Config.Shuffle.Exchange") {
+		t.Errorf("Sweep of %d exchange sizes: %v", len(many), err)
+	}
+	losses := make([]float64, 2001)
+	for i := range losses {
+		losses[i] = float64(i) / 1e4
+	}
+	if _, err := LossSweep(context.Background(), cfg, []int{1, 2, 3, 4, 5}, losses, Settings{}); err == nil || !strings.Contains(err.Error(), "Config.Loss") || !strings.Contains(err.Error(), "10005 settings") {
+		t.Errorf("LossSweep of 2001 × 5 settings: %v", err)
+	}
+}

@@ -164,6 +164,9 @@ func LossSweep(ctx context.Context, cfg Config, exchanges []int, losses []float6
 	if len(losses) == 0 || len(exchanges) == 0 {
 		return nil, fieldErr("Config.Loss", "no loss probability or no exchange size given")
 	}
+	if n := len(losses) * len(exchanges); len(losses) > MaxSettings || len(exchanges) > MaxSettings || n > MaxSettings {
+		return nil, fieldErr("Config.Loss", "%d loss probabilities × %d exchange sizes: %d settings, at most %d (MaxSettings)", len(losses), len(exchanges), n, MaxSettings)
+	}
 	for i, e := range losses {
 		if i > 0 && !(e > losses[i-1]) {
 			return nil, fieldErr("Config.Loss", "%g after %g: the grid must be ascending", e, losses[i-1])

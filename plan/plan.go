@@ -395,6 +395,12 @@ func sweep(ctx context.Context, cfg Config, exchanges []int, set Settings) (*Des
 	return d, nil
 }
 
+// MaxSettings bounds the settings one Sweep or LossSweep computes
+// (exchange sizes, times loss probabilities): each is a law of its own, up
+// to about 10 s of CPU for the exact chain, so more would run for days
+// whatever the context; they are refused before any work.
+const MaxSettings = 10_000
+
 // Check refuses, before any work, what Sweep would refuse for cfg at each
 // of the exchange sizes (Sweep and LossSweep call it first): a field out
 // of its range (Config.Validate at each s; Settings), and a method asked
@@ -417,6 +423,9 @@ func sweep(ctx context.Context, cfg Config, exchanges []int, set Settings) (*Des
 func Check(cfg Config, exchanges []int, set Settings) error {
 	if len(exchanges) == 0 {
 		return fieldErr("Config.Shuffle.Exchange", "no exchange size given")
+	}
+	if len(exchanges) > MaxSettings {
+		return fieldErr("Config.Shuffle.Exchange", "%d exchange sizes, at most %d (MaxSettings)", len(exchanges), MaxSettings)
 	}
 	set = set.withDefaults()
 	switch {

@@ -24,15 +24,16 @@ func (c *countedCtx) Err() error {
 	return nil
 }
 
-// A sweep over 10⁶ exchange sizes (each a valid s, so nothing refuses the
-// list; about 20 ms each here, 5 hours in all) stops once its context is
-// cancelled: it looks at it between sizes and inside the exact chain, so
-// the context cancelled at its 1,000th look must end the sweep with
-// context.Canceled within a few more looks.
+// A sweep over MaxSettings exchange sizes (each a valid s; about 20 ms
+// each here, minutes in all) stops once its context is cancelled: it looks
+// at it between sizes and inside the exact chain, so the context cancelled
+// at its 1,000th look must end the sweep with context.Canceled within a
+// few more looks. (10⁶ sizes, 5 hours, are refused before any work:
+// TestMaxSettings.)
 func TestSweepMillionSizesStopsAtCancel(t *testing.T) {
 	ctx := &countedCtx{Context: context.Background(), limit: 1000}
 	cfg := Config{Nodes: 20, Shuffle: gossip.Shuffle{Items: 10, Cache: 4}, Level: 0.9, Deadline: 10}
-	sizes := make([]int, 1_000_000)
+	sizes := make([]int, MaxSettings)
 	for i := range sizes {
 		sizes[i] = 1 + i%3
 	}

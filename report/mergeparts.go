@@ -19,7 +19,7 @@ import (
 type Merged struct {
 	// Missing are the replications (or seeds) no part held, of Total;
 	// Unit names them ("replications" or "seeds").
-	Missing []int
+	Missing shard.Spans
 	Total   int
 	Unit    string
 	// Format is the format the unsharded command prints by default:
@@ -64,13 +64,19 @@ func MergeFiles(ctx context.Context, files []string, allowMissing bool) (*Merged
 	return out, nil
 }
 
+// MergeMemoryEstimate returns the bytes MergeFiles needs to merge files
+// (part.MergeMemoryEstimate: 6 times the parts' plain JSON plus 16 MiB,
+// read from their gzip trailers before any work); a file it cannot read
+// is a *PartError.
+func MergeMemoryEstimate(files []string) (uint64, error) { return part.MergeMemoryEstimate(files) }
+
 // MissingText says what is missing, e.g. "3 of 10 replications missing:
 // 2, 5-6" (the ranges as internal/shard writes them).
 func (m *Merged) MissingText() string {
 	if m == nil {
 		return "nothing merged"
 	}
-	return fmt.Sprintf("%d of %d %s missing: %s", len(m.Missing), m.Total, m.Unit, shard.Ranges(m.Missing))
+	return fmt.Sprintf("%d of %d %s missing: %s", m.Missing.Len(), m.Total, m.Unit, m.Missing)
 }
 
 // MergeDir merges the part files (*.gkpart, PartFiles) in partDir into the

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/probe"
+	"github.com/gossipkit/gossipkit/internal/shard"
 	"github.com/gossipkit/gossipkit/report/tables"
 	"github.com/gossipkit/gossipkit/sim"
 )
@@ -70,7 +71,7 @@ func TestMergeFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		// shard 1/2 holds r mod 2 = 0: replications 0 and 2 of 4; 1 and 3 are missing.
-		if m.Total != 4 || len(m.Missing) != 2 {
+		if m.Total != 4 || m.Missing.Len() != 2 {
 			t.Errorf("total %d, missing %v; want 4 and two", m.Total, m.Missing)
 		}
 	})
@@ -88,7 +89,7 @@ func TestNastyValuesMerge(t *testing.T) {
 	var b bytes.Buffer
 	probe.Func(t, "MergeFiles", MergeFiles, set, context.Background(), []string{"none.gkpart"}, false)
 	probe.Func(t, "Merged.Write", (*Merged).Write, set, &Merged{}, &b, "csv")
-	probe.Func(t, "Merged.MissingText", (*Merged).MissingText, set, &Merged{Missing: []int{1}, Total: 2, Unit: "seeds"})
+	probe.Func(t, "Merged.MissingText", (*Merged).MissingText, set, &Merged{Missing: shard.Spans{{Lo: 1, Hi: 1}}, Total: 2, Unit: "seeds"})
 }
 
 // TestMergeDir: a path that is no directory, or a directory without part

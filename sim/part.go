@@ -426,7 +426,7 @@ func mergeErr(format string, a ...any) error {
 // would have produced. names label the parts in errors. It refuses parts of
 // different experiments and replications present twice; missing
 // replications are returned, and refused unless allowMissing.
-func Merge(parts []*Part, names []string, allowMissing bool) (*Result, []int, error) {
+func Merge(parts []*Part, names []string, allowMissing bool) (*Result, shard.Spans, error) {
 	if len(parts) == 0 {
 		return nil, nil, mergeErr("no parts to merge")
 	}
@@ -460,9 +460,15 @@ func Merge(parts []*Part, names []string, allowMissing bool) (*Result, []int, er
 		}
 	}
 	sort.Slice(res.Reps, func(a, b int) bool { return res.Reps[a].Index < res.Reps[b].Index })
-	missing := shard.Missing(cfg.Reps, func(r int) bool { _, ok := owner[r]; return ok })
+	missing := shard.Gaps(cfg.Reps, func(yield func(int) bool) {
+		for _, r := range res.Reps {
+			if !yield(r.Index) {
+				return
+			}
+		}
+	})
 	if len(missing) > 0 && !allowMissing {
-		return nil, missing, &MergeError{Pkg: "sim", Msg: fmt.Sprintf("%d of %d replications missing: %s", len(missing), cfg.Reps, shard.Ranges(missing)), Missing: missing}
+		return nil, missing, &MergeError{Pkg: "sim", Msg: fmt.Sprintf("%d of %d replications missing: %s", missing.Len(), cfg.Reps, missing), Missing: missing}
 	}
 	if len(res.Reps) == 0 {
 		return nil, missing, mergeErr("the parts hold no replications")

@@ -329,7 +329,7 @@ func mergeErr(format string, a ...any) error {
 // results, in seed order. names label the parts in errors. It refuses parts
 // of different experiments and seeds present twice; missing seeds are
 // returned, and refused unless allowMissing.
-func Merge(parts []*Part, names []string, allowMissing bool) (Experiment, []SeedResult, []int, error) {
+func Merge(parts []*Part, names []string, allowMissing bool) (Experiment, []SeedResult, shard.Spans, error) {
 	if len(parts) == 0 {
 		return Experiment{}, nil, nil, mergeErr("no parts to merge")
 	}
@@ -354,9 +354,15 @@ func Merge(parts []*Part, names []string, allowMissing bool) (Experiment, []Seed
 	}
 	sort.Slice(res, func(a, b int) bool { return res[a].Index < res[b].Index })
 	x := parts[0].Exp
-	missing := shard.Missing(x.Seeds, func(i int) bool { _, ok := owner[i]; return ok })
+	missing := shard.Gaps(x.Seeds, func(yield func(int) bool) {
+		for _, r := range res {
+			if !yield(r.Index) {
+				return
+			}
+		}
+	})
 	if len(missing) > 0 && !allowMissing {
-		return x, nil, missing, &MergeError{Pkg: "tree", Msg: fmt.Sprintf("%d of %d seeds missing: %s", len(missing), x.Seeds, shard.Ranges(missing)), Missing: missing}
+		return x, nil, missing, &MergeError{Pkg: "tree", Msg: fmt.Sprintf("%d of %d seeds missing: %s", missing.Len(), x.Seeds, missing), Missing: missing}
 	}
 	if len(res) == 0 {
 		return x, nil, missing, mergeErr("the parts hold no seeds")

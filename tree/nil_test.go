@@ -12,4 +12,12 @@ func TestNilSim(t *testing.T) {
 	if s.AllConnected() {
 		t.Error("nil Sim: AllConnected")
 	}
+	// The zero Sim (not made by Build): an error, not an index panic
+	// (issue 42's probe).
+	if err := new(Sim).Check(); err == nil {
+		t.Error("zero Sim: Check passed")
+	}
+	if new(Sim).AllConnected() != true {
+		t.Error("zero Sim: AllConnected (no node) should hold")
+	}
 }

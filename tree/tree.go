@@ -732,6 +732,9 @@ func (s *Sim) Check() error {
 	if s == nil {
 		return errors.New("tree: Check: nil simulation")
 	}
+	if n := len(s.id); n == 0 || len(s.alive) != n || len(s.parent) != n || len(s.children) != n {
+		return errors.New("tree: Check: a simulation not made by Build (the zero Sim holds no tree)")
+	}
 	if err := s.check(false); err != nil {
 		return fmt.Errorf("tree: %w", err)
 	}

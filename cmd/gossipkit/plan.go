@@ -32,8 +32,10 @@ type design interface {
 }
 
 // maxSettings bounds the settings one plan sweeps (exchange sizes, or
-// fanouts × budgets).
-const maxSettings = 10_000
+// fanouts × budgets): the libraries' bound (plan.MaxSettings =
+// broadcast.MaxSettings), checked here on the flags' ranges before they
+// are expanded.
+const maxSettings = plan.MaxSettings
 
 func cmdPlan(fs *cli.FlagSet) cli.Run {
 	protocols := append([]string{"shuffle"}, broadcast.ProtocolNames()...)

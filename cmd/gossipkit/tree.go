@@ -92,6 +92,6 @@ func cmdTreeRun(fs *cli.FlagSet, fail bool) cli.Run {
 			return outputTable(e, *out, *format, tables.TreeTable(exp.Summarize(res)))
 		}
 		return cli.WritePart(e, "tree", path, func(w io.Writer) error { return tree.WritePart(w, exp, *id, res) },
-			fmt.Sprintf("seeds %s of %d", shard.Ranges(exp.Indices(id)), exp.Seeds), note)
+			shareText(len(exp.Indices(id)), exp.Seeds, "seeds", *id), note)
 	}
 }

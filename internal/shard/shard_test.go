@@ -61,8 +61,41 @@ func TestRangesAndMissing(t *testing.T) {
 	if got := Ranges([]int{0, 1, 2, 3, 7, 9, 10}); got != "0-3, 7, 9-10" {
 		t.Errorf("Ranges = %q", got)
 	}
-	if got := Missing(5, func(i int) bool { return i%2 == 0 }); !slices.Equal(got, []int{1, 3}) {
-		t.Errorf("Missing = %v", got)
+	for _, tc := range []struct {
+		n    int
+		have []int
+		want Spans
+		text string
+	}{
+		{5, []int{0, 2, 4}, Spans{{1, 1}, {3, 3}}, "1, 3"},
+		{5, nil, Spans{{0, 4}}, "0-4"},
+		{5, []int{0, 1, 2, 3, 4}, nil, ""},
+		{10, []int{-1, 3, 3, 2, 9, 12}, Spans{{0, 2}, {4, 8}}, "0-2, 4-8"},
+		{0, nil, nil, ""},
+	} {
+		got := Gaps(tc.n, slices.Values(tc.have))
+		if !slices.Equal(got, tc.want) || got.String() != tc.text {
+			t.Errorf("Gaps(%d, %v) = %v %q, want %v %q", tc.n, tc.have, got, got.String(), tc.want, tc.text)
+		}
+		if !slices.IsSorted(tc.have) {
+			continue
+		}
+		k := 0
+		for i := range tc.n {
+			if got.Contains(i) == slices.Contains(tc.have, i) {
+				t.Errorf("Gaps(%d, %v).Contains(%d) = %v", tc.n, tc.have, i, got.Contains(i))
+			}
+			if got.Contains(i) {
+				k++
+			}
+		}
+		if got.Len() != k {
+			t.Errorf("Gaps(%d, %v).Len() = %d, want %d", tc.n, tc.have, got.Len(), k)
+		}
+	}
+	// The spans are bounded by the indices held, not by n.
+	if got := Gaps(1e7, slices.Values([]int{5})); len(got) != 2 || got.Len() != 1e7-1 {
+		t.Errorf("Gaps(1e7, {5}) = %v (Len %d)", got, got.Len())
 	}
 }
 

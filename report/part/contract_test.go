@@ -96,6 +96,8 @@ func TestContract(t *testing.T) {
 	if nr.Sharding() || nr.Merger() != nil || nr.Runs() != nil || ne.Error() != "report: part error (nil)" {
 		t.Error("a nil Runner or Error is not empty")
 	}
+	var nt *Time
+	nt.Add(Time{Wall: 1}) // a nil *Time is left alone, not a panic (issue 42's probe)
 	// A shard that owns none of the replications runs none (not all).
 	if idx := ShardRunner(ID{Index: 2, Count: 2}).Indices(1, 0); idx == nil || len(idx) != 0 {
 		t.Errorf("shard 2/2 of one replication runs %v, want none", idx)
@@ -112,4 +114,5 @@ func TestNastyValues(t *testing.T) {
 	probe.Func(t, "Files", Files, set, dir)
 	probe.Func(t, "MergeFiles", MergeFiles, set, context.Background(), []string{filepath.Join(dir, "none.gkpart")}, false)
 	probe.Func(t, "Read", Read[testScale], set, []string{filepath.Join(dir, "none.gkpart")}, 12, describe)
+	probe.Func(t, "MergeMemoryEstimate", MergeMemoryEstimate, set, []string{filepath.Join(dir, "none.gkpart")})
 }

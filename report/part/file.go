@@ -68,8 +68,12 @@ type Time struct {
 	Markov   float64       `json:"markov_shuffles"`
 }
 
-// Add adds b to a, an unknown CPU time (−1) absorbing.
+// Add adds b to a, an unknown CPU time (−1) absorbing; a nil a is left
+// alone.
 func (a *Time) Add(b Time) {
+	if a == nil {
+		return
+	}
 	a.Wall += b.Wall
 	a.CPU = AddCPU(a.CPU, b.CPU)
 	a.SimCPU = AddCPU(a.SimCPU, b.SimCPU)

@@ -90,13 +90,19 @@ func Read[S any](files []string, sections int, describe func(S) string) (S, *Mer
 		byShard[p.Shard.Index] = f
 		all = append(all, read{&p, f})
 	}
-	if missing := shard.Missing(count, func(i int) bool { _, ok := byShard[i+1]; return ok }); len(missing) > 0 {
-		for i := range missing {
-			missing[i]++
-		}
-		return scale, nil, errorf("%d of %d shards missing: %s", len(missing), count, shard.Ranges(missing))
-	}
 	sort.Slice(all, func(a, b int) bool { return all[a].p.Shard.Index < all[b].p.Shard.Index })
+	// As spans of shard indices 1..count: count is a part's claim (up to
+	// shard.MaxCount), the spans are bounded by the parts read.
+	if missing := shard.Gaps(count+1, func(yield func(int) bool) {
+		yield(0)
+		for _, r := range all {
+			if !yield(r.p.Shard.Index) {
+				return
+			}
+		}
+	}); len(missing) > 0 {
+		return scale, nil, errorf("%d of %d shards missing: %s", missing.Len(), count, missing)
+	}
 	m := &Merger{}
 	for _, r := range all {
 		m.runs, m.timing, m.names = append(m.runs, r.p.Runs), append(m.timing, r.p.Timing), append(m.names, r.name)
@@ -145,8 +151,9 @@ func (m *Merger) sim(k int, cfg sim.Config, from int) (*sim.Result, error) {
 	if err != nil {
 		return nil, errorf("simulation %d: %v", k+1, err)
 	}
-	if len(missing) != from || (from > 0 && missing[from-1] != from-1) {
-		return nil, errorf("simulation %d: the parts hold replications %d..%d less %d, the report asks for %d..%d", k+1, 0, cfg.Reps-1, len(missing), from, cfg.Reps-1)
+	// Missing must be exactly 0..from−1.
+	if missing.Len() != from || (from > 0 && (len(missing) != 1 || missing[0].Lo != 0)) {
+		return nil, errorf("simulation %d: the parts hold replications %d..%d less %d, the report asks for %d..%d", k+1, 0, cfg.Reps-1, missing.Len(), from, cfg.Reps-1)
 	}
 	want := cfg
 	want.Check = false // not part of a part file; the report never sets it

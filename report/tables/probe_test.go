@@ -7,6 +7,7 @@ import (
 
 	"github.com/gossipkit/gossipkit/approx"
 	"github.com/gossipkit/gossipkit/chain"
+	"github.com/gossipkit/gossipkit/exact"
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/probe"
 	"github.com/gossipkit/gossipkit/sim"
@@ -36,4 +37,16 @@ func TestNastyValues(t *testing.T) {
 	probe.Func(t, "TreeTable", TreeTable, set, tree.Summary{})
 	probe.Func(t, "ODETable", ODETable, set, nil, nil)
 	probe.Func(t, "PDropTable", PDropTable, set, nil, false)
+}
+
+// TestPDropTableZero: an Evaluation not made by exact.Evaluate (the zero
+// value, nil fractions) is written with null cells in every format, not a
+// panic (issue 42: before, PDropTable called Float64 on the nil formula).
+func TestPDropTableZero(t *testing.T) {
+	for _, format := range []string{"text", "json", "csv", "markdown"} {
+		var b bytes.Buffer
+		if err := PDropTable([]exact.Evaluation{{}}, true).Write(&b, format); err != nil {
+			t.Errorf("%s: %v", format, err)
+		}
+	}
 }

@@ -375,8 +375,17 @@ func PDropTable(evs []exact.Evaluation, enumerate bool) *plots.Table {
 		if ev.HasLog10 {
 			ldiff = ev.Log10AbsDiff
 		}
-		exf, _ := ev.Formula1.Float64()
-		row := []any{ev.Items, ev.Cache, ev.Exchange, ev.Formula1, ev.Gamma, simp, exf, ldiff}
+		// A nil formula (an Evaluation not made by exact.Evaluate) is a
+		// null cell, not a panic.
+		var ex, gamma, exf any
+		if ev.Formula1 != nil {
+			ex = ev.Formula1
+			exf, _ = ev.Formula1.Float64()
+		}
+		if ev.Gamma != nil {
+			gamma = ev.Gamma
+		}
+		row := []any{ev.Items, ev.Cache, ev.Exchange, ex, gamma, simp, exf, ldiff}
 		if enumerate {
 			if en := ev.Enumerated; en != nil {
 				row = append(row, en.PerItem, en.PerShuffle)
