@@ -222,15 +222,15 @@ func (a *asyncEngine) run(ctx context.Context, index int) (AsyncReplication, err
 // time to each of AsyncLevels.
 func (s *AsyncSample) Answer() (Answer, *AsyncTimes) {
 	nan := math.NaN()
+	if s == nil {
+		s = &AsyncSample{}
+	}
 	cfg := s.Config
 	a := Answer{Fanout: cfg.Fanout, Budget: cfg.Budget, Method: MonteCarlo, Residue: nan, PMiss: nan, Messages: nan,
 		ResidueRelErr: nan, PMissRelErr: nan, ResidueDeadline: nan, ResidueDeadlineRelErr: nan, PLate: nan, PLateRelErr: nan,
 		Mean: nan, SD: nan, Q05: nan, Q25: nan, Q50: nan, Q75: nan, Q95: nan, TConfidence: nan, PDeadline: nan,
 		Seconds: nan, TConfidenceSeconds: nan, BytesPerNode: nan, BytesPerNodePerSecond: nan, Accuracy: NoAccuracy()}
 	times := &AsyncTimes{Level: AsyncLevels}
-	if s == nil {
-		s = &AsyncSample{}
-	}
 	R := len(s.Reps)
 	if R == 0 {
 		return a, times

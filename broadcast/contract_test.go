@@ -66,3 +66,18 @@ func TestContract(t *testing.T) {
 
 	probe.Refuses(t, 0, calls...)
 }
+
+// TestNilSamples: the methods of a nil *AsyncSample and *RepairSample
+// answer (no sample: NaN answers, a line saying so) rather than panic
+// (h43's probe of every exported method on nil receivers found these two).
+func TestNilSamples(t *testing.T) {
+	var a *AsyncSample
+	ans, times := a.Answer()
+	if !math.IsNaN(ans.Mean) || times == nil {
+		t.Errorf("nil AsyncSample: mean %v, times %v", ans.Mean, times)
+	}
+	var r *RepairSample
+	if s := r.String(); s == "" {
+		t.Error("nil RepairSample: empty String")
+	}
+}

@@ -508,6 +508,9 @@ func simulateRepair(ctx context.Context, cfg Config, set SimSettings, times []fl
 
 // String is the sample in one line (for logs).
 func (s *RepairSample) String() string {
+	if s == nil {
+		return "repair MC: no sample (nil)"
+	}
 	return fmt.Sprintf("repair MC: %d reps, residue %.4g ± %.2g, S' = %g s", s.Reps, s.Residue, s.ResidueSE, s.Scaled)
 }
 
