@@ -231,9 +231,11 @@ func solveOne(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
 			method = MonteCarlo
 			// Where the large-N law states the misses within MaxRelErr/5
 			// and no deadline asks for the watched runs' other answers,
-			// the replications skip them.
+			// the replications skip them; not at the level 1, where their
+			// curves state the CDF whether or not a deadline is asked (so
+			// that it is the same with and without one).
 			res, pm, ok := budgetMissLaw(cfg)
-			skip := ok && deadlineRounds(cfg) == 0 && res.relErr() <= MaxRelErr/5 && pm.relErr() <= MaxRelErr/5
+			skip := ok && deadlineRounds(cfg) == 0 && !curvesWanted(cfg) && res.relErr() <= MaxRelErr/5 && pm.relErr() <= MaxRelErr/5
 			law, err = simulateLaw(ctx, cfg, set, skip)
 			if err == nil && ok {
 				law.setResidue(better(ivOf(law.Residue, law.ResidueRelErr), res))
