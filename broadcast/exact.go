@@ -134,6 +134,10 @@ func newExactChain(cfg Config) *countchain.Chain {
 // Bound (relative errors Bound/value, 0 for a value the protocol makes
 // exactly 0), ResidueDeadline within Bound where it was computed (D ≥ 1;
 // NaN otherwise), and PLate left to Answer (from the PMF and Bound).
+// ResidueDeadline is never exactly 0 (every protocol leaves a node
+// uninformed by a finite D with a positive chance): a 0 is the chain's
+// truncation, within Bound of the truth, so its relative error is
+// unbounded, not 0 (push–pull at N 300, k 2, D 12 printed "0 (exact)").
 func (l *Law) setExact(D int, residueD float64) {
 	b := l.Accuracy.Bound
 	rel := func(v float64) float64 {
@@ -145,5 +149,8 @@ func (l *Law) setExact(D int, residueD float64) {
 	l.ResidueRelErr, l.PMissRelErr = rel(l.Residue), rel(l.PMiss)
 	if D >= 1 && !math.IsNaN(residueD) {
 		l.ResidueDeadline, l.ResidueDeadlineRelErr = residueD, rel(residueD)
+		if residueD == 0 {
+			l.ResidueDeadlineRelErr = math.Inf(1)
+		}
 	}
 }

@@ -73,7 +73,7 @@ func (d *Design) TextTable() *plots.Table {
 		}
 		row = append(row, relCell(a.Residue, a.ResidueRelErr), relCell(a.PMiss, a.PMissRelErr))
 		if c.Deadline > 0 {
-			row = append(row, relCell(a.ResidueDeadline, a.ResidueDeadlineRelErr))
+			row = append(row, residueDeadlineCell(a))
 		}
 		row = append(row, pm(a.Messages, a.Accuracy.SEMessages))
 		row = append(row, asyncCells(c, a)...)
@@ -202,6 +202,10 @@ func deadlineCell(a Answer) string {
 		return "1 (≥ 1 − " + g2(a.PLateFloor) + ")"
 	case q == 0:
 		return "1"
+	case q < 1e-2 && rel >= 1:
+		// The interval reaches 0 (the law's absolute accuracy, or a
+		// sample's spread): its upper end is what is stated.
+		return "1 (≥ 1 − " + g2(math.Min(q*(1+rel), 1)) + ")"
 	case q < 1e-2:
 		return "1 − " + strconv.FormatFloat(q, 'g', 3, 64) + relNote(rel)
 	}
@@ -211,6 +215,16 @@ func deadlineCell(a Answer) string {
 	// The interval feasible judges (z = 3 for a Monte Carlo).
 	lo, hi := 1-math.Min(q*(1+rel), 1), 1-math.Max(q*(1-rel), 0)
 	return fmt.Sprintf("%s [%s, %s]", g6(1-q), strconv.FormatFloat(lo, 'g', 3, 64), strconv.FormatFloat(hi, 'g', 3, 64))
+}
+
+// residueDeadlineCell is ResidueDeadline with its accuracy (relCell), and
+// for a computed law's 0 whose relative error is unbounded (the chain's
+// truncation) the bound it is within: "0 (≤ b)".
+func residueDeadlineCell(a Answer) string {
+	if a.ResidueDeadline == 0 && math.IsInf(a.ResidueDeadlineRelErr, 1) && a.Reps == 0 && a.Accuracy.Bound > 0 {
+		return "0 (≤ " + g2(a.Accuracy.Bound) + ")"
+	}
+	return relCell(a.ResidueDeadline, a.ResidueDeadlineRelErr)
 }
 
 // relCell is a chance with its relative error: "v (rel err r)", "v

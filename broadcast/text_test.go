@@ -2,6 +2,7 @@ package broadcast
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 )
@@ -48,5 +49,33 @@ func TestUnderflowNotExact(t *testing.T) {
 	}
 	if c := deadlineCell(*a); strings.Contains(c, "exact") {
 		t.Errorf("deadline cell %q", c)
+	}
+}
+
+// TestExactZeroNotExact: the exact chain of push–pull at N 300, fanout 2,
+// deadline 12 truncates the chance that a node is uninformed at round 12
+// to 0 (it is positive: every round each of a node's pulls and the pushes
+// to it miss with a positive chance). It printed residue_deadline "0
+// (exact)" and p_deadline "1 − 3.33e-15 (rel err 7.1e+02)", the noise of
+// 1 − Σ PMF; both now state the chain's bound: "0 (≤ b)" and "1 (≥ 1 −
+// b)", b the Bound (2.4e-12 here).
+func TestExactZeroNotExact(t *testing.T) {
+	cfg := Config{Nodes: 300, Protocol: PushPull, Fanout: 2, Deadline: 12, Level: 1}
+	a, err := Solve(context.Background(), cfg, Settings{Method: Exact})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.ResidueDeadline != 0 {
+		t.Skipf("residue_deadline %g: the chain did not truncate it", a.ResidueDeadline)
+	}
+	if !math.IsInf(a.ResidueDeadlineRelErr, 1) {
+		t.Errorf("residue_deadline 0 with rel err %g, want unbounded", a.ResidueDeadlineRelErr)
+	}
+	b := g2(a.Accuracy.Bound)
+	if c := residueDeadlineCell(*a); c != "0 (≤ "+b+")" {
+		t.Errorf("residue_deadline cell %q, want 0 (≤ %s)", c, b)
+	}
+	if c := deadlineCell(*a); !strings.HasPrefix(c, "1 (≥ 1 − ") {
+		t.Errorf("deadline cell %q, want 1 (≥ 1 − …)", c)
 	}
 }
