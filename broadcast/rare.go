@@ -369,8 +369,18 @@ func (iv interval) relErr() float64 {
 }
 
 // better is the interval of smaller relative error (a if tied or b is
-// NaN).
+// NaN), or where both reach 0 the one with the smaller upper end.
 func better(a, b interval) interval {
+	if a.lo == 0 && b.lo == 0 && a.hi != b.hi && !math.IsNaN(a.hi) && !math.IsNaN(b.hi) {
+		// Both reach 0, so both relative errors are 1 or more: the one
+		// with the smaller upper end says more (push–pull at N 2000, D 12:
+		// the asymptotic law's [0, 0.027] against the underflowed watched
+		// runs' [0, 1e-320]).
+		if b.hi < a.hi {
+			return b
+		}
+		return a
+	}
 	if rb := b.relErr(); rb < a.relErr() || math.IsNaN(a.relErr()) && !math.IsNaN(rb) {
 		return b
 	}
