@@ -573,8 +573,17 @@ func (l *Law) improveThree(cfg Config, w1, w2, w3, w1D, w2D, w3D []float64) {
 		l.setPMiss(better(ivOf(l.PMiss, l.PMissRelErr), br))
 	}
 	if D := deadlineRounds(cfg); D >= 1 && !l.tiltedD {
-		p1, se1 := meanIvFloor(w1D, floor)
-		p2, se2 := meanIvFloor(w2D, floor)
+		// The end's variance floors hold by the deadline too (a run that
+		// misses another node by D weighs more, and the weights' logs
+		// round): without them residue_deadline at N 3000, B 20, D 30,
+		// past every run's end, was stated within 1e-12 where the same
+		// runs' residue is within 5.9e-6.
+		un1, un2 := roundingVar(w1D), roundingVar(w2D)
+		if cfg.Protocol == Push && cfg.Budget > 0 {
+			un1, un2 = unseenMiss(cfg, w1D), 4*unseenMiss(cfg, w2D)
+		}
+		p1, se1 := meanIvFloor(w1D, floor+un1)
+		p2, se2 := meanIvFloor(w2D, floor+un2)
 		br := bracket(M, p1.v, se1, p2.v, se2)
 		if w3D != nil {
 			q2, sq2 := meanIvFloor(w2D, 0)
@@ -627,6 +636,20 @@ func underflowed(iv interval, n float64) (interval, bool) {
 // of the weights' logarithms.
 func unseenMiss(cfg Config, w1 []float64) float64 {
 	p1, _ := meanIv(w1)
+	return unseenMissAt(cfg, p1)
+}
+
+// roundingVar is (p·10⁻¹³)², p the mean of x: the floor on a run's
+// variance from the rounding of the weights' logarithms (unseenMiss's
+// last term), which keeps runs of equal weights to the last bit from
+// stating their mean as exact.
+func roundingVar(x []float64) float64 {
+	p, _ := meanIv(x)
+	return (p.v * 1e-13) * (p.v * 1e-13)
+}
+
+// unseenMissAt is unseenMiss for a mean p1 of the runs' values.
+func unseenMissAt(cfg Config, p1 interval) float64 {
 	M := float64(cfg.Live())
 	gamma := float64(cfg.Budget) * (1 - cfg.Loss) / float64(cfg.Nodes-1)
 	s1 := math.Min((M-1)*p1.v, 1)
