@@ -240,6 +240,7 @@ func (l *Law) setCurves(cfg Config, c *Curves, hist []int, never, R int) {
 		}
 	}
 	l.curves = *c
+	l.curveCount, l.curveNever, l.curveR = hist, never, R
 	l.curveLate = curveLateFrom(cfg, c, late, R)
 	l.curveAll = c.Capped == 0 && T < maxCurveRounds
 }

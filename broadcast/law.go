@@ -67,6 +67,11 @@ type Law struct {
 	curveLate []interval
 	curveAll  bool
 	curves    Curves // the sums curveLate was read from (a value: %#v compares laws)
+	// curveCount, curveNever and curveR: the count curveLate was read
+	// against (the T_L histogram of curveR plain runs, curveNever of them
+	// ∞), kept so that more curves (refineCurves) can be read against it.
+	curveCount         []int
+	curveNever, curveR int
 }
 
 // Accuracy states how far an answer may be from the model's exact law.
