@@ -56,7 +56,9 @@
 // full), and then runs the command with a context already cancelled, so
 // that the command's own checks (its flags' ranges, its estimate against
 // the time limit) answer 400 with their line as for GET, and a command
-// that passes them stops at its first look at the context (200). A
+// that passes them stops at its first look at the context (200).
+// HEAD /api/events/CMD answers 200 and an event stream, as GET does
+// whatever the command (a refusal is its "failure" event). A
 // Runner must therefore check its input before it looks at the context.
 // When a command
 // ends and the runtime holds more than 64 MiB it has not returned, the

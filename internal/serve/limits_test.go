@@ -206,6 +206,8 @@ func TestServeHeadNoWork(t *testing.T) {
 		{"/api/plan?N=1000", 200, "application/json"},
 		{"/api/plan?N=1000&format=csv", 200, "text/csv; charset=utf-8"},
 		{"/api/events/plan?N=1000", 200, "text/event-stream"},
+		{"/api/events/chain", 200, "text/event-stream"}, // GET: 200 and a "failure" event
+		{"/api/events/plan?protocol=push&N=1000000000&fanout=3&budget=memberlist&method=mc&reps=10000000", 200, "text/event-stream"},
 		{"/api/version", 200, "text/plain; charset=utf-8"},
 		{"/api/chain", 404, "text/plain; charset=utf-8"},
 		{"/api/sim?N=0x1000000", 400, "text/plain; charset=utf-8"},

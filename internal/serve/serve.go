@@ -528,7 +528,7 @@ var contentTypes = map[string]string{
 // its estimate against the time limit (cli.CheckTime) answer 400 as they
 // would for GET, and a command that passes them stops at its first look
 // at the context (200, the format's type and no length).
-func (s *Server) head(w http.ResponseWriter, r *http.Request, contentType string) {
+func (s *Server) head(w http.ResponseWriter, r *http.Request) {
 	o := s.check(r)
 	if o.status == 0 {
 		return // the client is gone
@@ -541,14 +541,11 @@ func (s *Server) head(w http.ResponseWriter, r *http.Request, contentType string
 		w.WriteHeader(o.status)
 		return
 	}
-	if contentType == "" {
-		ct, ok := contentTypes[o.format]
-		if !ok || r.PathValue("cmd") == "version" {
-			ct = "text/plain; charset=utf-8"
-		}
-		contentType = ct
+	ct, ok := contentTypes[o.format]
+	if !ok || r.PathValue("cmd") == "version" {
+		ct = "text/plain; charset=utf-8"
 	}
-	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Content-Type", ct)
 	w.WriteHeader(http.StatusOK)
 }
 
@@ -585,7 +582,7 @@ func retryAfter(d time.Duration) string {
 
 func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodHead {
-		s.head(w, r, "")
+		s.head(w, r)
 		return
 	}
 	o := s.execute(r, nil)
@@ -613,7 +610,12 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 // Events.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodHead {
-		s.head(w, r, "text/event-stream")
+		// A GET answers 200 and an event stream whatever its command
+		// does (a refusal is its "failure" event): so does HEAD, with no
+		// work.
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusOK)
 		return
 	}
 	fl, ok := w.(http.Flusher)
