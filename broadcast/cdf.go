@@ -13,18 +13,106 @@ import (
 // t); elsewhere for a Monte Carlo 1 − (late runs)/R, for a computed law
 // 1 − P(T_L > t) summed from its tail (Law.late), or the CDF where the
 // law states no accuracy. nil for a law with no round.
+//
+// Without the curves, P(T_L ≤ t) changes only at the rounds with mass
+// (adding a zero leaves every sum's bits as they were), so it is worked
+// out once per round with mass and the list is allocated once, at its
+// length: the memory is the rounds with mass and the rounds listed, not
+// the PMF's length (a law of 2^22 rounds with mass on two cost 24 bytes a
+// round; the CDF where the law states no accuracy was quadratic in the
+// rounds).
 func (l *Law) Distribution() [][2]float64 {
 	if l == nil || len(l.PMF) == 0 {
 		return nil
 	}
-	p := l.deadlineCurve()
-	var out [][2]float64
-	for t, v := range p {
-		if v > 0.001 || len(out) > 0 {
-			out = append(out, [2]float64{float64(t), v})
+	if l.curveLate != nil {
+		p := l.deadlineCurve() // at most maxCurveRounds
+		var out [][2]float64
+		for t, v := range p {
+			if v > 0.001 || len(out) > 0 {
+				out = append(out, [2]float64{float64(t), v})
+			}
+			if v > 0.999 {
+				break
+			}
+		}
+		return out
+	}
+	// Segment i holds the rounds from starts[i] to the next start − 1:
+	// round 0 and each later round with mass. vals[i] is P(T_L ≤ t) on it
+	// as deadlineCurve computes it, the same sums in the same order.
+	n := len(l.PMF)
+	starts := []int{0}
+	for r := 1; r < n; r++ {
+		if l.PMF[r] != 0 {
+			starts = append(starts, r)
+		}
+	}
+	vals := make([]float64, len(starts))
+	nanLate := false
+	if l.Reps == 0 {
+		p, _ := l.late(0)
+		nanLate = math.IsNaN(p)
+	}
+	switch {
+	case l.Reps > 0:
+		// 1 − (late runs)/R, the runs counted from the PMF's shares.
+		R, on := float64(l.Reps), 0
+		for i, s := range starts {
+			on += int(math.Round(l.PMF[s] * R))
+			vals[i] = 1 - float64(l.Reps-on)/R
+		}
+	case nanLate:
+		// Law.CDF: the PMF summed from round 0.
+		c := 0.0
+		for i, s := range starts {
+			c += l.PMF[s]
+			vals[i] = min(c, 1)
+		}
+	default:
+		// Law.late: Never plus the PMF past t summed from the last round
+		// down, plus the mass the law does not hold.
+		tot := l.Never
+		for _, s := range starts {
+			tot += l.PMF[s]
+		}
+		suffix := l.Never
+		for i := len(starts) - 1; i >= 0; i-- {
+			p := suffix
+			if tot < 1 {
+				p += 1 - tot
+			}
+			vals[i] = 1 - min(p, 1)
+			suffix += l.PMF[starts[i]]
+		}
+	}
+	end := func(i int) int { // the segment's last round
+		if i+1 < len(starts) {
+			return starts[i+1] - 1
+		}
+		return n - 1
+	}
+	first, last := -1, -1
+	for i, v := range vals {
+		if first < 0 && v > 0.001 {
+			first = starts[i]
+		}
+		if first < 0 {
+			continue
 		}
 		if v > 0.999 {
+			last = max(starts[i], first)
 			break
+		}
+		last = end(i)
+	}
+	if first < 0 {
+		return nil
+	}
+	out := make([][2]float64, 0, last-first+1)
+	for i, v := range vals {
+		for t := max(starts[i], first); t <= min(end(i), last); t++ {
+			out = append(out, [2]float64{float64(t), v})
 		}
 	}
 	return out
@@ -82,29 +170,37 @@ func (l *Law) deadlineCurve() []float64 {
 // bands is P(T_L ≤ t)'s interval at every round of the law: the curves'
 // where the law has them (Law.curveLate), Wilson's (z = 3) for a Monte
 // Carlo law, the CDF ± the absolute accuracy for a
-// computed one (± 0 where it states none).
-func (l *Law) bands() (lo, hi []float64) {
+// computed one (± 0 where it states none). The interval is
+// lo[i]..hi[i] on the rounds from starts[i] to the next start − 1: every
+// round of the curves; else round 0 and each later round with mass (the
+// interval changes at no other round), so that its memory is the rounds
+// with mass, not the PMF's length.
+func (l *Law) bands() (starts []int, lo, hi []float64) {
 	if l.curveLate != nil {
+		starts = make([]int, len(l.curveLate))
 		lo, hi = make([]float64, len(l.curveLate)), make([]float64, len(l.curveLate))
 		for t, iv := range l.curveLate {
-			lo[t], hi[t] = 1-iv.hi, 1-iv.lo
+			starts[t], lo[t], hi[t] = t, 1-iv.hi, 1-iv.lo
 		}
-		return lo, hi
+		return starts, lo, hi
 	}
-	lo, hi = make([]float64, len(l.PMF)), make([]float64, len(l.PMF))
 	abs, R := l.floor(), float64(l.Reps)
 	on, c := 0, 0.0
 	for t, p := range l.PMF {
+		if t > 0 && p == 0 {
+			continue // the interval of round t − 1
+		}
+		starts = append(starts, t)
 		if l.Reps > 0 {
 			on += int(math.Round(p * R))
 			iv := wilson(on, l.Reps)
-			lo[t], hi[t] = iv.lo, iv.hi
+			lo, hi = append(lo, iv.lo), append(hi, iv.hi)
 			continue
 		}
 		c = math.Min(c+p, 1)
-		lo[t], hi[t] = math.Max(c-abs, 0), math.Min(c+abs, 1)
+		lo, hi = append(lo, math.Max(c-abs, 0)), append(hi, math.Min(c+abs, 1))
 	}
-	return lo, hi
+	return starts, lo, hi
 }
 
 // spread is Answer.Spread: for each quantile level p (given T_L < ∞, at
@@ -115,7 +211,7 @@ func (l *Law) spread(a Answer, conf float64) [6][2]float64 {
 	var out [6][2]float64
 	vals := []float64{a.Q05, a.Q25, a.Q50, a.Q75, a.Q95, a.TConfidence}
 	levels := []float64{0.05 * a.PReach, 0.25 * a.PReach, 0.5 * a.PReach, 0.75 * a.PReach, 0.95 * a.PReach, conf}
-	lo, hi := l.bands()
+	starts, lo, hi := l.bands()
 	for i, v := range vals {
 		out[i] = [2]float64{math.NaN(), math.NaN()}
 		if math.IsNaN(v) {
@@ -123,9 +219,9 @@ func (l *Law) spread(a Answer, conf float64) [6][2]float64 {
 		}
 		p := levels[i] * (1 - 1e-12) // quantile's margin for the running sum
 		first := func(x []float64) float64 {
-			for t, y := range x {
+			for j, y := range x {
 				if y >= p {
-					return float64(t)
+					return float64(starts[j]) // the first round of its segment
 				}
 			}
 			return math.NaN()

@@ -420,9 +420,14 @@ func missReach(cfg Config, l *Law) bool {
 // quantile is the smallest r with P(T_L ≤ r) ≥ p, NaN if there is none.
 // A relative margin of 10⁻¹² absorbs the rounding of the running sum, so
 // that a CDF that is p in exact arithmetic counts as reaching p.
+// Only round 0 and the rounds with mass are looked at (the sum, and so
+// the answer, changes at no other).
 func (l *Law) quantile(p float64) float64 {
 	s := 0.0
 	for r, q := range l.PMF {
+		if r > 0 && q == 0 {
+			continue
+		}
 		s += q
 		if s >= p*(1-1e-12) {
 			return float64(r)

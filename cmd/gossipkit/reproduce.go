@@ -25,12 +25,20 @@ func cmdReproduce(fs *cli.FlagSet) cli.Run {
 	partOut := fs.String("o", "", "a shard's part file, or a directory ending in / (created if missing) to write it in under its own name (default: the current directory)")
 	fs.Bind("Scale.Name", "scale")
 	mergeDir := fs.String("merge", "", "merge the part files (*.gkpart) in this directory, written by every shard 1..M, into the report in --out; the scale and seed are the parts'")
+	var maxMemory uint64
+	cli.Parsed(fs, &maxMemory, "max-memory", "", "with --merge: memory the merge may use, as 500MB, 2GiB or bytes (0: the memory available); a merge whose estimate, 6 times the parts' JSON plus 16 MiB plus the report's own 96 MiB, exceeds it is refused before any part is read", cli.ParseBytes,
+		func(b uint64) string {
+			if b == 0 {
+				return "the memory available"
+			}
+			return cli.FormatBytes(b)
+		})
 	return func(ctx context.Context, e *env) error {
-		return reproduce(ctx, e, fs.FlagSet, *out, *scaleName, *seed, *workers, sh, *partOut, *mergeDir)
+		return reproduce(ctx, e, fs.FlagSet, *out, *scaleName, *seed, *workers, sh, *partOut, *mergeDir, maxMemory)
 	}
 }
 
-func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName string, seed uint64, workers int, sh cli.ShardOpts, partOut, mergeDir string) error {
+func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName string, seed uint64, workers int, sh cli.ShardOpts, partOut, mergeDir string, maxMemory uint64) error {
 	sc, err := report.ScaleNamed(scaleName)
 	if err != nil {
 		return err
@@ -46,9 +54,21 @@ func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName str
 				return usagef("--%s: not with --merge (the parts fix the scale, the seed and the shards)", f)
 			}
 		}
+		// The memory, before any part is read: the parts' as merge
+		// estimates it, plus the report's own computations.
+		need, parts, err := report.MergeDirMemoryEstimate(mergeDir)
+		var pe *report.PartError
+		if errors.As(err, &pe) {
+			return usagef("--merge %q: %v", mergeDir, strings.TrimPrefix(pe.Error(), "report: "))
+		}
+		if maxMemory > 0 && need > maxMemory {
+			return usagef("--max-memory %s: merging the %d parts in %q into the report needs about %s (6 times their JSON plus the report's own %s); raise --max-memory or merge on a machine with more memory", cli.FormatBytes(maxMemory), parts, mergeDir, cli.FormatBytes(need), cli.FormatBytes(report.ReportMergeBase))
+		}
+		if avail := sim.AvailableMemory(); maxMemory == 0 && avail > 0 && need > avail {
+			return usagef("--merge %q: merging these %d parts into the report needs about %s (6 times their JSON plus the report's own %s), more than the %s available; merge on a machine with more memory", mergeDir, parts, cli.FormatBytes(need), cli.FormatBytes(report.ReportMergeBase), cli.FormatBytes(avail))
+		}
 		n, err := report.MergeDir(ctx, out, mergeDir, opt)
 		cli.ClearLine(e)
-		var pe *report.PartError
 		if errors.As(err, &pe) {
 			return usagef("--merge %q: %v", mergeDir, strings.TrimPrefix(pe.Error(), "report: "))
 		}
@@ -57,6 +77,9 @@ func reproduce(ctx context.Context, e *env, fs *flag.FlagSet, out, scaleName str
 		}
 		fmt.Fprintf(e.Stderr, "reproduce: merged %d parts into the report in %s (REPORT.md) in %.0f s\n", n, out, time.Since(start).Seconds())
 		return nil
+	}
+	if cli.Given(fs, "max-memory") {
+		return usagef("--max-memory: only with --merge (a run's simulations are checked against the memory available)")
 	}
 	sc.Seed = seed
 	id, note, err := sh.Resolve(e, fs, "")

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"net/http"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gossipkit/gossipkit/internal/serve"
 )
@@ -45,5 +47,49 @@ func TestServeRefusesBeforeWork(t *testing.T) {
 	code, body := httpGet(t, ts.URL+"/api/sim?N=1000&reps=1000&rounds=10000")
 	if code != 400 || !strings.Contains(body, "gossipkit sim: the simulation (1000 replications of 11000 rounds at N = 1000) needs at least") || !strings.Contains(body, "lower --reps, --rounds or -N") {
 		t.Errorf("sim: %d %q, want 400 with the estimate", code, body)
+	}
+}
+
+// TestServeHeadAnswersChecks: HEAD answers what GET's checks answer,
+// without the work: the plan (5·10^7 s of CPU by the CLI's
+// estimate; GET 400 at once) is 400 for HEAD too, under the default limit
+// and under the longest (24 h); it was 200. A flag out of range is 400. A
+// request that passes its checks is 200 with its type, the command
+// stopped at its first look at the already cancelled context: a sim of
+// 1000 replications of 1000 rounds at N = 20000 (2·10^10 node-rounds,
+// minutes for GET) answered in 3 ms here (logged, not bounded).
+func TestServeHeadAnswersChecks(t *testing.T) {
+	ts := newServeTest(t, serve.Options{Timeout: 24 * time.Hour})
+	for _, tc := range []struct {
+		path   string
+		status int
+		ctype  string
+	}{
+		{"/api/plan?protocol=push&N=1000000000&fanout=3&budget=memberlist&method=mc&reps=10000000", 400, "text/plain; charset=utf-8"},
+		{"/api/plan?protocol=push&N=1&fanout=3", 400, "text/plain; charset=utf-8"},
+		{"/api/plan?protocol=push&N=1000&fanout=3", 200, "application/json"},
+		{"/api/sim?N=20000&reps=1000&rounds=1000", 200, "application/json"},
+		{"/api/version", 200, "text/plain; charset=utf-8"},
+	} {
+		start := time.Now()
+		resp, err := http.Head(ts.URL + tc.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		t.Logf("HEAD %s: %d in %v", tc.path, resp.StatusCode, time.Since(start).Round(time.Millisecond))
+		if resp.StatusCode != tc.status || resp.Header.Get("Content-Type") != tc.ctype {
+			t.Errorf("HEAD %s: %d %q, want %d %q", tc.path, resp.StatusCode, resp.Header.Get("Content-Type"), tc.status, tc.ctype)
+		}
+	}
+	// The refusal's GET, for comparison: 400 with the estimate.
+	ts2 := newServeTest(t, serve.Options{})
+	resp, err := http.Head(ts2.URL + "/api/plan?protocol=push&N=1000000000&fanout=3&budget=memberlist&method=mc&reps=10000000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if code, _ := httpGet(t, ts2.URL+"/api/plan?protocol=push&N=1000000000&fanout=3&budget=memberlist&method=mc&reps=10000000"); resp.StatusCode != 400 || code != 400 {
+		t.Errorf("the issue's plan at the default limit: HEAD %d, GET %d; want 400 both", resp.StatusCode, code)
 	}
 }

@@ -212,6 +212,8 @@ func TestServeCommand(t *testing.T) {
 		{[]string{"serve", "--slots", "0"}, "--slots"},
 		{[]string{"serve", "--queue", "-1"}, "--queue"},
 		{[]string{"serve", "--timeout", "1ms"}, "--timeout"},
+		{[]string{"serve", "--queue-wait", "1ms"}, "--queue-wait 1ms: valid range 1s..24h (0: the --timeout)"},
+		{[]string{"serve", "--queue-wait", "25h"}, "--queue-wait"},
 		{[]string{"serve", "--timeout", "x"}, "--timeout"},
 		{[]string{"serve", "--addr", "127.0.0.1:99999"}, "--addr"},
 		{[]string{"serve", "--addr", "no-such-host.invalid:1"}, "--addr"},

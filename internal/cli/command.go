@@ -229,7 +229,7 @@ func (p *Program) run(ctx context.Context, e *Env, name string, args []string) i
 	case errors.As(err, &ue):
 		fmt.Fprintf(e.Stderr, "%s: %v\n", name, oneLine(ue.Msg))
 		return 2
-	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
+	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		code, what := Interrupted(ctx)
 		Final(func() { fmt.Fprintf(e.Stderr, "%s: %s; no output written\n", name, what) })
 		return code
@@ -242,6 +242,12 @@ func (p *Program) run(ctx context.Context, e *Env, name string, args []string) i
 		// (its estimate and limit are in the message): bad input too.
 		fmt.Fprintf(e.Stderr, "%s: %v\n", name, oneLine(fs.TooLarge(err)))
 		return 2
+	case ctx.Err() != nil:
+		// After the refusals above: a run whose context was cancelled
+		// before it started (serve's HEAD) still answers its checks.
+		code, what := Interrupted(ctx)
+		Final(func() { fmt.Fprintf(e.Stderr, "%s: %s; no output written\n", name, what) })
+		return code
 	case errors.Is(err, ErrFailed):
 		return 1
 	default:

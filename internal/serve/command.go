@@ -20,6 +20,7 @@ type CommandFlags struct {
 	Addr         string
 	Slots, Queue int
 	Timeout      time.Duration
+	QueueWait    time.Duration
 }
 
 // AddFlags declares the flags of `gossipkit serve` on fs.
@@ -28,7 +29,8 @@ func AddFlags(fs *flag.FlagSet) *CommandFlags {
 	fs.StringVar(&f.Addr, "addr", "127.0.0.1:8080", "address to listen on, HOST:PORT (loopback by default; :0 picks a free port)")
 	fs.IntVar(&f.Slots, "slots", 2*runtime.GOMAXPROCS(0), fmt.Sprintf("commands that run at once (1..%d)", MaxSlots))
 	fs.IntVar(&f.Queue, "queue", 0, fmt.Sprintf("requests that may wait for a slot, beyond which the server answers 503 (0..%d; 0: 4×slots)", MaxQueue))
-	fs.DurationVar(&f.Timeout, "timeout", 2*time.Minute, "time limit of one request's command (1s..24h)")
+	fs.DurationVar(&f.Timeout, "timeout", 2*time.Minute, "time limit of one request's command, counted from when it starts (1s..24h); the time it waited in the queue does not count")
+	fs.DurationVar(&f.QueueWait, "queue-wait", 0, "longest a request waits in the queue for a slot, beyond which it is answered 503 with a Retry-After (0: the --timeout; else 1s..24h)")
 	return f
 }
 
@@ -50,6 +52,8 @@ func Command(ctx context.Context, stderr io.Writer, f *CommandFlags, run Runner)
 		return cli.Usagef("--queue %d: valid range 0..%d", f.Queue, MaxQueue)
 	case f.Timeout < time.Second || f.Timeout > 24*time.Hour:
 		return cli.Usagef("--timeout %v: valid range 1s..24h", f.Timeout)
+	case f.QueueWait != 0 && (f.QueueWait < time.Second || f.QueueWait > 24*time.Hour):
+		return cli.Usagef("--queue-wait %v: valid range 1s..24h (0: the --timeout)", f.QueueWait)
 	}
 	ln, err := net.Listen("tcp", f.Addr)
 	if err != nil {
@@ -59,7 +63,7 @@ func Command(ctx context.Context, stderr io.Writer, f *CommandFlags, run Runner)
 		return cli.Usagef("--addr %s: %v", f.Addr, err)
 	}
 	defer ln.Close()
-	srv, err := New(Options{Run: run, Slots: f.Slots, Queue: f.Queue, Timeout: f.Timeout, Hosts: LoopbackHosts(ln.Addr())})
+	srv, err := New(Options{Run: run, Slots: f.Slots, Queue: f.Queue, Timeout: f.Timeout, QueueWait: f.QueueWait, Hosts: LoopbackHosts(ln.Addr())})
 	if err != nil {
 		return err
 	}

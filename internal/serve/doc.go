@@ -29,7 +29,14 @@
 // Every request holds one slot of a bounded pool while its command runs
 // (Options.Slots, default 2×GOMAXPROCS); up to Options.Queue more wait for a
 // slot, and a request beyond those is answered 503 at once. A command runs
-// under a deadline (Options.Timeout), its standard output is capped
+// under a deadline (Options.Timeout, --timeout) counted from the moment it
+// takes its slot: the time a request waited in the queue does not count
+// against it, so a command that starts has its whole time. The queue has
+// its own bound (Options.QueueWait, --queue-wait, default the time
+// limit): a request that finds no slot within it is answered 503 with a
+// Retry-After of the time limit (by then a running command has ended),
+// having run nothing; a full pool and queue answer 503 with Retry-After
+// 1. Its standard output is capped
 // (Options.MaxOutput; 413 beyond it), the request's URL is capped
 // (Options.MaxURL; 414) and its body too (Options.MaxBody; 413): the API is
 // read-only, GET and HEAD only. The CLI checks every flag's range as it
@@ -43,8 +50,17 @@
 // request is answered 400 at once with the CLI's line, its estimate and
 // what to lower, not 504 after the whole time limit. The cheap commands
 // (Options.Cheap: version) and the page's files never wait for the pool
-// and are never answered 503. HEAD runs nothing: it answers the status
-// and type a GET would have as far as the checks tell. When a command
+// and are never answered 503. HEAD does no work: it answers the status
+// and headers a GET would have as far as its checks tell (404, 400 from
+// the server's bounds, 503 with Retry-After when the pool and queue are
+// full), and then runs the command with a context already cancelled, so
+// that the command's own checks (its flags' ranges, its estimate against
+// the time limit) answer 400 with their line as for GET, and a command
+// that passes them stops at its first look at the context (200).
+// HEAD /api/events/CMD answers 200 and an event stream, as GET does
+// whatever the command (a refusal is its "failure" event). A
+// Runner must therefore check its input before it looks at the context.
+// When a command
 // ends and the runtime holds more than 64 MiB it has not returned, the
 // server hands it back to the system (debug.FreeOSMemory). No handler writes to
 // the file system. A server on a loopback address answers only the Host
@@ -56,7 +72,7 @@
 // # The command
 //
 // AddFlags and Command are `gossipkit serve` (--addr, --slots, --queue,
-// --timeout): cmd/gossipkit parses the flags and passes a Runner built on
+// --queue-wait, --timeout): cmd/gossipkit parses the flags and passes a Runner built on
 // its own command table. On SIGINT or SIGTERM (the context the CLI gives)
 // the requests in flight are cancelled, the server stops, and the command
 // exits 130 or 143.

@@ -174,12 +174,31 @@ func TestServeCheapNotQueued(t *testing.T) {
 	wg.Wait()
 }
 
-// TestServeHeadNoWork: HEAD answers the status and type a GET would have
-// as far as the checks tell, and runs nothing.
+// TestServeHeadNoWork: HEAD answers the status and headers a GET would
+// have as far as the checks tell, the command's own checks included, and
+// does no work: the command runs only with a context already cancelled
+// (the fake refuses "reps=10000000" with exit 2 as the CLI's time
+// estimate does, and stops at the context otherwise, as a command that
+// passed its checks does). With the pool and queue full HEAD answers 503
+// and Retry-After as GET does.
 func TestServeHeadNoWork(t *testing.T) {
-	f := &fake{run: func(context.Context, []string, io.Writer, io.Writer) int { return 0 }}
-	s := newServer(t, Options{Run: f.Run})
-	for _, tc := range []struct {
+	var live int
+	f := &fake{run: func(ctx context.Context, args []string, _, stderr io.Writer) int {
+		if _, ok := ctx.Deadline(); !ok {
+			t.Errorf("%q: ran without the time limit", args)
+		}
+		if strings.Contains(strings.Join(args, " "), "--reps 10000000") {
+			io.WriteString(stderr, "gossipkit plan: the Monte Carlo needs at least 5e+07 s of CPU\n")
+			return 2
+		}
+		if ctx.Err() == nil {
+			live++
+			return 0
+		}
+		return 130
+	}}
+	s := newServer(t, Options{Run: f.Run, Slots: 1, Queue: 1})
+	cases := []struct {
 		target string
 		status int
 		ctype  string
@@ -187,19 +206,126 @@ func TestServeHeadNoWork(t *testing.T) {
 		{"/api/plan?N=1000", 200, "application/json"},
 		{"/api/plan?N=1000&format=csv", 200, "text/csv; charset=utf-8"},
 		{"/api/events/plan?N=1000", 200, "text/event-stream"},
+		{"/api/events/chain", 200, "text/event-stream"}, // GET: 200 and a "failure" event
+		{"/api/events/plan?protocol=push&N=1000000000&fanout=3&budget=memberlist&method=mc&reps=10000000", 200, "text/event-stream"},
 		{"/api/version", 200, "text/plain; charset=utf-8"},
 		{"/api/chain", 404, "text/plain; charset=utf-8"},
 		{"/api/sim?N=0x1000000", 400, "text/plain; charset=utf-8"},
 		{"/api/plan?o=x", 400, "text/plain; charset=utf-8"},
-	} {
+		{"/api/plan?protocol=push&N=1000000000&fanout=3&budget=memberlist&method=mc&reps=10000000", 400, "text/plain; charset=utf-8"},
+	}
+	head := func(target string) *httptest.ResponseRecorder {
 		rec := httptest.NewRecorder()
-		s.ServeHTTP(rec, httptest.NewRequest(http.MethodHead, tc.target, nil))
+		s.ServeHTTP(rec, httptest.NewRequest(http.MethodHead, target, nil))
+		return rec
+	}
+	for _, tc := range cases {
+		rec := head(tc.target)
 		if rec.Code != tc.status || rec.Header().Get("Content-Type") != tc.ctype || rec.Body.Len() != 0 {
 			t.Errorf("HEAD %s: %d %q, %d bytes; want %d %q, none", tc.target, rec.Code, rec.Header().Get("Content-Type"), rec.Body.Len(), tc.status, tc.ctype)
 		}
+		if tc.status == 400 && !strings.HasPrefix(tc.target, "/api/events/") {
+			if g := get(s, tc.target); g.Code != 400 {
+				t.Errorf("GET %s: %d, HEAD 400", tc.target, g.Code)
+			}
+		}
 	}
-	if len(f.calls) != 0 {
-		t.Errorf("HEAD ran %d commands: %q", len(f.calls), f.calls)
+	if live != 0 {
+		t.Errorf("HEAD ran %d commands with a live context", live)
+	}
+	// The pool (1) and the queue (1) full: GET and HEAD 503 with Retry-After.
+	release := make(chan struct{})
+	f.run = func(ctx context.Context, _ []string, _, _ io.Writer) int {
+		if ctx.Err() == nil {
+			<-release
+		}
+		return 0
+	}
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() { defer wg.Done(); get(s, "/api/plan?N=10") }()
+	}
+	for deadline := time.Now().Add(10 * time.Second); len(s.admit) < 2; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the requests did not fill the pool and queue")
+		}
+	}
+	if rec := head("/api/plan?N=1000"); rec.Code != 503 || rec.Header().Get("Retry-After") != "1" {
+		t.Errorf("HEAD with the pool and queue full: %d, Retry-After %q; want 503, 1", rec.Code, rec.Header().Get("Retry-After"))
+	}
+	if rec := get(s, "/api/plan?N=1000"); rec.Code != 503 || rec.Header().Get("Retry-After") != "1" {
+		t.Errorf("GET with the pool and queue full: %d, Retry-After %q; want 503, 1", rec.Code, rec.Header().Get("Retry-After"))
+	}
+	close(release)
+	wg.Wait()
+}
+
+// TestServeQueueWaitNotCharged: the time limit runs from the moment a
+// command takes its slot. With one slot, a limit of 200 ms and QueueWait
+// 5 s, a request queued for twice the limit behind a held command (a fake
+// that ignores its context, released by the test) then runs with its
+// whole limit: its context is live when it starts, with more than half
+// the limit left (before, the wait counted: it was answered 504 without
+// running). With QueueWait 50 ms, a request that finds no slot within it
+// is answered 503 with Retry-After (the limit, rounded up to 1 s), having
+// run nothing. No bound depends on the machine's speed: the holds are the
+// test's channels, the limits the server's own timers.
+func TestServeQueueWaitNotCharged(t *testing.T) {
+	const limit = 200 * time.Millisecond
+	var mu sync.Mutex
+	var left []time.Duration
+	var started chan struct{}
+	var release chan struct{}
+	f := &fake{run: func(ctx context.Context, args []string, _, _ io.Writer) int {
+		if args[len(args)-1] == "hold" {
+			started <- struct{}{}
+			<-release
+			return 0
+		}
+		d, _ := ctx.Deadline()
+		mu.Lock()
+		left = append(left, time.Until(d))
+		mu.Unlock()
+		if ctx.Err() != nil {
+			return 130
+		}
+		return 0
+	}}
+	for _, wait := range []time.Duration{5 * time.Second, 50 * time.Millisecond} {
+		started, release = make(chan struct{}, 1), make(chan struct{})
+		left = nil
+		s := newServer(t, Options{Run: f.Run, Slots: 1, Queue: 4, Timeout: limit, QueueWait: wait})
+		var hold sync.WaitGroup
+		hold.Add(1)
+		go func() { defer hold.Done(); get(s, "/api/plan?x=hold") }()
+		<-started
+		res := make(chan *httptest.ResponseRecorder, 1)
+		go func() { res <- get(s, "/api/plan?N=10") }()
+		for len(s.admit) < 2 {
+			time.Sleep(time.Millisecond)
+		}
+		if wait > limit {
+			time.Sleep(2 * limit) // queued past the limit
+			close(release)
+			hold.Wait()
+			rec := <-res
+			mu.Lock()
+			if rec.Code != 200 || len(left) != 1 || left[0] < limit/2 {
+				t.Errorf("queued %v then run: %d, %v of its %v limit left; want 200 with its whole limit (never 504)", 2*limit, rec.Code, left, limit)
+			}
+			mu.Unlock()
+			continue
+		}
+		rec := <-res
+		if rec.Code != 503 || rec.Header().Get("Retry-After") != "1" || !strings.Contains(rec.Body.String(), "no slot freed within the queue's 50ms") {
+			t.Errorf("no slot within QueueWait %v: %d %q, Retry-After %q; want 503 and 1", wait, rec.Code, rec.Body.String(), rec.Header().Get("Retry-After"))
+		}
+		if len(left) != 0 {
+			t.Errorf("the refused request ran")
+		}
+		close(release)
+		hold.Wait()
 	}
 }
 

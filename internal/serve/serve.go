@@ -60,8 +60,14 @@ type Options struct {
 	// knows (default DefaultCheap: version): they run outside the pool,
 	// so that they never wait behind heavy commands nor get a 503.
 	Cheap []string
-	// Timeout bounds one command's run (default 2 minutes).
+	// Timeout bounds one command's run, from the moment it takes a slot
+	// (default 2 minutes): the time a request waited in the queue does not
+	// count against it, so a command that starts has its whole time.
 	Timeout time.Duration
+	// QueueWait bounds the time a request waits in the queue for a slot
+	// (default Timeout): a request still waiting then is answered 503
+	// with a Retry-After, having run nothing.
+	QueueWait time.Duration
 	// MaxOutput caps a command's standard output (default 16 MiB).
 	MaxOutput int
 	// MaxURL caps the request's URL (default 8 KiB); MaxBody its body
@@ -308,8 +314,8 @@ func New(opt Options) (*Server, error) {
 		return nil, fmt.Errorf("serve: Options.Slots = %d: valid range 1..%d (0: 2×GOMAXPROCS)", opt.Slots, MaxSlots)
 	case opt.Queue < 0 || opt.Queue > MaxQueue:
 		return nil, fmt.Errorf("serve: Options.Queue = %d: valid range 0..%d (0: 4×Slots)", opt.Queue, MaxQueue)
-	case opt.MaxOutput < 0, opt.MaxURL < 0, opt.MaxBody < 0, opt.Timeout < 0:
-		return nil, fmt.Errorf("serve: Options.MaxOutput, MaxURL, MaxBody and Timeout must be ≥ 0 (0: the default); got %d, %d, %d, %v", opt.MaxOutput, opt.MaxURL, opt.MaxBody, opt.Timeout)
+	case opt.MaxOutput < 0, opt.MaxURL < 0, opt.MaxBody < 0, opt.Timeout < 0, opt.QueueWait < 0:
+		return nil, fmt.Errorf("serve: Options.MaxOutput, MaxURL, MaxBody, Timeout and QueueWait must be ≥ 0 (0: the default); got %d, %d, %d, %v, %v", opt.MaxOutput, opt.MaxURL, opt.MaxBody, opt.Timeout, opt.QueueWait)
 	}
 	if opt.Slots == 0 {
 		opt.Slots = min(2*runtime.GOMAXPROCS(0), MaxSlots)
@@ -319,6 +325,9 @@ func New(opt Options) (*Server, error) {
 	}
 	if opt.Timeout <= 0 {
 		opt.Timeout = 2 * time.Minute
+	}
+	if opt.QueueWait <= 0 {
+		opt.QueueWait = opt.Timeout
 	}
 	if opt.MaxOutput <= 0 {
 		opt.MaxOutput = 16 << 20
@@ -381,6 +390,7 @@ type outcome struct {
 	body    []byte // stdout on 200
 	message string // the one line otherwise
 	format  string
+	retry   time.Duration // a 503's Retry-After
 }
 
 // progressFunc receives the command's progress.
@@ -412,7 +422,9 @@ func (s *Server) prepare(r *http.Request) (cmd string, flags []Flag, o outcome) 
 }
 
 // execute checks and runs one request's command: a cheap one at once, any
-// other within the pool; both within the time limit.
+// other within the pool. The time limit starts when the command starts:
+// a request waits for a slot at most QueueWait (then 503, having run
+// nothing), and its command then has the whole Timeout.
 func (s *Server) execute(r *http.Request, progress progressFunc) outcome {
 	cmd, flags, o := s.prepare(r)
 	if o.status != 0 {
@@ -427,20 +439,31 @@ func (s *Server) execute(r *http.Request, progress progressFunc) outcome {
 	case s.admit <- struct{}{}:
 		defer func() { <-s.admit }()
 	default:
-		return outcome{status: http.StatusServiceUnavailable, message: fmt.Sprintf("gossipkit serve: busy (%d running, %d waiting); try again", s.opt.Slots, s.opt.Queue)}
+		return s.busy(time.Second, "gossipkit serve: busy (%d running, %d waiting); try again", s.opt.Slots, s.opt.Queue)
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), s.opt.Timeout)
-	defer cancel()
+	wait := time.NewTimer(s.opt.QueueWait)
+	defer wait.Stop()
 	select {
 	case s.slots <- struct{}{}:
 		defer func() {
 			<-s.slots
 			s.returnMemory()
 		}()
-	case <-ctx.Done():
-		return s.stopped(r, ctx)
+	case <-wait.C:
+		return s.busy(s.opt.Timeout, "gossipkit serve: busy: no slot freed within the queue's %v (%d running); try again", s.opt.QueueWait, s.opt.Slots)
+	case <-r.Context().Done():
+		return outcome{} // the client is gone
 	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.opt.Timeout)
+	defer cancel()
 	return s.run(ctx, r, cmd, flags, o.format, progress)
+}
+
+// busy is a 503 with its Retry-After: a second when the pool and the
+// queue are full; the time limit when a request waited QueueWait in vain
+// (a running command ends within it).
+func (s *Server) busy(retry time.Duration, format string, a ...any) outcome {
+	return outcome{status: http.StatusServiceUnavailable, message: fmt.Sprintf(format, a...), retry: retry}
 }
 
 // returnMemory hands the heap a finished command left behind back to the
@@ -474,10 +497,10 @@ func (s *Server) run(ctx context.Context, r *http.Request, cmd string, flags []F
 		return outcome{status: http.StatusOK, body: stdout.buf.Bytes(), format: format}
 	case stdout.over:
 		return outcome{status: http.StatusRequestEntityTooLarge, message: fmt.Sprintf("gossipkit %s: the answer is larger than the server's %d bytes; ask for fewer points", cmd, s.opt.MaxOutput)}
+	case code == 2: // a refusal, even with ctx done (a HEAD's check)
+		return outcome{status: http.StatusBadRequest, message: stderr.lastLine()}
 	case code == 130 || code == 143 || ctx.Err() != nil:
 		return s.stopped(r, ctx)
-	case code == 2:
-		return outcome{status: http.StatusBadRequest, message: stderr.lastLine()}
 	default:
 		return outcome{status: http.StatusInternalServerError, message: stderr.lastLine()}
 	}
@@ -498,30 +521,68 @@ var contentTypes = map[string]string{
 	"text": "text/plain; charset=utf-8", "markdown": "text/markdown; charset=utf-8",
 }
 
-// head answers a HEAD request without running anything: the status and
-// content type a GET would have as far as the request's checks tell
-// (404, 400, else 200 with the format's type and no length).
-func (s *Server) head(w http.ResponseWriter, r *http.Request, contentType string) {
-	cmd, _, o := s.prepare(r)
-	if o.status != 0 {
+// head answers a HEAD request with the status and headers a GET would
+// have as far as its checks tell, without the work: the server's checks
+// (404, 400), a full pool and queue (503), then the command's own checks,
+// run with a context already cancelled (check): its flags, its bounds and
+// its estimate against the time limit (cli.CheckTime) answer 400 as they
+// would for GET, and a command that passes them stops at its first look
+// at the context (200, the format's type and no length).
+func (s *Server) head(w http.ResponseWriter, r *http.Request) {
+	o := s.check(r)
+	if o.status == 0 {
+		return // the client is gone
+	}
+	if o.status != http.StatusOK {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		if o.retry > 0 {
+			w.Header().Set("Retry-After", retryAfter(o.retry))
+		}
 		w.WriteHeader(o.status)
 		return
 	}
-	if contentType == "" {
-		ct, ok := contentTypes[o.format]
-		if !ok || cmd == "version" {
-			ct = "text/plain; charset=utf-8"
-		}
-		contentType = ct
+	ct, ok := contentTypes[o.format]
+	if !ok || r.PathValue("cmd") == "version" {
+		ct = "text/plain; charset=utf-8"
 	}
-	w.Header().Set("Content-Type", contentType)
+	w.Header().Set("Content-Type", ct)
 	w.WriteHeader(http.StatusOK)
+}
+
+// check is what a GET of r would answer as far as its checks tell, with
+// no work done (head).
+func (s *Server) check(r *http.Request) outcome {
+	cmd, flags, o := s.prepare(r)
+	if o.status != 0 {
+		return o
+	}
+	if !slices.Contains(s.opt.Cheap, cmd) && len(s.admit) == cap(s.admit) {
+		return s.busy(time.Second, "gossipkit serve: busy (%d running, %d waiting); try again", s.opt.Slots, s.opt.Queue)
+	}
+	// The deadline a GET's command would have (its estimate is checked
+	// against it), cancelled before the command starts.
+	limit, cancelLimit := context.WithTimeout(r.Context(), s.opt.Timeout)
+	defer cancelLimit()
+	ctx, cancel := context.WithCancel(limit)
+	cancel()
+	c := s.run(ctx, r, cmd, flags, o.format, nil)
+	switch {
+	case r.Context().Err() != nil:
+		return outcome{}
+	case c.status == 0, c.status == http.StatusOK:
+		return outcome{status: http.StatusOK, format: o.format} // checks passed; stopped before the work
+	}
+	return c
+}
+
+// retryAfter is a Retry-After header's value: whole seconds, at least 1.
+func retryAfter(d time.Duration) string {
+	return strconv.FormatInt(max(1, int64((d+time.Second-1)/time.Second)), 10)
 }
 
 func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodHead {
-		s.head(w, r, "")
+		s.head(w, r)
 		return
 	}
 	o := s.execute(r, nil)
@@ -538,8 +599,8 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusOK)
 		w.Write(o.body)
 	default:
-		if o.status == http.StatusServiceUnavailable {
-			w.Header().Set("Retry-After", "1")
+		if o.retry > 0 {
+			w.Header().Set("Retry-After", retryAfter(o.retry))
 		}
 		http.Error(w, o.message, o.status)
 	}
@@ -549,7 +610,12 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request) {
 // Events.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodHead {
-		s.head(w, r, "text/event-stream")
+		// A GET answers 200 and an event stream whatever its command
+		// does (a refusal is its "failure" event): so does HEAD, with no
+		// work.
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(http.StatusOK)
 		return
 	}
 	fl, ok := w.(http.Flusher)
