@@ -267,8 +267,8 @@ func curveLateFrom(cfg Config, c *Curves, late []int, R int) []interval {
 	out := make([]interval, len(late))
 	for t, x := range late {
 		out[t] = wilson(x, R)
-		p1, se1, ok1 := c.moments(1, t)
-		p2, se2, ok2 := c.moments(2, t)
+		p1, se1, ok1 := c.Moments(1, t)
+		p2, se2, ok2 := c.Moments(2, t)
 		if !ok1 || M >= 3 && !ok2 {
 			continue
 		}

@@ -4,64 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/big"
 	"math/rand/v2"
 	"testing"
 )
-
-// TestFixSumExact: the fixed-point sum is the exact sum of the terms
-// truncated to multiples of 2⁻¹²⁸, checked against math/big's exact
-// rational sum of the same truncations, and the same to the bit in any
-// order and any split into partial sums (the property the merge of
-// shards rests on).
-func TestFixSumExact(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	var xs []float64
-	for range 2000 {
-		// Values across the range: near 1, tiny, subnormal-free powers.
-		xs = append(xs, r.Float64(), math.Ldexp(r.Float64(), -r.IntN(140)), 1)
-	}
-	xs = append(xs, 0, math.SmallestNonzeroFloat64, 0x1p-128, 0x1p-129)
-	var z fixSum
-	want := new(big.Int)
-	for _, x := range xs {
-		z.add(x)
-		// The term times 2¹²⁸, truncated: an exact big.Float product floored.
-		f := new(big.Float).SetPrec(2000).SetFloat64(x)
-		f.SetMantExp(f, 128)
-		i, _ := f.Int(nil)
-		want.Add(want, i)
-	}
-	if z.int().Cmp(want) != 0 {
-		t.Fatalf("sum %v, want %v", z.int(), want)
-	}
-	for trial := range 5 {
-		perm := r.Perm(len(xs))
-		var a, b fixSum
-		for i, j := range perm {
-			if i%(trial+2) == 0 {
-				a.add(xs[j])
-			} else {
-				b.add(xs[j])
-			}
-		}
-		a.plus(&b)
-		if a != z {
-			t.Fatalf("trial %d: a permuted, split sum differs: %x, want %x", trial, a, z)
-		}
-	}
-	// Text round trip.
-	txt, _ := z.MarshalText()
-	var back fixSum
-	if err := back.UnmarshalText(txt); err != nil || back != z {
-		t.Fatalf("round trip of %s: %x, %v", txt, back, err)
-	}
-	for _, bad := range []string{"", "1.2", "1.2.3.4", "x.0.0", "10000000000000000.0.0"} {
-		if err := back.UnmarshalText([]byte(bad)); err == nil {
-			t.Errorf("UnmarshalText(%q) accepted", bad)
-		}
-	}
-}
 
 // TestCurvesMoments: the mean and standard error from the exact sums
 // against a two-pass computation over the runs' values (at every round,
@@ -82,7 +27,7 @@ func TestCurvesMoments(t *testing.T) {
 			}
 		}
 		runs = append(runs, cv)
-		c.addRun(cv[0], cv[1], false)
+		c.AddRun(cv[0], cv[1], false)
 	}
 	at := func(cv []float64, t int) float64 {
 		switch {
@@ -100,15 +45,15 @@ func TestCurvesMoments(t *testing.T) {
 				x[i] = at(cv[k-1], tt)
 			}
 			iv, se := meanIv(x)
-			m, s, ok := c.moments(k, tt)
+			m, s, ok := c.Moments(k, tt)
 			if !ok || math.Abs(m-iv.v) > 1e-12*iv.v || math.Abs(s-se) > 1e-12*se {
 				t.Errorf("k=%d t=%d: %v ± %v (%v), want %v ± %v", k, tt, m, s, ok, iv.v, se)
 			}
 		}
 	}
 	// A capped run: past maxCurveRounds nothing is known.
-	c.addRun([]float64{0.5}, nil, true)
-	if _, _, ok := c.moments(1, maxCurveRounds+1); ok {
+	c.AddRun([]float64{0.5}, nil, true)
+	if _, _, ok := c.Moments(1, maxCurveRounds+1); ok {
 		t.Error("moments past maxCurveRounds with a capped run")
 	}
 }

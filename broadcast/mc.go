@@ -422,7 +422,7 @@ func Simulate(ctx context.Context, cfg Config, set SimSettings) (*Sample, error)
 				if w2 != nil {
 					c2 = w2.curve
 				}
-				sum.addRun(w1.curve, c2, w1.curveCapped || w2 != nil && w2.curveCapped)
+				sum.AddRun(w1.curve, c2, w1.curveCapped || w2 != nil && w2.curveCapped)
 			}
 			s.Reps[j] = rep
 			return err
@@ -434,7 +434,7 @@ func Simulate(ctx context.Context, cfg Config, set SimSettings) (*Sample, error)
 	if curves {
 		s.Curves = &Curves{}
 		for _, c := range sums {
-			s.Curves.merge(c)
+			s.Curves.Merge(c)
 		}
 	}
 	return s, nil
@@ -537,7 +537,7 @@ func mergeSamples(samples []*Sample, allowMissing bool) (*Sample, shard.Spans, i
 			if out.Curves == nil {
 				out.Curves = &Curves{}
 			}
-			out.Curves.merge(s.Curves)
+			out.Curves.Merge(s.Curves)
 		}
 	}
 	slices.SortFunc(out.Reps, func(a, b Replication) int { return a.Index - b.Index })

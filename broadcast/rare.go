@@ -1231,7 +1231,7 @@ func (l *Law) refineCurves(ctx context.Context, cfg Config, set Settings) error 
 			return err
 		}
 		c := l.curves
-		c.merge(more)
+		c.Merge(more)
 		l.setCurves(cfg, &c, l.curveCount, l.curveNever, l.curveR)
 	}
 	if l.curves.Runs > ran {
@@ -1269,7 +1269,7 @@ func watchedCurves(ctx context.Context, cfg Config, from, to int, seed uint64, w
 				}
 				c2, capped = e2.curve, capped || e2.curveCapped
 			}
-			sum.addRun(e1.curve, c2, capped)
+			sum.AddRun(e1.curve, c2, capped)
 			return nil
 		}
 	}, nil)
@@ -1278,7 +1278,7 @@ func watchedCurves(ctx context.Context, cfg Config, from, to int, seed uint64, w
 	}
 	out := &Curves{}
 	for _, s := range sums {
-		out.merge(s)
+		out.Merge(s)
 	}
 	return out, nil
 }

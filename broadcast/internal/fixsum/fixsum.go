@@ -1,0 +1,239 @@
+package fixsum
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"math/bits"
+	"strconv"
+	"strings"
+)
+
+// Sum is a sum of numbers in [0, 1] in fixed point: the value times
+// 2¹²⁸ as a 192-bit integer (w[0] the lowest word), exact up to the
+// truncation of each term below 2⁻¹²⁸ ≈ 2.9·10⁻³⁹, and room for 2⁶⁴
+// terms.
+type Sum [3]uint64
+
+// Add adds v, clipped to [0, 1].
+func (z *Sum) Add(v float64) {
+	switch {
+	case !(v > 0):
+		return
+	case v > 1:
+		v = 1
+	}
+	b := math.Float64bits(v)
+	exp, m := int(b>>52&0x7ff), b&(1<<52-1)
+	e := exp - 1075
+	if exp == 0 {
+		e = -1074
+	} else {
+		m |= 1 << 52
+	}
+	// v = m·2^e, so v·2¹²⁸ = m·2^(e+128), e + 128 ≤ 76 for v ≤ 1.
+	sh := e + 128
+	var t Sum
+	switch {
+	case sh <= -64:
+		return
+	case sh < 0:
+		t[0] = m >> uint(-sh)
+	default:
+		q, r := sh/64, uint(sh%64)
+		t[q] = m << r
+		if r > 0 && q+1 < 3 {
+			t[q+1] = m >> (64 - r)
+		}
+	}
+	z.Plus(&t)
+}
+
+// Plus adds x to z.
+func (z *Sum) Plus(x *Sum) {
+	var c uint64
+	z[0], c = bits.Add64(z[0], x[0], 0)
+	z[1], c = bits.Add64(z[1], x[1], c)
+	z[2], _ = bits.Add64(z[2], x[2], c)
+}
+
+// Int is the sum times 2¹²⁸ as an integer.
+func (z Sum) Int() *big.Int {
+	x := new(big.Int).SetUint64(z[2])
+	for _, w := range []uint64{z[1], z[0]} {
+		x.Lsh(x, 64).Or(x, new(big.Int).SetUint64(w))
+	}
+	return x
+}
+
+// MarshalText writes the three words in hexadecimal, highest first.
+func (z Sum) MarshalText() ([]byte, error) {
+	return fmt.Appendf(nil, "%x.%x.%x", z[2], z[1], z[0]), nil
+}
+
+// UnmarshalText reads what MarshalText writes.
+func (z *Sum) UnmarshalText(b []byte) error {
+	f := strings.Split(string(b), ".")
+	if len(f) != 3 {
+		return fmt.Errorf("a curve sum %q is not three hexadecimal words", b)
+	}
+	for i, s := range f {
+		v, err := strconv.ParseUint(s, 16, 64)
+		if err != nil || len(s) > 16 {
+			return fmt.Errorf("a curve sum %q is not three hexadecimal words", b)
+		}
+		z[2-i] = v
+	}
+	return nil
+}
+
+// MaxRounds bounds a curve: its rounds past it are not followed.
+const MaxRounds = 512
+
+// Curves holds the sums over a sample's watched runs of their curves, by
+// round: for the runs of one watched node (k = 0) and of two (k = 1), the
+// sum of the values and of their squares (Sums[2k] and Sums[2k+1]) at
+// rounds 1..len, and for the runs whose curve ends at round L (0 ≤ L ≤
+// MaxRounds), which keep their last value at every later round, the
+// sums of that value in Tail[·][L]. Capped counts the runs whose curve
+// reached MaxRounds without ending: past it the sums are not known.
+type Curves struct {
+	Runs   int      `json:"runs"`
+	Capped int      `json:"capped"`
+	Sums   [4][]Sum `json:"sums"`
+	Tail   [4][]Sum `json:"tail"`
+}
+
+// AddRun adds one watched run's curves c1 and c2 (an empty curve holds
+// 1, the chance by round 0, at every round; with fewer than three live
+// nodes c2's sums are not read); capped reports that they reached
+// MaxRounds without ending.
+func (c *Curves) AddRun(c1, c2 []float64, capped bool) {
+	c.Runs++
+	if capped {
+		c.Capped++
+	}
+	for k, cv := range [2][]float64{c1, c2} {
+		last := 1.0 // by round 0 no watched node is informed
+		if len(cv) > 0 {
+			last = cv[len(cv)-1]
+		}
+		for _, j := range []int{2 * k, 2*k + 1} {
+			for len(c.Sums[j]) < len(cv) {
+				c.Sums[j] = append(c.Sums[j], Sum{})
+			}
+			for len(c.Tail[j]) <= len(cv) {
+				c.Tail[j] = append(c.Tail[j], Sum{})
+			}
+			sq := j%2 == 1
+			for t, v := range cv {
+				if sq {
+					v *= v
+				}
+				c.Sums[j][t].Add(v)
+			}
+			if sq {
+				c.Tail[j][len(cv)].Add(last * last)
+			} else {
+				c.Tail[j][len(cv)].Add(last)
+			}
+		}
+	}
+}
+
+// Merge adds x's sums to c's.
+func (c *Curves) Merge(x *Curves) {
+	c.Runs += x.Runs
+	c.Capped += x.Capped
+	for j := range c.Sums {
+		for len(c.Sums[j]) < len(x.Sums[j]) {
+			c.Sums[j] = append(c.Sums[j], Sum{})
+		}
+		for t := range x.Sums[j] {
+			c.Sums[j][t].Plus(&x.Sums[j][t])
+		}
+		for len(c.Tail[j]) < len(x.Tail[j]) {
+			c.Tail[j] = append(c.Tail[j], Sum{})
+		}
+		for t := range x.Tail[j] {
+			c.Tail[j][t].Plus(&x.Tail[j][t])
+		}
+	}
+}
+
+// Check refuses sums no sample of runs can hold: more capped runs than
+// runs, more rounds than MaxRounds, a sum beyond the runs' count.
+func (c *Curves) Check() error {
+	if c.Runs < 0 || c.Capped < 0 || c.Capped > c.Runs {
+		return fmt.Errorf("curves: %d capped of %d runs", c.Capped, c.Runs)
+	}
+	limit := new(big.Int).Lsh(big.NewInt(int64(c.Runs)), 128)
+	for j := range c.Sums {
+		if len(c.Sums[j]) > MaxRounds || len(c.Tail[j]) > MaxRounds+1 {
+			return fmt.Errorf("curves: %d rounds, beyond %d", len(c.Sums[j]), MaxRounds)
+		}
+		for _, s := range [][]Sum{c.Sums[j], c.Tail[j]} {
+			for _, v := range s {
+				if v.Int().Cmp(limit) > 0 {
+					return fmt.Errorf("curves: a sum beyond the %d runs", c.Runs)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Moments are, at round t ≥ 1, the mean of the runs' values and its
+// standard error for k watched nodes (k = 1, 2), from the exact sums: m =
+// S/n and se = √((S₂ − S²/n)/((n − 1)n)), S₂ − S²/n computed exactly.
+// ok is false past the rounds the sums know (a run capped before t).
+func (c *Curves) Moments(k, t int) (m, se float64, ok bool) {
+	if c == nil || c.Runs == 0 || t < 1 || c.Capped > 0 && t > MaxRounds {
+		return math.NaN(), math.NaN(), false
+	}
+	j := 2 * (k - 1)
+	sum := func(j int) *big.Int {
+		var s Sum
+		if t <= len(c.Sums[j]) {
+			s = c.Sums[j][t-1]
+		}
+		for L := 0; L < t && L < len(c.Tail[j]); L++ {
+			s.Plus(&c.Tail[j][L])
+		}
+		return s.Int()
+	}
+	s1, s2 := sum(j), sum(j+1)
+	n := big.NewInt(int64(c.Runs))
+	scale := new(big.Float).SetMantExp(big.NewFloat(1), 128)
+	mf := new(big.Float).SetPrec(200).SetInt(s1)
+	mf.Quo(mf, scale).Quo(mf, new(big.Float).SetInt(n))
+	m, _ = mf.Float64()
+	if c.Runs < 2 {
+		return m, 0, true
+	}
+	// (n·S₂·2¹²⁸ − S²) / 2²⁵⁶ = n·Σ(v − m)², exactly (S scaled by 2¹²⁸).
+	num := new(big.Int).Mul(n, s2)
+	num.Lsh(num, 128).Sub(num, new(big.Int).Mul(s1, s1))
+	if num.Sign() < 0 {
+		num.SetInt64(0) // the squares' rounding, below 2⁻⁵³ of the sum
+	}
+	v := new(big.Float).SetPrec(200).SetInt(num)
+	v.Quo(v, new(big.Float).SetMantExp(big.NewFloat(1), 256))
+	nn := float64(c.Runs)
+	vf, _ := v.Float64()
+	return m, math.Sqrt(vf / nn / (nn - 1) / nn), true
+}
+
+// UnmarshalJSON reads a part's curves and checks them (Curves.Check).
+func (c *Curves) UnmarshalJSON(b []byte) error {
+	type plain Curves
+	var p plain
+	d := json.NewDecoder(strings.NewReader(string(b)))
+	d.DisallowUnknownFields()
+	if err := d.Decode(&p); err != nil {
+		return err
+	}
+	*c = Curves(p)
+	return c.Check()
+}
