@@ -689,6 +689,7 @@ func runCluster(ctx context.Context, s Setting, ci uint64, res *Result) (err err
 	res.TCP.Broken += t1s.Broken - t0s.Broken
 	res.TCP.Segments += t1s.Segments - t0s.Segments
 	res.TCP.Retransmits += t1s.Retransmits - t0s.Retransmits
+	res.TCP.Busy += t1s.Busy - t0s.Busy
 	if s.SyncInterval > 0 {
 		c.mu.Lock()
 		res.SyncPhases = append(res.SyncPhases, c.syncs)

@@ -80,6 +80,76 @@ func RepairMarkdown(meta Meta, comps []*RepairComparison) (string, error) {
 	return b.String(), nil
 }
 
+// TCPHeading is the heading of the section on anti-entropy with the
+// streams under TCP's retransmissions and timeouts (TCPMarkdown).
+const TCPHeading = "## Anti-entropy repair with TCP's timeouts under packet loss (measured)"
+
+// TCPRun is one setting run with Setting.TCP: its streams' counts, and the
+// run against one or more repair models (CompareRepair), each labelled.
+type TCPRun struct {
+	Stats  TCPStats
+	Labels []string
+	Comps  []*RepairComparison
+}
+
+// TCPMarkdown is the section on anti-entropy with TCP played under the
+// loss: per run, the push–pulls dialled, the share whose dial outlasted
+// TCPTimeout, the share broken after the dial, the mean handshake wait,
+// and the share still lacking the message against each model.
+func TCPMarkdown(meta Meta, runs []TCPRun) (string, error) {
+	var b strings.Builder
+	b.WriteString(TCPHeading + "\n\n")
+	fmt.Fprintf(&b, "Written by `%s` on %s, %s, in %.0f s of wall time.\n\n", meta.Command, meta.Date, meta.Machine, meta.Seconds)
+	b.WriteString("The settings of the section above, with the harness's streams playing TCP under the packet loss ε (`Setting.TCP`, `Network.SetTCP`): a dial's handshake needs its SYN and SYN-ACK through, each lost at ε, and is retried after 1, 2, 4, … s (Linux's defaults), failing when it outlasts memberlist's `TCPTimeout` (10 s, the LAN default; memberlist then logs the error and waits for its next push–pull); each data segment (1,448 bytes) is retransmitted after 200 ms, 400 ms, … until it gets through, and an exchange fails where a read or write outlasts its deadline (`TCPTimeout` after the dial or the accept). Counted over the measured broadcasts: the push–pulls dialled to a live node (a dial to a failed node is refused at once, as before), the share whose dial failed (nothing exchanged), the share broken after the dial, the mean wait for a SYN's retransmission over the dials that succeeded, and the mean time a dial keeps its node's push–pull loop busy (from the dial to the dialler's close, or to the dial's failure: memberlist's loop waits for its sync before it waits the next scaled interval, so a node's syncs come every S' plus that). By hand, a dial fails with probability (1 − (1 − ε)²)⁴ within 10 s (tries at 0, 1, 3, 7 s): 0.0168 at ε = 0.2, 0.0677 at 0.3.\n\n")
+	b.WriteString("| N | k | B | ε | push–pulls dialled | dial failed | broken after the dial | mean handshake wait | mean busy per dial | data segments (retransmitted) |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range runs {
+		if len(r.Comps) == 0 || r.Comps[0] == nil {
+			return "", errors.New("harness: TCPMarkdown: a run has no comparison")
+		}
+		s, st := r.Comps[0].Setting, r.Stats
+		ok := st.Dials - st.DialFailed
+		wait, busy := math.NaN(), math.NaN()
+		if ok > 0 {
+			wait = st.HandshakeDelay.Seconds() / float64(ok)
+		}
+		if st.Dials > 0 {
+			busy = st.Busy.Seconds() / float64(st.Dials)
+		}
+		fmt.Fprintf(&b, "| %d | %d | %d | %g | %d | %d (%.4f ± %.2g) | %d (%.2g) | %.3f s | %.3f s | %d (%d) |\n", s.Nodes, s.Fanout, s.Budget(), s.Loss, st.Dials,
+			st.DialFailed, share(st.DialFailed, st.Dials), shareSE(st.DialFailed, st.Dials), st.Broken, share(st.Broken, st.Dials), wait, busy, st.Segments, st.Retransmits)
+	}
+	b.WriteString("\nShare of live nodes still lacking the message, as in the section above (given the end state: memberlist − Monte Carlo over the replications with the same count lacking at the end, z), against three models: gossipkit's repair with no failed sync (as in the section above); with `Config.SyncFail` the chance that a dial outlasts the 10 s by hand, (1 − (1 − ε)²)⁴, not taken from the run; and the same with the sync interval stretched so that the scaled one is S' plus the run's mean busy time per dial (the model has no term for a sync's length; a renewal approximation).\n\n")
+	b.WriteString("| N | ε | model | time (scaled intervals) | memberlist lacking | Monte Carlo | given the end state | z |\n|---|---|---|---|---|---|---|---|\n")
+	for _, r := range runs {
+		for i, c := range r.Comps {
+			if c == nil || len(c.Rows) != len(RepairPoints) || i >= len(r.Labels) {
+				return "", errors.New("harness: TCPMarkdown: a comparison is not one CompareRepair made")
+			}
+			s := c.Setting
+			fmt.Fprintf(&b, "| %d | %g | %s | end (last transmit) | %v | %v | | %s |\n", s.Nodes, s.Loss, r.Labels[i], c.End, c.MCEnd, fz(c.EndZ))
+			for _, row := range c.Rows {
+				fmt.Fprintf(&b, "| %d | %g | %s | %g | %v | %v | %+.4g ± %.2g | %s |\n", s.Nodes, s.Loss, r.Labels[i], row.Point, row.Measured, row.MC, row.Cond.Value, row.Cond.SE, fz(row.Z))
+			}
+		}
+	}
+	return b.String(), nil
+}
+
+func share(k, n int64) float64 {
+	if n == 0 {
+		return math.NaN()
+	}
+	return float64(k) / float64(n)
+}
+
+func shareSE(k, n int64) float64 {
+	if n == 0 {
+		return math.NaN()
+	}
+	p := float64(k) / float64(n)
+	return math.Sqrt(p * (1 - p) / float64(n))
+}
+
 // Splice returns doc with the section that begins with section's first
 // line (a "## " heading) replaced by section, or section appended when doc
 // has no such heading. A section ends where the next "## " heading

@@ -3,6 +3,7 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -62,6 +63,12 @@ type TCPStats struct {
 	// Segments is the data segments sent; Retransmits their
 	// retransmissions.
 	Segments, Retransmits int64
+	// Busy is the total time from each dial's start to the dialler's
+	// Close of the stream, or to the dial's failure: memberlist's
+	// push–pull loop waits for its sync before it starts the next scaled
+	// interval (pushPullTrigger), so Busy/Dials lengthens each node's
+	// period between syncs.
+	Busy time.Duration
 }
 
 // TCP's timers as Linux sets them by default: the first SYN's
@@ -99,6 +106,30 @@ func (n *Network) TCPCounts() TCPStats {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return n.tcpSt
+}
+
+// TCPDialFail is the chance, by hand from Linux's SYN timers, that a dial
+// with the given timeout fails at packet loss eps: the tries start at 0,
+// 1, 3, 7, 15, … s (synTries of them), each needs its SYN and SYN-ACK
+// through, so the dial fails with probability (1 − (1 − ε)²)^j, j the
+// tries that start before the timeout (4 within memberlist's LAN 10 s,
+// 5 within the WAN's 30 s, 1 within the local 1 s). NaN for a loss
+// outside [0, 1) or a timeout ≤ 0.
+func TCPDialFail(eps float64, timeout time.Duration) float64 {
+	if !(eps >= 0 && eps < 1) || timeout <= 0 {
+		return math.NaN()
+	}
+	var t time.Duration
+	rto, tries := synRTO, 0
+	for range synTries {
+		if t >= timeout {
+			break
+		}
+		tries++
+		t += rto
+		rto *= 2
+	}
+	return math.Pow(1-(1-eps)*(1-eps), float64(tries))
 }
 
 // handshake draws a dial's handshake under TCP: the time until a try's
@@ -146,6 +177,8 @@ type tcpConn struct {
 	net.Conn
 	net    *Network
 	broken *sync.Once
+	start  time.Time  // the dial's start, on the dialler's end (else zero)
+	closed *sync.Once // counts Busy once
 
 	mu       sync.Mutex
 	deadline time.Time // the write deadline
@@ -159,6 +192,17 @@ func (c *tcpConn) markBroken(err error) {
 			c.net.mu.Unlock()
 		})
 	}
+}
+
+func (c *tcpConn) Close() error {
+	if !c.start.IsZero() {
+		c.closed.Do(func() {
+			c.net.mu.Lock()
+			c.net.tcpSt.Busy += time.Since(c.start)
+			c.net.mu.Unlock()
+		})
+	}
+	return c.Conn.Close()
 }
 
 func (c *tcpConn) SetDeadline(t time.Time) error {
@@ -452,10 +496,14 @@ func (t *Transport) DialAddressTimeout(a Address, timeout time.Duration) (net.Co
 	t.net.mu.Lock()
 	tcp := t.net.tcp
 	t.net.mu.Unlock()
+	start := time.Now()
 	if tcp {
 		d, ok := t.net.handshake(timeout)
 		time.Sleep(d)
 		if !ok {
+			t.net.mu.Lock()
+			t.net.tcpSt.Busy += d
+			t.net.mu.Unlock()
 			return nil, fmt.Errorf("harness: dial %s: handshake timeout (TCP under loss)", a.String())
 		}
 		timeout -= d
@@ -463,7 +511,7 @@ func (t *Transport) DialAddressTimeout(a Address, timeout time.Duration) (net.Co
 	local, remote := net.Pipe()
 	if tcp {
 		once := new(sync.Once)
-		local, remote = &tcpConn{Conn: local, net: t.net, broken: once}, &tcpConn{Conn: remote, net: t.net, broken: once}
+		local, remote = &tcpConn{Conn: local, net: t.net, broken: once, start: start, closed: new(sync.Once)}, &tcpConn{Conn: remote, net: t.net, broken: once}
 	}
 	select {
 	case dest.streamCh <- remote:

@@ -305,6 +305,17 @@ func TestNetworkTCP(t *testing.T) {
 			}
 		}
 		want := math.Pow(1-0.7*0.7, 4)
+		if got := TCPDialFail(0.3, 10*time.Second); math.Abs(got-want) > 1e-15 {
+			t.Errorf("TCPDialFail(0.3, 10 s) = %g, want %g", got, want)
+		}
+		for _, c := range []struct {
+			timeout time.Duration
+			tries   float64
+		}{{time.Second, 1}, {1001 * time.Millisecond, 2}, {30 * time.Second, 5}, {time.Hour, 7}} {
+			if got, w := TCPDialFail(0.2, c.timeout), math.Pow(1-0.8*0.8, c.tries); math.Abs(got-w) > 1e-15 {
+				t.Errorf("TCPDialFail(0.2, %v) = %g, want %g (%g tries)", c.timeout, got, w, c.tries)
+			}
+		}
 		got := float64(failed) / dials
 		se := math.Sqrt(want * (1 - want) / dials)
 		st := n.TCPCounts()
