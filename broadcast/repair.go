@@ -23,8 +23,11 @@ import (
 // does not touch a sync: memberlist's push–pull runs over a stream (TCP),
 // which retransmits a lost segment, so a loss delays the exchange rather
 // than losing it; an exchange fails as a whole only when the dial or a
-// read outlasts memberlist's TCPTimeout (10 s on a LAN), which this model
-// leaves out (docs/MODEL.md §6 sets out the chance and the delays). A node
+// read outlasts memberlist's TCPTimeout (10 s on a LAN): Config.SyncFail
+// is that chance per sync, independent of the rest (0: none; measured
+// with the real library at a LAN's TCPTimeout, about 0.017 at ε = 0.2 and
+// 0.068 at 0.3, docs/MODEL.md §6, which also sets out the delays a
+// completed sync takes and this model leaves out). A node
 // that holds the update after the sync keeps it; it does not gossip it
 // again (Serf's MergeRemoteState takes the user events of a sync into its
 // buffer without rebroadcasting them).
@@ -189,8 +192,8 @@ func RepairCurveFrom(cfg Config, st RepairStart) (*Repair, error) {
 // holding the update at the end (RepairSample.Span; tᵢ the first
 // receipt): a node lacking the update at the end had its phase in the
 // spread, [0, end), with probability f = end/S'; a sync there repaired it
-// with probability P = span/((N − 1)·S') (its peer a holder at a uniform
-// time in the spread), so
+// with probability P = (1 − Config.SyncFail)·span/((N − 1)·S') (its peer
+// a holder at a uniform time in the spread, and the sync not failed), so
 // Late = (f − P)/(1 − P), the others' syncs taken as independent of its
 // phase. 0 when end = 0, −1 (unconditioned) when the spread is a whole
 // scaled interval or longer.
@@ -203,7 +206,7 @@ func LateShare(cfg Config, end, span float64) float64 {
 	if f >= 1 {
 		return -1
 	}
-	P := span / (float64(cfg.Nodes-1) * S)
+	P := (1 - cfg.SyncFail) * span / (float64(cfg.Nodes-1) * S)
 	P = math.Min(math.Max(P, 0), f)
 	return (f - P) / (1 - P)
 }
@@ -240,7 +243,7 @@ func repairCurveLate(cfg Config, end []MissLaw, start, late float64) (*Repair, e
 		if e.Share == 0 || e.P == 0 {
 			continue
 		}
-		g, it, change := antientropy.MeanField(cfg.Nodes, cfg.Live(), S, e.Share, wt)
+		g, it, change := antientropy.MeanField(cfg.Nodes, cfg.Live(), S, e.Share, cfg.SyncFail, wt)
 		rp.Iterations, rp.Change = max(rp.Iterations, it), math.Max(rp.Change, change)
 		for n, v := range g {
 			if n == len(lack) {
@@ -418,7 +421,7 @@ func simulateRepair(ctx context.Context, cfg Config, set SimSettings, times []fl
 		if spreads(cfg) {
 			b := antientropy.NewSpreadBuf(cfg.Nodes)
 			return func(ctx context.Context, j int) error {
-				o := antientropy.Spread(cfg.Nodes, cfg.Live(), cfg.Fanout, cfg.Budget, cfg.Loss, cfg.Interval, S, rng.NewStream(set.Seed, uint64(j)), times, b)
+				o := antientropy.Spread(cfg.Nodes, cfg.Live(), cfg.Fanout, cfg.Budget, cfg.Loss, cfg.Interval, S, cfg.SyncFail, rng.NewStream(set.Seed, uint64(j)), times, b)
 				per[j] = make([]float64, len(times))
 				for i, l := range o.Lack {
 					per[j][i] = float64(l) / float64(M)
@@ -436,7 +439,7 @@ func simulateRepair(ctx context.Context, cfg Config, set SimSettings, times []fl
 			}
 			endLack[j] = rep.Missed
 			// The sync's draws from a stream of their own for replication j.
-			per[j] = antientropy.Run(cfg.Nodes, cfg.Live(), S, rep.Missed, rng.NewStream(set.Seed^0x5eed5eed5eed5eed, uint64(j)), times, a.Informed)
+			per[j] = antientropy.Run(cfg.Nodes, cfg.Live(), S, rep.Missed, cfg.SyncFail, rng.NewStream(set.Seed^0x5eed5eed5eed5eed, uint64(j)), times, a.Informed)
 			return nil
 		}
 	}, set.Progress)
@@ -641,6 +644,9 @@ func repairHeader(c Config) string {
 	s := fmt.Sprintf("; anti-entropy: every live node syncs its full state with one random peer every sync_interval_s = %g s (%g s scaled ×%g above 32 nodes, as memberlist does), at its own phase, both directions, over a stream that the packet loss ε delays but does not lose (TCP); lack_at_Kx = the chance a given live node still lacks the update K·%g s after the broadcast (mean field from the broadcast's misses%s; against a Monte Carlo of the same rules it is low, the more so the later: within 3 %% up to half a scaled interval, by up to 8 %% at one, 30 %% at two and 75 %% at three at N = 50, less at larger N), t_lack_P_s = the time after which that chance is below P", S, c.SyncInterval, S/c.SyncInterval, S, spreadNote(c))
 	if c.MaxMiss > 0 {
 		s += fmt.Sprintf(" (max_miss: %g)", c.MaxMiss)
+	}
+	if c.SyncFail > 0 {
+		s += fmt.Sprintf("; each sync fails as a whole with probability %g (its TCP dial or a read outlasting TCPTimeout)", c.SyncFail)
 	}
 	return s + "; a sync carries Serf's user events while they are in its 512-event buffer, so these are repaired; a Serf query or a plain memberlist user broadcast is never repaired: its residue is final"
 }

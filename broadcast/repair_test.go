@@ -3,6 +3,7 @@ package broadcast
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gossipkit/gossipkit/broadcast/internal/antientropy"
@@ -66,7 +67,7 @@ func TestRepairSingleMiss(t *testing.T) {
 	sum := make([]float64, len(times))
 	informed := make([]bool, cfg.Nodes)
 	for j := range R {
-		out := antientropy.Run(cfg.Nodes, cfg.Live(), S, 1, rng.NewStream(testSeed, uint64(j)), times, informed)
+		out := antientropy.Run(cfg.Nodes, cfg.Live(), S, 1, 0, rng.NewStream(testSeed, uint64(j)), times, informed)
 		for i, v := range out {
 			sum[i] += v * float64(M) // 1 while X lacks it
 		}
@@ -208,5 +209,67 @@ func TestRepairBelow(t *testing.T) {
 	cfg.SyncInterval = 0
 	if _, err := RepairCurve(cfg, []MissLaw{{Share: 0.1, P: 1}}, 0); err == nil {
 		t.Error("sync interval 0 accepted")
+	}
+}
+
+// TestRepairSyncFail checks Config.SyncFail, the chance that a sync fails
+// as a whole: with one node missing, the closed form by hand is
+// singleMiss's with both chances scaled by 1 − p (X's own sync finds a
+// holder and does not fail, a = (1 − p)(M−1)/(N−1); another's sync picks X
+// and does not fail, c = (1 − p)/(N−1)). The Monte Carlo of the rules
+// (antientropy.Run) is within 4 SE of it and the mean field within 10⁻³;
+// the closed form without failures is beyond 4 SE at some time (power).
+// SyncFail outside [0, 1) is refused, naming the field.
+func TestRepairSyncFail(t *testing.T) {
+	const p = 0.3
+	cfg := Config{Nodes: 40, Protocol: Push, Fanout: 2, Budget: 2, Failed: 0.1, Level: 1, SyncInterval: 10, SyncFail: p}
+	M := cfg.Live()
+	N := float64(cfg.Nodes)
+	S := PushPullScale(cfg.SyncInterval, cfg.Nodes)
+	closed := func(tm, fail float64) float64 {
+		m := math.Floor(tm / S)
+		f := tm/S - m
+		fac := func(q float64) float64 { return (1-f)*math.Pow(1-q, m) + f*math.Pow(1-q, m+1) }
+		return fac((1-fail)*(float64(M)-1)/(N-1)) * math.Pow(fac((1-fail)/(N-1)), float64(M)-1)
+	}
+	times := []float64{0.3 * S, 0.8 * S, 1.5 * S, 2.2 * S, 4 * S}
+	const R = 40000
+	sum := make([]float64, len(times))
+	informed := make([]bool, cfg.Nodes)
+	for j := range R {
+		for i, v := range antientropy.Run(cfg.Nodes, M, S, 1, p, rng.NewStream(testSeed, uint64(j)), times, informed) {
+			sum[i] += v * float64(M)
+		}
+	}
+	one, err := RepairCurve(cfg, []MissLaw{{Share: 1 / float64(M), P: 1}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tells := false
+	for i, tm := range times {
+		want := closed(tm, p)
+		got := sum[i] / R
+		se := math.Sqrt(want * (1 - want) / R)
+		if !(math.Abs(got-want) <= asyncZ*se) {
+			t.Errorf("t = %g s: Monte Carlo %.5g, closed form %.5g (SE %.2g)", tm, got, want, se)
+		}
+		if math.Abs(got-closed(tm, 0)) > asyncZ*se {
+			tells = true
+		}
+		if mf := one.At(tm) * float64(M); !(math.Abs(mf-want) <= 1e-3*want) {
+			t.Errorf("t = %g s: mean field %.6g, closed form %.6g (beyond 10⁻³)", tm, mf, want)
+		} else {
+			t.Logf("t = %g s: closed form %.5g (%.5g without failures), Monte Carlo %.5g ± %.2g, mean field %.5g", tm, want, closed(tm, 0), got, se, mf)
+		}
+	}
+	if !tells {
+		t.Error("power: the closed form without failed syncs is within 4 SE of the Monte Carlo at every time")
+	}
+	for _, bad := range []float64{-0.1, 1, math.NaN()} {
+		c := cfg
+		c.SyncFail = bad
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "Config.SyncFail") {
+			t.Errorf("SyncFail = %g: error %v, want one naming Config.SyncFail", bad, err)
+		}
 	}
 }

@@ -54,8 +54,10 @@ func LateWeights(S, start, late float64) []float64 {
 // others' syncs reach X as their phases bring them: for one other node
 // at a uniform phase the chance that none of its syncs up to t repaired X
 // is F(t) = E_ψ[(1 − c)^{its syncs by t}], c = 1/(N − 1), and n(s)
-// others contribute d log F(s) each; this is exact for a constant n.
-func MeanField(nodes, live int, S, u0 float64, wt []float64) (u []float64, iterations int, change float64) {
+// others contribute d log F(s) each; this is exact for a constant n. A
+// sync that fails as a whole with probability fail (independently of the
+// rest) scales both q(s) and c by 1 − fail.
+func MeanField(nodes, live int, S, u0, fail float64, wt []float64) (u []float64, iterations int, change float64) {
 	w := func(b int) float64 {
 		if wt == nil {
 			return 1
@@ -63,7 +65,7 @@ func MeanField(nodes, live int, S, u0 float64, wt []float64) (u []float64, itera
 		return wt[b]
 	}
 	N, M := float64(nodes), float64(live)
-	c := 1 / (N - 1)
+	c := (1 - fail) / (N - 1)
 	k1 := math.Max(M*u0-1, 0)
 	u = []float64{u0}
 	bins := make([]float64, Steps) // X's own syncs, per phase
@@ -80,7 +82,7 @@ func MeanField(nodes, live int, S, u0 float64, wt []float64) (u []float64, itera
 				uMid = (uMid + u[n+1]) / 2
 			}
 			others := M - 1 - k1*uMid/u0
-			q := others / (N - 1)
+			q := (1 - fail) * others / (N - 1)
 			b := n % Steps
 			sum -= w(b) * bins[b]
 			bins[b] *= 1 - q
@@ -117,8 +119,10 @@ func MeanField(nodes, live int, S, u0 float64, wt []float64) (u []float64, itera
 
 // Run plays the syncs of one replication from missed uninformed
 // live nodes (nodes 1..missed; the nodes are exchangeable) and returns the
-// share lacking at each time. informed is a buffer of N.
-func Run(nodes, live int, S float64, missed int, r *rng.Rand, times []float64, informed []bool) []float64 {
+// share lacking at each time. informed is a buffer of N. A sync to a live
+// peer fails as a whole with probability fail (one more draw per such
+// sync where fail > 0, none otherwise).
+func Run(nodes, live int, S float64, missed int, fail float64, r *rng.Rand, times []float64, informed []bool) []float64 {
 	N, M := nodes, live
 	out := make([]float64, len(times))
 	for i := range informed {
@@ -158,7 +162,7 @@ func Run(nodes, live int, S float64, missed int, r *rng.Rand, times []float64, i
 			if p >= i {
 				p++
 			}
-			if p >= M {
+			if p >= M || fail > 0 && r.Float64() < fail {
 				continue
 			}
 			inI, inP := informed[i], informed[p]

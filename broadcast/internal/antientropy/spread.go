@@ -14,7 +14,8 @@ import (
 // also syncs from t = 0 at its own phase, uniform in [0, S'), once per
 // scaled interval S', with a peer drawn uniformly among the N − 1 others
 // (a failed one: nothing), both directions, never lost (a stream: the
-// packet loss ε touches only the gossip; broadcast's repair.go). A node whose first
+// packet loss ε touches only the gossip; broadcast's repair.go) unless it
+// fails as a whole (Config.SyncFail). A node whose first
 // receipt is a sync holds the message but does not queue it (Serf's MergeRemoteState
 // hands the events of a push–pull to handleUserEvent and ignores its
 // answer, where NotifyMsg re-queues an event it has not seen), and a node
@@ -52,8 +53,9 @@ func NewSpreadBuf(n int) *SpreadBuf {
 // live, a push of fanout k and budget B with packet loss eps, until the
 // last of times (seconds from the queueing, increasing) and the
 // broadcast's end, iv the gossip interval and S the scaled sync interval
-// in seconds.
-func Spread(N, M, k, B int, eps, iv, S float64, r *rng.Rand, times []float64, b *SpreadBuf) SpreadOutcome {
+// in seconds; a sync to a live peer fails as a whole with probability fail
+// (a draw only where fail > 0).
+func Spread(N, M, k, B int, eps, iv, S, fail float64, r *rng.Rand, times []float64, b *SpreadBuf) SpreadOutcome {
 	clear(b.holds)
 	clear(b.left)
 	clear(b.stamp)
@@ -97,7 +99,7 @@ func Spread(N, M, k, B int, eps, iv, S float64, r *rng.Rand, times []float64, b 
 			if p >= i {
 				p++
 			}
-			if int(p) >= M {
+			if int(p) >= M || fail > 0 && r.Float64() < fail {
 				continue
 			}
 			inI, inP := b.holds[i], b.holds[p]

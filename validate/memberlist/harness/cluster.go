@@ -107,6 +107,14 @@ type Setting struct {
 	// It needs Failed = 0 (probing would find the failed nodes, which the
 	// model keeps Alive) and SyncInterval = 0.
 	ProbeInterval time.Duration
+	// TCP makes the streams (the push–pulls) play TCP under Loss during
+	// the measured broadcasts (Network.SetTCP): a handshake retried after
+	// 1, 2, 4, … s, a dial that fails when it outlasts memberlist's
+	// TCPTimeout (10 s, the LAN default), data segments retransmitted
+	// after 200 ms, 400 ms, …, a read or write that fails at its
+	// deadline. Off (the default), streams are never delayed nor lost.
+	// Result.TCP counts them.
+	TCP bool
 }
 
 // MaxNodes bounds Setting.Nodes (memory and time of one process).
@@ -204,6 +212,9 @@ type Result struct {
 	// broadcasts (each exchange counted once per side: LocalState is
 	// called by both ends). Empty without Setting.SyncInterval.
 	SyncPhases [][]float64
+	// TCP counts the streams of the measured broadcasts under
+	// Setting.TCP (zero without it).
+	TCP TCPStats
 }
 
 // Run builds Setting.Clusters clusters of real memberlist instances and
@@ -580,6 +591,8 @@ func runCluster(ctx context.Context, s Setting, ci uint64, res *Result) (err err
 			live = append(live, i)
 		}
 	}
+	c.net.SetTCP(s.TCP)
+	t0s := c.net.TCPCounts()
 	p0, d0, o0 := c.net.Counts()
 	budget := s.Budget()
 	// A broadcast ends within ⌈B/k⌉ intervals of its last first receipt,
@@ -669,6 +682,14 @@ func runCluster(ctx context.Context, s Setting, ci uint64, res *Result) (err err
 		res.Outcomes = append(res.Outcomes, out)
 	}
 	p1, d1, o1 := c.net.Counts()
+	t1s := c.net.TCPCounts()
+	res.TCP.Dials += t1s.Dials - t0s.Dials
+	res.TCP.DialFailed += t1s.DialFailed - t0s.DialFailed
+	res.TCP.HandshakeDelay += t1s.HandshakeDelay - t0s.HandshakeDelay
+	res.TCP.Broken += t1s.Broken - t0s.Broken
+	res.TCP.Segments += t1s.Segments - t0s.Segments
+	res.TCP.Retransmits += t1s.Retransmits - t0s.Retransmits
+	res.TCP.Busy += t1s.Busy - t0s.Busy
 	if s.SyncInterval > 0 {
 		c.mu.Lock()
 		res.SyncPhases = append(res.SyncPhases, c.syncs)

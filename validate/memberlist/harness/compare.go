@@ -332,11 +332,12 @@ func WriteMarkdown(w io.Writer, meta Meta, comps []*Comparison) error {
 	}
 	b.WriteString("\n## Who gets the message, and what it costs (claimed to agree)\n\n")
 	b.WriteString("Measured: mean over the broadcasts ± its standard error. Model: `broadcast.Simulate` (push, the same N, k, B, ε, φ) ± its standard error; transmits B·(1 − residue). z = (measured − model)/√(SE_m² + SE² of the model), SE_m the larger of the measured SE and the model's sd/√broadcasts (so that a run in which no broadcast missed a node is not judged with an SE of 0).\n\n")
-	b.WriteString("| # | quantity | memberlist | model | z |\n|---|---|---|---|---|\n")
+	b.WriteString("Goal (issue 41): the library's value within the stated errors of the model's, read here as |z| ≤ 2; a row beyond says *missed*.\n\n")
+	b.WriteString("| # | quantity | memberlist | model | z | goal |\n|---|---|---|---|---|---|\n")
 	for i, c := range comps {
 		for _, r := range c.Rows {
 			if r.Claim {
-				fmt.Fprintf(&b, "| %d | %s | %v | %v | %s |\n", i+1, r.Quantity, r.Measured, r.Predicted, fz(r.Z))
+				fmt.Fprintf(&b, "| %d | %s | %v | %v | %s | %s |\n", i+1, r.Quantity, r.Measured, r.Predicted, fz(r.Z), ClaimVerdict(r.Z))
 			}
 		}
 	}
@@ -436,7 +437,8 @@ func writeAsync(b *strings.Builder, comps []*Comparison) {
 		if !head {
 			fmt.Fprintf(b, "\n## When it arrives, against the asynchronous model (claimed: within ±0.2 interval)\n\n")
 			b.WriteString("The same measured times against gossipkit's asynchronous clock (`broadcast.SimulateAsync`, `plan --time async`: every node's ticker at its own uniform phase, the source sending at its first tick, a node informed at t forwarding at its next tick), 20,000 replications. Difference = memberlist − model ± √(SE² + SE²). The setting with aligned tickers is not this clock (its row shows how far that is).\n\n")
-			b.WriteString("| # | phases | level | memberlist mean ± SE | reached | async model | difference | z |\n|---|---|---|---|---|---|---|---|\n")
+			b.WriteString("Goal (issue 41): within ±0.2 interval of the library's at N ≤ 500. *met*: |difference| + 2 SE ≤ 0.2 (the difference ± 2 SE within ±0.2); *missed*: |difference| − 2 SE > 0.2; *unresolved*: neither (the run cannot tell: few broadcasts reached the level, or the difference is within 2 SE of 0.2); the aligned setting is not the model's clock and is not judged.\n\n")
+			b.WriteString("| # | phases | level | memberlist mean ± SE | reached | async model | difference | z | goal |\n|---|---|---|---|---|---|---|---|---|\n")
 			head = true
 		}
 		for _, r := range c.Async {
@@ -444,7 +446,46 @@ func writeAsync(b *strings.Builder, comps []*Comparison) {
 				continue
 			}
 			d := Estimate{r.Measured.Value - r.Predicted.Value, math.Hypot(r.Measured.SE, r.Predicted.SE)}
-			fmt.Fprintf(b, "| %d | %v | %s | %v | %d of %d | %v | %+.3f ± %.2g | %s |\n", i+1, c.Setting.Phases, strings.TrimSuffix(strings.TrimPrefix(r.Quantity, "time to "), " (intervals)"), r.Measured, r.Reached, c.Broadcasts, r.Predicted, d.Value, d.SE, fz(r.Z))
+			fmt.Fprintf(b, "| %d | %v | %s | %v | %d of %d | %v | %+.3f ± %.2g | %s | %s |\n", i+1, c.Setting.Phases, strings.TrimSuffix(strings.TrimPrefix(r.Quantity, "time to "), " (intervals)"), r.Measured, r.Reached, c.Broadcasts, r.Predicted, d.Value, d.SE, fz(r.Z), TimeVerdict(c.Setting, d))
 		}
 	}
+}
+
+// ClaimVerdict is a claimed row's verdict on issue 41's goal (the
+// library's value within the model's stated errors), read as |z| ≤ 2.
+func ClaimVerdict(z float64) string {
+	switch {
+	case math.IsNaN(z):
+		return "—"
+	case math.Abs(z) <= 2:
+		return "met"
+	}
+	return fmt.Sprintf("**missed** (|z| %.1f > 2)", math.Abs(z))
+}
+
+// TimeGoal is issue 41's goal for a time against the asynchronous model,
+// in intervals, at N ≤ TimeGoalNodes.
+const (
+	TimeGoal      = 0.2
+	TimeGoalNodes = 500
+)
+
+// TimeVerdict is the verdict on TimeGoal for a difference memberlist −
+// model: met when |d| + 2·SE ≤ TimeGoal, missed when |d| − 2·SE >
+// TimeGoal, else unresolved; a setting with aligned tickers or above
+// TimeGoalNodes is not judged.
+func TimeVerdict(s Setting, d Estimate) string {
+	switch {
+	case s.Phases != RandomPhases:
+		return "not judged (aligned tickers)"
+	case s.Nodes > TimeGoalNodes:
+		return "not judged (N > 500)"
+	case math.IsNaN(d.Value):
+		return "—"
+	case math.Abs(d.Value)+2*d.SE <= TimeGoal:
+		return "met"
+	case math.Abs(d.Value)-2*d.SE > TimeGoal:
+		return "**missed**"
+	}
+	return fmt.Sprintf("**unresolved** (±2 SE = ±%.2f)", 2*d.SE)
 }

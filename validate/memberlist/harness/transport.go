@@ -3,8 +3,10 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"net"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -19,12 +21,13 @@ import (
 // packets are dropped both ways (it sends and receives nothing), but the
 // others keep it in their member lists as Alive, because nothing probes it.
 // Streams (memberlist's TCP: the joins' and anti-entropy's push–pull, the
-// fallback ping of a probe) are never lost, whatever Loss: TCP retransmits
-// a lost segment, so on a real network a packet loss delays a stream (by
-// a retransmission timeout, 200 ms to a few seconds) rather than losing
-// it; only a connection whose retransmissions outlast memberlist's
-// TCPTimeout (10 s on a LAN) fails, which the harness does not play
-// (docs/MODEL.md §6, Anti-entropy repair).
+// fallback ping of a probe) are by default never lost nor delayed,
+// whatever Loss: TCP retransmits a lost segment, so on a real network a
+// packet loss delays a stream (by a retransmission timeout, 200 ms to a
+// few seconds) rather than losing it; only a connection whose
+// retransmissions outlast memberlist's TCPTimeout (10 s on a LAN) fails.
+// SetTCP plays those retransmissions and timeouts (docs/MODEL.md §6,
+// Anti-entropy repair).
 //
 // Every method is safe for concurrent use.
 type Network struct {
@@ -38,6 +41,213 @@ type Network struct {
 	gossip   int64 // of which not a probe's own message (gossipPacket)
 	dropped  int64 // of which dropped (loss or a failed end)
 	overflow int64 // packets dropped because a receiver's channel was full
+
+	tcp   bool     // streams play TCP's retransmissions under loss (SetTCP)
+	tcpSt TCPStats // their counts
+}
+
+// TCPStats counts the streams opened while SetTCP is on (TCP's
+// retransmissions played under the packet loss).
+type TCPStats struct {
+	// Dials is the streams dialled to a live node; DialFailed those whose
+	// handshake outlasted the dial's timeout (memberlist's TCPTimeout):
+	// nothing was exchanged.
+	Dials, DialFailed int64
+	// HandshakeDelay is the total time, over the dials that succeeded,
+	// spent waiting for a SYN's retransmission.
+	HandshakeDelay time.Duration
+	// Broken is the streams on which a read or write outlasted its
+	// deadline (memberlist's TCPTimeout after the dial or the accept):
+	// the exchange failed after the dial, on one side or both.
+	Broken int64
+	// Segments is the data segments sent; Retransmits their
+	// retransmissions.
+	Segments, Retransmits int64
+	// Busy is the total time from each dial's start to the dialler's
+	// Close of the stream, or to the dial's failure: memberlist's
+	// push–pull loop waits for its sync before it starts the next scaled
+	// interval (pushPullTrigger), so Busy/Dials lengthens each node's
+	// period between syncs.
+	Busy time.Duration
+}
+
+// TCP's timers as Linux sets them by default: the first SYN's
+// retransmission timeout (doubled at each retry, tcp_syn_retries 6), and
+// a data segment's least timeout (TCP_RTO_MIN; on a LAN the measured
+// round trip is far below it), doubled at each retry; the segment size
+// (MSS 1448 with timestamps).
+const (
+	synRTO   = time.Second
+	synTries = 7
+	dataRTO  = 200 * time.Millisecond
+	mss      = 1448
+)
+
+// SetTCP makes the streams play TCP under the packet loss (true) or be
+// never delayed nor lost (false, the default): a dial's handshake needs
+// its SYN and SYN-ACK through, each lost with the network's loss, and is
+// retried after 1, 2, 4, … s (Linux's defaults) until it gets through or
+// outlasts the dial's timeout (then the dial fails); each data segment
+// (1448 bytes) is retransmitted after 200 ms, 400 ms, … until it gets
+// through, the writer waiting for it, so that a read may outlast its
+// deadline. A lost ACK delays nothing here (the next segment acknowledges
+// it). The counts are in TCPCounts.
+func (n *Network) SetTCP(on bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.tcp = on
+}
+
+// TCPCounts returns the counts of the streams opened while SetTCP was on.
+func (n *Network) TCPCounts() TCPStats {
+	if n == nil {
+		return TCPStats{}
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.tcpSt
+}
+
+// TCPDialFail is the chance, by hand from Linux's SYN timers, that a dial
+// with the given timeout fails at packet loss eps: the tries start at 0,
+// 1, 3, 7, 15, … s (synTries of them), each needs its SYN and SYN-ACK
+// through, so the dial fails with probability (1 − (1 − ε)²)^j, j the
+// tries that start before the timeout (4 within memberlist's LAN 10 s,
+// 5 within the WAN's 30 s, 1 within the local 1 s). NaN for a loss
+// outside [0, 1) or a timeout ≤ 0.
+func TCPDialFail(eps float64, timeout time.Duration) float64 {
+	if !(eps >= 0 && eps < 1) || timeout <= 0 {
+		return math.NaN()
+	}
+	var t time.Duration
+	rto, tries := synRTO, 0
+	for range synTries {
+		if t >= timeout {
+			break
+		}
+		tries++
+		t += rto
+		rto *= 2
+	}
+	return math.Pow(1-(1-eps)*(1-eps), float64(tries))
+}
+
+// handshake draws a dial's handshake under TCP: the time until a try's
+// SYN and SYN-ACK both get through, and whether that is within timeout.
+func (n *Network) handshake(timeout time.Duration) (time.Duration, bool) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.tcpSt.Dials++
+	var t time.Duration
+	rto := synRTO
+	for range synTries {
+		if n.rng.Float64() >= n.loss && n.rng.Float64() >= n.loss {
+			if t < timeout {
+				n.tcpSt.HandshakeDelay += t
+				return t, true
+			}
+			break
+		}
+		t += rto
+		rto *= 2
+	}
+	n.tcpSt.DialFailed++
+	return timeout, false
+}
+
+// segmentDelay draws the time until a data segment gets through.
+func (n *Network) segmentDelay() time.Duration {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.tcpSt.Segments++
+	var t time.Duration
+	rto := dataRTO
+	for n.loss > 0 && n.rng.Float64() < n.loss && t < time.Hour {
+		n.tcpSt.Retransmits++
+		t += rto
+		rto *= 2
+	}
+	return t
+}
+
+// tcpConn is one end of a stream under TCP (SetTCP): a write waits for its
+// segments' retransmissions before it hands them over; an I/O that
+// outlasts its deadline marks the stream broken (once for both ends).
+type tcpConn struct {
+	net.Conn
+	net    *Network
+	broken *sync.Once
+	start  time.Time  // the dial's start, on the dialler's end (else zero)
+	closed *sync.Once // counts Busy once
+
+	mu       sync.Mutex
+	deadline time.Time // the write deadline
+}
+
+func (c *tcpConn) markBroken(err error) {
+	if err != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+		c.broken.Do(func() {
+			c.net.mu.Lock()
+			c.net.tcpSt.Broken++
+			c.net.mu.Unlock()
+		})
+	}
+}
+
+func (c *tcpConn) Close() error {
+	if !c.start.IsZero() {
+		c.closed.Do(func() {
+			c.net.mu.Lock()
+			c.net.tcpSt.Busy += time.Since(c.start)
+			c.net.mu.Unlock()
+		})
+	}
+	return c.Conn.Close()
+}
+
+func (c *tcpConn) SetDeadline(t time.Time) error {
+	c.mu.Lock()
+	c.deadline = t
+	c.mu.Unlock()
+	return c.Conn.SetDeadline(t)
+}
+
+func (c *tcpConn) SetWriteDeadline(t time.Time) error {
+	c.mu.Lock()
+	c.deadline = t
+	c.mu.Unlock()
+	return c.Conn.SetWriteDeadline(t)
+}
+
+func (c *tcpConn) Read(b []byte) (int, error) {
+	k, err := c.Conn.Read(b)
+	c.markBroken(err)
+	return k, err
+}
+
+func (c *tcpConn) Write(b []byte) (int, error) {
+	done := 0
+	for done < len(b) {
+		seg := b[done:min(len(b), done+mss)]
+		d := c.net.segmentDelay()
+		c.mu.Lock()
+		dl := c.deadline
+		c.mu.Unlock()
+		if !dl.IsZero() && time.Now().Add(d).After(dl) {
+			time.Sleep(time.Until(dl))
+			err := fmt.Errorf("harness: write: %w", os.ErrDeadlineExceeded)
+			c.markBroken(err)
+			return done, err
+		}
+		time.Sleep(d)
+		k, err := c.Conn.Write(seg)
+		done += k
+		if err != nil {
+			c.markBroken(err)
+			return done, err
+		}
+	}
+	return done, nil
 }
 
 // NewNetwork returns an empty network whose losses draw from seed. The
@@ -283,7 +493,26 @@ func (t *Transport) DialAddressTimeout(a Address, timeout time.Duration) (net.Co
 	if failed {
 		return nil, fmt.Errorf("harness: %s: connection refused (failed node)", a.String())
 	}
+	t.net.mu.Lock()
+	tcp := t.net.tcp
+	t.net.mu.Unlock()
+	start := time.Now()
+	if tcp {
+		d, ok := t.net.handshake(timeout)
+		time.Sleep(d)
+		if !ok {
+			t.net.mu.Lock()
+			t.net.tcpSt.Busy += d
+			t.net.mu.Unlock()
+			return nil, fmt.Errorf("harness: dial %s: handshake timeout (TCP under loss)", a.String())
+		}
+		timeout -= d
+	}
 	local, remote := net.Pipe()
+	if tcp {
+		once := new(sync.Once)
+		local, remote = &tcpConn{Conn: local, net: t.net, broken: once, start: start, closed: new(sync.Once)}, &tcpConn{Conn: remote, net: t.net, broken: once}
+	}
 	select {
 	case dest.streamCh <- remote:
 		return local, nil

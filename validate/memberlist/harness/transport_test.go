@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -252,4 +253,80 @@ func TestGossipPacket(t *testing.T) {
 			t.Errorf("gossipPacket(%v) = %v, want %v", tc.b, got, tc.want)
 		}
 	}
+}
+
+// TestNetworkTCP: under SetTCP a dial fails when its handshake outlasts the
+// timeout. Linux retries a SYN after 1, 2, 4, … s, so within a 10 s timeout
+// the tries start at 0, 1, 3 and 7 s (the next at 15 s); each needs its SYN
+// and SYN-ACK through, so at loss ε a dial fails with probability
+// (1 − (1 − ε)²)⁴ (0.51⁴ = 0.0677 at ε = 0.3, worked by hand), and one that
+// succeeds waits 0, 1, 3 or 7 s. A stream's data still gets through whole.
+func TestNetworkTCP(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		n, a, b := twoNodes(t, 7)
+		if err := n.SetLoss(0.3); err != nil {
+			t.Fatal(err)
+		}
+		n.SetTCP(true)
+		go func() {
+			for c := range b.StreamCh() {
+				go func() {
+					buf := make([]byte, 3000)
+					_, _ = io.ReadFull(c, buf)
+					_, _ = c.Write(buf[:5])
+					_ = c.Close()
+				}()
+			}
+		}()
+		const dials = 4000
+		failed := 0
+		for range dials {
+			start := time.Now()
+			c, err := a.DialTimeout("127.0.0.1:2", 10*time.Second)
+			waited := time.Since(start)
+			if err != nil {
+				failed++
+				if waited != 10*time.Second {
+					t.Fatalf("a failed dial returned after %v, not the timeout", waited)
+				}
+				continue
+			}
+			switch waited {
+			case 0, time.Second, 3 * time.Second, 7 * time.Second:
+			default:
+				t.Fatalf("a dial succeeded after %v: not a SYN's retry time", waited)
+			}
+			if _, err := c.Write(make([]byte, 3000)); err != nil {
+				t.Fatal(err)
+			}
+			reply, err := io.ReadAll(c)
+			if err != nil || len(reply) != 5 {
+				t.Fatalf("reply %d bytes, %v", len(reply), err)
+			}
+		}
+		want := math.Pow(1-0.7*0.7, 4)
+		if got := TCPDialFail(0.3, 10*time.Second); math.Abs(got-want) > 1e-15 {
+			t.Errorf("TCPDialFail(0.3, 10 s) = %g, want %g", got, want)
+		}
+		for _, c := range []struct {
+			timeout time.Duration
+			tries   float64
+		}{{time.Second, 1}, {1001 * time.Millisecond, 2}, {30 * time.Second, 5}, {time.Hour, 7}} {
+			if got, w := TCPDialFail(0.2, c.timeout), math.Pow(1-0.8*0.8, c.tries); math.Abs(got-w) > 1e-15 {
+				t.Errorf("TCPDialFail(0.2, %v) = %g, want %g (%g tries)", c.timeout, got, w, c.tries)
+			}
+		}
+		got := float64(failed) / dials
+		se := math.Sqrt(want * (1 - want) / dials)
+		st := n.TCPCounts()
+		t.Logf("dials failed %d of %d (%.4f, expected %.4f ± %.4f); counts %+v", failed, dials, got, want, se, st)
+		if math.Abs(got-want) > 4*se {
+			t.Errorf("dial failure share %.4f, want %.4f ± 4 × %.4f", got, want, se)
+		}
+		if st.Dials != dials || st.DialFailed != int64(failed) || st.Broken != 0 {
+			t.Errorf("counts %+v: want %d dials, %d failed, none broken", st, dials, failed)
+		}
+		_ = b.Shutdown()
+		close(b.streamCh)
+	})
 }

@@ -6,10 +6,10 @@
 //
 // Flags: -o FILE (required; "-" for standard output), -seed S (default 1),
 // -scale F in (0, 1] (default 1: the broadcasts of each setting times F,
-// at least one per cluster), -part all|probe|repair (default all: the whole
-// document; probe or repair: that section alone, run and written into FILE
-// in place of its old text, or appended, the rest of FILE kept as it
-// was). Progress goes to standard error. Exit status:
+// at least one per cluster), -part all|probe|repair|tcp (default all: the
+// whole document; probe, repair or tcp: that section alone, run and
+// written into FILE in place of its old text, or appended, the rest of
+// FILE kept as it was). Progress goes to standard error. Exit status:
 // 0 done, 1 a run or write failed (FILE untouched), 2 bad flags, 130 or 143
 // on SIGINT or SIGTERM (FILE untouched).
 //
@@ -35,6 +35,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gossipkit/gossipkit/broadcast"
 	"github.com/gossipkit/gossipkit/validate/memberlist/harness"
 )
 
@@ -83,7 +84,7 @@ func main() {
 	out := fs.String("o", "", "output file (- for standard output)")
 	seed := fs.Uint64("seed", 1, "seed of the harness's draws and of the model's Monte Carlo")
 	scale := fs.Float64("scale", 1, "share of each setting's broadcasts to run, in (0, 1]")
-	part := fs.String("part", "all", "all, probe or repair")
+	part := fs.String("part", "all", "all, probe, repair or tcp")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		usage(err.Error())
 	}
@@ -94,8 +95,8 @@ func main() {
 		usage("-o FILE is required")
 	case !(*scale > 0 && *scale <= 1):
 		usage(fmt.Sprintf("-scale %g: valid range (0, 1]", *scale))
-	case *part != "all" && *part != "probe" && *part != "repair":
-		usage(fmt.Sprintf("-part %q: not all, probe or repair", *part))
+	case *part != "all" && *part != "probe" && *part != "repair" && *part != "tcp":
+		usage(fmt.Sprintf("-part %q: not all, probe, repair or tcp", *part))
 	case *part != "all" && *out == "-":
 		usage(fmt.Sprintf("-part %s needs -o FILE, the document to write the section into", *part))
 	}
@@ -108,7 +109,7 @@ func main() {
 }
 
 func usage(msg string) {
-	fmt.Fprintf(os.Stderr, "compare: %s (usage: compare -o FILE [-seed S] [-scale F] [-part all|probe|repair])\n", msg)
+	fmt.Fprintf(os.Stderr, "compare: %s (usage: compare -o FILE [-seed S] [-scale F] [-part all|probe|repair|tcp])\n", msg)
 	os.Exit(2)
 }
 
@@ -233,6 +234,37 @@ func run(t *testing.T, out string, seed uint64, scale float64, part, cmd string)
 		}
 		sections = append(sections, sec)
 	}
+	if part == "all" || part == "tcp" {
+		start := time.Now()
+		var runs []harness.TCPRun
+		for i, s := range repairSettings {
+			s.Seed = seed + 300 + uint64(i)
+			s.TCP = true
+			s = scaled(s)
+			t0 := time.Now()
+			res, err := harness.Run(ctx, t, s)
+			if err != nil {
+				return fail(fmt.Sprintf("tcp setting %d", i+1), err)
+			}
+			run := harness.TCPRun{Stats: res.TCP}
+			for j, m := range tcpModels(s, res.TCP) {
+				c, err := harness.CompareRepair(ctx, res, m.cfg, repairReps, seed+1300+uint64(i))
+				if err != nil {
+					return fail(fmt.Sprintf("tcp setting %d, model %d", i+1, j+1), err)
+				}
+				run.Labels = append(run.Labels, m.label)
+				run.Comps = append(run.Comps, c)
+			}
+			runs = append(runs, run)
+			fmt.Fprintf(os.Stderr, "tcp setting %d of %d (N = %d, loss %g, %d × %d broadcasts): %.1f s; %+v\n",
+				i+1, len(repairSettings), s.Nodes, s.Loss, s.ClustersOrDefault(), s.Broadcasts, time.Since(t0).Seconds(), res.TCP)
+		}
+		sec, err := harness.TCPMarkdown(meta(start), runs)
+		if err != nil {
+			return fail("write", err)
+		}
+		sections = append(sections, sec)
+	}
 	var doc string
 	if part == "all" {
 		doc = strings.Join(sections, "\n")
@@ -293,4 +325,36 @@ func machine() string {
 		}
 	}
 	return fmt.Sprintf("%s, %d CPUs, %s/%s, %s", cpu, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version())
+}
+
+type tcpModel struct {
+	label string
+	cfg   broadcast.Config
+}
+
+// tcpModels are the repair models a run with TCP is set against: a sync
+// never fails (Config.SyncFail 0), and a sync fails with the chance that
+// its dial outlasts memberlist's LAN TCPTimeout (10 s) by hand from
+// Linux's SYN timers (harness.TCPDialFail), not from the run.
+//
+// The third adds what the run measured of the syncs' length: memberlist's
+// push–pull loop waits for its sync (the dial's retries, the segments'
+// retransmissions, a failed dial's whole TCPTimeout) before it waits the
+// next scaled interval, so a node's syncs come every S' + D on average, D
+// the run's mean busy time per dial (TCPStats.Busy); the model has no such
+// term, and its sync interval is stretched to (S' + D)/scale instead, a
+// renewal approximation (the phases stay uniform).
+func tcpModels(s harness.Setting, st harness.TCPStats) []tcpModel {
+	m := harness.RepairModel(s)
+	f := m
+	f.SyncFail = harness.TCPDialFail(s.Loss, 10*time.Second)
+	out := []tcpModel{{"a sync never fails", m}, {fmt.Sprintf("SyncFail %.4f", f.SyncFail), f}}
+	if st.Dials > 0 {
+		S := broadcast.PushPullScale(m.SyncInterval, m.Nodes)
+		d := st.Busy.Seconds() / float64(st.Dials)
+		g := f
+		g.SyncInterval = m.SyncInterval * (S + d) / S
+		out = append(out, tcpModel{fmt.Sprintf("SyncFail %.4f, period S' + %.2f s", f.SyncFail, d), g})
+	}
+	return out
 }
