@@ -141,7 +141,9 @@ func (n *Network) handshake(timeout time.Duration) (time.Duration, bool) {
 	var t time.Duration
 	rto := synRTO
 	for range synTries {
-		if n.rng.Float64() >= n.loss && n.rng.Float64() >= n.loss {
+		// The SYN, then (only if it got through) the SYN-ACK: two draws,
+		// the second short-circuited as before.
+		if syn := n.rng.Float64() >= n.loss; syn && n.rng.Float64() >= n.loss {
 			if t < timeout {
 				n.tcpSt.HandshakeDelay += t
 				return t, true
