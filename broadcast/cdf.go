@@ -298,12 +298,18 @@ func curveLateFrom(cfg Config, c *Curves, late []int, R int) []interval {
 // monotone makes the intervals of P(T_L > t), which cannot rise with t,
 // agree with that: an upper end is lowered to an earlier round's, a lower
 // end raised to a later round's (each a consequence of the others'
-// statements), and the estimates taken as their running minimum within
-// the interval. The estimator chosen can change from round to round (the
+// statements). The estimator chosen can change from round to round (the
 // count where late runs are many, the bracket where they are few): at N
 // 60, k 2, B 8 the count said every run was late at round 4 where the
-// bracket had said 0.9966 at round 3.
+// bracket had said 0.9966 at round 3. Where two rounds' statements
+// contradict (an earlier upper end below a later lower end, which
+// independent estimates can give), a round keeps its own interval
+// widened to the other's nearest end, never a point. The estimates are
+// then made non-increasing by pooling adjacent violators (their mean),
+// and an interval that does not hold its round's estimate is widened to
+// it.
 func monotone(iv []interval) {
+	own := append([]interval(nil), iv...)
 	for t := 1; t < len(iv); t++ {
 		iv[t].hi = math.Min(iv[t].hi, iv[t-1].hi)
 	}
@@ -311,10 +317,33 @@ func monotone(iv []interval) {
 		iv[t].lo = math.Max(iv[t].lo, iv[t+1].lo)
 	}
 	for t := range iv {
-		if t > 0 {
-			iv[t].v = math.Min(iv[t].v, iv[t-1].v)
+		if iv[t].lo > iv[t].hi {
+			iv[t].lo, iv[t].hi = math.Min(own[t].lo, iv[t].hi), math.Max(own[t].hi, iv[t].lo)
 		}
-		iv[t].v = math.Min(math.Max(iv[t].v, iv[t].lo), iv[t].hi)
+	}
+	// Pool adjacent violators: blocks of equal estimates, non-increasing.
+	type block struct {
+		sum  float64
+		n, t int
+	}
+	var st []block
+	for t, x := range iv {
+		b := block{x.v, 1, t}
+		for len(st) > 0 && st[len(st)-1].sum/float64(st[len(st)-1].n) < b.sum/float64(b.n) {
+			top := st[len(st)-1]
+			st = st[:len(st)-1]
+			b = block{top.sum + b.sum, top.n + b.n, top.t}
+		}
+		st = append(st, b)
+	}
+	for _, b := range st {
+		v := b.sum / float64(b.n)
+		for t := b.t; t < b.t+b.n; t++ {
+			if b.n > 1 {
+				iv[t].v = v
+			}
+			iv[t].lo, iv[t].hi = math.Min(iv[t].lo, iv[t].v), math.Max(iv[t].hi, iv[t].v)
+		}
 	}
 }
 
@@ -325,7 +354,7 @@ func monotone(iv []interval) {
 func (l *Law) setCurves(cfg Config, c *Curves, hist []int, never, R int) {
 	T := len(hist)
 	if len(c.Sums[0]) >= T {
-		T = min(len(c.Sums[0])+1, maxCurveRounds)
+		T = min(len(c.Sums[0])+1, maxCurveRounds+1)
 	}
 	late := make([]int, T)
 	above := never
@@ -335,8 +364,8 @@ func (l *Law) setCurves(cfg Config, c *Curves, hist []int, never, R int) {
 			above += hist[t]
 		}
 	}
-	l.curves = *c
+	l.curves = c.Clone() // the sample's sums stay its own (refineCurves adds to these)
 	l.curveCount, l.curveNever, l.curveR = hist, never, R
-	l.curveLate = curveLateFrom(cfg, c, late, R)
-	l.curveAll = c.Capped == 0 && T < maxCurveRounds
+	l.curveLate = curveLateFrom(cfg, &l.curves, late, R)
+	l.curveAll = c.Capped == 0
 }

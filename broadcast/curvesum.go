@@ -10,7 +10,7 @@ import (
 // bit. Each watched run states, at every round t, the chance that its
 // watched nodes are not informed by the end of round t (runWatched's
 // curve); the rounds' sums over the runs are kept, not the runs' curves,
-// in fixed point with 2⁻¹²⁸ resolution, whose addition is exact and so
+// in fixed point with 2⁻²⁵⁶ resolution, whose addition is exact and so
 // independent of the order of the runs and of the shards: a merged
 // sample's sums are the single run's, bit for bit, at a memory that does
 // not grow with the replications.

@@ -158,7 +158,7 @@ func TestHostileParts(t *testing.T) {
 		{"another format", rewrite(t, good, func(m map[string]any) { m["format"] = "gossipkit-sim-part" }), "format"},
 		{"another version", rewrite(t, good, func(m map[string]any) { m["version"] = 2 }), "version 2"},
 		{"no build", rewrite(t, good, func(m map[string]any) { delete(m, "build") }), "another build"},
-		{"padded", rewrite(t, good, func(m map[string]any) { m["engine"] = strings.Repeat(" ", 300_000) }), "bytes of JSON"}, // beyond the bound with the curves (226 KiB), refused while counted (partlimits.go)
+		{"padded", rewrite(t, good, func(m map[string]any) { m["engine"] = strings.Repeat(" ", 500_000) }), "bytes of JSON"}, // beyond the bound with the curves (357 KiB), refused while counted (partlimits.go)
 		{"many objects", rewrite(t, good, func(m map[string]any) {
 			r := m["replications"].([]any)
 			for range 20 {
@@ -189,12 +189,16 @@ func TestHostileParts(t *testing.T) {
 		}), "missed"},
 		{"curves of other runs", rewrite(t, good, func(m map[string]any) { m["curves"].(map[string]any)["runs"] = 99 }), "curves of 99 watched runs"},
 		{"curves' sum beyond the runs", rewrite(t, good, func(m map[string]any) {
-			m["curves"].(map[string]any)["sums"].([]any)[0].([]any)[0] = "ffffffffffffffff.0.0"
+			m["curves"].(map[string]any)["sums"].([]any)[0].([]any)[0] = "ffffffffffffffff.0.0.0.0"
 		}), "a sum beyond"},
 		{"curves' sum not hexadecimal", rewrite(t, good, func(m map[string]any) {
 			m["curves"].(map[string]any)["sums"].([]any)[0].([]any)[0] = "1e3"
-		}), "three hexadecimal words"},
+		}), "5 hexadecimal words"},
 		{"no curves at level 1", rewrite(t, good, func(m map[string]any) { delete(m, "curves") }), "no curves"},
+		{"curves' squares beyond the values", rewrite(t, good, func(m map[string]any) {
+			sums := m["curves"].(map[string]any)["sums"].([]any)
+			sums[0].([]any)[0], sums[1].([]any)[0] = "0.0.0.0.0", "0.1.0.0.0"
+		}), "a sum of squares beyond"},
 		// A law holds one entry a round up to its largest T_L: 2^26 here
 		// cost 5.9 GB to merge (PartMaxT).
 		{"T beyond the run's reach", rewrite(t, good, func(m map[string]any) {

@@ -272,7 +272,7 @@ func (e *engine) runWatched(ctx context.Context, index, D int) (end, byD float64
 	lwExt := 0.0 // the stratum's log weight by the end of round r
 	for r := 1; ; r++ {
 		full, lastG := e.senders(r, u)
-		if stops && full+lastG == 0 || !stops && r > D && !recording || math.IsInf(lw, -1) {
+		if stops && full+lastG == 0 || !stops && r > D && !recording || math.IsInf(lw, -1) || !stops && lw < minLogWeight {
 			break
 		}
 		if (r%64 == 0 || e.N > 1<<12) && ctx.Err() != nil {
@@ -351,6 +351,14 @@ func (e *engine) runWatched(ctx context.Context, index, D int) (end, byD float64
 	}
 	return end, byD, nil
 }
+
+// minLogWeight ends a watched run of a protocol that does not stop by
+// itself once its weight is 0 in float64 (below the smallest subnormal):
+// the later rounds only lower it, so its values by every later deadline
+// are 0 as well. A deadline of 10⁹ rounds at
+// loss 0.9 (pull, N 3) ran for minutes where the weight was 0 after about
+// 7,000.
+const minLogWeight = -746
 
 // zValue is the number of standard errors of a Monte Carlo interval: 3,
 // about 99.73 % for a Normal estimate.
@@ -439,6 +447,11 @@ func bracket(M int, p1, se1, p2, se2 float64) interval {
 	hi := math.Min(s1, 1)
 	lo := min(missLower(s1, s2), hi)
 	v := (lo + hi) / 2
+	if M == 3 {
+		// Two live nodes besides the source: S₁ − S₂ is the chance
+		// itself (inclusion–exclusion is complete), not a lower end.
+		v = math.Min(math.Max(s1-s2, 0), 1)
+	}
 	lo1, s2hi := math.Max(s1-zValue*sd1, 0), s2+zValue*sd2
 	return interval{v, min(math.Max(missLower(lo1, s2hi)-zValue*math.Hypot(sd1, sd2)*b2(s1, s2), 0), v), math.Min(hi+zValue*sd1, 1)}
 }
@@ -774,7 +787,7 @@ func refine(ctx context.Context, cfg Config, set Settings, law *Law) (*Law, erro
 	// within MaxRelErr is affordable) is counted first: at N 1000, ε 0.3,
 	// φ 0.2, B 16 (P(miss) ≈ 0.1) the watched runs' passes took 27 s to
 	// bracket what 42,000 plain runs count in about 3 s.
-	counted, enough, err := law.countCommon(ctx, cfg, set)
+	counted, enough, err := law.countCommon(ctx, cfg, set, true)
 	if err != nil {
 		return nil, err
 	}
@@ -843,7 +856,7 @@ func refine(ctx context.Context, cfg Config, set Settings, law *Law) (*Law, erro
 	}
 	// A common miss: the count of plain replications (unless it ran).
 	if !counted {
-		if _, _, err := law.countCommon(ctx, cfg, set); err != nil {
+		if _, _, err := law.countCommon(ctx, cfg, set, false); err != nil {
 			return nil, err
 		}
 	}
@@ -941,7 +954,10 @@ func watchedThree(ctx context.Context, cfg Config, reps int, seed uint64, worker
 // runs (the relative error of a proportion, 1.3 for the estimate of p),
 // at most maxRefine·set.Reps and within maxWatchWork. It reports whether
 // it counted, and whether the count had the size it needed.
-func (law *Law) countCommon(ctx context.Context, cfg Config, set Settings) (counted, enough bool, err error) {
+// With curves, the first call (refine's, before any run that depends on
+// the deadline) also reads the curves against this count; a later call
+// does not, as what leads to it depends on the deadline asked.
+func (law *Law) countCommon(ctx context.Context, cfg Config, set Settings, curves bool) (counted, enough bool, err error) {
 	if !law.someMissWide(cfg) {
 		return false, false, nil
 	}
@@ -969,7 +985,7 @@ func (law *Law) countCommon(ctx context.Context, cfg Config, set Settings) (coun
 		return false, false, err
 	}
 	count := s.Law()
-	if law.curveLate != nil {
+	if curves && law.curveLate != nil {
 		// The curves' count of late runs at every round, from these runs:
 		// their number depends on P(miss), not on the deadline, so the
 		// CDF stays the one every deadline reads.
@@ -1230,7 +1246,7 @@ func (l *Law) refineCurves(ctx context.Context, cfg Config, set Settings) error 
 		if err != nil {
 			return err
 		}
-		c := l.curves
+		c := l.curves.Clone()
 		c.Merge(more)
 		l.setCurves(cfg, &c, l.curveCount, l.curveNever, l.curveR)
 	}

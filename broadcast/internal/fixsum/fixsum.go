@@ -10,11 +10,20 @@ import (
 	"strings"
 )
 
+// words is the length of a Sum: 256 bits below the point (resolution
+// 2⁻²⁵⁶ ≈ 8.6·10⁻⁷⁸, so that the square of a value down to 10⁻³⁰, a
+// curve's floor in broadcast, is kept: at 2⁻¹²⁸ the squares of values
+// below about 5·10⁻²⁰ were lost, and with them the spread of P(T_L > t)
+// deep in the tail) and 64 above it (room for 2⁶⁴ terms).
+const words = 5
+
+// scale is the number of bits below the point.
+const scale = 256
+
 // Sum is a sum of numbers in [0, 1] in fixed point: the value times
-// 2¹²⁸ as a 192-bit integer (w[0] the lowest word), exact up to the
-// truncation of each term below 2⁻¹²⁸ ≈ 2.9·10⁻³⁹, and room for 2⁶⁴
-// terms.
-type Sum [3]uint64
+// 2²⁵⁶ as a 320-bit integer (w[0] the lowest word), exact up to the
+// truncation of each term below 2⁻²⁵⁶, and room for 2⁶⁴ terms.
+type Sum [words]uint64
 
 // Add adds v, clipped to [0, 1].
 func (z *Sum) Add(v float64) {
@@ -32,8 +41,8 @@ func (z *Sum) Add(v float64) {
 	} else {
 		m |= 1 << 52
 	}
-	// v = m·2^e, so v·2¹²⁸ = m·2^(e+128), e + 128 ≤ 76 for v ≤ 1.
-	sh := e + 128
+	// v = m·2^e, so v·2²⁵⁶ = m·2^(e+256), e + 256 ≤ 204 for v ≤ 1.
+	sh := e + scale
 	var t Sum
 	switch {
 	case sh <= -64:
@@ -43,7 +52,7 @@ func (z *Sum) Add(v float64) {
 	default:
 		q, r := sh/64, uint(sh%64)
 		t[q] = m << r
-		if r > 0 && q+1 < 3 {
+		if r > 0 && q+1 < words {
 			t[q+1] = m >> (64 - r)
 		}
 	}
@@ -53,37 +62,42 @@ func (z *Sum) Add(v float64) {
 // Plus adds x to z.
 func (z *Sum) Plus(x *Sum) {
 	var c uint64
-	z[0], c = bits.Add64(z[0], x[0], 0)
-	z[1], c = bits.Add64(z[1], x[1], c)
-	z[2], _ = bits.Add64(z[2], x[2], c)
+	for i := range words {
+		z[i], c = bits.Add64(z[i], x[i], c)
+	}
 }
 
-// Int is the sum times 2¹²⁸ as an integer.
+// Int is the sum times 2²⁵⁶ as an integer.
 func (z Sum) Int() *big.Int {
-	x := new(big.Int).SetUint64(z[2])
-	for _, w := range []uint64{z[1], z[0]} {
-		x.Lsh(x, 64).Or(x, new(big.Int).SetUint64(w))
+	x := new(big.Int)
+	for i := words - 1; i >= 0; i-- {
+		x.Lsh(x, 64).Or(x, new(big.Int).SetUint64(z[i]))
 	}
 	return x
 }
 
-// MarshalText writes the three words in hexadecimal, highest first.
+// MarshalText writes the words in hexadecimal, highest first, joined by
+// dots.
 func (z Sum) MarshalText() ([]byte, error) {
-	return fmt.Appendf(nil, "%x.%x.%x", z[2], z[1], z[0]), nil
+	f := make([]string, words)
+	for i := range words {
+		f[words-1-i] = strconv.FormatUint(z[i], 16)
+	}
+	return []byte(strings.Join(f, ".")), nil
 }
 
 // UnmarshalText reads what MarshalText writes.
 func (z *Sum) UnmarshalText(b []byte) error {
 	f := strings.Split(string(b), ".")
-	if len(f) != 3 {
-		return fmt.Errorf("a curve sum %q is not three hexadecimal words", b)
+	if len(f) != words {
+		return fmt.Errorf("a curve sum %q is not %d hexadecimal words", b, words)
 	}
 	for i, s := range f {
 		v, err := strconv.ParseUint(s, 16, 64)
 		if err != nil || len(s) > 16 {
-			return fmt.Errorf("a curve sum %q is not three hexadecimal words", b)
+			return fmt.Errorf("a curve sum %q is not %d hexadecimal words", b, words)
 		}
-		z[2-i] = v
+		z[words-1-i] = v
 	}
 	return nil
 }
@@ -163,35 +177,47 @@ func (c *Curves) Merge(x *Curves) {
 }
 
 // Check refuses sums no sample of runs can hold: more capped runs than
-// runs, more rounds than MaxRounds, a sum beyond the runs' count.
+// runs, more rounds than MaxRounds, and at some round a sum of values
+// beyond the runs' count or a sum of squares beyond the sum of values (a
+// value in [0, 1] is at least its square, truncations included).
 func (c *Curves) Check() error {
 	if c.Runs < 0 || c.Capped < 0 || c.Capped > c.Runs {
 		return fmt.Errorf("curves: %d capped of %d runs", c.Capped, c.Runs)
 	}
-	limit := new(big.Int).Lsh(big.NewInt(int64(c.Runs)), 128)
 	for j := range c.Sums {
 		if len(c.Sums[j]) > MaxRounds || len(c.Tail[j]) > MaxRounds+1 {
 			return fmt.Errorf("curves: %d rounds, beyond %d", len(c.Sums[j]), MaxRounds)
 		}
-		for _, s := range [][]Sum{c.Sums[j], c.Tail[j]} {
-			for _, v := range s {
-				if v.Int().Cmp(limit) > 0 {
-					return fmt.Errorf("curves: a sum beyond the %d runs", c.Runs)
-				}
+	}
+	limit := new(big.Int).Lsh(big.NewInt(int64(c.Runs)), scale)
+	for k := 1; k <= 2; k++ {
+		for t := 1; t <= len(c.Sums[2*(k-1)])+1 && t <= MaxRounds; t++ {
+			s1, s2 := c.sums(k, t)
+			if s1.Cmp(limit) > 0 {
+				return fmt.Errorf("curves: a sum beyond the %d runs", c.Runs)
+			}
+			if s2.Cmp(s1) > 0 {
+				return fmt.Errorf("curves: a sum of squares beyond the sum of the values at round %d", t)
 			}
 		}
 	}
 	return nil
 }
 
-// Moments are, at round t ≥ 1, the mean of the runs' values and its
-// standard error for k watched nodes (k = 1, 2), from the exact sums: m =
-// S/n and se = √((S₂ − S²/n)/((n − 1)n)), S₂ − S²/n computed exactly.
-// ok is false past the rounds the sums know (a run capped before t).
-func (c *Curves) Moments(k, t int) (m, se float64, ok bool) {
-	if c == nil || c.Runs == 0 || t < 1 || c.Capped > 0 && t > MaxRounds {
-		return math.NaN(), math.NaN(), false
+// Clone is a copy of c that shares no sums with it.
+func (c *Curves) Clone() Curves {
+	out := Curves{Runs: c.Runs, Capped: c.Capped}
+	for j := range c.Sums {
+		out.Sums[j] = append([]Sum(nil), c.Sums[j]...)
+		out.Tail[j] = append([]Sum(nil), c.Tail[j]...)
 	}
+	return out
+}
+
+// sums are, at round t ≥ 1, the sums of the values and of their squares
+// of the runs of k watched nodes (times 2²⁵⁶): the round's own sums and
+// the tails of the runs whose curve ended before t.
+func (c *Curves) sums(k, t int) (s1, s2 *big.Int) {
 	j := 2 * (k - 1)
 	sum := func(j int) *big.Int {
 		var s Sum
@@ -203,23 +229,33 @@ func (c *Curves) Moments(k, t int) (m, se float64, ok bool) {
 		}
 		return s.Int()
 	}
-	s1, s2 := sum(j), sum(j+1)
+	return sum(j), sum(j + 1)
+}
+
+// Moments are, at round t ≥ 1, the mean of the runs' values and its
+// standard error for k watched nodes (k = 1, 2), from the exact sums: m =
+// S/n and se = √((S₂ − S²/n)/((n − 1)n)), S₂ − S²/n computed exactly.
+// ok is false past the rounds the sums know (a run capped before t).
+func (c *Curves) Moments(k, t int) (m, se float64, ok bool) {
+	if c == nil || c.Runs == 0 || t < 1 || c.Capped > 0 && t > MaxRounds {
+		return math.NaN(), math.NaN(), false
+	}
+	s1, s2 := c.sums(k, t)
 	n := big.NewInt(int64(c.Runs))
-	scale := new(big.Float).SetMantExp(big.NewFloat(1), 128)
-	mf := new(big.Float).SetPrec(200).SetInt(s1)
-	mf.Quo(mf, scale).Quo(mf, new(big.Float).SetInt(n))
+	mf := new(big.Float).SetPrec(400).SetInt(s1)
+	mf.Quo(mf, new(big.Float).SetMantExp(big.NewFloat(1), scale)).Quo(mf, new(big.Float).SetInt(n))
 	m, _ = mf.Float64()
 	if c.Runs < 2 {
 		return m, 0, true
 	}
-	// (n·S₂·2¹²⁸ − S²) / 2²⁵⁶ = n·Σ(v − m)², exactly (S scaled by 2¹²⁸).
+	// (n·S₂·2²⁵⁶ − S²) / 2⁵¹² = n·Σ(v − m)², exactly (S scaled by 2²⁵⁶).
 	num := new(big.Int).Mul(n, s2)
-	num.Lsh(num, 128).Sub(num, new(big.Int).Mul(s1, s1))
+	num.Lsh(num, scale).Sub(num, new(big.Int).Mul(s1, s1))
 	if num.Sign() < 0 {
 		num.SetInt64(0) // the squares' rounding, below 2⁻⁵³ of the sum
 	}
-	v := new(big.Float).SetPrec(200).SetInt(num)
-	v.Quo(v, new(big.Float).SetMantExp(big.NewFloat(1), 256))
+	v := new(big.Float).SetPrec(400).SetInt(num)
+	v.Quo(v, new(big.Float).SetMantExp(big.NewFloat(1), 2*scale))
 	nn := float64(c.Runs)
 	vf, _ := v.Float64()
 	return m, math.Sqrt(vf / nn / (nn - 1) / nn), true
