@@ -4,59 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"testing"
 )
-
-// TestCurvesMoments: the mean and standard error from the exact sums
-// against a two-pass computation over the runs' values (at every round,
-// the curve's value or, past its end, its last one), within 1e-12
-// relative: both round a few dozen operations on sums of at most 50
-// terms.
-func TestCurvesMoments(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	var c Curves
-	var runs [][2][]float64
-	for range 50 {
-		var cv [2][]float64
-		for k := range cv {
-			v := 1.0
-			for range r.IntN(8) {
-				v *= r.Float64()
-				cv[k] = append(cv[k], v)
-			}
-		}
-		runs = append(runs, cv)
-		c.AddRun(cv[0], cv[1], false)
-	}
-	at := func(cv []float64, t int) float64 {
-		switch {
-		case len(cv) == 0:
-			return 1
-		case t <= len(cv):
-			return cv[t-1]
-		}
-		return cv[len(cv)-1]
-	}
-	for k := 1; k <= 2; k++ {
-		for tt := 1; tt <= 10; tt++ {
-			x := make([]float64, len(runs))
-			for i, cv := range runs {
-				x[i] = at(cv[k-1], tt)
-			}
-			iv, se := meanIv(x)
-			m, s, ok := c.Moments(k, tt)
-			if !ok || math.Abs(m-iv.v) > 1e-12*iv.v || math.Abs(s-se) > 1e-12*se {
-				t.Errorf("k=%d t=%d: %v ± %v (%v), want %v ± %v", k, tt, m, s, ok, iv.v, se)
-			}
-		}
-	}
-	// A capped run: past maxCurveRounds nothing is known.
-	c.AddRun([]float64{0.5}, nil, true)
-	if _, _, ok := c.Moments(1, maxCurveRounds+1); ok {
-		t.Error("moments past maxCurveRounds with a capped run")
-	}
-}
 
 // TestCDFIsTheDeadlineAnswer: at level 1 a Monte Carlo row's CDF lists,
 // at every round, the PDeadline that the same run with that deadline
@@ -142,29 +91,6 @@ func TestCurvesAgainstPlain(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestCurvesDeepSpread: values far in the tail keep their spread. 1000
-// runs with values spread over 1e-20..7e-20 (uniform) have a standard
-// error of the mean of about 6e-22 (two-pass); with the squares truncated
-// at 2⁻¹²⁸ ≈ 2.9e-39 (the sums' first resolution) every square was lost
-// and the error came out 0, so P(T_L > t) deep in the tail was stated
-// as nearly exact (h47's review).
-func TestCurvesDeepSpread(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	var c Curves
-	x := make([]float64, 1000)
-	for i := range x {
-		x[i] = 1e-20 + 6e-20*r.Float64()
-		c.AddRun([]float64{x[i]}, nil, false)
-	}
-	want, wantSE := meanIv(x)
-	m, se, ok := c.Moments(1, 1)
-	// 1e-9 relative: the squares are rounded once each, their sum exact
-	// to 2⁻²⁵⁶ ≈ 8.6e-78 a term (relative 1e-38 here).
-	if !ok || math.Abs(m-want.v) > 1e-12*want.v || math.Abs(se-wantSE) > 1e-9*wantSE {
-		t.Errorf("mean %v ± %v, want %v ± %v", m, se, want.v, wantSE)
 	}
 }
 
