@@ -809,17 +809,7 @@ func refine(ctx context.Context, cfg Config, set Settings, law *Law) (*Law, erro
 		if enough && worst == 0 {
 			break // what is left wide is the counted chance
 		}
-		grow := float64(maxRefine)
-		if worst > 0 {
-			grow = math.Ceil(1.3 * (worst / MaxRelErr) * (worst / MaxRelErr))
-		}
-		next := int(math.Min(math.Min(float64(reps)*math.Max(grow, 1), float64(maxRefine*set.Reps)), MaxReps))
-		for next > reps && !watchAffordable(cfg, next) {
-			next = (next + reps) / 2
-			if next-reps < reps/8 {
-				next = reps
-			}
-		}
+		next := moreRuns(cfg, reps, set.Reps, worst)
 		if next <= reps {
 			break
 		}
@@ -1192,6 +1182,26 @@ func missChance(ctx context.Context, cfg Config, set Settings, refining bool) (*
 	return m, nil
 }
 
+// moreRuns is how many watched runs (from runs) bring a relative error
+// worst to MaxRelErr, as it falls like 1/√R, with a margin of 1.3 (worst 0:
+// an error that no run states, maxRefine times): at most maxRefine times
+// reps, the replications asked, and MaxReps, halved towards runs until
+// affordable (watchAffordable); runs where no growth of an eighth is.
+func moreRuns(cfg Config, runs, reps int, worst float64) int {
+	grow := float64(maxRefine)
+	if worst > 0 {
+		grow = math.Ceil(1.3 * (worst / MaxRelErr) * (worst / MaxRelErr))
+	}
+	next := int(math.Min(math.Min(float64(runs)*math.Max(grow, 1), float64(maxRefine*reps)), MaxReps))
+	for next > runs && !watchAffordable(cfg, next) {
+		next = (next + runs) / 2
+		if next-runs < runs/8 {
+			next = runs
+		}
+	}
+	return next
+}
+
 // curveFloorAsked and curveCeilAsked bound the P(T_L > t) refineCurves
 // brings within MaxRelErr: down to 10⁻¹² (the answers' range), and below
 // 10⁻², where p_deadline is stated as 1 − q with q's relative error (above
@@ -1231,14 +1241,7 @@ func (l *Law) refineCurves(ctx context.Context, cfg Config, set Settings) error 
 			break
 		}
 		runs := l.curves.Runs
-		grow := math.Ceil(1.3 * (worst / MaxRelErr) * (worst / MaxRelErr))
-		next := int(math.Min(math.Min(float64(runs)*math.Max(grow, 1), float64(maxRefine*set.Reps)), MaxReps))
-		for next > runs && !watchAffordable(cfg, next) {
-			next = (next + runs) / 2
-			if next-runs < runs/8 {
-				next = runs
-			}
-		}
+		next := moreRuns(cfg, runs, set.Reps, worst)
 		if next <= runs {
 			break
 		}
