@@ -25,36 +25,35 @@ func (l *Law) Distribution() [][2]float64 {
 	if l == nil || len(l.PMF) == 0 {
 		return nil
 	}
-	if l.curveLate != nil {
-		p := l.deadlineCurve() // at most maxCurveRounds
-		var out [][2]float64
-		for t, v := range p {
-			if v > 0.001 || len(out) > 0 {
-				out = append(out, [2]float64{float64(t), v})
-			}
-			if v > 0.999 {
-				break
-			}
-		}
-		return out
-	}
 	// Segment i holds the rounds from starts[i] to the next start − 1:
-	// round 0 and each later round with mass. vals[i] is P(T_L ≤ t) on it
-	// as deadlineCurve computes it, the same sums in the same order.
+	// every round of the curves (at most maxCurveRounds); else round 0 and
+	// each later round with mass. vals[i] is P(T_L ≤ t) on it as Answer
+	// computes PDeadline, the same sums in the same order.
 	n := len(l.PMF)
 	starts := []int{0}
-	for r := 1; r < n; r++ {
-		if l.PMF[r] != 0 {
-			starts = append(starts, r)
+	var vals []float64
+	nanLate := false
+	if l.curveLate != nil {
+		n = len(l.curveLate)
+		starts = make([]int, n)
+		vals = make([]float64, n)
+		for t, iv := range l.curveLate {
+			starts[t], vals[t] = t, 1-iv.v
+		}
+	} else {
+		for r := 1; r < n; r++ {
+			if l.PMF[r] != 0 {
+				starts = append(starts, r)
+			}
+		}
+		vals = make([]float64, len(starts))
+		if l.Reps == 0 {
+			p, _ := l.late(0)
+			nanLate = math.IsNaN(p)
 		}
 	}
-	vals := make([]float64, len(starts))
-	nanLate := false
-	if l.Reps == 0 {
-		p, _ := l.late(0)
-		nanLate = math.IsNaN(p)
-	}
 	switch {
+	case l.curveLate != nil:
 	case l.Reps > 0:
 		// 1 − (late runs)/R, the runs counted from the PMF's shares.
 		R, on := float64(l.Reps), 0
@@ -114,55 +113,6 @@ func (l *Law) Distribution() [][2]float64 {
 		for t := max(starts[i], first); t <= min(end(i), last); t++ {
 			out = append(out, [2]float64{float64(t), v})
 		}
-	}
-	return out
-}
-
-// deadlineCurve is, at every round t of the law, P(T_L ≤ t) as Answer
-// computes PDeadline at Deadline t: from the curves where the law has
-// them (Law.curveLate), else from the law alone, in one pass (the
-// same sums in the same order as Law.late and a count of late runs, so
-// the same bits): for a Monte Carlo 1 − (late runs)/R, the runs counted
-// from the PMF's shares c/R (exact multiples of 1/R up to the rounding of
-// the division, so c = round(PMF·R)).
-func (l *Law) deadlineCurve() []float64 {
-	if l.curveLate != nil {
-		out := make([]float64, len(l.curveLate))
-		for t := range out {
-			out[t] = 1 - l.curveLate[t].v
-		}
-		return out
-	}
-	n := len(l.PMF)
-	out := make([]float64, n)
-	if l.Reps > 0 {
-		R, on := float64(l.Reps), 0
-		for t, q := range l.PMF {
-			on += int(math.Round(q * R))
-			out[t] = 1 - float64(l.Reps-on)/R
-		}
-		return out
-	}
-	if p, _ := l.late(0); math.IsNaN(p) {
-		for t := range out {
-			out[t] = l.CDF(float64(t))
-		}
-		return out
-	}
-	// Law.late: Never plus the PMF past t summed from the last round down,
-	// plus the mass the law does not hold.
-	tot := l.Never
-	for _, q := range l.PMF {
-		tot += q
-	}
-	suffix := l.Never
-	for t := n - 1; t >= 0; t-- {
-		p := suffix
-		if tot < 1 {
-			p += 1 - tot
-		}
-		out[t] = 1 - min(p, 1)
-		suffix += l.PMF[t]
 	}
 	return out
 }
@@ -243,7 +193,9 @@ func (l *Law) curveAt(D float64) (interval, bool) {
 	switch {
 	case !(D >= 0) || n == 0:
 		return interval{}, false
-	case D >= float64(n) && !l.curveAll:
+	case D >= float64(n) && l.curves.Capped > 0:
+		// A run capped at maxCurveRounds: past it nothing is known. With
+		// none, every run holds its last value past its curve's end.
 		return interval{}, false
 	case D >= float64(n):
 		D = float64(n - 1)
@@ -367,5 +319,4 @@ func (l *Law) setCurves(cfg Config, c *Curves, hist []int, never, R int) {
 	l.curves = c.Clone() // the sample's sums stay its own (refineCurves adds to these)
 	l.curveCount, l.curveNever, l.curveR = hist, never, R
 	l.curveLate = curveLateFrom(cfg, &l.curves, late, R)
-	l.curveAll = c.Capped == 0
 }

@@ -1,6 +1,8 @@
 package broadcast
 
 import (
+	"sync"
+
 	"github.com/gossipkit/gossipkit/broadcast/internal/fixsum"
 )
 
@@ -32,3 +34,43 @@ type Curves = fixsum.Curves
 // 10⁷, kept), and ends the curves of the protocols that inform every
 // live node eventually, whose chances fall geometrically or faster.
 const curveFloor = 1e-30
+
+// curveWorkers gathers the sums of the watched runs' curves, one a worker
+// (parallel.For's), whose exact sums merge in any order.
+type curveWorkers struct {
+	mu  sync.Mutex
+	all []*Curves
+}
+
+// add turns on the curves of a worker's engines (e2 nil: fewer than two
+// live nodes besides the source) and returns the worker's sums.
+func (w *curveWorkers) add(e1, e2 *engine) *Curves {
+	e1.curveOn = true
+	if e2 != nil {
+		e2.curveOn = true
+	}
+	sum := &Curves{}
+	w.mu.Lock()
+	w.all = append(w.all, sum)
+	w.mu.Unlock()
+	return sum
+}
+
+// total is the sums of every worker's runs.
+func (w *curveWorkers) total() *Curves {
+	out := &Curves{}
+	for _, c := range w.all {
+		out.Merge(c)
+	}
+	return out
+}
+
+// addRunOf adds to sum the curves of the engines' last watched run.
+func addRunOf(sum *Curves, e1, e2 *engine) {
+	var c2 []float64
+	capped := e1.curveCapped
+	if e2 != nil {
+		c2, capped = e2.curve, capped || e2.curveCapped
+	}
+	sum.AddRun(e1.curve, c2, capped)
+}

@@ -61,11 +61,8 @@ type Law struct {
 	// curveLate[t] is P(T_L > t) at every round t of the PMF, from the
 	// watched runs' curves and the count (curveLateFrom; nil without the
 	// curves): Answer's CDF and its PLate at a deadline among these
-	// rounds are read off it, so that they agree. curveAll: no run's
-	// curve was capped, so past its last round every run holds its last
-	// value and P(T_L > t) is curveLate's last entry.
+	// rounds are read off it, so that they agree.
 	curveLate []interval
-	curveAll  bool
 	curves    Curves // the sums curveLate was read from (a value: %#v compares laws)
 	// curveCount, curveNever and curveR: the count curveLate was read
 	// against (the T_L histogram of curveR plain runs, curveNever of them

@@ -158,7 +158,10 @@ func refDistribution(l *Law) [][2]float64 {
 	}
 	var p []float64
 	if l.curveLate != nil {
-		p = l.deadlineCurve()
+		p = make([]float64, len(l.curveLate))
+		for t, iv := range l.curveLate {
+			p[t] = 1 - iv.v
+		}
 	} else {
 		n := len(l.PMF)
 		p = make([]float64, n)

@@ -7,7 +7,6 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/gossipkit/gossipkit/internal/parallel"
 	"github.com/gossipkit/gossipkit/internal/stats"
@@ -385,8 +384,7 @@ func Simulate(ctx context.Context, cfg Config, set SimSettings) (*Sample, error)
 	s := &Sample{Config: cfg, Seed: set.Seed, Total: set.Reps, Literal: set.Literal, SkippedWatched: set.SkipWatched, Reps: make([]Replication, len(idx))}
 	watched, D := NeedWatched(cfg) && !set.SkipWatched, deadlineRounds(cfg)
 	curves := watched && curvesWanted(cfg)
-	var mu sync.Mutex
-	var sums []*Curves // one a worker; their exact sums merge in any order
+	var sums curveWorkers
 	err := parallel.For(ctx, len(idx), set.Workers, func() func(context.Context, int) error {
 		var run func(context.Context, int) (Replication, error)
 		if set.Literal {
@@ -403,14 +401,7 @@ func Simulate(ctx context.Context, cfg Config, set SimSettings) (*Sample, error)
 			}
 		}
 		if curves {
-			sum = &Curves{}
-			w1.curveOn = true
-			if w2 != nil {
-				w2.curveOn = true
-			}
-			mu.Lock()
-			sums = append(sums, sum)
-			mu.Unlock()
+			sum = sums.add(w1, w2)
 		}
 		return func(ctx context.Context, j int) error {
 			rep, err := run(ctx, idx[j])
@@ -418,11 +409,7 @@ func Simulate(ctx context.Context, cfg Config, set SimSettings) (*Sample, error)
 				err = rep.watched(ctx, w1, w2, idx[j], D)
 			}
 			if err == nil && sum != nil {
-				var c2 []float64
-				if w2 != nil {
-					c2 = w2.curve
-				}
-				sum.AddRun(w1.curve, c2, w1.curveCapped || w2 != nil && w2.curveCapped)
+				addRunOf(sum, w1, w2)
 			}
 			s.Reps[j] = rep
 			return err
@@ -432,10 +419,7 @@ func Simulate(ctx context.Context, cfg Config, set SimSettings) (*Sample, error)
 		return nil, err
 	}
 	if curves {
-		s.Curves = &Curves{}
-		for _, c := range sums {
-			s.Curves.Merge(c)
-		}
+		s.Curves = sums.total()
 	}
 	return s, nil
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sync"
 
 	"github.com/gossipkit/gossipkit/internal/parallel"
 	"github.com/gossipkit/gossipkit/internal/rng"
@@ -1249,9 +1248,8 @@ func (l *Law) refineCurves(ctx context.Context, cfg Config, set Settings) error 
 		if err != nil {
 			return err
 		}
-		c := l.curves.Clone()
-		c.Merge(more)
-		l.setCurves(cfg, &c, l.curveCount, l.curveNever, l.curveR)
+		l.curves.Merge(more) // the law's own copy (setCurves)
+		l.setCurves(cfg, &l.curves, l.curveCount, l.curveNever, l.curveR)
 	}
 	if l.curves.Runs > ran {
 		l.Accuracy.Note += fmt.Sprintf("; P(T_L ≤ t) from the curves of %d watched runs (to bring every round's within %g down to %g)", l.curves.Runs, MaxRelErr, curveFloorAsked)
@@ -1262,42 +1260,25 @@ func (l *Law) refineCurves(ctx context.Context, cfg Config, set Settings) error 
 // watchedCurves runs the watched runs from..to−1 of seed with their
 // curves and returns their sums (Curves).
 func watchedCurves(ctx context.Context, cfg Config, from, to int, seed uint64, workers int) (*Curves, error) {
-	var mu sync.Mutex
-	var sums []*Curves
+	var sums curveWorkers
 	err := parallel.For(ctx, to-from, workers, func() func(context.Context, int) error {
 		e1 := newWatchEngine(cfg, seed, 1)
-		e1.curveOn = true
 		var e2 *engine
 		if cfg.Live() >= 3 {
 			e2 = newWatchEngine(cfg, seed, 2)
-			e2.curveOn = true
 		}
-		sum := &Curves{}
-		mu.Lock()
-		sums = append(sums, sum)
-		mu.Unlock()
+		sum := sums.add(e1, e2)
 		return func(ctx context.Context, j int) error {
-			if _, _, err := e1.runWatched(ctx, from+j, 0); err != nil {
+			var rep Replication
+			if err := rep.watched(ctx, e1, e2, from+j, 0); err != nil {
 				return err
 			}
-			var c2 []float64
-			capped := e1.curveCapped
-			if e2 != nil {
-				if _, _, err := e2.runWatched(ctx, from+j, 0); err != nil {
-					return err
-				}
-				c2, capped = e2.curve, capped || e2.curveCapped
-			}
-			sum.AddRun(e1.curve, c2, capped)
+			addRunOf(sum, e1, e2)
 			return nil
 		}
 	}, nil)
 	if err != nil {
 		return nil, err
 	}
-	out := &Curves{}
-	for _, s := range sums {
-		out.Merge(s)
-	}
-	return out, nil
+	return sums.total(), nil
 }
