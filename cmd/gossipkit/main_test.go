@@ -33,6 +33,17 @@ func expectUsage(t *testing.T, vars map[string]string, args []string, want strin
 	}
 }
 
+// expectOK runs the CLI, stops the test unless it exits 0 (naming the
+// arguments and the start of stderr), and returns its stdout.
+func expectOK(t *testing.T, vars map[string]string, args ...string) string {
+	t.Helper()
+	out, errOut, code := runCLI(t, vars, args...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %.300s", args, code, errOut)
+	}
+	return out
+}
+
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("..", "..", "testdata", "cli", name)

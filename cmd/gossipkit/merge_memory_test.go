@@ -65,9 +65,7 @@ func TestMergeMemory(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			parts := filepath.Join(dir, tc.name) + "/"
 			for _, id := range []string{"1/2", "2/2"} {
-				if _, errOut, code := runCLI(t, nil, append(tc.run, "--shard", id, "-o", parts)...); code != 0 {
-					t.Fatalf("%v: exit %d: %.300s", tc.run, code, errOut)
-				}
+				expectOK(t, nil, append(tc.run, "--shard", id, "-o", parts)...)
 			}
 			files, _ := filepath.Glob(parts + "*.gkpart")
 			est, err := report.MergeMemoryEstimate(files)

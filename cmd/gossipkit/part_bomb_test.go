@@ -34,9 +34,7 @@ func TestPartBombs(t *testing.T) {
 		{"tree", "build", "-N", "200", "--seeds", "4", "--shard", "1/2", "-o", dir + "/tree/"},
 		{"reproduce", "--scale", "smoke", "--shard", "1/2", "-o", dir + "/report/"},
 	} {
-		if _, errOut, code := runCLI(t, nil, args...); code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, errOut)
-		}
+		expectOK(t, nil, args...)
 	}
 	// Claiming its own small run, a bomb is refused by its header's limits
 	// or by the ratio, whichever comes first (want ""); claiming a run
@@ -154,9 +152,7 @@ func TestPartClaims(t *testing.T) {
 		{"plan", "--protocol", "push", "-N", "100", "--fanout", "2", "--method", "mc", "--reps", "40", "--shard", "1/2", "-o", dir + "/broadcast/"},
 		{"tree", "build", "-N", "200", "--seeds", "4", "--shard", "1/2", "-o", dir + "/tree/"},
 	} {
-		if _, errOut, code := runCLI(t, nil, args...); code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, errOut)
-		}
+		expectOK(t, nil, args...)
 	}
 	for _, tc := range []struct{ name, reader, edit, want string }{
 		{"sim claiming 10^7 replications", "sim", `"reps":4,=>"reps":10000000,`, "9999999 of 10000000 replications missing: 1-9999999"},

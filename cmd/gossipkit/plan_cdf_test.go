@@ -22,10 +22,7 @@ func TestPlanCDFMatchesDeadline(t *testing.T) {
 	}
 	get := func(t *testing.T, args []string) row {
 		t.Helper()
-		out, errOut, code := runCLI(t, nil, append(args, "--format", "json")...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d: %s", args, code, errOut)
-		}
+		out := expectOK(t, nil, append(args, "--format", "json")...)
 		var d struct{ Rows []row }
 		if err := json.Unmarshal([]byte(out), &d); err != nil || len(d.Rows) != 1 {
 			t.Fatalf("%v: %v, %d rows", args, err, len(d.Rows))

@@ -18,11 +18,8 @@ import (
 // t_confidence − 1 more than 10⁻⁶, each within its stated accuracy.
 func TestPlanConfidenceResolved(t *testing.T) {
 	t.Parallel()
-	out, errOut, code := runCLI(t, nil, "plan", "--protocol", "push", "-N", "3000", "--fanout", "3", "--loss", "0.05", "--failed", "0.02",
-		"--budget", "16:40:4", "--deadline", "30", "--confidence", "0.999999", "--level", "1", "--format", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
+	setting := []string{"plan", "--protocol", "push", "-N", "3000", "--fanout", "3", "--loss", "0.05", "--failed", "0.02", "--level", "1", "--format", "json"}
+	out := expectOK(t, nil, append(setting, "--budget", "16:40:4", "--deadline", "30", "--confidence", "0.999999")...)
 	var d struct {
 		Rows []struct {
 			Budget      int      `json:"budget"`
@@ -57,11 +54,7 @@ func TestPlanConfidenceResolved(t *testing.T) {
 			}
 			tc := int(*r.TConfidence)
 			late := func(D int) (p, rel float64) {
-				out, errOut, code := runCLI(t, nil, "plan", "--protocol", "push", "-N", "3000", "--fanout", "3", "--loss", "0.05", "--failed", "0.02",
-					"--budget", "24", "--deadline", strconv.Itoa(D), "--level", "1", "--format", "json")
-				if code != 0 {
-					t.Fatalf("exit %d: %s", code, errOut)
-				}
+				out := expectOK(t, nil, append(setting, "--budget", "24", "--deadline", strconv.Itoa(D))...)
 				var e struct {
 					Rows []struct {
 						PLate       float64 `json:"p_late"`

@@ -27,9 +27,7 @@ func TestReproduceMergeMemory(t *testing.T) {
 	dir := t.TempDir()
 	parts := filepath.Join(dir, "parts") + "/"
 	for _, id := range []string{"1/2", "2/2"} {
-		if _, errOut, code := runCLI(t, nil, "reproduce", "--scale", "smoke", "--shard", id, "-o", parts); code != 0 {
-			t.Fatalf("shard %s: exit %d: %.300s", id, code, errOut)
-		}
+		expectOK(t, nil, "reproduce", "--scale", "smoke", "--shard", id, "-o", parts)
 	}
 	est, n, err := report.MergeDirMemoryEstimate(parts)
 	if err != nil || n != 2 {

@@ -32,6 +32,13 @@ func MeanSD(v []float64) (mean, sd float64) {
 	return mean, math.Sqrt(s / float64(len(v)-1))
 }
 
+// MeanSE returns the mean of v and its standard error, the sample
+// standard deviation over √len(v) (MeanSD's; 0 for one value).
+func MeanSE(v []float64) (mean, se float64) {
+	mean, sd := MeanSD(v)
+	return mean, sd / math.Sqrt(float64(len(v)))
+}
+
 // Wilson is Wilson's score interval at z standard errors for a share p of
 // n runs (Wilson 1927): unlike p ± z·√(p(1−p)/n) it does not shrink to a
 // point at p = 0 or 1 (its lower end is then n/(n + z²) below 1), so n

@@ -20,4 +20,8 @@ func TestMeanSD(t *testing.T) {
 	if m, _ := MeanSD(nil); !math.IsNaN(m) {
 		t.Errorf("no value: mean %v, want NaN", m)
 	}
+	// The standard error is sd/√n: √(5/3)/2 for the four values.
+	if m, se := MeanSE([]float64{4, 1, 3, 2}); m != 2.5 || math.Abs(se-math.Sqrt(5.0/3)/2) > 1e-15 {
+		t.Errorf("MeanSE: mean %v se %v", m, se)
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/gossipkit/gossipkit/internal/stats"
 )
 
 // TestSumExact: the fixed-point sum is the exact sum of the terms
@@ -97,7 +99,7 @@ func TestCurvesMoments(t *testing.T) {
 			for i, cv := range runs {
 				x[i] = at(cv[k-1], tt)
 			}
-			ivv, se := meanSE(x)
+			ivv, se := stats.MeanSE(x)
 			m, s, ok := c.Moments(k, tt)
 			if !ok || math.Abs(m-ivv) > 1e-12*ivv || math.Abs(s-se) > 1e-12*se {
 				t.Errorf("k=%d t=%d: %v ± %v (%v), want %v ± %v", k, tt, m, s, ok, ivv, se)
@@ -125,26 +127,11 @@ func TestCurvesDeepSpread(t *testing.T) {
 		x[i] = 1e-20 + 6e-20*r.Float64()
 		c.AddRun([]float64{x[i]}, nil, false)
 	}
-	wantv, wantSE := meanSE(x)
+	wantv, wantSE := stats.MeanSE(x)
 	m, se, ok := c.Moments(1, 1)
 	// 1e-9 relative: the squares are rounded once each, their sum exact
 	// to 2⁻²⁵⁶ ≈ 8.6e-78 a term (relative 1e-38 here).
 	if !ok || math.Abs(m-wantv) > 1e-12*wantv || math.Abs(se-wantSE) > 1e-9*wantSE {
 		t.Errorf("mean %v ± %v, want %v ± %v", m, se, wantv, wantSE)
 	}
-}
-
-// meanSE is the mean of x and its standard error, two-pass (an
-// independent computation of what Moments states from the exact sums).
-func meanSE(x []float64) (m, se float64) {
-	n := float64(len(x))
-	for _, v := range x {
-		m += v
-	}
-	m /= n
-	ss := 0.0
-	for _, v := range x {
-		ss += (v - m) * (v - m)
-	}
-	return m, math.Sqrt(ss / (n - 1) / n)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/gossipkit/gossipkit/internal/stats"
 )
 
 // TestLumpedTiltedStart checks the tilted start (is.go) against
@@ -54,8 +56,8 @@ func TestLumpedTiltedStart(t *testing.T) {
 		name         string
 		plain, tilts []float64
 	}{{"residue_deadline", pr, tr}, {"p_late", pl, tl}} {
-		p, sp := sliceMeanSE(c.plain)
-		q, sq := sliceMeanSE(c.tilts)
+		p, sp := stats.MeanSE(c.plain)
+		q, sq := stats.MeanSE(c.tilts)
 		z := (q - p) / math.Hypot(sp, sq)
 		rp, rq := float64(len(c.plain))*(sp/p)*(sp/p), float64(len(c.tilts))*(sq/q)*(sq/q)
 		t.Logf("%s: plain %.5g ± %.2g, tilted %.5g ± %.2g (z %+.2f); relative variance %.3g plain, %.3g tilted (rounds %d, slopes %.3g)", c.name, p, sp, q, sq, z, rp, rq, is.rounds, is.b)
@@ -66,21 +68,4 @@ func TestLumpedTiltedStart(t *testing.T) {
 			t.Errorf("%s: the tilt does not pay (relative variance %.3g against %.3g)", c.name, rq, rp)
 		}
 	}
-}
-
-// sliceMeanSE is the mean of x and its standard error.
-func sliceMeanSE(x []float64) (m, se float64) {
-	n := float64(len(x))
-	for _, v := range x {
-		m += v
-	}
-	m /= n
-	ss := 0.0
-	for _, v := range x {
-		ss += (v - m) * (v - m)
-	}
-	if n > 1 {
-		se = math.Sqrt(ss / (n - 1) / n)
-	}
-	return m, se
 }

@@ -82,6 +82,13 @@ const repairReps = 100_000
 func TestRepairAgainstHarness(t *testing.T) {
 	s := Setting{Nodes: 50, Fanout: 2, RetransmitMult: 1, Failed: 0.1, Clusters: 10, Broadcasts: 50, Seed: 45,
 		SyncInterval: 25 * 200 * time.Millisecond}
+	runRepair(t, s, 0.5)
+}
+
+// runRepair runs the harness at s and makes checkRepair's checks against
+// the model with seed s.Seed + 1000 (powerFactor as checkRepair's).
+func runRepair(t *testing.T, s Setting, powerFactor float64) {
+	t.Helper()
 	ctx := context.Background()
 	wall := time.Now()
 	res, err := Run(ctx, t, s)
@@ -89,7 +96,7 @@ func TestRepairAgainstHarness(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("memberlist %s, harness seed %d, model seed %d: %d broadcasts in %.1f s", MemberlistVersion, s.Seed, s.Seed+1000, len(res.Outcomes), time.Since(wall).Seconds())
-	checkRepair(ctx, t, res, s.Seed+1000, 0.5)
+	checkRepair(ctx, t, res, s.Seed+1000, powerFactor)
 }
 
 // checkRepair makes the checks of TestRepairAgainstHarness on a run with
@@ -187,12 +194,5 @@ func checkRepair(ctx context.Context, t *testing.T, res *Result, modelSeed uint6
 func TestRepairUnderLoss(t *testing.T) {
 	s := Setting{Nodes: 50, Fanout: 2, RetransmitMult: 1, Loss: 0.3, Clusters: 5, Broadcasts: 40, Seed: 51,
 		SyncInterval: 25 * 200 * time.Millisecond}
-	ctx := context.Background()
-	wall := time.Now()
-	res, err := Run(ctx, t, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("memberlist %s, harness seed %d, model seed %d: %d broadcasts in %.1f s", MemberlistVersion, s.Seed, s.Seed+1000, len(res.Outcomes), time.Since(wall).Seconds())
-	checkRepair(ctx, t, res, s.Seed+1000, 1.5)
+	runRepair(t, s, 1.5)
 }
