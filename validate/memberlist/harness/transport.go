@@ -452,6 +452,13 @@ func (t *Transport) WriteTo(b []byte, addr string) (time.Time, error) {
 // (dropped if that is full). Like UDP, a lost packet is no error.
 func (t *Transport) WriteToAddress(b []byte, a Address) (time.Time, error) {
 	now := time.Now()
+	if tapPackets != nil {
+		to := a.Name
+		if d := t.net.lookup(a); d != nil {
+			to = d.name
+		}
+		tapPackets(t.name, to, b)
+	}
 	dest := t.net.deliver(t.name, a, gossipPacket(b))
 	if dest == nil {
 		return now, nil
@@ -472,6 +479,11 @@ func (t *Transport) WriteToAddress(b []byte, a Address) (time.Time, error) {
 	}
 	return now, nil
 }
+
+// tapPackets, when not nil, sees every packet offered to any Network
+// (its sender's and receiver's names and its bytes) before the network
+// decides its fate. Only tests set it, before a Run and never during one.
+var tapPackets func(from, to string, b []byte)
 
 // PacketCh is the channel of packets received.
 func (t *Transport) PacketCh() <-chan *memberlist.Packet { return t.packetCh }
