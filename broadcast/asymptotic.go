@@ -48,7 +48,9 @@ func asymptoticLaw(ctx context.Context, cfg Config, cut int) (*Law, error) {
 		if err := asymReach(cfg); err != nil {
 			return nil, err
 		}
-		law, err = asymLaw(ctx, cfg, cut)
+		if law, err = asymLaw(ctx, cfg, cut); err == nil {
+			err = law.setLumpedDeadline(ctx, cfg)
+		}
 	}
 	if err != nil {
 		return nil, err
