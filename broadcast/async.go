@@ -450,7 +450,6 @@ func asyncHeader(c Config) string {
 // run of 2026-12-06).
 const probeNote = "; not modelled: memberlist also sends queued broadcasts on its failure detector's pings and acks (ProbeInterval, on by default: 1 s in DefaultLANConfig); measured with memberlist v0.7.0 at a probe every 5 gossip intervals, the times to 50, 99 and 100 % were 0.15–0.46 interval shorter than with probing off, and the residue, p_miss and transmits the same within their errors (docs/memberlist-validation.md)"
 
-
 // unit is the unit of the clock's times: rounds or intervals.
 func (t Time) unit() string {
 	if t == Async {
