@@ -635,6 +635,11 @@ func spreadNote(c Config) string {
 	return " at its end, with a budget the syncs during its spread counted; times from the source's queueing"
 }
 
+// tcpLossNote states what the repair leaves out under packet loss:
+// measured, not modelled (docs/memberlist-validation.md, the TCP section,
+// the run of 2026-12-06).
+const tcpLossNote = "; not modelled: under packet loss memberlist's TCP syncs take time and may fail (a dial's SYN retried after 1, 2, 4 s, TCPTimeout 10 s; segments retransmitted), and a node's next sync waits for its last: measured with memberlist v0.7.0 at N = 50 and a scaled sync interval of 10 s, a sync kept its node busy 1.2 s at ε = 0.2 and 2.5 s at 0.3, and the share of live nodes still lacking the update within two scaled intervals was higher than this model's by up to 0.03 and 0.09; at the LAN's 30 s, scaled, the same seconds are a few % of the interval, about a stretch of it by that much (docs/MODEL.md §6, Syncs under packet loss)"
+
 // repairHeader is the header's statement of the repair.
 func repairHeader(c Config) string {
 	if !(c.SyncInterval > 0) {
@@ -647,6 +652,9 @@ func repairHeader(c Config) string {
 	}
 	if c.SyncFail > 0 {
 		s += fmt.Sprintf("; each sync fails as a whole with probability %g (its TCP dial or a read outlasting TCPTimeout)", c.SyncFail)
+	}
+	if c.Loss > 0 {
+		s += tcpLossNote
 	}
 	return s + "; a sync carries Serf's user events while they are in its 512-event buffer, so these are repaired; a Serf query or a plain memberlist user broadcast is never repaired: its residue is final"
 }
