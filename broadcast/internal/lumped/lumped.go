@@ -19,9 +19,8 @@ const (
 	// lumpedMoreRuns is the most runs a law adds, as a multiple of
 	// lumpedRuns (in steps of 4), where a deadline's chance of a miss is
 	// less accurate than lumpedRunsRelErr (wantsRuns). At 4 (80,000
-	// runs) a pull at N 10⁶, k 3, D 13 stated the chance a node is
-	// uninformed within 6.8 % (3 standard errors 6 %); at 16 (up to
-	// 320,000 runs, 4 s there) the standard errors halve.
+	// runs) deep deadlines were left with 3 standard errors of 6 % of
+	// the chance; at 16 (up to 320,000 runs) they halve.
 	lumpedMoreRuns = 16
 	// lumpedRunsRelErr is the runs' share (zValue standard errors,
 	// relative) of a deadline's chance of a miss below which no runs are
@@ -42,12 +41,11 @@ const (
 // of N (N1 = N − 1), fanout K, budget B in R = ⌈B/K⌉ rounds of pushes,
 // loss Eps, pulls as well (push–pull), the live count Target to reach, D
 // deadline rounds (0: none) and Z, the standard errors a stated interval
-// spans. NoPush drops the pushes (a pull: the pulls alone, which need
-// Pulls; K is then the requests of a pull).
+// spans.
 type Params struct {
 	M, N1, K, R, Budget, Target, D int
 	Eps, Z                         float64
-	Pulls, NoPush                  bool
+	Pulls                          bool
 }
 
 // Model is the large-N law's model of one configuration.
@@ -85,11 +83,8 @@ func New(p Params) *Model {
 		g1 := 1 - a
 		return math.Log1p(-a), math.Log1p((c - a*a) / (g1 * g1))
 	}
-	if !p.NoPush {
-		// (With no pushes the logs stay 0: a round's pushes inform no one.)
-		m.lgk, m.dk = f(m.k)
-		m.lgl, m.dl = f(last)
-	}
+	m.lgk, m.dk = f(m.k)
+	m.lgl, m.dl = f(last)
 	return m
 }
 
