@@ -203,11 +203,11 @@ func (l *Law) lumpedDeadline(ctx context.Context, cfg Config, D int) error {
 	if !(resD.v > 0) && !(late.v > 0) {
 		return nil
 	}
-	used := false
+	used, usedResD := false, false
 	if resD.v > 0 {
 		b := better(ivOf(l.ResidueDeadline, l.ResidueDeadlineRelErr), resD)
 		l.setResidueDeadline(b)
-		used = b == resD
+		used, usedResD = b == resD, b == resD
 	}
 	if late.v > 0 {
 		pl := ivOf(l.PLate, l.PLateRelErr)
@@ -221,7 +221,7 @@ func (l *Law) lumpedDeadline(ctx context.Context, cfg Config, D int) error {
 	if !used {
 		return nil
 	}
-	l.tiltedD = ts != nil && ts.N > 0 && resD.v > 0
+	l.tiltedD = ts != nil && ts.N > 0 && usedResD
 	l.Accuracy.Note += fmt.Sprintf("; the deadline's chances of a miss where more accurate from the large-N law of the same broadcast with a budget that does not bind by D (%d runs of a fixed seed", int(s.N))
 	if ts != nil && ts.N > 0 {
 		l.Accuracy.Note += fmt.Sprintf(", and %d whose first %d rounds were drawn toward slow starts", int(ts.N), ts.Rounds)

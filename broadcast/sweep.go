@@ -248,9 +248,9 @@ func solveOne(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
 		return nil, err
 	}
 	if method == Exact && set.Method == Auto && !law.accurate(cfg, MaxRelErr) {
-		// The exact chain's absolute error bound says little of a deep
-		// tail (pull at N 3·10⁴, k 3, D 15: 4.8e-10 within 93 %); the
-		// large-N law states it relatively, where it covers.
+		// The exact chain's error bound is absolute, so it says little
+		// of a deep tail's chance; the large-N law states one
+		// relatively, where it covers (push and push–pull).
 		if err := law.setLumpedDeadline(ctx, cfg); err != nil {
 			return nil, err
 		}
