@@ -448,7 +448,7 @@ func asyncHeader(c Config) string {
 // probeNote states what the clock leaves out where memberlist probes (its
 // default): measured, not modelled (docs/memberlist-validation.md, the
 // run of 2026-12-06).
-const probeNote = "; not modelled: memberlist also sends queued broadcasts on its failure detector's pings and acks (ProbeInterval, on by default: 1 s in DefaultLANConfig); measured with memberlist v0.7.0 at a probe every 5 gossip intervals, the times to 50, 99 and 100 % were 0.15–0.46 interval shorter than with probing off, and the residue, p_miss and transmits the same within their errors (docs/memberlist-validation.md)"
+const probeNote = "; not modelled: memberlist also sends queued broadcasts on its failure detector's pings and acks (ProbeInterval, on by default: 1 s in DefaultLANConfig); measured with memberlist v0.7.0 at a probe every 5 gossip intervals, the times to 50, 99 and 100 % were 0.15–0.46 interval shorter than with probing off, and the residue, p_miss and transmits within about 2 standard errors in each run (pooled over three runs at N 200, ε 0.2, the residue 4.6 % higher, z 2.8: not established; docs/MODEL.md §6, Probing)"
 
 // unit is the unit of the clock's times: rounds or intervals.
 func (t Time) unit() string {
