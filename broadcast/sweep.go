@@ -250,7 +250,7 @@ func solveOne(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
 	if method == Exact && set.Method == Auto && !law.accurate(cfg, MaxRelErr) {
 		// The exact chain's error bound is absolute, so it says little
 		// of a deep tail's chance; the large-N law states one
-		// relatively, where it covers (push and push–pull).
+		// relatively, where it covers (push).
 		if err := law.setLumpedDeadline(ctx, cfg); err != nil {
 			return nil, err
 		}
