@@ -26,13 +26,7 @@ func cmdReproduce(fs *cli.FlagSet) cli.Run {
 	fs.Bind("Scale.Name", "scale")
 	mergeDir := fs.String("merge", "", "merge the part files (*.gkpart) in this directory, written by every shard 1..M, into the report in --out; the scale and seed are the parts'")
 	var maxMemory uint64
-	cli.Parsed(fs, &maxMemory, "max-memory", "", "with --merge: memory the merge may use, as 500MB, 2GiB or bytes (0: the memory available); a merge whose estimate, 6 times the parts' JSON plus 16 MiB plus the report's own 96 MiB, exceeds it is refused before any part is read", cli.ParseBytes,
-		func(b uint64) string {
-			if b == 0 {
-				return "the memory available"
-			}
-			return cli.FormatBytes(b)
-		})
+	cli.MergeMemoryFlag(fs, &maxMemory, "with --merge: memory the merge may use, as 500MB, 2GiB or bytes (0: the memory available); a merge whose estimate, 6 times the parts' JSON plus 16 MiB plus the report's own 96 MiB, exceeds it is refused before any part is read")
 	return func(ctx context.Context, e *env) error {
 		return reproduce(ctx, e, fs.FlagSet, *out, *scaleName, *seed, *workers, sh, *partOut, *mergeDir, maxMemory)
 	}

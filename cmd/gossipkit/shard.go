@@ -33,13 +33,7 @@ func cmdMerge(fs *cli.FlagSet) cli.Run {
 	format, out := fs.Output("csv")
 	allowMissing := fs.Bool("allow-missing", false, "merge even if some replications are missing (they are listed on stderr)")
 	var maxMemory uint64
-	cli.Parsed(fs, &maxMemory, "max-memory", "", "memory the merge may use, as 500MB, 2GiB or bytes (0: the memory available); a merge whose estimate, 6 times the parts' JSON plus 16 MiB, exceeds it is refused before any part is read", cli.ParseBytes,
-		func(b uint64) string {
-			if b == 0 {
-				return "the memory available"
-			}
-			return cli.FormatBytes(b)
-		})
+	cli.MergeMemoryFlag(fs, &maxMemory, "memory the merge may use, as 500MB, 2GiB or bytes (0: the memory available); a merge whose estimate, 6 times the parts' JSON plus 16 MiB, exceeds it is refused before any part is read")
 	return func(ctx context.Context, e *env) error {
 		return merge(ctx, e, fs, *format, *out, *allowMissing, maxMemory)
 	}

@@ -30,6 +30,18 @@ func MaxMemoryFlag(fs *FlagSet, p *uint64) {
 		})
 }
 
+// MergeMemoryFlag declares --max-memory for a merge (merge, reproduce
+// --merge) into *p in bytes, with its usage: a size, 0 (the default)
+// being the memory the machine has available.
+func MergeMemoryFlag(fs *FlagSet, p *uint64, usage string) {
+	Parsed(fs, p, "max-memory", "", usage, ParseBytes, func(b uint64) string {
+		if b == 0 {
+			return "the memory available"
+		}
+		return FormatBytes(b)
+	})
+}
+
 // MinMemory is the least --max-memory takes (other than 0, the default):
 // a limit below it is less than the process itself holds before any run,
 // so it means nothing a user wants (1KB was taken and shown as "0 KiB");
