@@ -23,9 +23,12 @@ import (
 // standard errors of the runs' mean, the largest over t. The chances of a
 // miss (ResidueDeadline, PLate, and Residue, PMiss where they are more
 // accurate than budgetMissLaw's) carry, relative to their size, zValue
-// standard errors plus ln(1/q)/√M: a relative error 1/√M in the counts
-// that drive the exponent ln(1/q) of a node's escape, plus the GW chance
-// of an early end divided by the value where the runs saw no early end.
+// standard errors, times a factor e^{±ln(1/q)/√M}: a relative error 1/√M
+// in the counts that drive the exponent ln(1/q) of a node's escape (q the
+// chance that a given node is missed, also for the chance that some node
+// is), plus the GW chance of an early end divided by the value where the
+// runs saw no early end. With pulls the deadline's chances are stratified
+// by the source's stall (internal/lumped, stall.go).
 
 // LumpedMinLive is the smallest live count the large-N law of a
 // budgeted push covers (its closure error, 1/√M, is then at most 1 %).
@@ -87,23 +90,30 @@ func sumsLaw(cfg Config, m *lumped.Model, s *lumped.Sums, ts *lumped.TiltSums) *
 	// (Push–pull has no early end: the pulls go on, and the runs whose
 	// pushes died at the start are drawn as often as they happen.)
 	xEarly := earlyUnseen(cfg, s, cfg.Budget)
-	ivOfRunsN := func(sum [2]float64, n float64) interval { return runsInterval(sum, n, fM, xEarly, 0) }
-	ivOfRuns := func(sum [2]float64) interval { return ivOfRunsN(sum, n) }
+	// A chance that some node is missed takes the closure's error of the
+	// chance that a given node is (node): its exponent is the larger.
+	ivOfRunsN := func(sum [2]float64, n, node float64) interval { return runsInterval(sum, n, fM, xEarly, 0, node) }
+	ivOfRuns := func(sum [2]float64, node float64) interval { return ivOfRunsN(sum, n, node) }
+	ivOfEst := func(e lumped.Est, node float64) interval { return estInterval(e, fM, xEarly, 0, node) }
 	if cfg.Protocol.pulls() {
 		// The pulls go on until every live node is informed.
 		law.Residue, law.PMiss, law.ResidueRelErr, law.PMissRelErr = 0, 0, 0, 0
 	} else {
-		law.setResidue(ivOfRuns(s.Res))
-		law.setPMiss(ivOfRuns(s.Miss))
+		res := ivOfRuns(s.Res, 0)
+		law.setResidue(res)
+		law.setPMiss(ivOfRuns(s.Miss, res.v))
 		if res, pm, ok := budgetMissLaw(cfg); ok {
 			law.setResidue(better(ivOf(law.Residue, law.ResidueRelErr), res))
 			law.setPMiss(better(ivOf(law.PMiss, law.PMissRelErr), pm))
 		}
 	}
 	if m.D >= 1 {
-		resD, late := ivOfRuns(s.ResD), ivOfRuns(s.Late)
+		l, r := s.Deadline()
+		resD := ivOfEst(r, 0)
+		late := ivOfEst(l, resD.v)
 		if ts != nil && ts.N > 0 {
-			resD, late = better(resD, ivOfRunsN(ts.ResD, ts.N)), better(late, ivOfRunsN(ts.Late, ts.N))
+			tr := ivOfRunsN(ts.ResD, ts.N, 0)
+			resD, late = better(resD, tr), better(late, ivOfRunsN(ts.Late, ts.N, tr.v))
 		}
 		law.setResidueDeadline(resD)
 		law.setPLate(late)
@@ -115,7 +125,7 @@ func sumsLaw(cfg Config, m *lumped.Model, s *lumped.Sums, ts *lumped.TiltSums) *
 	dev := math.Min(closure+watch+float64(zValue)*seMax+1e-12, 1)
 	dm, ds := devMoments(law, cfg, dev)
 	law.Accuracy.DevP, law.Accuracy.DevMean, law.Accuracy.DevSD = dev, dm, ds
-	law.Accuracy.Note = fmt.Sprintf("large-N law of a budgeted push (the cohorts' counts drawn with the step's exact mean and variance, pulls exactly, in %d runs of a fixed seed, the last %g nodes' escape computed): every P(T_L ≤ t) within %.2g, the mean within %.2g rounds", int(s.N), m.Watch, dev, dm)
+	law.Accuracy.Note = fmt.Sprintf("large-N law of a budgeted push (the cohorts' counts drawn with the step's exact mean and variance, pulls exactly, in %d runs of a fixed seed, the last %g nodes' escape computed): every P(T_L ≤ t) within %.2g, the mean within %.2g rounds", int(s.Runs), m.Watch, dev, dm)
 	if ts != nil && ts.N > 0 {
 		law.Accuracy.Note += fmt.Sprintf("; the deadline's chances of a miss also from %d runs whose first %d rounds were drawn toward slow starts and weighted by their likelihood ratio, where more accurate", int(ts.N), ts.Rounds)
 	}
@@ -134,39 +144,57 @@ func earlyUnseen(cfg Config, s *lumped.Sums, B int) float64 {
 }
 
 // runsInterval is the interval of a chance of a miss from the runs' sum
-// of values and of squares over n runs of M live nodes: zValue standard
-// errors plus the closure's ln(1/q)/√M relative, plus extra relative,
-// plus xEarly above.
-func runsInterval(sum [2]float64, n, fM, xEarly, extra float64) interval {
+// of values and of squares over n runs of M live nodes: estInterval's.
+func runsInterval(sum [2]float64, n, fM, xEarly, extra, node float64) interval {
 	v, se := lumped.MeanSE(sum, n)
+	return estInterval(lumped.Est{V: v, SE: se}, fM, xEarly, extra, node)
+}
+
+// estInterval is the interval of a chance of a miss from the runs'
+// estimate e, of M live nodes: zValue standard errors plus extra
+// relative, times the closure's factor e^{±ln(1/q)/√M}, plus xEarly and the strata the
+// runs left out (e.Hole) above. q is the chance itself, or node where
+// that is smaller and positive: the chance that a given node is missed,
+// for a chance that some node is (about M times it deep in the tail, so
+// the same exponent's error; push–pull at N 1,000, k 3, φ 0.02, D 6 was
+// 50 % low with 59 % stated from its own ln(1/q), 73 % from the node's).
+func estInterval(e lumped.Est, fM, xEarly, extra, node float64) interval {
+	// Weighted runs (a forced stall) can put a mean above 1, which no
+	// chance is.
+	v, se := math.Min(e.V, 1), e.SE
 	if !(v > 0) {
-		return interval{v, 0, math.Min(xEarly+float64(zValue)*se, 1)}
+		return interval{v, 0, math.Min(xEarly+e.Hole+float64(zValue)*se, 1)}
 	}
-	rel := float64(zValue)*se/v + math.Log(1/math.Min(v, 1-1e-16))/math.Sqrt(fM) + extra
-	lo := v * math.Max(1-rel, 0)
-	hi := math.Min(v*(1+rel)+xEarly, 1)
+	q := v
+	if node > 0 && node < q {
+		q = node
+	}
+	// The closure's error is in the exponent: q^{1±c'} with c' = 1/√M is q
+	// times e^{∓c}, c = ln(1/q)/√M — a factor, not a share (push–pull at
+	// N 1,000, D 6: the exact P(T_L > D) is 2.0 times the law's, c 0.73).
+	c := math.Log(1/math.Min(q, 1-1e-16)) / math.Sqrt(fM)
+	rel := float64(zValue)*se/v + extra
+	lo := v * math.Max(1-rel, 0) * math.Exp(-c)
+	hi := math.Min(v*(1+rel)*math.Exp(c)+xEarly+e.Hole, 1)
 	return interval{v, lo, hi}
 }
 
-// setLumpedDeadline answers a deadline of a push without a budget from
-// the large-N law of a budgeted push: up to round D such a push is, draw
-// for draw, the one whose nodes push through R = D + 1 rounds (none has
-// spent its budget by then), so that model's runs give ResidueDeadline,
-// and PLate, where more accurate than the law's own, with sumsLaw's stated
-// accuracy (TestLumpedUnlimited checks both against the exact chain). It
-// does nothing where that law does not reach (fewer than LumpedMinLive
-// live nodes, or D + 1 > lumped.MaxRounds), nor where a pull is part of
-// the protocol: there a deep deadline's chance may be carried by the runs
-// whose source stalls (no push of it gets through and no node pulls it),
-// rarer than the runs draw but slower than the end's own decay, and the
-// runs, tilted start and all, did not draw them — pull at N 3000, k 3,
-// φ 0.02, D 12: 1.6e-14 within 268 % against the exact chain's 2.27e-8;
-// push–pull at N 1000, k 3, φ 0.02, D 6: 2.2e-11 within 82 % against
-// 1.35e-10. (For a push the end decays by about e^{−k(1−ε)} a round, more
-// slowly than a stall, ε^k, so the stalls never carry the tail.)
+// setLumpedDeadline answers a deadline of a broadcast without a budget
+// from the large-N law of a budgeted push: up to round D such a broadcast
+// is, draw for draw, the one whose nodes push through R = D + 1 rounds
+// (none has spent its budget by then; a pull alone pushes nothing), so
+// that model's runs give ResidueDeadline, and PLate, where more accurate
+// than the law's own, with sumsLaw's stated accuracy (TestLumpedUnlimited
+// checks both against the exact chain). With pulls, a deep deadline's
+// chance is carried by the runs whose source stalls (no push of it gets
+// through and no node pulls it): the runs force such stalls and weigh
+// them (internal/lumped, stall.go); before they did, pull at N 3000, k 3,
+// φ 0.02, D 12 said 1.6e-14 within 268 % against the exact chain's
+// 2.27e-8. It does nothing where that law does not reach (fewer than
+// LumpedMinLive live nodes, or D + 1 > lumped.MaxRounds).
 func (l *Law) setLumpedDeadline(ctx context.Context, cfg Config) error {
 	D := deadlineRounds(cfg)
-	if D < 1 || cfg.Budget > 0 || cfg.Protocol != Push || cfg.Live() < LumpedMinLive || D+1 > lumped.MaxRounds {
+	if D < 1 || cfg.Budget > 0 || cfg.Live() < LumpedMinLive || D+1 > lumped.MaxRounds {
 		return nil
 	}
 	return l.lumpedDeadline(ctx, cfg, D)
@@ -176,9 +204,12 @@ func (l *Law) setLumpedDeadline(ctx context.Context, cfg Config) error {
 // it keeps the law's own answers where they are more accurate (the exact
 // chain's, Solve), and says so in the note only where it replaced one.
 func (l *Law) lumpedDeadline(ctx context.Context, cfg Config, D int) error {
-	B := cfg.Fanout * (D + 1)
+	B := 0
+	if cfg.Protocol.pushes() {
+		B = cfg.Fanout * (D + 1)
+	}
 	m := lumped.New(lumped.Params{M: cfg.Live(), N1: cfg.Nodes - 1, K: cfg.Fanout, R: D + 1, Budget: B,
-		Eps: cfg.Loss, Pulls: cfg.Protocol.pulls(), Target: cfg.Target(), D: D, Z: zValue})
+		Eps: cfg.Loss, Pulls: cfg.Protocol.pulls(), NoPushes: !cfg.Protocol.pushes(), Target: cfg.Target(), D: D, Z: zValue})
 	// The nodes a run leaves to the computed escape (at most Watch) do not
 	// push once informed: up to D each would have pushed up to B, which
 	// moves a node's chance of escaping by a factor within
@@ -194,10 +225,15 @@ func (l *Law) lumpedDeadline(ctx context.Context, cfg Config, D int) error {
 		return err
 	}
 	fM, xEarly := float64(m.M), earlyUnseen(cfg, s, B)
-	iv := func(sum [2]float64, n float64) interval { return runsInterval(sum, n, fM, xEarly, watchErr) }
-	resD, late := iv(s.ResD, s.N), iv(s.Late, s.N)
+	iv := func(sum [2]float64, n, node float64) interval {
+		return runsInterval(sum, n, fM, xEarly, watchErr, node)
+	}
+	sl, sr := s.Deadline()
+	resD := estInterval(sr, fM, xEarly, watchErr, 0)
+	late := estInterval(sl, fM, xEarly, watchErr, resD.v)
 	if ts != nil && ts.N > 0 {
-		resD, late = better(resD, iv(ts.ResD, ts.N)), better(late, iv(ts.Late, ts.N))
+		tr := iv(ts.ResD, ts.N, 0)
+		resD, late = better(resD, tr), better(late, iv(ts.Late, ts.N, tr.v))
 	}
 	// A chance no run saw (0) is not stated from them: its upper end would
 	// hold only the early ends, not the slow starts the runs missed (at N
@@ -225,7 +261,7 @@ func (l *Law) lumpedDeadline(ctx context.Context, cfg Config, D int) error {
 		return nil
 	}
 	l.tiltedD = ts != nil && ts.N > 0 && usedResD
-	l.Accuracy.Note += fmt.Sprintf("; the deadline's chances of a miss where more accurate from the large-N law of the same broadcast with a budget that does not bind by D (%d runs of a fixed seed", int(s.N))
+	l.Accuracy.Note += fmt.Sprintf("; the deadline's chances of a miss where more accurate from the large-N law of the same broadcast with a budget that does not bind by D (%d runs of a fixed seed", int(s.Runs))
 	if ts != nil && ts.N > 0 {
 		l.Accuracy.Note += fmt.Sprintf(", and %d whose first %d rounds were drawn toward slow starts", int(ts.N), ts.Rounds)
 	}

@@ -252,17 +252,34 @@ func TestSolveDeepDeadline(t *testing.T) {
 // large-N law gives a broadcast without a budget (setLumpedDeadline: the
 // same broadcast with a budget that does not bind by D) against the exact
 // chain of the unlimited process, an independent computation (exact.go's
-// count chain, its own error below 1e-9 of these values), for push, at a
-// live count far below LumpedMinLive, where the
-// stated closure error is widest but the runs' value must still be within
-// it, at a deadline near the mean and one deep in the tail.
+// count chain, its own error below 1e-9 of these values), at a live count
+// far below LumpedMinLive, where the stated closure error is widest but
+// the runs' value must still be within it, at a deadline near the mean
+// and deep in the tail. For pull and push–pull the deep tails are carried
+// by the runs whose source stalls (stall.go in internal/lumped); before
+// they were forced and weighed, pull at N 3000, k 3, φ 0.02, D 12 said
+// 1.6e-14 within 268 % against the exact 2.2686e-8, and push–pull at N
+// 1000, D 6 2.2e-11 within 82 % against 1.3466e-10. Those two must now be
+// within 5 % of the exact value, well inside what they state (the
+// stall's chance is exact for a pull; the closure's error is in the
+// exponent of the rest).
 func TestLumpedUnlimited(t *testing.T) {
 	ctx := context.Background()
-	for _, cfg := range []Config{
-		{Nodes: 1000, Protocol: Push, Fanout: 2, Loss: 0.2, Failed: 0.02, Level: 1, Deadline: 14},
-		{Nodes: 1000, Protocol: Push, Fanout: 2, Loss: 0.2, Failed: 0.02, Level: 1, Deadline: 18},
-		{Nodes: 1000, Protocol: Push, Fanout: 2, Loss: 0.2, Failed: 0.02, Level: 0.9, Deadline: 17},
+	for _, c := range []struct {
+		cfg   Config
+		close float64 // the most the value may be off, relative (0: its statement)
+	}{
+		{Config{Nodes: 1000, Protocol: Push, Fanout: 2, Loss: 0.2, Failed: 0.02, Level: 1, Deadline: 14}, 0},
+		{Config{Nodes: 1000, Protocol: Push, Fanout: 2, Loss: 0.2, Failed: 0.02, Level: 1, Deadline: 18}, 0},
+		{Config{Nodes: 1000, Protocol: Push, Fanout: 2, Loss: 0.2, Failed: 0.02, Level: 0.9, Deadline: 17}, 0},
+		{Config{Nodes: 3000, Protocol: Pull, Fanout: 3, Failed: 0.02, Level: 1, Deadline: 8}, 0},
+		{Config{Nodes: 3000, Protocol: Pull, Fanout: 3, Failed: 0.02, Level: 1, Deadline: 12}, 0.05},
+		{Config{Nodes: 3000, Protocol: Pull, Fanout: 1, Loss: 0.3, Failed: 0.1, Level: 0.99, Deadline: 30}, 0},
+		{Config{Nodes: 1000, Protocol: PushPull, Fanout: 3, Failed: 0.02, Level: 1, Deadline: 5}, 0},
+		{Config{Nodes: 1000, Protocol: PushPull, Fanout: 3, Failed: 0.02, Level: 1, Deadline: 6}, 0},
+		{Config{Nodes: 2000, Protocol: PushPull, Fanout: 2, Loss: 0.1, Failed: 0.02, Level: 1, Deadline: 8}, 0},
 	} {
+		cfg := c.cfg
 		t.Run(cfgName(cfg), func(t *testing.T) {
 			ex, err := ExactLaw(ctx, cfg)
 			if err != nil {
@@ -289,23 +306,10 @@ func TestLumpedUnlimited(t *testing.T) {
 				if !(math.Abs(q.x-q.y) <= q.x*q.rx) {
 					t.Errorf("%s: law %.4g ± %.2g relative does not hold the exact %.4g", q.name, q.x, q.rx, q.y)
 				}
+				if c.close > 0 && !(math.Abs(q.x-q.y) <= c.close*q.y) {
+					t.Errorf("%s: law %.4g is off the exact %.4g by more than %g relative", q.name, q.x, q.y, c.close)
+				}
 			}
 		})
-	}
-}
-
-// TestLumpedUnlimitedNotPull: a pull or push–pull keeps the law's own
-// deadline answers (setLumpedDeadline's comment: the runs miss the source's
-// stalls, which carry their deep tails).
-func TestLumpedUnlimitedNotPull(t *testing.T) {
-	for _, p := range []Protocol{Pull, PushPull} {
-		cfg := Config{Nodes: 20000, Protocol: p, Fanout: 3, Failed: 0.02, Level: 1, Deadline: 12}
-		law := (&Law{Accuracy: NoAccuracy()}).noDeadline()
-		if err := law.setLumpedDeadline(context.Background(), cfg); err != nil {
-			t.Fatal(err)
-		}
-		if !math.IsNaN(law.ResidueDeadline) || !math.IsNaN(law.PLate) {
-			t.Errorf("%v: residue_deadline %v, p_late %v from the lumped law; want neither", p, law.ResidueDeadline, law.PLate)
-		}
 	}
 }

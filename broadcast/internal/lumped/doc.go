@@ -47,6 +47,9 @@
 // live node is missed is 1 − (1 − q(∞))^{U*}, each computed, not sampled.
 // The law is the mean of these over the runs: a conditional Monte Carlo
 // whose tail values keep their digits down to the smallest probability.
+// With pulls and a deadline, half the runs are made to start with a stall
+// of the source, and the deadline's chances are stratified by the stall's
+// length, whose chances are known (stall.go).
 //
 // Sources: the closure is AsymptoticLaw's start (package broadcast,
 // asymptotic.go: Frieze and Grimmett 1985, Pittel 1987, Karp et al. 2000);

@@ -323,6 +323,15 @@ type TiltSums struct {
 // wants reports whether a chance is still beyond lumpedRunsRelErr.
 func (ts *TiltSums) wants(z float64) bool { return beyondRunsRelErr(z, ts.N, ts.ResD, ts.Late) }
 
+// estRelVar is the relative variance of one of n runs' value, n·(se/v)²,
+// from their estimate e (+Inf where it is 0 or has a hole).
+func estRelVar(e Est, n float64) float64 {
+	if !(e.V > 0) || e.Hole > 0 {
+		return math.Inf(1)
+	}
+	return n * (e.SE / e.V) * (e.SE / e.V)
+}
+
 // relVar is the relative variance of one run's value, n·(se/mean)², from
 // the sums of n values (+Inf where the mean is 0).
 func relVar(sum [2]float64, n float64) float64 {

@@ -46,6 +46,9 @@ type Params struct {
 	M, N1, K, R, Budget, Target, D int
 	Eps, Z                         float64
 	Pulls                          bool
+	// NoPushes makes the model a pull alone (Pulls set): no node pushes,
+	// whatever K and Budget (K is then the pull fanout; Budget 0).
+	NoPushes bool
 }
 
 // Model is the large-N law's model of one configuration.
@@ -63,6 +66,13 @@ type Model struct {
 	Watch float64
 	// IS, if set, tilts the start (is.go).
 	IS *IS
+	// stallW, with pulls and a deadline, is the weight of a run whose
+	// source stalled for L rounds, by min(L, len(stallW)−1), and stallCum
+	// the forced stall's proposal, cumulative (stall.go).
+	stallW, stallCum []float64
+	// stallPi is the strata's chances: a stall of exactly L rounds, L <
+	// L_f, and at least L_f ([1] where no stall is forced).
+	stallPi []float64
 }
 
 // New is the model of p.
@@ -83,8 +93,11 @@ func New(p Params) *Model {
 		g1 := 1 - a
 		return math.Log1p(-a), math.Log1p((c - a*a) / (g1 * g1))
 	}
-	m.lgk, m.dk = f(m.k)
-	m.lgl, m.dl = f(last)
+	if !p.NoPushes {
+		m.lgk, m.dk = f(m.k)
+		m.lgl, m.dl = f(last)
+	}
+	m.setStall()
 	return m
 }
 
@@ -94,6 +107,10 @@ type runOut struct {
 	late                  float64   // P(T_L > D | run)
 	resD, res, miss, msgs float64
 	early                 bool // the run ended with more than lumpedWatch uninformed
+	// forced is whether the source's stall was forced, stratum its
+	// stall's stratum (stall.go).
+	forced  bool
+	stratum int
 	// path, if not nil, receives the informed count after each of its
 	// rounds; lr is the run's likelihood ratio (1 untilted); sc is the
 	// tilted start's scratch.
@@ -186,6 +203,9 @@ func (m *Model) run(r *rng.Rand, coh []float64, hbuf []float64, out *runOut) {
 	}
 	t := 0
 	llr := 0.0
+	// forced is the rounds the source is made to stall (stall.go), stall
+	// the rounds it did stall, so far.
+	forced, stall := m.forcedStall(r), 0
 	for ; U > m.Watch && t < lumpedMaxT; t++ {
 		S, SL := senders()
 		if S+SL == 0 && !m.pulls {
@@ -193,12 +213,17 @@ func (m *Model) run(r *rng.Rand, coh []float64, hbuf []float64, out *runOut) {
 		}
 		msgs += pullMsgs(U)
 		var D float64
-		if m.IS != nil && t < m.IS.rounds {
+		switch {
+		case t < forced:
+		case m.IS != nil && t < m.IS.rounds && !(m.stallW != nil && i == 1):
 			var l float64
 			D, l = m.isDraw(r, t, i, out.sc)
 			llr += l
-		} else {
+		default:
 			D = draw(U, S, SL, h())
+		}
+		if i == 1 && D == 0 {
+			stall++
 		}
 		age(D)
 		i += D
@@ -211,7 +236,8 @@ func (m *Model) run(r *rng.Rand, coh []float64, hbuf []float64, out *runOut) {
 			out.late, out.resD = 1-out.F[t+1], U/fM
 		}
 	}
-	out.lr = math.Exp(llr)
+	out.lr = math.Exp(llr) * m.stallWeight(stall)
+	out.forced, out.stratum = forced > 0, m.stratum(stall)
 	if U > m.Watch || t >= lumpedMaxT {
 		// No node can act (or the rounds ran out): the U left are missed.
 		out.early = U > m.Watch
@@ -354,13 +380,50 @@ func (m *Model) pullTail(U float64, t int, msgs float64, senders func() (float64
 }
 
 // Sums accumulates runs: Σ F(t) and Σ F(t)² by t (with each run's
-// last value carried on), and the sums and squares of the run values.
+// last value carried on), and the sums and squares of the run values, of
+// the runs whose source's stall was not forced (all where none is:
+// stall.go) in N; and the deadline's chances of a miss of every run, by
+// its stall's stratum (Deadline).
 type Sums struct {
-	F, F2, Tail, Tail2    []float64
-	N                     float64
-	Late, ResD, Res, Miss [2]float64
-	Msgs, Msgs2           float64
-	Early                 float64
+	F, F2, Tail, Tail2 []float64
+	N                  float64
+	Res, Miss          [2]float64
+	Msgs, Msgs2        float64
+	Early              float64
+	// Runs counts every run, forced or not.
+	Runs float64
+	// By stratum L: the runs, and the sums of late and resD.
+	sn          []float64
+	sLate, sRes [][2]float64
+	pi          []float64 // the strata's chances (the model's stallPi)
+}
+
+// Est is an estimate of a mean: its value V, its standard error SE and
+// Hole, the chance of the strata too thin to estimate (at most two runs),
+// whose values, each in [0, 1], are left out of V.
+type Est struct{ V, SE, Hole float64 }
+
+// Deadline is the deadline's chances of a miss (P(T_L > D) and the chance
+// a given live node is uninformed at D): Σ_L π_L·(the mean over the runs
+// of stratum L), stratified sampling with the strata's chances known
+// (stall.go), and its standard error √(Σ π_L²·s_L²/n_L).
+func (s *Sums) Deadline() (late, resD Est) {
+	est := func(sums [][2]float64) Est {
+		var e Est
+		v := 0.0
+		for L, pi := range s.pi {
+			if L >= len(s.sn) || s.sn[L] < 2 {
+				e.Hole += pi
+				continue
+			}
+			m, se := MeanSE(sums[L], s.sn[L])
+			e.V += pi * m
+			v += pi * pi * se * se
+		}
+		e.SE = math.Sqrt(v)
+		return e
+	}
+	return est(s.sLate), est(s.sRes)
 }
 
 func grow(s []float64, n int) []float64 {
@@ -370,7 +433,23 @@ func grow(s []float64, n int) []float64 {
 	return s
 }
 
+// add adds the run r: its deadline's chances to its stratum, the rest
+// only where its stall was not forced.
 func (s *Sums) add(r *runOut) {
+	s.Runs++
+	L := r.stratum
+	for len(s.sn) <= L {
+		s.sn = append(s.sn, 0)
+		s.sLate = append(s.sLate, [2]float64{})
+		s.sRes = append(s.sRes, [2]float64{})
+	}
+	acc := func(a *[2]float64, v float64) { a[0] += v; a[1] += v * v }
+	s.sn[L]++
+	acc(&s.sLate[L], r.late)
+	acc(&s.sRes[L], r.resD)
+	if r.forced {
+		return
+	}
 	n := len(r.F)
 	s.F, s.F2 = grow(s.F, n), grow(s.F2, n)
 	s.Tail, s.Tail2 = grow(s.Tail, n+1), grow(s.Tail2, n+1)
@@ -382,9 +461,6 @@ func (s *Sums) add(r *runOut) {
 	s.Tail[n] += last
 	s.Tail2[n] += last * last
 	s.N++
-	acc := func(a *[2]float64, v float64) { a[0] += v; a[1] += v * v }
-	acc(&s.Late, r.late)
-	acc(&s.ResD, r.resD)
 	acc(&s.Res, r.res)
 	acc(&s.Miss, r.miss)
 	s.Msgs += r.msgs
@@ -404,11 +480,21 @@ func (s *Sums) merge(o *Sums) {
 	}
 	s.F, s.F2, s.Tail, s.Tail2 = add(s.F, o.F), add(s.F2, o.F2), add(s.Tail, o.Tail), add(s.Tail2, o.Tail2)
 	s.N += o.N
+	s.Runs += o.Runs
 	for i := range 2 {
-		s.Late[i] += o.Late[i]
-		s.ResD[i] += o.ResD[i]
 		s.Res[i] += o.Res[i]
 		s.Miss[i] += o.Miss[i]
+	}
+	s.sn = add(s.sn, o.sn)
+	for len(s.sLate) < len(o.sLate) {
+		s.sLate = append(s.sLate, [2]float64{})
+		s.sRes = append(s.sRes, [2]float64{})
+	}
+	for L := range o.sLate {
+		for i := range 2 {
+			s.sLate[L][i] += o.sLate[L][i]
+			s.sRes[L][i] += o.sRes[L][i]
+		}
 	}
 	s.Msgs += o.Msgs
 	s.Msgs2 += o.Msgs2
@@ -473,7 +559,8 @@ func (m *Model) Law(ctx context.Context) (*Sums, *TiltSums, error) {
 	if !m.wantsRuns(&s) {
 		return &s, nil, nil
 	}
-	ts, err := m.tilted(ctx, math.Max(relVar(s.ResD, s.N), relVar(s.Late, s.N)))
+	late, resD := s.Deadline()
+	ts, err := m.tilted(ctx, math.Max(estRelVar(resD, s.Runs), estRelVar(late, s.Runs)))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -497,7 +584,22 @@ func (m *Model) Law(ctx context.Context) (*Sums, *TiltSums, error) {
 // lumpedRunsRelErr of its size: its tail is carried by the runs whose
 // start was slow, and only more runs shrink it.
 func (m *Model) wantsRuns(s *Sums) bool {
-	return m.D >= 1 && beyondRunsRelErr(m.z, s.N, s.ResD, s.Late)
+	if m.D < 1 {
+		return false
+	}
+	late, resD := s.Deadline()
+	return beyondRelErr(m.z, late, resD)
+}
+
+// beyondRelErr reports whether any of the estimates has z standard errors
+// (plus its hole) beyond lumpedRunsRelErr of itself.
+func beyondRelErr(z float64, es ...Est) bool {
+	for _, e := range es {
+		if e.V > 0 && z*e.SE+e.Hole > lumpedRunsRelErr*e.V {
+			return true
+		}
+	}
+	return false
 }
 
 // beyondRunsRelErr reports whether the mean of any of the sums of n runs'
@@ -517,6 +619,9 @@ func (m *Model) addRuns(ctx context.Context, first, count int, s *Sums) (int, er
 	const blocks = 64
 	per := max(count/blocks, 1)
 	sums := make([]Sums, blocks)
+	for b := range sums {
+		sums[b].pi = m.stallPi
+	}
 	err := parallel.For(ctx, blocks, runtime.GOMAXPROCS(0), func() func(context.Context, int) error {
 		coh := make([]float64, m.R)
 		hbuf := make([]float64, 0, m.k+1)
@@ -537,6 +642,7 @@ func (m *Model) addRuns(ctx context.Context, first, count int, s *Sums) (int, er
 	if err != nil {
 		return 0, err
 	}
+	s.pi = m.stallPi
 	for b := range sums {
 		s.merge(&sums[b])
 	}
