@@ -51,7 +51,9 @@ type Law struct {
 	// the smallest float64); more runs cannot state those chances better.
 	underflowD bool
 	// tiltedD: the deadline's chances of a miss come from runs with a
-	// tilted start (lumpedis.go), whose weights are light-tailed. The
+	// tilted start (internal/lumped, is.go), whose weights are
+	// light-tailed, or from runs by the round their start was reached
+	// (entry.go there), which carry no weights. The
 	// watched runs do not replace them: deep in push–pull's tail their
 	// weights are heavy-tailed (Hill's index 2–2.6 at N 10⁴, D 12), their
 	// sample mean is typically low and its standard error too small (at

@@ -111,6 +111,10 @@ type runOut struct {
 	// stall's stratum (stall.go).
 	forced  bool
 	stratum int
+	// startT and startI, where startI > 0, start the run at the end of
+	// round startT with startI informed (entry.go).
+	startT int
+	startI float64
 	// path, if not nil, receives the informed count after each of its
 	// rounds; lr is the run's likelihood ratio (1 untilted); sc is the
 	// tilted start's scratch.
@@ -148,12 +152,20 @@ func (m *Model) run(r *rng.Rand, coh []float64, hbuf []float64, out *runOut) {
 	clear(coh)
 	coh[0] = 1 // the source, to push in round 1
 	i, U := 1.0, fM-1
+	if out.startI > 0 {
+		// A run from a count entered at round startT (entry.go): every
+		// node informed is a sender yet.
+		coh[0], i, U = out.startI, out.startI, fM-out.startI
+	}
 	out.F = out.F[:0]
 	reached := func() float64 {
 		if i >= float64(m.target) {
 			return 1
 		}
 		return 0
+	}
+	for range out.startT {
+		out.F = append(out.F, 0)
 	}
 	out.F = append(out.F, reached())
 	out.late, out.resD, out.early = math.NaN(), math.NaN(), false
@@ -201,11 +213,14 @@ func (m *Model) run(r *rng.Rand, coh []float64, hbuf []float64, out *runOut) {
 		}
 		return Dp + c
 	}
-	t := 0
+	t := out.startT
 	llr := 0.0
 	// forced is the rounds the source is made to stall (stall.go), stall
 	// the rounds it did stall, so far.
-	forced, stall := m.forcedStall(r), 0
+	forced, stall := 0, 0
+	if out.startI == 0 {
+		forced = m.forcedStall(r)
+	}
 	for ; U > m.Watch && t < lumpedMaxT; t++ {
 		S, SL := senders()
 		if S+SL == 0 && !m.pulls {
