@@ -19,11 +19,12 @@ import (
 // in push–pull's tail the value comes from the runs whose start was slow.
 //
 // Accuracy. DevP = 1/√M (the closure; AsymptoticLaw's constant, measured
-// at most 0.35, is taken as 1) + lumpedWatch·B·(1−ε)/(N−1) + zValue
+// at most 0.35, is taken as 1) + e^{w²/8} − 1, w = lumpedWatch·B·(1−ε)/(N−1)
+// (the last nodes' pushes at their mean count, lumped.WatchErr) + zValue
 // standard errors of the runs' mean, the largest over t. The chances of a
 // miss (ResidueDeadline, PLate, and Residue, PMiss where they are more
 // accurate than budgetMissLaw's) carry, relative to their size, zValue
-// standard errors, times a factor e^{±ln(1/q)/√M}: a relative error 1/√M
+// standard errors and e^{w²/8} − 1, times a factor e^{±ln(1/q)/√M}: a relative error 1/√M
 // in the counts that drive the exponent ln(1/q) of a node's escape (q the
 // chance that a given node is missed, also for the chance that some node
 // is), plus the GW chance of an early end divided by the value where the
@@ -90,11 +91,14 @@ func sumsLaw(cfg Config, m *lumped.Model, s *lumped.Sums, ts *lumped.TiltSums) *
 	// (Push–pull has no early end: the pulls go on, and the runs whose
 	// pushes died at the start are drawn as often as they happen.)
 	xEarly := earlyUnseen(cfg, s, cfg.Budget)
+	watch := lumped.WatchErr(m.Watch * float64(cfg.Budget) * (1 - cfg.Loss) / float64(cfg.Nodes-1))
 	// A chance that some node is missed takes the closure's error of the
 	// chance that a given node is (node): its exponent is the larger.
-	ivOfRunsN := func(sum [2]float64, n, node float64) interval { return runsInterval(sum, n, fM, xEarly, 0, node) }
+	ivOfRunsN := func(sum [2]float64, n, node float64) interval {
+		return runsInterval(sum, n, fM, xEarly, watch, node)
+	}
 	ivOfRuns := func(sum [2]float64, node float64) interval { return ivOfRunsN(sum, n, node) }
-	ivOfEst := func(e lumped.Est, node float64) interval { return estInterval(e, fM, xEarly, 0, node) }
+	ivOfEst := func(e lumped.Est, node float64) interval { return estInterval(e, fM, xEarly, watch, node) }
 	if cfg.Protocol.pulls() {
 		// The pulls go on until every live node is informed.
 		law.Residue, law.PMiss, law.ResidueRelErr, law.PMissRelErr = 0, 0, 0, 0
@@ -121,7 +125,6 @@ func sumsLaw(cfg Config, m *lumped.Model, s *lumped.Sums, ts *lumped.TiltSums) *
 	}
 	law.Messages = s.Msgs / n
 	closure := 1 / math.Sqrt(fM)
-	watch := m.Watch * float64(cfg.Budget) * (1 - cfg.Loss) / float64(cfg.Nodes-1)
 	dev := math.Min(closure+watch+float64(zValue)*seMax+1e-12, 1)
 	dm, ds := devMoments(law, cfg, dev)
 	law.Accuracy.DevP, law.Accuracy.DevMean, law.Accuracy.DevSD = dev, dm, ds
@@ -210,16 +213,16 @@ func (l *Law) lumpedDeadline(ctx context.Context, cfg Config, D int) error {
 	}
 	m := lumped.New(lumped.Params{M: cfg.Live(), N1: cfg.Nodes - 1, K: cfg.Fanout, R: D + 1, Budget: B,
 		Eps: cfg.Loss, Pulls: cfg.Protocol.pulls(), NoPushes: !cfg.Protocol.pushes(), Target: cfg.Target(), D: D, Z: zValue})
-	// The nodes a run leaves to the computed escape (at most Watch) do not
-	// push once informed: up to D each would have pushed up to B, which
-	// moves a node's chance of escaping by a factor within
-	// watchErr = Watch·B·(1 − ε)/(N − 1) of 1 (docs/MODEL.md). Without a
-	// budget B is k(D + 1), so at lumped's Watch of 64 that was 16 % at
-	// N 1000, k 2, D 14 (TestLumpedUnlimited): Watch is cut so that it is
-	// at most 0.5 %, down to 1 node, and the rest is stated.
+	// The nodes a run leaves to the computed escape (at most Watch) push
+	// once informed at their mean count, which moves a node's chance of
+	// escaping by a factor within e^{w²/8} of 1, w = Watch·B·(1 − ε)/(N −
+	// 1) (Jensen and Hoeffding's lemma; lumped.WatchErr). Without a budget
+	// B is k(D + 1), large at small N (w 1.5 at N 1000, k 2, D 14, with
+	// lumped's Watch of 64), so Watch is cut until w ≤ 0.2 (the factor at
+	// most 0.5 %), down to 1 node, and the factor is stated.
 	perNode := float64(B) * (1 - cfg.Loss) / float64(cfg.Nodes-1)
-	m.Watch = max(1, min(m.Watch, math.Floor(0.005/perNode)))
-	watchErr := m.Watch * perNode
+	m.Watch = max(1, min(m.Watch, math.Floor(0.2/perNode)))
+	watchErr := lumped.WatchErr(m.Watch * perNode)
 	sl, sr, runs, err := m.DeadlineLaw(ctx)
 	if err != nil {
 		return err

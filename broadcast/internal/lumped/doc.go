@@ -37,9 +37,10 @@
 // there the pushes to come are those the cohorts have left, plus, for
 // push–pull, the pulls, whose miss falls with the count left, so that
 // count is carried as a distribution (pullTail). The few nodes still
-// uninformed add at most lumpedWatch·B transmits, which moves each node's
-// chance of escaping by a factor within lumpedWatch·B·(1−ε)/(N−1) of 1
-// (stated in the accuracy). For push, each of the U* nodes left escapes
+// uninformed push once informed, taken at their mean count; their pushes
+// at a node have an exponent within w = lumpedWatch·B·(1−ε)/(N−1), so
+// that moves its chance of escaping by a factor within e^{w²/8} of 1
+// (Jensen and Hoeffding's lemma; WatchErr, stated in the accuracy). For push, each of the U* nodes left escapes
 // through round t with probability q(t), the product of the rounds' π₁,
 // independently given the senders; so, for the run, P(T_L ≤ t) =
 // P(Binomial(U*, q(t)) ≤ M − ⌈L·M⌉),

@@ -101,6 +101,12 @@ func New(p Params) *Model {
 	return m
 }
 
+// WatchErr is the relative error, e^{w²/8} − 1, that the pushes of the
+// last nodes, taken at their mean count, put in a node's chance of
+// escaping, where w = Watch·B·(1−ε)/(N−1) bounds those pushes' exponent
+// (the push tail's comment in run).
+func WatchErr(w float64) float64 { return math.Expm1(w * w / 8) }
+
 // runOut is what one run contributes.
 type runOut struct {
 	F                     []float64 // P(T_L ≤ t | run), t = 0, 1, …; constant after
@@ -271,21 +277,26 @@ func (m *Model) run(r *rng.Rand, coh []float64, hbuf []float64, out *runOut) {
 		return
 	}
 	// The last U* ≤ lumpedWatch: their escape chance q(t), given the
-	// senders the cohorts have left.
+	// senders the cohorts have left and those the others of the U* become
+	// once informed, at their mean count (U* − 1)·(q(t−1) − q(t)): a
+	// node's escape is e^{−Y}, Y the others' pushes at it, Y in [0, w] with
+	// w = U*·B(1−ε)/(N−1), so by Jensen and Hoeffding's lemma E[e^{−Y}] is
+	// e^{−E[Y]} times a factor in [1, e^{w²/8}] (WatchErr).
 	Us := U
 	q := 1.0
 	lateAt := func(q float64) float64 { return pmf.BinTail(int(Us), q, m.allow) }
 	for ; t < lumpedMaxT; t++ {
 		S, SL := senders()
-		if S+SL == 0 {
+		if S+SL < 1e-12 {
 			break
 		}
 		if Us == 0 || q*Us < 1e-17 {
 			q = 0
 			break
 		}
+		q0 := q
 		q *= math.Exp(S*m.lgk + SL*m.lgl)
-		age(0)
+		age((Us - 1) * (q0 - q))
 		out.F = append(out.F, 1-lateAt(q))
 		if t+1 == m.D {
 			out.late, out.resD = lateAt(q), Us*q/fM
@@ -310,9 +321,9 @@ func (m *Model) run(r *rng.Rand, coh []float64, hbuf []float64, out *runOut) {
 // each of the u escapes the round independently with probability
 // h(M − u)·(1 − a_k)^S·(1 − a_l)^{S_l} (pulls independent given the
 // count; pushes to distinct peers nearly so, the closure of the counts),
-// and the distribution of u is carried round by round (the pushes of the
-// nodes informed meanwhile are left out, lumpedWatch·B·(1−ε)/(N−1) in
-// DevP). P(T_L ≤ t), the mean count left and the chance some node is left
+// and the distribution of u is carried round by round (the nodes
+// informed meanwhile push from the next round at their mean count, as in
+// run's push tail: WatchErr). P(T_L ≤ t), the mean count left and the chance some node is left
 // are then sums over that distribution: no sampling, and every tail value
 // keeps its digits.
 func (m *Model) pullTail(U float64, t int, msgs float64, senders func() (float64, float64), age func(float64), hbuf []float64, out *runOut) {
@@ -333,8 +344,9 @@ func (m *Model) pullTail(U float64, t int, msgs float64, senders func() (float64
 		}
 		return late, mean
 	}
+	_, mean0 := stats()
 	for ; t < lumpedMaxT; t++ {
-		if _, mean := stats(); mean < 1e-17 {
+		if mean0 < 1e-17 {
 			break
 		}
 		S, SL := senders()
@@ -376,8 +388,11 @@ func (m *Model) pullTail(U float64, t int, msgs float64, senders func() (float64
 			v[top] = 0
 			top--
 		}
-		age(0)
+		// The nodes informed this round push from the next, at their
+		// mean count (the push tail's comment above).
 		late, mean := stats()
+		age(math.Max(mean0-mean, 0))
+		mean0 = mean
 		out.F = append(out.F, 1-late)
 		if t+1 == m.D {
 			out.late, out.resD = late, mean/fM
