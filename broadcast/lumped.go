@@ -155,12 +155,11 @@ func runsInterval(sum [2]float64, n, fM, xEarly, extra, node float64) interval {
 
 // estInterval is the interval of a chance of a miss from the runs'
 // estimate e, of M live nodes: zValue standard errors plus extra
-// relative, times the closure's factor e^{±ln(1/q)/√M}, plus xEarly and the strata the
-// runs left out (e.Hole) above. q is the chance itself, or node where
-// that is smaller and positive: the chance that a given node is missed,
-// for a chance that some node is (about M times it deep in the tail, so
-// the same exponent's error; push–pull at N 1,000, k 3, φ 0.02, D 6 was
-// 50 % low with 59 % stated from its own ln(1/q), 73 % from the node's).
+// relative, times the closure's factor e^{±ln(1/q)/√M}, plus xEarly and
+// the strata the runs left out (e.Hole) above. q is the chance itself, or
+// node where that is smaller and positive: the chance that a given node
+// is missed, for a chance that some node is (about M times it deep in
+// the tail, so the same exponent's error).
 func estInterval(e lumped.Est, fM, xEarly, extra, node float64) interval {
 	// Weighted runs (a forced stall) can put a mean above 1, which no
 	// chance is.
@@ -173,8 +172,7 @@ func estInterval(e lumped.Est, fM, xEarly, extra, node float64) interval {
 		q = node
 	}
 	// The closure's error is in the exponent: q^{1±c'} with c' = 1/√M is q
-	// times e^{∓c}, c = ln(1/q)/√M — a factor, not a share (push–pull at
-	// N 1,000, D 6: the exact P(T_L > D) is 2.0 times the law's, c 0.73).
+	// times e^{∓c}, c = ln(1/q)/√M — a factor, not a share.
 	c := math.Log(1/math.Min(q, 1-1e-16)) / math.Sqrt(fM)
 	rel := float64(zValue)*se/v + extra
 	lo := v * math.Max(1-rel, 0) * math.Exp(-c)

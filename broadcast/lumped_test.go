@@ -260,10 +260,9 @@ func TestSolveDeepDeadline(t *testing.T) {
 // by the runs whose source stalls (stall.go in internal/lumped); before
 // they were forced and weighed, pull at N 3000, k 3, φ 0.02, D 12 said
 // 1.6e-14 within 268 % against the exact 2.2686e-8, and push–pull at N
-// 1000, D 6 2.2e-11 within 82 % against 1.3466e-10. Those two must now be
-// within 5 % of the exact value, well inside what they state (the
-// stall's chance is exact for a pull; the closure's error is in the
-// exponent of the rest).
+// 1000, D 6 2.2e-11 within 82 % against 1.3466e-10 (and 41 % low until
+// the deadline's round was computed rather than drawn). Those two must
+// now be within 5 % of the exact value, well inside what they state.
 func TestLumpedUnlimited(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
@@ -277,7 +276,7 @@ func TestLumpedUnlimited(t *testing.T) {
 		{Config{Nodes: 3000, Protocol: Pull, Fanout: 3, Failed: 0.02, Level: 1, Deadline: 12}, 0.05},
 		{Config{Nodes: 3000, Protocol: Pull, Fanout: 1, Loss: 0.3, Failed: 0.1, Level: 0.99, Deadline: 30}, 0},
 		{Config{Nodes: 1000, Protocol: PushPull, Fanout: 3, Failed: 0.02, Level: 1, Deadline: 5}, 0},
-		{Config{Nodes: 1000, Protocol: PushPull, Fanout: 3, Failed: 0.02, Level: 1, Deadline: 6}, 0},
+		{Config{Nodes: 1000, Protocol: PushPull, Fanout: 3, Failed: 0.02, Level: 1, Deadline: 6}, 0.05},
 		{Config{Nodes: 2000, Protocol: PushPull, Fanout: 2, Loss: 0.1, Failed: 0.02, Level: 1, Deadline: 8}, 0},
 	} {
 		cfg := c.cfg
