@@ -75,7 +75,29 @@ func lumpedModelLaw(ctx context.Context, cfg Config, m *lumped.Model) (*Law, err
 	if err != nil {
 		return nil, err
 	}
-	return sumsLaw(cfg, m, s, ts), nil
+	law := sumsLaw(cfg, m, s, ts)
+	// Where the budget does not bind by the deadline (R ≥ D + 1), the
+	// deadline's chances also come from the start computed (DeadlineLaw),
+	// where more accurate.
+	if m.D >= 1 && m.R >= m.D+1 && min(lumped.EntryCut, m.M/20, cfg.Target()) >= 2 {
+		sl, sr, runs, err := m.DeadlineLaw(ctx)
+		if err != nil {
+			return nil, err
+		}
+		fM := float64(m.M)
+		watch := lumped.WatchErr(m.Watch * float64(cfg.Budget) * (1 - cfg.Loss) / float64(cfg.Nodes-1))
+		resD := estInterval(sr, fM, 0, watch, 0)
+		late := estInterval(sl, fM, 0, watch, resD.v)
+		br := better(ivOf(law.ResidueDeadline, law.ResidueDeadlineRelErr), resD)
+		bl := better(ivOf(law.PLate, law.PLateRelErr), late)
+		law.setResidueDeadline(br)
+		law.setPLate(bl)
+		if br == resD || bl == late {
+			law.tiltedD = law.tiltedD || br == resD
+			law.Accuracy.Note += fmt.Sprintf("; the deadline's chances of a miss where more accurate from its start computed to %d informed (the budget binds after D) and %d runs by the round it was reached", min(lumped.EntryCut, m.M/20, cfg.Target()), runs)
+		}
+	}
+	return law, nil
 }
 
 // sumsLaw turns the sums of cfg's model m into the Law with its stated
