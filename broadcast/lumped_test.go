@@ -350,3 +350,52 @@ func TestLumpedLatePushes(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardStalls: a Monte Carlo of a budgeted push–pull with a deadline
+// states its deadline's chances with the source's long stalls its watched
+// runs are not expected to draw in their upper ends (guardStalls), and
+// Auto answers the chance a node is uninformed at D from the law's strata
+// where the widened interval says less. At N 1,000, k 2, ε 0.3, φ 0.1,
+// B 8, D 12 the runs' own interval, without the stalls, would state
+// about 5 % (the stalls of four rounds and more, chance about 1e-5, carry
+// a sixth of the chance at N 2,000, D 13; guardStalls' comment).
+func TestGuardStalls(t *testing.T) {
+	ctx := context.Background()
+	cfg := Config{Nodes: 1000, Protocol: PushPull, Fanout: 2, Loss: 0.3, Failed: 0.1, Budget: 8, Level: 1, Deadline: 12}
+	u := newLumped(cfg).UnseenStall(DefaultReps)
+	if !(u > 0) {
+		t.Fatalf("UnseenStall %g: no stall left unseen", u)
+	}
+	s, err := Simulate(ctx, cfg, SimSettings{Reps: DefaultReps, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := s.Law().Answer(cfg)
+	mc, err := Solve(ctx, cfg, Settings{Method: MonteCarlo, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hi := func(v, rel float64) float64 { return v * (1 + rel) }
+	t.Logf("runs alone: %.4g (rel err %.3g); guarded: %.4g (rel err %.3g); unseen stalls %.3g", plain.ResidueDeadline, plain.ResidueDeadlineRelErr, mc.ResidueDeadline, mc.ResidueDeadlineRelErr, u)
+	if want := math.Min(hi(plain.ResidueDeadline, plain.ResidueDeadlineRelErr)+u, 1); math.Abs(hi(mc.ResidueDeadline, mc.ResidueDeadlineRelErr)-want) > 1e-9*want {
+		t.Errorf("guarded upper end %.6g, want the runs' %.6g plus %.3g", hi(mc.ResidueDeadline, mc.ResidueDeadlineRelErr), hi(plain.ResidueDeadline, plain.ResidueDeadlineRelErr), u)
+	}
+	// Auto's step (solveOne, after its refinement): the guarded runs, then
+	// the law where more accurate.
+	l, err := simulateLaw(ctx, cfg, Settings{Reps: DefaultReps, Seed: 1}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.guardStalls(ctx, cfg, true); err != nil {
+		t.Fatal(err)
+	}
+	auto := l.Answer(cfg)
+	law, err := lumpedModelLaw(ctx, cfg, newLumped(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("auto: %.4g (rel err %.3g); the law's strata %.4g (rel err %.3g)", auto.ResidueDeadline, auto.ResidueDeadlineRelErr, law.ResidueDeadline, law.ResidueDeadlineRelErr)
+	if !(auto.ResidueDeadlineRelErr < mc.ResidueDeadlineRelErr) || auto.ResidueDeadline != law.ResidueDeadline {
+		t.Errorf("auto %.4g within %.3g: want the law's %.4g, more accurate than the guarded runs' %.3g", auto.ResidueDeadline, auto.ResidueDeadlineRelErr, law.ResidueDeadline, mc.ResidueDeadlineRelErr)
+	}
+}

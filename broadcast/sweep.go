@@ -265,6 +265,11 @@ func solveOne(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
 			return nil, err
 		}
 	}
+	if method == MonteCarlo {
+		if err := law.guardStalls(ctx, cfg, set.Method == Auto); err != nil {
+			return nil, err
+		}
+	}
 	a := law.Answer(cfg)
 	a.Method = method
 	if err := a.repair(cfg, nil, 0); err != nil {

@@ -55,23 +55,7 @@ func (m *Model) setStall() {
 	if !m.pulls || m.D < 1 || m.M < 2 {
 		return
 	}
-	U := float64(m.M - 1)
-	lh := math.Log(pmf.PullMiss(nil, 1, m.k, m.n1, m.eps)) * U
-	A := []float64{1}
-	for t := 0; t < m.D; t++ {
-		S, SL := 0.0, 0.0
-		switch {
-		case t < m.R-1:
-			S = 1
-		case t == m.R-1:
-			SL = 1
-		}
-		a := A[t] * math.Exp(lh) * m.noPush(U, S, SL)
-		if !(a >= stallFloor) {
-			break
-		}
-		A = append(A, a)
-	}
+	A := m.stallChances()
 	lf := len(A) - 1
 	ls := 1
 	for ls <= lf && A[ls] > stallCommon {
@@ -100,6 +84,46 @@ func (m *Model) setStall() {
 		m.stallW[l] = 1 / sum
 		m.stallCum[l] = cum
 	}
+}
+
+// stallChances is A_L = P(the source stalls its first L rounds) for L =
+// 0, 1, … up to D, while at least stallFloor.
+func (m *Model) stallChances() []float64 {
+	U := float64(m.M - 1)
+	lh := math.Log(pmf.PullMiss(nil, 1, m.k, m.n1, m.eps)) * U
+	A := []float64{1}
+	for t := 0; t < m.D; t++ {
+		S, SL := 0.0, 0.0
+		switch {
+		case t < m.R-1:
+			S = 1
+		case t == m.R-1:
+			SL = 1
+		}
+		a := A[t] * math.Exp(lh) * m.noPush(U, S, SL)
+		if !(a >= stallFloor) {
+			break
+		}
+		A = append(A, a)
+	}
+	return A
+}
+
+// UnseenStall is the chance that the source stalls for at least L*
+// rounds, L* the first L ≤ D with reps·A_L < 1: the stalls that reps runs
+// drawing them at their own rate are not expected to have drawn (0
+// without pulls or a deadline, or where reps runs expect every stall up
+// to D). A chance at D that such runs state leaves out at most this.
+func (m *Model) UnseenStall(reps int) float64 {
+	if !m.pulls || m.D < 1 || m.M < 2 {
+		return 0
+	}
+	for _, a := range m.stallChances() {
+		if float64(reps)*a < 1 {
+			return a
+		}
+	}
+	return 0
 }
 
 // noPush is the chance that a round's pushes by S + SL senders inform

@@ -62,3 +62,35 @@ func TestStallStrata(t *testing.T) {
 		t.Errorf("residue_deadline: stratified relative SE %.3g, plain %.3g: the strata do not pay", sr.SE/sr.V, pr.SE/pr.V)
 	}
 }
+
+// TestUnseenStall checks the source's stall chances against a hand
+// computation for push–pull at N 2,000, k 2, ε 0.3, φ 0.1 (M = 1,801 live,
+// 199 failed), B 8 (R = 4 rounds of pushes): a round of the source fails
+// when both pushes miss, (1 − 0.7·1,800/1,999)² = 0.136660 (distinct peers
+// change it by 2·10⁻⁵ relative), and no uninformed node pulls it,
+// h(1)^1,800 with h(1) = 1 − (2/1,999)·0.49, = e^{−0.882649} = 0.413683;
+// after round 4 only the pulls. So A₄ = (0.136660·0.413683)⁴ = 1.0215e-5
+// and A₅ = A₄·0.413683 = 4.226e-6 (2,000,000 runs of the engine: 21 and 9
+// such stalls, 1.05e-5 and 4.5e-6). UnseenStall(10⁵) is the first A_L
+// below 1/10⁵: A₅.
+func TestUnseenStall(t *testing.T) {
+	m := New(Params{M: 1801, N1: 1999, K: 2, R: 4, Budget: 8, Target: 1801, D: 13, Eps: 0.3, Z: 3, Pulls: true})
+	A := m.stallChances()
+	for _, c := range []struct {
+		L    int
+		want float64
+	}{{4, 1.0215e-5}, {5, 4.226e-6}} {
+		// The push's chance of no success is the binomial fit's (n 2, the
+		// exact mean and variance), within 10⁻⁴ of the distinct peers'.
+		if math.Abs(A[c.L]/c.want-1) > 1e-3 {
+			t.Errorf("A_%d = %.5g, want %.5g", c.L, A[c.L], c.want)
+		}
+	}
+	if u := m.UnseenStall(100_000); math.Abs(u/4.226e-6-1) > 1e-3 {
+		t.Errorf("UnseenStall(1e5) = %.5g, want A_5 = 4.226e-6", u)
+	}
+	push := New(Params{M: 1801, N1: 1999, K: 2, R: 4, Budget: 8, Target: 1801, D: 13, Eps: 0.3, Z: 3})
+	if u := push.UnseenStall(100_000); u != 0 {
+		t.Errorf("push: UnseenStall %g, want 0 (no pulls: an early end, stated apart)", u)
+	}
+}
