@@ -1,6 +1,10 @@
 package sim
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/gossipkit/gossipkit/internal/hugepage"
+)
 
 // bitset holds one bit per node: the per-node flags of a replication (who
 // holds d, who held it at a snapshot, who ever held it) cost N/8 bytes each
@@ -8,7 +12,13 @@ import "math/bits"
 // fit in a few hundred megabytes (TestSimLargeNMemory).
 type bitset []uint64
 
-func newBitset(n int) bitset { return make(bitset, (n+63)/64) }
+// newBitset is a bitset of n bits, on huge pages where it is large (its
+// reads are at random: internal/hugepage).
+func newBitset(n int) bitset {
+	b := make(bitset, (n+63)/64)
+	hugepage.Advise(b)
+	return b
+}
 
 func (b bitset) get(v int32) bool { return b[uint32(v)>>6]>>(uint32(v)&63)&1 != 0 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/gossipkit/gossipkit/gossip"
 	"github.com/gossipkit/gossipkit/internal/ctxguard"
 	"github.com/gossipkit/gossipkit/internal/fielderr"
+	"github.com/gossipkit/gossipkit/internal/hugepage"
 	"github.com/gossipkit/gossipkit/internal/parallel"
 	"github.com/gossipkit/gossipkit/internal/rng"
 )
@@ -272,6 +273,7 @@ type scratch struct {
 func (sc *scratch) scheduler(cfg Config, g *graph, r *rng.Rand) *scheduler {
 	if cfg.Schedule == Rounds && len(sc.perm) != cfg.Nodes {
 		sc.perm = make([]int32, cfg.Nodes)
+		hugepage.Advise(sc.perm) // shuffled at random every round
 	}
 	return newSchedulerIn(cfg.Schedule, g, cfg.Ticks, r, sc.perm, &sc.async)
 }

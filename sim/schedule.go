@@ -1,6 +1,9 @@
 package sim
 
-import "github.com/gossipkit/gossipkit/internal/rng"
+import (
+	"github.com/gossipkit/gossipkit/internal/hugepage"
+	"github.com/gossipkit/gossipkit/internal/rng"
+)
 
 // driver feeds one round of shuffles to a state. Implementations differ in
 // schedule only; the state decides what a shuffle does.
@@ -85,6 +88,7 @@ func newSchedulerIn(kind Schedule, g *graph, ticks int, r *rng.Rand, buf []int32
 			s.perm = buf
 		} else {
 			s.perm = make([]int32, g.n)
+			hugepage.Advise(s.perm) // shuffled at random every round
 		}
 	case Async:
 		if as != nil && len(as.phase) == g.n && len(as.byTick) == ticks {
