@@ -300,7 +300,11 @@ func (l *Law) lumpedDeadline(ctx context.Context, cfg Config, D int) error {
 		return nil
 	}
 	l.tiltedD = usedResD
-	l.Accuracy.Note += fmt.Sprintf("; the deadline's chances of a miss where more accurate from the large-N law of the same broadcast with a budget that does not bind by D (its start computed to %d informed, the rest from %d runs of a fixed seed by the round it was reached)", min(lumped.EntryCut, m.M/20, cfg.Target()), runs)
+	what := "the same broadcast with a budget that does not bind by D"
+	if !cfg.Protocol.pushes() {
+		what = "the same pull, round by round"
+	}
+	l.Accuracy.Note += fmt.Sprintf("; the deadline's chances of a miss where more accurate from the large-N law of %s (its start computed to %d informed, the rest from %d runs of a fixed seed by the round it was reached)", what, min(lumped.EntryCut, m.M/20, cfg.Target()), runs)
 	return nil
 }
 
