@@ -94,22 +94,19 @@ func lumpedModelLaw(ctx context.Context, cfg Config, m *lumped.Model) (*Law, err
 	// Where the budget does not bind by the deadline (R ≥ D + 1), the
 	// deadline's chances also come from the start computed (DeadlineLaw),
 	// where more accurate.
-	if m.D >= 1 && m.R >= m.D+1 && min(lumped.EntryCut, m.M/20, cfg.Target()) >= 2 {
+	if m.D >= 1 && m.R >= m.D+1 && m.EntryCount() >= 2 {
 		sl, sr, runs, err := m.DeadlineLaw(ctx)
 		if err != nil {
 			return nil, err
 		}
-		cs := closureKappa / math.Sqrt(float64(m.M))
-		watch := lumped.WatchErr(m.Watch * float64(cfg.Budget) * (1 - cfg.Loss) / float64(cfg.Nodes-1))
-		resD := estInterval(sr, cs, 0, watch, 0)
-		late := estInterval(sl, cs, 0, watch, resD.v)
+		resD, late := entryIntervals(m, sl, sr, watchErr(cfg, m, cfg.Budget))
 		br := better(ivOf(law.ResidueDeadline, law.ResidueDeadlineRelErr), resD)
 		bl := better(ivOf(law.PLate, law.PLateRelErr), late)
 		law.setResidueDeadline(br)
 		law.setPLate(bl)
 		if br == resD || bl == late {
 			law.tiltedD = law.tiltedD || br == resD
-			law.Accuracy.Note += fmt.Sprintf("; the deadline's chances of a miss where more accurate from its start computed to %d informed (the budget binds after D) and %d runs by the round it was reached", min(lumped.EntryCut, m.M/20, cfg.Target()), runs)
+			law.Accuracy.Note += fmt.Sprintf("; the deadline's chances of a miss where more accurate from its start computed to %d informed (the budget binds after D) and %d runs by the round it was reached", m.EntryCount(), runs)
 		}
 	}
 	return law, nil
@@ -123,12 +120,12 @@ func sumsLaw(cfg Config, m *lumped.Model, s *lumped.Sums, ts *lumped.TiltSums) *
 	fM := float64(m.M)
 	law := &Law{PMF: pmf, Never: math.Max(1-fEnd, 0), Accuracy: NoAccuracy()}
 	law.noDeadline()
-	// The chances of a miss: zValue standard errors plus the closure's
-	// ln(1/q)/√M, plus the early ends the runs did not see.
-	// (Push–pull has no early end: the pulls go on, and the runs whose
-	// pushes died at the start are drawn as often as they happen.)
+	// The chances of a miss: estInterval's, with the early ends the runs
+	// did not see. (Push–pull has no early end: the pulls go on, and the
+	// runs whose pushes died at the start are drawn as often as they
+	// happen.)
 	xEarly := earlyUnseen(cfg, s, cfg.Budget)
-	watch := lumped.WatchErr(m.Watch * float64(cfg.Budget) * (1 - cfg.Loss) / float64(cfg.Nodes-1))
+	watch := watchErr(cfg, m, cfg.Budget)
 	// A chance that some node is missed takes the closure's error of the
 	// chance that a given node is (node): its exponent is the larger.
 	// The closure's constant: closureKappa where measured (push; the
@@ -139,10 +136,7 @@ func sumsLaw(cfg Config, m *lumped.Model, s *lumped.Sums, ts *lumped.TiltSums) *
 		kappa = 1
 	}
 	cs := kappa / math.Sqrt(fM)
-	ivOfRunsN := func(sum [2]float64, n, node float64) interval {
-		return runsInterval(sum, n, cs, xEarly, watch, node)
-	}
-	ivOfRuns := func(sum [2]float64, node float64) interval { return ivOfRunsN(sum, n, node) }
+	ivOfRuns := func(sum [2]float64, node float64) interval { return runsInterval(sum, n, cs, xEarly, watch, node) }
 	ivOfEst := func(e lumped.Est, node float64) interval { return estInterval(e, cs, xEarly, watch, node) }
 	if cfg.Protocol.pulls() {
 		// The pulls go on until every live node is informed.
@@ -161,8 +155,9 @@ func sumsLaw(cfg Config, m *lumped.Model, s *lumped.Sums, ts *lumped.TiltSums) *
 		resD := ivOfEst(r, 0)
 		late := ivOfEst(l, resD.v)
 		if ts != nil && ts.N > 0 {
-			tr := ivOfRunsN(ts.ResD, ts.N, 0)
-			resD, late = better(resD, tr), better(late, ivOfRunsN(ts.Late, ts.N, tr.v))
+			tl, tr := ts.Deadline()
+			trIv := ivOfEst(tr, 0)
+			resD, late = better(resD, trIv), better(late, ivOfEst(tl, trIv.v))
 		}
 		law.setResidueDeadline(resD)
 		law.setPLate(late)
@@ -191,6 +186,23 @@ func earlyUnseen(cfg Config, s *lumped.Sums, B int) float64 {
 	return extinction((1-cfg.Loss)*float64(cfg.Live()-1)/float64(cfg.Nodes-1), float64(B))
 }
 
+// watchErr is lumped.WatchErr for the model m of cfg whose nodes push B
+// each: w = Watch·B·(1−ε)/(N−1).
+func watchErr(cfg Config, m *lumped.Model, B int) float64 {
+	return lumped.WatchErr(m.Watch * float64(B) * (1 - cfg.Loss) / float64(cfg.Nodes-1))
+}
+
+// entryIntervals are the intervals of DeadlineLaw's chances, the chance
+// a node is uninformed at D (resD, from sr) and P(T_L > D) (late, from
+// sl), of the model m: estInterval's with the measured closure constant
+// and the watch's error watch; no early end is unseen (the start is
+// computed).
+func entryIntervals(m *lumped.Model, sl, sr lumped.Est, watch float64) (resD, late interval) {
+	cs := closureKappa / math.Sqrt(float64(m.M))
+	resD = estInterval(sr, cs, 0, watch, 0)
+	return resD, estInterval(sl, cs, 0, watch, resD.v)
+}
+
 // runsInterval is the interval of a chance of a miss from the runs' sum
 // of values and of squares over n runs of M live nodes: estInterval's.
 func runsInterval(sum [2]float64, n, cs, xEarly, extra, node float64) interval {
@@ -206,8 +218,8 @@ func runsInterval(sum [2]float64, n, cs, xEarly, extra, node float64) interval {
 // given node is missed, for a chance that some node is (about M times it
 // deep in the tail, so the same exponent's error).
 func estInterval(e lumped.Est, cs, xEarly, extra, node float64) interval {
-	// Weighted runs (a forced stall) can put a mean above 1, which no
-	// chance is.
+	// Weighted runs (the tilted start's, a forced stall's weight among
+	// them) can put a mean above 1, which no chance is.
 	v, se := math.Min(e.V, 1), e.SE
 	if !(v > 0) {
 		return interval{v, 0, math.Min(xEarly+e.Hole+float64(zValue)*se, 1)}
@@ -231,12 +243,12 @@ func estInterval(e lumped.Est, cs, xEarly, extra, node float64) interval {
 // (none has spent its budget by then; a pull alone pushes nothing), so
 // that model's runs give ResidueDeadline, and PLate, where more accurate
 // than the law's own, with sumsLaw's stated accuracy (TestLumpedUnlimited
-// checks both against the exact chain). With pulls, a deep deadline's
-// chance is carried by the runs whose source stalls (no push of it gets
-// through and no node pulls it): the runs force such stalls and weigh
-// them (internal/lumped, stall.go); before they did, pull at N 3000, k 3,
-// φ 0.02, D 12 said 1.6e-14 within 268 % against the exact chain's
-// 2.27e-8. It does nothing where that law does not reach (fewer than
+// checks both against the exact chain). Its start is computed
+// (lumped.Model.DeadlineLaw, entry.go), so a deep deadline's chance
+// carried by the runs whose source stalls (no push of it gets through and
+// no node pulls it) is held exactly; when runs from the source drew them,
+// pull at N 3000, k 3, φ 0.02, D 12 said 1.6e-14 within 268 % against the
+// exact chain's 2.27e-8. It does nothing where that law does not reach (fewer than
 // LumpedMinLive live nodes, or D + 1 > lumped.MaxRounds).
 func (l *Law) setLumpedDeadline(ctx context.Context, cfg Config) error {
 	D := deadlineRounds(cfg)
@@ -265,15 +277,11 @@ func (l *Law) lumpedDeadline(ctx context.Context, cfg Config, D int) error {
 	// most 0.5 %), down to 1 node, and the factor is stated.
 	perNode := float64(B) * (1 - cfg.Loss) / float64(cfg.Nodes-1)
 	m.Watch = max(1, min(m.Watch, math.Floor(0.2/perNode)))
-	watchErr := lumped.WatchErr(m.Watch * perNode)
-	cs := closureKappa / math.Sqrt(float64(m.M))
 	sl, sr, runs, err := m.DeadlineLaw(ctx)
 	if err != nil {
 		return err
 	}
-	// The start is exact (the entry law): no early end is unseen.
-	resD := estInterval(sr, cs, 0, watchErr, 0)
-	late := estInterval(sl, cs, 0, watchErr, resD.v)
+	resD, late := entryIntervals(m, sl, sr, watchErr(cfg, m, B))
 	// A chance no run saw (0) is not stated from them: its upper end would
 	// hold only the early ends, not the slow starts the runs missed (at N
 	// 10⁶, k 3, ε 0.2, L 0.99, D 18, every run's P(T_L > D) was 0 where
@@ -304,7 +312,7 @@ func (l *Law) lumpedDeadline(ctx context.Context, cfg Config, D int) error {
 	if !cfg.Protocol.pushes() {
 		what = "the same pull, round by round"
 	}
-	l.Accuracy.Note += fmt.Sprintf("; the deadline's chances of a miss where more accurate from the large-N law of %s (its start computed to %d informed, the rest from %d runs of a fixed seed by the round it was reached)", what, min(lumped.EntryCut, m.M/20, cfg.Target()), runs)
+	l.Accuracy.Note += fmt.Sprintf("; the deadline's chances of a miss where more accurate from the large-N law of %s (its start computed to %d informed, the rest from %d runs of a fixed seed by the round it was reached)", what, m.EntryCount(), runs)
 	return nil
 }
 

@@ -46,6 +46,10 @@ const (
 	entryFloor = 1e-40
 )
 
+// EntryCount is the count c at which DeadlineLaw's chain hands over to
+// its runs: min(EntryCut, M/20, the target count).
+func (m *Model) EntryCount() int { return min(EntryCut, m.M/20, m.target) }
+
 // entryLaw is the law of the entry into the counts ≥ c: p[τ] = P(τ), and
 // for each τ the counts lo[τ], lo[τ] + 1, … with their cumulative chances
 // cum[τ] (summing to p[τ]); and the exact part of the deadline's chances:
@@ -93,13 +97,11 @@ func (m *Model) entry(ctx context.Context, c int) (*entryLaw, error) {
 				if elo == math.MaxInt {
 					elo = j
 				}
-				for j < elo {
-					ent = append([]float64{0}, ent...)
-					elo--
+				if j < elo {
+					ent = append(make([]float64, elo-j), ent...)
+					elo = j
 				}
-				for j-elo >= len(ent) {
-					ent = append(ent, 0)
-				}
+				ent = grow(ent, j-elo+1)
 				ent[j-elo] += v[i] * px
 			}
 		}
@@ -170,13 +172,13 @@ func (m *Model) DeadlineLaw(ctx context.Context) (late, resD Est, runs int, err 
 	if m.D < 1 || m.R < m.D+1 || m.IS != nil {
 		return Est{}, Est{}, 0, errors.New("lumped: DeadlineLaw needs D ≥ 1, R ≥ D + 1 and no tilt")
 	}
-	c := min(EntryCut, m.M/20, m.target)
+	c := m.EntryCount()
 	if c < 2 {
 		return Est{}, Est{}, 0, errors.New("lumped: DeadlineLaw needs at least 40 live nodes and a target of 2")
 	}
-	mm := *m
-	mm.stallW, mm.stallCum, mm.stallPi = nil, nil, []float64{1}
-	e, err := mm.entry(ctx, c)
+	// The runs start at a count of c ≥ 2, past the source's stall: its
+	// strata and weights (stall.go) play no part.
+	e, err := m.entry(ctx, c)
 	if err != nil {
 		return Est{}, Est{}, 0, err
 	}
@@ -222,7 +224,7 @@ func (m *Model) DeadlineLaw(ctx context.Context) (late, resD Est, runs int, err 
 	done := make([]int, len(strata))
 	for n := m.Runs; ; n *= 4 {
 		want := alloc(n)
-		if err := mm.entryRuns(ctx, e, strata, done, want, sums); err != nil {
+		if err := m.entryRuns(ctx, e, strata, done, want, sums); err != nil {
 			return Est{}, Est{}, 0, err
 		}
 		copy(done, want)

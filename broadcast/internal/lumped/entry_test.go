@@ -31,7 +31,7 @@ func TestEntryLaw(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := New(c.p)
-			e, err := m.entry(ctx, min(EntryCut, m.M/20, m.target))
+			e, err := m.entry(ctx, m.EntryCount())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -297,7 +297,7 @@ func (m *Model) tilted(ctx context.Context, plain float64) (*TiltSums, error) {
 	if err := add(isPilot); err != nil {
 		return nil, err
 	}
-	if v := math.Max(relVar(ts.ResD, ts.N), relVar(ts.Late, ts.N)); !(2*v < plain) {
+	if late, resD := ts.Deadline(); !(2*math.Max(estRelVar(resD, ts.N), estRelVar(late, ts.N)) < plain) {
 		return nil, nil
 	}
 	for n := m.Runs; ; n *= 4 {
@@ -320,8 +320,21 @@ type TiltSums struct {
 	Rounds     int
 }
 
+// Deadline is the tilted runs' estimates of the deadline's chances: the
+// means of their weighted values and the standard errors.
+func (ts *TiltSums) Deadline() (late, resD Est) {
+	est := func(sum [2]float64) Est {
+		v, se := MeanSE(sum, ts.N)
+		return Est{V: v, SE: se}
+	}
+	return est(ts.Late), est(ts.ResD)
+}
+
 // wants reports whether a chance is still beyond lumpedRunsRelErr.
-func (ts *TiltSums) wants(z float64) bool { return beyondRunsRelErr(z, ts.N, ts.ResD, ts.Late) }
+func (ts *TiltSums) wants(z float64) bool {
+	late, resD := ts.Deadline()
+	return beyondRelErr(z, resD, late)
+}
 
 // estRelVar is the relative variance of one of n runs' value, n·(se/v)²,
 // from their estimate e (+Inf where it is 0 or has a hole).
@@ -330,14 +343,4 @@ func estRelVar(e Est, n float64) float64 {
 		return math.Inf(1)
 	}
 	return n * (e.SE / e.V) * (e.SE / e.V)
-}
-
-// relVar is the relative variance of one run's value, n·(se/mean)², from
-// the sums of n values (+Inf where the mean is 0).
-func relVar(sum [2]float64, n float64) float64 {
-	v, se := MeanSE(sum, n)
-	if !(v > 0) {
-		return math.Inf(1)
-	}
-	return n * (se / v) * (se / v)
 }

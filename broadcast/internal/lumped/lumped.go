@@ -649,26 +649,12 @@ func beyondRelErr(z float64, es ...Est) bool {
 	return false
 }
 
-// beyondRunsRelErr reports whether the mean of any of the sums of n runs'
-// values has zValue standard errors beyond lumpedRunsRelErr of itself.
-func beyondRunsRelErr(z, n float64, sums ...[2]float64) bool {
-	for _, sum := range sums {
-		if v, se := MeanSE(sum, n); v > 0 && z*se > lumpedRunsRelErr*v {
-			return true
-		}
-	}
-	return false
-}
-
 // addRuns adds about count runs, of stream indices from first on, to s,
 // and returns how many it added.
 func (m *Model) addRuns(ctx context.Context, first, count int, s *Sums) (int, error) {
 	const blocks = 64
 	per := max(count/blocks, 1)
 	sums := make([]Sums, blocks)
-	for b := range sums {
-		sums[b].pi = m.stallPi
-	}
 	err := parallel.For(ctx, blocks, runtime.GOMAXPROCS(0), func() func(context.Context, int) error {
 		coh := make([]float64, m.R)
 		hbuf := make([]float64, 0, m.k+1)
