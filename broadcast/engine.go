@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/gossipkit/gossipkit/broadcast/internal/lumped"
 	"github.com/gossipkit/gossipkit/internal/rng"
 )
 
@@ -45,12 +46,21 @@ type engine struct {
 	// curveCapped reports that it reached maxCurveRounds without ending.
 	curveOn, curveCapped bool
 	curve                []float64
+	// stall is the source's stall forced in the watched runs (stalls.go)
+	// for the rounds stallCap (−1: not yet set).
+	stall    lumped.Stall
+	stallCap int
+	// stallSeen is the rounds the last watched run's source stalled, and
+	// stallEnded whether the run saw the stall end.
+	stallSeen  int
+	stallEnded bool
 }
 
 func newEngine(cfg Config, seed uint64) *engine {
 	M := cfg.Live()
 	e := &engine{cfg: cfg, seed: seed, N: cfg.Nodes, M: M, k: cfg.Fanout, eps: cfg.Loss, live: M, pool: cfg.Nodes - 1,
-		cont: cfg.Protocol == Push && cfg.Budget > 0, hit: make([]uint64, (M+63)/64), picks: make([]int, 0, 16)}
+		cont: cfg.Protocol == Push && cfg.Budget > 0, hit: make([]uint64, (M+63)/64), picks: make([]int, 0, 16),
+		stallCap: -1}
 	if cfg.Budget > 0 {
 		e.R = rounds(cfg.Budget, cfg.Fanout)
 		e.last = cfg.Budget - cfg.Fanout*(e.R-1)

@@ -316,42 +316,28 @@ func (l *Law) lumpedDeadline(ctx context.Context, cfg Config, D int) error {
 	return nil
 }
 
-// guardStalls widens the deadline's chances that a Monte Carlo of a
-// budgeted push–pull states (from its watched runs) by the chance of the
-// source's stalls its runs are not expected to have drawn
+// guardStalls widens P(T_L > D) below the level 1 that a Monte Carlo of a
+// budgeted push–pull states from its plain runs by the chance of the
+// source's stalls those runs are not expected to have drawn
 // (lumped.Model.UnseenStall): after its budget the source is found only
 // by pulls, so a stall can last many rounds, and a run that draws one is
-// late by as many, but at N 2,000, k 2, ε 0.3, φ 0.1, B 8 a stall of four
-// rounds or more has the chance 1.05e-5 (2,000,000 runs of the engine:
-// 21; the law's strata 1.03e-5) and carries 17 % of the chance a node is
-// uninformed at D 13, which 1,000 watched runs stated as 7.47e-6 within
-// 4.1 % where the law's strata put 9.3e-6. Each such chance is at most 1,
-// so the upper ends grow by that stall chance. With withLaw (Auto) the
-// large-N law of a budgeted push, whose strata hold the stalls, answers
-// the chance a node is uninformed at D instead where more accurate, at
-// any live count (its closure stated with κ = 1).
+// late by as many (stalls.go: at N 2,000, k 2, ε 0.3, φ 0.1, B 8 a stall
+// of four rounds or more has the chance 1.05e-5). That chance is at most
+// 1, so its upper end grows by the stall chance. The chances of the
+// watched runs (residue_deadline, and P(T_L > D) at the level 1) need no
+// such guard: they force the stall. With withLaw (Auto) the large-N law
+// of a budgeted push, whose strata hold the stalls, answers the chance a
+// node is uninformed at D instead where more accurate.
 func (l *Law) guardStalls(ctx context.Context, cfg Config, withLaw bool) error {
 	if cfg.Protocol != PushPull || cfg.Budget <= 0 || deadlineRounds(cfg) < 1 || rounds(cfg.Budget, cfg.Fanout) > lumped.MaxRounds || cfg.Live() < 2 {
 		return nil
 	}
 	m := newLumped(cfg)
-	if u := m.UnseenStall(l.Reps); u > 0 {
-		widen := func(iv interval) interval {
-			if !math.IsNaN(iv.v) {
-				iv.hi = math.Min(iv.hi+u, 1)
-			}
-			return iv
-		}
-		if !math.IsNaN(l.ResidueDeadline) {
-			l.setResidueDeadline(widen(ivOf(l.ResidueDeadline, l.ResidueDeadlineRelErr)))
-		}
-		if !math.IsNaN(l.PLate) {
-			l.setPLate(widen(ivOf(l.PLate, l.PLateRelErr)))
-		}
-		for t := range l.curveLate {
-			l.curveLate[t] = widen(l.curveLate[t])
-		}
-		l.Accuracy.Note += fmt.Sprintf("; the deadline's chances' upper ends hold %.2g more: the source's long stalls (after its budget only pulls find it), which %d watched runs are not expected to draw", u, l.Reps)
+	if u := m.UnseenStall(l.Reps); u > 0 && cfg.Target() < cfg.Live() && !math.IsNaN(l.PLate) {
+		iv := ivOf(l.PLate, l.PLateRelErr)
+		iv.hi = math.Min(iv.hi+u, 1)
+		l.setPLate(iv)
+		l.Accuracy.Note += fmt.Sprintf("; p_late's upper end holds %.2g more: the source's long stalls (after its budget only pulls find it), which %d runs are not expected to draw", u, l.Reps)
 	}
 	if !withLaw || math.IsNaN(l.ResidueDeadline) {
 		return nil

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gossipkit/gossipkit/broadcast/internal/lumped"
 	"github.com/gossipkit/gossipkit/internal/parallel"
 	"github.com/gossipkit/gossipkit/internal/rng"
 	"github.com/gossipkit/gossipkit/internal/stats"
@@ -264,6 +265,18 @@ func (e *engine) runWatched(ctx context.Context, index, D int) (end, byD float64
 			strat = false
 		}
 	}
+	// forced is the rounds the source is made to stall (stalls.go), stall
+	// the rounds it did, stalled whether it still does.
+	var st lumped.Stall
+	forced, stall, stalled := 0, 0, u > 0
+	if pulls && (D > 0 || e.curveOn) {
+		cap := D
+		if e.curveOn {
+			cap = 0
+		}
+		st = e.watchStall(cap)
+		forced = st.Draw(e.r)
+	}
 	lw, lwD := 0.0, math.NaN()
 	e.curve, e.curveCapped = e.curve[:0], false
 	recording := e.curveOn
@@ -291,6 +304,7 @@ func (e *engine) runWatched(ctx context.Context, index, D int) (end, byD float64
 		e.newly = 0
 		if u > 0 && !math.IsInf(lw, -1) {
 			switch {
+			case r <= forced: // the stall forced: nobody informed
 			case strat && r < first: // the source informs nobody: the condition drawn
 			case strat && r == first:
 				e.sourceDraw(r, u)
@@ -310,6 +324,11 @@ func (e *engine) runWatched(ctx context.Context, index, D int) (end, byD float64
 			return 0, 0, e.err
 		}
 		u -= e.newly
+		if stalled && e.newly == 0 {
+			stall++
+		} else {
+			stalled = false
+		}
 		e.endRound(r)
 		if r == D {
 			lwD = lw
@@ -344,6 +363,18 @@ func (e *engine) runWatched(ctx context.Context, index, D int) (end, byD float64
 	if strat {
 		end = pExt*math.Exp(lwExtEnd) + succ*end
 		byD = pExt*math.Exp(lwExtD) + succ*byD
+	}
+	e.stallSeen, e.stallEnded = stall, !stalled
+	if st.Forced() {
+		// The stall's likelihood ratio (stalls.go), for every value.
+		wt := st.Weight(stall)
+		if stalled {
+			wt = st.WeightAtLeast(stall)
+		}
+		end, byD = end*wt, byD*wt
+		for i := range e.curve {
+			e.curve[i] *= wt
+		}
 	}
 	if D <= 0 {
 		byD = math.NaN()

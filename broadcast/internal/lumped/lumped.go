@@ -66,13 +66,9 @@ type Model struct {
 	Watch float64
 	// IS, if set, tilts the start (is.go).
 	IS *IS
-	// stallW, with pulls and a deadline, is the weight of a run whose
-	// source stalled for L rounds, by min(L, len(stallW)−1), and stallCum
-	// the forced stall's proposal, cumulative (stall.go).
-	stallW, stallCum []float64
-	// stallPi is the strata's chances: a stall of exactly L rounds, L <
-	// L_f, and at least L_f ([1] where no stall is forced).
-	stallPi []float64
+	// stall, with pulls and a deadline, is the source's forced stall
+	// (stall.go).
+	stall Stall
 }
 
 // New is the model of p.
@@ -225,7 +221,7 @@ func (m *Model) run(r *rng.Rand, coh []float64, hbuf []float64, out *runOut) {
 	// the rounds it did stall, so far.
 	forced, stall := 0, 0
 	if out.startI == 0 {
-		forced = m.forcedStall(r)
+		forced = m.stall.Draw(r)
 	}
 	for ; U > m.Watch && t < lumpedMaxT; t++ {
 		S, SL := senders()
@@ -237,13 +233,13 @@ func (m *Model) run(r *rng.Rand, coh []float64, hbuf []float64, out *runOut) {
 		rb := false // the deadline's values are the round's conditional ones
 		switch {
 		case t < forced:
-		case m.IS != nil && t < m.IS.rounds && !(m.stallW != nil && i == 1):
+		case m.IS != nil && t < m.IS.rounds && !(m.stall.Forced() && i == 1):
 			var l float64
 			D, l = m.isDraw(r, t, i, out.sc)
 			llr += l
 		default:
 			hh := h()
-			if t+1 == m.D && !(m.stallW != nil && i == 1) {
+			if t+1 == m.D && !(m.stall.Forced() && i == 1) {
 				// The deadline's round: given the state, each of the U
 				// escapes it with the chance p = h·π₁ (the model's own
 				// mean), so the chance a given node is uninformed at D is
@@ -274,8 +270,8 @@ func (m *Model) run(r *rng.Rand, coh []float64, hbuf []float64, out *runOut) {
 			out.late, out.resD = 1-out.F[t+1], U/fM
 		}
 	}
-	out.lr = math.Exp(llr) * m.stallWeight(stall)
-	out.forced, out.stratum = forced > 0, m.stratum(stall)
+	out.lr = math.Exp(llr) * m.stall.Weight(stall)
+	out.forced, out.stratum = forced > 0, m.stall.Stratum(stall)
 	if U > m.Watch || t >= lumpedMaxT {
 		// No node can act (or the rounds ran out): the U left are missed.
 		out.early = U > m.Watch
@@ -442,7 +438,7 @@ type Sums struct {
 	// By stratum L: the runs, and the sums of late and resD.
 	sn          []float64
 	sLate, sRes [][2]float64
-	pi          []float64 // the strata's chances (the model's stallPi)
+	pi          []float64 // the strata's chances (the model's stall.Strata())
 }
 
 // Est is an estimate of a mean: its value V, its standard error SE and
@@ -675,7 +671,7 @@ func (m *Model) addRuns(ctx context.Context, first, count int, s *Sums) (int, er
 	if err != nil {
 		return 0, err
 	}
-	s.pi = m.stallPi
+	s.pi = m.stall.Strata()
 	for b := range sums {
 		s.merge(&sums[b])
 	}

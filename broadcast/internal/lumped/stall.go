@@ -51,39 +51,112 @@ const (
 // setStall sets the forced stall's weights and proposal, with pulls and a
 // deadline (none otherwise).
 func (m *Model) setStall() {
-	m.stallW, m.stallCum, m.stallPi = nil, nil, []float64{1}
+	m.stall = NewStall(nil)
 	if !m.pulls || m.D < 1 || m.M < 2 {
 		return
 	}
-	A := m.stallChances()
+	m.stall = NewStall(m.stallChances())
+}
+
+// Stall is the forced stall of a source: its proposal and the weights of
+// a run by the rounds L its source stalled, from the stall chances A_L
+// (A_0 = 1, non-increasing; the last is the deepest stall forced). Its
+// zero value, or NewStall(nil), forces none.
+type Stall struct {
+	w, cum []float64 // by min(L, L_f); nil: none forced
+	a      []float64 // A_L, L ≤ L_f
+	pi     []float64 // the strata's chances (nil: one, all runs)
+}
+
+// NewStall is the stall forced with the chances A (see above): none where
+// no A_L with L ≥ 1 is at most stallCommon.
+func NewStall(A []float64) Stall {
 	lf := len(A) - 1
 	ls := 1
 	for ls <= lf && A[ls] > stallCommon {
 		ls++
 	}
 	if ls > lf {
-		return
+		return Stall{}
 	}
 	q := make([]float64, lf+1)
 	q[0] = 0.5
 	for l := ls; l <= lf; l++ {
 		q[l] = 0.5 / float64(lf-ls+1)
 	}
+	s := Stall{w: make([]float64, lf+1), cum: make([]float64, lf+1), a: A, pi: make([]float64, lf+1)}
 	// The strata: exactly L rounds of stall for L < L_f, at least L_f.
-	m.stallPi = make([]float64, lf+1)
 	for l := range lf {
-		m.stallPi[l] = A[l] - A[l+1]
+		s.pi[l] = A[l] - A[l+1]
 	}
-	m.stallPi[lf] = A[lf]
-	m.stallW = make([]float64, lf+1)
-	m.stallCum = make([]float64, lf+1)
+	s.pi[lf] = A[lf]
 	sum, cum := 0.0, 0.0
 	for l := range A {
 		sum += q[l] / A[l]
 		cum += q[l]
-		m.stallW[l] = 1 / sum
-		m.stallCum[l] = cum
+		s.w[l] = 1 / sum
+		s.cum[l] = cum
 	}
+	return s
+}
+
+// Forced reports whether any stall is forced.
+func (s Stall) Forced() bool { return s.w != nil }
+
+// Draw draws the rounds a run's source is made to stall (0 where no
+// stall is forced, without drawing from r).
+func (s Stall) Draw(r *rng.Rand) int {
+	if s.w == nil {
+		return 0
+	}
+	f := r.Float64() * s.cum[len(s.cum)-1]
+	l, _ := slices.BinarySearch(s.cum, f)
+	for l < len(s.cum)-1 && s.cum[l] <= f {
+		l++
+	}
+	return l
+}
+
+// Weight is the likelihood ratio of a run whose source stalled L rounds
+// (1 where no stall is forced).
+func (s Stall) Weight(L int) float64 {
+	if s.w == nil {
+		return 1
+	}
+	return s.w[min(L, len(s.w)-1)]
+}
+
+// WeightAtLeast is the likelihood ratio of a run seen to stall s rounds
+// whose stall's end is not seen (the run stopped first): with the
+// proposal's chance Σ_{L₀<s} q(L₀)·A_s/A_{L₀} + Σ_{L₀≥s} q(L₀) of such a
+// prefix,
+//
+//	1 / (Σ_{L₀<s} q(L₀)/A_{L₀} + Σ_{L₀≥s} q(L₀)/A_s),
+//
+// Weight(L_f) from s = L_f on (1 where no stall is forced). A run's values
+// up to its stop depend on that prefix alone, so weighting them by it
+// keeps each mean unbiased.
+func (s Stall) WeightAtLeast(n int) float64 {
+	lf := len(s.w) - 1
+	switch {
+	case s.w == nil || n <= 0:
+		return 1
+	case n >= lf:
+		return s.w[lf]
+	}
+	return 1 / (1/s.w[n-1] + (s.cum[lf]-s.cum[n-1])/s.a[n])
+}
+
+// Stratum is the stratum of a run whose source stalled L rounds.
+func (s Stall) Stratum(L int) int { return min(L, max(len(s.pi), 1)-1) }
+
+// Strata is the strata's chances: a stall of exactly L rounds for L <
+// L_f, at least L_f ([1] where no stall is forced).
+func (s Stall) Strata() []float64 {
+	if s.pi == nil {
+		return []float64{1}
+	}
+	return s.pi
 }
 
 // stallChances is A_L = P(the source stalls its first L rounds) for L =
@@ -137,30 +210,4 @@ func (m *Model) noPush(Uq, S, SL float64) float64 {
 		return math.Exp(n * math.Log1p(-p))
 	}
 	return 1
-}
-
-// forcedStall draws the rounds a run's source is made to stall (0 where
-// no stall is forced, without drawing from r).
-func (m *Model) forcedStall(r *rng.Rand) int {
-	if m.stallW == nil {
-		return 0
-	}
-	f := r.Float64() * m.stallCum[len(m.stallCum)-1]
-	l, _ := slices.BinarySearch(m.stallCum, f)
-	for l < len(m.stallCum)-1 && m.stallCum[l] <= f {
-		l++
-	}
-	return l
-}
-
-// stratum is the stratum of a run whose source stalled L rounds.
-func (m *Model) stratum(L int) int { return min(L, len(m.stallPi)-1) }
-
-// stallWeight is the likelihood ratio of a run whose source stalled L
-// rounds (1 where no stall is forced).
-func (m *Model) stallWeight(L int) float64 {
-	if m.stallW == nil {
-		return 1
-	}
-	return m.stallW[min(L, len(m.stallW)-1)]
 }

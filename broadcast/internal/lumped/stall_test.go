@@ -18,18 +18,18 @@ import (
 func TestStallStrata(t *testing.T) {
 	ctx := context.Background()
 	m := New(Params{M: 10800, N1: 11999, K: 2, R: 2, Budget: 3, Target: 10800, D: 12, Eps: 0.2, Z: 3, Pulls: true})
-	if m.stallW == nil {
+	if !m.stall.Forced() {
 		t.Fatal("no stall forced")
 	}
 	sum := 0.0
-	for _, p := range m.stallPi {
+	for _, p := range m.stall.Strata() {
 		sum += p
 	}
 	if math.Abs(sum-1) > 1e-12 {
 		t.Errorf("the strata's chances sum to 1 %+.2g", sum-1)
 	}
 	plain := *m
-	plain.stallW, plain.stallCum, plain.stallPi = nil, nil, []float64{1}
+	plain.stall = NewStall(nil)
 	var s, p Sums
 	if _, err := m.addRuns(ctx, 0, 100_000, &s); err != nil {
 		t.Fatal(err)

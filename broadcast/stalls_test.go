@@ -1,0 +1,104 @@
+package broadcast
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/gossipkit/gossipkit/broadcast/internal/lumped"
+)
+
+// watchedMean is the mean and standard error of the chance by D of n
+// watched runs of e (one watched node).
+func watchedMean(t *testing.T, e *engine, n, D int) (mean, se float64) {
+	t.Helper()
+	var s, s2 float64
+	for i := range n {
+		_, v, err := e.runWatched(context.Background(), i, D)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s += v
+		s2 += v * v
+	}
+	mean = s / float64(n)
+	return mean, math.Sqrt(math.Max(s2/float64(n)-mean*mean, 0) / float64(n-1))
+}
+
+// TestWatchedStallUnbiased checks the forced stall of the watched runs
+// (stalls.go) against the same runs with none forced, an estimator that
+// does not use A_L: where the source's stalls are common (N 300) both see
+// them, so the means of 40,000 forced and 120,000 plain runs must agree within 4 standard
+// errors of the difference. The stalls that are forced carry 84 % (pull,
+// D 14) and 48 % (push–pull, D 11) of the chance (20,000 runs of seed 3),
+// so a wrong A_L or weight moves the forced mean by as much.
+func TestWatchedStallUnbiased(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"pull", Config{Nodes: 300, Protocol: Pull, Fanout: 2, Loss: 0.2, Failed: 0.1, Level: 1, Deadline: 14}},
+		{"push-pull B4", Config{Nodes: 300, Protocol: PushPull, Fanout: 2, Loss: 0.3, Failed: 0.1, Budget: 4, Level: 1, Deadline: 11}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			D := deadlineRounds(c.cfg)
+			forced := newWatchEngine(c.cfg, 7, 1)
+			if !forced.watchStall(D).Forced() {
+				t.Fatal("no stall forced")
+			}
+			plain := newWatchEngine(c.cfg, 8, 1)
+			plain.stall, plain.stallCap = lumped.Stall{}, D
+			mf, sf := watchedMean(t, forced, 40_000, D)
+			mp, sp := watchedMean(t, plain, 120_000, D)
+			z := (mf - mp) / math.Hypot(sf, sp)
+			t.Logf("forced %.5g ± %.2g, plain %.5g ± %.2g (z %+.2f)", mf, sf, mp, sp, z)
+			if !(math.Abs(z) <= 4) {
+				t.Errorf("forced %.5g and plain %.5g are %.1f standard errors apart", mf, mp, z)
+			}
+		})
+	}
+}
+
+// TestWatchedStallReach checks that the watched runs see the long stalls
+// they are meant to: at N 2,000, push–pull, k 2, ε 0.3, φ 0.1, B 8, D 13
+// the source stalls four rounds or more with the chance A₄ ≈ 1.02e-5
+// (TestUnseenStall's hand value for the large-N law, 1.0215e-5; the
+// watched runs' differs by the one watched node, O(1/N)), which 4,000
+// runs drawing stalls at their own rate would see with the chance 4 %.
+// The weighted share of the forced runs that stalled at least four rounds
+// must estimate A₄ within 3 standard errors and 10 %, and the chance by
+// D must be at least that stall's share of it, about 17 % (stalls.go).
+func TestWatchedStallReach(t *testing.T) {
+	cfg := Config{Nodes: 2000, Protocol: PushPull, Fanout: 2, Loss: 0.3, Failed: 0.1, Budget: 8, Level: 1, Deadline: 13}
+	D := deadlineRounds(cfg)
+	e := newWatchEngine(cfg, 3, 1)
+	st := e.watchStall(D)
+	const n = 4000
+	var s, s2, vs, vl float64
+	for i := range n {
+		_, v, err := e.runWatched(context.Background(), i, D)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs += v
+		if e.stallSeen >= 4 {
+			w := st.Weight(e.stallSeen)
+			if !e.stallEnded {
+				w = st.WeightAtLeast(e.stallSeen)
+			}
+			s += w
+			s2 += w * w
+			vl += v
+		}
+	}
+	a4 := s / n
+	se := math.Sqrt(math.Max(s2/n-a4*a4, 0) / (n - 1))
+	const hand = 1.0215e-5
+	t.Logf("A4 %.5g ± %.2g (hand, large-N law's: %.5g); chance by D %.4g, of it the stalls ≥ 4: %.3g", a4, se, hand, vs/n, vl/vs)
+	if !(math.Abs(a4-hand) <= 3*se) || !(math.Abs(a4/hand-1) <= 0.1) {
+		t.Errorf("A4 %.5g ± %.2g, want %.5g", a4, se, hand)
+	}
+	if !(vl/vs >= 0.1) {
+		t.Errorf("the stalls of four rounds and more carry %.3g of the chance by D, want about 0.17", vl/vs)
+	}
+}
