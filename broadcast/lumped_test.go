@@ -359,7 +359,8 @@ func TestLumpedLatePushes(t *testing.T) {
 // are; and Auto answers the chance a node is uninformed at D from the
 // more accurate of the runs and the law's strata. N 1,000, k 2, ε 0.3,
 // φ 0.1, B 8, D 12: a stall of four rounds or more has a chance of about
-// 1e-5, below 1/1,000.
+// 1e-5, below 1/1,000. (Where no run was late the upper end is the floor,
+// and the row stays feasible: the guard once made it NaN.)
 func TestGuardStalls(t *testing.T) {
 	ctx := context.Background()
 	cfg := Config{Nodes: 1000, Protocol: PushPull, Fanout: 2, Loss: 0.3, Failed: 0.1, Budget: 8, Level: 0.99, Deadline: 12}
@@ -381,12 +382,24 @@ func TestGuardStalls(t *testing.T) {
 		}
 		t.Logf("level %g: runs alone p_late %.4g (rel err %.3g), residue_deadline %.4g (%.3g); guarded %.4g (%.3g), %.4g (%.3g); unseen stalls %.3g", level,
 			plain.PLate, plain.PLateRelErr, plain.ResidueDeadline, plain.ResidueDeadlineRelErr, mc.PLate, mc.PLateRelErr, mc.ResidueDeadline, mc.ResidueDeadlineRelErr, u)
-		wantLate := hi(plain.PLate, plain.PLateRelErr)
+		// The upper end of p_late: the floor where no run was late.
+		upper := func(a Answer) float64 {
+			if a.PLate == 0 && math.IsInf(a.PLateRelErr, 1) {
+				return a.PLateFloor
+			}
+			return hi(a.PLate, a.PLateRelErr)
+		}
+		wantLate := upper(plain)
 		if level < 1 {
 			wantLate = math.Min(wantLate+u, 1)
 		}
-		if got := hi(mc.PLate, mc.PLateRelErr); math.Abs(got-wantLate) > 1e-9*wantLate {
+		if got := upper(*mc); !(math.Abs(got-wantLate) <= 1e-9*wantLate) {
 			t.Errorf("level %g: p_late's upper end %.6g, want %.6g", level, got, wantLate)
+		}
+		// 1 − the upper end is above the confidence 0.95 (the runs saw
+		// at most 7 late of 1,000 at either level).
+		if !mc.Feasible {
+			t.Errorf("level %g: infeasible with p_late %.4g (rel err %.3g, floor %.3g)", level, mc.PLate, mc.PLateRelErr, mc.PLateFloor)
 		}
 		if mc.ResidueDeadline != plain.ResidueDeadline || mc.ResidueDeadlineRelErr != plain.ResidueDeadlineRelErr {
 			t.Errorf("level %g: residue_deadline %.6g (%.3g) changed from the watched runs' %.6g (%.3g)", level, mc.ResidueDeadline, mc.ResidueDeadlineRelErr, plain.ResidueDeadline, plain.ResidueDeadlineRelErr)
