@@ -102,3 +102,32 @@ func TestWatchedStallReach(t *testing.T) {
 		t.Errorf("the stalls of four rounds and more carry %.3g of the chance by D, want about 0.17", vl/vs)
 	}
 }
+
+// TestBudgetPushPullLawDeep checks the stated interval of the large-N law
+// of a budgeted push–pull whose budget binds by D (its runs from the
+// source, closureKappa; lumped.go) where it is weakest, few live nodes
+// and a deep deadline: N 1,000, k 2, ε 0.2, φ 0.05, B 4, D 20, where the
+// chance a node is uninformed is about 8e-11 (the long scan,
+// TestClosureScanBudgetPushPull: the law 8.297e-11, 20,000 watched runs
+// of seed 11 8.02e-11 ± 3.4 %). 20,000 watched runs of another seed (an
+// independent estimator, the source's stall forced) must lie in the
+// law's interval widened by their own 3 standard errors.
+func TestBudgetPushPullLawDeep(t *testing.T) {
+	cfg := Config{Nodes: 1000, Protocol: PushPull, Fanout: 2, Loss: 0.2, Failed: 0.05, Budget: 4, Level: 1, Deadline: 20}
+	law, err := lumpedModelLaw(context.Background(), cfg, newLumped(cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	iv := ivOf(law.ResidueDeadline, law.ResidueDeadlineRelErr)
+	D := deadlineRounds(cfg)
+	m, se := watchedMean(t, newWatchEngine(cfg, 21, 1), 20_000, D)
+	share := float64(cfg.Live()-1) / float64(cfg.Live())
+	m, se = m*share, se*share
+	t.Logf("law %.4g within %.3g [%.4g, %.4g]; watched runs %.4g ± %.2g", iv.v, law.ResidueDeadlineRelErr, iv.lo, iv.hi, m, se)
+	if !(m >= iv.lo-3*se && m <= iv.hi+3*se) {
+		t.Errorf("the watched runs' %.4g ± %.2g lie outside the law's [%.4g, %.4g]", m, se, iv.lo, iv.hi)
+	}
+	if !(law.ResidueDeadlineRelErr < 0.5) {
+		t.Errorf("the law states %.3g", law.ResidueDeadlineRelErr)
+	}
+}
