@@ -53,9 +53,9 @@ type Law struct {
 	// tiltedD: the deadline's chances of a miss come from runs with a
 	// tilted start (internal/lumped, is.go), whose weights are
 	// light-tailed, or from runs by the round their start was reached
-	// (entry.go there), which carry no weights. The
-	// watched runs do not replace them: deep in push–pull's tail their
-	// weights are heavy-tailed (Hill's index 2–2.6 at N 10⁴, D 12), their
+	// (entry.go there), which carry no weights. With pulls the
+	// watched runs do not replace them (deadlineKept): deep in
+	// push–pull's tail their weights are heavy-tailed (Hill's index 2–2.6 at N 10⁴, D 12), their
 	// sample mean is typically low and its standard error too small (at
 	// N 10⁴, k 1, B 15, D 12, 2.049e-6 stated within 8.4 % against the
 	// exact chain's 2.258e-6).

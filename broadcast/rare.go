@@ -616,7 +616,7 @@ func (l *Law) improveThree(cfg Config, w1, w2, w3, w1D, w2D, w3D []float64) {
 		br = interval{math.Min(br.v+pe, 1), math.Min(br.lo+pe, 1), math.Min(br.hi+pe, 1)}
 		l.setPMiss(better(ivOf(l.PMiss, l.PMissRelErr), br))
 	}
-	if D := deadlineRounds(cfg); D >= 1 && !l.tiltedD {
+	if D := deadlineRounds(cfg); D >= 1 && !l.deadlineKept(cfg) {
 		// The end's variance floors hold by the deadline too (a run that
 		// misses another node by D weighs more, and the weights' logs
 		// round): without them residue_deadline at N 3000, B 20, D 30,
@@ -785,7 +785,7 @@ func (l *Law) accurate(cfg Config, rel float64) bool {
 	if cfg.Protocol == Push && cfg.Budget > 0 && !(ok(l.ResidueRelErr) && ok(l.PMissRelErr)) {
 		return false
 	}
-	if deadlineRounds(cfg) >= 1 && !l.tiltedD {
+	if deadlineRounds(cfg) >= 1 && !l.deadlineKept(cfg) {
 		if l.underflowD {
 			// Below the smallest float64 (underflowed): no run resolves more.
 			ok = func(r float64) bool { return r <= rel || math.IsInf(r, 1) }
@@ -794,6 +794,16 @@ func (l *Law) accurate(cfg Config, rel float64) bool {
 	}
 	return true
 }
+
+// deadlineKept reports whether the watched runs leave the deadline's
+// chances of a miss as they are: those of the tilted or computed-start law
+// (tiltedD) of a protocol with pulls, where the runs' weights are
+// heavy-tailed (Law.tiltedD). For a push alone they replace them where
+// more accurate, as elsewhere: at N 12,000, k 2, ε 0.1, D 20 and 22
+// (live counts where the law states more than 5 %), 8,000 watched runs
+// state 4.730e-9 and 1.2922e-10 within 2.3 % (the largest weight 0.27 %
+// of their sum), the law 4.693e-9 within 6.4 % and 1.281e-10 within 7.3 %.
+func (l *Law) deadlineKept(cfg Config) bool { return l.tiltedD && cfg.Protocol.pulls() }
 
 // refine runs more watched runs where the answers on misses are not yet
 // within MaxRelErr: as many as the largest relative error asks (it falls
