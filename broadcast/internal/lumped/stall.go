@@ -126,14 +126,14 @@ func (s Stall) Weight(L int) float64 {
 	return s.w[min(L, len(s.w)-1)]
 }
 
-// WeightAtLeast is the likelihood ratio of a run seen to stall s rounds
+// WeightAtLeast is the likelihood ratio of a run seen to stall n rounds
 // whose stall's end is not seen (the run stopped first): with the
-// proposal's chance Σ_{L₀<s} q(L₀)·A_s/A_{L₀} + Σ_{L₀≥s} q(L₀) of such a
+// proposal's chance Σ_{L₀<n} q(L₀)·A_n/A_{L₀} + Σ_{L₀≥n} q(L₀) of such a
 // prefix,
 //
-//	1 / (Σ_{L₀<s} q(L₀)/A_{L₀} + Σ_{L₀≥s} q(L₀)/A_s),
+//	1 / (Σ_{L₀<n} q(L₀)/A_{L₀} + Σ_{L₀≥n} q(L₀)/A_n),
 //
-// Weight(L_f) from s = L_f on (1 where no stall is forced). A run's values
+// Weight(L_f) from n = L_f on (1 where no stall is forced). A run's values
 // up to its stop depend on that prefix alone, so weighting them by it
 // keeps each mean unbiased.
 func (s Stall) WeightAtLeast(n int) float64 {

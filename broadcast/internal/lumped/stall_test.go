@@ -94,3 +94,61 @@ func TestUnseenStall(t *testing.T) {
 		t.Errorf("push: UnseenStall %g, want 0 (no pulls: an early end, stated apart)", u)
 	}
 }
+
+// TestStallWeights checks Stall's likelihood ratios against the two laws
+// written out term by term: with A = (1, 0.3, 0.04, 0.01, 0.002) the
+// stall is forced from L_s = 2 (A₂ ≤ 0.05) to L_f = 4, q(0) = ½ and
+// q(L₀) = 1/6 for L₀ = 2, 3, 4. A run forced to L₀ then stalls on as drawn,
+// so under the proposal P(stall exactly L) = Σ_{L₀≤L} q(L₀)·(A_L −
+// A_{L+1})/A_{L₀} (A_L/A_{L₀} for L = L_f, "at least") and P(stall at
+// least n) = Σ_{L₀<n} q(L₀)·A_n/A_{L₀} + Σ_{L₀≥n} q(L₀); the model's are
+// A_L − A_{L+1} (A_{L_f}) and A_n. Weight and WeightAtLeast must be their
+// ratios within 1e-12 relative, and the proposal's chances must sum to 1.
+func TestStallWeights(t *testing.T) {
+	A := []float64{1, 0.3, 0.04, 0.01, 0.002}
+	s := NewStall(A)
+	if !s.Forced() {
+		t.Fatal("no stall forced")
+	}
+	q := []float64{0.5, 0, 1.0 / 6, 1.0 / 6, 1.0 / 6}
+	lf := len(A) - 1
+	next := func(L int) float64 {
+		if L == lf {
+			return 0 // "at least L_f"
+		}
+		return A[L+1]
+	}
+	total := 0.0
+	for L := 0; L <= lf; L++ {
+		prop := 0.0
+		for l0 := 0; l0 <= L; l0++ {
+			prop += q[l0] * (A[L] - next(L)) / A[l0]
+		}
+		total += prop
+		want := (A[L] - next(L)) / prop
+		if got := s.Weight(L); math.Abs(got/want-1) > 1e-12 {
+			t.Errorf("Weight(%d) = %.15g, want %.15g", L, got, want)
+		}
+	}
+	if math.Abs(total-1) > 1e-12 {
+		t.Errorf("the proposal's chances sum to %.15g", total)
+	}
+	for n := 0; n <= lf+2; n++ {
+		an := A[min(n, lf)]
+		prop := 0.0
+		for l0 := 0; l0 <= lf; l0++ {
+			if l0 < n {
+				prop += q[l0] * an / A[l0]
+			} else {
+				prop += q[l0]
+			}
+		}
+		want := an / prop
+		if n > lf {
+			want = s.Weight(lf) // past L_f the run's weight no longer changes
+		}
+		if got := s.WeightAtLeast(n); math.Abs(got/want-1) > 1e-12 {
+			t.Errorf("WeightAtLeast(%d) = %.15g, want %.15g", n, got, want)
+		}
+	}
+}
