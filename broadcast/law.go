@@ -60,6 +60,9 @@ type Law struct {
 	// N 10⁴, k 1, B 15, D 12, 2.049e-6 stated within 8.4 % against the
 	// exact chain's 2.258e-6).
 	tiltedD bool
+	// lateMarkov: PLateFloor is markovLate's bound from the watched runs
+	// (which force the source's stall), not Wilson's from the plain runs.
+	lateMarkov bool
 	// curveLate[t] is P(T_L > t) at every round t of the PMF, from the
 	// watched runs' curves and the count (curveLateFrom; nil without the
 	// curves): Answer's CDF and its PLate at a deadline among these

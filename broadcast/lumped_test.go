@@ -364,18 +364,33 @@ func TestLumpedLatePushes(t *testing.T) {
 func TestGuardStalls(t *testing.T) {
 	ctx := context.Background()
 	cfg := Config{Nodes: 1000, Protocol: PushPull, Fanout: 2, Loss: 0.3, Failed: 0.1, Budget: 8, Level: 0.99, Deadline: 12}
-	u := newLumped(cfg).UnseenStall(DefaultReps)
-	if !(u > 0) {
-		t.Fatalf("UnseenStall %g: no stall left unseen", u)
-	}
 	hi := func(v, rel float64) float64 { return v * (1 + rel) }
-	for _, level := range []float64{0.99, 1} {
-		cfg.Level = level
+	for _, c := range []struct{ level, D float64 }{{0.99, 12}, {0.99, 10}, {1, 12}} {
+		level := c.level
+		cfg.Level, cfg.Deadline = c.level, c.D
+		u := newLumped(cfg).UnseenStall(DefaultReps)
+		if !(u > 0) {
+			t.Fatalf("UnseenStall %g: no stall left unseen", u)
+		}
 		s, err := Simulate(ctx, cfg, SimSettings{Reps: DefaultReps, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		plain := s.Law().Answer(cfg)
+		pl := s.Law()
+		plain := pl.Answer(cfg)
+		// Below the level 1 with no late run the floor is Markov's bound
+		// from the watched runs where smaller than Wilson's (level 0.99,
+		// D 12: 900·r/10), and is not widened by the stalls (the watched
+		// runs force them); at D 10, 2 runs of 1,000 are late, and that
+		// interval is widened.
+		if level < 1 && plain.PLate == 0 {
+			wilsonHi := wilson(0, DefaultReps).hi
+			mk := markovLate(cfg.Live(), cfg.Target(), ivOf(plain.ResidueDeadline, plain.ResidueDeadlineRelErr).hi)
+			t.Logf("level %g: Wilson's floor %.4g, Markov's %.4g (used %v)", level, wilsonHi, mk, pl.lateMarkov)
+			if pl.lateMarkov != (mk < wilsonHi) || pl.lateMarkov && !(math.Abs(plain.PLateFloor/mk-1) < 1e-9) {
+				t.Errorf("level %g: floor %.6g (Markov %v), want the smaller of Wilson's %.6g and Markov's %.6g", level, plain.PLateFloor, pl.lateMarkov, wilsonHi, mk)
+			}
+		}
 		mc, err := Solve(ctx, cfg, Settings{Method: MonteCarlo, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
@@ -390,7 +405,7 @@ func TestGuardStalls(t *testing.T) {
 			return hi(a.PLate, a.PLateRelErr)
 		}
 		wantLate := upper(plain)
-		if level < 1 {
+		if level < 1 && !pl.lateMarkov {
 			wantLate = math.Min(wantLate+u, 1)
 		}
 		if got := upper(*mc); !(math.Abs(got-wantLate) <= 1e-9*wantLate) {
@@ -453,6 +468,43 @@ func TestSolveDeepPushLarge(t *testing.T) {
 		t.Logf("%s: %.6g (rel err %.3g), exact %.6g", q.name, q.v, q.rel, q.ex)
 		if !(q.rel <= MaxRelErr) || !(math.Abs(q.v-q.ex) <= q.v*q.rel) {
 			t.Errorf("%s: %.6g ± %.3g relative, want within %g holding the exact %.6g", q.name, q.v, q.rel, MaxRelErr, q.ex)
+		}
+	}
+}
+
+// TestMarkovLate checks markovLate's bound on P(T_L > D) below the level
+// 1 where plain runs count that chance (it is common): from the watched
+// runs' residue_deadline, the bound must lie above the lower end of the
+// plain runs' Wilson interval (z 3) — a bound below it would be false.
+// Pull (N 300, k 2, ε 0.2, φ 0.1) and budgeted push–pull (B 4, ε 0.3),
+// levels 0.9 and 0.99, deadlines where 4,000 runs see late ones.
+func TestMarkovLate(t *testing.T) {
+	ctx := context.Background()
+	for _, cfg := range []Config{
+		{Nodes: 300, Protocol: Pull, Fanout: 2, Loss: 0.2, Failed: 0.1, Level: 0.9, Deadline: 10},
+		{Nodes: 300, Protocol: Pull, Fanout: 2, Loss: 0.2, Failed: 0.1, Level: 0.99, Deadline: 12},
+		{Nodes: 300, Protocol: PushPull, Fanout: 2, Loss: 0.3, Failed: 0.1, Budget: 4, Level: 0.9, Deadline: 8},
+		{Nodes: 300, Protocol: PushPull, Fanout: 2, Loss: 0.3, Failed: 0.1, Budget: 4, Level: 0.99, Deadline: 10},
+	} {
+		s, err := Simulate(ctx, cfg, SimSettings{Reps: 4000, Seed: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := s.Law().Answer(cfg)
+		late := 0
+		for _, r := range s.Reps {
+			if r.T < 0 || float64(r.T) > cfg.Deadline {
+				late++
+			}
+		}
+		w := wilson(late, len(s.Reps))
+		mk := markovLate(cfg.Live(), cfg.Target(), ivOf(a.ResidueDeadline, a.ResidueDeadlineRelErr).hi)
+		t.Logf("%s D %g: %d late of %d, Wilson [%.4g, %.4g]; Markov's bound %.4g", cfgName(cfg), cfg.Deadline, late, len(s.Reps), w.lo, w.hi, mk)
+		if late < 10 {
+			t.Errorf("%s: %d late runs, too few to check the bound", cfgName(cfg), late)
+		}
+		if !(mk >= w.lo) {
+			t.Errorf("%s: Markov's bound %.4g below the runs' lower end %.4g", cfgName(cfg), mk, w.lo)
 		}
 	}
 }

@@ -226,6 +226,9 @@ func (s *Sample) Law() *Law {
 	if NeedWatched(s.Config) && !s.SkippedWatched {
 		l.Accuracy.Note += fmt.Sprintf("; the chances of a miss from %d watched runs of one and of two live nodes (conditional Monte Carlo), each within its rel err (%d standard errors)", R, zValue)
 	}
+	if l.lateMarkov {
+		l.Accuracy.Note += markovNote
+	}
 	return l
 }
 
