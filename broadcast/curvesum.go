@@ -27,9 +27,11 @@ const maxCurveRounds = fixsum.MaxRounds
 type Curves = fixsum.Curves
 
 // curveFloor ends a curve: once a run's chance falls below it, its curve
-// holds 0 from that round on. It changes P(T_L > t) by less than
-// M·10⁻³⁰ ≤ 1.1·10⁻²¹ (the S₁ term of the M − 1 other live nodes, M ≤
-// 2³⁰), 10⁻⁹ of the smallest chance the answers state within their
+// holds 0 from that round on (a run weighted by a forced stall's
+// likelihood ratio, at most 2, is cut where either its chance or its
+// weighted value falls below it). It changes P(T_L > t) by less than
+// 2M·10⁻³⁰ ≤ 2.2·10⁻²¹ (the S₁ term of the M − 1 other live nodes, M ≤
+// 2³⁰), 2·10⁻⁹ of the smallest chance the answers state within their
 // accuracy (10⁻¹²; a budget's P(miss) of 10⁻¹² is a p₁ of 10⁻¹⁹ at M =
 // 10⁷, kept), and ends the curves of the protocols that inform every
 // live node eventually, whose chances fall geometrically or faster.

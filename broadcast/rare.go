@@ -32,9 +32,10 @@ import (
 // sampling with the conditional law as proposal, so E[W] is exactly the
 // chance that no watched node is ever informed (every factor is the
 // probability of the condition it replaces, given the past): the value of
-// one run is a probability, between 0 and 1, whose spread across runs
-// comes only from the spread of the informed counts, which is small at
-// large N.
+// one run is a probability, between 0 and 1 (times the forced stall's
+// likelihood ratio, at most 2, for pulls; stalls.go), whose spread across
+// runs comes only from the spread of the informed counts, which is small
+// at large N.
 //
 // W₁ (one watched node) gives the chance p₁ that a given live node other
 // than the source is missed; the source never is, so the residue is
@@ -245,7 +246,10 @@ func (e *engine) sourceCount(r, u int, f, g float64) int {
 // then holds at every later round), or until the chance falls below
 // curveFloor (a last 0 then holds), or for maxCurveRounds rounds
 // (e.curveCapped). The draws of a round do not depend on D or on the
-// curve, so every value is the one a run with that deadline gives.
+// curve, so every value is the one a run with that deadline gives — save
+// the forced stall's (stalls.go): with a curve its proposal reaches
+// maxCurveRounds, without one the deadline, so the same index may differ
+// between the two (each unbiased).
 func (e *engine) runWatched(ctx context.Context, index, D int) (end, byD float64, err error) {
 	e.r = rng.NewStream(e.seed, uint64(index))
 	e.ctx, e.err, e.work = ctx, nil, checkEvery
@@ -374,6 +378,12 @@ func (e *engine) runWatched(ctx context.Context, index, D int) (end, byD float64
 		end, byD = end*wt, byD*wt
 		for i := range e.curve {
 			e.curve[i] *= wt
+			if e.curve[i] < curveFloor && e.curve[i] > 0 {
+				// Below the floor once weighted (a weight can be as
+				// small as A_{L_f}): a last 0, as for an unweighted one.
+				e.curve, e.curveCapped = append(e.curve[:i], 0), false
+				break
+			}
 		}
 	}
 	if D <= 0 {
@@ -821,12 +831,15 @@ func (l *Law) accurate(cfg Config, rel float64) bool {
 // deadlineKept reports whether the watched runs leave the deadline's
 // chances of a miss as they are: those of the tilted or computed-start law
 // (tiltedD) of a protocol with pulls, where the runs' weights are
-// heavy-tailed (Law.tiltedD). For a push alone they replace them where
-// more accurate, as elsewhere: at N 12,000, k 2, ε 0.1, D 20 and 22
+// heavy-tailed (Law.tiltedD), or of a budgeted push (not measured). For a
+// push alone without a budget they replace them where more accurate, as
+// elsewhere: at N 12,000, k 2, ε 0.1, D 20 and 22
 // (live counts where the law states more than 5 %), 8,000 watched runs
 // state 4.730e-9 and 1.2922e-10 within 2.3 % (the largest weight 0.27 %
 // of their sum), the law 4.693e-9 within 6.4 % and 1.281e-10 within 7.3 %.
-func (l *Law) deadlineKept(cfg Config) bool { return l.tiltedD && cfg.Protocol.pulls() }
+func (l *Law) deadlineKept(cfg Config) bool {
+	return l.tiltedD && (cfg.Protocol.pulls() || cfg.Budget > 0)
+}
 
 // refine runs more watched runs where the answers on misses are not yet
 // within MaxRelErr: as many as the largest relative error asks (it falls

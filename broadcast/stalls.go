@@ -25,7 +25,8 @@ import (
 // So the watched runs force the stall as the large-N law does
 // (lumped.Stall): half of them stall first for L₀ rounds, L₀ uniform over
 // the stalls with A_L ≤ 0.05 up to the last with A_L ≥ watchStallFloor
-// (and at most the deadline where no curve is recorded), then go on as
+// (at most maxCurveRounds, and the deadline where no curve is recorded),
+// then go on as
 // drawn, and every value of a run is weighted by the likelihood ratio of
 // the stall it had (at most 2), or where the run stopped still stalled, of
 // the stall it was seen to have; each mean stays unbiased. A push–pull
@@ -43,8 +44,8 @@ func stalls(cfg Config) bool {
 }
 
 // watchStall is the stall forced in e's watched runs: over rounds 1 to
-// cap (0: as many as watchStallFloor allows), none where stalls(e.cfg)
-// does not hold.
+// cap (0: maxCurveRounds; at most that), none where stalls(e.cfg) does
+// not hold.
 func (e *engine) watchStall(cap int) lumped.Stall {
 	if e.stallCap == cap {
 		return e.stall
@@ -54,7 +55,9 @@ func (e *engine) watchStall(cap int) lumped.Stall {
 	if !stalls(e.cfg) || u < 1 {
 		return e.stall
 	}
-	if cap == 0 {
+	if cap == 0 || cap > maxCurveRounds {
+		// No longer stall is forced: A_L is computed round by round, and
+		// a deadline can be 10⁹ rounds (pull at ε 0.995 ran A to D).
 		cap = maxCurveRounds
 	}
 	lpull := float64(u) * math.Log(pullMiss(nil, 1, e.k, e.N-1, e.eps))

@@ -1,4 +1,4 @@
-// Package fixsum is an exact sum of numbers in [0, 1] (Sum): each term is
+// Package fixsum is an exact sum of numbers in [0, 4] (Sum): each term is
 // truncated to a multiple of 2⁻²⁵⁶ and added to a 320-bit integer, so the
 // sum does not depend on the order of the terms or on how they were split
 // into partial sums; and the sums, by round, of the watched runs' curves

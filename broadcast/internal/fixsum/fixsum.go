@@ -20,18 +20,23 @@ const words = 5
 // scale is the number of bits below the point.
 const scale = 256
 
-// Sum is a sum of numbers in [0, 1] in fixed point: the value times
-// 2²⁵⁶ as a 320-bit integer (w[0] the lowest word), exact up to the
-// truncation of each term below 2⁻²⁵⁶, and room for 2⁶⁴ terms.
+// Sum is a sum of numbers in [0, MaxTerm] in fixed point: the value
+// times 2²⁵⁶ as a 320-bit integer (w[0] the lowest word), exact up to the
+// truncation of each term below 2⁻²⁵⁶, and room for 2⁶² terms.
 type Sum [words]uint64
 
-// Add adds v, clipped to [0, 1].
+// MaxTerm is the largest term a Sum adds: the square of a curve's value,
+// a probability times a likelihood ratio of at most 2 (broadcast's forced
+// stall, stalls.go).
+const MaxTerm = 4
+
+// Add adds v, clipped to [0, MaxTerm].
 func (z *Sum) Add(v float64) {
 	switch {
 	case !(v > 0):
 		return
-	case v > 1:
-		v = 1
+	case v > MaxTerm:
+		v = MaxTerm
 	}
 	b := math.Float64bits(v)
 	exp, m := int(b>>52&0x7ff), b&(1<<52-1)
@@ -41,7 +46,7 @@ func (z *Sum) Add(v float64) {
 	} else {
 		m |= 1 << 52
 	}
-	// v = m·2^e, so v·2²⁵⁶ = m·2^(e+256), e + 256 ≤ 204 for v ≤ 1.
+	// v = m·2^e, so v·2²⁵⁶ = m·2^(e+256), e + 256 ≤ 206 for v ≤ 4.
 	sh := e + scale
 	var t Sum
 	switch {
@@ -178,8 +183,8 @@ func (c *Curves) Merge(x *Curves) {
 
 // Check refuses sums no sample of runs can hold: more capped runs than
 // runs, more rounds than MaxRounds, and at some round a sum of values
-// beyond the runs' count or a sum of squares beyond the sum of values (a
-// value in [0, 1] is at least its square, truncations included).
+// beyond twice the runs' count or a sum of squares beyond twice the sum
+// of values (a value v in [0, 2] has v² ≤ 2v, truncations included).
 func (c *Curves) Check() error {
 	if c.Runs < 0 || c.Capped < 0 || c.Capped > c.Runs {
 		return fmt.Errorf("curves: %d capped of %d runs", c.Capped, c.Runs)
@@ -189,14 +194,14 @@ func (c *Curves) Check() error {
 			return fmt.Errorf("curves: %d rounds, beyond %d", len(c.Sums[j]), MaxRounds)
 		}
 	}
-	limit := new(big.Int).Lsh(big.NewInt(int64(c.Runs)), scale)
+	limit := new(big.Int).Lsh(big.NewInt(int64(c.Runs)), scale+1)
 	for k := 1; k <= 2; k++ {
 		for t := 1; t <= len(c.Sums[2*(k-1)])+1 && t <= MaxRounds; t++ {
 			s1, s2 := c.sums(k, t)
 			if s1.Cmp(limit) > 0 {
 				return fmt.Errorf("curves: a sum beyond the %d runs", c.Runs)
 			}
-			if s2.Cmp(s1) > 0 {
+			if s2.Cmp(new(big.Int).Lsh(s1, 1)) > 0 {
 				return fmt.Errorf("curves: a sum of squares beyond the sum of the values at round %d", t)
 			}
 		}
