@@ -12,34 +12,22 @@ import (
 // watchedCurve is the mean and standard error, by the end of each round
 // t = 1, 2, …, to, of the chance that a given live node other than the
 // source is uninformed: n watched runs of cfg (one watched node) with
-// their curves recorded, the forced stall's among them.
+// their curves recorded, the forced stall's among them, summed as the
+// Monte Carlo sums them (Curves.Moments).
 func watchedCurve(t *testing.T, cfg Config, n, to int, seed uint64) (mean, se []float64) {
 	t.Helper()
 	e := newWatchEngine(cfg, seed, 1)
 	e.curveOn = true
-	s, s2 := make([]float64, to+1), make([]float64, to+1)
+	var c Curves
 	for i := range n {
 		if _, _, err := e.runWatched(context.Background(), i, 0); err != nil {
 			t.Fatal(err)
 		}
-		last := 0.0
-		for r := 1; r <= to; r++ {
-			v := last
-			if r-1 < len(e.curve) {
-				v = e.curve[r-1]
-			} else if len(e.curve) > 0 && !e.curveCapped {
-				v = e.curve[len(e.curve)-1]
-			}
-			last = v
-			s[r] += v
-			s2[r] += v * v
-		}
+		c.AddRun(e.curve, nil, e.curveCapped)
 	}
 	mean, se = make([]float64, to+1), make([]float64, to+1)
 	for r := 1; r <= to; r++ {
-		m := s[r] / float64(n)
-		mean[r] = m
-		se[r] = math.Sqrt(math.Max(s2[r]/float64(n)-m*m, 0) / float64(n-1))
+		mean[r], se[r], _ = c.Moments(1, r)
 	}
 	return mean, se
 }

@@ -330,22 +330,17 @@ func (l *Law) guardStalls(ctx context.Context, cfg Config, withLaw bool) error {
 		return nil
 	}
 	m := newLumped(cfg)
-	if u := m.UnseenStall(l.Reps); u > 0 && cfg.Target() < cfg.Live() && !math.IsNaN(l.PLate) {
-		widened := true
-		switch {
-		case l.PLate == 0 && math.IsInf(l.PLateRelErr, 1) && l.lateMarkov:
-			widened = false // the watched runs' bound: it holds the stalls
-		case l.PLate == 0 && math.IsInf(l.PLateRelErr, 1):
+	// A Markov floor (lateMarkov) is the watched runs': it holds the stalls.
+	if u := m.UnseenStall(l.Reps); u > 0 && cfg.Target() < cfg.Live() && !math.IsNaN(l.PLate) && !l.lateMarkov {
+		if l.PLate == 0 && math.IsInf(l.PLateRelErr, 1) {
 			// No late run: the floor is the interval's upper end.
 			l.PLateFloor = math.Min(l.PLateFloor+u, 1)
-		default:
+		} else {
 			iv := ivOf(l.PLate, l.PLateRelErr)
 			iv.hi = math.Min(iv.hi+u, 1)
 			l.setPLate(iv)
 		}
-		if widened {
-			l.Accuracy.Note += fmt.Sprintf("; p_late's upper end holds %.2g more: the source's long stalls (after its budget only pulls find it), which %d runs are not expected to draw", u, l.Reps)
-		}
+		l.Accuracy.Note += fmt.Sprintf("; p_late's upper end holds %.2g more: the source's long stalls (after its budget only pulls find it), which %d runs are not expected to draw", u, l.Reps)
 	}
 	if !withLaw || math.IsNaN(l.ResidueDeadline) {
 		return nil

@@ -203,7 +203,14 @@ func (s *Sample) Law() *Law {
 		l.PLate, l.PLateRelErr = split(wilson(late, R))
 		l.PLateFloor = l.floor()
 	}
+	engine := "draws only the messages that can change a node's state"
+	if s.Literal {
+		engine = "literal, message by message"
+	}
+	// The note is set first: improve adds to it (markovNote).
+	l.Accuracy.Note = fmt.Sprintf("Monte Carlo, %d replications of seed %d (engine: %s); ± one standard error beside each value (csv, json: the se_* fields)", R, s.Seed, engine)
 	if NeedWatched(s.Config) && !s.SkippedWatched {
+		l.Accuracy.Note += fmt.Sprintf("; the chances of a miss from %d watched runs of one and of two live nodes (conditional Monte Carlo), each within its rel err (%d standard errors)", R, zValue)
 		col := func(f func(Replication) float64) []float64 {
 			x := make([]float64, R)
 			for i, r := range s.Reps {
@@ -218,17 +225,6 @@ func (s *Sample) Law() *Law {
 		l.setCurves(s.Config, s.Curves, hist, never, R)
 	}
 	l.Messages, l.MessagesSD = stats.MeanSD(msgs)
-	engine := "draws only the messages that can change a node's state"
-	if s.Literal {
-		engine = "literal, message by message"
-	}
-	l.Accuracy.Note = fmt.Sprintf("Monte Carlo, %d replications of seed %d (engine: %s); ± one standard error beside each value (csv, json: the se_* fields)", R, s.Seed, engine)
-	if NeedWatched(s.Config) && !s.SkippedWatched {
-		l.Accuracy.Note += fmt.Sprintf("; the chances of a miss from %d watched runs of one and of two live nodes (conditional Monte Carlo), each within its rel err (%d standard errors)", R, zValue)
-	}
-	if l.lateMarkov {
-		l.Accuracy.Note += markovNote
-	}
 	return l
 }
 

@@ -276,7 +276,7 @@ func (e *engine) runWatched(ctx context.Context, index, D int) (end, byD float64
 	if pulls && (D > 0 || e.curveOn) {
 		cap := D
 		if e.curveOn {
-			cap = 0
+			cap = maxCurveRounds
 		}
 		st = e.watchStall(cap)
 		forced = st.Draw(e.r)

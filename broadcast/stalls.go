@@ -43,10 +43,11 @@ func stalls(cfg Config) bool {
 	return cfg.Protocol == Pull || cfg.Protocol == PushPull && cfg.Budget > 0
 }
 
-// watchStall is the stall forced in e's watched runs: over rounds 1 to
-// cap (0: maxCurveRounds; at most that), none where stalls(e.cfg) does
-// not hold.
+// watchStall is the stall forced in e's watched runs over rounds 1 to
+// min(cap, maxCurveRounds) (a deadline can be 10⁹ rounds; A_L is computed
+// round by round), none where stalls(e.cfg) does not hold.
 func (e *engine) watchStall(cap int) lumped.Stall {
+	cap = min(cap, maxCurveRounds)
 	if e.stallCap == cap {
 		return e.stall
 	}
@@ -55,24 +56,16 @@ func (e *engine) watchStall(cap int) lumped.Stall {
 	if !stalls(e.cfg) || u < 1 {
 		return e.stall
 	}
-	if cap == 0 || cap > maxCurveRounds {
-		// No longer stall is forced: A_L is computed round by round, and
-		// a deadline can be 10⁹ rounds (pull at ε 0.995 ran A to D).
-		cap = maxCurveRounds
+	var p0 []float64 // the source's pushes: P(they inform nobody in round r)
+	if e.cfg.Protocol.pushes() {
+		_, _, _, _, p0 = e.sourceAlone(u, 0)
 	}
 	lpull := float64(u) * math.Log(pullMiss(nil, 1, e.k, e.N-1, e.eps))
 	A := []float64{1}
 	for r := 1; r <= cap; r++ {
 		lp := lpull
-		if e.cfg.Protocol.pushes() && r <= e.R {
-			t, none := e.transmits(r), 0.0
-			for j, pj := range e.qmix[t] {
-				if pj > 0 {
-					e.pushTable(t-j, u, e.pool)
-					none += pj * (1 - e.tail[1])
-				}
-			}
-			lp += math.Log(none)
+		if r <= len(p0) {
+			lp += math.Log(p0[r-1])
 		}
 		a := A[r-1] * math.Exp(lp)
 		if !(a >= watchStallFloor) {

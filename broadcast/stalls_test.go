@@ -8,21 +8,19 @@ import (
 	"github.com/gossipkit/gossipkit/broadcast/internal/lumped"
 )
 
-// watchedMean is the mean and standard error of the chance by D of n
-// watched runs of e (one watched node).
+// watchedMean is the mean and standard error (meanIv's) of the chance
+// by D of n watched runs of e (one watched node).
 func watchedMean(t *testing.T, e *engine, n, D int) (mean, se float64) {
 	t.Helper()
-	var s, s2 float64
+	v := make([]float64, n)
 	for i := range n {
-		_, v, err := e.runWatched(context.Background(), i, D)
-		if err != nil {
+		var err error
+		if _, v[i], err = e.runWatched(context.Background(), i, D); err != nil {
 			t.Fatal(err)
 		}
-		s += v
-		s2 += v * v
 	}
-	mean = s / float64(n)
-	return mean, math.Sqrt(math.Max(s2/float64(n)-mean*mean, 0) / float64(n-1))
+	iv, se := meanIv(v)
+	return iv.v, se
 }
 
 // TestWatchedStallUnbiased checks the forced stall of the watched runs
@@ -158,7 +156,7 @@ func TestWatchedStallCurves(t *testing.T) {
 			raw[r] += last
 		}
 	}
-	if !e.watchStall(0).Forced() {
+	if !e.watchStall(maxCurveRounds).Forced() {
 		t.Fatal("no stall forced")
 	}
 	for r := 1; r <= rounds; r++ {

@@ -230,16 +230,17 @@ func (m *Model) run(r *rng.Rand, coh []float64, hbuf []float64, out *runOut) {
 		}
 		msgs += pullMsgs(U)
 		var D float64
-		rb := false // the deadline's values are the round's conditional ones
+		rb := false                        // the deadline's values are the round's conditional ones
+		open := m.stall.Forced() && i == 1 // the stall's stratum still open
 		switch {
 		case t < forced:
-		case m.IS != nil && t < m.IS.rounds && !(m.stall.Forced() && i == 1):
+		case m.IS != nil && t < m.IS.rounds && !open:
 			var l float64
 			D, l = m.isDraw(r, t, i, out.sc)
 			llr += l
 		default:
 			hh := h()
-			if t+1 == m.D && !(m.stall.Forced() && i == 1) {
+			if t+1 == m.D && !open {
 				// The deadline's round: given the state, each of the U
 				// escapes it with the chance p = h·π₁ (the model's own
 				// mean), so the chance a given node is uninformed at D is
