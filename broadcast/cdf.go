@@ -167,10 +167,10 @@ func (l *Law) spread(a Answer, conf float64) [6][2]float64 {
 		if math.IsNaN(v) {
 			continue
 		}
-		p := levels[i] * (1 - 1e-12) // quantile's margin for the running sum
+		p := levels[i]
 		first := func(x []float64) float64 {
 			for j, y := range x {
-				if y >= p {
+				if reaches(y, 1-y, p) {
 					return float64(starts[j]) // the first round of its segment
 				}
 			}
@@ -193,9 +193,10 @@ func (l *Law) curveAt(D float64) (interval, bool) {
 	switch {
 	case !(D >= 0) || n == 0:
 		return interval{}, false
-	case D >= float64(n) && l.curves.Capped > 0:
-		// A run capped at maxCurveRounds: past it nothing is known. With
-		// none, every run holds its last value past its curve's end.
+	case D >= float64(n) && (l.curves.Capped > 0 || l.curveExact):
+		// A run capped at maxCurveRounds, or the exact chain's end: past
+		// it nothing is known. With none, every run holds its last value
+		// past its curve's end.
 		return interval{}, false
 	case D >= float64(n):
 		D = float64(n - 1)

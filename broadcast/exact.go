@@ -112,12 +112,13 @@ func exactLaw(ctx context.Context, cfg Config, progress gossip.Progress) (*Law, 
 	}
 	law := (&Law{PMF: res.PMF, Never: res.Never, Residue: res.Residue, PMiss: res.PMiss, Messages: res.Messages, Accuracy: NoAccuracy()}).noDeadline()
 	law.Accuracy.Bound = res.Bound
-	law.setExact(deadlineRounds(cfg), res.ResidueD)
+	law.setExact(deadlineRounds(cfg), res)
 	if cfg.Budget > 0 {
 		law.Accuracy.Note = fmt.Sprintf("exact chain on the informed counts by transmits left (small N only); truncation (%.1e) and rounding: every probability within %.1e", res.Lost+res.Remaining, law.Accuracy.Bound)
 	} else {
 		law.Accuracy.Note = fmt.Sprintf("exact count chain; truncation (%.1e) and rounding: every probability within %.1e", res.Lost+res.Remaining, law.Accuracy.Bound)
 	}
+	law.Accuracy.Note += fmt.Sprintf("; each chance of a miss (P(T_L > t), residue) within its relative rounding (at most %.1g) plus the mass dropped by then (at most %.1e)", res.RelEnd, res.Lost)
 	if progress != nil {
 		progress(1000, 1000)
 	}
@@ -130,27 +131,40 @@ func newExactChain(cfg Config) *countchain.Chain {
 		Target: cfg.Target(), D: deadlineRounds(cfg), Eps: cfg.Loss, Push: cfg.Protocol.pushes(), Pull: cfg.Protocol.pulls()})
 }
 
-// setExact states the chain's answers on misses: Residue and PMiss within
-// Bound (relative errors Bound/value, 0 for a value the protocol makes
-// exactly 0), ResidueDeadline within Bound where it was computed (D ≥ 1;
-// NaN otherwise), and PLate left to Answer (from the PMF and Bound).
-// ResidueDeadline is never exactly 0 (every protocol leaves a node
-// uninformed by a finite D with a positive chance): a 0 is the chain's
-// truncation, within Bound of the truth, so its relative error is
-// unbounded, not 0 (push–pull at N 300, k 2, D 12 printed "0 (exact)").
-func (l *Law) setExact(D int, residueD float64) {
-	b := l.Accuracy.Bound
-	rel := func(v float64) float64 {
+// setExact states the chain's answers on misses. Each is a sum of
+// nonnegative terms, so rounding moves it by a relative ρ and what the
+// chain dropped can only add to it (countchain.Result): Residue and PMiss
+// are within ρ + (Lost + Remaining)/v, ResidueDeadline (D ≥ 1, where the
+// chain followed it) within ρ + LostD/v, and P(T_L > t) at every round
+// of the chain (curveLate, which Answer's CDF and PLate read) within ρ
+// + LostBy[t]/v. The absolute Bound would say nothing of a deep chance:
+// push–pull at N 300, k 2, ε 0.1, D 10 has ResidueDeadline 6.4449e-13
+// where Bound is 2.2e-12. A 0 is exact where nothing was dropped
+// (relative error 0: the protocol makes it 0) and otherwise the
+// truncation's, below what was dropped (relative error +Inf).
+func (l *Law) setExact(D int, res *countchain.Result) {
+	rel := func(v, rho, dropped float64) float64 {
 		if v == 0 {
-			return 0
+			if dropped == 0 {
+				return 0
+			}
+			return math.Inf(1)
 		}
-		return b / v
+		return rho + dropped/v
 	}
-	l.ResidueRelErr, l.PMissRelErr = rel(l.Residue), rel(l.PMiss)
-	if D >= 1 && !math.IsNaN(residueD) {
-		l.ResidueDeadline, l.ResidueDeadlineRelErr = residueD, rel(residueD)
-		if residueD == 0 {
-			l.ResidueDeadlineRelErr = math.Inf(1)
-		}
+	end := res.Lost + res.Remaining
+	l.ResidueRelErr, l.PMissRelErr = rel(l.Residue, res.RelEnd, 0), rel(l.PMiss, res.RelEnd, 0)
+	if l.Residue > 0 {
+		l.ResidueRelErr = rel(l.Residue, res.RelEnd, end)
+	}
+	if l.PMiss > 0 {
+		l.PMissRelErr = rel(l.PMiss, res.RelEnd, end)
+	}
+	l.curveLate, l.curveExact = make([]interval, len(res.Late)), true
+	for t, v := range res.Late {
+		l.curveLate[t] = interval{v, v * (1 - res.RelBy[t]), math.Min(v*(1+res.RelBy[t])+res.LostBy[t], 1)}
+	}
+	if D >= 1 && !math.IsNaN(res.ResidueD) {
+		l.ResidueDeadline, l.ResidueDeadlineRelErr = res.ResidueD, rel(res.ResidueD, res.RelD, res.LostD)
 	}
 }

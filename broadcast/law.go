@@ -74,6 +74,10 @@ type Law struct {
 	// ∞), kept so that more curves (refineCurves) can be read against it.
 	curveCount         []int
 	curveNever, curveR int
+	// curveExact: curveLate is the exact chain's P(T_L > t), each within
+	// its relative rounding and the mass dropped by t (setExact); past its
+	// last round it says nothing, and no run refines it.
+	curveExact bool
 }
 
 // Accuracy states how far an answer may be from the model's exact law.
@@ -241,9 +245,13 @@ func (l *Law) Answer(cfg Config) Answer {
 		// confidence; they resolve chances below the count's floor, and
 		// past the law's last round they say nothing.
 		a.TConfidence, a.TConfidenceFloor = nan, 0
+		if l.curveExact {
+			// Past the chain's last round nothing is known.
+			a.TConfidenceFloor = l.curveLate[len(l.curveLate)-1].hi
+		}
 		for t, iv := range l.curveLate {
-			if 1-iv.v >= conf*(1-1e-12) {
-				a.TConfidence = float64(t)
+			if reaches(1-iv.v, iv.v, conf) {
+				a.TConfidence, a.TConfidenceFloor = float64(t), 0
 				break
 			}
 		}
@@ -417,6 +425,18 @@ func (l *Law) CDF(t float64) float64 {
 // every live node eventually).
 func missReach(cfg Config, l *Law) bool {
 	return cfg.Protocol == Push && cfg.Budget > 0 && cfg.Target() == cfg.Live() && !math.IsNaN(l.PMiss) && !math.IsNaN(l.PMissRelErr)
+}
+
+// reaches reports whether a probability c = P(T_L ≤ t), with its
+// complement late = P(T_L > t) computed apart, reaches the level p, with
+// a relative margin of 10⁻¹² for rounding on the smaller side: on c for
+// p ≤ 1/2, on late above (a margin on c, 10⁻¹² absolute near 1, would
+// take the exact chain's P(T_L > t) of 10⁻¹² as reaching 1 − 10⁻¹⁵).
+func reaches(c, late, p float64) bool {
+	if p <= 0.5 {
+		return c >= p*(1-1e-12)
+	}
+	return late <= (1-p)*(1+1e-12)
 }
 
 // quantile is the smallest r with P(T_L ≤ r) ≥ p, NaN if there is none.

@@ -156,15 +156,7 @@ func (e *engine) sourceAlone(u, D int) (pExt, succ, lwEnd, lwD float64, p0 []flo
 	pExt = 1
 	for r := 1; r <= e.R; r++ {
 		t := e.transmits(r)
-		none, some := 0.0, 0.0
-		for j, pj := range e.qmix[t] {
-			if pj == 0 {
-				continue
-			}
-			e.pushTable(t-j, u, e.pool)
-			some += pj * e.tail[1]
-			none += pj * (1 - e.tail[1])
-		}
+		none, some := e.sourceRound(t, u)
 		succ += pExt * some
 		pExt *= none
 		p0 = append(p0, none)
@@ -174,6 +166,22 @@ func (e *engine) sourceAlone(u, D int) (pExt, succ, lwEnd, lwD float64, p0 []flo
 		}
 	}
 	return pExt, succ, lwEnd, lwD, p0
+}
+
+// sourceRound is the chance that the source's t pushes of a round,
+// drawn as the watched runs draw them (none at a watched node), inform
+// none of u tracked uninformed nodes, and the chance they inform some
+// (summed apart, without cancellation).
+func (e *engine) sourceRound(t, u int) (none, some float64) {
+	for j, pj := range e.qmix[t] {
+		if pj == 0 {
+			continue
+		}
+		e.pushTable(t-j, u, e.pool)
+		some += pj * e.tail[1]
+		none += pj * (1 - e.tail[1])
+	}
+	return none, some
 }
 
 // sourceFirst draws the source's first successful round given that it
@@ -1051,7 +1059,7 @@ func (law *Law) countCommon(ctx context.Context, cfg Config, set Settings, curve
 		return false, false, err
 	}
 	count := s.Law()
-	if curves && law.curveLate != nil {
+	if curves && law.curveLate != nil && !law.curveExact {
 		// The curves' count of late runs at every round, from these runs:
 		// their number depends on P(miss), not on the deadline, so the
 		// CDF stays the one every deadline reads.
@@ -1300,7 +1308,7 @@ const (
 // reads (a deadline's own refinement, refine, would make it depend on
 // the deadline asked).
 func (l *Law) refineCurves(ctx context.Context, cfg Config, set Settings) error {
-	if l.curveLate == nil {
+	if l.curveLate == nil || l.curveExact {
 		return nil
 	}
 	ran := l.curves.Runs

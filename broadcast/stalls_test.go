@@ -28,8 +28,10 @@ func watchedMean(t *testing.T, e *engine, n, D int) (mean, se float64) {
 // does not use A_L: where the source's stalls are common (N 300) both see
 // them, so the means of 40,000 forced and 120,000 plain runs must agree within 4 standard
 // errors of the difference. The stalls that are forced carry 84 % (pull,
-// D 14) and 48 % (push–pull, D 11) of the chance (20,000 runs of seed 3),
-// so a wrong A_L or weight moves the forced mean by as much.
+// D 14), 48 % (push–pull, B 4, D 11) and, of two rounds or more, 52 %
+// (push–pull without a budget, k 1, ε 0.5, D 16) of the chance (20,000
+// runs of seed 3), so a wrong A_L or weight moves the forced mean by as
+// much (A_L without the source's pushes: z +74).
 func TestWatchedStallUnbiased(t *testing.T) {
 	for _, c := range []struct {
 		name string
@@ -37,6 +39,7 @@ func TestWatchedStallUnbiased(t *testing.T) {
 	}{
 		{"pull", Config{Nodes: 300, Protocol: Pull, Fanout: 2, Loss: 0.2, Failed: 0.1, Level: 1, Deadline: 14}},
 		{"push-pull B4", Config{Nodes: 300, Protocol: PushPull, Fanout: 2, Loss: 0.3, Failed: 0.1, Budget: 4, Level: 1, Deadline: 11}},
+		{"push-pull", Config{Nodes: 300, Protocol: PushPull, Fanout: 1, Loss: 0.5, Failed: 0.1, Level: 1, Deadline: 16}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			D := deadlineRounds(c.cfg)
@@ -165,5 +168,31 @@ func TestWatchedStallCurves(t *testing.T) {
 		if !ok || !(math.Abs(m/want-1) <= 1e-9) {
 			t.Errorf("round %d: the sums' mean %.9g, the runs' %.9g", r, m, want)
 		}
+	}
+}
+
+// TestWatchedStallDeepPushPull checks the watched runs of a push–pull
+// without a budget deep in its deadline's tail against the exact chain:
+// N 300, k 2, ε 0.1, D 10, where the chance a node is uninformed is
+// 6.4449e-13 (ExactLaw, within 6e-10 of it: countchain's relative
+// bound, checked against the chain in rationals). The source stalls with
+// the chance ε^k·h(1)^u ≈ 2e-3 a round, and a stall of two rounds leaves
+// the run late: 1,000 runs drawing stalls at their own rate stated 4.38e-13
+// within 22 % (a third low). 20,000 runs with the stall forced must agree
+// within 3 standard errors and state it within 10 %.
+func TestWatchedStallDeepPushPull(t *testing.T) {
+	cfg := Config{Nodes: 300, Protocol: PushPull, Fanout: 2, Loss: 0.1, Level: 1, Deadline: 10}
+	ex, err := ExactLaw(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(ex.ResidueDeadlineRelErr < 1e-6) {
+		t.Fatalf("exact %.5g within %.2g: no reference", ex.ResidueDeadline, ex.ResidueDeadlineRelErr)
+	}
+	D := deadlineRounds(cfg)
+	m, se := watchedMean(t, newWatchEngine(cfg, 5, 1), 20_000, D)
+	t.Logf("watched %.5g ± %.2g, exact %.5g", m, se, ex.ResidueDeadline)
+	if !(math.Abs(m-ex.ResidueDeadline) <= 3*se) || !(3*se <= 0.1*m) {
+		t.Errorf("watched %.5g ± %.2g, exact %.5g", m, se, ex.ResidueDeadline)
 	}
 }

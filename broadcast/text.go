@@ -212,6 +212,11 @@ func deadlineCell(a Answer) string {
 	if a.Reps == 0 && a.PLateFloor > 0 && q*rel <= a.PLateFloor*(1+1e-9) {
 		return probPM(1-q, a.PLateFloor) // the law's absolute accuracy
 	}
+	if a.Reps == 0 && q*rel < 1e-6 {
+		// An interval too narrow for three digits (the exact chain's,
+		// within its rounding): its half-width.
+		return probPM(1-q, q*rel)
+	}
 	// The interval feasible judges (z = 3 for a Monte Carlo).
 	lo, hi := 1-math.Min(q*(1+rel), 1), 1-math.Max(q*(1-rel), 0)
 	return fmt.Sprintf("%s [%s, %s]", g6(1-q), strconv.FormatFloat(lo, 'g', 3, 64), strconv.FormatFloat(hi, 'g', 3, 64))

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -83,14 +84,17 @@ func TestPlanConfidenceResolved(t *testing.T) {
 // refused with one line naming what could. Below the level 1 a Monte
 // Carlo of R replications states P(T_L > D) no smaller than 9/(R + 9):
 // 200 replications resolve 1 − P down to 0.043, so 0.999 needs 8991 (and
-// 0.95, 171 ≤ 200, runs). The exact chain at N = 40 states every
-// probability within about 10⁻¹⁰, so 1 − 10⁻¹³ is refused for it too.
+// 0.95, 171 ≤ 200, runs). The exact chain states P(T_L > D) relatively
+// (within its rounding, 10⁻¹³ of it here), so it decides 1 − 10⁻¹³:
+// infeasible, P(T_L > 10) being 0.00277, with t_confidence 29.
 func TestPlanConfidenceRefused(t *testing.T) {
 	t.Parallel()
 	base := []string{"plan", "--protocol", "pull", "-N", "40", "--fanout", "2", "--loss", "0.2", "--level", "0.9", "--deadline", "10"}
 	expectUsage(t, nil, append(base, "--method", "mc", "--reps", "200", "--confidence", "0.999"), "--confidence 0.999: 1 − P = 0.001 is below")
 	expectUsage(t, nil, append(base, "--method", "mc", "--reps", "200", "--confidence", "0.999"), "--reps 8991 or more")
-	expectUsage(t, nil, append(base, "--method", "exact", "--confidence", "0.9999999999999"), "--method exact (its stated accuracy")
+	if out, errOut, code := runCLI(t, nil, append(base, "--method", "exact", "--confidence", "0.9999999999999", "--format", "csv")...); code != 0 || !strings.Contains(out, ",exact,") || !strings.Contains(out, ",29,") || !strings.Contains(out, ",false,") {
+		t.Errorf("--method exact --confidence 1 − 1e-13: exit %d, want a row with t_confidence 29, not feasible: %s%s", code, out, errOut)
+	}
 	if _, errOut, code := runCLI(t, nil, append(base, "--method", "mc", "--reps", "200", "--confidence", "0.95")...); code != 0 {
 		t.Errorf("--confidence 0.95 with 200 replications: exit %d: %s", code, errOut)
 	}

@@ -73,7 +73,11 @@
 // at most U + i(k+2) + 4k + 10 ≤ M(k+3) + 10 per round (the binomial from
 // its mode, the senders, the kernel and the normalisation). The rounding
 // part of Bound is rounds·(M(k+3) + 10)·1.2·10⁻¹⁶, a total variation bound
-// since the probabilities sum to at most 1.
+// since the probabilities sum to at most 1. A chance of a miss is a sum of
+// such probabilities, so it is stated relatively (Result): within its
+// relative rounding (RelRounding) plus the mass dropped by its round,
+// which can only add to it; P(T_L > t) is the mass below the target after
+// round t (Result.Late), not the PMF's tail, whose 1 − Σ would cancel.
 //
 // Sources: the model is docs/MODEL.md's; the pull and push laws are
 // elementary (hypergeometric choices of distinct peers, independent
