@@ -205,9 +205,10 @@ func (l *Law) curveAt(D float64) (interval, bool) {
 	return iv, !math.IsNaN(iv.v)
 }
 
-// curveLateFrom is P(T_L > t) at rounds t = 0..T−1, each the more
-// accurate (better) of the count of late runs, late[t] of R, and the
-// Bonferroni bracket of the watched runs' curves at t (as improveThree
+// curveLateFrom is P(T_L > t) at rounds t = 0..T−1, each the most
+// accurate (better) of the count of late runs, late[t] of R, the runs'
+// shares (lateShare) and the Bonferroni bracket of the watched runs'
+// curves at t (as improveThree
 // states P(T_L > D) from the runs' values by D, with the early end's
 // floor for a budgeted push); the count alone where the curves do not
 // reach t.
@@ -243,6 +244,14 @@ func curveLateFrom(cfg Config, c *Curves, late []int, R int) []interval {
 		se2 = math.Sqrt(se2*se2 + (floor+un2)/n)
 		br, _ := underflowed(bracket(M, p1, se1, p2, se2), float64(M))
 		out[t] = better(out[t], br)
+		// The runs' shares of P(T_L > t) (lateShare), with the first
+		// run's variance floors (a share is at most its chance).
+		if p3, se3, ok3 := c.Moments(3, t); ok3 && M >= 2 {
+			se3 = math.Sqrt(se3*se3 + (floor+un1)/n)
+			m1 := float64(M - 1)
+			iv := interval{math.Min(p3*m1, 1), math.Min(math.Max(p3-zValue*se3, 0)*m1, 1), math.Min((p3+zValue*se3)*m1, 1)}
+			out[t] = better(out[t], iv)
+		}
 	}
 	monotone(out)
 	return out

@@ -23,7 +23,7 @@ func watchedCurve(t *testing.T, cfg Config, n, to int, seed uint64) (mean, se []
 		if _, _, err := e.runWatched(context.Background(), i, 0); err != nil {
 			t.Fatal(err)
 		}
-		c.AddRun(e.curve, nil, e.curveCapped)
+		c.AddRun(e.curve, nil, e.lateCurve, e.lateShare(e.live-1), e.curveCapped)
 	}
 	mean, se = make([]float64, to+1), make([]float64, to+1)
 	for r := 1; r <= to; r++ {

@@ -74,5 +74,5 @@ func addRunOf(sum *Curves, e1, e2 *engine) {
 	if e2 != nil {
 		c2, capped = e2.curve, capped || e2.curveCapped
 	}
-	sum.AddRun(e1.curve, c2, capped)
+	sum.AddRun(e1.curve, c2, e1.lateCurve, e1.lateShare(e1.live-1), capped)
 }

@@ -46,6 +46,14 @@ type engine struct {
 	// curveCapped reports that it reached maxCurveRounds without ending.
 	curveOn, curveCapped bool
 	curve                []float64
+	// lateCurve and lateD are the last watched run's values of the
+	// chance that the level is not reached (lateShare, rare.go): at each
+	// round of curve, and by the deadline (NaN without one).
+	lateCurve []float64
+	lateD     float64
+	// missEnd is its value's share of the chance that some live node is
+	// never informed (missShare; NaN where the run does not stop).
+	missEnd float64
 	// stall is the source's stall forced in the watched runs (stalls.go)
 	// for the rounds stallCap (−1: not yet set).
 	stall    lumped.Stall

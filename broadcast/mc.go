@@ -85,6 +85,15 @@ type Replication struct {
 	W2         float64 `json:"w2,omitempty"`
 	W1Deadline float64 `json:"w1_deadline,omitempty"`
 	W2Deadline float64 `json:"w2_deadline,omitempty"`
+	// W1Late is the run of one watched node's share of the chance that
+	// the level is not reached by the deadline (rare.go, lateShare): its
+	// W1Deadline times 1{U ≥ M − target + 1}/U, U the live nodes other
+	// than the source uninformed at D (0 without a deadline).
+	W1Late float64 `json:"w1_late,omitempty"`
+	// W1Miss is its share of the chance that some live node is never
+	// informed (missShare): W1 times 1/U, U the live nodes other than the
+	// source uninformed at the end (push with a budget; else 0).
+	W1Miss float64 `json:"w1_miss,omitempty"`
 }
 
 // NeedWatched reports whether Simulate runs the watched runs for cfg
@@ -218,8 +227,9 @@ func (s *Sample) Law() *Law {
 			}
 			return x
 		}
-		l.improve(s.Config, col(func(r Replication) float64 { return r.W1 }), col(func(r Replication) float64 { return r.W2 }),
-			col(func(r Replication) float64 { return r.W1Deadline }), col(func(r Replication) float64 { return r.W2Deadline }))
+		l.improve(s.Config, runValues{col(func(r Replication) float64 { return r.W1 }), col(func(r Replication) float64 { return r.W2 }),
+			col(func(r Replication) float64 { return r.W1Deadline }), col(func(r Replication) float64 { return r.W2Deadline }),
+			col(func(r Replication) float64 { return r.W1Late }), col(func(r Replication) float64 { return r.W1Miss })})
 	}
 	if s.Curves != nil && !s.SkippedWatched {
 		l.setCurves(s.Config, s.Curves, hist, never, R)
@@ -440,7 +450,7 @@ func (rep *Replication) watched(ctx context.Context, w1, w2 *engine, index, D in
 	if err != nil {
 		return err
 	}
-	rep.W1, rep.W1Deadline = zero(end), zero(byD)
+	rep.W1, rep.W1Deadline, rep.W1Late, rep.W1Miss = zero(end), zero(byD), zero(w1.lateD), zero(w1.missEnd)
 	if w2 != nil {
 		if end, byD, err = w2.runWatched(ctx, index, D); err != nil {
 			return err

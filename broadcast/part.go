@@ -17,19 +17,19 @@ import (
 // PartFormat and PartVersion identify a broadcast part file.
 const (
 	PartFormat  = "gossipkit-broadcast-part"
-	PartVersion = 1
+	PartVersion = 2
 )
 
 // Part is one shard's share of a Monte Carlo run, as written to a part
 // file.
 //
-// # File format (version 1)
+// # File format (version 2)
 //
 // A part file is one gzip member (internal/shard) whose content is a JSON
 // object:
 //
 //	format       "gossipkit-broadcast-part"
-//	version      1
+//	version      2
 //	build        the identity of the gossipkit that wrote it
 //	             (buildinfo.Identity: version, VCS revision, hash of the
 //	             executable); a part of another build is refused (a change
@@ -42,7 +42,9 @@ const (
 //	             r with r mod M = I − 1
 //	replications per replication: index, t (T_L, −1 for ∞), messages,
 //	             missed, and the watched runs' values (w1, w2,
-//	             w1_deadline, w2_deadline, where run); increasing index,
+//	             w1_deadline, w2_deadline, w1_late, w1_miss, where
+//	             run; version 1 had neither of the last two);
+//	             increasing index,
 //	             each owned by the shard
 //	curves       at level 1, the sums of the shard's watched runs' curves
 //	             (Curves: runs, capped, and per round the exact sums in
@@ -220,16 +222,16 @@ func checkPartHeader(plain []byte) error {
 // config's, shard's and curves' own.
 func partBounds(R int, id ShardID) (maxBytes, maxObjects int) {
 	reps := (R - id.Index + id.Count) / id.Count // r < R with r ≡ I−1 (mod M)
-	// A replication is at most about 230 bytes of JSON (its four watched
+	// A replication is at most about 300 bytes of JSON (its six watched
 	// values at 17 digits each included). The curves (level 1) are one
-	// object of at most 8 arrays of maxCurveRounds + 1 sums, each five
+	// object of at most 12 arrays of maxCurveRounds + 1 sums, each five
 	// hexadecimal words of 16 digits, four dots, quotes and a comma (87
 	// bytes), and their keys and counts (under 128 bytes).
 	return 4096 + 384*reps + curvesBytes, reps + 4
 }
 
 // curvesBytes bounds the plain JSON of a part's curves.
-const curvesBytes = 128 + 8*(maxCurveRounds+1)*87
+const curvesBytes = 128 + 12*(maxCurveRounds+1)*87
 
 // view checks the part's fields and returns its replications as a Sample
 // that shares them (no copy: DecodePart only checks, MergeSamples copies

@@ -156,9 +156,10 @@ func TestHostileParts(t *testing.T) {
 		{"concatenated", append(append([]byte{}, good...), good...), "after the end"},
 		{"another build", rewrite(t, good, func(m map[string]any) { m["build"] = "0.0.1 (deadbeef)" }), "rerun the shard"},
 		{"another format", rewrite(t, good, func(m map[string]any) { m["format"] = "gossipkit-sim-part" }), "format"},
-		{"another version", rewrite(t, good, func(m map[string]any) { m["version"] = 2 }), "version 2"},
+		{"another version", rewrite(t, good, func(m map[string]any) { m["version"] = PartVersion + 1 }), fmt.Sprintf("version %d", PartVersion+1)},
+		{"version 1", rewrite(t, good, func(m map[string]any) { m["version"] = 1 }), "version 1"}, // no w1_late, w1_miss
 		{"no build", rewrite(t, good, func(m map[string]any) { delete(m, "build") }), "another build"},
-		{"padded", rewrite(t, good, func(m map[string]any) { m["engine"] = strings.Repeat(" ", 500_000) }), "bytes of JSON"}, // beyond the bound with the curves (357 KiB), refused while counted (partlimits.go)
+		{"padded", rewrite(t, good, func(m map[string]any) { m["engine"] = strings.Repeat(" ", 800_000) }), "bytes of JSON"}, // beyond the bound with the curves (about 540 KB), refused while counted (partlimits.go)
 		{"many objects", rewrite(t, good, func(m map[string]any) {
 			r := m["replications"].([]any)
 			for range 20 {

@@ -101,7 +101,8 @@ func TestWatchedAgainstPlain(t *testing.T) {
 			n := float64(plainR)
 			res, miss, late = res/n, miss/n, late/n
 			resSE := math.Sqrt((res2/n - res*res) / n)
-			w1, w2, w1D, w2D, err := watchedRuns(context.Background(), cfg, watchR, testSeed+1, 2, nil)
+			v, err := watchedRuns(context.Background(), cfg, watchR, testSeed+1, 2, nil)
+			w1, w2, w1D, w2D := v.w1, v.w2, v.w1D, v.w2D
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -129,7 +130,7 @@ func TestWatchedAgainstPlain(t *testing.T) {
 				// someone, to the third inequality).
 				nan := math.NaN()
 				l := &Law{Residue: nan, ResidueRelErr: nan, PMiss: nan, PMissRelErr: nan}
-				l.improveThree(cfg, w1, w2, w3, nil, nil, nil)
+				l.improveThree(cfg, runValues{w1: w1, w2: w2}, w3, nil)
 				lo, hi := l.PMiss*(1-l.PMissRelErr), l.PMiss*(1+l.PMissRelErr)
 				if se := math.Sqrt(miss * (1 - miss) / n); miss < lo-3*se || miss > hi+3*se {
 					t.Errorf("p_miss: plain %.5g ± %.2g outside the three-node interval [%.5g, %.5g]", miss, se, lo, hi)
@@ -283,12 +284,13 @@ func TestBudgetMissLaw(t *testing.T) {
 			if !ok {
 				t.Fatal("no fixed point")
 			}
-			w1, w2, _, _, err := watchedRuns(context.Background(), cfg, c.reps, testSeed, 2, nil)
+			v, err := watchedRuns(context.Background(), cfg, c.reps, testSeed, 2, nil)
+			w1, w2 := v.w1, v.w2
 			if err != nil {
 				t.Fatal(err)
 			}
 			l := &Law{Residue: math.NaN(), ResidueRelErr: math.NaN(), PMiss: math.NaN(), PMissRelErr: math.NaN()}
-			l.improve(cfg, w1, w2, nil, nil)
+			l.improve(cfg, runValues{w1: w1, w2: w2})
 			if d := math.Abs(res.v - l.Residue); d > res.relErr()*res.v+l.ResidueRelErr*l.Residue {
 				t.Errorf("residue: law %.6g ± %.2g %%, watched %.6g ± %.2g %%", res.v, 100*res.relErr(), l.Residue, 100*l.ResidueRelErr)
 			}

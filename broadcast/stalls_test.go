@@ -150,7 +150,7 @@ func TestWatchedStallCurves(t *testing.T) {
 		if _, _, err := e.runWatched(context.Background(), i, 0); err != nil {
 			t.Fatal(err)
 		}
-		c.AddRun(e.curve, nil, e.curveCapped)
+		c.AddRun(e.curve, nil, e.lateCurve, e.lateShare(e.live-1), e.curveCapped)
 		last := 1.0
 		for r := 1; r <= rounds; r++ {
 			if r-1 < len(e.curve) {

@@ -111,30 +111,39 @@ func (z *Sum) UnmarshalText(b []byte) error {
 const MaxRounds = 512
 
 // Curves holds the sums over a sample's watched runs of their curves, by
-// round: for the runs of one watched node (k = 0) and of two (k = 1), the
-// sum of the values and of their squares (Sums[2k] and Sums[2k+1]) at
-// rounds 1..len, and for the runs whose curve ends at round L (0 ≤ L ≤
-// MaxRounds), which keep their last value at every later round, the
-// sums of that value in Tail[·][L]. Capped counts the runs whose curve
-// reached MaxRounds without ending: past it the sums are not known.
+// round: for the runs of one watched node (k = 0), of two (k = 1), and
+// the share of the first that estimates the chance the level is not
+// reached (k = 2), the sum of the values and of their squares (Sums[2k]
+// and Sums[2k+1]) at rounds 1..len, and for the runs whose curve ends at
+// round L (0 ≤ L ≤ MaxRounds), which keep their last value at every
+// later round, the sums of that value in Tail[·][L]. Capped counts the
+// runs whose curve reached MaxRounds without ending: past it the sums are
+// not known.
 type Curves struct {
 	Runs   int      `json:"runs"`
 	Capped int      `json:"capped"`
-	Sums   [4][]Sum `json:"sums"`
-	Tail   [4][]Sum `json:"tail"`
+	Sums   [6][]Sum `json:"sums"`
+	Tail   [6][]Sum `json:"tail"`
 }
 
-// AddRun adds one watched run's curves c1 and c2 (an empty curve holds
-// 1, the chance by round 0, at every round; with fewer than three live
+// Kinds is the number of curves a run has (Moments' k is 1..Kinds).
+const Kinds = 3
+
+// AddRun adds one watched run's curves c1, c2 and c3 (an empty curve
+// holds its value by round 0 at every round: 1 for c1 and c2, no watched
+// node being informed, and late0 for c3; with fewer than three live
 // nodes c2's sums are not read); capped reports that they reached
 // MaxRounds without ending.
-func (c *Curves) AddRun(c1, c2 []float64, capped bool) {
+func (c *Curves) AddRun(c1, c2, c3 []float64, late0 float64, capped bool) {
 	c.Runs++
 	if capped {
 		c.Capped++
 	}
-	for k, cv := range [2][]float64{c1, c2} {
+	for k, cv := range [Kinds][]float64{c1, c2, c3} {
 		last := 1.0 // by round 0 no watched node is informed
+		if k == 2 {
+			last = late0
+		}
 		if len(cv) > 0 {
 			last = cv[len(cv)-1]
 		}
@@ -195,7 +204,7 @@ func (c *Curves) Check() error {
 		}
 	}
 	limit := new(big.Int).Lsh(big.NewInt(int64(c.Runs)), scale+1)
-	for k := 1; k <= 2; k++ {
+	for k := 1; k <= Kinds; k++ {
 		for t := 1; t <= len(c.Sums[2*(k-1)])+1 && t <= MaxRounds; t++ {
 			s1, s2 := c.sums(k, t)
 			if s1.Cmp(limit) > 0 {
@@ -238,7 +247,9 @@ func (c *Curves) sums(k, t int) (s1, s2 *big.Int) {
 }
 
 // Moments are, at round t ≥ 1, the mean of the runs' values and its
-// standard error for k watched nodes (k = 1, 2), from the exact sums: m =
+// standard error for k watched nodes (k = 1, 2) or the share of the
+// first's that estimates the chance the level is not reached (k = 3),
+// from the exact sums: m =
 // S/n and se = √((S₂ − S²/n)/((n − 1)n)), S₂ − S²/n computed exactly.
 // ok is false past the rounds the sums know (a run capped before t).
 func (c *Curves) Moments(k, t int) (m, se float64, ok bool) {

@@ -82,7 +82,7 @@ func TestCurvesMoments(t *testing.T) {
 			}
 		}
 		runs = append(runs, cv)
-		c.AddRun(cv[0], cv[1], false)
+		c.AddRun(cv[0], cv[1], nil, 0, false)
 	}
 	at := func(cv []float64, t int) float64 {
 		switch {
@@ -107,7 +107,7 @@ func TestCurvesMoments(t *testing.T) {
 		}
 	}
 	// A capped run: past MaxRounds nothing is known.
-	c.AddRun([]float64{0.5}, nil, true)
+	c.AddRun([]float64{0.5}, nil, nil, 0, true)
 	if _, _, ok := c.Moments(1, MaxRounds+1); ok {
 		t.Error("moments past MaxRounds with a capped run")
 	}
@@ -125,7 +125,7 @@ func TestCurvesDeepSpread(t *testing.T) {
 	x := make([]float64, 1000)
 	for i := range x {
 		x[i] = 1e-20 + 6e-20*r.Float64()
-		c.AddRun([]float64{x[i]}, nil, false)
+		c.AddRun([]float64{x[i]}, nil, nil, 0, false)
 	}
 	wantv, wantSE := stats.MeanSE(x)
 	m, se, ok := c.Moments(1, 1)
