@@ -92,3 +92,18 @@ func benchReplications(b *testing.B, run func(context.Context, int) (Replication
 	b.ReportMetric(cpu*1e9/float64(msgs), "cpu-ns/message")
 	return msgs, cpu
 }
+
+// BenchmarkExactLaw is the exact count chain without a budget at N 1,500
+// for each protocol (k 2, ε 0.1, φ 0.05, deadline 10, level 1).
+func BenchmarkExactLaw(b *testing.B) {
+	for _, p := range []Protocol{Push, Pull, PushPull} {
+		cfg := Config{Nodes: 1500, Protocol: p, Fanout: 2, Loss: 0.1, Failed: 0.05, Level: 1, Deadline: 10}
+		b.Run(p.String(), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := ExactLaw(context.Background(), cfg); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

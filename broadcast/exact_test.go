@@ -204,19 +204,6 @@ func TestExactErrors(t *testing.T) {
 	}
 }
 
-func BenchmarkExactPush1000(b *testing.B) {
-	for _, k := range []int{1, 3} {
-		cfg := Config{Nodes: 1000, Fanout: k, Level: 1}
-		b.Run("k="+string(rune('0'+k)), func(b *testing.B) {
-			for b.Loop() {
-				if _, err := ExactLaw(context.Background(), cfg); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
 // TestExactAgainstPythonEnumeration compares the chain with
 // testdata/broadcast/enum_N5.csv: laws at N = 4 and 5 computed in exact
 // rationals by testdata/broadcast/enumerate.py, which enumerates every
@@ -282,5 +269,68 @@ func TestExactAgainstPythonEnumeration(t *testing.T) {
 	}
 	if checked < 60 {
 		t.Errorf("only %d values checked", checked)
+	}
+}
+
+// TestExactCostEstimatesWork checks ExactCost, which Auto compares with
+// its budget, against the multiply–adds the chain counts as it runs
+// (countchain.Result.Work, incremented where the loops run, not from
+// ExactCost's formula): within [0.6, 3] times it over every protocol, k 1
+// and 3, ε 0 and 0.3, φ 0.1, level 0.9 and 1, N 50–800. Seen: 0.76–2.72
+// (the rows' band is an estimate; small N pay the band's constant). The
+// old estimate, M³(k+1)/6 for the pushes, fails it (3.4 at N 800).
+func TestExactCostEstimatesWork(t *testing.T) {
+	for _, N := range []int{50, 300, 800} {
+		for _, p := range []Protocol{Push, Pull, PushPull} {
+			for _, k := range []int{1, 3} {
+				for _, eps := range []float64{0, 0.3} {
+					for _, lv := range []float64{0.9, 1} {
+						cfg := Config{Nodes: N, Protocol: p, Fanout: k, Loss: eps, Failed: 0.1, Level: lv}
+						res, err := newExactChain(cfg).Law(context.Background())
+						if err != nil {
+							t.Fatal(err)
+						}
+						if r := ExactCost(cfg) / res.Work; !(r >= 0.6 && r <= 3) {
+							t.Errorf("%+v: ExactCost %.3g is %.2f times the work %.3g, want within [0.6, 3]", cfg, ExactCost(cfg), r, res.Work)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestAutoRunsExactForDeepChances: at push–pull N 2,000, k 2, ε 0.1
+// ExactCost (about 1.3·10⁹) is beyond the default ExactBudget (10⁹). With
+// a deadline at level 1 the large-N law does not state P(T_L > D) within
+// 5 % (it would take watched runs), so Auto runs the chain, within
+// 20 × ExactBudget, and its answer is ExactLaw's. Without a deadline and
+// below level 1 nothing deep is asked, and with ExactBudget 10⁷ the chain
+// is beyond 20 times it: Auto keeps the law.
+func TestAutoRunsExactForDeepChances(t *testing.T) {
+	ctx := context.Background()
+	deep := Config{Nodes: 2000, Protocol: PushPull, Fanout: 2, Loss: 0.1, Level: 1, Deadline: 9}
+	if c := ExactCost(deep); !(c > DefaultExactBudget && c <= deepExactFactor*DefaultExactBudget) {
+		t.Fatalf("ExactCost %.3g: the setting no longer tests the deep budget", c)
+	}
+	a, err := Solve(ctx, deep, Settings{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := ExactLaw(ctx, deep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := l.Answer(deep).PLate
+	if a.Method != Exact || a.PLate != want || !(a.PLateRelErr < 1e-9) {
+		t.Errorf("deep: method %v, p_late %.6g (rel err %.2g), want exact %.6g", a.Method, a.PLate, a.PLateRelErr, want)
+	}
+	shallow := deep
+	shallow.Deadline, shallow.Level = 0, 0.9
+	if a, err := Solve(ctx, shallow, Settings{Seed: 1}); err != nil || a.Method != Asymptotic {
+		t.Errorf("nothing deep asked: method %v (%v), want asymptotic", a.Method, err)
+	}
+	if a, err := Solve(ctx, deep, Settings{Seed: 1, Reps: 20, ExactBudget: 1e7}); err != nil || a.Method == Exact {
+		t.Errorf("ExactBudget 1e7: method %v (%v), want the law or the runs", a.Method, err)
 	}
 }

@@ -11,6 +11,11 @@ import (
 	"github.com/gossipkit/gossipkit/gossip"
 )
 
+// BinUnits is the work of one term of a row's pull law (a binomial from
+// its mode: a product, two divisions, the normalisation and the copy) in
+// the units of Result.Work, in which a multiply–add counts 1.
+const BinUnits = 8
+
 const (
 	exactTail      = 1e-14
 	exactDrop      = 1e-22
@@ -53,6 +58,11 @@ type Result struct {
 	Lost, Remaining, Bound, ResidueD float64
 	LostD, RelD, RelEnd              float64
 	Late, LostBy, RelBy              []float64
+	// Work is the work the run did, in multiply–adds (broadcast.ExactCost
+	// estimates it): each row's pull law (BinUnits a term) and its
+	// senders' steps over the band of counts kept, the rows applied to the
+	// counts held, and 4M for each round of the chain.
+	Work float64
 }
 
 // setLate appends P(T_L > t) = late after round t = len(res.Late) and
@@ -68,6 +78,7 @@ func (ch *Chain) setLate(res *Result, late, lost float64) {
 // to ch.Progress in thousandths, at most 999 before the end (ExactCost is
 // an estimate).
 func (ch *Chain) advance(units float64) {
+	ch.work += units
 	if ch.Progress == nil {
 		return
 	}
@@ -81,15 +92,16 @@ type Chain struct {
 	B, D                    int // the budget and ⌊deadline⌋ (0: none)
 	eps                     float64
 	push, pull              bool
-	kern, kernL             [][]float64 // kern[m][d]: new hits of one sender, m unreached
+	kern, kernL             [][]float64 // kern[d][M−m] = K_m(d): new hits d of one sender, m unreached (0 where d > m)
 	miss                    []float64   // miss[i]: h(i), pull
 	rows                    map[[3]int]Row
-	buf, buf2               []float64
+	buf, buf2, buf3         []float64
 	// Progress, if not nil, is told the work done in thousandths of Cost
 	// (broadcast.ExactCost's estimate).
 	Progress gossip.Progress
 	Cost     float64
 	done     float64 // work done, for Progress
+	work     float64 // work done (Result.Work)
 }
 
 // Row is the law of a round's new count D.
@@ -125,27 +137,31 @@ func New(p Params) *Chain {
 	return ch
 }
 
-// senderKernels is K_m(d) for m = 0, …, M−1: the new hits of one sender of
-// k pushes when m uninformed live nodes are not yet reached.
+// senderKernels is K_m(d) for m = 0, …, M−1 and d = 0, …, k: the new hits
+// of one sender of k pushes when m uninformed live nodes are not yet
+// reached, stored as kern[d][M−m] (0 where d > m), so that in a row from
+// i informed, where m = U − h = M − i − h, the kernel of count h is
+// kern[d][i+h]: one slice per d that the step runs along with the law.
 func senderKernels(M, k, n1 int, eps float64) [][]float64 {
 	bins := make([][]float64, k+1) // bins[j][d] = Binomial(d; j, 1−ε)
 	for j := range bins {
 		bins[j] = pmf.Bin(nil, j, 1-eps)
 	}
-	kern := make([][]float64, M)
+	kern := make([][]float64, k+1)
+	for d := range kern {
+		kern[d] = make([]float64, M+1)
+	}
 	var h []float64
-	for m := range kern {
+	for m := range M {
 		h = pmf.Hyp(h, k, m, n1)
-		K := make([]float64, len(h))
 		for j, hj := range h {
 			if hj == 0 {
 				continue
 			}
 			for d, b := range bins[j] {
-				K[d] += hj * b
+				kern[d][M-m] += hj * b
 			}
 		}
-		kern[m] = K
 	}
 	return kern
 }
@@ -158,7 +174,10 @@ func (ch *Chain) Row(ctx context.Context, i, full, last int) (Row, error) {
 		return r, nil
 	}
 	U := ch.M - i
-	v := pmf.Resize(ch.buf, U+1)
+	kmax := max(len(ch.kern)-1, 0) // the most new hits of one sender
+	// v and w have room for a step's writes past U, which are zeros.
+	v := pmf.Resize(ch.buf, U+kmax+1)[:U+1]
+	w := pmf.Resize(ch.buf3, U+kmax+1)
 	lo, hi := 0, 0
 	if ch.pull && U > 0 {
 		b := pmf.Bin(ch.buf2, U, 1-ch.miss[i])
@@ -169,7 +188,6 @@ func (ch *Chain) Row(ctx context.Context, i, full, last int) (Row, error) {
 		v[0] = 1
 	}
 	lost := 0.0
-	w := pmf.Resize(nil, U+1)
 	trim := func() {
 		for lo < hi && v[lo] < exactTrim {
 			lost += v[lo]
@@ -183,24 +201,26 @@ func (ch *Chain) Row(ctx context.Context, i, full, last int) (Row, error) {
 		}
 	}
 	trim()
+	// step applies one sender: w[h+d] += v[h]·K_{U−h}(d). Taking d from
+	// the largest down adds the terms of each w[x] in the order of h, as
+	// a loop over h would, but each pass is a plain loop over the band.
+	work := float64(U + 1) // v's clearing
+	if ch.pull {
+		work *= BinUnits // the pull law
+	}
 	step := func(kern [][]float64) {
-		nhi := hi
-		for h := lo; h <= hi; h++ {
-			p := v[h]
-			if p == 0 {
-				continue
+		vv := v[lo : hi+1]
+		work += float64(len(vv) * len(kern))
+		for d := len(kern) - 1; d >= 0; d-- {
+			kd := kern[d][i+lo : i+hi+1]
+			wd := w[lo+d : hi+d+1]
+			for j, p := range vv {
+				wd[j] += p * kd[j]
 			}
-			K := kern[U-h]
-			for d, q := range K {
-				w[h+d] += p * q
-			}
-			nhi = max(nhi, h+len(K)-1)
 		}
-		for h := lo; h <= hi; h++ {
-			v[h] = 0
-		}
-		hi = nhi
-		v, w = w, v
+		clear(vv)
+		hi = min(hi+len(kern)-1, U) // K_{U−h}(d) = 0 for h + d > U
+		v, w = w[:U+1], v[:U+kmax+1]
 		trim()
 	}
 	if ch.push && U > 0 {
@@ -218,9 +238,9 @@ func (ch *Chain) Row(ctx context.Context, i, full, last int) (Row, error) {
 		}
 	}
 	r := Row{Lo: lo, P: append([]float64(nil), v[lo:hi+1]...), Lost: lost}
-	ch.buf = v
+	ch.buf, ch.buf3 = v, w
 	ch.rows[key] = r
-	ch.advance(float64((full+last)*(ch.k+1)*U + U)) // ExactCost's terms of this row
+	ch.advance(work)
 	return r, nil
 }
 
@@ -324,6 +344,7 @@ func (ch *Chain) Law(ctx context.Context) (*Result, error) {
 				msgs += p * ch.pushMessages(senders, 0)
 			}
 			lost += p * row.Lost
+			ch.work += float64(len(row.P))
 			dst := next[i+row.Lo:]
 			for d, q := range row.P {
 				dst[d] += p * q
@@ -346,6 +367,7 @@ func (ch *Chain) Law(ctx context.Context) (*Result, error) {
 	}
 	ch.setLate(res, below(), lost)
 	res.PMF, res.Messages, res.Lost, res.Remaining = pmf, msgs/float64(M), lost, remaining
+	res.Work = ch.work
 	res.Bound = lost + remaining + ch.rounding(r)
 	if top < M && ch.D >= 1 {
 		residueD = math.NaN() // the counts above the target were not followed
@@ -488,6 +510,7 @@ func (ch *Chain) BudgetLaw(ctx context.Context) (*Result, error) {
 	// Every informed live node spends its whole budget B.
 	msgs += float64(ch.B) * informedEnd
 	res.PMF, res.Never, res.Residue, res.PMiss, res.Messages, res.Lost, res.Remaining = pmf, never, residue, pmiss, msgs/float64(M), lost, remaining
+	res.Work = ch.work
 	res.Bound = lost + remaining + ch.rounding(r)
 	res.ResidueD, res.LostD = residueD, lostD
 	res.RelD, res.RelEnd = ch.RelRounding(min(D, r)), ch.RelRounding(r)
