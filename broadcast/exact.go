@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 
 	"github.com/gossipkit/gossipkit/broadcast/internal/countchain"
 	"github.com/gossipkit/gossipkit/broadcast/internal/pmf"
@@ -155,14 +156,16 @@ func growthRounds(cfg Config) float64 {
 // ErrNotCovered where the chain would not finish in reasonable time
 // (ExactCost beyond 10¹³, or 10¹¹ with a budget; ExactCost overestimates
 // the budgeted chain, whose reachable states are far fewer than the
-// compositions it counts).
+// compositions it counts). Without a budget the rows are computed on
+// GOMAXPROCS goroutines; the law does not depend on their number.
 func ExactLaw(ctx context.Context, cfg Config) (*Law, error) {
-	return exactLaw(ctx, cfg, nil)
+	return exactLaw(ctx, cfg, nil, 0)
 }
 
 // exactLaw is ExactLaw reporting progress (Settings.Progress) in
-// thousandths of ExactCost's estimate as rows and rounds are done.
-func exactLaw(ctx context.Context, cfg Config, progress gossip.Progress) (*Law, error) {
+// thousandths of ExactCost's estimate as rows and rounds are done, its
+// rows on workers goroutines (0: GOMAXPROCS).
+func exactLaw(ctx context.Context, cfg Config, progress gossip.Progress, workers int) (*Law, error) {
 	if ctx == nil {
 		return nil, errors.New("broadcast: nil context")
 	}
@@ -194,6 +197,10 @@ func exactLaw(ctx context.Context, cfg Config, progress gossip.Progress) (*Law, 
 	}
 	ch := newExactChain(cfg)
 	ch.Progress, ch.Cost = progress, ExactCost(cfg)
+	ch.Workers = workers
+	if workers <= 0 {
+		ch.Workers = runtime.GOMAXPROCS(0)
+	}
 	run := ch.Law
 	if cfg.Budget > 0 {
 		run = ch.BudgetLaw

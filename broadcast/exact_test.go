@@ -304,33 +304,71 @@ func TestExactCostEstimatesWork(t *testing.T) {
 // ExactCost (about 1.3·10⁹) is beyond the default ExactBudget (10⁹). With
 // a deadline at level 1 the large-N law does not state P(T_L > D) within
 // 5 % (it would take watched runs), so Auto runs the chain, within
-// 20 × ExactBudget, and its answer is ExactLaw's. Without a deadline and
-// below level 1 nothing deep is asked, and with ExactBudget 10⁷ the chain
-// is beyond 20 times it: Auto keeps the law.
+// 20 × ExactBudget, and its answer is ExactLaw's. With ExactBudget 2·10⁷
+// the chain is beyond 20 times it but within 200: Auto still runs it for
+// push–pull, whose watched runs are heavy-tailed, not for push. Without a
+// deadline and below level 1 nothing deep is asked, and with ExactBudget
+// 10⁶ the chain is beyond 200 times it: Auto keeps the law.
 func TestAutoRunsExactForDeepChances(t *testing.T) {
 	ctx := context.Background()
 	deep := Config{Nodes: 2000, Protocol: PushPull, Fanout: 2, Loss: 0.1, Level: 1, Deadline: 9}
-	if c := ExactCost(deep); !(c > DefaultExactBudget && c <= deepExactFactor*DefaultExactBudget) {
-		t.Fatalf("ExactCost %.3g: the setting no longer tests the deep budget", c)
-	}
-	a, err := Solve(ctx, deep, Settings{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
+	if c := ExactCost(deep); !(c > 1e9 && c <= 4e9) {
+		t.Fatalf("ExactCost %.3g: the setting no longer tests the budgets", c)
 	}
 	l, err := ExactLaw(ctx, deep)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := l.Answer(deep).PLate
-	if a.Method != Exact || a.PLate != want || !(a.PLateRelErr < 1e-9) {
-		t.Errorf("deep: method %v, p_late %.6g (rel err %.2g), want exact %.6g", a.Method, a.PLate, a.PLateRelErr, want)
+	for _, budget := range []float64{0, 2e7} {
+		a, err := Solve(ctx, deep, Settings{Seed: 1, ExactBudget: budget})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Method != Exact || a.PLate != want || !(a.PLateRelErr < 1e-9) {
+			t.Errorf("ExactBudget %g: method %v, p_late %.6g (rel err %.2g), want exact %.6g", budget, a.Method, a.PLate, a.PLateRelErr, want)
+		}
+	}
+	push := deep
+	push.Protocol, push.Deadline = Push, 14
+	if a, err := Solve(ctx, push, Settings{Seed: 1, Reps: 20, ExactBudget: 2e7}); err != nil || a.Method == Exact {
+		t.Errorf("push, ExactBudget 2e7: method %v (%v), want the law or the runs", a.Method, err)
 	}
 	shallow := deep
 	shallow.Deadline, shallow.Level = 0, 0.9
 	if a, err := Solve(ctx, shallow, Settings{Seed: 1}); err != nil || a.Method != Asymptotic {
 		t.Errorf("nothing deep asked: method %v (%v), want asymptotic", a.Method, err)
 	}
-	if a, err := Solve(ctx, deep, Settings{Seed: 1, Reps: 20, ExactBudget: 1e7}); err != nil || a.Method == Exact {
-		t.Errorf("ExactBudget 1e7: method %v (%v), want the law or the runs", a.Method, err)
+	if a, err := Solve(ctx, deep, Settings{Seed: 1, Reps: 20, ExactBudget: 1e6}); err != nil || a.Method == Exact {
+		t.Errorf("ExactBudget 1e6: method %v (%v), want the law or the runs", a.Method, err)
+	}
+}
+
+// TestExactLawWorkers: the chain's rows are computed on several
+// goroutines, each row alone and the rounds in order, so the law is the
+// same to the last bit on 1 and on 3 of them (push, pull, push–pull, with
+// a deadline, loss and failures).
+func TestExactLawWorkers(t *testing.T) {
+	for _, p := range []Protocol{Push, Pull, PushPull} {
+		cfg := Config{Nodes: 400, Protocol: p, Fanout: 2, Loss: 0.2, Failed: 0.05, Level: 1, Deadline: 8}
+		one, err := exactLaw(context.Background(), cfg, nil, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		three, err := exactLaw(context.Background(), cfg, nil, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := one.Answer(cfg), three.Answer(cfg)
+		same := len(one.PMF) == len(three.PMF)
+		for r := range min(len(one.PMF), len(three.PMF)) {
+			same = same && math.Float64bits(one.PMF[r]) == math.Float64bits(three.PMF[r])
+		}
+		for _, pair := range [][2]float64{{a.PLate, b.PLate}, {a.ResidueDeadline, b.ResidueDeadline}, {a.Mean, b.Mean}, {a.Messages, b.Messages}, {one.Accuracy.Bound, three.Accuracy.Bound}} {
+			same = same && math.Float64bits(pair[0]) == math.Float64bits(pair[1])
+		}
+		if !same {
+			t.Errorf("%v: 1 and 3 workers differ: p_late %v and %v, mean %v and %v", p, a.PLate, b.PLate, a.Mean, b.Mean)
+		}
 	}
 }

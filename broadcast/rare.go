@@ -923,13 +923,19 @@ const MaxRelErr = 0.05
 const maxRefine = 64
 
 // accurate reports whether every answer on misses that cfg asks is
-// within rel.
-func (l *Law) accurate(cfg Config, rel float64) bool {
+// within rel, or is one that the watched runs would leave as it is
+// (deadlineKept).
+func (l *Law) accurate(cfg Config, rel float64) bool { return l.within(cfg, rel, true) }
+
+// within reports whether every answer on misses that cfg asks is within
+// rel; with kept, the deadline's chances that deadlineKept leaves count as
+// within.
+func (l *Law) within(cfg Config, rel float64, kept bool) bool {
 	ok := func(r float64) bool { return r <= rel }
 	if cfg.Protocol == Push && cfg.Budget > 0 && !(ok(l.ResidueRelErr) && ok(l.PMissRelErr)) {
 		return false
 	}
-	if deadlineRounds(cfg) >= 1 && !l.deadlineKept(cfg) {
+	if deadlineRounds(cfg) >= 1 && !(kept && l.deadlineKept(cfg)) {
 		if l.underflowD {
 			// Below the smallest float64 (underflowed): no run resolves more.
 			ok = func(r float64) bool { return r <= rel || math.IsInf(r, 1) }

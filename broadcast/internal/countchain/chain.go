@@ -3,9 +3,12 @@ package countchain
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"maps"
 	"math"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gossipkit/gossipkit/broadcast/internal/pmf"
 	"github.com/gossipkit/gossipkit/gossip"
@@ -95,7 +98,12 @@ type Chain struct {
 	kern, kernL             [][]float64 // kern[d][M−m] = K_m(d): new hits d of one sender, m unreached (0 where d > m)
 	miss                    []float64   // miss[i]: h(i), pull
 	rows                    map[[3]int]Row
-	buf, buf2, buf3         []float64
+	bufs                    rowBufs
+	// Workers is the goroutines that compute the rows of the chain
+	// without a budget (0 or 1: Row computes each as it is first needed).
+	// The answer does not depend on it: each row is computed alone, and
+	// the rounds use them in order.
+	Workers int
 	// Progress, if not nil, is told the work done in thousandths of Cost
 	// (broadcast.ExactCost's estimate).
 	Progress gossip.Progress
@@ -166,23 +174,39 @@ func senderKernels(M, k, n1 int, eps float64) [][]float64 {
 	return kern
 }
 
-// row is the law of the new count from i informed, full senders pushing k
-// and last senders pushing kl (both 0 for pull).
+// Row is the law of the new count from i informed, full senders pushing
+// k and last senders pushing kl (both 0 for pull).
 func (ch *Chain) Row(ctx context.Context, i, full, last int) (Row, error) {
 	key := [3]int{i, full, last}
 	if r, ok := ch.rows[key]; ok {
 		return r, nil
 	}
+	r, work, err := ch.row(ctx, &ch.bufs, i, full, last)
+	if err != nil {
+		return Row{}, err
+	}
+	ch.rows[key] = r
+	ch.advance(work)
+	return r, nil
+}
+
+// rowBufs are the vectors a row's computation reuses.
+type rowBufs struct{ v, bin, w []float64 }
+
+// row computes Row with the buffers b, and its work (Result.Work). It
+// reads the chain's kernels and writes nothing else of it, so rows may be
+// computed at once by several goroutines, each with its own buffers.
+func (ch *Chain) row(ctx context.Context, b *rowBufs, i, full, last int) (Row, float64, error) {
 	U := ch.M - i
 	kmax := max(len(ch.kern)-1, 0) // the most new hits of one sender
 	// v and w have room for a step's writes past U, which are zeros.
-	v := pmf.Resize(ch.buf, U+kmax+1)[:U+1]
-	w := pmf.Resize(ch.buf3, U+kmax+1)
+	v := pmf.Resize(b.v, U+kmax+1)[:U+1]
+	w := pmf.Resize(b.w, U+kmax+1)
+	defer func() { b.v, b.w = v, w }()
 	lo, hi := 0, 0
 	if ch.pull && U > 0 {
-		b := pmf.Bin(ch.buf2, U, 1-ch.miss[i])
-		copy(v, b)
-		ch.buf2 = b
+		b.bin = pmf.Bin(b.bin, U, 1-ch.miss[i])
+		copy(v, b.bin)
 		hi = U
 	} else {
 		v[0] = 1
@@ -201,13 +225,13 @@ func (ch *Chain) Row(ctx context.Context, i, full, last int) (Row, error) {
 		}
 	}
 	trim()
-	// step applies one sender: w[h+d] += v[h]·K_{U−h}(d). Taking d from
-	// the largest down adds the terms of each w[x] in the order of h, as
-	// a loop over h would, but each pass is a plain loop over the band.
 	work := float64(U + 1) // v's clearing
 	if ch.pull {
 		work *= BinUnits // the pull law
 	}
+	// step applies one sender: w[h+d] += v[h]·K_{U−h}(d). Taking d from
+	// the largest down adds the terms of each w[x] in the order of h, as
+	// a loop over h would, but each pass is a plain loop over the band.
 	step := func(kern [][]float64) {
 		vv := v[lo : hi+1]
 		work += float64(len(vv) * len(kern))
@@ -227,7 +251,7 @@ func (ch *Chain) Row(ctx context.Context, i, full, last int) (Row, error) {
 		for s := 0; s < full+last; s++ {
 			if s&63 == 63 {
 				if err := ctx.Err(); err != nil {
-					return Row{}, err
+					return Row{}, 0, err
 				}
 			}
 			if s < full {
@@ -237,11 +261,58 @@ func (ch *Chain) Row(ctx context.Context, i, full, last int) (Row, error) {
 			}
 		}
 	}
-	r := Row{Lo: lo, P: append([]float64(nil), v[lo:hi+1]...), Lost: lost}
-	ch.buf, ch.buf3 = v, w
-	ch.rows[key] = r
-	ch.advance(work)
-	return r, nil
+	return Row{Lo: lo, P: append([]float64(nil), v[lo:hi+1]...), Lost: lost}, work, nil
+}
+
+// prefetch computes, on ch.Workers goroutines, the rows of the counts i
+// in [1, top) that dist holds with at least exactDrop and that are not
+// yet kept, senders(i) pushing k each; Row then finds them. The rows and
+// the work counted are those of Row one at a time, in any order.
+func (ch *Chain) prefetch(ctx context.Context, dist []float64, top int, senders func(int) int) error {
+	var need []int
+	for i := 1; i < top; i++ {
+		if dist[i] >= exactDrop {
+			if _, ok := ch.rows[[3]int{i, senders(i), 0}]; !ok {
+				need = append(need, i)
+			}
+		}
+	}
+	workers := min(ch.Workers, len(need))
+	if workers <= 1 {
+		return nil // Row computes them as it goes
+	}
+	rows := make([]Row, len(need))
+	work := make([]float64, len(need))
+	errs := make([]error, workers)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for g := range workers {
+		wg.Go(func() {
+			var b rowBufs
+			for {
+				n := int(next.Add(1)) - 1
+				if n >= len(need) || ctx.Err() != nil {
+					return
+				}
+				i := need[n]
+				if rows[n], work[n], errs[g] = ch.row(ctx, &b, i, senders(i), 0); errs[g] != nil {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for n, i := range need {
+		ch.rows[[3]int{i, senders(i), 0}] = rows[n]
+		ch.advance(work[n])
+	}
+	return nil
 }
 
 // pushMessages and pullMessages are the expected one-way messages of a
@@ -306,6 +377,12 @@ func (ch *Chain) Law(ctx context.Context) (*Result, error) {
 		}
 		return s
 	}
+	senders := func(i int) int { // every informed node pushes
+		if ch.push {
+			return i
+		}
+		return 0
+	}
 	r := 0
 	for ; (remaining >= exactTail || r <= ch.D) && r < maxExactRounds; r++ {
 		if err := ctx.Err(); err != nil {
@@ -322,6 +399,9 @@ func (ch *Chain) Law(ctx context.Context) (*Result, error) {
 				residueD += p * float64(M-i) / float64(M)
 			}
 		}
+		if err := ch.prefetch(ctx, dist, top, senders); err != nil {
+			return nil, err
+		}
 		for i := 1; i < top; i++ {
 			p := dist[i]
 			if p == 0 {
@@ -331,17 +411,13 @@ func (ch *Chain) Law(ctx context.Context) (*Result, error) {
 				lost += p
 				continue
 			}
-			senders := 0
-			if ch.push {
-				senders = i
-			}
-			row, err := ch.Row(ctx, i, senders, 0)
+			row, err := ch.Row(ctx, i, senders(i), 0)
 			if err != nil {
 				return nil, err
 			}
 			msgs += p * ch.pullMessages(i)
 			if i < target {
-				msgs += p * ch.pushMessages(senders, 0)
+				msgs += p * ch.pushMessages(senders(i), 0)
 			}
 			lost += p * row.Lost
 			ch.work += float64(len(row.P))
