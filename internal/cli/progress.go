@@ -28,13 +28,22 @@ func Progress(e *Env, label string) gossip.Progress {
 // (P%), T s, about R s left", and, if it wrote any since the last such
 // line, a last line when done reaches total ("label: total/total (100%),
 // T s"); a sweep, whose settings each count from 0 to their total, logs
-// each long setting so. A run shorter than interval writes nothing. It
-// locks, so that replications finishing on several goroutines may call it.
+// each long setting so. T is the time since the start; R is the rest of
+// the count at the rate it has gone since its first call (a count that
+// goes back, the next setting of a sweep, starts again), and is left out
+// until there is such a rate: a setting may work for a while before it
+// first counts (a law, the watched runs), so the time since the start
+// says nothing of the count's rate. A run shorter than interval writes
+// nothing. It locks, so that replications finishing on several
+// goroutines may call it.
 func BatchProgress(w io.Writer, label string, every time.Duration, now func() time.Time) gossip.Progress {
 	var mu sync.Mutex
 	start := now()
 	next := start.Add(every)
 	wrote := false // a line since the last 100% line
+	var t0 time.Time
+	d0 := int64(-1)           // the count's first call: at t0, d0 done (-1: none yet)
+	var prev, prevTotal int64 // the last call's
 	return func(done, total int64) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -43,6 +52,10 @@ func BatchProgress(w io.Writer, label string, every time.Duration, now func() ti
 		}
 		done = min(max(done, 0), total)
 		t := now()
+		if d0 < 0 || done < prev || prev == prevTotal || total != prevTotal {
+			t0, d0 = t, done // a new count
+		}
+		prev, prevTotal = done, total
 		last := done == total
 		if last && !wrote || !last && t.Before(next) {
 			return
@@ -56,8 +69,9 @@ func BatchProgress(w io.Writer, label string, every time.Duration, now func() ti
 			return
 		}
 		left := ""
-		if done > 0 {
-			left = fmt.Sprintf(", about %.0f s left", el*(1-frac)/frac)
+		if done > d0 && t.After(t0) {
+			rate := t.Sub(t0).Seconds() / float64(done-d0) // seconds a unit
+			left = fmt.Sprintf(", about %.0f s left", rate*float64(total-done))
 		}
 		fmt.Fprintf(w, "%s: %d/%d (%.0f%%), %.0f s%s\n", label, done, total, 100*frac, el, left)
 	}
