@@ -109,7 +109,7 @@ func chainRowsWork(cfg Config) (rows, bands float64) {
 const bandZ, bandC = 23.0, 20.0
 
 // maxRowBytes bounds the memory of the rows the chain keeps without a
-// budget (1 GB: about N 60,000, where with pushes the chain would run for
+// budget (1 GB: about N 70,000, where with pushes the chain would run for
 // hours).
 const maxRowBytes = 1e9
 
@@ -156,10 +156,33 @@ func growthRounds(cfg Config) float64 {
 // ErrNotCovered where the chain would not finish in reasonable time
 // (ExactCost beyond 10¹³, or 10¹¹ with a budget; ExactCost overestimates
 // the budgeted chain, whose reachable states are far fewer than the
-// compositions it counts). Without a budget the rows are computed on
+// compositions it counts) or, without a budget, where the rows it keeps
+// would hold more than 1 GB (maxRowBytes). Without a budget the rows are computed on
 // GOMAXPROCS goroutines; the law does not depend on their number.
 func ExactLaw(ctx context.Context, cfg Config) (*Law, error) {
 	return exactLaw(ctx, cfg, nil, 0)
+}
+
+// exactReach returns an error wrapping ErrNotCovered where ExactLaw does
+// not run the chain of the valid cfg: ExactCost beyond 10¹³ (hours), or
+// 10¹¹ with a budget (its map of states is slower per unit), or without a
+// budget rows that would hold more than maxRowBytes.
+func exactReach(cfg Config) error {
+	limit := 1e13
+	if cfg.Budget > 0 {
+		limit = 1e11
+	}
+	if c := ExactCost(cfg); c > limit {
+		return fmt.Errorf("broadcast: exact law: cost %.3g beyond %.0e (N = %d, budget %d): %w", c, limit, cfg.Nodes, cfg.Budget, ErrNotCovered)
+	}
+	if cfg.Budget == 0 {
+		// The chain keeps every row it has computed (each is used in every
+		// round): their bands, 8 bytes a count.
+		if _, bands := chainRowsWork(cfg); 8*bands > maxRowBytes {
+			return fmt.Errorf("broadcast: exact law: its rows would hold about %.1f GB, beyond %.0f GB (N = %d): %w", 8*bands/1e9, maxRowBytes/1e9, cfg.Nodes, ErrNotCovered)
+		}
+	}
+	return nil
 }
 
 // exactLaw is ExactLaw reporting progress (Settings.Progress) in
@@ -175,19 +198,8 @@ func exactLaw(ctx context.Context, cfg Config, progress gossip.Progress, workers
 	if err := roundsOnly(cfg, "exact law"); err != nil {
 		return nil, err
 	}
-	limit := 1e13 // hours: beyond it the chain is not run
-	if cfg.Budget > 0 {
-		limit = 1e11 // the budgeted chain's map of states is slower per unit
-	}
-	if c := ExactCost(cfg); c > limit {
-		return nil, fmt.Errorf("broadcast: exact law: cost %.3g beyond %.0e (N = %d, budget %d): %w", c, limit, cfg.Nodes, cfg.Budget, ErrNotCovered)
-	}
-	if cfg.Budget == 0 {
-		// The chain keeps every row it has computed (each is used in every
-		// round): their bands, 8 bytes a count.
-		if _, bands := chainRowsWork(cfg); 8*bands > maxRowBytes {
-			return nil, fmt.Errorf("broadcast: exact law: its rows would hold about %.1f GB, beyond %.0f (N = %d): %w", 8*bands/1e9, maxRowBytes/1e9, cfg.Nodes, ErrNotCovered)
-		}
+	if err := exactReach(cfg); err != nil {
+		return nil, err
 	}
 	if cfg.Target() <= 1 && cfg.Budget == 0 && !cfg.Protocol.pulls() && deadlineRounds(cfg) == 0 {
 		law := (&Law{PMF: []float64{1}, Accuracy: NoAccuracy()}).noDeadline()
@@ -238,9 +250,11 @@ func newExactChain(cfg Config) *countchain.Chain {
 // of the chain (curveLate, which Answer's CDF and PLate read) within ρ
 // + LostBy[t]/v. The absolute Bound would say nothing of a deep chance:
 // push–pull at N 300, k 2, ε 0.1, D 10 has ResidueDeadline 6.4449e-13
-// where Bound is 2.2e-12. A 0 is exact where nothing was dropped
-// (relative error 0: the protocol makes it 0) and otherwise the
-// truncation's, below what was dropped (relative error +Inf).
+// where Bound is 2.2e-12. A Residue or PMiss of 0 is exact (relative
+// error 0): only a protocol that informs every live node in the end gives
+// it, and what the chain cut off was still running, not stopped. Another
+// 0 is exact where nothing was dropped and otherwise the truncation's,
+// below what was dropped (relative error +Inf).
 func (l *Law) setExact(D int, res *countchain.Result) {
 	rel := func(v, rho, dropped float64) float64 {
 		if v == 0 {

@@ -308,7 +308,8 @@ func TestExactCostEstimatesWork(t *testing.T) {
 // the chain is beyond 20 times it but within 200: Auto still runs it for
 // push–pull, whose watched runs are heavy-tailed, not for push. Without a
 // deadline and below level 1 nothing deep is asked, and with ExactBudget
-// 10⁶ the chain is beyond 200 times it: Auto keeps the law.
+// 10⁶ the chain is beyond 200 times it: Auto keeps the law, as it does
+// where ExactLaw would refuse the chain.
 func TestAutoRunsExactForDeepChances(t *testing.T) {
 	ctx := context.Background()
 	deep := Config{Nodes: 2000, Protocol: PushPull, Fanout: 2, Loss: 0.1, Level: 1, Deadline: 9}
@@ -341,6 +342,14 @@ func TestAutoRunsExactForDeepChances(t *testing.T) {
 	}
 	if a, err := Solve(ctx, deep, Settings{Seed: 1, Reps: 20, ExactBudget: 1e6}); err != nil || a.Method == Exact {
 		t.Errorf("ExactBudget 1e6: method %v (%v), want the law or the runs", a.Method, err)
+	}
+	// Pull at N 90,000, ε 0.3, D 50: the law states p_late within 5.2 %
+	// and the chain fits 200 × the budget, but ExactLaw refuses it (its
+	// rows would hold 1.4 GB): Auto keeps the law (it failed with the
+	// refusal once).
+	big := Config{Nodes: 90000, Protocol: Pull, Fanout: 2, Loss: 0.3, Level: 1, Deadline: 50}
+	if a, err := Solve(ctx, big, Settings{Seed: 1}); err != nil || a.Method == Exact {
+		t.Errorf("pull N 90000: method %v (%v), want the law", a.Method, err)
 	}
 }
 

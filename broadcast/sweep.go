@@ -319,10 +319,11 @@ const (
 // error err): where cfg asks for chances of a miss that law does not
 // state within MaxRelErr and the chain fits deepExactFactor times
 // set.ExactBudget, or lastExactFactor times it where the watched runs
-// would not state them within MaxRelErr either.
+// would not state them within MaxRelErr either; never where ExactLaw
+// would refuse the chain (exactReach).
 func deepExact(cfg Config, set Settings, law *Law, err error, cost float64) bool {
 	switch {
-	case !NeedWatched(cfg):
+	case !NeedWatched(cfg) || exactReach(cfg) != nil:
 		return false
 	case err != nil:
 		return cost <= deepExactFactor*set.ExactBudget

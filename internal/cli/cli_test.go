@@ -147,6 +147,23 @@ func TestBatchProgress(t *testing.T) {
 	if b.String() != want {
 		t.Errorf("a count that starts late: got\n%s\nwant\n%s", b.String(), want)
 	}
+	// A count whose first call came 1 ms before the line: no rate yet (8
+	// slow replications; 1 and 2 done 1 ms apart are no rate).
+	b.Reset()
+	clock = time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC)
+	u := BatchProgress(&b, "sim", 10*time.Second, now)
+	for _, s := range []struct {
+		at          time.Duration
+		done, total int64
+	}{{9999500 * time.Microsecond, 1, 8}, {10000500 * time.Microsecond, 2, 8}, {21 * time.Second, 4, 8}} {
+		clock = time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC).Add(s.at)
+		u(s.done, s.total)
+	}
+	want = "sim: 2/8 (25%), 10 s\n" +
+		"sim: 4/8 (50%), 21 s, about 15 s left\n" // 3 in 11 s: 4 more in 15 s
+	if b.String() != want {
+		t.Errorf("a count that first calls just before a line: got\n%s\nwant\n%s", b.String(), want)
+	}
 
 	b.Reset()
 	q := BatchProgress(&b, "sim", 10*time.Second, now)

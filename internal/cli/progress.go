@@ -31,9 +31,10 @@ func Progress(e *Env, label string) gossip.Progress {
 // each long setting so. T is the time since the start; R is the rest of
 // the count at the rate it has gone since its first call (a count that
 // goes back, the next setting of a sweep, starts again), and is left out
-// until there is such a rate: a setting may work for a while before it
-// first counts (a law, the watched runs), so the time since the start
-// says nothing of the count's rate. A run shorter than interval writes
+// until that rate is measured over at least half an interval: a setting
+// may work for a while before it first counts (a law, the watched runs),
+// so the time since the start says nothing of the count's rate, and a
+// count whose first call came just before a line has no rate yet. A run shorter than interval writes
 // nothing. It locks, so that replications finishing on several
 // goroutines may call it.
 func BatchProgress(w io.Writer, label string, every time.Duration, now func() time.Time) gossip.Progress {
@@ -69,7 +70,7 @@ func BatchProgress(w io.Writer, label string, every time.Duration, now func() ti
 			return
 		}
 		left := ""
-		if done > d0 && t.After(t0) {
+		if done > d0 && t.Sub(t0) >= every/2 {
 			rate := t.Sub(t0).Seconds() / float64(done-d0) // seconds a unit
 			left = fmt.Sprintf(", about %.0f s left", rate*float64(total-done))
 		}

@@ -302,10 +302,10 @@ func (ch *Chain) prefetch(ctx context.Context, dist []float64, top int, senders 
 		})
 	}
 	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
 	if err := ctx.Err(); err != nil {
+		return err // once, not once for each worker
+	}
+	if err := errors.Join(errs...); err != nil {
 		return err
 	}
 	for n, i := range need {
@@ -389,8 +389,8 @@ func (ch *Chain) Law(ctx context.Context) (*Result, error) {
 			return nil, err
 		}
 		clear(next)
-		ch.advance(4 * float64(M)) // ExactCost's share of a round
-		reached := 0.0
+		ch.advance(4 * float64(M))   // ExactCost's share of a round
+		reached, applied := 0.0, 0.0 // applied: the rows' terms added this round
 		ch.setLate(res, below(), lost)
 		if r+1 == ch.D+1 && ch.D >= 1 {
 			// dist is the law after round D.
@@ -420,7 +420,7 @@ func (ch *Chain) Law(ctx context.Context) (*Result, error) {
 				msgs += p * ch.pushMessages(senders(i), 0)
 			}
 			lost += p * row.Lost
-			ch.work += float64(len(row.P))
+			applied += float64(len(row.P))
 			dst := next[i+row.Lo:]
 			for d, q := range row.P {
 				dst[d] += p * q
@@ -429,6 +429,7 @@ func (ch *Chain) Law(ctx context.Context) (*Result, error) {
 				}
 			}
 		}
+		ch.advance(applied)
 		pmf = append(pmf, reached)
 		next[M] = 0 // every live node informed: the chain stops
 		remaining = 0
