@@ -242,11 +242,16 @@ func curveLateFrom(cfg Config, c *Curves, late []int, R int) []interval {
 		}
 		se1 = math.Sqrt(se1*se1 + (floor+un1)/n)
 		se2 = math.Sqrt(se2*se2 + (floor+un2)/n)
-		br, _ := underflowed(bracket(M, p1, se1, p2, se2), float64(M))
+		br, _ := underflowed(cfg, bracket(M, p1, se1, p2, se2), float64(M))
 		out[t] = better(out[t], br)
 		// The runs' shares of P(T_L > t) (lateShare), with the first
-		// run's variance floors (a share is at most its chance).
-		if p3, se3, ok3 := c.Moments(3, t); ok3 && M >= 2 {
+		// run's variance floors (a share is at most its chance), where
+		// they carry at least minShares runs' worth, (p₃/se₃)² the
+		// effective count, as lateInterval asks: no positive share (every
+		// run's weight 0 by t) is no statement, and it stated P(T_L > 12)
+		// at push–pull N 500, k 1, B 4 as 0, exact
+		// (TestNoUnderflowClaimWithCertainPulls).
+		if p3, se3, ok3 := c.Moments(3, t); ok3 && M >= 2 && p3 > 0 && p3*p3 >= minShares*se3*se3 {
 			se3 = math.Sqrt(se3*se3 + (floor+un1)/n)
 			m1 := float64(M - 1)
 			iv := interval{math.Min(p3*m1, 1), math.Min(math.Max(p3-zValue*se3, 0)*m1, 1), math.Min((p3+zValue*se3)*m1, 1)}

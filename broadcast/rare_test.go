@@ -423,3 +423,27 @@ func TestBudgetMissLawCommon(t *testing.T) {
 		})
 	}
 }
+
+// TestNoUnderflowClaimWithCertainPulls: without loss or failed nodes a
+// watched node's pull of a population all informed succeeds for certain,
+// so a run's weight can be exactly 0 without underflowing. At push–pull N
+// 500, k 1, B 4, D 12 every watched run's weight was 0 by the deadline,
+// and P(T_L > 12) was stated below 2.5e-321 ("1 (≥ 1 − 2.5e-321)"). The
+// chance is far above that: two nodes that pull each other in every
+// round while no push reaches them stay uninformed, a path of chance
+// above ((1/499)²·(1 − 1/499)^{4·500})¹² > 10⁻¹⁹⁰. The stated upper end
+// must not fall below 10⁻¹⁹⁰, and the answer must not be exact.
+func TestNoUnderflowClaimWithCertainPulls(t *testing.T) {
+	cfg := Config{Nodes: 500, Protocol: PushPull, Fanout: 1, Budget: 4, Level: 1, Deadline: 12}
+	a, err := Solve(context.Background(), cfg, Settings{Method: MonteCarlo, Reps: 200, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hi := a.PLate * (1 + a.PLateRelErr)
+	if a.PLate == 0 {
+		hi = a.PLateFloor
+	}
+	if !(hi >= 1e-190) || a.PLateRelErr == 0 {
+		t.Errorf("P(T_L > 12) %.3g (rel err %.3g, floor %.3g): claimed below 1e-190 or exact", a.PLate, a.PLateRelErr, a.PLateFloor)
+	}
+}
