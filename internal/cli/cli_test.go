@@ -103,66 +103,53 @@ func TestStepLogger(t *testing.T) {
 // shorter than the interval.
 func TestBatchProgress(t *testing.T) {
 	var b bytes.Buffer
-	clock := time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC)
+	start := time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC)
+	clock := start
 	now := func() time.Time { return clock }
-	p := BatchProgress(&b, "plan", 10*time.Second, now)
-	for _, s := range []struct {
+	type call struct {
 		at          time.Duration // since the start
 		done, total int64
+	}
+	for _, c := range []struct {
+		name, label, want string
+		calls             []call
 	}{
-		{1 * time.Second, 10, 1000},   // before the first interval: nothing
-		{10 * time.Second, 250, 1000}, // 240 in the 9 s since the first call: 750 more in 28 s
-		{15 * time.Second, 400, 1000}, // 5 s after the last line: nothing
-		{21 * time.Second, 700, 1000}, // 690 in 20 s: 300 more in 9 s
-		{24 * time.Second, 1000, 1000},
-		{25 * time.Second, 5, 10}, // the next setting of a sweep, short: nothing
-		{26 * time.Second, 10, 10},
+		{"sweep", "plan", "plan: 250/1000 (25%), 10 s, about 28 s left\n" +
+			"plan: 700/1000 (70%), 21 s, about 9 s left\n" +
+			"plan: 1000/1000 (100%), 24 s\n", []call{
+			{1 * time.Second, 10, 1000},   // before the first interval: nothing
+			{10 * time.Second, 250, 1000}, // 240 in the 9 s since the first call: 750 more in 28 s
+			{15 * time.Second, 400, 1000}, // 5 s after the last line: nothing
+			{21 * time.Second, 700, 1000}, // 690 in 20 s: 300 more in 9 s
+			{24 * time.Second, 1000, 1000},
+			{25 * time.Second, 5, 10}, // the next setting of a sweep, short: nothing
+			{26 * time.Second, 10, 10},
+		}},
+		// A setting that works 16 s before it first counts, then counts
+		// fast: the first line has no rate to go by (the time since the
+		// start would have put 1/1000 at about 16,000 s left).
+		{"late count", "plan", "plan: 1/1000 (0%), 16 s\n" +
+			"plan: 501/1000 (50%), 27 s, about 11 s left\n" + // 500 in 11 s: 499 more in 11 s
+			"plan: 1000/1000 (100%), 28 s\n", []call{
+			{16 * time.Second, 1, 1000}, {27 * time.Second, 501, 1000}, {28 * time.Second, 1000, 1000},
+		}},
+		// A count whose first call came 1 ms before the line: no rate yet
+		// (8 slow replications; 1 and 2 done 1 ms apart are no rate).
+		{"first call before a line", "sim", "sim: 2/8 (25%), 10 s\n" +
+			"sim: 4/8 (50%), 21 s, about 15 s left\n", []call{ // 3 in 11 s: 4 more in 15 s
+			{9999500 * time.Microsecond, 1, 8}, {10000500 * time.Microsecond, 2, 8}, {21 * time.Second, 4, 8},
+		}},
 	} {
-		clock = time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC).Add(s.at)
-		p(s.done, s.total)
-	}
-	want := "plan: 250/1000 (25%), 10 s, about 28 s left\n" +
-		"plan: 700/1000 (70%), 21 s, about 9 s left\n" +
-		"plan: 1000/1000 (100%), 24 s\n"
-	if b.String() != want {
-		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
-	}
-
-	// A setting that works 16 s before it first counts, then counts fast:
-	// the first line has no rate to go by (the time since the start would
-	// have put 1/1000 at about 16,000 s left).
-	b.Reset()
-	clock = time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC)
-	r := BatchProgress(&b, "plan", 10*time.Second, now)
-	for _, s := range []struct {
-		at          time.Duration
-		done, total int64
-	}{{16 * time.Second, 1, 1000}, {27 * time.Second, 501, 1000}, {28 * time.Second, 1000, 1000}} {
-		clock = time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC).Add(s.at)
-		r(s.done, s.total)
-	}
-	want = "plan: 1/1000 (0%), 16 s\n" +
-		"plan: 501/1000 (50%), 27 s, about 11 s left\n" + // 500 in 11 s: 499 more in 11 s
-		"plan: 1000/1000 (100%), 28 s\n"
-	if b.String() != want {
-		t.Errorf("a count that starts late: got\n%s\nwant\n%s", b.String(), want)
-	}
-	// A count whose first call came 1 ms before the line: no rate yet (8
-	// slow replications; 1 and 2 done 1 ms apart are no rate).
-	b.Reset()
-	clock = time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC)
-	u := BatchProgress(&b, "sim", 10*time.Second, now)
-	for _, s := range []struct {
-		at          time.Duration
-		done, total int64
-	}{{9999500 * time.Microsecond, 1, 8}, {10000500 * time.Microsecond, 2, 8}, {21 * time.Second, 4, 8}} {
-		clock = time.Date(2026, 12, 5, 9, 0, 0, 0, time.UTC).Add(s.at)
-		u(s.done, s.total)
-	}
-	want = "sim: 2/8 (25%), 10 s\n" +
-		"sim: 4/8 (50%), 21 s, about 15 s left\n" // 3 in 11 s: 4 more in 15 s
-	if b.String() != want {
-		t.Errorf("a count that first calls just before a line: got\n%s\nwant\n%s", b.String(), want)
+		b.Reset()
+		clock = start
+		p := BatchProgress(&b, c.label, 10*time.Second, now)
+		for _, s := range c.calls {
+			clock = start.Add(s.at)
+			p(s.done, s.total)
+		}
+		if b.String() != c.want {
+			t.Errorf("%s: got\n%s\nwant\n%s", c.name, b.String(), c.want)
+		}
 	}
 
 	b.Reset()
