@@ -152,3 +152,32 @@ func TestStallWeights(t *testing.T) {
 		}
 	}
 }
+
+// TestPullTailOnToDeadline: a run's pull tail stopped once the count left
+// was below 1e-17 in the mean and carried that round's values to any D
+// beyond, so that at N 2,000 (and 12,000), push–pull, k 1, B 4, ε 0 the
+// chance a node is uninformed stayed 1.9172e-22 from D 15 to D 17. In the
+// tail (every run is in it by round 15: T_L is about 10 rounds) each of
+// the u ≤ U* = Watch nodes left escapes a round's pull with chance at
+// most h = (u − 1)/(N − 1), the share of the others uninformed (k 1, no
+// loss), ≤ U*/(N−1); so two rounds more must cut the chance by
+// (U*/(N−1))² at least.
+func TestPullTailOnToDeadline(t *testing.T) {
+	ctx := context.Background()
+	chance := func(D int) (float64, float64) {
+		m := New(Params{M: 2000, N1: 1999, K: 1, R: 4, Budget: 4, Target: 2000, D: D, Z: 3, Pulls: true})
+		var s Sums
+		if _, err := m.addRuns(ctx, 0, 2000, &s); err != nil {
+			t.Fatal(err)
+		}
+		_, r := s.Deadline()
+		return r.V, m.Watch
+	}
+	r15, w := chance(15)
+	r17, _ := chance(17)
+	bound := r15 * (w / 1999) * (w / 1999)
+	t.Logf("chance a node is uninformed: D 15 %.5g, D 17 %.5g (at most %.3g, U* %g)", r15, r17, bound, w)
+	if !(r15 > 0) || !(r17 <= bound) {
+		t.Errorf("D 17: %.5g, want at most %.3g (D 15: %.5g)", r17, bound, r15)
+	}
+}
