@@ -325,9 +325,7 @@ func deepExact(cfg Config, set Settings, law *Law, err error, cost float64) bool
 	switch {
 	case !NeedWatched(cfg) || exactReach(cfg) != nil:
 		return false
-	case err != nil:
-		return cost <= deepExactFactor*set.ExactBudget
-	case law.within(cfg, MaxRelErr, false):
+	case err == nil && law.within(cfg, MaxRelErr, false):
 		return false
 	case cost <= deepExactFactor*set.ExactBudget:
 		return true
