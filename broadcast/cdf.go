@@ -252,10 +252,7 @@ func curveLateFrom(cfg Config, c *Curves, late []int, R int) []interval {
 		// at push–pull N 500, k 1, B 4 as 0, exact
 		// (TestNoUnderflowClaimWithCertainPulls).
 		if p3, se3, ok3 := c.Moments(3, t); ok3 && M >= 2 && p3 > 0 && p3*p3 >= minShares*se3*se3 {
-			se3 = math.Sqrt(se3*se3 + (floor+un1)/n)
-			m1 := float64(M - 1)
-			iv := interval{math.Min(p3*m1, 1), math.Min(math.Max(p3-zValue*se3, 0)*m1, 1), math.Min((p3+zValue*se3)*m1, 1)}
-			out[t] = better(out[t], iv)
+			out[t] = better(out[t], sharesInterval(M, p3, math.Sqrt(se3*se3+(floor+un1)/n)))
 		}
 	}
 	monotone(out)

@@ -31,8 +31,15 @@ import (
 // R+1 parts) times M per state and round, plus the rows at M³(k+1)/6 (an
 // overestimate: the reachable states are far fewer).
 func ExactCost(cfg Config) float64 {
+	cost, _ := exactCost(cfg)
+	return cost
+}
+
+// exactCost is ExactCost and, without a budget, the sum of the bands of
+// the rows the chain keeps (chainRowsWork; 0 with a budget).
+func exactCost(cfg Config) (cost, bands float64) {
 	if cfg.Validate() != nil {
-		return math.Inf(1)
+		return math.Inf(1), 0
 	}
 	M, k := float64(cfg.Live()), float64(cfg.Fanout)
 	rounds := expectedRounds(cfg)
@@ -41,15 +48,15 @@ func ExactCost(cfg Config) float64 {
 		// count grows spread over most of them: 2·growthRounds times
 		// every row's band.
 		rows, bands := chainRowsWork(cfg)
-		return M*k*min(k, M) + rows + M*rounds*4 + 2*growthRounds(cfg)*bands
+		return M*k*min(k, M) + rows + M*rounds*4 + 2*growthRounds(cfg)*bands, bands
 	}
-	cost := M*M + M*rounds*4
+	cost = M*M + M*rounds*4
 	if cfg.Protocol.pushes() {
 		cost += M*k*min(k, M) + M*M*M*(k+1)/6
 	}
 	R := float64(rounds2(cfg))
 	states := math.Exp(pmf.LChoose(M+R+1, R+1))
-	return cost*R + states*M*math.Min(rounds, M*R)*20
+	return cost*R + states*M*math.Min(rounds, M*R)*20, 0
 }
 
 // chainRowsWork estimates the work of the count chain's rows without a
@@ -118,37 +125,37 @@ func rounds2(cfg Config) int { return rounds(cfg.Budget, cfg.Fanout) }
 // expectedRounds is a rough count of the rounds the chain runs: the
 // mean-field growth to M plus the tail to exactTail.
 func expectedRounds(cfg Config) float64 {
-	M, N1, k := float64(cfg.Live()), float64(cfg.Nodes-1), float64(cfg.Fanout)
-	eps := cfg.Loss
-	g := 0.0 // per-round growth rate of the count while it is small
-	if cfg.Protocol.pushes() {
-		g += k * (1 - eps) * M / N1
-	}
-	if cfg.Protocol.pulls() {
-		g += k * (1 - eps) * (1 - eps) * M / N1
-	}
+	g, pull := growthRates(cfg)
 	// The last node is missed with probability at most about exp(−g) a
 	// round once the others are informed; with a budget, once the pushes
 	// are spent only the pulls remain.
 	tail := g
 	if cfg.Budget > 0 && cfg.Protocol.pulls() {
-		tail = k * (1 - eps) * (1 - eps) * M / N1
+		tail = pull
 	}
-	return math.Log(M)/math.Log1p(g) + 32*math.Ln10/math.Max(tail, 1e-300) + 10
+	return math.Log(float64(cfg.Live()))/math.Log1p(g) + 32*math.Ln10/math.Max(tail, 1e-300) + 10
+}
+
+// growthRates are the per-round growth rate g of the count while it is
+// small, and its pulls' part (0 without pulls).
+func growthRates(cfg Config) (g, pull float64) {
+	M, N1, k := float64(cfg.Live()), float64(cfg.Nodes-1), float64(cfg.Fanout)
+	eps := cfg.Loss
+	if cfg.Protocol.pushes() {
+		g += k * (1 - eps) * M / N1
+	}
+	if cfg.Protocol.pulls() {
+		pull = k * (1 - eps) * (1 - eps) * M / N1
+		g += pull
+	}
+	return g, pull
 }
 
 // growthRounds is the part of expectedRounds in which the count grows to
 // M.
 func growthRounds(cfg Config) float64 {
-	M, N1, k := float64(cfg.Live()), float64(cfg.Nodes-1), float64(cfg.Fanout)
-	g := 0.0
-	if cfg.Protocol.pushes() {
-		g += k * (1 - cfg.Loss) * M / N1
-	}
-	if cfg.Protocol.pulls() {
-		g += k * (1 - cfg.Loss) * (1 - cfg.Loss) * M / N1
-	}
-	return math.Log(M)/math.Log1p(g) + 10
+	g, _ := growthRates(cfg)
+	return math.Log(float64(cfg.Live()))/math.Log1p(g) + 10
 }
 
 // ExactLaw is the law of T_L from the count chain described above (exact
@@ -163,26 +170,25 @@ func ExactLaw(ctx context.Context, cfg Config) (*Law, error) {
 	return exactLaw(ctx, cfg, nil, 0)
 }
 
-// exactReach returns an error wrapping ErrNotCovered where ExactLaw does
-// not run the chain of the valid cfg: ExactCost beyond 10¹³ (hours), or
+// exactReach is ExactCost of the valid cfg, and an error wrapping
+// ErrNotCovered where ExactLaw does not run its chain: ExactCost beyond 10¹³ (hours), or
 // 10¹¹ with a budget (its map of states is slower per unit), or without a
 // budget rows that would hold more than maxRowBytes.
-func exactReach(cfg Config) error {
+func exactReach(cfg Config) (cost float64, err error) {
 	limit := 1e13
 	if cfg.Budget > 0 {
 		limit = 1e11
 	}
-	if c := ExactCost(cfg); c > limit {
-		return fmt.Errorf("broadcast: exact law: cost %.3g beyond %.0e (N = %d, budget %d): %w", c, limit, cfg.Nodes, cfg.Budget, ErrNotCovered)
+	cost, bands := exactCost(cfg)
+	if cost > limit {
+		return cost, fmt.Errorf("broadcast: exact law: cost %.3g beyond %.0e (N = %d, budget %d): %w", cost, limit, cfg.Nodes, cfg.Budget, ErrNotCovered)
 	}
-	if cfg.Budget == 0 {
-		// The chain keeps every row it has computed (each is used in every
-		// round): their bands, 8 bytes a count.
-		if _, bands := chainRowsWork(cfg); 8*bands > maxRowBytes {
-			return fmt.Errorf("broadcast: exact law: its rows would hold about %.1f GB, beyond %.0f GB (N = %d): %w", 8*bands/1e9, maxRowBytes/1e9, cfg.Nodes, ErrNotCovered)
-		}
+	// Without a budget the chain keeps every row it has computed (each is
+	// used in every round): their bands, 8 bytes a count.
+	if 8*bands > maxRowBytes {
+		return cost, fmt.Errorf("broadcast: exact law: its rows would hold about %.1f GB, beyond %.0f GB (N = %d): %w", 8*bands/1e9, maxRowBytes/1e9, cfg.Nodes, ErrNotCovered)
 	}
-	return nil
+	return cost, nil
 }
 
 // exactLaw is ExactLaw reporting progress (Settings.Progress) in
@@ -198,7 +204,8 @@ func exactLaw(ctx context.Context, cfg Config, progress gossip.Progress, workers
 	if err := roundsOnly(cfg, "exact law"); err != nil {
 		return nil, err
 	}
-	if err := exactReach(cfg); err != nil {
+	cost, err := exactReach(cfg)
+	if err != nil {
 		return nil, err
 	}
 	if cfg.Target() <= 1 && cfg.Budget == 0 && !cfg.Protocol.pulls() && deadlineRounds(cfg) == 0 {
@@ -208,7 +215,7 @@ func exactLaw(ctx context.Context, cfg Config, progress gossip.Progress, workers
 		return law, nil
 	}
 	ch := newExactChain(cfg)
-	ch.Progress, ch.Cost = progress, ExactCost(cfg)
+	ch.Progress, ch.Cost = progress, cost
 	ch.Workers = workers
 	if workers <= 0 {
 		ch.Workers = runtime.GOMAXPROCS(0)

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/gossipkit/gossipkit/broadcast/internal/fixsum"
 	"github.com/gossipkit/gossipkit/internal/buildinfo"
 	"github.com/gossipkit/gossipkit/internal/shard"
 )
@@ -224,14 +225,14 @@ func partBounds(R int, id ShardID) (maxBytes, maxObjects int) {
 	reps := (R - id.Index + id.Count) / id.Count // r < R with r ≡ I−1 (mod M)
 	// A replication is at most about 300 bytes of JSON (its six watched
 	// values at 17 digits each included). The curves (level 1) are one
-	// object of at most 12 arrays of maxCurveRounds + 1 sums, each five
+	// object of at most 4·Kinds (12) arrays of maxCurveRounds + 1 sums, each five
 	// hexadecimal words of 16 digits, four dots, quotes and a comma (87
 	// bytes), and their keys and counts (under 128 bytes).
 	return 4096 + 384*reps + curvesBytes, reps + 4
 }
 
 // curvesBytes bounds the plain JSON of a part's curves.
-const curvesBytes = 128 + 12*(maxCurveRounds+1)*87
+const curvesBytes = 128 + 4*fixsum.Kinds*(maxCurveRounds+1)*87
 
 // view checks the part's fields and returns its replications as a Sample
 // that shares them (no copy: DecodePart only checks, MergeSamples copies

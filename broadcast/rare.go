@@ -779,12 +779,19 @@ func lateInterval(M int, x []float64, floorVar float64) (iv interval, ok bool) {
 	if pos < minShares {
 		return interval{}, false
 	}
-	p, _ := meanIvFloor(x, floorVar)
+	p, se := meanIvFloor(x, floorVar)
 	if math.IsNaN(p.v) {
 		return interval{}, false
 	}
+	return sharesInterval(M, p.v, se), true
+}
+
+// sharesInterval is the interval of M − 1 times the runs' mean share p
+// (lateShare, missShare) with its standard error se: zValue of them, the
+// mean's ends clipped to [0, 1] and then the chance's.
+func sharesInterval(M int, p, se float64) interval {
 	m1 := float64(M - 1)
-	return interval{math.Min(p.v*m1, 1), math.Min(p.lo*m1, 1), math.Min(p.hi*m1, 1)}, true
+	return interval{math.Min(p*m1, 1), math.Min(math.Max(p-zValue*se, 0)*m1, 1), math.Min(math.Min(p+zValue*se, 1)*m1, 1)}
 }
 
 // markovNote is the accuracy note of markovLate's floor.

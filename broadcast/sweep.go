@@ -228,13 +228,12 @@ func solveOne(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
 		law, err = simulateLaw(ctx, cfg, set, false)
 	default:
 		method = Exact
-		cost := ExactCost(cfg)
-		if cost > set.ExactBudget {
+		if ExactCost(cfg) > set.ExactBudget {
 			method = Asymptotic
 		}
 		if method == Exact {
 			law, err = exactLaw(ctx, cfg, set.Progress, set.Workers)
-		} else if law, err = AsymptoticLaw(ctx, cfg); (err == nil || errors.Is(err, ErrNotCovered)) && deepExact(cfg, set, law, err, cost) {
+		} else if law, err = AsymptoticLaw(ctx, cfg); (err == nil || errors.Is(err, ErrNotCovered)) && deepExact(cfg, set, law, err) {
 			method = Exact
 			law, err = exactLaw(ctx, cfg, set.Progress, set.Workers)
 		} else if errors.Is(err, ErrNotCovered) {
@@ -314,18 +313,19 @@ const (
 	lastExactFactor = 200
 )
 
-// deepExact reports whether Auto runs the exact chain for cfg, whose
-// ExactCost is cost, in place of law (the large-N law's answer, or its
-// error err): where cfg asks for chances of a miss that law does not
+// deepExact reports whether Auto runs the exact chain for cfg in place of
+// law (the large-N law's answer, or its error lawErr): where cfg asks for chances of a miss that law does not
 // state within MaxRelErr and the chain fits deepExactFactor times
 // set.ExactBudget, or lastExactFactor times it where the watched runs
 // would not state them within MaxRelErr either; never where ExactLaw
 // would refuse the chain (exactReach).
-func deepExact(cfg Config, set Settings, law *Law, err error, cost float64) bool {
-	switch {
-	case !NeedWatched(cfg) || exactReach(cfg) != nil:
+func deepExact(cfg Config, set Settings, law *Law, lawErr error) bool {
+	if !NeedWatched(cfg) {
 		return false
-	case err == nil && law.within(cfg, MaxRelErr, false):
+	}
+	cost, err := exactReach(cfg)
+	switch {
+	case err != nil, lawErr == nil && law.within(cfg, MaxRelErr, false):
 		return false
 	case cost <= deepExactFactor*set.ExactBudget:
 		return true

@@ -41,10 +41,12 @@ func BatchProgress(w io.Writer, label string, every time.Duration, now func() ti
 	var mu sync.Mutex
 	start := now()
 	next := start.Add(every)
-	wrote := false // a line since the last 100% line
-	var t0 time.Time
-	d0 := int64(-1)           // the count's first call: at t0, d0 done (-1: none yet)
-	var prev, prevTotal int64 // the last call's
+	wrote := false   // a line since the last 100% line
+	var t0 time.Time // the count's first call: at t0, d0 done
+	var d0 int64
+	// The last call's; both 0 before the first, which (prev ==
+	// prevTotal, a finished count) starts a new count.
+	var prev, prevTotal int64
 	return func(done, total int64) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -53,7 +55,7 @@ func BatchProgress(w io.Writer, label string, every time.Duration, now func() ti
 		}
 		done = min(max(done, 0), total)
 		t := now()
-		if d0 < 0 || done < prev || prev == prevTotal || total != prevTotal {
+		if done < prev || prev == prevTotal || total != prevTotal {
 			t0, d0 = t, done // a new count
 		}
 		prev, prevTotal = done, total

@@ -3,15 +3,13 @@ package countchain
 import (
 	"context"
 	"encoding/binary"
-	"errors"
 	"maps"
 	"math"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	"github.com/gossipkit/gossipkit/broadcast/internal/pmf"
 	"github.com/gossipkit/gossipkit/gossip"
+	"github.com/gossipkit/gossipkit/internal/parallel"
 )
 
 // BinUnits is the work of one term of a row's pull law (a binomial from
@@ -264,7 +262,7 @@ func (ch *Chain) row(ctx context.Context, b *rowBufs, i, full, last int) (Row, f
 	return Row{Lo: lo, P: append([]float64(nil), v[lo:hi+1]...), Lost: lost}, work, nil
 }
 
-// prefetch computes, on ch.Workers goroutines, the rows of the counts i
+// prefetch computes, on ch.Workers goroutines (parallel.For), the rows of the counts i
 // in [1, top) that dist holds with at least exactDrop and that are not
 // yet kept, senders(i) pushing k each; Row then finds them. The rows and
 // the work counted are those of Row one at a time, in any order.
@@ -277,35 +275,20 @@ func (ch *Chain) prefetch(ctx context.Context, dist []float64, top int, senders 
 			}
 		}
 	}
-	workers := min(ch.Workers, len(need))
-	if workers <= 1 {
+	if min(ch.Workers, len(need)) <= 1 {
 		return nil // Row computes them as it goes
 	}
 	rows := make([]Row, len(need))
 	work := make([]float64, len(need))
-	errs := make([]error, workers)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for g := range workers {
-		wg.Go(func() {
-			var b rowBufs
-			for {
-				n := int(next.Add(1)) - 1
-				if n >= len(need) || ctx.Err() != nil {
-					return
-				}
-				i := need[n]
-				if rows[n], work[n], errs[g] = ch.row(ctx, &b, i, senders(i), 0); errs[g] != nil {
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return err // once, not once for each worker
-	}
-	if err := errors.Join(errs...); err != nil {
+	err := parallel.For(ctx, len(need), ch.Workers, func() func(context.Context, int) error {
+		var b rowBufs
+		return func(ctx context.Context, n int) (err error) {
+			i := need[n]
+			rows[n], work[n], err = ch.row(ctx, &b, i, senders(i), 0)
+			return err
+		}
+	}, nil)
+	if err != nil {
 		return err
 	}
 	for n, i := range need {

@@ -120,10 +120,10 @@ const MaxRounds = 512
 // runs whose curve reached MaxRounds without ending: past it the sums are
 // not known.
 type Curves struct {
-	Runs   int      `json:"runs"`
-	Capped int      `json:"capped"`
-	Sums   [6][]Sum `json:"sums"`
-	Tail   [6][]Sum `json:"tail"`
+	Runs   int              `json:"runs"`
+	Capped int              `json:"capped"`
+	Sums   [2 * Kinds][]Sum `json:"sums"`
+	Tail   [2 * Kinds][]Sum `json:"tail"`
 }
 
 // Kinds is the number of curves a run has (Moments' k is 1..Kinds).
