@@ -1129,7 +1129,11 @@ func sourceNobody(cfg Config) float64 {
 	}
 	R := rounds(cfg.Budget, cfg.Fanout)
 	last := cfg.Budget - cfg.Fanout*(R-1)
-	return math.Exp(float64(R-1)*logNone(cfg.Fanout) + logNone(last))
+	l := logNone(last)
+	if R > 1 { // logNone(k) is −∞ without loss and failed nodes, and 0·−∞ is NaN
+		l += float64(R-1) * logNone(cfg.Fanout)
+	}
+	return math.Exp(l)
 }
 
 // watchedThree runs the watched runs 0..reps−1 of seed with three watched
