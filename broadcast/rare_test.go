@@ -451,3 +451,27 @@ func TestNoUnderflowClaimWithCertainPulls(t *testing.T) {
 		t.Errorf("P(T_L > 12) %.3g (rel err %.3g, floor %.3g): claimed below 1e-190 or exact", a.PLate, a.PLateRelErr, a.PLateFloor)
 	}
 }
+
+// TestAsked: the relative error refinement asks to narrow is the stated one
+// unless the chance's claimed upper end, v·(1+r), is below 10⁻¹²; a NaN
+// chance or an unbounded error on 0 (no statement) is still asked.
+func TestAsked(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	for _, c := range []struct{ v, r, want float64 }{
+		{1e-6, 0.2, 0.2},
+		{9e-13, 0.2, 0.2}, // upper end 1.08e-12: in range
+		{8e-13, 0.2, 0},   // upper end 9.6e-13
+		{1e-26, 0.33, 0},  // push–pull's residue_deadline at N 300
+		{1e-13, 20, 20},   // upper end 2.1e-12
+		{0, inf, inf},     // 0·∞: no statement
+		{nan, 0.1, 0.1},   // not computed
+		{1e-20, inf, inf}, // unbounded
+		{1e-20, nan, nan}, // unknown error
+		{0, 0, 0},         // exact zero
+	} {
+		got := asked(c.v, c.r)
+		if !(got == c.want || math.IsNaN(got) && math.IsNaN(c.want)) {
+			t.Errorf("asked(%g, %g) = %g, want %g", c.v, c.r, got, c.want)
+		}
+	}
+}
