@@ -261,7 +261,8 @@ func newExactChain(cfg Config) *countchain.Chain {
 // error 0): only a protocol that informs every live node in the end gives
 // it, and what the chain cut off was still running, not stopped. Another
 // 0 is exact where nothing was dropped and otherwise the truncation's,
-// below what was dropped (relative error +Inf).
+// below what was dropped (relative error +Inf; for ResidueDeadline that
+// upper end is kept, residueDHi).
 func (l *Law) setExact(D int, res *countchain.Result) {
 	rel := func(v, rho, dropped float64) float64 {
 		if v == 0 {
@@ -286,5 +287,8 @@ func (l *Law) setExact(D int, res *countchain.Result) {
 	}
 	if D >= 1 && !math.IsNaN(res.ResidueD) {
 		l.ResidueDeadline, l.ResidueDeadlineRelErr = res.ResidueD, rel(res.ResidueD, res.RelD, res.LostD)
+		if res.ResidueD == 0 {
+			l.residueDHi = res.LostD
+		}
 	}
 }

@@ -78,6 +78,10 @@ type Law struct {
 	// its relative rounding and the mass dropped by t (setExact); past its
 	// last round it says nothing, and no run refines it.
 	curveExact bool
+	// residueDHi is an upper end of a ResidueDeadline of 0 whose relative
+	// error is unbounded: the mass the exact chain dropped by the deadline
+	// (setExact); 0 where there is none.
+	residueDHi float64
 }
 
 // Accuracy states how far an answer may be from the model's exact law.
@@ -153,6 +157,7 @@ type Answer struct {
 	Residue, PMiss, Messages               float64
 	ResidueRelErr, PMissRelErr             float64
 	ResidueDeadline, ResidueDeadlineRelErr float64
+	residueDHi                             float64 // Law.residueDHi
 	// Seconds is Mean·Interval and TConfidenceSeconds TConfidence·Interval
 	// (NaN without an interval).
 	Seconds, TConfidenceSeconds float64
@@ -276,6 +281,9 @@ func (l *Law) Answer(cfg Config) Answer {
 			a.PDeadline = 1 - a.PLate
 		}
 		a.ResidueDeadline, a.ResidueDeadlineRelErr = l.ResidueDeadline, l.ResidueDeadlineRelErr
+		if a.ResidueDeadline == 0 {
+			a.residueDHi = l.residueDHi
+		}
 	}
 	a.Feasible = feasible(cfg, a)
 	a.CDF, a.Spread, a.Reps = l.Distribution(), l.spread(a, conf), l.Reps

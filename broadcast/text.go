@@ -224,10 +224,16 @@ func deadlineCell(a Answer) string {
 
 // residueDeadlineCell is ResidueDeadline with its accuracy (relCell), and
 // for a computed law's 0 whose relative error is unbounded (the chain's
-// truncation) the bound it is within: "0 (≤ b)".
+// truncation) the bound it is within: "0 (≤ b)", b the mass the chain
+// dropped by the deadline where it is known, else the law's Bound.
 func residueDeadlineCell(a Answer) string {
-	if a.ResidueDeadline == 0 && math.IsInf(a.ResidueDeadlineRelErr, 1) && a.Reps == 0 && a.Accuracy.Bound > 0 {
-		return "0 (≤ " + g2(a.Accuracy.Bound) + ")"
+	if a.ResidueDeadline == 0 && math.IsInf(a.ResidueDeadlineRelErr, 1) && a.Reps == 0 {
+		if a.residueDHi > 0 {
+			return "0 (≤ " + g2(a.residueDHi) + ")"
+		}
+		if a.Accuracy.Bound > 0 {
+			return "0 (≤ " + g2(a.Accuracy.Bound) + ")"
+		}
 	}
 	return relCell(a.ResidueDeadline, a.ResidueDeadlineRelErr)
 }

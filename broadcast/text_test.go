@@ -58,7 +58,8 @@ func TestUnderflowNotExact(t *testing.T) {
 // to it miss with a positive chance). It printed residue_deadline "0
 // (exact)" and p_deadline "1 − 3.33e-15 (rel err 7.1e+02)", the noise of
 // 1 − Σ PMF; both now state the chain's bound: "0 (≤ b)" and "1 (≥ 1 −
-// b)", b the Bound (2.4e-12 here).
+// b)", b the mass the chain dropped by D (9.4e-22 here; the Bound, 2.4e-12,
+// before residueDHi).
 func TestExactZeroNotExact(t *testing.T) {
 	cfg := Config{Nodes: 300, Protocol: PushPull, Fanout: 2, Deadline: 12, Level: 1}
 	a, err := Solve(context.Background(), cfg, Settings{Method: Exact})
@@ -71,9 +72,16 @@ func TestExactZeroNotExact(t *testing.T) {
 	if !math.IsInf(a.ResidueDeadlineRelErr, 1) {
 		t.Errorf("residue_deadline 0 with rel err %g, want unbounded", a.ResidueDeadlineRelErr)
 	}
-	b := g2(a.Accuracy.Bound)
-	if c := residueDeadlineCell(*a); c != "0 (≤ "+b+")" {
-		t.Errorf("residue_deadline cell %q, want 0 (≤ %s)", c, b)
+	// The cell states the mass the chain dropped by D, which bounds the
+	// chance a given node is uninformed; that chance is at most P(T₁ >
+	// D), whose stated upper end (PLateFloor, the same chain's dropped
+	// mass read off its curve) it may not exceed, nor the law's Bound.
+	hi := a.residueDHi
+	if !(hi > 0 && hi <= a.Accuracy.Bound && hi <= a.PLateFloor*(1+1e-9)) {
+		t.Errorf("residue_deadline 0 within %g: want 0 < it ≤ Bound %g and ≤ P(T_L > D)'s upper end %g", hi, a.Accuracy.Bound, a.PLateFloor)
+	}
+	if c := residueDeadlineCell(*a); c != "0 (≤ "+g2(hi)+")" {
+		t.Errorf("residue_deadline cell %q, want 0 (≤ %s)", c, g2(hi))
 	}
 	if c := deadlineCell(*a); !strings.HasPrefix(c, "1 (≥ 1 − ") {
 		t.Errorf("deadline cell %q, want 1 (≥ 1 − …)", c)
