@@ -78,10 +78,14 @@ type Law struct {
 	// its relative rounding and the mass dropped by t (setExact); past its
 	// last round it says nothing, and no run refines it.
 	curveExact bool
-	// residueDHi is an upper end of a ResidueDeadline of 0 whose relative
-	// error is unbounded: the mass the exact chain dropped by the deadline
-	// (setExact); 0 where there is none.
-	residueDHi float64
+	// residueDHi and lateHi are proved upper ends of the chance that a
+	// given live node is uninformed at the deadline and of P(T_L > D):
+	// the mass the exact chain dropped by D where its ResidueDeadline is
+	// 0 (setExact), or pullTailBound's below 10⁻¹² (boundTail); 0 where
+	// there is none. Answer states a chance as "0 (≤ hi)" where hi is
+	// below what it would state otherwise.
+	residueDHi, lateHi float64
+	tailBounded        bool // boundTail ran
 }
 
 // Accuracy states how far an answer may be from the model's exact law.
@@ -281,8 +285,12 @@ func (l *Law) Answer(cfg Config) Answer {
 			a.PDeadline = 1 - a.PLate
 		}
 		a.ResidueDeadline, a.ResidueDeadlineRelErr = l.ResidueDeadline, l.ResidueDeadlineRelErr
-		if a.ResidueDeadline == 0 {
-			a.residueDHi = l.residueDHi
+		if hi := l.residueDHi; hi > 0 && a.ResidueDeadlineRelErr != 0 &&
+			(a.ResidueDeadline == 0 || hi < curveFloorAsked && !(a.ResidueDeadline*(1+a.ResidueDeadlineRelErr) <= hi)) {
+			a.ResidueDeadline, a.ResidueDeadlineRelErr, a.residueDHi = 0, math.Inf(1), hi
+		}
+		if hi := l.lateHi; hi > 0 && !(a.PLate == 0 && a.PLateRelErr == 0) && !(lateUpper(a) <= hi) {
+			a.PLate, a.PLateRelErr, a.PLateFloor, a.PDeadline = 0, math.Inf(1), hi, 1
 		}
 	}
 	a.Feasible = feasible(cfg, a)
@@ -333,6 +341,16 @@ func (l *Law) Answer(cfg Config) Answer {
 }
 
 // feasible is Answer.Feasible's rule.
+// lateUpper is the upper end of the interval an Answer states for
+// P(T_L > D): PLateFloor for a 0 with an unbounded relative error (no
+// late run seen), else PLate·(1 + PLateRelErr) (NaN where not stated).
+func lateUpper(a Answer) float64 {
+	if a.PLate == 0 && math.IsInf(a.PLateRelErr, 1) {
+		return a.PLateFloor
+	}
+	return a.PLate * (1 + a.PLateRelErr)
+}
+
 func feasible(cfg Config, a Answer) bool {
 	if cfg.Deadline <= 0 && cfg.MaxMiss <= 0 {
 		return false

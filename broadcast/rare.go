@@ -983,12 +983,12 @@ func asked(v, r float64) float64 {
 	return r
 }
 
-// askedD is asked for ResidueDeadline, whose 0 with an unbounded error may
-// have an upper end (residueDHi, the exact chain's dropped mass): push–pull
-// at N 3000, k 3, D 30 has 0 within 3.9e-21, for which Auto ran 64,000
-// watched runs (15 s), every weight of them 0.
+// askedD is asked for ResidueDeadline, which may have a proved upper end
+// (residueDHi: the exact chain's dropped mass under a 0, or boundTail's):
+// push–pull at N 3000, k 3, D 30 has 0 within 3.9e-21, for which Auto ran
+// 64,000 watched runs (15 s), every weight of them 0.
 func (l *Law) askedD() float64 {
-	if l.ResidueDeadline == 0 && l.residueDHi > 0 && l.residueDHi < curveFloorAsked {
+	if l.residueDHi > 0 && l.residueDHi < curveFloorAsked {
 		return 0
 	}
 	return asked(l.ResidueDeadline, l.ResidueDeadlineRelErr)
@@ -1115,6 +1115,9 @@ func (l *Law) someMissWide(cfg Config) bool {
 // the deadline give, so that it is the CDF's value), where the watched
 // runs underflowed, or where it is below the answers' range (asked).
 func (l *Law) lateRelErr(cfg Config) float64 {
+	if l.lateHi > 0 && l.lateHi < curveFloorAsked {
+		return 0 // proved below the answers' range (boundTail)
+	}
 	if _, ok := l.curveAt(cfg.Deadline); ok || l.underflowD {
 		// Read off the curves, or below what any watched run resolves
 		// (their every weight by D underflowed): at push–pull's N 300, D

@@ -233,7 +233,7 @@ func solveOne(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
 		}
 		if method == Exact {
 			law, err = exactLaw(ctx, cfg, set.Progress, set.Workers)
-		} else if law, err = AsymptoticLaw(ctx, cfg); (err == nil || errors.Is(err, ErrNotCovered)) && deepExact(cfg, set, law, err) {
+		} else if law, err = AsymptoticLaw(ctx, cfg); (err == nil || errors.Is(err, ErrNotCovered)) && deepExact(cfg, set, law.boundTail(cfg), err) {
 			method = Exact
 			law, err = exactLaw(ctx, cfg, set.Progress, set.Workers)
 		} else if errors.Is(err, ErrNotCovered) {
@@ -256,6 +256,7 @@ func solveOne(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
 	if err != nil {
 		return nil, err
 	}
+	law.boundTail(cfg)
 	if method == Exact && set.Method == Auto && !law.accurate(cfg, MaxRelErr) {
 		// The exact chain's error bound is absolute, so it says little
 		// of a deep tail's chance; the large-N law states one

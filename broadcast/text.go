@@ -224,14 +224,15 @@ func deadlineCell(a Answer) string {
 
 // residueDeadlineCell is ResidueDeadline with its accuracy (relCell), and
 // for a computed law's 0 whose relative error is unbounded (the chain's
-// truncation) the bound it is within: "0 (≤ b)", b the mass the chain
-// dropped by the deadline where it is known, else the law's Bound.
+// truncation, or a proved bound) the bound it is within: "0 (≤ b)", b the
+// proved upper end where there is one (Law.residueDHi), else the law's
+// Bound.
 func residueDeadlineCell(a Answer) string {
-	if a.ResidueDeadline == 0 && math.IsInf(a.ResidueDeadlineRelErr, 1) && a.Reps == 0 {
+	if a.ResidueDeadline == 0 && math.IsInf(a.ResidueDeadlineRelErr, 1) {
 		if a.residueDHi > 0 {
 			return "0 (≤ " + g2(a.residueDHi) + ")"
 		}
-		if a.Accuracy.Bound > 0 {
+		if a.Reps == 0 && a.Accuracy.Bound > 0 {
 			return "0 (≤ " + g2(a.Accuracy.Bound) + ")"
 		}
 	}
