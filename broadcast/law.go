@@ -343,12 +343,33 @@ func (l *Law) Answer(cfg Config) Answer {
 // feasible is Answer.Feasible's rule.
 // lateUpper is the upper end of the interval an Answer states for
 // P(T_L > D): PLateFloor for a 0 with an unbounded relative error (no
-// late run seen), else PLate·(1 + PLateRelErr) (NaN where not stated).
+// late run seen, or a proved bound), else PLate·(1 + PLateRelErr), at most
+// 1 (NaN where not stated).
 func lateUpper(a Answer) float64 {
 	if a.PLate == 0 && math.IsInf(a.PLateRelErr, 1) {
-		return a.PLateFloor
+		if a.PLateFloor > 0 {
+			return a.PLateFloor
+		}
+		return math.NaN()
 	}
-	return a.PLate * (1 + a.PLateRelErr)
+	return math.Min(a.PLate*(1+a.PLateRelErr), 1)
+}
+
+// residueDUpper is the same for ResidueDeadline: its proved upper end
+// (residueDHi) or, for a computed law, its Bound, where it is a 0 with an
+// unbounded relative error (residueDeadlineCell's "0 (≤ b)"; NaN where
+// there is none).
+func residueDUpper(a Answer) float64 {
+	if a.ResidueDeadline == 0 && math.IsInf(a.ResidueDeadlineRelErr, 1) {
+		switch {
+		case a.residueDHi > 0:
+			return a.residueDHi
+		case a.Reps == 0 && a.Accuracy.Bound > 0:
+			return a.Accuracy.Bound
+		}
+		return math.NaN()
+	}
+	return math.Min(a.ResidueDeadline*(1+a.ResidueDeadlineRelErr), 1)
 }
 
 func feasible(cfg Config, a Answer) bool {

@@ -11,15 +11,18 @@ import (
 // Table is the design as the CLI writes it (gossipkit plan --protocol):
 // one row per fanout and budget with every answer and its accuracy; the
 // seconds and bytes columns only with Config.Interval and
-// Config.MessageBytes; feasible is nil without a deadline. Short is the
-// number of leading columns the text form shows.
+// Config.MessageBytes; feasible is nil without a deadline. p_late_hi and
+// residue_deadline_hi are the upper ends of the intervals the deadline's
+// chances are claimed within (a 0 that is no exact 0 has one: the
+// floor of a count that saw no late run, or a proved bound), NaN where
+// not stated. Short is the number of leading columns the text form shows.
 func (d *Design) Table() (t *plots.Table, short int) {
 	if d == nil {
 		d = &Design{}
 	}
 	c := d.Config
-	keys := []string{"fanout", "budget", "method", "p_reach", "mean", "sd", "q05", "q25", "q50", "q75", "q95", "t_confidence", "p_deadline", "p_late", "p_late_rel_err", "feasible",
-		"residue", "residue_rel_err", "p_miss", "p_miss_rel_err", "residue_deadline", "residue_deadline_rel_err", "messages_per_node"}
+	keys := []string{"fanout", "budget", "method", "p_reach", "mean", "sd", "q05", "q25", "q50", "q75", "q95", "t_confidence", "p_deadline", "p_late", "p_late_rel_err", "p_late_hi", "feasible",
+		"residue", "residue_rel_err", "p_miss", "p_miss_rel_err", "residue_deadline", "residue_deadline_rel_err", "residue_deadline_hi", "messages_per_node"}
 	secs, bytes := c.Interval > 0, c.MessageBytes > 0
 	keys = append(keys, asyncKeys(c)...)
 	keys = append(keys, repairKeys(c)...)
@@ -36,8 +39,8 @@ func (d *Design) Table() (t *plots.Table, short int) {
 		if c.Deadline > 0 || c.MaxMiss > 0 {
 			feasible = a.Feasible
 		}
-		row := []any{a.Fanout, a.Budget, a.Method.String(), a.PReach, a.Mean, a.SD, a.Q05, a.Q25, a.Q50, a.Q75, a.Q95, a.TConfidence, a.PDeadline, a.PLate, a.PLateRelErr, feasible,
-			a.Residue, a.ResidueRelErr, a.PMiss, a.PMissRelErr, a.ResidueDeadline, a.ResidueDeadlineRelErr, a.Messages}
+		row := []any{a.Fanout, a.Budget, a.Method.String(), a.PReach, a.Mean, a.SD, a.Q05, a.Q25, a.Q50, a.Q75, a.Q95, a.TConfidence, a.PDeadline, a.PLate, a.PLateRelErr, lateUpper(a), feasible,
+			a.Residue, a.ResidueRelErr, a.PMiss, a.PMissRelErr, a.ResidueDeadline, a.ResidueDeadlineRelErr, residueDUpper(a), a.Messages}
 		row = append(row, asyncCells(c, a)...)
 		row = append(row, repairCells(c, a)...)
 		if secs {

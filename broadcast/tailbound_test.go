@@ -82,6 +82,10 @@ func TestPullTailBoundDeep(t *testing.T) {
 	if c := residueDeadlineCell(*a); !(a.residueDHi > 0 && a.residueDHi < 1e-12) || c != "0 (≤ "+g2(a.residueDHi)+")" {
 		t.Errorf("residue_deadline cell %q (bound %g)", c, a.residueDHi)
 	}
+	// The machine formats carry the bounds (p_late_hi, residue_deadline_hi).
+	if lateUpper(*a) != a.PLateFloor || residueDUpper(*a) != a.residueDHi {
+		t.Errorf("upper ends %g, %g, want the bounds %g, %g", lateUpper(*a), residueDUpper(*a), a.PLateFloor, a.residueDHi)
+	}
 	cfg.Loss = 0.1
 	late, res, _ := pullTailBound(cfg, 30)
 	b, err := Solve(ctx, cfg, Settings{})

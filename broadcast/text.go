@@ -229,11 +229,8 @@ func deadlineCell(a Answer) string {
 // Bound.
 func residueDeadlineCell(a Answer) string {
 	if a.ResidueDeadline == 0 && math.IsInf(a.ResidueDeadlineRelErr, 1) {
-		if a.residueDHi > 0 {
-			return "0 (≤ " + g2(a.residueDHi) + ")"
-		}
-		if a.Reps == 0 && a.Accuracy.Bound > 0 {
-			return "0 (≤ " + g2(a.Accuracy.Bound) + ")"
+		if hi := residueDUpper(a); hi > 0 {
+			return "0 (≤ " + g2(hi) + ")"
 		}
 	}
 	return relCell(a.ResidueDeadline, a.ResidueDeadlineRelErr)

@@ -126,8 +126,8 @@ func handDesign(interval float64, size int) *broadcast.Design {
 
 func TestBroadcastDesignJSON(t *testing.T) {
 	t.Parallel()
-	base := []string{"fanout", "budget", "method", "p_reach", "mean", "sd", "q05", "q25", "q50", "q75", "q95", "t_confidence", "p_deadline", "p_late", "p_late_rel_err", "feasible",
-		"residue", "residue_rel_err", "p_miss", "p_miss_rel_err", "residue_deadline", "residue_deadline_rel_err", "messages_per_node"}
+	base := []string{"fanout", "budget", "method", "p_reach", "mean", "sd", "q05", "q25", "q50", "q75", "q95", "t_confidence", "p_deadline", "p_late", "p_late_rel_err", "p_late_hi", "feasible",
+		"residue", "residue_rel_err", "p_miss", "p_miss_rel_err", "residue_deadline", "residue_deadline_rel_err", "residue_deadline_hi", "messages_per_node"}
 	acc := []string{"error_bound", "se_mean", "se_sd", "se_p_deadline", "se_p_reach", "se_messages", "dev_mean", "dev_sd", "dev_p", "cdf"}
 	for _, tc := range []struct {
 		interval float64
@@ -211,7 +211,8 @@ func TestBroadcastDesignText(t *testing.T) {
 	}
 }
 
-// CSV carries numbers and true/false.
+// CSV carries numbers and true/false; the upper ends are the values times
+// 1 + their relative errors (0.03·1.1, 2e-05·1.04).
 func TestBroadcastDesignCSV(t *testing.T) {
 	t.Parallel()
 	var b bytes.Buffer
@@ -219,7 +220,7 @@ func TestBroadcastDesignCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
-	if len(lines) != 3 || !strings.HasPrefix(lines[1], "2,4,exact,0.999,10,1.5,8,9,10,11,12,12,0.97,0.03,0.1,true,0.0001,0.02,0.001,0.03,2e-05,0.04,4,1e-12,") {
+	if len(lines) != 3 || !strings.HasPrefix(lines[1], "2,4,exact,0.999,10,1.5,8,9,10,11,12,12,0.97,0.03,0.1,0.033,true,0.0001,0.02,0.001,0.03,2e-05,0.04,2.08e-05,4,1e-12,") {
 		t.Errorf("csv:\n%s", b.String())
 	}
 }
