@@ -292,6 +292,19 @@ func (l *Law) Answer(cfg Config) Answer {
 		if hi := l.lateHi; hi > 0 && !(a.PLate == 0 && a.PLateRelErr == 0) && !(lateUpper(a) <= hi) {
 			a.PLate, a.PLateRelErr, a.PLateFloor, a.PDeadline = 0, math.Inf(1), hi, 1
 		}
+		// Markov on the uninformed count: T_L > D means more than A = M −
+		// ⌈LM⌉ live nodes uninformed at D, so P(T_L > D) ≤ E[U_D]/(A + 1)
+		// = M·residue_deadline/(A + 1), at residue_deadline's upper end.
+		// Below the level 1 no run states P(T_L > D) relatively, and a
+		// count that saw no late run, or the asymptotic law's absolute
+		// accuracy, can be far wider: push at N 10⁵, k 3, L 0.99, D 40
+		// said 1.1e-15 within a relative 3.2e12 (1 − ΣPMF's rounding),
+		// where residue_deadline 9.0e-42 ± 8.5 % bounds it by 9.7e-40.
+		if A := cfg.Live() - cfg.Target(); A > 0 && !(a.PLate == 0 && a.PLateRelErr == 0) {
+			if b := residueDUpper(a) * float64(cfg.Live()) / float64(A+1); b < 1 && !(lateUpper(a) <= b) {
+				a.PLate, a.PLateRelErr, a.PLateFloor, a.PDeadline = 0, math.Inf(1), b, 1
+			}
+		}
 	}
 	a.Feasible = feasible(cfg, a)
 	a.CDF, a.Spread, a.Reps = l.Distribution(), l.spread(a, conf), l.Reps
