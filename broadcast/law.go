@@ -265,6 +265,7 @@ func (l *Law) Answer(cfg Config) Answer {
 			}
 		}
 	}
+	a.Reps = l.Reps // residueDUpper reads it
 	if cfg.Deadline > 0 {
 		a.PDeadline = l.CDF(cfg.Deadline)
 		a.PLate, a.PLateRelErr, a.PLateFloor = l.PLate, l.PLateRelErr, l.PLateFloor

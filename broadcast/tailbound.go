@@ -3,6 +3,7 @@ package broadcast
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/gossipkit/gossipkit/broadcast/internal/pmf"
 )
@@ -70,21 +71,25 @@ func pullTailBound(cfg Config, D int) (late, resD float64, ok bool) {
 	A := M - cfg.Target() // uninformed live nodes a success allows
 	pushes := cfg.Protocol.pushes() && cfg.Budget == 0
 	buf := []float64(nil)
-	hMemo := map[int]float64{}
-	h := func(i int) float64 {
+	type miss struct{ h, hit float64 }
+	hMemo := map[int]miss{}
+	h := func(i int) miss { // the pulls' chance to miss and its complement
 		v, ok := hMemo[i]
 		if !ok {
-			v = pmf.PullMiss(buf, i, k, N1, eps)
+			v.h, v.hit = pullMissBoth(buf, i, k, N1, eps)
 			hMemo[i] = v
 		}
 		return v
 	}
-	q := func(i int) float64 { // the protocol's chance a node stays uninformed
-		v := h(i)
-		if pushes {
-			v *= pmf.PushMiss(float64(i), k, N1, eps)
+	// q is the protocol's chance a node stays uninformed given i informed,
+	// with its complement summed directly (both keep their digits).
+	q := func(i int) (q, notQ float64) {
+		m := h(i)
+		if !pushes {
+			return m.h, m.hit
 		}
-		return v
+		x := float64(i) * math.Log1p(-float64(k)*(1-eps)/float64(N1))
+		return m.h * math.Exp(x), m.hit + m.h*-math.Expm1(x)
 	}
 	c := tailBoundCount(M)
 	if c < 2 { // the chain below starts from one informed node
@@ -93,6 +98,7 @@ func pullTailBound(cfg Config, D int) (late, resD float64, ok bool) {
 	// The pulls alone from the source, while fewer than c are informed:
 	// v[i] the chance of i informed, pE[τ] the chance of reaching c in
 	// round τ.
+	const up = 1 + 1e-9
 	v, w := make([]float64, c), make([]float64, c)
 	v[1] = 1
 	pE := make([]float64, D+1)
@@ -103,8 +109,8 @@ func pullTailBound(cfg Config, D int) (late, resD float64, ok bool) {
 				continue
 			}
 			U := M - i
-			p := 1 - h(i) // the chance an uninformed node's pulls succeed
-			if p >= 1 {
+			m := h(i) // an uninformed node's pulls succeed with m.hit
+			if m.h == 0 {
 				if i+U < c {
 					w[i+U] += v[i]
 				} else {
@@ -112,12 +118,24 @@ func pullTailBound(cfg Config, D int) (late, resD float64, ok bool) {
 				}
 				continue
 			}
+			// Binomial(U, m.hit) by its ratio recurrence, in logs (its
+			// first term underflows where U·m.hit > 745). Each term is
+			// raised by up, more than its rounding (at most 200 steps of
+			// about 10⁻¹³ each), so that the mass left below c is never
+			// less than its own and the mass that reaches c, the
+			// complement, never more: the rounding of 1 − below would
+			// otherwise move up to 10⁻¹⁶ a round to the entry, which
+			// the bounds of 10⁻²⁸ cannot absorb.
 			below := 0.0
-			pd := math.Exp(float64(U) * math.Log1p(-p)) // P(d = 0)
+			lpd, lr := float64(U)*math.Log(m.h), math.Log(m.hit/m.h)
+			if m.hit < 0.5 {
+				lpd = float64(U) * math.Log1p(-m.hit)
+			}
 			for d := 0; i+d < c && d <= U; d++ {
+				pd := math.Exp(lpd) * up
 				w[i+d] += v[i] * pd
 				below += pd
-				pd *= float64(U-d) / float64(d+1) * p / (1 - p)
+				lpd += math.Log(float64(U-d)/float64(d+1)) + lr
 			}
 			pE[t] += v[i] * math.Max(1-below, 0)
 		}
@@ -134,8 +152,37 @@ func pullTailBound(cfg Config, D int) (late, resD float64, ok bool) {
 		}
 		resD += v[i] * float64(M-i) / float64(M)
 	}
-	const margin = 1 + 1e-9
-	return math.Min(late*margin, 1), math.Min(resD*margin, 1), true
+	// Rounding: relative, about 10⁻¹³ at most over the sums and products
+	// above (margin; the mass below c is raised, up); and terms below the
+	// smallest float64 counted as reached c, at most c·10⁻³⁰⁸ a round
+	// (slack).
+	const margin, slack = 1 + 1e-9, 1e-300
+	return math.Min(late*margin+slack, 1), math.Min(resD*margin+slack, 1), true
+}
+
+// pullMissBoth is the chance that an uninformed live node's k requests all
+// fail with i informed, Σ_j Hyp(j; k, i, N−1)·f^j (f = 1 − (1−ε)²:
+// pmf.PullMiss), and its complement summed directly, Σ_{j≥1} Hyp(j)·(1 −
+// f^j), which keeps its digits where it is near 0 (1 − PullMiss lost five
+// at N 2⁴⁰).
+func pullMissBoth(buf []float64, i, k, n1 int, eps float64) (miss, hit float64) {
+	if i <= 0 {
+		return 1, 0
+	}
+	f := eps * (2 - eps)
+	lf := math.Log(f)
+	for j, hj := range pmf.Hyp(buf, k, i, n1) {
+		switch {
+		case j == 0:
+			miss += hj
+		case f == 0:
+			hit += hj
+		default:
+			miss += hj * math.Exp(float64(j)*lf)
+			hit += hj * -math.Expm1(float64(j)*lf)
+		}
+	}
+	return miss, hit
 }
 
 // chernoffChain returns, for s = 0, …, D rounds from a state with at
@@ -143,7 +190,7 @@ func pullTailBound(cfg Config, D int) (late, resD float64, ok bool) {
 // uninformed after s rounds) and on the chance a given node is (the
 // comment at the top), q(i) the chance a node stays uninformed given i
 // informed.
-func chernoffChain(M, c, A, D int, q func(int) float64) (late, res []float64) {
+func chernoffChain(M, c, A, D int, q func(int) (float64, float64)) (late, res []float64) {
 	late, res = make([]float64, D+1), make([]float64, D+1)
 	for s := range late {
 		late[s], res[s] = 1, 1
@@ -157,7 +204,8 @@ func chernoffChain(M, c, A, D int, q func(int) float64) (late, res []float64) {
 			if u[r-1] == 0 {
 				continue
 			}
-			if t, ok := chernoffThreshold(u[r-1], q(M-u[r-1]), delta); ok {
+			qv, notQ := q(M - u[r-1])
+			if t, ok := chernoffThreshold(u[r-1], delta, qv, notQ); ok {
 				u[r], acc[r] = t-1, acc[r-1]+delta
 			}
 		}
@@ -168,7 +216,7 @@ func chernoffChain(M, c, A, D int, q func(int) float64) (late, res []float64) {
 				}
 				break
 			}
-			qj := q(M - u[j])
+			qj, _ := q(M - u[j])
 			for s := j; s <= D; s++ {
 				e := float64(u[j]) * math.Pow(qj, float64(s-j)) // E[U_s] on success, at most
 				l := acc[j] + e/float64(A+1)
@@ -185,8 +233,9 @@ func chernoffChain(M, c, A, D int, q func(int) float64) (late, res []float64) {
 
 // chernoffThreshold is the least t ≥ 1 with exp(−u·KL(t/u ‖ q)) ≤ delta,
 // the Chernoff bound on P(X ≥ t) for a sum X of u negatively associated
-// indicators of chance q; ok is false where none up to u has it.
-func chernoffThreshold(u int, q, delta float64) (int, bool) {
+// indicators of chance q (notQ = 1 − q, given so that it keeps its
+// digits); ok is false where none up to u has it.
+func chernoffThreshold(u int, delta, q, notQ float64) (int, bool) {
 	if u <= 0 {
 		return 0, false
 	}
@@ -198,7 +247,7 @@ func chernoffThreshold(u int, q, delta float64) (int, bool) {
 		}
 		kl := a * math.Log(a/q)
 		if a < 1 {
-			kl += (1 - a) * math.Log((1-a)/(1-q))
+			kl += (1 - a) * (math.Log1p(-a) - math.Log(notQ))
 		}
 		return -float64(u) * kl
 	}
@@ -230,14 +279,19 @@ func (l *Law) boundTail(cfg Config) *Law {
 	if !ok {
 		return l
 	}
-	if late < curveFloorAsked {
+	// A bound of 0 (below the smallest float64) is no bound: the chance is
+	// positive.
+	var said []string
+	if late > 0 && late < curveFloorAsked {
 		l.lateHi = late
+		said = append(said, fmt.Sprintf("P(T_L > D) ≤ %.2g", late))
 	}
-	if res < curveFloorAsked && (l.residueDHi == 0 || res < l.residueDHi) {
+	if res > 0 && res < curveFloorAsked && (l.residueDHi == 0 || res < l.residueDHi) {
 		l.residueDHi = res
+		said = append(said, fmt.Sprintf("residue_deadline ≤ %.2g", res))
 	}
-	if l.lateHi > 0 || l.residueDHi == res {
-		l.Accuracy.Note += fmt.Sprintf("; proved bounds P(T_L > D) ≤ %.2g and residue_deadline ≤ %.2g (the pulls alone to a count of %d, then a Chernoff chain), stated where below the method's", late, res, tailBoundCount(cfg.Live()))
+	if len(said) > 0 {
+		l.Accuracy.Note += fmt.Sprintf("; proved: %s (the pulls alone to a count of %d, then a Chernoff chain), stated where below the method's own", strings.Join(said, ", "), tailBoundCount(cfg.Live()))
 	}
 	return l
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -126,7 +127,7 @@ func TestChernoffThreshold(t *testing.T) {
 		u    int
 		q, d float64
 	}{{1000, 0.5, 1e-20}, {50, 0.01, 1e-30}, {5, 0.9, 1e-3}, {1, 1e-5, 1e-3}, {100000, 1e-4, 1e-60}} {
-		t0, ok := chernoffThreshold(c.u, c.q, c.d)
+		t0, ok := chernoffThreshold(c.u, c.d, c.q, 1-c.q)
 		want, wok := 0, false
 		for t := 1; t <= c.u; t++ {
 			a := float64(t) / float64(c.u)
@@ -177,5 +178,33 @@ func TestMarkovLateBound(t *testing.T) {
 			t.Errorf("D %g: bound %g, exact P(T_L > D) %g", D, want, ex.PLate)
 		}
 		t.Logf("D %g: P(T_L > D) ≤ %.3g (Markov), exact %.3g; residue_deadline %.4g ± %.2g %%", D, want, ex.PLate, a.ResidueDeadline, 100*a.ResidueDeadlineRelErr)
+	}
+}
+
+// TestPullTailBoundEdges: where the bound is below the smallest float64
+// (pull at N 40 with k 38: q is 0 once 2 are informed, and the source
+// stays alone for 30 rounds with (1/39)^(38·30)) it is stated as 10⁻³⁰⁰,
+// not 0, which would be no bound and had replaced the exact chain's (the
+// mass it dropped by D, 1.5e-23) and made the note say "≤ 0"; and the pulls' chance to succeed keeps its digits
+// at N 2⁴⁰: with one informed node, k/(N − 1)·(1 − ε)² (closed form, the
+// hypergeometric's single term), where 1 − PullMiss lost five.
+func TestPullTailBoundEdges(t *testing.T) {
+	cfg := Config{Nodes: 40, Protocol: Pull, Fanout: 38, Level: 1, Deadline: 30}
+	law, err := ExactLaw(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := law.residueDHi
+	law.boundTail(cfg)
+	if !(law.residueDHi > 0 && law.residueDHi <= before && law.lateHi > 0) || strings.Contains(law.Accuracy.Note, "≤ 0 ") || strings.Contains(law.Accuracy.Note, "≤ 0,") {
+		t.Errorf("residueDHi %g (was %g), lateHi %g, note %q", law.residueDHi, before, law.lateHi, law.Accuracy.Note)
+	}
+	n1 := 1<<40 - 1
+	for _, eps := range []float64{0, 0.1, 0.5} {
+		miss, hit := pullMissBoth(nil, 1, 3, n1, eps)
+		want := 3 / float64(n1) * (1 - eps) * (1 - eps)
+		if math.Abs(hit-want) > 1e-14*want || math.Abs(miss+hit-1) > 1e-15 {
+			t.Errorf("ε %g: hit %.17g, want %.17g; miss + hit − 1 = %g", eps, hit, want, miss+hit-1)
+		}
 	}
 }
