@@ -107,3 +107,28 @@ func BenchmarkExactLaw(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPullTailBound is the proved bound's cost (tailbound.go), which
+// Solve pays once per setting with pulls and a deadline, and Solve itself
+// at the setting it answers (push–pull, N 10⁵, k 3, D 30: the watched runs
+// it spares took 51 s before the bound).
+func BenchmarkPullTailBound(b *testing.B) {
+	for _, c := range []struct {
+		N, D int
+	}{{100_000, 30}, {1 << 40, 30}, {1 << 40, 512}} {
+		cfg := Config{Nodes: c.N, Protocol: PushPull, Fanout: 3, Level: 1, Deadline: float64(c.D)}
+		b.Run(fmt.Sprintf("N%d_D%d", c.N, c.D), func(b *testing.B) {
+			for b.Loop() {
+				pullTailBound(cfg, c.D)
+			}
+		})
+	}
+	b.Run("Solve_N100000_D30", func(b *testing.B) {
+		cfg := Config{Nodes: 100_000, Protocol: PushPull, Fanout: 3, Level: 1, Deadline: 30, Confidence: 1 - 1e-6}
+		for b.Loop() {
+			if _, err := Solve(context.Background(), cfg, Settings{}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

@@ -118,8 +118,9 @@ func pullTailBound(cfg Config, D int) (late, resD float64, ok bool) {
 				}
 				continue
 			}
-			// Binomial(U, m.hit) by its ratio recurrence, in logs (its
-			// first term underflows where U·m.hit > 745). Each term is
+			// Binomial(U, m.hit) by its ratio recurrence, in logs where
+			// its first term would underflow (U·m.hit > 700; the logs
+			// cost 10 times the products). Each term is
 			// raised by up, more than its rounding (at most 200 steps of
 			// about 10⁻¹³ each), so that the mass left below c is never
 			// less than its own and the mass that reaches c, the
@@ -131,11 +132,18 @@ func pullTailBound(cfg Config, D int) (late, resD float64, ok bool) {
 			if m.hit < 0.5 {
 				lpd = float64(U) * math.Log1p(-m.hit)
 			}
+			linear := lpd > -700 // else the terms by their logs
+			pd, r := math.Exp(lpd), m.hit/m.h
 			for d := 0; i+d < c && d <= U; d++ {
-				pd := math.Exp(lpd) * up
-				w[i+d] += v[i] * pd
-				below += pd
-				lpd += math.Log(float64(U-d)/float64(d+1)) + lr
+				if !linear {
+					pd = math.Exp(lpd)
+					lpd += math.Log(float64(U-d)/float64(d+1)) + lr
+				}
+				w[i+d] += v[i] * pd * up
+				below += pd * up
+				if linear {
+					pd *= float64(U-d) / float64(d+1) * r
+				}
 			}
 			pE[t] += v[i] * math.Max(1-below, 0)
 		}
