@@ -956,7 +956,7 @@ func (l *Law) accurate(cfg Config, rel float64) bool { return l.within(cfg, rel,
 // within.
 func (l *Law) within(cfg Config, rel float64, kept bool) bool {
 	ok := func(r float64) bool { return r <= rel }
-	if cfg.Protocol == Push && cfg.Budget > 0 && !(ok(asked(l.Residue, l.ResidueRelErr)) && ok(asked(l.PMiss, l.PMissRelErr))) {
+	if cfg.Protocol == Push && cfg.Budget > 0 && !(ok(asked(l.Residue, l.ResidueRelErr)) && ok(l.askedPMiss(cfg))) {
 		return false
 	}
 	if deadlineRounds(cfg) >= 1 && !(kept && l.deadlineKept(cfg)) {
@@ -976,11 +976,31 @@ func (l *Law) within(cfg Config, rel float64, kept bool) bool {
 // MaxRelErr (push–pull at N 300, k 1–4, ε 0.1, D 30: residue_deadline
 // 10⁻²⁶–10⁻¹¹⁹ made refine run 64,000 watched runs, 10.6 s, for values no
 // operator reads beyond their order).
-func asked(v, r float64) float64 {
-	if v*(1+r) < curveFloorAsked { // false for NaN, and for 0·∞
+func asked(v, r float64) float64 { return askedBelow(v, r, curveFloorAsked) }
+
+// askedBelow is asked with the line at floor: a target below 10⁻¹² lowers
+// it to the target (askedTarget), so that a chance near the target is
+// still refined until it is decided.
+func askedBelow(v, r, floor float64) float64 {
+	if v*(1+r) < floor { // false for NaN, and for 0·∞
 		return 0
 	}
 	return r
+}
+
+// askedTarget is the line below which a chance with the target t (0:
+// none) is not refined: 10⁻¹², or t where smaller (--max-miss 10⁻¹³
+// judges p_miss near 10⁻¹³ on its interval's upper end).
+func askedTarget(t float64) float64 {
+	if t > 0 {
+		return math.Min(curveFloorAsked, t)
+	}
+	return curveFloorAsked
+}
+
+// askedPMiss is asked for PMiss, against cfg's MaxMiss.
+func (l *Law) askedPMiss(cfg Config) float64 {
+	return askedBelow(l.PMiss, l.PMissRelErr, askedTarget(cfg.MaxMiss))
 }
 
 // askedD is asked for ResidueDeadline, which may have a proved upper end
@@ -1040,7 +1060,7 @@ func refine(ctx context.Context, cfg Config, set Settings, law *Law) (*Law, erro
 	for pass := 0; pass < 3 && !law.accurate(cfg, MaxRelErr); pass++ {
 		worst := 0.0
 		res, resD := asked(law.Residue, law.ResidueRelErr), law.askedD()
-		errs := []float64{res, asked(law.PMiss, law.PMissRelErr), resD, law.lateRelErr(cfg)}
+		errs := []float64{res, law.askedPMiss(cfg), resD, law.lateRelErr(cfg)}
 		if enough { // the count answered P(miss) and P(T_L > D)
 			errs = []float64{res, resD}
 		}
@@ -1100,7 +1120,7 @@ func refine(ctx context.Context, cfg Config, set Settings, law *Law) (*Law, erro
 // that cfg asks (P(miss) with a budget on push, P(T₁ > D) at level 1 with
 // a deadline) is stated wider than MaxRelErr.
 func (l *Law) someMissWide(cfg Config) bool {
-	if cfg.Protocol == Push && cfg.Budget > 0 && asked(l.PMiss, l.PMissRelErr) > MaxRelErr {
+	if cfg.Protocol == Push && cfg.Budget > 0 && l.askedPMiss(cfg) > MaxRelErr {
 		return true
 	}
 	if deadlineRounds(cfg) < 1 || cfg.Target() != cfg.Live() {
@@ -1115,8 +1135,8 @@ func (l *Law) someMissWide(cfg Config) bool {
 // the deadline give, so that it is the CDF's value), where the watched
 // runs underflowed, or where it is below the answers' range (asked).
 func (l *Law) lateRelErr(cfg Config) float64 {
-	if l.lateHi > 0 && l.lateHi < curveFloorAsked {
-		return 0 // proved below the answers' range (boundTail)
+	if l.lateHi > 0 && l.lateHi < curveFloorAsked && l.lateHi <= 1-cfg.ConfidenceOrDefault() {
+		return 0 // proved below the answers' range and the target (boundTail)
 	}
 	if _, ok := l.curveAt(cfg.Deadline); ok || l.underflowD {
 		// Read off the curves, or below what any watched run resolves
@@ -1129,7 +1149,11 @@ func (l *Law) lateRelErr(cfg Config) float64 {
 	if math.IsNaN(p) {
 		p, late = l.late(cfg.Deadline)
 	}
-	return asked(p, late)
+	var target float64
+	if cfg.Deadline > 0 {
+		target = 1 - cfg.ConfidenceOrDefault()
+	}
+	return askedBelow(p, late, askedTarget(target))
 }
 
 // sourceNobody is, for push alone with a budget, the chance that the

@@ -474,4 +474,16 @@ func TestAsked(t *testing.T) {
 			t.Errorf("asked(%g, %g) = %g, want %g", c.v, c.r, got, c.want)
 		}
 	}
+	// A target below 10⁻¹² (--max-miss 1e-13) moves the line to it: a
+	// chance whose upper end reaches the target is refined until decided.
+	for _, c := range []struct{ v, r, target, want float64 }{
+		{8e-14, 0.3, 1e-13, 0.3}, // upper end 1.04e-13: not yet decided
+		{5e-14, 0.3, 1e-13, 0},   // upper end 6.5e-14: feasible
+		{5e-13, 0.3, 0.01, 0},    // a target above 10⁻¹²: the line stays there
+		{5e-13, 0.3, 0, 0},       // no target
+	} {
+		if got := askedBelow(c.v, c.r, askedTarget(c.target)); got != c.want {
+			t.Errorf("askedBelow(%g, %g, target %g) = %g, want %g", c.v, c.r, c.target, got, c.want)
+		}
+	}
 }
