@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
+	"sync"
 
 	"github.com/gossipkit/gossipkit/broadcast"
+	"github.com/gossipkit/gossipkit/internal/ctxguard"
 	"github.com/gossipkit/gossipkit/plots"
 )
 
@@ -45,11 +48,35 @@ var (
 // operatorTargets are the two targets on PMiss of the smallest budgets.
 var operatorTargets = [2]float64{1e-6, 1e-9}
 
+// operatorMemo holds the operator table computed in this process, by
+// seed: it depends on nothing else (not on the scale, and not on the
+// workers, as no result does), and every report and merge writes it (3 s
+// of CPU each; a test binary writes dozens).
+var operatorMemo sync.Map // uint64 → []OperatorRow
+
 // Operator computes the operator table.
 func (s *Study) Operator(ctx context.Context) ([]OperatorRow, error) {
 	if err := s.ready(false); err != nil {
 		return nil, err
 	}
+	if err := ctxguard.Check("report", ctx); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if v, ok := operatorMemo.Load(s.Scale.Seed); ok {
+		return slices.Clone(v.([]OperatorRow)), nil
+	}
+	rows, err := s.operator(ctx)
+	if err == nil {
+		operatorMemo.Store(s.Scale.Seed, slices.Clone(rows))
+	}
+	return rows, err
+}
+
+// operator is Operator's computation.
+func (s *Study) operator(ctx context.Context) ([]OperatorRow, error) {
 	set := broadcast.Settings{Seed: s.Scale.Seed, Workers: s.opt.Workers}
 	var rows []OperatorRow
 	for _, N := range operatorNs {
