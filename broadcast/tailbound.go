@@ -46,10 +46,9 @@ import (
 //     B(D − τ) + P(E > D), and the chance a node is uninformed at D the
 //     same with the pulls' own chance where E > D.
 //
-// Floats only add rounding to sums and products of positive terms (the
-// binomial terms by their ratio recurrence from (1 − p)^U, about 10⁻¹⁴
-// relative for 200 terms); the bound is stated with a margin of 10⁻⁹
-// relative.
+// Floats only add rounding, kept on the bound's side (pullTailBound's
+// closing comment): complements near 0 summed directly, the mass left
+// below c raised, a relative margin and an absolute 10⁻³⁰⁰.
 
 // tailBoundDeltas are the per-round failure chances the Chernoff chain
 // tries, and tailBoundRounds the most rounds it follows.
@@ -70,13 +69,12 @@ func pullTailBound(cfg Config, D int) (late, resD float64, ok bool) {
 	D = min(D, tailBoundRounds)
 	A := M - cfg.Target() // uninformed live nodes a success allows
 	pushes := cfg.Protocol.pushes() && cfg.Budget == 0
-	buf := []float64(nil)
 	type miss struct{ h, hit float64 }
 	hMemo := map[int]miss{}
 	h := func(i int) miss { // the pulls' chance to miss and its complement
 		v, ok := hMemo[i]
 		if !ok {
-			v.h, v.hit = pullMissBoth(buf, i, k, N1, eps)
+			v = miss{pmf.PullMiss(nil, i, k, N1, eps), pmf.PullHit(nil, i, k, N1, eps)}
 			hMemo[i] = v
 		}
 		return v
@@ -88,8 +86,8 @@ func pullTailBound(cfg Config, D int) (late, resD float64, ok bool) {
 		if !pushes {
 			return m.h, m.hit
 		}
-		x := float64(i) * math.Log1p(-float64(k)*(1-eps)/float64(N1))
-		return m.h * math.Exp(x), m.hit + m.h*-math.Expm1(x)
+		s := float64(i)
+		return m.h * pmf.PushMiss(s, k, N1, eps), m.hit + m.h*pmf.PushHit(s, k, N1, eps)
 	}
 	c := tailBoundCount(M)
 	if c < 2 { // the chain below starts from one informed node
@@ -166,31 +164,6 @@ func pullTailBound(cfg Config, D int) (late, resD float64, ok bool) {
 	// (slack).
 	const margin, slack = 1 + 1e-9, 1e-300
 	return math.Min(late*margin+slack, 1), math.Min(resD*margin+slack, 1), true
-}
-
-// pullMissBoth is the chance that an uninformed live node's k requests all
-// fail with i informed, Σ_j Hyp(j; k, i, N−1)·f^j (f = 1 − (1−ε)²:
-// pmf.PullMiss), and its complement summed directly, Σ_{j≥1} Hyp(j)·(1 −
-// f^j), which keeps its digits where it is near 0 (1 − PullMiss lost five
-// at N 2⁴⁰).
-func pullMissBoth(buf []float64, i, k, n1 int, eps float64) (miss, hit float64) {
-	if i <= 0 {
-		return 1, 0
-	}
-	f := eps * (2 - eps)
-	lf := math.Log(f)
-	for j, hj := range pmf.Hyp(buf, k, i, n1) {
-		switch {
-		case j == 0:
-			miss += hj
-		case f == 0:
-			hit += hj
-		default:
-			miss += hj * math.Exp(float64(j)*lf)
-			hit += hj * -math.Expm1(float64(j)*lf)
-		}
-	}
-	return miss, hit
 }
 
 // chernoffChain returns, for s = 0, …, D rounds from a state with at

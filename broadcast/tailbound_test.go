@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/gossipkit/gossipkit/broadcast/internal/pmf"
 )
 
 // TestPullTailBoundAgainstExact: pullTailBound's upper ends of P(T_L > D)
@@ -201,7 +203,7 @@ func TestPullTailBoundEdges(t *testing.T) {
 	}
 	n1 := 1<<40 - 1
 	for _, eps := range []float64{0, 0.1, 0.5} {
-		miss, hit := pullMissBoth(nil, 1, 3, n1, eps)
+		miss, hit := pmf.PullMiss(nil, 1, 3, n1, eps), pmf.PullHit(nil, 1, 3, n1, eps)
 		want := 3 / float64(n1) * (1 - eps) * (1 - eps)
 		if math.Abs(hit-want) > 1e-14*want || math.Abs(miss+hit-1) > 1e-15 {
 			t.Errorf("ε %g: hit %.17g, want %.17g; miss + hit − 1 = %g", eps, hit, want, miss+hit-1)

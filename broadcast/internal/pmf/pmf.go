@@ -105,6 +105,28 @@ func PullMiss(buf []float64, i, k, n1 int, eps float64) float64 {
 	return s
 }
 
+// PullHit is 1 − PullMiss, summed directly, Σ_{j≥1} Hyp(j; k, i, N−1)·(1
+// − q^j), so that it keeps its digits where it is near 0 (1 − PullMiss
+// lost five at N 2⁴⁰).
+func PullHit(buf []float64, i, k, n1 int, eps float64) float64 {
+	if i <= 0 {
+		return 0
+	}
+	q := eps * (2 - eps)
+	lq := math.Log(q)
+	s := 0.0
+	for j, hj := range Hyp(buf, k, i, n1) {
+		switch {
+		case j == 0:
+		case q == 0:
+			s += hj
+		default:
+			s -= hj * math.Expm1(float64(j)*lq)
+		}
+	}
+	return s
+}
+
 // PullMissAt is PullMiss at real i, interpolated between whole counts,
 // for M live nodes: an uninformed asker sees at most M − 1 informed
 // nodes, so i is capped there.
@@ -128,6 +150,15 @@ func PushMiss(s float64, k int, n1 int, eps float64) float64 {
 		return 1
 	}
 	return math.Exp(s * math.Log1p(-float64(k)*(1-eps)/float64(n1)))
+}
+
+// PushHit is 1 − PushMiss, computed directly (−expm1), so that it keeps
+// its digits where it is near 0.
+func PushHit(s float64, k int, n1 int, eps float64) float64 {
+	if s <= 0 {
+		return 0
+	}
+	return -math.Expm1(s * math.Log1p(-float64(k)*(1-eps)/float64(n1)))
 }
 
 // BinWindow is the law of Binomial(n, p) (real n ≥ 0 rounded to the

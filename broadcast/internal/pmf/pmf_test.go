@@ -26,6 +26,13 @@ func TestByHand(t *testing.T) {
 	}
 	near("PullMiss", PullMiss(nil, 1, 2, 4, 0), 0.5)
 	near("PushMiss", PushMiss(2, 1, 4, 0), 9.0/16)
+	// The complements: 1/2, 7/16; with ε = 1/2 (a request and its reply
+	// both arrive with 1/4), PullHit = Hyp(1; 2, 1, 4)·1/4 = 1/2·1/4 and
+	// PushHit(2, 1, 4, 1/2) = 1 − (7/8)² = 15/64.
+	near("PullHit", PullHit(nil, 1, 2, 4, 0), 0.5)
+	near("PushHit", PushHit(2, 1, 4, 0), 7.0/16)
+	near("PullHit ε", PullHit(nil, 1, 2, 4, 0.5), 0.125)
+	near("PushHit ε", PushHit(2, 1, 4, 0.5), 15.0/64)
 	near("BinTail", BinTail(3, 0.5, 1), 0.5)
 	near("BinCDF", BinCDF(3, 0.5, 1), 0.5)
 	lo, w := BinWindow(nil, 3, 0.5)
