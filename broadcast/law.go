@@ -290,25 +290,31 @@ func (l *Law) Answer(cfg Config) Answer {
 			(a.ResidueDeadline == 0 || hi < curveFloorAsked && !(a.ResidueDeadline*(1+a.ResidueDeadlineRelErr) <= hi)) {
 			a.ResidueDeadline, a.ResidueDeadlineRelErr, a.residueDHi = 0, math.Inf(1), hi
 		}
-		if hi := l.lateHi; hi > 0 && !(a.PLate == 0 && a.PLateRelErr == 0) && !(lateUpper(a) <= hi) {
-			a.PLate, a.PLateRelErr, a.PLateFloor, a.PDeadline = 0, math.Inf(1), hi, 1
-		}
-		// Markov on the uninformed count: T_L > D means more than A = M −
-		// ⌈LM⌉ live nodes uninformed at D, so P(T_L > D) ≤ E[U_D]/(A + 1)
-		// = M·residue_deadline/(A + 1), at residue_deadline's upper end.
+		// P(T_L > D) as "0 (≤ b)" where a bound b is below the upper end
+		// the method states: the proved one (lateHi), or Markov's on the
+		// uninformed count. T_L > D means more than A = M − ⌈LM⌉ live
+		// nodes uninformed at D, so P(T_L > D) ≤ E[U_D]/(A + 1) =
+		// M·residue_deadline/(A + 1), at residue_deadline's upper end.
 		// Below the level 1 no run states P(T_L > D) relatively, and a
 		// count that saw no late run, or the asymptotic law's absolute
 		// accuracy, can be far wider: push at N 10⁵, k 3, L 0.99, D 40
 		// said 1.1e-15 within a relative 3.2e12 (1 − ΣPMF's rounding),
 		// where residue_deadline 9.0e-42 ± 8.5 % bounds it by 9.7e-40.
-		if A := cfg.Live() - cfg.Target(); A > 0 && !(a.PLate == 0 && a.PLateRelErr == 0) {
-			if b := residueDUpper(a) * float64(cfg.Live()) / float64(A+1); b < 1 && !(lateUpper(a) <= b) {
-				a.PLate, a.PLateRelErr, a.PLateFloor, a.PDeadline = 0, math.Inf(1), b, 1
+		b := math.Inf(1)
+		if l.lateHi > 0 {
+			b = l.lateHi
+		}
+		if A := cfg.Live() - cfg.Target(); A > 0 {
+			if m := residueDUpper(a) * float64(cfg.Live()) / float64(A+1); m < b { // false for NaN
+				b = m
 			}
+		}
+		if b < 1 && !(a.PLate == 0 && a.PLateRelErr == 0) && !(lateUpper(a) <= b) {
+			a.PLate, a.PLateRelErr, a.PLateFloor, a.PDeadline = 0, math.Inf(1), b, 1
 		}
 	}
 	a.Feasible = feasible(cfg, a)
-	a.CDF, a.Spread, a.Reps = l.Distribution(), l.spread(a, conf), l.Reps
+	a.CDF, a.Spread = l.Distribution(), l.spread(a, conf)
 	if cfg.Interval > 0 {
 		a.Seconds, a.TConfidenceSeconds = a.Mean*cfg.Interval, a.TConfidence*cfg.Interval
 	}
@@ -354,7 +360,6 @@ func (l *Law) Answer(cfg Config) Answer {
 	return a
 }
 
-// feasible is Answer.Feasible's rule.
 // lateUpper is the upper end of the interval an Answer states for
 // P(T_L > D): PLateFloor for a 0 with an unbounded relative error (no
 // late run seen, or a proved bound), else PLate·(1 + PLateRelErr), at most
@@ -386,6 +391,7 @@ func residueDUpper(a Answer) float64 {
 	return math.Min(a.ResidueDeadline*(1+a.ResidueDeadlineRelErr), 1)
 }
 
+// feasible is Answer.Feasible's rule.
 func feasible(cfg Config, a Answer) bool {
 	if cfg.Deadline <= 0 && cfg.MaxMiss <= 0 {
 		return false
