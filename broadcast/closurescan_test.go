@@ -53,23 +53,10 @@ func TestClosureScan(t *testing.T) {
 							if b.ResidueDeadline > 1e-2 {
 								continue
 							}
-							B := 0
-							if p.pushes() {
-								B = k * (D + 1)
-							}
-							m := lumped.New(lumped.Params{M: cfg.Live(), N1: N - 1, K: k, R: D + 1, Budget: B, Eps: eps,
-								Pulls: p.pulls(), NoPushes: !p.pushes(), Target: cfg.Target(), D: D, Z: zValue})
-							perNode := float64(B) * (1 - eps) / float64(N-1)
-							m.Watch = max(1, min(m.Watch, math.Floor(0.2/perNode)))
-							late, resD, _, err := m.DeadlineLaw(ctx)
+							kr, kl, resD, late, err := closureKappas(ctx, cfg, D, b.ResidueDeadline, b.PLate)
 							if err != nil {
 								t.Fatal(err)
 							}
-							scale := math.Sqrt(float64(cfg.Live())) / math.Log(1/b.ResidueDeadline)
-							kappa := func(x lumped.Est, y float64) float64 {
-								return math.Max(math.Abs(math.Log(x.V/y))-3*x.SE/x.V, 0) * scale
-							}
-							kr, kl := kappa(resD, b.ResidueDeadline), kappa(late, b.PLate)
 							cases++
 							worst = math.Max(worst, math.Max(kr, kl))
 							t.Logf("%s D %d: residue_deadline %.4g (exact %.4g) κ %.3f; p_late %.4g (exact %.4g) κ %.3f",
@@ -77,6 +64,84 @@ func TestClosureScan(t *testing.T) {
 							if kr > closureKappa/2 || kl > closureKappa/2 {
 								t.Errorf("%s D %d: κ %.3f, %.3f beyond closureKappa/2", cfgName(cfg), D, kr, kl)
 							}
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d cases, largest κ %.3f", cases, worst)
+}
+
+// closureKappas is the κ of TestClosureScan for the large-N law's
+// deadline chances of cfg at D against the exact resD (the chance a node
+// is uninformed) and late (P(T_L > D)), with the law's estimates.
+func closureKappas(ctx context.Context, cfg Config, D int, resD, late float64) (kr, kl float64, lr, ll lumped.Est, err error) {
+	k, N := cfg.Fanout, cfg.Nodes
+	B := 0
+	if cfg.Protocol.pushes() {
+		B = k * (D + 1)
+	}
+	m := lumped.New(lumped.Params{M: cfg.Live(), N1: N - 1, K: k, R: D + 1, Budget: B, Eps: cfg.Loss,
+		Pulls: cfg.Protocol.pulls(), NoPushes: !cfg.Protocol.pushes(), Target: cfg.Target(), D: D, Z: zValue})
+	perNode := float64(B) * (1 - cfg.Loss) / float64(N-1)
+	m.Watch = max(1, min(m.Watch, math.Floor(0.2/perNode)))
+	ll, lr, _, err = m.DeadlineLaw(ctx)
+	if err != nil {
+		return 0, 0, lr, ll, err
+	}
+	scale := math.Sqrt(float64(cfg.Live())) / math.Log(1/resD)
+	kappa := func(x lumped.Est, y float64) float64 {
+		return math.Max(math.Abs(math.Log(x.V/y))-3*x.SE/x.V, 0) * scale
+	}
+	return kappa(lr, resD), kappa(ll, late), lr, ll, nil
+}
+
+// TestClosureScanLarge is TestClosureScan at N 10,000 (10,000 and 9,500
+// live nodes: about LumpedMinLive, the fewest the law answers for, so
+// where its closure is weakest in use), each setting's exact chance at every
+// deadline from one run of the exact chain (countchain's Late and
+// ResidueBy). About 25 minutes on one core:
+// GOSSIPKIT_LONG=closure-large go test ./broadcast -run TestClosureScanLarge -timeout 3h -v.
+func TestClosureScanLarge(t *testing.T) {
+	if os.Getenv("GOSSIPKIT_LONG") != "closure-large" {
+		t.Skip("about 25 minutes: GOSSIPKIT_LONG=closure-large")
+	}
+	ctx := context.Background()
+	worst, cases := 0.0, 0
+	for _, p := range []Protocol{Push, Pull, PushPull} {
+		for _, k := range []int{1, 2, 3} {
+			for _, eps := range []float64{0, 0.2} {
+				for _, phi := range []float64{0, 0.05} {
+					cfg := Config{Nodes: 10000, Protocol: p, Fanout: k, Loss: eps, Failed: phi, Level: 1, Deadline: 80}
+					res, err := newExactChain(cfg).Law(ctx)
+					if err != nil {
+						t.Fatal(err)
+					}
+					mean := 0.0
+					for r, q := range res.PMF {
+						mean += float64(r) * q
+					}
+					for D := int(math.Floor(mean)); D < len(res.ResidueBy) && D < lumped.MaxRounds-1; D++ {
+						q, late := res.ResidueBy[D], res.Late[D]
+						if q < 1e-14 {
+							break
+						}
+						if q > 1e-2 {
+							continue
+						}
+						c := cfg
+						c.Deadline = float64(D)
+						kr, kl, lr, ll, err := closureKappas(ctx, c, D, q, late)
+						if err != nil {
+							t.Fatal(err)
+						}
+						cases++
+						worst = math.Max(worst, math.Max(kr, kl))
+						t.Logf("%s D %d: residue_deadline %.4g ±%.2g%% (exact %.4g) κ %.3f; p_late %.4g (exact %.4g) κ %.3f",
+							cfgName(c), D, lr.V, 300*lr.SE/lr.V, q, kr, ll.V, late, kl)
+						if kr > closureKappa/2 || kl > closureKappa/2 {
+							t.Errorf("%s D %d: κ %.3f, %.3f beyond closureKappa/2", cfgName(c), D, kr, kl)
 						}
 					}
 				}

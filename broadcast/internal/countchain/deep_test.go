@@ -229,9 +229,11 @@ func TestDeepChancesAgainstRationalChain(t *testing.T) {
 			}
 			states := []ratState{start}
 			deepest := 1.0
+			shares := []*big.Rat{new(big.Rat).SetFrac64(int64(M-1), int64(M))} // after round t
 			for D := 1; D <= c.maxD; D++ {
 				states = rc.step(states)
 				late, share, _ := rc.chances(states, c.target)
+				shares = append(shares, share)
 				ch := New(Params{M: M, N1: c.N - 1, K: c.k, Budget: c.B, R: R, Target: c.target, D: D, Eps: 0.25, Push: c.push, Pull: c.pull})
 				run := ch.Law
 				if c.B > 0 {
@@ -250,6 +252,18 @@ func TestDeepChancesAgainstRationalChain(t *testing.T) {
 				}
 				if !within(share, res.ResidueD, res.RelD, res.LostD) {
 					t.Errorf("D %d: ResidueD = %.10g (ρ %.2g, dropped %.2g), rationals %s", D, res.ResidueD, res.RelD, res.LostD, share.FloatString(30))
+				}
+				// Without a budget the chain also states the share after
+				// every round (ResidueBy), within Late's bounds.
+				if c.B == 0 {
+					if len(res.ResidueBy) <= D {
+						t.Fatalf("D %d: ResidueBy has %d rounds", D, len(res.ResidueBy))
+					}
+					for r := 0; r <= D; r++ {
+						if !within(shares[r], res.ResidueBy[r], res.RelBy[r], res.LostBy[r]) {
+							t.Errorf("D %d: ResidueBy[%d] = %.10g, rationals %s", D, r, res.ResidueBy[r], shares[r].FloatString(30))
+						}
+					}
 				}
 				// Above 1e-12 the stated relative error must be small (the
 				// point of stating it relatively).

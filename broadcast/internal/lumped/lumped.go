@@ -641,8 +641,14 @@ func (m *Model) wantsRuns(s *Sums) bool {
 // beyondRelErr reports whether any of the estimates has z standard errors
 // (plus its hole) beyond lumpedRunsRelErr of itself.
 func beyondRelErr(z float64, es ...Est) bool {
+	return beyond(z, lumpedRunsRelErr, es...)
+}
+
+// beyond reports whether any of the estimates has z standard errors
+// (plus its hole) beyond rel of itself.
+func beyond(z, rel float64, es ...Est) bool {
 	for _, e := range es {
-		if e.V > 0 && z*e.SE+e.Hole > lumpedRunsRelErr*e.V {
+		if e.V > 0 && z*e.SE+e.Hole > rel*e.V {
 			return true
 		}
 	}
