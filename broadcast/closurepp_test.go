@@ -42,7 +42,7 @@ func watchedCurve(t *testing.T, cfg Config, n, to int, seed uint64) (mean, se []
 // deadline from R on whose chance lies in [10⁻¹³, 10⁻²], by 20,000
 // watched runs of seed 11 with their curves. For each it takes κ =
 // (|ln(law/runs)| − 3 standard errors of each, relative − the watch's
-// term)·√M/ln(1/q) and fails where κ exceeds closureKappa/2. A case whose
+// term)·M/ln(1/q) and fails where κ exceeds closureKappa/2. A case whose
 // runs' standard error exceeds 10 % of their value (10 of 625) is not
 // counted: the weights are heavy-tailed there, and the sample's spread
 // understates its error (N 2,500, k 1, ε 0, φ 0, B 4, D 12: 2.49e-12
@@ -106,7 +106,7 @@ func TestClosureScanBudgetPushPull(t *testing.T) {
 								continue
 							}
 							watch := watchErr(cfg, m, cfg.Budget)
-							scale := math.Sqrt(float64(cfg.Live())) / math.Log(1/q)
+							scale := float64(cfg.Live()) / math.Log(1/q)
 							kappa := math.Max(math.Abs(math.Log(r.V/q))-3*r.SE/r.V-3*wse[D]/w[D]-watch-r.Hole/r.V, 0) * scale
 							cases++
 							worst = math.Max(worst, kappa)

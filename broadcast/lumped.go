@@ -24,31 +24,42 @@ import (
 // standard errors of the runs' mean, the largest over t. The chances of a
 // miss (ResidueDeadline, PLate, and Residue, PMiss where they are more
 // accurate than budgetMissLaw's) carry, relative to their size, zValue
-// standard errors and e^{w²/8} − 1, times a factor e^{±κ·ln(1/q)/√M}
-// (closureKappa): a relative error κ/√M
-// in the counts that drive the exponent ln(1/q) of a node's escape (q the
-// chance that a given node is missed, also for the chance that some node
-// is), plus the GW chance of an early end divided by the value where the
-// runs saw no early end. With pulls the deadline's chances are stratified
-// by the source's stall (internal/lumped, stall.go).
+// standard errors and e^{w²/8} − 1, times a factor e^{±κ·ln(1/q)/M}
+// (closureKappa): a relative error κ/M in the counts that drive the
+// exponent ln(1/q) of a node's escape (q the chance that a given node is
+// missed, also for the chance that some node is), plus the GW chance of
+// an early end divided by the value where the runs saw no early end. With
+// pulls the deadline's chances are stratified by the source's stall
+// (internal/lumped, stall.go).
 
 // closureKappa is κ in the closure's stated error of a chance of a miss,
-// the factor e^{±κ·ln(1/q)/√M} (estInterval): a relative error κ/√M in
-// the exponent ln(1/q) of a node's escape. Measured against the exact
-// chain without a budget (the law from its computed start, every
-// protocol, k 1–3, ε 0 and 0.2, φ 0 and 0.05, N 1,000 and 2,500, every
-// deadline whose chance a node is uninformed lies in [10⁻¹⁴, 10⁻²]: 1,096
-// cases) the largest κ that a value's distance beyond 3 standard errors
-// needs is 0.087 (push–pull, N 1,000, k 3, φ 0.05, D 7, at 6.3·10⁻¹⁴),
-// and against the Monte Carlo's watched runs of a budgeted push at N
-// 2,000 (32 settings) about 0.04. The runs of a budgeted push–pull from
-// the source, where the budget binds by D, against its watched runs (the
-// source's stall forced, stalls.go; k 1–3, ε 0 and 0.2, φ 0 and 0.05,
-// R 2 and 4, N 1,000 and 2,500, every deadline whose chance lies in
-// [10⁻¹³, 10⁻²]: 615 cases that the runs resolve within 10 %) need none
-// beyond 3 standard errors of both (TestClosureScanBudgetPushPull). 0.25
-// is stated.
-const closureKappa = 0.25
+// the factor e^{±κ·ln(1/q)/M} (estInterval): a relative error κ/M in the
+// exponent ln(1/q) of a node's escape, M live nodes. Measured, not
+// derived, against the exact chain without a budget (the law from its
+// computed start; every protocol, k 1–3, ε 0 and 0.2, φ 0 and 0.05,
+// every deadline whose chance a node is uninformed lies in [10⁻¹⁴,
+// 10⁻²]), as the distance |ln(law/exact)| beyond the runs' 3 standard
+// errors times M/ln(1/q): at N 1,000 and 2,500 (TestClosureScan, 1,096
+// cases) the largest is 3.3 (push–pull, N 1,000, k 3, φ 0.05, D 7: 12 %
+// low at 5.3·10⁻¹¹), and at N 10,000, the fewest live nodes the law
+// answers for (TestClosureScanLarge, 531 cases), every one is 0: the law
+// is within its runs' 3 standard errors (0.2–11 %, the largest distance
+// 3.0 % at 8.4·10⁻¹³). So the error falls like 1/M, not 1/√M: κ/√M
+// would need 0.107 at N 1,000 and at most 0.001 at N 10,000. Against the
+// Monte Carlo's watched runs of a budgeted push at N 2,000 (32 settings)
+// κ is about 1.8. The runs of a budgeted push–pull from the source, where
+// the budget binds by D, against its watched runs (the source's stall
+// forced, stalls.go; k 1–3, ε 0 and 0.2, φ 0 and 0.05, R 2 and 4, N
+// 1,000 and 2,500, every deadline whose chance lies in [10⁻¹³, 10⁻²]:
+// 615 cases that the runs resolve within 10 %) need none beyond 3
+// standard errors of both (TestClosureScanBudgetPushPull). 7, twice the
+// largest, is stated: at 10,000 live nodes a chance of 10⁻¹² carries
+// 1.9 % for the closure (6.9 % when κ/√M was stated with 0.25).
+const closureKappa = 7
+
+// closureScale is the closure's error in the exponent ln(1/q) of a chance
+// of a miss per unit of it, at M live nodes: closureKappa/M.
+func closureScale(M int) float64 { return closureKappa / float64(M) }
 
 // LumpedMinLive is the smallest live count the large-N law of a
 // budgeted push covers (its closure error, 1/√M, is then at most 1 %).
@@ -82,10 +93,13 @@ func lumpedLaw(ctx context.Context, cfg Config) (*Law, error) {
 	return lumpedModelLaw(ctx, cfg, newLumped(cfg))
 }
 
-// newLumped is the large-N law's model of cfg.
+// newLumped is the large-N law's model of cfg, its runs told the errors
+// the answer adds to theirs (lumped.Model.Closure, Extra).
 func newLumped(cfg Config) *lumped.Model {
-	return lumped.New(lumped.Params{M: cfg.Live(), N1: cfg.Nodes - 1, K: cfg.Fanout, R: rounds(cfg.Budget, cfg.Fanout),
+	m := lumped.New(lumped.Params{M: cfg.Live(), N1: cfg.Nodes - 1, K: cfg.Fanout, R: rounds(cfg.Budget, cfg.Fanout),
 		Budget: cfg.Budget, Eps: cfg.Loss, Pulls: cfg.Protocol.pulls(), Target: cfg.Target(), D: deadlineRounds(cfg), Z: zValue})
+	m.Closure, m.Extra = closureScale(m.M), watchErr(cfg, m, cfg.Budget)
+	return m
 }
 
 // lumpedModelLaw runs m, cfg's model, and returns its law.
@@ -132,7 +146,7 @@ func sumsLaw(cfg Config, m *lumped.Model, s *lumped.Sums, ts *lumped.TiltSums) *
 	watch := watchErr(cfg, m, cfg.Budget)
 	// A chance that some node is missed takes the closure's error of the
 	// chance that a given node is (node): its exponent is the larger.
-	cs := closureKappa / math.Sqrt(fM)
+	cs := closureScale(m.M)
 	ivOfRuns := func(sum [2]float64, node float64) interval { return runsInterval(sum, n, cs, xEarly, watch, node) }
 	ivOfEst := func(e lumped.Est, node float64) interval { return estInterval(e, cs, xEarly, watch, node) }
 	if cfg.Protocol.pulls() {
@@ -195,7 +209,7 @@ func watchErr(cfg Config, m *lumped.Model, B int) float64 {
 // and the watch's error watch; no early end is unseen (the start is
 // computed).
 func entryIntervals(m *lumped.Model, sl, sr lumped.Est, watch float64) (resD, late interval) {
-	cs := closureKappa / math.Sqrt(float64(m.M))
+	cs := closureScale(m.M)
 	resD = estInterval(sr, cs, 0, watch, 0)
 	return resD, estInterval(sl, cs, 0, watch, resD.v)
 }
@@ -209,7 +223,7 @@ func runsInterval(sum [2]float64, n, cs, xEarly, extra, node float64) interval {
 
 // estInterval is the interval of a chance of a miss from the runs'
 // estimate e: zValue standard errors plus extra relative, times the
-// closure's factor e^{±cs·ln(1/q)} (cs = κ/√M, M live nodes), plus xEarly
+// closure's factor e^{±cs·ln(1/q)} (cs = κ/M, M live nodes: closureScale), plus xEarly
 // and the strata the runs left out (e.Hole) above. q is the chance
 // itself, or node where that is smaller and positive: the chance that a
 // given node is missed, for a chance that some node is (about M times it
@@ -225,8 +239,8 @@ func estInterval(e lumped.Est, cs, xEarly, extra, node float64) interval {
 	if node > 0 && node < q {
 		q = node
 	}
-	// The closure's error is in the exponent: q^{1±κ/√M} is q times
-	// e^{∓c}, c = κ·ln(1/q)/√M — a factor, not a share.
+	// The closure's error is in the exponent: q^{1±κ/M} is q times
+	// e^{∓c}, c = κ·ln(1/q)/M — a factor, not a share.
 	c := cs * math.Log(1/math.Min(q, 1-1e-16))
 	rel := float64(zValue)*se/v + extra
 	lo := v * math.Max(1-rel, 0) * math.Exp(-c)
@@ -274,11 +288,12 @@ func (l *Law) lumpedDeadline(ctx context.Context, cfg Config, D int) error {
 	// most 0.5 %), down to 1 node, and the factor is stated.
 	perNode := float64(B) * (1 - cfg.Loss) / float64(cfg.Nodes-1)
 	m.Watch = max(1, min(m.Watch, math.Floor(0.2/perNode)))
+	m.Closure, m.Extra = closureScale(m.M), watchErr(cfg, m, B)
 	sl, sr, runs, err := m.DeadlineLaw(ctx)
 	if err != nil {
 		return err
 	}
-	resD, late := entryIntervals(m, sl, sr, watchErr(cfg, m, B))
+	resD, late := entryIntervals(m, sl, sr, m.Extra)
 	// A chance no run saw (0) is not stated from them: its upper end would
 	// hold only the early ends, not the slow starts the runs missed (at N
 	// 10⁶, k 3, ε 0.2, L 0.99, D 18, every run's P(T_L > D) was 0 where

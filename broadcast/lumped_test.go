@@ -447,15 +447,14 @@ func TestGuardStalls(t *testing.T) {
 
 // TestSolveDeepPushLarge checks what Solve states for a push without a
 // budget just above LumpedMinLive, where the large-N law's closure term
-// alone, 0.25·ln(1/q)/√M, passes 5 % for a chance q near 1e-10, so the
-// watched runs (light-tailed for a push) refine it (deadlineKept): N
-// 10,500, k 2, ε 0.1, D 22, against the exact chain (exact.go's, another
-// algorithm; one run of about 100 s, too slow for the suite, quoted):
-// residue_deadline 1.0207677e-10, p_late 1.0713322e-6. Each must be
-// stated within 5 % and hold the exact value. Before, the law stated
-// 7.3 % and no run refined it. (At D 18 the exact chain gives
-// 1.3674859e-7 and 1.4341499e-3; `plan` states them within 2.3 % and
-// 4.7 %, but P(T₁ > 18), a common miss, is counted by plain runs: 20 s.)
+// stated as 0.25·ln(1/q)/√M passed 5 % for a chance q near 1e-10 and the
+// watched runs refined it (7–20 s); as 7·ln(1/q)/M (closureKappa) it is
+// 1.5 %, and the law alone states it: N 10,500, k 2, ε 0.1, D 22, against
+// the exact chain (exact.go's, another algorithm; one run of about 100 s,
+// too slow for the suite, quoted): residue_deadline 1.0207677e-10, p_late
+// 1.0713322e-6. Each must be stated within 5 % and hold the exact value.
+// Before the watched runs refined it the law stated 7.3 %. (At D 18 the
+// exact chain gives 1.3674859e-7 and 1.4341499e-3.)
 func TestSolveDeepPushLarge(t *testing.T) {
 	cfg := Config{Nodes: 10500, Protocol: Push, Fanout: 2, Loss: 0.1, Level: 1, Deadline: 22}
 	a, err := Solve(context.Background(), cfg, Settings{})

@@ -254,10 +254,11 @@ func (m *Model) DeadlineLaw(ctx context.Context) (late, resD Est, runs int, err 
 		}
 		copy(done, want)
 		late, resD = estimate()
-		if n >= m.Runs*lumpedMoreRuns || !beyond(m.z, entryRelErr, late, resD) {
+		next := m.nextRuns(n, m.runsRel(entryRelErr, late, resD), late, resD)
+		if next <= n {
 			break
 		}
-		n *= 4
+		n = next
 		w := make([]float64, len(cells))
 		sw := 0.0
 		for k, c := range cells {

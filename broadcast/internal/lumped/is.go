@@ -264,7 +264,7 @@ func FitIS(paths [][]float64, late, resD []float64, maxRounds int) *IS {
 // they beat the plain runs' relative variance by a factor 2 (nil
 // otherwise): a pilot of isPilot plain runs fits the start, isPilot tilted
 // runs measure the gain, and then the tilted runs grow ×4 from
-// lumpedRuns, up to lumpedMoreRuns times, until within lumpedRunsRelErr.
+// lumpedRuns until within lumpedRunsRelErr (or less: nextRuns).
 func (m *Model) tilted(ctx context.Context, plain float64) (*TiltSums, error) {
 	maxRounds := min(m.R-1, m.D-1, 64)
 	if maxRounds < 1 {
@@ -300,13 +300,16 @@ func (m *Model) tilted(ctx context.Context, plain float64) (*TiltSums, error) {
 	if late, resD := ts.Deadline(); !(2*math.Max(estRelVar(resD, ts.N), estRelVar(late, ts.N)) < plain) {
 		return nil, nil
 	}
-	for n := m.Runs; ; n *= 4 {
+	for n := m.Runs; ; {
 		if err := add(n - int(ts.N)); err != nil {
 			return nil, err
 		}
-		if n >= m.Runs*lumpedMoreRuns || !ts.wants(m.z) {
+		late, resD := ts.Deadline()
+		next := m.nextRuns(n, m.runsRel(lumpedRunsRelErr, late, resD), late, resD)
+		if next <= n {
 			break
 		}
+		n = next
 	}
 	ts.Rounds = is.rounds
 	return &ts, nil
@@ -328,12 +331,6 @@ func (ts *TiltSums) Deadline() (late, resD Est) {
 		return Est{V: v, SE: se}
 	}
 	return est(ts.Late), est(ts.ResD)
-}
-
-// wants reports whether a chance is still beyond lumpedRunsRelErr.
-func (ts *TiltSums) wants(z float64) bool {
-	late, resD := ts.Deadline()
-	return beyondRelErr(z, resD, late)
 }
 
 // estRelVar is the relative variance of one of n runs' value, n·(se/v)²,

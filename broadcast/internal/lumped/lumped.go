@@ -16,15 +16,21 @@ const (
 	// lumpedRuns is the number of runs of the law (fixed: the law is a
 	// function of the configuration).
 	lumpedRuns = 20_000
-	// lumpedMoreRuns is the most runs a law adds, as a multiple of
-	// lumpedRuns (in steps of 4), where a deadline's chance of a miss is
-	// less accurate than lumpedRunsRelErr (wantsRuns). At 4 (80,000
+	// lumpedMoreRuns is the most runs a law adds ×4 at a time, as a
+	// multiple of lumpedRuns, where a deadline's chance of a miss is
+	// less accurate than lumpedRunsRelErr (wantsRuns, nextRuns). At 4 (80,000
 	// runs) deep deadlines were left with 3 standard errors of 6 % of
 	// the chance; at 16 (up to 320,000 runs) they halve.
 	lumpedMoreRuns = 16
+	// lumpedMaxRuns bounds, as a multiple of lumpedRuns, the one pass
+	// past lumpedMoreRuns that brings a deadline's chance within the 5 %
+	// an answer aims at where the closure leaves the runs less than their
+	// usual share (nextRuns): up to 1,280,000 runs, about 12 s.
+	lumpedMaxRuns = 64
 	// lumpedRunsRelErr is the runs' share (zValue standard errors,
 	// relative) of a deadline's chance of a miss below which no runs are
-	// added: half of the 5 % an answer aims at.
+	// added: half of the 5 % an answer aims at, or less where the closure
+	// leaves less (runsRel).
 	lumpedRunsRelErr = 0.025
 	// lumpedSeed is their seed.
 	lumpedSeed = 0x6c756d706564
@@ -64,6 +70,12 @@ type Model struct {
 	// Runs and Watch are lumpedRuns and lumpedWatch (tests change them).
 	Runs  int
 	Watch float64
+	// Closure and Extra are what the answer adds to the runs' error of a
+	// deadline's chance of a miss q: the factor e^{±Closure·ln(1/q)} and
+	// the relative Extra (0, 0: none). Where they leave less than the
+	// runs' share of the 5 % an answer aims at, the runs go on until
+	// they fit what is left (runsRel).
+	Closure, Extra float64
 	// IS, if set, tilts the start (is.go).
 	IS *IS
 	// stall, with pulls and a deadline, is the source's forced stall
@@ -614,15 +626,18 @@ func (m *Model) Law(ctx context.Context) (*Sums, *TiltSums, error) {
 	if ts != nil {
 		return &s, ts, nil
 	}
-	for n := 4 * m.Runs; ; n *= 4 {
+	for n := 4 * m.Runs; ; {
 		d, err := m.addRuns(ctx, done, n-done, &s)
 		if err != nil {
 			return nil, nil, err
 		}
 		done += d
-		if n >= m.Runs*lumpedMoreRuns || !m.wantsRuns(&s) {
+		late, resD := s.Deadline()
+		next := m.nextRuns(n, m.runsRel(lumpedRunsRelErr, late, resD), late, resD)
+		if next <= n {
 			return &s, nil, nil
 		}
+		n = next
 	}
 }
 
@@ -635,13 +650,73 @@ func (m *Model) wantsRuns(s *Sums) bool {
 		return false
 	}
 	late, resD := s.Deadline()
-	return beyondRelErr(m.z, late, resD)
+	return beyond(m.z, m.runsRel(lumpedRunsRelErr, late, resD), late, resD)
 }
 
-// beyondRelErr reports whether any of the estimates has z standard errors
-// (plus its hole) beyond lumpedRunsRelErr of itself.
-func beyondRelErr(z float64, es ...Est) bool {
-	return beyond(z, lumpedRunsRelErr, es...)
+// aimRelErr is the relative error an answer's deadline chances aim at
+// (broadcast's MaxRelErr, 5 %), less a share for the product of the
+// runs' error and the closure's factor.
+const aimRelErr = 0.049
+
+// runsRel is the runs' share (z standard errors plus the hole, relative)
+// below which no runs are added to the deadline's chances late and resD:
+// rel, or less where the closure and Extra leave less of aimRelErr
+// (aimLeft) — what they leave, if at least aimRelErr/10 (else no count
+// of runs brings the answer within it).
+func (m *Model) runsRel(rel float64, late, resD Est) float64 {
+	if left := m.aimLeft(late, resD); left < rel && left >= aimRelErr/10 {
+		return left
+	}
+	return rel
+}
+
+// aimLeft is what the closure's factor e^{Closure·ln(1/q)} − 1 (q the
+// smaller positive chance, whose exponent is the larger) and Extra leave
+// of aimRelErr.
+func (m *Model) aimLeft(late, resD Est) float64 {
+	q := 1.0
+	for _, e := range []Est{late, resD} {
+		if e.V > 0 {
+			q = math.Min(q, e.V)
+		}
+	}
+	return aimRelErr - math.Expm1(m.Closure*math.Log(1/q)) - m.Extra
+}
+
+// nextRuns is the count of runs to have after n, of which late and resD
+// are the estimates, where z of their standard errors (plus the hole)
+// exceed rel of a chance: ×4 up to lumpedMoreRuns·Runs; then, once, and
+// only where the answer would otherwise miss aimRelErr (the runs' share
+// beyond aimLeft, which leaves at least aimRelErr/10), the count that the
+// square-root law says brings them within what is left, with a tenth
+// more, if at most lumpedMaxRuns·Runs. It returns n where no more runs are
+// to be run.
+func (m *Model) nextRuns(n int, rel float64, late, resD Est) int {
+	if !beyond(m.z, rel, late, resD) {
+		return n
+	}
+	if n < m.Runs*lumpedMoreRuns {
+		return min(4*n, m.Runs*lumpedMoreRuns)
+	}
+	left := m.aimLeft(late, resD)
+	if n > m.Runs*lumpedMoreRuns || left < aimRelErr/10 || !beyond(m.z, left, late, resD) {
+		return n
+	}
+	f := 0.0
+	for _, e := range []Est{late, resD} {
+		if e.V > 0 {
+			room := left - e.Hole/e.V
+			if room <= 0 {
+				return n
+			}
+			f = math.Max(f, math.Pow(m.z*e.SE/e.V/room, 2))
+		}
+	}
+	need := int(math.Ceil(1.1 * f * float64(n)))
+	if need <= n || need > m.Runs*lumpedMaxRuns {
+		return n
+	}
+	return need
 }
 
 // beyond reports whether any of the estimates has z standard errors
