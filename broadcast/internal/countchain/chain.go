@@ -188,10 +188,13 @@ func senderKernels(M, k, n1 int, eps float64) [][]float64 {
 	return kern
 }
 
+// rowKey is the key under which ch.rows keeps Row(i, full, last).
+func rowKey(i, full, last int) [3]int { return [3]int{i, full, last} }
+
 // Row is the law of the new count from i informed, full senders pushing
 // k and last senders pushing kl (both 0 for pull).
 func (ch *Chain) Row(ctx context.Context, i, full, last int) (Row, error) {
-	key := [3]int{i, full, last}
+	key := rowKey(i, full, last)
 	if r, ok := ch.rows[key]; ok {
 		return r, nil
 	}
@@ -286,7 +289,7 @@ func (ch *Chain) prefetch(ctx context.Context, dist []float64, top int, senders 
 	var need []int
 	for i := 1; i < top; i++ {
 		if dist[i] >= exactDrop {
-			if _, ok := ch.rows[[3]int{i, senders(i), 0}]; !ok {
+			if _, ok := ch.rows[rowKey(i, senders(i), 0)]; !ok {
 				need = append(need, i)
 			}
 		}
@@ -308,7 +311,7 @@ func (ch *Chain) prefetch(ctx context.Context, dist []float64, top int, senders 
 		return err
 	}
 	for n, i := range need {
-		ch.rows[[3]int{i, senders(i), 0}] = rows[n]
+		ch.rows[rowKey(i, senders(i), 0)] = rows[n]
 		ch.advance(work[n])
 	}
 	return nil
