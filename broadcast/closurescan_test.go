@@ -101,11 +101,11 @@ func closureKappas(ctx context.Context, cfg Config, D int, resD, late float64) (
 // live nodes: about LumpedMinLive, the fewest the law answers for, so
 // where its closure is weakest in use), each setting's exact chance at every
 // deadline from one run of the exact chain (countchain's Late and
-// ResidueBy). About 25 minutes on one core:
+// ResidueBy). About 15 minutes on one core:
 // GOSSIPKIT_LONG=closure-large go test ./broadcast -run TestClosureScanLarge -timeout 3h -v.
 func TestClosureScanLarge(t *testing.T) {
 	if os.Getenv("GOSSIPKIT_LONG") != "closure-large" {
-		t.Skip("about 25 minutes: GOSSIPKIT_LONG=closure-large")
+		t.Skip("about 15 minutes: GOSSIPKIT_LONG=closure-large")
 	}
 	ctx := context.Background()
 	worst, cases := 0.0, 0

@@ -14,9 +14,13 @@ import (
 // them out); here, what it covers and the Law with its accuracy.
 //
 // Where a deadline's chance of a miss (ResidueDeadline, PLate) is carried
-// by too few runs (their standard errors above lumpedRunsRelErr of it), the
-// law adds runs, ×4 at a time, up to lumpedMoreRuns times lumpedRuns: deep
-// in push–pull's tail the value comes from the runs whose start was slow.
+// by too few runs (their standard errors above lumpedRunsRelErr of it, or
+// less where the closure leaves less of 5 %), the law adds runs, ×4 at a
+// time up to lumpedMoreRuns times lumpedRuns and then once as many as
+// that takes, up to lumpedMaxRuns times (lumped.Model.nextRuns): deep in
+// push–pull's tail the value comes from the runs whose start was slow. The
+// deadline's chances also come from the start computed (DeadlineLaw), where
+// more accurate.
 //
 // Accuracy. DevP = 1/√M (the closure; AsymptoticLaw's constant, measured
 // at most 0.35, is taken as 1) + e^{w²/8} − 1, w = lumpedWatch·B·(1−ε)/(N−1)
@@ -109,10 +113,10 @@ func lumpedModelLaw(ctx context.Context, cfg Config, m *lumped.Model) (*Law, err
 		return nil, err
 	}
 	law := sumsLaw(cfg, m, s, ts)
-	// Where the budget does not bind by the deadline (R ≥ D + 1), the
-	// deadline's chances also come from the start computed (DeadlineLaw),
-	// where more accurate.
-	if m.D >= 1 && m.R >= m.D+1 && m.EntryCount() >= 2 {
+	// The deadline's chances also come from the start computed
+	// (DeadlineLaw; where the budget binds by D, R < D + 1, from the
+	// cohorts drawn backward), where more accurate.
+	if m.D >= 1 && m.R >= 2 && m.EntryCount() >= 2 {
 		sl, sr, runs, err := m.DeadlineLaw(ctx)
 		if err != nil {
 			return nil, err
@@ -124,7 +128,7 @@ func lumpedModelLaw(ctx context.Context, cfg Config, m *lumped.Model) (*Law, err
 		law.setPLate(bl)
 		if br == resD || bl == late {
 			law.tiltedD = law.tiltedD || br == resD
-			law.Accuracy.Note += fmt.Sprintf("; the deadline's chances of a miss where more accurate from its start computed to %d informed (the budget binds after D) and %d runs by the round it was reached", m.EntryCount(), runs)
+			law.Accuracy.Note += fmt.Sprintf("; the deadline's chances of a miss where more accurate from its start computed to %d informed (or to round %d) and %d runs by the round it was reached", m.EntryCount(), min(m.D, m.R-1), runs)
 		}
 	}
 	return law, nil

@@ -305,7 +305,7 @@ func (m *Model) tilted(ctx context.Context, plain float64) (*TiltSums, error) {
 			return nil, err
 		}
 		late, resD := ts.Deadline()
-		next := m.nextRuns(n, m.runsRel(lumpedRunsRelErr, late, resD), late, resD)
+		next := m.nextRuns(n, int(ts.N), m.runsRel(lumpedRunsRelErr, late, resD), late, resD)
 		if next <= n {
 			break
 		}

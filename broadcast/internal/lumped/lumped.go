@@ -78,6 +78,8 @@ type Model struct {
 	Closure, Extra float64
 	// IS, if set, tilts the start (is.go).
 	IS *IS
+	// entrySeed is DeadlineLaw's seed (entrySeedBase; tests vary it).
+	entrySeed uint64
 	// stall, with pulls and a deadline, is the source's forced stall
 	// (stall.go).
 	stall Stall
@@ -87,7 +89,7 @@ type Model struct {
 func New(p Params) *Model {
 	m := &Model{M: p.M, n1: p.N1, k: p.K, R: p.R, budget: p.Budget, z: p.Z,
 		eps: p.Eps, pulls: p.Pulls, target: p.Target, D: p.D,
-		Runs: lumpedRuns, Watch: lumpedWatch}
+		Runs: lumpedRuns, Watch: lumpedWatch, entrySeed: entrySeedBase}
 	last := p.Budget - m.k*(m.R-1) // the pushes of a sender's last round
 	m.allow = m.M - m.target
 	N1 := float64(m.n1)
@@ -126,9 +128,11 @@ type runOut struct {
 	forced  bool
 	stratum int
 	// startT and startI, where startI > 0, start the run at the end of
-	// round startT with startI informed (entry.go).
-	startT int
-	startI float64
+	// round startT with startI informed (entry.go), all of them fresh
+	// senders, or, where startCoh is set, in those cohorts (coh's).
+	startT   int
+	startI   float64
+	startCoh []float64
 	// path, if not nil, receives the informed count after each of its
 	// rounds; lr is the run's likelihood ratio (1 untilted); sc is the
 	// tilted start's scratch.
@@ -170,6 +174,9 @@ func (m *Model) run(r *rng.Rand, coh []float64, hbuf []float64, out *runOut) {
 		// A run from a count entered at round startT (entry.go): every
 		// node informed is a sender yet.
 		coh[0], i, U = out.startI, out.startI, fM-out.startI
+		if out.startCoh != nil {
+			copy(coh, out.startCoh)
+		}
 	}
 	out.F = out.F[:0]
 	reached := func() float64 {
@@ -633,7 +640,7 @@ func (m *Model) Law(ctx context.Context) (*Sums, *TiltSums, error) {
 		}
 		done += d
 		late, resD := s.Deadline()
-		next := m.nextRuns(n, m.runsRel(lumpedRunsRelErr, late, resD), late, resD)
+		next := m.nextRuns(n, done, m.runsRel(lumpedRunsRelErr, late, resD), late, resD)
 		if next <= n {
 			return &s, nil, nil
 		}
@@ -683,15 +690,17 @@ func (m *Model) aimLeft(late, resD Est) float64 {
 	return aimRelErr - math.Expm1(m.Closure*math.Log(1/q)) - m.Extra
 }
 
-// nextRuns is the count of runs to have after n, of which late and resD
-// are the estimates, where z of their standard errors (plus the hole)
-// exceed rel of a chance: ×4 up to lumpedMoreRuns·Runs; then, once, and
-// only where the answer would otherwise miss aimRelErr (the runs' share
-// beyond aimLeft, which leaves at least aimRelErr/10), the count that the
+// nextRuns is the count of runs to have after n (the count asked so far;
+// ran, those run, may be a few more), of which late and resD are the
+// estimates, where z of their standard errors (plus the hole) exceed rel
+// of a chance: ×4 up to lumpedMoreRuns·Runs; then, once, and only where
+// the answer would otherwise miss aimRelErr (the runs' share beyond
+// aimLeft, which leaves at least aimRelErr/10), the count that the
 // square-root law says brings them within what is left, with a tenth
-// more, if at most lumpedMaxRuns·Runs. It returns n where no more runs are
-// to be run.
-func (m *Model) nextRuns(n int, rel float64, late, resD Est) int {
+// more — none where that is beyond lumpedMaxRuns·Runs (the answer then
+// states what the runs have). It returns n where no more runs are to be
+// run.
+func (m *Model) nextRuns(n, ran int, rel float64, late, resD Est) int {
 	if !beyond(m.z, rel, late, resD) {
 		return n
 	}
@@ -712,7 +721,7 @@ func (m *Model) nextRuns(n int, rel float64, late, resD Est) int {
 			f = math.Max(f, math.Pow(m.z*e.SE/e.V/room, 2))
 		}
 	}
-	need := int(math.Ceil(1.1 * f * float64(n)))
+	need := int(math.Ceil(1.1 * f * float64(ran)))
 	if need <= n || need > m.Runs*lumpedMaxRuns {
 		return n
 	}
