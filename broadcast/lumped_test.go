@@ -477,6 +477,41 @@ func TestSolveDeepPushLarge(t *testing.T) {
 	}
 }
 
+// TestSolveDeepPushPullLarge checks what Solve states for push–pull
+// without a budget just above LumpedMinLive, deep in a deadline's tail,
+// where the exact chain took 47 s (N 12,000) and the law stated 9.6 %, and
+// from about N 15,500 on, where the chain did not run, 5–8 % (N 18,000:
+// 7.6 %): k 2, ε 0.1, D 12, against the exact chain (exact.go's, another
+// algorithm; runs of 51 s and 106 s, too slow for the suite, quoted).
+// Each chance must be stated within 5 % and hold the exact value.
+func TestSolveDeepPushPullLarge(t *testing.T) {
+	for _, c := range []struct {
+		N          int
+		resD, late float64 // the exact chain's
+	}{
+		{12000, 8.222017652513526e-12, 9.69554329712751e-08},
+		{18000, 3.313872577292412e-11, 5.808030261609767e-07},
+	} {
+		cfg := Config{Nodes: c.N, Protocol: PushPull, Fanout: 2, Loss: 0.1, Level: 1, Deadline: 12}
+		a, err := Solve(context.Background(), cfg, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []struct {
+			name       string
+			v, rel, ex float64
+		}{
+			{"residue_deadline", a.ResidueDeadline, a.ResidueDeadlineRelErr, c.resD},
+			{"p_late", a.PLate, a.PLateRelErr, c.late},
+		} {
+			t.Logf("N %d %s: %.6g (rel err %.3g, %s), exact %.6g", c.N, q.name, q.v, q.rel, a.Method, q.ex)
+			if !(q.rel <= MaxRelErr) || !(math.Abs(q.v-q.ex) <= q.v*q.rel) {
+				t.Errorf("N %d %s: %.6g ± %.3g relative, want within %g holding the exact %.6g", c.N, q.name, q.v, q.rel, MaxRelErr, q.ex)
+			}
+		}
+	}
+}
+
 // TestMarkovLate checks markovLate's bound on P(T_L > D) below the level
 // 1 where plain runs count that chance (it is common): from the watched
 // runs' residue_deadline, the bound must lie above the lower end of the
