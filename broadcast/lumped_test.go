@@ -458,23 +458,7 @@ func TestGuardStalls(t *testing.T) {
 // Before the watched runs refined it the law stated 7.3 %. (At D 18 the
 // exact chain gives 1.3674859e-7 and 1.4341499e-3.)
 func TestSolveDeepPushLarge(t *testing.T) {
-	cfg := Config{Nodes: 10500, Protocol: Push, Fanout: 2, Loss: 0.1, Level: 1, Deadline: 22}
-	a, err := Solve(context.Background(), cfg, Settings{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, q := range []struct {
-		name       string
-		v, rel, ex float64
-	}{
-		{"residue_deadline", a.ResidueDeadline, a.ResidueDeadlineRelErr, 1.0207677e-10},
-		{"p_late", a.PLate, a.PLateRelErr, 1.0713322e-6},
-	} {
-		t.Logf("%s: %.6g (rel err %.3g), exact %.6g", q.name, q.v, q.rel, q.ex)
-		if !(q.rel <= MaxRelErr) || !(math.Abs(q.v-q.ex) <= q.v*q.rel) {
-			t.Errorf("%s: %.6g ± %.3g relative, want within %g holding the exact %.6g", q.name, q.v, q.rel, MaxRelErr, q.ex)
-		}
-	}
+	solveDeepExact(t, Config{Nodes: 10500, Protocol: Push, Fanout: 2, Loss: 0.1, Level: 1, Deadline: 22}, 1.0207677e-10, 1.0713322e-6)
 }
 
 // TestSolveDeepPushPullLarge checks what Solve states for push–pull
@@ -492,22 +476,28 @@ func TestSolveDeepPushPullLarge(t *testing.T) {
 		{12000, 8.222017652513526e-12, 9.69554329712751e-08},
 		{18000, 3.313872577292412e-11, 5.808030261609767e-07},
 	} {
-		cfg := Config{Nodes: c.N, Protocol: PushPull, Fanout: 2, Loss: 0.1, Level: 1, Deadline: 12}
-		a, err := Solve(context.Background(), cfg, Settings{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, q := range []struct {
-			name       string
-			v, rel, ex float64
-		}{
-			{"residue_deadline", a.ResidueDeadline, a.ResidueDeadlineRelErr, c.resD},
-			{"p_late", a.PLate, a.PLateRelErr, c.late},
-		} {
-			t.Logf("N %d %s: %.6g (rel err %.3g, %s), exact %.6g", c.N, q.name, q.v, q.rel, a.Method, q.ex)
-			if !(q.rel <= MaxRelErr) || !(math.Abs(q.v-q.ex) <= q.v*q.rel) {
-				t.Errorf("N %d %s: %.6g ± %.3g relative, want within %g holding the exact %.6g", c.N, q.name, q.v, q.rel, MaxRelErr, q.ex)
-			}
+		solveDeepExact(t, Config{Nodes: c.N, Protocol: PushPull, Fanout: 2, Loss: 0.1, Level: 1, Deadline: 12}, c.resD, c.late)
+	}
+}
+
+// solveDeepExact checks that Solve states cfg's residue_deadline and
+// p_late within MaxRelErr, each interval holding the exact value given.
+func solveDeepExact(t *testing.T, cfg Config, resD, late float64) {
+	t.Helper()
+	a, err := Solve(context.Background(), cfg, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []struct {
+		name       string
+		v, rel, ex float64
+	}{
+		{"residue_deadline", a.ResidueDeadline, a.ResidueDeadlineRelErr, resD},
+		{"p_late", a.PLate, a.PLateRelErr, late},
+	} {
+		t.Logf("%s %s: %.6g (rel err %.3g, %s), exact %.6g", cfgName(cfg), q.name, q.v, q.rel, a.Method, q.ex)
+		if !(q.rel <= MaxRelErr) || !(math.Abs(q.v-q.ex) <= q.v*q.rel) {
+			t.Errorf("%s %s: %.6g ± %.3g relative, want within %g holding the exact %.6g", cfgName(cfg), q.name, q.v, q.rel, MaxRelErr, q.ex)
 		}
 	}
 }
