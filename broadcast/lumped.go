@@ -59,7 +59,7 @@ import (
 // standard errors of both (TestClosureScanBudgetPushPull). 7, twice the
 // largest, is stated: at 10,000 live nodes a chance of 10⁻¹² carries
 // 1.9 % for the closure (6.9 % when κ/√M was stated with 0.25).
-const closureKappa = 7
+const closureKappa = 7.0
 
 // closureScale is the closure's error in the exponent ln(1/q) of a chance
 // of a miss per unit of it, at M live nodes: closureKappa/M.

@@ -309,7 +309,7 @@ func solveOne(ctx context.Context, cfg Config, set Settings) (*Answer, error) {
 // ε 0.1, D 12 the law stated the chance a node is uninformed, 8.26e-12,
 // within 9.6 % and the chain gave 8.2220e-12 in 47 s on 2 cores (92 s of
 // CPU); with the closure's error as measured (closureKappa) and the runs
-// cut into cells (internal/lumped, entry.go) the law states 8.275e-12
+// cut into cells (internal/lumped, entry.go) the law states 8.230e-12
 // within 2.7 % in 0.6 s, and the chain no longer runs there.
 const (
 	deepExactFactor = 20
