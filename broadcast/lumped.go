@@ -42,23 +42,26 @@ import (
 // derived, against the exact chain without a budget (the law from its
 // computed start; every protocol, k 1–3, ε 0 and 0.2, φ 0 and 0.05,
 // every deadline whose chance a node is uninformed lies in [10⁻¹⁴,
-// 10⁻²]), as the distance |ln(law/exact)| beyond the runs' 3 standard
-// errors times M/ln(1/q): at N 1,000 and 2,500 (TestClosureScan, 1,096
-// cases) the largest is 3.3 (push–pull, N 1,000, k 3, φ 0.05, D 7: 12 %
-// low at 5.3·10⁻¹¹), and at N 10,000, the fewest live nodes the law
-// answers for (TestClosureScanLarge, 531 cases), every one is 0: the law
-// is within its runs' 3 standard errors (0.2–11 %, the largest distance
-// 3.0 % at 8.4·10⁻¹³). So the error falls like 1/M, not 1/√M: κ/√M
-// would need 0.107 at N 1,000 and at most 0.001 at N 10,000. Against the
-// Monte Carlo's watched runs of a budgeted push at N 2,000 (32 settings)
-// κ is about 1.8. The runs of a budgeted push–pull from the source, where
-// the budget binds by D, against its watched runs (the source's stall
-// forced, stalls.go; k 1–3, ε 0 and 0.2, φ 0 and 0.05, R 2 and 4, N
-// 1,000 and 2,500, every deadline whose chance lies in [10⁻¹³, 10⁻²]:
-// 615 cases that the runs resolve within 10 %) need none beyond 3
-// standard errors of both (TestClosureScanBudgetPushPull). 7, twice the
-// largest, is stated: at 10,000 live nodes a chance of 10⁻¹² carries
-// 1.9 % for the closure (6.9 % when κ/√M was stated with 0.25).
+// 10⁻²] and that the law's runs state within 10 %), as the distance
+// |ln(law/exact)| beyond the runs' 3 standard errors times M/ln(1/q). At N
+// 10,000, the fewest live nodes the law answers for (TestClosureScanLarge,
+// 530 cases), every case is within its runs' 3 standard errors (median
+// 0.48 %); the largest distance, 1.24 % at 1.1·10⁻¹⁰, is what κ 5.4 would
+// allow. At N 1,000 and 2,500 (TestClosureScan, 1,093 cases) the largest κ
+// is 1.1 at N 1,000 (push–pull, k 3, φ 0.05, D 6: 2.6 % high at
+// 6.1·10⁻⁹) and 0.24 at N 2,500 (push–pull, k 1, ε 0.2, D 25, at
+// 9.9·10⁻¹³): as a constant of 1/M it falls from 1,000 to 2,500 live
+// nodes, where a constant of 1/√M, the form stated until December 2026
+// (0.25), would grow 1.6 times. Against the Monte Carlo's
+// watched runs of a budgeted push at N 2,000 (32 settings) κ is about
+// 1.8. The runs of a budgeted push–pull from the source, where the budget
+// binds by D, against its watched runs (the source's stall forced,
+// stalls.go; k 1–3, ε 0 and 0.2, φ 0 and 0.05, R 2 and 4, N 1,000 and
+// 2,500, every deadline whose chance lies in [10⁻¹³, 10⁻²]: 615 cases
+// that the runs resolve within 10 %) need none beyond 3 standard errors
+// of both (TestClosureScanBudgetPushPull). 7 is stated, more than twice
+// what the scans show or can resolve at 10,000: a chance of 10⁻¹² carries
+// 1.9 % for the closure there (6.9 % with 0.25/√M).
 const closureKappa = 7.0
 
 // closureScale is the closure's error in the exponent ln(1/q) of a chance
