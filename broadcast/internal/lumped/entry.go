@@ -303,8 +303,9 @@ func (m *Model) DeadlineLaw(ctx context.Context) (late, resD Est, runs int, err 
 	if c < 2 {
 		return Est{}, Est{}, 0, errors.New("lumped: DeadlineLaw needs at least 40 live nodes and a target of 2")
 	}
-	// The runs start at a count of c ≥ 2, past the source's stall: its
-	// strata and weights (stall.go) play no part.
+	// The source's stall is inside the chain (a run from a count of 1 at
+	// cut starts in one): the forced stall's strata and weights (stall.go)
+	// play no part.
 	e, err := m.entry(ctx, c)
 	if err != nil {
 		return Est{}, Est{}, 0, err
