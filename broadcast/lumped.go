@@ -106,6 +106,7 @@ func newLumped(cfg Config) *lumped.Model {
 	m := lumped.New(lumped.Params{M: cfg.Live(), N1: cfg.Nodes - 1, K: cfg.Fanout, R: rounds(cfg.Budget, cfg.Fanout),
 		Budget: cfg.Budget, Eps: cfg.Loss, Pulls: cfg.Protocol.pulls(), Target: cfg.Target(), D: deadlineRounds(cfg), Z: zValue})
 	m.Closure, m.Extra = closureScale(m.M), watchErr(cfg, m, cfg.Budget)
+	m.Floor = runsFloor(cfg)
 	return m
 }
 
@@ -296,6 +297,7 @@ func (l *Law) lumpedDeadline(ctx context.Context, cfg Config, D int) error {
 	perNode := float64(B) * (1 - cfg.Loss) / float64(cfg.Nodes-1)
 	m.Watch = max(1, min(m.Watch, math.Floor(0.2/perNode)))
 	m.Closure, m.Extra = closureScale(m.M), watchErr(cfg, m, B)
+	m.Floor = runsFloor(cfg)
 	sl, sr, runs, err := m.DeadlineLaw(ctx)
 	if err != nil {
 		return err

@@ -70,6 +70,10 @@ type Model struct {
 	// Runs and Watch are lumpedRuns and lumpedWatch (tests change them).
 	Runs  int
 	Watch float64
+	// Floor: a chance whose runs' upper end (the value, z standard errors
+	// and the hole) is below it is not refined by more runs (0: every one
+	// is); the answers' range, 10⁻¹², or a target below it.
+	Floor float64
 	// Closure and Extra are what the answer adds to the runs' error of a
 	// deadline's chance of a miss q: the factor e^{±Closure·ln(1/q)} and
 	// the relative Extra (0, 0: none). Where they leave less than the
@@ -657,7 +661,7 @@ func (m *Model) wantsRuns(s *Sums) bool {
 		return false
 	}
 	late, resD := s.Deadline()
-	return beyond(m.z, m.runsRel(lumpedRunsRelErr, late, resD), late, resD)
+	return beyond(m.z, m.runsRel(lumpedRunsRelErr, late, resD), m.Floor, late, resD)
 }
 
 // aimRelErr is the relative error an answer's deadline chances aim at
@@ -701,19 +705,19 @@ func (m *Model) aimLeft(late, resD Est) float64 {
 // states what the runs have). It returns n where no more runs are to be
 // run.
 func (m *Model) nextRuns(n, ran int, rel float64, late, resD Est) int {
-	if !beyond(m.z, rel, late, resD) {
+	if !beyond(m.z, rel, m.Floor, late, resD) {
 		return n
 	}
 	if n < m.Runs*lumpedMoreRuns {
 		return min(4*n, m.Runs*lumpedMoreRuns)
 	}
 	left := m.aimLeft(late, resD)
-	if n > m.Runs*lumpedMoreRuns || left < aimRelErr/10 || !beyond(m.z, left, late, resD) {
+	if n > m.Runs*lumpedMoreRuns || left < aimRelErr/10 || !beyond(m.z, left, m.Floor, late, resD) {
 		return n
 	}
 	f := 0.0
 	for _, e := range []Est{late, resD} {
-		if e.V > 0 {
+		if e.V > 0 && e.V+m.z*e.SE+e.Hole >= m.Floor {
 			room := left - e.Hole/e.V
 			if room <= 0 {
 				return n
@@ -728,11 +732,11 @@ func (m *Model) nextRuns(n, ran int, rel float64, late, resD Est) int {
 	return need
 }
 
-// beyond reports whether any of the estimates has z standard errors
-// (plus its hole) beyond rel of itself.
-func beyond(z, rel float64, es ...Est) bool {
+// beyond reports whether any of the estimates at or above floor (its
+// upper end) has z standard errors (plus its hole) beyond rel of itself.
+func beyond(z, rel, floor float64, es ...Est) bool {
 	for _, e := range es {
-		if e.V > 0 && z*e.SE+e.Hole > rel*e.V {
+		if e.V > 0 && z*e.SE+e.Hole > rel*e.V && e.V+z*e.SE+e.Hole >= floor {
 			return true
 		}
 	}

@@ -9,7 +9,8 @@ import (
 // aimLeft) case by case, each expected count from the rule as its doc
 // states it: ×4 while beyond rel up to 16·Runs; past that one pass, only
 // where the runs' share is beyond what the closure and Extra leave of
-// aimRelErr (4.9 %), to 1.1·((z·SE/V)/left)²·ran if at most 64·Runs.
+// aimRelErr (4.9 %), to 1.1·((z·SE/V)/left)²·ran if at most 64·Runs;
+// none for a chance whose upper end is below Floor.
 func TestNextRuns(t *testing.T) {
 	m := New(Params{M: 10000, N1: 9999, K: 2, R: 10, Budget: 20, Target: 10000, D: 8, Z: 3})
 	m.Runs = 20_000
@@ -50,6 +51,17 @@ func TestNextRuns(t *testing.T) {
 			}
 		})
 	}
+	// Below Floor (its upper end) no runs are added, beyond rel or not.
+	m.Floor, m.Extra = 1e-9, 0
+	closure(0)
+	if got := m.nextRuns(20_000, 20_000, 0.025, est(0.5), est(0.5)); got != 20_000 {
+		t.Errorf("below Floor: nextRuns = %d, want 20000", got)
+	}
+	m.Floor = 1e-10 // the upper end 1.5e-10 is above it
+	if got := m.nextRuns(20_000, 20_000, 0.025, est(0.5), est(0.5)); got != 80_000 {
+		t.Errorf("above Floor: nextRuns = %d, want 80000", got)
+	}
+	m.Floor = 0
 	// runsRel: what the closure leaves, where less than rel and at least
 	// aimRelErr/10; else rel.
 	for _, c := range []struct{ closure, rel, want float64 }{
