@@ -1005,12 +1005,19 @@ func askedTarget(t float64) float64 {
 // 2.9 % to 0.65 % doubled the sweep's time.)
 func runsFloor(cfg Config) float64 {
 	t := cfg.MaxMiss
-	if cfg.Deadline > 0 {
-		if c := 1 - cfg.ConfidenceOrDefault(); !(t > 0) || c < t {
-			t = c
-		}
+	if c := lateTarget(cfg); c > 0 && (!(t > 0) || c < t) {
+		t = c
 	}
 	return askedTarget(t)
+}
+
+// lateTarget is the target on P(T_L > D): 1 − Confidence with a deadline,
+// else 0 (none).
+func lateTarget(cfg Config) float64 {
+	if cfg.Deadline > 0 {
+		return 1 - cfg.ConfidenceOrDefault()
+	}
+	return 0
 }
 
 // askedPMiss is asked for PMiss, against cfg's MaxMiss.
@@ -1164,11 +1171,7 @@ func (l *Law) lateRelErr(cfg Config) float64 {
 	if math.IsNaN(p) {
 		p, late = l.late(cfg.Deadline)
 	}
-	var target float64
-	if cfg.Deadline > 0 {
-		target = 1 - cfg.ConfidenceOrDefault()
-	}
-	return askedBelow(p, late, askedTarget(target))
+	return askedBelow(p, late, askedTarget(lateTarget(cfg)))
 }
 
 // sourceNobody is, for push alone with a budget, the chance that the

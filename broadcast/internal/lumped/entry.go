@@ -205,10 +205,10 @@ func cumulate(p []float64) (float64, []float64) {
 // the counts before it backward from the chain's own law (each i_{t−1}
 // with chance ∝ alpha[t−1][i]·P(i_t − i | i)) and returns the run's
 // cohorts after round tau: coh[a] the nodes informed in round tau − a
-// (the source, informed at 0, in coh[tau]).
-func (e *entryLaw) path(r *rng.Rand, tau, j int, coh []float64) {
+// (the source, informed at 0, in coh[tau]). wts is scratch of at least c
+// entries (a run's: it is drawn for every run).
+func (e *entryLaw) path(r *rng.Rand, tau, j int, coh, wts []float64) {
 	clear(coh)
-	wts := make([]float64, e.c)
 	next := j
 	for t := tau; t >= 1; t-- {
 		a := e.alpha[t-1]
@@ -458,6 +458,7 @@ func (m *Model) entryRuns(ctx context.Context, e *entryLaw, cells []cell, done, 
 	err := parallel.For(ctx, len(jobs), runtime.GOMAXPROCS(0), func() func(context.Context, int) error {
 		coh := make([]float64, m.R)
 		start := make([]float64, m.R)
+		wts := make([]float64, e.c)
 		hbuf := make([]float64, 0, m.k+1)
 		var out runOut
 		return func(ctx context.Context, b int) error {
@@ -475,7 +476,7 @@ func (m *Model) entryRuns(ctx context.Context, e *entryLaw, cells []cell, done, 
 					if c.tau == 0 {
 						out.startT = e.cut
 					}
-					e.path(r, out.startT, int(out.startI), start)
+					e.path(r, out.startT, int(out.startI), start, wts)
 					out.startCoh = start
 				}
 				m.run(r, coh, hbuf, &out)

@@ -171,7 +171,7 @@ func TestEntryPath(t *testing.T) {
 			t.Errorf("%s: only %d counts checked", name, checked)
 		}
 	}
-	coh := make([]float64, m.R)
+	coh, wts := make([]float64, m.R), make([]float64, c)
 	j := c/2 + argmax(e.alpha[e.cut][c/2:]) // a count with paths that differ
 	var want []float64
 	for _, rd := range []int{2, 3} {
@@ -180,7 +180,7 @@ func TestEntryPath(t *testing.T) {
 			want[a] = e.alpha[rd][a] * forward(a, rd, e.cut, j)
 		}
 		check(fmt.Sprintf("below c at cut, round %d", rd), want, func(r *rng.Rand) int {
-			e.path(r, e.cut, j, coh)
+			e.path(r, e.cut, j, coh, wts)
 			x := float64(j) // the count after round rd
 			for a := range e.cut - rd {
 				x -= coh[a]
@@ -207,7 +207,7 @@ func TestEntryPath(t *testing.T) {
 		}
 	}
 	check("entered at 3", want, func(r *rng.Rand) int {
-		e.path(r, 3, jt, coh)
+		e.path(r, 3, jt, coh, wts)
 		return jt - int(coh[0]) // the count after round 2
 	})
 }
