@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/gossipkit/gossipkit/broadcast/internal/lumped"
 )
@@ -110,8 +112,77 @@ func newLumped(cfg Config) *lumped.Model {
 	return m
 }
 
-// lumpedModelLaw runs m, cfg's model, and returns its law.
+// lumpedModelLaw runs m, cfg's model, and returns its law, the deadline's
+// chances that no run saw bounded by an earlier deadline's
+// (boundUnseenDeadline).
 func lumpedModelLaw(ctx context.Context, cfg Config, m *lumped.Model) (*Law, error) {
+	law, err := lumpedRunsLaw(ctx, cfg, m)
+	if err != nil {
+		return nil, err
+	}
+	return law, law.boundUnseenDeadline(ctx, cfg)
+}
+
+// boundUnseenDeadline bounds the deadline's chances of a miss that the
+// runs did not see (NaN: every run had informed every live node before
+// D, so each run's value is 0, which states nothing) by the same chances
+// at an earlier deadline D′ that the runs did see: a node uninformed at D
+// was uninformed at D′, and T_L > D implies T_L > D′, so each chance at D
+// is at most the upper end of its interval at D′ (residueDHi, lateHi;
+// Answer states "0 (≤ b)"). Before it, a push–pull at N 10⁶, k 3, B 8
+// printed residue_deadline and P(T_L > D) at D 11 as exactly 0. It tries
+// D − 1, then the rounds after the law's last (no run was later), at most
+// three laws in all; a chance none of them sees stays unstated.
+func (l *Law) boundUnseenDeadline(ctx context.Context, cfg Config) error {
+	D := deadlineRounds(cfg)
+	needRes, needLate := math.IsNaN(l.ResidueDeadline), math.IsNaN(l.PLate)
+	if D < 2 || !needRes && !needLate {
+		return nil
+	}
+	last := len(l.PMF) - 1
+	var tried []int
+	for _, d := range []int{D - 1, last + 1, last} {
+		if d < 1 || d >= D || slices.Contains(tried, d) || !needRes && !needLate {
+			continue
+		}
+		tried = append(tried, d)
+		c := cfg
+		c.Deadline = float64(d)
+		ld, err := lumpedRunsLaw(ctx, c, newLumped(c))
+		if err != nil {
+			return err
+		}
+		hiOf := func(v, rel float64) float64 {
+			if v > 0 && rel < math.Inf(1) {
+				return math.Min(v*(1+rel), 1)
+			}
+			return 0
+		}
+		var said []string
+		if hi := hiOf(ld.ResidueDeadline, ld.ResidueDeadlineRelErr); needRes && hi > 0 {
+			if l.residueDHi == 0 || hi < l.residueDHi {
+				l.residueDHi = hi
+			}
+			needRes = false
+			said = append(said, fmt.Sprintf("residue_deadline ≤ %.2g", hi))
+		}
+		if hi := hiOf(ld.PLate, ld.PLateRelErr); needLate && hi > 0 {
+			if l.lateHi == 0 || hi < l.lateHi {
+				l.lateHi = hi
+			}
+			needLate = false
+			said = append(said, fmt.Sprintf("P(T_L > D) ≤ %.2g", hi))
+		}
+		if len(said) > 0 {
+			l.Accuracy.Note += fmt.Sprintf("; no run was uninformed at D: %s, the upper ends at deadline %d", strings.Join(said, ", "), d)
+		}
+	}
+	return nil
+}
+
+// lumpedRunsLaw runs m, cfg's model, and returns its law as the runs
+// state it.
+func lumpedRunsLaw(ctx context.Context, cfg Config, m *lumped.Model) (*Law, error) {
 	s, ts, err := m.Law(ctx)
 	if err != nil {
 		return nil, err
@@ -241,7 +312,13 @@ func estInterval(e lumped.Est, cs, xEarly, extra, node float64) interval {
 	// them) can put a mean above 1, which no chance is.
 	v, se := math.Min(e.V, 1), e.SE
 	if !(v > 0) {
-		return interval{v, 0, math.Min(xEarly+e.Hole+float64(zValue)*se, 1)}
+		hi := math.Min(xEarly+e.Hole+float64(zValue)*se, 1)
+		if !(hi > 0) {
+			// No run saw a miss and nothing bounds one: the runs state
+			// nothing (no chance of a miss the runs estimate is 0).
+			return interval{math.NaN(), math.NaN(), math.NaN()}
+		}
+		return interval{v, 0, hi}
 	}
 	q := v
 	if node > 0 && node < q {

@@ -263,7 +263,7 @@ func (l *Law) boundTail(cfg Config) *Law {
 	// A bound of 0 (below the smallest float64) is no bound: the chance is
 	// positive.
 	var said []string
-	if late > 0 && late < curveFloorAsked {
+	if late > 0 && late < curveFloorAsked && (l.lateHi == 0 || late < l.lateHi) {
 		l.lateHi = late
 		said = append(said, fmt.Sprintf("P(T_L > D) ≤ %.2g", late))
 	}
