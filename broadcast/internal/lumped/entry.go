@@ -58,7 +58,17 @@ import (
 // are within 0.2 %), where 320,000 runs with i_τ drawn stated 2.7 %; at M
 // 951 the spread over 12 seeds is 0.9 times the stated standard error
 // (TestEntryLawSpread). The source's stall and every slow start are inside
-// the chain: nothing is forced or weighted.
+// the chain: nothing is forced.
+//
+// Where the budget binds by D, the runs from the counts still below c at
+// cut start in the round of the first sender's last pushes, whose draw
+// the chain cannot give: that round's count explained 91 % and 100 % of
+// the deadline's values' variance in the two settings tiltedDraw's comment
+// names. Those runs draw their first tiltRounds rounds toward small
+// counts, each binomial at a quantile of density g (tiltedDraw), and
+// weigh their values by 1/g, unbiased for any g: at N 12,000, k 1, B 4,
+// D 14 P(T_L > D) was stated within 21 % by 320,000 runs, and within
+// 2.7 % with the tilt.
 
 const (
 	// EntryCut is the count c at which the chain hands over to the runs
@@ -479,13 +489,15 @@ func (m *Model) entryRuns(ctx context.Context, e *entryLaw, cells []cell, done, 
 					e.path(r, out.startT, int(out.startI), start, wts)
 					out.startCoh = start
 				}
+				out.tiltStart = c.tau == 0 && e.cut < m.D
 				m.run(r, coh, hbuf, &out)
 				s := &part[b]
 				s.n++
-				s.late[0] += out.late
-				s.late[1] += out.late * out.late
-				s.resD[0] += out.resD
-				s.resD[1] += out.resD * out.resD
+				late, resD := out.qw*out.late, out.qw*out.resD
+				s.late[0] += late
+				s.late[1] += late * late
+				s.resD[0] += resD
+				s.resD[1] += resD * resD
 			}
 			return nil
 		}

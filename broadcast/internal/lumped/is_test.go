@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/gossipkit/gossipkit/broadcast/internal/pmf"
+	"github.com/gossipkit/gossipkit/internal/rng"
 	"github.com/gossipkit/gossipkit/internal/stats"
 )
 
@@ -66,6 +68,75 @@ func TestLumpedTiltedStart(t *testing.T) {
 		}
 		if !(rq < rp) {
 			t.Errorf("%s: the tilt does not pay (relative variance %.3g against %.3g)", c.name, rq, rp)
+		}
+	}
+}
+
+// TestTiltedDraw checks tiltedDraw's weighted counts against the law of
+// the same round computed by Transition (the pulled binomial, then
+// pushLaw's, summed over every pulled count, not drawn): from i informed,
+// every one a fresh sender, the weighted share of the draws at or below
+// each count x must be P(d ≤ x) within 4 standard errors, the weights must
+// average 1 within 4 standard errors, and at a count whose chance is
+// 10⁻⁶–10⁻⁵ the tilted draws' standard error must be at most a fifth of
+// what as many plain draws (60,000, which expect to see it once or less)
+// would have: 14 and 15 times smaller on 2026-12-07.
+func TestTiltedDraw(t *testing.T) {
+	// Push–pull at M 12,000, k 1, B 4: from 20 informed and from 150.
+	m := New(Params{M: 12000, N1: 11999, K: 1, R: 4, Budget: 4, Target: 12000, D: 14, Eps: 0, Z: 3, Pulls: true})
+	for _, i := range []int{20, 150} {
+		tp := m.Transition(i)
+		cdf := make([]float64, len(tp.p))
+		c := 0.0
+		for x, p := range tp.p {
+			c += p
+			cdf[x] = c
+		}
+		rare := 0 // the largest count of chance at most 1e-5 at or below it
+		for x := range cdf {
+			if cdf[x] <= 1e-5 {
+				rare = x
+			}
+		}
+		if cdf[rare] > 1e-5 || cdf[rare] < 1e-6 {
+			t.Fatalf("i %d: no count near the 1e-5 quantile (P(d ≤ %d) = %g)", i, tp.lo+rare, cdf[rare])
+		}
+		const n = 60_000
+		hh := pmf.PullMiss(nil, i, m.k, m.n1, m.eps)
+		var out runOut
+		r := rng.NewStream(5, uint64(i))
+		ds, ws := make([]float64, n), make([]float64, n)
+		for j := range n {
+			ds[j], ws[j] = m.tiltedDraw(r, float64(m.M-i), float64(i), 0, hh, &out)
+		}
+		mean := func(f func(d, w float64) float64) (v, se float64) {
+			var s, s2 float64
+			for j := range n {
+				x := f(ds[j], ws[j])
+				s += x
+				s2 += x * x
+			}
+			v = s / n
+			return v, math.Sqrt(math.Max(s2/n-v*v, 0) / n)
+		}
+		if w, se := mean(func(_, w float64) float64 { return w }); math.Abs(w-1) > 4*se {
+			t.Errorf("i %d: mean weight %.5f ± %.2g, want 1", i, w, se)
+		}
+		for _, x := range []int{rare, len(cdf) / 4, len(cdf) / 2, 3 * len(cdf) / 4} {
+			v, se := mean(func(d, w float64) float64 {
+				if int(d)-tp.lo <= x {
+					return w
+				}
+				return 0
+			})
+			t.Logf("i %d: P(d ≤ %d) %.4g, tilted %.4g ± %.2g", i, tp.lo+x, cdf[x], v, se)
+			if math.Abs(v-cdf[x]) > 4*se {
+				t.Errorf("i %d: P(d ≤ %d) = %.5g, the tilted draws %.5g ± %.2g", i, tp.lo+x, cdf[x], v, se)
+			}
+			// Plain draws' standard error there: √(P(1 − P)/n).
+			if plain := math.Sqrt(cdf[x] * (1 - cdf[x]) / n); x == rare && !(se <= plain/5) {
+				t.Errorf("i %d: the tilted draws state P(d ≤ %d) = %.3g with a standard error %.2g, want at most a fifth of plain draws' %.2g", i, tp.lo+x, cdf[x], se, plain)
+			}
 		}
 	}
 }
