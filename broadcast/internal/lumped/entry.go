@@ -58,7 +58,13 @@ import (
 // are within 0.2 %), where 320,000 runs with i_τ drawn stated 2.7 %; at M
 // 951 the spread over 12 seeds is 0.9 times the stated standard error
 // (TestEntryLawSpread). The source's stall and every slow start are inside
-// the chain: nothing is forced.
+// the chain up to cut; where the budget binds by D, the runs from a count
+// of 1 at cut (the source still alone, its budget spent by R) force the
+// rest of its stall as the runs from the source do (stall.go, with the
+// chances from cut on): drawn at their own rate, the long stalls that
+// carry a deep deadline were never drawn (push–pull at N 1,000, k 1, φ
+// 0.05, B 2, D 22: 2.3·10⁻¹⁷ ± 61 % against the watched runs' 1.3·10⁻⁹;
+// forced, 1.36·10⁻⁹ ± 1 %).
 //
 // Where the budget binds by D, the runs from the counts still below c at
 // cut start in the round of the first sender's last pushes, whose draw
@@ -115,6 +121,9 @@ type entryLaw struct {
 	below          float64 // the chance of a count below c at cut
 	alpha          [][]float64
 	trans          []transPMF
+	// stall is the forced stall of the runs from a count of 1 at cut
+	// (the source still alone), where the budget binds by D.
+	stall Stall
 }
 
 // entry computes the entry law of the chain on the counts below c, up to
@@ -186,6 +195,16 @@ func (m *Model) entry(ctx context.Context, c int) (*entryLaw, error) {
 		// Below c at cut: runs start there.
 		e.lo[0] = 1
 		e.below, e.cum[0] = cumulate(v[1:])
+		// A run from the source still alone at cut stalls on by the
+		// stall chances from there, A_{cut+L}/A_cut (stall.go), forced
+		// as the runs from the source force theirs.
+		if A := m.stallChances(); m.pulls && cut < len(A) && A[cut] > 0 {
+			B := make([]float64, len(A)-cut)
+			for L := range B {
+				B[L] = A[cut+L] / A[cut]
+			}
+			e.stall = NewStall(B)
+		}
 		return e, nil
 	}
 	// Below c at D.
@@ -490,10 +509,15 @@ func (m *Model) entryRuns(ctx context.Context, e *entryLaw, cells []cell, done, 
 					out.startCoh = start
 				}
 				out.tiltStart = c.tau == 0 && e.cut < m.D
+				out.entryStall = Stall{}
+				if out.tiltStart && out.startI == 1 {
+					out.entryStall = e.stall
+				}
 				m.run(r, coh, hbuf, &out)
 				s := &part[b]
 				s.n++
-				late, resD := out.qw*out.late, out.qw*out.resD
+				w := out.qw * out.lr
+				late, resD := w*out.late, w*out.resD
 				s.late[0] += late
 				s.late[1] += late * late
 				s.resD[0] += resD

@@ -16,30 +16,43 @@ import (
 // estimator of the same means, within 4 standard errors of the
 // difference, at a deadline near the mean and one in the tail, for push,
 // pull and push–pull, each also more precise than the runs from the
-// source where the chance is below 10⁻³.
+// source where the chance is below 10⁻³ (but where the source's stall
+// carries it).
 func TestEntryLaw(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
 		name        string
 		p           Params
 		pulls, push bool
+		// stallCarries: the source's stall carries the chances, which
+		// the runs from the source stratify: no gain is asked (at B 2, D
+		// 28 the entry law's relative standard error is 1.1 %, theirs
+		// 0.4 %).
+		stallCarries bool
 	}{
 		// broadcast.Config{Nodes: 20000, Fanout: 2, Loss: 0.1, Failed:
 		// 0.02, Level: 1, Deadline: D}: M = 19,600 live of N − 1 = 19,999.
-		{"push D 17", Params{M: 19600, N1: 19999, K: 2, R: 18, Budget: 36, Target: 19600, D: 17, Eps: 0.1, Z: 3}, false, true},
-		{"push D 20", Params{M: 19600, N1: 19999, K: 2, R: 21, Budget: 42, Target: 19600, D: 20, Eps: 0.1, Z: 3}, false, true},
-		{"pull D 12", Params{M: 19600, N1: 19999, K: 2, R: 13, Target: 19600, D: 12, Eps: 0.1, Z: 3, Pulls: true, NoPushes: true}, true, false},
-		{"pull D 16", Params{M: 19600, N1: 19999, K: 2, R: 17, Target: 19600, D: 16, Eps: 0.1, Z: 3, Pulls: true, NoPushes: true}, true, false},
-		{"push-pull D 8", Params{M: 19600, N1: 19999, K: 2, R: 9, Budget: 18, Target: 19600, D: 8, Eps: 0.1, Z: 3, Pulls: true}, true, true},
+		{"push D 17", Params{M: 19600, N1: 19999, K: 2, R: 18, Budget: 36, Target: 19600, D: 17, Eps: 0.1, Z: 3}, false, true, false},
+		{"push D 20", Params{M: 19600, N1: 19999, K: 2, R: 21, Budget: 42, Target: 19600, D: 20, Eps: 0.1, Z: 3}, false, true, false},
+		{"pull D 12", Params{M: 19600, N1: 19999, K: 2, R: 13, Target: 19600, D: 12, Eps: 0.1, Z: 3, Pulls: true, NoPushes: true}, true, false, false},
+		{"pull D 16", Params{M: 19600, N1: 19999, K: 2, R: 17, Target: 19600, D: 16, Eps: 0.1, Z: 3, Pulls: true, NoPushes: true}, true, false, false},
+		{"push-pull D 8", Params{M: 19600, N1: 19999, K: 2, R: 9, Budget: 18, Target: 19600, D: 8, Eps: 0.1, Z: 3, Pulls: true}, true, true, false},
 		// A budget that binds by D (R < D + 1): the runs start from the
 		// cohorts drawn backward (entryLaw.path). Config{Nodes: 12000,
 		// Fanout: 1, Budget: 5, Failed: 0.05}: M = 11,401; the source
 		// stalls (a push to a failed node, no pull) in about 2 % of its
 		// rounds, which a path with a round of no growth must hold (drawn
 		// wrong, D 13 was 13 % low).
-		{"push-pull B 5 D 13", Params{M: 11401, N1: 11999, K: 1, R: 5, Budget: 5, Target: 11401, D: 13, Z: 3, Pulls: true}, true, true},
-		{"push-pull B 20 D 8", Params{M: 11401, N1: 11999, K: 3, R: 7, Budget: 20, Target: 11401, D: 8, Z: 3, Pulls: true}, true, true},
-		{"push B 10 D 12", Params{M: 19600, N1: 19999, K: 2, R: 5, Budget: 10, Target: 19600, D: 12, Eps: 0.1, Z: 3}, false, true},
+		{"push-pull B 5 D 13", Params{M: 11401, N1: 11999, K: 1, R: 5, Budget: 5, Target: 11401, D: 13, Z: 3, Pulls: true}, true, true, false},
+		{"push-pull B 20 D 8", Params{M: 11401, N1: 11999, K: 3, R: 7, Budget: 20, Target: 11401, D: 8, Z: 3, Pulls: true}, true, true, false},
+		{"push B 10 D 12", Params{M: 19600, N1: 19999, K: 2, R: 5, Budget: 10, Target: 19600, D: 12, Eps: 0.1, Z: 3}, false, true, false},
+		// A source still alone at cut = 1 whose stall carries the
+		// deadline (Config{Nodes: 1000, Fanout: 1, Budget: 2, Failed:
+		// 0.05}, M = 951): before the runs from it forced the rest of
+		// the stall, D 28 said 6.1e-13 where the runs from the source
+		// say 4.48e-12 (9.5 standard errors apart; D 22 2.3e-17 against
+		// 1.3e-9 before the first rounds were tilted).
+		{"push-pull B 2 D 28", Params{M: 951, N1: 999, K: 1, R: 2, Budget: 2, Target: 951, D: 28, Z: 3, Pulls: true}, true, true, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m := New(c.p)
@@ -85,7 +98,7 @@ func TestEntryLaw(t *testing.T) {
 				if !(math.Abs(z) <= 4) {
 					t.Errorf("%s: entry %.5g and runs %.5g are %.1f standard errors apart", q.name, q.a.V, q.b.V, z)
 				}
-				if q.a.V < 1e-3 && !(q.a.SE/q.a.V < q.b.SE/q.b.V) {
+				if q.a.V < 1e-3 && !c.stallCarries && !(q.a.SE/q.a.V < q.b.SE/q.b.V) {
 					t.Errorf("%s: entry relative SE %.3g, from the source %.3g", q.name, q.a.SE/q.a.V, q.b.SE/q.b.V)
 				}
 			}

@@ -160,6 +160,9 @@ type runOut struct {
 	tiltStart bool
 	qw        float64
 	win       []float64 // tiltedDraw's scratch
+	// entryStall is the forced stall of a run from a computed start
+	// (startI > 0) whose source is still alone there (none else).
+	entryStall Stall
 }
 
 // pushLaw is the law of the pushed count of a round with Uq uninformed
@@ -311,11 +314,17 @@ func (m *Model) run(r *rng.Rand, coh []float64, hbuf []float64, out *runOut) {
 	t := out.startT
 	llr := 0.0
 	out.qw = 1
-	// forced is the rounds the source is made to stall (stall.go), stall
-	// the rounds it did stall, so far.
+	// forced is the round until which the source is made to stall
+	// (stall.go), stall the rounds it did stall, so far. A run from a
+	// computed start (startI > 0) stalls by its own law, entryStall, from
+	// that start: the source still alone there (entry.go).
+	st := m.stall
+	if out.startI > 0 {
+		st = out.entryStall
+	}
 	forced, stall := 0, 0
-	if out.startI == 0 {
-		forced = m.stall.Draw(r)
+	if st.Forced() {
+		forced = out.startT + st.Draw(r)
 	}
 	handover := false // the pulls' chain takes over above Watch
 	for ; U > m.Watch && t < lumpedMaxT; t++ {
@@ -323,7 +332,7 @@ func (m *Model) run(r *rng.Rand, coh []float64, hbuf []float64, out *runOut) {
 		if S+SL == 0 && !m.pulls {
 			break
 		}
-		open := m.stall.Forced() && i == 1 // the stall's stratum still open
+		open := st.Forced() && i == 1 // the stall's stratum still open
 		if m.pulls && !open && t >= forced && (m.IS == nil || t >= m.IS.rounds) && U <= tailMaxU &&
 			U*h()*math.Exp(S*m.lgk+SL*m.lgl) <= m.Watch/tailHandover {
 			// Few of the U are expected to be left after this round:
@@ -363,7 +372,7 @@ func (m *Model) run(r *rng.Rand, coh []float64, hbuf []float64, out *runOut) {
 					out.late, out.resD, rb = pmf.BinTail(int(U), p, m.allow), U*p/fM, true
 				}
 			}
-			if out.tiltStart && t < out.startT+tiltRounds {
+			if out.tiltStart && !open && (t < out.startT+tiltRounds || S+SL == 0 && i < float64(m.EntryCount())) {
 				var w float64
 				D, w = m.tiltedDraw(r, U, S, SL, hh, out)
 				out.qw *= w
@@ -385,8 +394,8 @@ func (m *Model) run(r *rng.Rand, coh []float64, hbuf []float64, out *runOut) {
 			out.late, out.resD = 1-out.F[t+1], U/fM
 		}
 	}
-	out.lr = math.Exp(llr) * m.stall.Weight(stall)
-	out.forced, out.stratum = forced > 0, m.stall.Stratum(stall)
+	out.lr = math.Exp(llr) * st.Weight(stall)
+	out.forced, out.stratum = forced > 0, st.Stratum(stall)
 	if !handover && (U > m.Watch || t >= lumpedMaxT) {
 		// No node can act (or the rounds ran out): the U left are missed.
 		out.early = U > m.Watch
