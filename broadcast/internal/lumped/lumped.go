@@ -192,7 +192,9 @@ func (m *Model) pushLaw(Uq, S, SL float64) (n, p, c float64) {
 // a weight 1/g is at most 1/λ) and the rest drawn as V^{1/a}, V uniform,
 // which puts a quantile below 10⁻⁵ (a count met once in 10⁵ runs) in one
 // run of 350; it draws the first tiltRounds rounds after the computed
-// start. Chosen over 18 combinations (a 0.1–0.65, 1–4 rounds) at the two
+// start, and every round with no sender left while fewer than
+// EntryCount are informed (a stall, but the source's alone, whose stall
+// is forced). Chosen over 18 combinations (a 0.1–0.65, 1–4 rounds) at the two
 // settings in tiltedDraw's comment, where 320,000 runs stated 2.1–2.7 %
 // and 1.4–7 %; one round of a 0.2 left 8.8 % and 10.5 %, three of a 0.1
 // made it worse (16–27 %).
@@ -205,8 +207,9 @@ const (
 // tiltedDraw is draw's count (the pulled Binomial(U, 1 − hh), then
 // pushLaw's) with each binomial inverted at a quantile u drawn from the
 // density g above rather than uniformly, and the weight Π 1/g(u) that
-// makes the run's values unbiased (E_g[f(u)/g(u)] = ∫ f for any f). A lower quantile is a smaller count,
-// and a deep deadline's value falls steeply with the count: after a
+// makes the run's values unbiased (E_g[f(u)/g(u)] = ∫ f for any f). A
+// lower quantile is a smaller count, and a deep deadline's value falls
+// steeply with the count: after a
 // computed start that stops at the round before the first sender's last
 // (entry.go), that round's draw explained 91 % of P(T_L > D)'s variance
 // at N 12,000, k 1, B 4, D 14, and all of the chance a node is uninformed
