@@ -141,6 +141,7 @@ func (l *Law) boundUnseenDeadline(ctx context.Context, cfg Config) error {
 	}
 	last := len(l.PMF) - 1
 	var tried []int
+	var said []string
 	for _, d := range []int{D - 1, last + 1, last} {
 		if d < 1 || d >= D || slices.Contains(tried, d) || !needRes && !needLate {
 			continue
@@ -158,24 +159,23 @@ func (l *Law) boundUnseenDeadline(ctx context.Context, cfg Config) error {
 			}
 			return 0
 		}
-		var said []string
 		if hi := hiOf(ld.ResidueDeadline, ld.ResidueDeadlineRelErr); needRes && hi > 0 {
 			if l.residueDHi == 0 || hi < l.residueDHi {
 				l.residueDHi = hi
 			}
 			needRes = false
-			said = append(said, fmt.Sprintf("residue_deadline ≤ %.2g", hi))
+			said = append(said, fmt.Sprintf("residue_deadline ≤ %.2g (its upper end at deadline %d)", hi, d))
 		}
 		if hi := hiOf(ld.PLate, ld.PLateRelErr); needLate && hi > 0 {
 			if l.lateHi == 0 || hi < l.lateHi {
 				l.lateHi = hi
 			}
 			needLate = false
-			said = append(said, fmt.Sprintf("P(T_L > D) ≤ %.2g", hi))
+			said = append(said, fmt.Sprintf("P(T_L > D) ≤ %.2g (its upper end at deadline %d)", hi, d))
 		}
-		if len(said) > 0 {
-			l.Accuracy.Note += fmt.Sprintf("; no run was uninformed at D: %s, the upper ends at deadline %d", strings.Join(said, ", "), d)
-		}
+	}
+	if len(said) > 0 {
+		l.Accuracy.Note += "; no run was uninformed at D: " + strings.Join(said, ", ")
 	}
 	return nil
 }
