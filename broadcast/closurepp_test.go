@@ -56,6 +56,12 @@ func watchedCurve(t *testing.T, cfg Config, n, to int, seed uint64) (mean, se []
 // GOSSIPKIT_SEED and GOSSIPKIT_ONLY, a part of the setting's name, change
 // the runs, their seed and the settings; GOSSIPKIT_LAW=entry measures
 // lumped.Model.DeadlineLaw's chance, from the start computed, instead).
+// With GOSSIPKIT_LAW=entry on 2026-12-07 (48 minutes): 615 cases, the
+// largest κ 1.30 (N 1,000, k 3, φ 0.05, B 6, D 7: 2.40e-12 against the
+// runs' 1.97e-12, the closure's at 951 live nodes), the z mean +0.38 and
+// rms 1.18; before the runs from a source still alone at the cut forced
+// its stall, N 1,000, k 1, φ 0.05, B 2 failed from D 22 on (κ up to 1,167:
+// 1.8e-30 against 1.1e-13 at D 32).
 func TestClosureScanBudgetPushPull(t *testing.T) {
 	if os.Getenv("GOSSIPKIT_LONG") != "closurepp" {
 		t.Skip("long: GOSSIPKIT_LONG=closurepp")
