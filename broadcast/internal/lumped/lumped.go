@@ -336,8 +336,11 @@ func (m *Model) run(r *rng.Rand, coh []float64, hbuf []float64, out *runOut) {
 			break
 		}
 		open := st.Forced() && i == 1 // the stall's stratum still open
-		if m.pulls && !open && t >= forced && (m.IS == nil || t >= m.IS.rounds) && U <= tailMaxU &&
-			U*h()*math.Exp(S*m.lgk+SL*m.lgl) <= m.Watch/tailHandover {
+		hh := -1.0                    // the round's pull miss h(), once computed
+		if m.pulls && !open && t >= forced && (m.IS == nil || t >= m.IS.rounds) && U <= tailMaxU {
+			hh = h()
+		}
+		if hh >= 0 && U*hh*math.Exp(S*m.lgk+SL*m.lgl) <= m.Watch/tailHandover {
 			// Few of the U are expected to be left after this round:
 			// the chain takes them from here (pullTail), their count
 			// after it carried as its law rather than drawn. A drawn
@@ -359,7 +362,9 @@ func (m *Model) run(r *rng.Rand, coh []float64, hbuf []float64, out *runOut) {
 			D, l = m.isDraw(r, t, i, out.sc)
 			llr += l
 		default:
-			hh := h()
+			if hh < 0 {
+				hh = h()
+			}
 			if t+1 == m.D && !open {
 				// The deadline's round: given the state, each of the U
 				// escapes it with the chance p = h·π₁ (the model's own
