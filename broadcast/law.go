@@ -83,8 +83,9 @@ type Law struct {
 	// the mass the exact chain dropped by D where its ResidueDeadline is
 	// 0 (setExact), pullTailBound's below 10⁻¹² (boundTail), or the upper
 	// ends the large-N law states at an earlier deadline where its runs
-	// saw no miss at D (boundUnseenDeadline); 0 where there is none. Answer states a chance as "0 (≤ hi)" where hi is
-	// below what it would state otherwise.
+	// saw no miss at D (boundUnseenDeadline); 0 where there is none.
+	// Answer states a chance as "0 (≤ hi)" where hi is below what it would
+	// state otherwise.
 	residueDHi, lateHi float64
 	tailBounded        bool // boundTail ran
 }

@@ -153,23 +153,18 @@ func (l *Law) boundUnseenDeadline(ctx context.Context, cfg Config) error {
 		if err != nil {
 			return err
 		}
-		hiOf := func(v, rel float64) float64 {
-			if v > 0 && rel < math.Inf(1) {
-				return math.Min(v*(1+rel), 1)
-			}
-			return 0
-		}
-		if hi := hiOf(ld.ResidueDeadline, ld.ResidueDeadlineRelErr); needRes && hi > 0 {
-			if l.residueDHi == 0 || hi < l.residueDHi {
-				l.residueDHi = hi
-			}
+		// A chance seen at d (positive, with a bounded relative error)
+		// bounds the one at D by its interval's upper end.
+		seen := func(v, rel float64) bool { return v > 0 && rel < math.Inf(1) }
+		if needRes && seen(ld.ResidueDeadline, ld.ResidueDeadlineRelErr) {
+			hi := ivOf(ld.ResidueDeadline, ld.ResidueDeadlineRelErr).hi
+			tightenHi(&l.residueDHi, hi)
 			needRes = false
 			said = append(said, fmt.Sprintf("residue_deadline ≤ %.2g (its upper end at deadline %d)", hi, d))
 		}
-		if hi := hiOf(ld.PLate, ld.PLateRelErr); needLate && hi > 0 {
-			if l.lateHi == 0 || hi < l.lateHi {
-				l.lateHi = hi
-			}
+		if needLate && seen(ld.PLate, ld.PLateRelErr) {
+			hi := ivOf(ld.PLate, ld.PLateRelErr).hi
+			tightenHi(&l.lateHi, hi)
 			needLate = false
 			said = append(said, fmt.Sprintf("P(T_L > D) ≤ %.2g (its upper end at deadline %d)", hi, d))
 		}
@@ -446,7 +441,9 @@ func (l *Law) guardStalls(ctx context.Context, cfg Config, withLaw bool) error {
 	if !withLaw || math.IsNaN(l.ResidueDeadline) {
 		return nil
 	}
-	ll, err := lumpedModelLaw(ctx, cfg, m)
+	// Only the runs' value is read (not boundUnseenDeadline's bounds, which
+	// would run up to three more laws).
+	ll, err := lumpedRunsLaw(ctx, cfg, m)
 	if err != nil {
 		return err
 	}

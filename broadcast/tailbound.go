@@ -263,18 +263,26 @@ func (l *Law) boundTail(cfg Config) *Law {
 	// A bound of 0 (below the smallest float64) is no bound: the chance is
 	// positive.
 	var said []string
-	if late > 0 && late < curveFloorAsked && (l.lateHi == 0 || late < l.lateHi) {
-		l.lateHi = late
+	if late > 0 && late < curveFloorAsked && tightenHi(&l.lateHi, late) {
 		said = append(said, fmt.Sprintf("P(T_L > D) ≤ %.2g", late))
 	}
-	if res > 0 && res < curveFloorAsked && (l.residueDHi == 0 || res < l.residueDHi) {
-		l.residueDHi = res
+	if res > 0 && res < curveFloorAsked && tightenHi(&l.residueDHi, res) {
 		said = append(said, fmt.Sprintf("residue_deadline ≤ %.2g", res))
 	}
 	if len(said) > 0 {
 		l.Accuracy.Note += fmt.Sprintf("; proved: %s (the pulls alone to a count of %d, then a Chernoff chain), stated where below the method's own", strings.Join(said, ", "), tailBoundCount(cfg.Live()))
 	}
 	return l
+}
+
+// tightenHi sets the upper end *b (residueDHi, lateHi; 0: none yet) to
+// hi where that is lower, and reports whether it did.
+func tightenHi(b *float64, hi float64) bool {
+	if *b == 0 || hi < *b {
+		*b = hi
+		return true
+	}
+	return false
 }
 
 // tailBoundCount is the count c at which pullTailBound hands the pulls'

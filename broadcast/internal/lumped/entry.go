@@ -332,9 +332,9 @@ func (m *Model) DeadlineLaw(ctx context.Context) (late, resD Est, runs int, err 
 	if c < 2 {
 		return Est{}, Est{}, 0, errors.New("lumped: DeadlineLaw needs at least 40 live nodes and a target of 2")
 	}
-	// The source's stall is inside the chain (a run from a count of 1 at
-	// cut starts in one): the forced stall's strata and weights (stall.go)
-	// play no part.
+	// The source's stall is inside the chain up to cut; a run from a count
+	// of 1 at cut forces the rest of it (entryLaw.stall), weighted as
+	// stall.go's runs are, though not stratified by it.
 	e, err := m.entry(ctx, c)
 	if err != nil {
 		return Est{}, Est{}, 0, err
@@ -508,7 +508,8 @@ func (m *Model) entryRuns(ctx context.Context, e *entryLaw, cells []cell, done, 
 					e.path(r, out.startT, int(out.startI), start, wts)
 					out.startCoh = start
 				}
-				out.tiltStart = c.tau == 0 && e.cut < m.D
+				// Stratum 0 (below c at cut) exists only where cut < D.
+				out.tiltStart = c.tau == 0
 				out.entryStall = Stall{}
 				if out.tiltStart && out.startI == 1 {
 					out.entryStall = e.stall

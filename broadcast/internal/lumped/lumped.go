@@ -581,6 +581,10 @@ type Sums struct {
 // whose values, each in [0, 1], are left out of V.
 type Est struct{ V, SE, Hole float64 }
 
+// upper is the estimate's upper end at z standard errors, the hole
+// included.
+func (e Est) upper(z float64) float64 { return e.V + z*e.SE + e.Hole }
+
 // Deadline is the deadline's chances of a miss (P(T_L > D) and the chance
 // a given live node is uninformed at D): Σ_L π_L·(the mean over the runs
 // of stratum L), stratified sampling with the strata's chances known
@@ -825,7 +829,7 @@ func (m *Model) nextRuns(n, ran int, rel float64, late, resD Est) int {
 	}
 	f := 0.0
 	for _, e := range []Est{late, resD} {
-		if e.V > 0 && e.V+m.z*e.SE+e.Hole >= m.Floor {
+		if e.V > 0 && e.upper(m.z) >= m.Floor {
 			room := left - e.Hole/e.V
 			if room <= 0 {
 				return n
@@ -844,7 +848,7 @@ func (m *Model) nextRuns(n, ran int, rel float64, late, resD Est) int {
 // upper end) has z standard errors (plus its hole) beyond rel of itself.
 func beyond(z, rel, floor float64, es ...Est) bool {
 	for _, e := range es {
-		if e.V > 0 && z*e.SE+e.Hole > rel*e.V && e.V+z*e.SE+e.Hole >= floor {
+		if e.V > 0 && z*e.SE+e.Hole > rel*e.V && e.upper(z) >= floor {
 			return true
 		}
 	}
