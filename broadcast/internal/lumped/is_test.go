@@ -109,15 +109,12 @@ func TestTiltedDraw(t *testing.T) {
 		for j := range n {
 			ds[j], ws[j] = m.tiltedDraw(r, float64(m.M-i), float64(i), 0, hh, &out)
 		}
+		xs := make([]float64, n)
 		mean := func(f func(d, w float64) float64) (v, se float64) {
-			var s, s2 float64
 			for j := range n {
-				x := f(ds[j], ws[j])
-				s += x
-				s2 += x * x
+				xs[j] = f(ds[j], ws[j])
 			}
-			v = s / n
-			return v, math.Sqrt(math.Max(s2/n-v*v, 0) / n)
+			return stats.MeanSE(xs)
 		}
 		if w, se := mean(func(_, w float64) float64 { return w }); math.Abs(w-1) > 4*se {
 			t.Errorf("i %d: mean weight %.5f ± %.2g, want 1", i, w, se)
