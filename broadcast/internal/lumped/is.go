@@ -270,7 +270,7 @@ func (m *Model) tilted(ctx context.Context, plain float64) (*TiltSums, error) {
 	if maxRounds < 1 {
 		return nil, nil
 	}
-	paths, late, resD, err := m.IsRuns(ctx, isSeed, 0, isPilot, maxRounds)
+	paths, late, resD, err := m.IsRuns(ctx, isSeed^m.Seed, 0, isPilot, maxRounds)
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +283,7 @@ func (m *Model) tilted(ctx context.Context, plain float64) (*TiltSums, error) {
 	first := isPilot
 	var ts TiltSums
 	add := func(count int) error {
-		_, l, r, err := mm.IsRuns(ctx, isSeed, first, count, 0)
+		_, l, r, err := mm.IsRuns(ctx, isSeed^m.Seed, first, count, 0)
 		first += count
 		for j := range l {
 			ts.Late[0] += l[j]

@@ -94,6 +94,11 @@ type Model struct {
 	IS *IS
 	// entrySeed is DeadlineLaw's seed (entrySeedBase; tests vary it).
 	entrySeed uint64
+	// Seed, if not 0, is mixed into the seed of every run the model
+	// draws (Law's, the tilted runs', DeadlineLaw's): an answer is a
+	// function of the configuration, so only the tests that measure an
+	// estimate's spread over seeds set it.
+	Seed uint64
 	// stall, with pulls and a deadline, is the source's forced stall
 	// (stall.go).
 	stall Stall
@@ -872,7 +877,7 @@ func (m *Model) addRuns(ctx context.Context, first, count int, s *Sums) (int, er
 						return err
 					}
 				}
-				m.run(rng.NewStream(lumpedSeed, uint64(first+b*per+j)), coh, hbuf, &out)
+				m.run(rng.NewStream(lumpedSeed^m.Seed, uint64(first+b*per+j)), coh, hbuf, &out)
 				sums[b].add(&out)
 			}
 			return nil
