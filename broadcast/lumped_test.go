@@ -593,3 +593,35 @@ func TestUnseenDeadlineBounded(t *testing.T) {
 		t.Fatal("the runs saw a miss at every deadline: the premise no longer holds")
 	}
 }
+
+// TestLawOneRoundBudget checks the large-N law where the budget is spent
+// in one round of pushes (B = k, R = 1), which neither the fitted tilt nor
+// DeadlineLaw covers: push–pull at N 12,000, k 3, B 3, D 7, where a node
+// is uninformed at D with a chance of about 9.2·10⁻⁸ and, at the level 1,
+// P(T_L > D) is about 1.0·10⁻³. The plain runs stated them within 8.9 %
+// and 6.2 %, and at the level 0.99 (P(T_L > D) then 0 in every run, which
+// made the tilted runs' comparison +Inf against +Inf) the 8.9 % stayed;
+// with the start-tilted runs (lumped's startTilted) each must be within
+// MaxRelErr, and the two levels' chance of a node uninformed at D, the
+// same chance, must agree within their stated errors.
+func TestLawOneRoundBudget(t *testing.T) {
+	var res []interval
+	for _, L := range []float64{1, 0.99} {
+		cfg := Config{Nodes: 12000, Protocol: PushPull, Fanout: 3, Budget: 3, Level: L, Deadline: 7}
+		law, err := lumpedModelLaw(context.Background(), cfg, newLumped(cfg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s D 7: residue_deadline %.5g (rel err %.3g), p_late %.5g (rel err %.3g)", cfgName(cfg), law.ResidueDeadline, law.ResidueDeadlineRelErr, law.PLate, law.PLateRelErr)
+		if !(law.ResidueDeadlineRelErr <= MaxRelErr) {
+			t.Errorf("%s: residue_deadline %.5g stated within %.3g, want at most %g", cfgName(cfg), law.ResidueDeadline, law.ResidueDeadlineRelErr, MaxRelErr)
+		}
+		if L == 1 && !(law.PLateRelErr <= MaxRelErr) {
+			t.Errorf("%s: p_late %.5g stated within %.3g, want at most %g", cfgName(cfg), law.PLate, law.PLateRelErr, MaxRelErr)
+		}
+		res = append(res, ivOf(law.ResidueDeadline, law.ResidueDeadlineRelErr))
+	}
+	if res[0].lo > res[1].hi || res[1].lo > res[0].hi {
+		t.Errorf("residue_deadline at the levels 1 and 0.99: [%.4g, %.4g] and [%.4g, %.4g] do not meet", res[0].lo, res[0].hi, res[1].lo, res[1].hi)
+	}
+}

@@ -492,7 +492,10 @@ func solveOne(ctx context.Context, cfg Config, set Settings, shared *[]float64) 
 		}
 		return a, nil
 	}
-	if cfg.Topology.Kind != sim.Full || cfg.Loss > 0 && !(set.Method == Exact || set.Method == Auto && N <= maxExactNodes && ExactCost(cfg) <= set.ExactBudget) {
+	// The exact chain's estimated work, once (+Inf above maxExactNodes).
+	cost := ExactCost(cfg)
+	exactFits := cost <= set.ExactBudget
+	if cfg.Topology.Kind != sim.Full || cfg.Loss > 0 && !(set.Method == Exact || set.Method == Auto && exactFits) {
 		// Only a Monte Carlo covers these (lossy, covered above).
 		return solveOther(ctx, cfg, set)
 	}
@@ -510,7 +513,7 @@ func solveOne(ctx context.Context, cfg Config, set Settings, shared *[]float64) 
 	method := set.Method
 	if method == Auto {
 		method = Asymptotic
-		if N <= maxExactNodes && ExactCost(cfg) <= set.ExactBudget {
+		if exactFits {
 			method = Exact
 		}
 	}
@@ -532,7 +535,7 @@ func solveOne(ctx context.Context, cfg Config, set Settings, shared *[]float64) 
 	case method == Exact:
 		a, err = solveExact(ctx, cfg, set)
 		if err == nil && set.Method == Auto && cfg.Loss > 0 {
-			a.Accuracy.Note = fmt.Sprintf("auto: the exact chain fits the budget (about %.2g of %.2g state-steps; the asymptotic law does not cover loss): %s", ExactCost(cfg), set.ExactBudget, a.Accuracy.Note)
+			a.Accuracy.Note = fmt.Sprintf("auto: the exact chain fits the budget (about %.2g of %.2g state-steps; the asymptotic law does not cover loss): %s", cost, set.ExactBudget, a.Accuracy.Note)
 		}
 	case method == MonteCarlo:
 		if set.Model == Lumped {
