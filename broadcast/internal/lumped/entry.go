@@ -314,13 +314,6 @@ func (e *entryLaw) cells(tau int, pt float64) []cell {
 	return cs
 }
 
-// stratumSums are one bin's runs: their count and the sums of late
-// and resD and of their squares.
-type stratumSums struct {
-	n          float64
-	late, resD [2]float64
-}
-
 // DeadlineLaw is the deadline's chances of a miss, P(T_L > D) (late) and
 // the chance that a given live node is uninformed at D (resD), from the
 // entry law and runs from it (the comment above), with the runs it took.
@@ -381,14 +374,14 @@ func (m *Model) DeadlineLaw(ctx context.Context) (late, resD Est, runs int, err 
 	// whose first runs missed its rare large values gets few more and
 	// keeps their low mean: push–pull at M 1,000, k 1, D 11 came out 14 %
 	// low over 16 seeds). The batches are pooled by poolBatches.
-	sums := make([]stratumSums, len(cells)) // every batch's, for the allocation
-	var batches [][]stratumSums             // each batch's, by cell
-	estimate := func(bs []stratumSums) (Est, Est) {
+	sums := make([]valueSums, len(cells)) // every batch's, for the allocation
+	var batches [][]valueSums             // each batch's, by cell
+	estimate := func(bs []valueSums) (Est, Est) {
 		l, r := Est{V: e.exLate}, Est{V: e.exResD}
 		var vl, vr float64
 		for k, c := range cells {
-			ml, sl := MeanSE(bs[k].late, bs[k].n)
-			mr, sr := MeanSE(bs[k].resD, bs[k].n)
+			ml, sl := MeanSE(bs[k].Late, bs[k].N)
+			mr, sr := MeanSE(bs[k].ResD, bs[k].N)
 			l.V += c.p * ml
 			r.V += c.p * mr
 			vl += c.p * c.p * sl * sl
@@ -403,20 +396,16 @@ func (m *Model) DeadlineLaw(ctx context.Context) (late, resD Est, runs int, err 
 		want[k] = max(int(math.Ceil(first(m.Runs, c))), 2)
 	}
 	for n := m.Runs; ; {
-		bs := make([]stratumSums, len(cells))
+		bs := make([]valueSums, len(cells))
 		if err := m.entryRuns(ctx, e, cells, done, want, bs); err != nil {
 			return Est{}, Est{}, 0, err
 		}
 		for k := range cells {
-			sums[k].n += bs[k].n
-			for i := range 2 {
-				sums[k].late[i] += bs[k].late[i]
-				sums[k].resD[i] += bs[k].resD[i]
-			}
+			sums[k].merge(bs[k])
 		}
 		batches = append(batches, bs)
 		copy(done, want)
-		late, resD = poolBatches(cells, batches, estimate)
+		late, resD = poolBatches(cells, batches, sums, estimate)
 		ran := 0
 		for _, d := range done {
 			ran += d
@@ -433,10 +422,10 @@ func (m *Model) DeadlineLaw(ctx context.Context) (late, resD Est, runs int, err 
 				if !(v > 0) {
 					return 0
 				}
-				_, se := MeanSE(sum, sums[k].n)
-				return se * math.Sqrt(sums[k].n) / v
+				_, se := MeanSE(sum, sums[k].N)
+				return se * math.Sqrt(sums[k].N) / v
 			}
-			w[k] = c.p * (sd(sums[k].late, late.V) + sd(sums[k].resD, resD.V))
+			w[k] = c.p * (sd(sums[k].Late, late.V) + sd(sums[k].ResD, resD.V))
 			sw += w[k]
 		}
 		for k, c := range cells {
@@ -463,7 +452,7 @@ type cell struct {
 
 // entryRuns adds to each cell k the runs done[k] … want[k]−1, run j of
 // the cell (τ, x0) from stream τ·2⁵² + x0·2³² + j of the entry seed.
-func (m *Model) entryRuns(ctx context.Context, e *entryLaw, cells []cell, done, want []int, sums []stratumSums) error {
+func (m *Model) entryRuns(ctx context.Context, e *entryLaw, cells []cell, done, want []int, sums []valueSums) error {
 	type job struct{ k, from, to int }
 	var jobs []job
 	const chunk = 256
@@ -472,7 +461,7 @@ func (m *Model) entryRuns(ctx context.Context, e *entryLaw, cells []cell, done, 
 			jobs = append(jobs, job{k, j, min(j+chunk, want[k])})
 		}
 	}
-	part := make([]stratumSums, len(jobs))
+	part := make([]valueSums, len(jobs))
 	err := parallel.For(ctx, len(jobs), runtime.GOMAXPROCS(0), func() func(context.Context, int) error {
 		coh := make([]float64, m.R)
 		start := make([]float64, m.R)
@@ -504,14 +493,8 @@ func (m *Model) entryRuns(ctx context.Context, e *entryLaw, cells []cell, done, 
 					out.entryStall = e.stall
 				}
 				m.run(r, coh, hbuf, &out)
-				s := &part[b]
-				s.n++
 				w := out.qw * out.lr
-				late, resD := w*out.late, w*out.resD
-				s.late[0] += late
-				s.late[1] += late * late
-				s.resD[0] += resD
-				s.resD[1] += resD * resD
+				part[b].add(w*out.late, w*out.resD)
 			}
 			return nil
 		}
@@ -522,12 +505,7 @@ func (m *Model) entryRuns(ctx context.Context, e *entryLaw, cells []cell, done, 
 	// Summed in the jobs' order, so the result does not depend on the
 	// workers.
 	for b, jb := range jobs {
-		s := &sums[jb.k]
-		s.n += part[b].n
-		for i := range 2 {
-			s.late[i] += part[b].late[i]
-			s.resD[i] += part[b].resD[i]
-		}
+		sums[jb.k].merge(part[b])
 	}
 	return nil
 }
@@ -539,8 +517,9 @@ const entrySeedBase = lumpedSeed ^ 0x656e747279
 // each from its own runs), each batch weighted by the inverse of the
 // variance its allocation predicts, Σ_cells p²·s²/n_b (n_b its runs of
 // the cell, s² the cell's variance per run from the other batches' runs,
-// or from all where the others have fewer than 2 of the cell), with the
-// standard error √(Σ w_b²·SE_b²)/Σ w_b, SE_b each batch's own. A
+// or from all, the cells' totals, where the others have fewer than 2 of
+// the cell), with the standard error √(Σ w_b²·SE_b²)/Σ w_b, SE_b each
+// batch's own. A
 // batch's weight is not a function of its own values: where those are
 // heavy-tailed, a batch that missed a rare large one states a smaller
 // spread, and would weigh more by it. Pooled in proportion to their runs
@@ -551,7 +530,7 @@ const entrySeedBase = lumpedSeed ^ 0x656e747279
 // runs on four seeds of five, where the later batches were within 2.6–3 %.
 // Where a predicted variance is 0 (no run of the other batches saw a
 // value), the batches are pooled in proportion to their runs.
-func poolBatches(cells []cell, batches [][]stratumSums, estimate func([]stratumSums) (Est, Est)) (late, resD Est) {
+func poolBatches(cells []cell, batches [][]valueSums, all []valueSums, estimate func([]valueSums) (Est, Est)) (late, resD Est) {
 	est := make([][2]Est, len(batches))
 	for b, bs := range batches {
 		est[b][0], est[b][1] = estimate(bs)
@@ -561,42 +540,37 @@ func poolBatches(cells []cell, batches [][]stratumSums, estimate func([]stratumS
 	}
 	var out [2]Est
 	for i := range 2 {
-		pick := func(s stratumSums) [2]float64 {
+		pick := func(s valueSums) [2]float64 {
 			if i == 0 {
-				return s.late
+				return s.Late
 			}
-			return s.resD
+			return s.ResD
 		}
 		// perRun is cell k's variance per run from the batches other
 		// than b (all where those have fewer than 2 runs of it).
 		perRun := func(k, b int) float64 {
-			var on, an float64        // the runs: the other batches', all
-			var other, all [2]float64 // their sums of values and squares
+			var o valueSums // the other batches' runs of cell k
 			for c, bs := range batches {
-				x := pick(bs[k])
-				an += bs[k].n
-				all[0], all[1] = all[0]+x[0], all[1]+x[1]
 				if c != b {
-					on += bs[k].n
-					other[0], other[1] = other[0]+x[0], other[1]+x[1]
+					o.merge(bs[k])
 				}
 			}
-			if on < 2 {
-				on, other = an, all
+			if o.N < 2 {
+				o = all[k]
 			}
-			if on < 2 {
+			if o.N < 2 {
 				return 0
 			}
-			_, se := MeanSE(other, on)
-			return se * se * on
+			_, se := MeanSE(pick(o), o.N)
+			return se * se * o.N
 		}
 		w := make([]float64, len(batches))
 		byRuns := false
 		for b, bs := range batches {
 			pv := 0.0
 			for k, c := range cells {
-				if bs[k].n > 0 {
-					pv += c.p * c.p * perRun(k, b) / bs[k].n
+				if bs[k].N > 0 {
+					pv += c.p * c.p * perRun(k, b) / bs[k].N
 				}
 			}
 			if !(pv > 0) {
@@ -609,7 +583,7 @@ func poolBatches(cells []cell, batches [][]stratumSums, estimate func([]stratumS
 			for b, bs := range batches {
 				w[b] = 0
 				for k := range cells {
-					w[b] += bs[k].n
+					w[b] += bs[k].N
 				}
 			}
 		}

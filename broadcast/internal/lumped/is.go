@@ -299,40 +299,46 @@ func (m *Model) tilted(ctx context.Context, plain float64) (*TiltSums, error) {
 	return &ts, nil
 }
 
-// TiltSums are the sums of tilted runs' weighted values w·v and (w·v)²
-// of the deadline's chances (late, resD).
-type TiltSums struct {
-	Late, ResD [2]float64
+// valueSums are runs' (weighted) values of the deadline's chances: their
+// count N and the sums of late and resD and of their squares.
+type valueSums struct {
 	N          float64
-	Rounds     int
+	Late, ResD [2]float64
 }
 
-// add adds a run's weighted values of late and resD.
-func (ts *TiltSums) add(late, resD float64) {
-	ts.Late[0] += late
-	ts.Late[1] += late * late
-	ts.ResD[0] += resD
-	ts.ResD[1] += resD * resD
-	ts.N++
+// add adds a run's values of late and resD.
+func (s *valueSums) add(late, resD float64) {
+	s.Late[0] += late
+	s.Late[1] += late * late
+	s.ResD[0] += resD
+	s.ResD[1] += resD * resD
+	s.N++
 }
 
 // merge adds the runs of o.
-func (ts *TiltSums) merge(o TiltSums) {
-	ts.N += o.N
+func (s *valueSums) merge(o valueSums) {
+	s.N += o.N
 	for i := range 2 {
-		ts.Late[i] += o.Late[i]
-		ts.ResD[i] += o.ResD[i]
+		s.Late[i] += o.Late[i]
+		s.ResD[i] += o.ResD[i]
 	}
 }
 
-// Deadline is the tilted runs' estimates of the deadline's chances: the
-// means of their weighted values and the standard errors.
-func (ts *TiltSums) Deadline() (late, resD Est) {
+// TiltSums are the sums of tilted runs' weighted values w·v and (w·v)²
+// of the deadline's chances (late, resD), and the rounds they tilt.
+type TiltSums struct {
+	valueSums
+	Rounds int
+}
+
+// Deadline is the runs' estimates of the deadline's chances: the means
+// of their (weighted) values and the standard errors.
+func (s *valueSums) Deadline() (late, resD Est) {
 	est := func(sum [2]float64) Est {
-		v, se := MeanSE(sum, ts.N)
+		v, se := MeanSE(sum, s.N)
 		return Est{V: v, SE: se}
 	}
-	return est(ts.Late), est(ts.ResD)
+	return est(s.Late), est(s.ResD)
 }
 
 // relVarOf is the largest relative variance of a run (estRelVar) among
@@ -395,10 +401,10 @@ func (m *Model) startTilted(ctx context.Context, plain float64) (*TiltSums, erro
 // (stream j of startTiltSeed) in blocks of 256, each summed on its own
 // and the blocks in their order, so that the sums do not depend on the
 // workers.
-func (m *Model) startTiltRuns(ctx context.Context, first, count int) (TiltSums, error) {
+func (m *Model) startTiltRuns(ctx context.Context, first, count int) (valueSums, error) {
 	const block = 256
 	blocks := (count + block - 1) / block
-	part := make([]TiltSums, blocks)
+	part := make([]valueSums, blocks)
 	err := parallel.For(ctx, blocks, runtime.GOMAXPROCS(0), func() func(context.Context, int) error {
 		coh := make([]float64, m.R)
 		hbuf := make([]float64, 0, m.k+1)
@@ -416,7 +422,7 @@ func (m *Model) startTiltRuns(ctx context.Context, first, count int) (TiltSums, 
 			return nil
 		}
 	}, nil)
-	var ts TiltSums
+	var ts valueSums
 	for _, s := range part {
 		ts.merge(s)
 	}
