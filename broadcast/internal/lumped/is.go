@@ -266,8 +266,14 @@ func FitIS(paths [][]float64, late, resD []float64, maxRounds int) *IS {
 // they beat the plain runs' relative variance by a factor 2 (nil
 // otherwise): a pilot of isPilot plain runs fits the start, isPilot tilted
 // runs measure the gain, and then the tilted runs grow ×4 from
-// lumpedRuns until within lumpedRunsRelErr (or less: nextRuns).
+// lumpedRuns until within lumpedRunsRelErr (or less: nextRuns). Where the
+// budget is spent in one round (R = 1) no round precedes a sender's last,
+// and the runs are startTilted's.
 func (m *Model) tilted(ctx context.Context, plain float64) (*TiltSums, error) {
+	if m.R == 1 {
+		// No round before a sender's last: the start's own tilt.
+		return m.startTilted(ctx, plain)
+	}
 	maxRounds := min(m.R-1, m.D-1, 64)
 	if maxRounds < 1 {
 		return nil, nil
@@ -375,7 +381,7 @@ func estRelVar(e Est, n float64) float64 {
 // isPilot of them shows a relative variance at least 2 times smaller than
 // the plain runs' (plain); nil otherwise. Then they grow ×4 from
 // lumpedRuns until within lumpedRunsRelErr (or less: nextRuns), as the
-// fitted tilt's do. Law runs them where the budget is spent in one round
+// fitted tilt's do. tilted runs them where the budget is spent in one round
 // of pushes (R = 1): the fitted tilt then has no round (its rounds end
 // before a sender's last) and DeadlineLaw no chain (its cut, R − 1, is
 // 0). There the first rounds' pulls, about Poisson(k·i) a round while few

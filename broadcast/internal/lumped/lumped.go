@@ -735,9 +735,8 @@ func (s *Sums) PMF() (pmf []float64, fEnd, seMax float64) {
 // (wantsRuns), the runs whose start was slow carry it: tilted runs
 // (is.go) draw those often and weight them by their likelihood
 // ratio, where a pilot shows their relative variance at least 2 times
-// smaller (where the budget is spent in one round, R = 1, the fitted
-// tilt has no round, and the runs drawn toward slow starts are
-// startTilted's); else more plain runs are added, ×4 at a time. Either
+// smaller (where the budget is spent in one round, R = 1, startTilted's
+// runs); else more plain runs are added, ×4 at a time. Either
 // estimate is unbiased; the answer takes the one of smaller stated error.
 func (m *Model) Law(ctx context.Context) (*Sums, *TiltSums, error) {
 	var s Sums
@@ -749,11 +748,7 @@ func (m *Model) Law(ctx context.Context) (*Sums, *TiltSums, error) {
 		return &s, nil, nil
 	}
 	late, resD := s.Deadline()
-	plain := relVarOf(s.Runs, late, resD)
-	ts, err := m.tilted(ctx, plain)
-	if err == nil && ts == nil && m.R == 1 {
-		ts, err = m.startTilted(ctx, plain)
-	}
+	ts, err := m.tilted(ctx, relVarOf(s.Runs, late, resD))
 	if err != nil {
 		return nil, nil, err
 	}
